@@ -1,0 +1,18 @@
+//! Per-frame jobs: sample a clip into a `Pose`, turn it into world and joint matrices,
+//! morph and skin every mesh primitive. `Workspace` owns every scratch buffer, sized once
+//! per rig and reused each frame. `Playback` (time, speed, loop mode) is separate from sampling.
+//!
+//! API CONTRACT (other modules are written against these signatures):
+//!
+//! ```ignore
+//! pub struct Pose { pub locals: Vec<Transform>, pub use_matrix: Vec<bool>, pub morph_weights: Vec<Vec<f32>> }
+//! impl Pose { pub fn rest(rig: &Rig) -> Pose; pub fn reset(&mut self, rig: &Rig); }
+//! pub fn sample(clip: &Clip, t: f32, pose: &mut Pose);
+//! pub struct DeformedPrimitive { pub node: usize, pub mesh: usize, pub primitive: usize,
+//!     pub skin: Option<usize>, pub positions: Vec<Vec3>, pub normals: Vec<Vec3> }
+//! pub struct Workspace { pub pose: Pose, pub globals: Vec<Mat4>,
+//!     pub joint_matrices: Vec<Vec<Mat4>>, pub primitives: Vec<DeformedPrimitive> }
+//! impl Workspace { pub fn new(rig: &Rig) -> Self;
+//!     pub fn evaluate(&mut self, rig: &Rig, clip: Option<&Clip>, t: f32); }
+//! pub struct Playback { .. }  // time, speed, LoopMode { Loop, Once, PingPong }, paused
+//! ```

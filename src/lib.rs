@@ -1,0 +1,27 @@
+//! rigscope: see what a glTF 2.0 rig's skeleton, skin and animations do, in a terminal.
+//!
+//! The crate is one pipeline that reads top to bottom:
+//!
+//! ```text
+//! file --import--> Rig --anim::sample--> Pose --anim::pose--> world + joint matrices
+//!      --anim::skinning--> deformed vertices --render::Camera--> Raster --> glyphs --> tui / cli
+//! ```
+//!
+//! `import` is the only user of the gltf crate; `rig`, `anim`, `render` and `diagnose` are pure
+//! (no terminal or file I/O); `tui` is the only user of ratatui and crossterm; `cli` owns the
+//! command line and exit codes.
+
+#![forbid(unsafe_code)]
+
+pub mod anim;
+pub mod cli;
+pub mod diagnose;
+pub mod import;
+pub mod render;
+pub mod report;
+pub mod rig;
+pub mod samplegen;
+pub mod tui;
+
+pub use import::{ImportError, load, load_bytes};
+pub use rig::Rig;

@@ -1,0 +1,279 @@
+//! Immutable runtime data for one glTF asset: the node hierarchy, skins, meshes and clips.
+//!
+//! A `Rig` is built once by `import` (which validates everything structural) and is never
+//! mutated afterwards. Per-frame state lives in `anim::Workspace`, not here. Node indices are
+//! the file's own indices, so every report can name nodes the way the file does; `order`
+//! lists the same nodes parents-first so that hierarchy walks are one linear loop.
+
+mod finding;
+mod transform;
+
+pub use finding::{Finding, Severity};
+pub use transform::Transform;
+
+use glam::{Mat4, Vec3};
+
+/// One loaded glTF asset.
+#[derive(Debug, Clone, Default)]
+pub struct Rig {
+    /// The file name as the user gave it, for messages.
+    pub source: String,
+    /// `asset.generator`, when the file says which tool wrote it.
+    pub generator: Option<String>,
+    /// Every node, in file order (index = glTF node index).
+    pub nodes: Vec<Node>,
+    /// Every node index, ordered so that each parent comes before its children.
+    pub order: Vec<usize>,
+    pub scenes: Vec<Scene>,
+    /// `scene` from the file, else 0 when there is at least one scene.
+    pub default_scene: Option<usize>,
+    pub skins: Vec<Skin>,
+    pub meshes: Vec<Mesh>,
+    pub clips: Vec<Clip>,
+    /// Data-level oddities found at load (never structural faults: those are errors).
+    pub findings: Vec<Finding>,
+}
+
+/// A node of the hierarchy.
+#[derive(Debug, Clone, Default)]
+pub struct Node {
+    pub name: Option<String>,
+    pub parent: Option<usize>,
+    pub children: Vec<usize>,
+    /// Rest transform from the file (decomposed from `matrix` when the file gives one).
+    pub rest: Transform,
+    /// The file's `matrix`, kept verbatim: it is the local transform while no channel
+    /// animates this node (decomposing it would lose shear and precision).
+    pub matrix: Option<Mat4>,
+    pub mesh: Option<usize>,
+    pub skin: Option<usize>,
+    /// Morph target weights given on the node; they override the mesh's defaults.
+    pub weights: Option<Vec<f32>>,
+}
+
+/// A scene: the roots it lists.
+#[derive(Debug, Clone, Default)]
+pub struct Scene {
+    pub name: Option<String>,
+    pub roots: Vec<usize>,
+}
+
+/// A skin: joints (node indices) with one inverse bind matrix each.
+#[derive(Debug, Clone, Default)]
+pub struct Skin {
+    pub name: Option<String>,
+    /// Node index of each joint; `JOINTS_n` values index into this list.
+    pub joints: Vec<usize>,
+    /// One per joint; identity when the file has no `inverseBindMatrices`.
+    pub inverse_bind: Vec<Mat4>,
+    /// Accessor index of the inverse bind matrices, when the file has them.
+    pub inverse_bind_accessor: Option<usize>,
+    pub skeleton: Option<usize>,
+    /// Positions in `joints`, ordered parents-first (a joint's nearest joint ancestor
+    /// comes before it).
+    pub joint_order: Vec<usize>,
+    /// For each joint (by position in `joints`), the position of its nearest ancestor
+    /// that is also a joint of this skin.
+    pub joint_parent: Vec<Option<usize>>,
+}
+
+/// A mesh: primitives plus default morph weights.
+#[derive(Debug, Clone, Default)]
+pub struct Mesh {
+    pub name: Option<String>,
+    pub primitives: Vec<Primitive>,
+    /// `mesh.weights`, or zeros (one per morph target) when absent.
+    pub default_weights: Vec<f32>,
+}
+
+/// How a primitive's indices connect its vertices (glTF `mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Topology {
+    Points,
+    Lines,
+    LineLoop,
+    LineStrip,
+    #[default]
+    Triangles,
+    TriangleStrip,
+    TriangleFan,
+}
+
+/// One drawable part of a mesh. Attribute arrays are all `positions.len()` long.
+#[derive(Debug, Clone, Default)]
+pub struct Primitive {
+    pub topology: Topology,
+    pub positions: Vec<Vec3>,
+    pub normals: Option<Vec<Vec3>>,
+    /// Vertex indices; `None` means the vertices are drawn in order.
+    pub indices: Option<Vec<u32>>,
+    /// One entry per `JOINTS_n`/`WEIGHTS_n` pair, in set order (n = 0, 1, ...).
+    pub influences: Vec<InfluenceSet>,
+    pub morph_targets: Vec<MorphTarget>,
+}
+
+/// How `WEIGHTS_n` was stored; integer kinds were decoded as c/255 or c/65535.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum WeightStorage {
+    #[default]
+    F32,
+    U8Norm,
+    U16Norm,
+}
+
+/// One `JOINTS_n`/`WEIGHTS_n` pair, exactly as stored (no renormalisation, no clamping).
+#[derive(Debug, Clone, Default)]
+pub struct InfluenceSet {
+    /// The `n` of `JOINTS_n`/`WEIGHTS_n`.
+    pub set: usize,
+    /// Indices into the skin's `joints`; may be out of range (a finding, never a panic).
+    pub joints: Vec<[u16; 4]>,
+    pub weights: Vec<[f32; 4]>,
+    pub weight_storage: WeightStorage,
+    pub joints_accessor: usize,
+    pub weights_accessor: usize,
+}
+
+/// Per-vertex deltas of one morph target.
+#[derive(Debug, Clone, Default)]
+pub struct MorphTarget {
+    pub positions: Option<Vec<Vec3>>,
+    pub normals: Option<Vec<Vec3>>,
+}
+
+/// What an animation channel drives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Property {
+    Translation,
+    Rotation,
+    Scale,
+    /// Morph target weights.
+    Weights,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interpolation {
+    Step,
+    Linear,
+    CubicSpline,
+}
+
+/// One glTF animation.
+#[derive(Debug, Clone, Default)]
+pub struct Clip {
+    pub name: Option<String>,
+    pub channels: Vec<Channel>,
+    /// The largest key time of all channels (0 for a clip without keys).
+    pub duration: f32,
+}
+
+/// One channel with its sampler's data copied in.
+#[derive(Debug, Clone)]
+pub struct Channel {
+    pub node: usize,
+    pub property: Property,
+    pub interpolation: Interpolation,
+    /// Key times in seconds, as stored (import records non-increasing times as findings).
+    pub times: Vec<f32>,
+    /// Key values, flattened: `components` floats per element. For CUBICSPLINE each key
+    /// holds three elements (in-tangent, value, out-tangent), as glTF stores them.
+    pub values: Vec<f32>,
+    /// Floats per element: 3 for translation/scale, 4 for rotation (x, y, z, w),
+    /// the morph target count for weights.
+    pub components: usize,
+}
+
+impl Rig {
+    /// The scene that reports and views show: the file's `scene`, else the first.
+    pub fn scene(&self) -> Option<&Scene> {
+        self.default_scene.and_then(|s| self.scenes.get(s))
+    }
+
+    /// Nodes of the shown scene in node-index order (every node when the file has no scene).
+    pub fn scene_nodes(&self) -> Vec<usize> {
+        let Some(scene) = self.scene() else {
+            return (0..self.nodes.len()).collect();
+        };
+        let mut inside = vec![false; self.nodes.len()];
+        let mut stack: Vec<usize> = scene.roots.clone();
+        while let Some(n) = stack.pop() {
+            if let Some(flag) = inside.get_mut(n)
+                && !*flag
+            {
+                *flag = true;
+                stack.extend(self.nodes[n].children.iter().copied());
+            }
+        }
+        (0..self.nodes.len()).filter(|&n| inside[n]).collect()
+    }
+
+    /// True for nodes that any skin uses as a joint.
+    pub fn joint_flags(&self) -> Vec<bool> {
+        let mut flags = vec![false; self.nodes.len()];
+        for skin in &self.skins {
+            for &j in &skin.joints {
+                if let Some(f) = flags.get_mut(j) {
+                    *f = true;
+                }
+            }
+        }
+        flags
+    }
+
+    /// Display name of a node: its name, or `#index` when it has none.
+    pub fn node_label(&self, node: usize) -> String {
+        match self.nodes.get(node).and_then(|n| n.name.as_deref()) {
+            Some(name) if !name.is_empty() => name.to_string(),
+            _ => format!("#{node}"),
+        }
+    }
+
+    /// Display name of a clip: its name, or `#index`.
+    pub fn clip_label(&self, clip: usize) -> String {
+        match self.clips.get(clip).and_then(|c| c.name.as_deref()) {
+            Some(name) if !name.is_empty() => name.to_string(),
+            _ => format!("#{clip}"),
+        }
+    }
+
+    /// Finds a clip by exact name, or by index when `key` is a number.
+    pub fn find_clip(&self, key: &str) -> Option<usize> {
+        if let Some(i) = self.clips.iter().position(|c| c.name.as_deref() == Some(key)) {
+            return Some(i);
+        }
+        key.parse::<usize>().ok().filter(|&i| i < self.clips.len())
+    }
+}
+
+impl Primitive {
+    pub fn vertex_count(&self) -> usize {
+        self.positions.len()
+    }
+
+    pub fn is_skinned(&self) -> bool {
+        !self.influences.is_empty()
+    }
+
+    /// Triangles this primitive draws (0 for points and lines).
+    pub fn triangle_count(&self) -> usize {
+        let n = self.indices.as_ref().map_or(self.positions.len(), |i| i.len());
+        match self.topology {
+            Topology::Triangles => n / 3,
+            Topology::TriangleStrip | Topology::TriangleFan => n.saturating_sub(2),
+            _ => 0,
+        }
+    }
+
+    /// Vertex indices in drawing order (the stored indices, or 0..n).
+    pub fn index_at(&self, i: usize) -> u32 {
+        match &self.indices {
+            Some(idx) => idx[i],
+            None => i as u32,
+        }
+    }
+
+    /// Number of indices (or vertices, without an index buffer) the primitive draws.
+    pub fn index_count(&self) -> usize {
+        self.indices.as_ref().map_or(self.positions.len(), |i| i.len())
+    }
+}
