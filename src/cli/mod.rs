@@ -1,4 +1,93 @@
-//! Command line: clap definitions and one handler per subcommand.
-pub fn main() -> std::process::ExitCode {
-    std::process::ExitCode::SUCCESS
+//! Command line: clap definitions, one small handler per subcommand, and exit-code policy.
+//!
+//! Exit codes: 0 success; 1 the command ran but found problems (`check`); 2 bad input or
+//! usage, with `rigscope: error: FILE: what is wrong` on stderr. A closed pipe exits 0 quietly.
+
+mod args;
+mod inspect;
+mod output;
+mod pose;
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+pub use args::{Cli, Command};
+pub use output::Failure;
+
+use crate::rig::Rig;
+
+/// The bundled sample, embedded so that bare `rigscope` works from any directory.
+pub const BUNDLED_SAMPLE: &[u8] = include_bytes!("../../samples/walker.glb");
+pub const BUNDLED_SAMPLE_NAME: &str = "walker.glb (bundled sample)";
+
+/// Parses arguments, runs, and maps the outcome to an exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help/version to stdout with exit 0 and usage errors with exit 2.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(failure) => {
+            eprintln!("rigscope: error: {}", failure.message);
+            ExitCode::from(failure.code)
+        }
+    }
+}
+
+/// Runs one parsed command line; returns the exit code for a run that completed.
+pub fn run(cli: Cli) -> Result<u8, Failure> {
+    match cli.command {
+        Some(Command::Inspect(a)) => inspect::run(&a),
+        Some(Command::Pose(a)) => pose::run(&a),
+        None => {
+            // The TUI is not built yet: show the summary of the file (or the bundled sample).
+            let rig = load_or_bundled(cli.open.file.as_deref())?;
+            output::with_stdout(|out| crate::report::inspect::write_text(&rig, out))?;
+            Ok(0)
+        }
+    }
+}
+
+/// Loads a rig from a path, mapping the loader's error to an exit-2 failure.
+pub fn load_rig(path: &Path) -> Result<Rig, Failure> {
+    crate::import::load(path).map_err(|e| Failure::input(e.to_string()))
+}
+
+/// Loads `path`, or the embedded sample when no path is given.
+pub fn load_or_bundled(path: Option<&Path>) -> Result<Rig, Failure> {
+    match path {
+        Some(p) => load_rig(p),
+        None => crate::import::load_bytes(BUNDLED_SAMPLE, BUNDLED_SAMPLE_NAME, None)
+            .map_err(|e| Failure::input(e.to_string())),
+    }
+}
+
+/// Resolves `--clip NAME|INDEX` (default: the first clip, or none when the file has none).
+pub fn pick_clip(rig: &Rig, key: Option<&str>) -> Result<Option<usize>, Failure> {
+    match key {
+        None => Ok(if rig.clips.is_empty() { None } else { Some(0) }),
+        Some(k) => rig.find_clip(k).map(Some).ok_or_else(|| {
+            let names: Vec<String> = (0..rig.clips.len()).map(|i| format!("{i}: {}", rig.clip_label(i))).collect();
+            let known = if names.is_empty() { "the file has no clips".to_string() } else { format!("clips are {}", names.join(", ")) };
+            Failure::input(format!("{}: no clip named or numbered '{k}' ({known})", rig.source))
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
 }

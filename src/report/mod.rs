@@ -1,1 +1,35 @@
-//! (to be written)
+//! Serde DTOs and text tables for `inspect` and `pose`: what the CLI prints, built from a
+//! `Rig` (and a `Workspace` for poses). Pure: callers pass any `Write`.
+//!
+//! The JSON shapes are a public contract (documented in the README): every document carries
+//! `format_version`, and a change to a field's meaning bumps it.
+
+pub mod inspect;
+pub mod pose;
+
+/// Version of every JSON document rigscope writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// glTF's upper-case name for an interpolation, as the file spells it.
+pub fn interpolation_name(i: crate::rig::Interpolation) -> &'static str {
+    use crate::rig::Interpolation::*;
+    match i {
+        Step => "STEP",
+        Linear => "LINEAR",
+        CubicSpline => "CUBICSPLINE",
+    }
+}
+
+/// glTF's name for a primitive mode.
+pub fn topology_name(t: crate::rig::Topology) -> &'static str {
+    use crate::rig::Topology::*;
+    match t {
+        Points => "POINTS",
+        Lines => "LINES",
+        LineLoop => "LINE_LOOP",
+        LineStrip => "LINE_STRIP",
+        Triangles => "TRIANGLES",
+        TriangleStrip => "TRIANGLE_STRIP",
+        TriangleFan => "TRIANGLE_FAN",
+    }
+}

@@ -1,0 +1,137 @@
+//! clap derive definitions: the whole command line in one place.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// See what a glTF 2.0 rig's skeleton, skin and animations do, in any terminal.
+///
+/// With no subcommand, opens FILE (or the bundled walker sample) in the viewer.
+#[derive(Debug, Parser)]
+#[command(name = "rigscope", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub open: OpenArgs,
+}
+
+/// What bare `rigscope [FILE]` takes: the viewer's start-up state.
+#[derive(Debug, Args)]
+pub struct OpenArgs {
+    /// A .gltf or .glb file (default: the bundled walker sample).
+    pub file: Option<PathBuf>,
+    /// Clip to start on, by name or index.
+    #[arg(long)]
+    pub clip: Option<String>,
+    /// Start at this time (seconds).
+    #[arg(long, value_name = "T", default_value_t = 0.0, allow_negative_numbers = true)]
+    pub time: f32,
+    /// Start paused.
+    #[arg(long)]
+    pub paused: bool,
+    /// How the viewport draws.
+    #[arg(long, value_enum, default_value_t = ModeArg::Braille)]
+    pub mode: ModeArg,
+    /// Frames per second while playing (1 to 120).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=120))]
+    pub fps: u32,
+}
+
+/// Character-cell render modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModeArg {
+    /// 2x4 braille dots per cell.
+    Braille,
+    /// Two colour pixels per cell (upper and lower half blocks).
+    Halfblock,
+    /// A luminance ramp of ASCII characters.
+    Ascii,
+}
+
+/// When to colour output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorArg {
+    /// Colour when stdout is a terminal and NO_COLOR is not set.
+    Auto,
+    /// Never colour.
+    Never,
+    /// Always colour (24-bit).
+    Always,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Summarise an asset: scenes, nodes, skins, mesh primitives, clips and joint trees.
+    Inspect(InspectArgs),
+    /// Evaluate a clip at chosen times: every node's world matrix and every primitive's
+    /// deformed world-space positions.
+    Pose(PoseArgs),
+    /// Print one viewport frame as text (deterministic: same arguments, same bytes).
+    Render(RenderArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// A .gltf or .glb file.
+    pub file: PathBuf,
+    /// Print the versioned JSON document instead of text (schema in the README).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PoseArgs {
+    /// A .gltf or .glb file.
+    pub file: PathBuf,
+    /// Clip name or index (default: the first clip; with no clips, the rest pose).
+    #[arg(long)]
+    pub clip: Option<String>,
+    /// Time in seconds; repeat for several (default: 11 evenly spaced times over the clip).
+    #[arg(long = "time", value_name = "T", allow_negative_numbers = true)]
+    pub times: Vec<f32>,
+    /// Print the versioned JSON document instead of text (schema in the README).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// A .gltf or .glb file.
+    pub file: PathBuf,
+    /// Clip name or index (default: the first clip; with no clips, the rest pose).
+    #[arg(long)]
+    pub clip: Option<String>,
+    /// Time in seconds.
+    #[arg(long, value_name = "T", default_value_t = 0.0, allow_negative_numbers = true)]
+    pub time: f32,
+    /// Frame size in character cells, COLSxROWS.
+    #[arg(long, default_value = "120x40", value_parser = parse_size)]
+    pub size: (u16, u16),
+    #[arg(long, value_enum, default_value_t = ModeArg::Braille)]
+    pub mode: ModeArg,
+    /// Camera yaw in degrees around the up axis (0 looks down -Z from the front).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub yaw: f32,
+    /// Camera pitch in degrees (positive looks down from above).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub pitch: f32,
+    /// Zoom factor (2 = twice as close as the framing distance).
+    #[arg(long, default_value_t = 1.0)]
+    pub zoom: f32,
+    /// Draw the skeleton over the mesh.
+    #[arg(long)]
+    pub bones: bool,
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    pub color: ColorArg,
+}
+
+/// `120x40` -> (120, 40), each between 8 and 1000.
+fn parse_size(s: &str) -> Result<(u16, u16), String> {
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| format!("'{s}' is not COLSxROWS (for example 120x40)"))?;
+    let parse = |v: &str| v.trim().parse::<u16>().ok().filter(|n| (8..=1000).contains(n));
+    match (parse(w), parse(h)) {
+        (Some(w), Some(h)) => Ok((w, h)),
+        _ => Err(format!("'{s}': columns and rows must be whole numbers from 8 to 1000")),
+    }
+}

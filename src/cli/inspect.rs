@@ -1,0 +1,13 @@
+//! `rigscope inspect FILE [--json]`.
+
+use super::args::InspectArgs;
+use super::output::{self, Failure};
+use crate::report::inspect::{InspectDoc, write_text};
+
+pub fn run(args: &InspectArgs) -> Result<u8, Failure> {
+    let rig = super::load_rig(&args.file)?;
+    output::with_stdout(|out| {
+        if args.json { output::write_json(&InspectDoc::new(&rig), out) } else { write_text(&rig, out) }
+    })?;
+    Ok(0)
+}

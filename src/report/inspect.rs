@@ -1,0 +1,348 @@
+//! `rigscope inspect`: the asset at a glance, as a serde document and as text.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::{FORMAT_VERSION, interpolation_name, topology_name};
+use crate::rig::{Interpolation, Primitive, Rig, Skin};
+
+#[derive(Debug, Serialize)]
+pub struct InspectDoc {
+    pub format_version: u32,
+    pub file: String,
+    pub generator: Option<String>,
+    pub default_scene: Option<usize>,
+    pub scenes: Vec<SceneDoc>,
+    pub nodes: Vec<NodeDoc>,
+    pub skins: Vec<SkinDoc>,
+    pub meshes: Vec<MeshDoc>,
+    pub clips: Vec<ClipDoc>,
+    /// Data-level findings recorded at load (see `rigscope check` for the weight rules).
+    pub findings: Vec<crate::rig::Finding>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SceneDoc {
+    pub index: usize,
+    pub name: Option<String>,
+    pub roots: Vec<usize>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct NodeDoc {
+    pub index: usize,
+    pub name: Option<String>,
+    pub parent: Option<usize>,
+    pub children: Vec<usize>,
+    pub mesh: Option<usize>,
+    pub skin: Option<usize>,
+    /// True when the file gives a `matrix` instead of TRS.
+    pub matrix: bool,
+    pub translation: [f32; 3],
+    pub rotation: [f32; 4],
+    pub scale: [f32; 3],
+}
+
+#[derive(Debug, Serialize)]
+pub struct SkinDoc {
+    pub index: usize,
+    pub name: Option<String>,
+    pub joint_count: usize,
+    /// Node indices, in the skin's order (`JOINTS_n` index into this list).
+    pub joints: Vec<usize>,
+    pub skeleton: Option<usize>,
+    pub has_inverse_bind_matrices: bool,
+    /// Levels in the joint tree (a single root joint is depth 1).
+    pub depth: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct MeshDoc {
+    pub index: usize,
+    pub name: Option<String>,
+    pub primitives: Vec<PrimitiveDoc>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PrimitiveDoc {
+    pub index: usize,
+    pub mode: &'static str,
+    pub vertices: usize,
+    pub triangles: usize,
+    /// Number of `JOINTS_n`/`WEIGHTS_n` pairs.
+    pub influence_sets: usize,
+    /// Most non-zero weights any one vertex has, over all sets.
+    pub max_influences: usize,
+    /// Has joints/weights and is instanced by a node with a skin.
+    pub skinned: bool,
+    pub morph_targets: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ClipDoc {
+    pub index: usize,
+    pub name: Option<String>,
+    pub duration: f32,
+    pub channels: usize,
+    /// Distinct interpolations used, in the order first met.
+    pub interpolations: Vec<&'static str>,
+    /// Keys summed over all channels.
+    pub keys: usize,
+}
+
+impl InspectDoc {
+    pub fn new(rig: &Rig) -> Self {
+        let skinned_meshes = skinned_meshes(rig);
+        InspectDoc {
+            format_version: FORMAT_VERSION,
+            file: rig.source.clone(),
+            generator: rig.generator.clone(),
+            default_scene: rig.default_scene,
+            scenes: rig
+                .scenes
+                .iter()
+                .enumerate()
+                .map(|(index, s)| SceneDoc { index, name: s.name.clone(), roots: s.roots.clone() })
+                .collect(),
+            nodes: rig
+                .nodes
+                .iter()
+                .enumerate()
+                .map(|(index, n)| NodeDoc {
+                    index,
+                    name: n.name.clone(),
+                    parent: n.parent,
+                    children: n.children.clone(),
+                    mesh: n.mesh,
+                    skin: n.skin,
+                    matrix: n.matrix.is_some(),
+                    translation: n.rest.translation.to_array(),
+                    rotation: n.rest.rotation.to_array(),
+                    scale: n.rest.scale.to_array(),
+                })
+                .collect(),
+            skins: rig
+                .skins
+                .iter()
+                .enumerate()
+                .map(|(index, s)| SkinDoc {
+                    index,
+                    name: s.name.clone(),
+                    joint_count: s.joints.len(),
+                    joints: s.joints.clone(),
+                    skeleton: s.skeleton,
+                    has_inverse_bind_matrices: s.inverse_bind_accessor.is_some(),
+                    depth: joint_tree_depth(s),
+                })
+                .collect(),
+            meshes: rig
+                .meshes
+                .iter()
+                .enumerate()
+                .map(|(index, m)| MeshDoc {
+                    index,
+                    name: m.name.clone(),
+                    primitives: m
+                        .primitives
+                        .iter()
+                        .enumerate()
+                        .map(|(pi, p)| PrimitiveDoc {
+                            index: pi,
+                            mode: topology_name(p.topology),
+                            vertices: p.vertex_count(),
+                            triangles: p.triangle_count(),
+                            influence_sets: p.influences.len(),
+                            max_influences: max_influences(p),
+                            skinned: p.is_skinned() && skinned_meshes[index],
+                            morph_targets: p.morph_targets.len(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+            clips: rig
+                .clips
+                .iter()
+                .enumerate()
+                .map(|(index, c)| {
+                    let mut kinds: Vec<Interpolation> = Vec::new();
+                    for ch in &c.channels {
+                        if !kinds.contains(&ch.interpolation) {
+                            kinds.push(ch.interpolation);
+                        }
+                    }
+                    ClipDoc {
+                        index,
+                        name: c.name.clone(),
+                        duration: c.duration,
+                        channels: c.channels.len(),
+                        interpolations: kinds.into_iter().map(interpolation_name).collect(),
+                        keys: c.channels.iter().map(|ch| ch.times.len()).sum(),
+                    }
+                })
+                .collect(),
+            findings: rig.findings.clone(),
+        }
+    }
+}
+
+/// For each mesh: is it instanced by at least one node that has a skin?
+fn skinned_meshes(rig: &Rig) -> Vec<bool> {
+    let mut flags = vec![false; rig.meshes.len()];
+    for node in &rig.nodes {
+        if let (Some(m), Some(_)) = (node.mesh, node.skin)
+            && let Some(f) = flags.get_mut(m)
+        {
+            *f = true;
+        }
+    }
+    flags
+}
+
+/// Most non-zero weights on one vertex, counting every influence set.
+pub fn max_influences(p: &Primitive) -> usize {
+    (0..p.vertex_count())
+        .map(|v| {
+            p.influences
+                .iter()
+                .filter_map(|set| set.weights.get(v))
+                .map(|w| w.iter().filter(|&&x| x != 0.0).count())
+                .sum::<usize>()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Depth of each joint in the skin's own tree (roots are 1), by position in `joints`.
+pub fn joint_depths(skin: &Skin) -> Vec<usize> {
+    let mut depth = vec![1usize; skin.joints.len()];
+    // joint_order is parents-first, so each parent's depth is final before its children.
+    for &j in &skin.joint_order {
+        if let Some(Some(p)) = skin.joint_parent.get(j)
+            && let Some(&pd) = depth.get(*p)
+        {
+            depth[j] = pd + 1;
+        }
+    }
+    depth
+}
+
+fn joint_tree_depth(skin: &Skin) -> usize {
+    joint_depths(skin).into_iter().max().unwrap_or(0)
+}
+
+/// Writes the human summary: header, skins, primitives, clips, then each skin's joint tree.
+pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
+    let doc = InspectDoc::new(rig);
+    writeln!(out, "{}", doc.file)?;
+    writeln!(out, "  generator  {}", doc.generator.as_deref().unwrap_or("(not given)"))?;
+    let scene = match rig.scene() {
+        Some(s) => format!(
+            "{} (showing #{}{})",
+            rig.scenes.len(),
+            rig.default_scene.unwrap_or(0),
+            s.name.as_deref().map(|n| format!(" \"{n}\"")).unwrap_or_default()
+        ),
+        None => "none (all nodes shown)".to_string(),
+    };
+    writeln!(out, "  scenes     {scene}")?;
+    writeln!(out, "  nodes      {}", doc.nodes.len())?;
+
+    writeln!(out, "\nskins ({})", doc.skins.len())?;
+    for s in &doc.skins {
+        let root = s
+            .skeleton
+            .map(|n| format!("{} (node {n})", rig.node_label(n)))
+            .unwrap_or_else(|| "(not given)".into());
+        writeln!(
+            out,
+            "  #{} {:<20} {:>4} joints  depth {:>2}  IBMs {}  skeleton {}",
+            s.index,
+            quoted(&s.name),
+            s.joint_count,
+            s.depth,
+            if s.has_inverse_bind_matrices { "yes" } else { "no (identity)" },
+            root
+        )?;
+    }
+
+    writeln!(out, "\nmeshes ({})", doc.meshes.len())?;
+    for m in &doc.meshes {
+        for p in &m.primitives {
+            writeln!(
+                out,
+                "  #{}.{} {:<20} {:>7} vertices {:>7} triangles  {:<14} {} influence set{}, max {} influences, {}{}",
+                m.index,
+                p.index,
+                quoted(&m.name),
+                p.vertices,
+                p.triangles,
+                p.mode,
+                p.influence_sets,
+                if p.influence_sets == 1 { "" } else { "s" },
+                p.max_influences,
+                if p.skinned { "skinned" } else { "rigid" },
+                if p.morph_targets > 0 { format!(", {} morph targets", p.morph_targets) } else { String::new() },
+            )?;
+        }
+    }
+
+    writeln!(out, "\nclips ({})", doc.clips.len())?;
+    for c in &doc.clips {
+        writeln!(
+            out,
+            "  #{} {:<20} {:>8.4} s {:>4} channels {:>6} keys  {}",
+            c.index,
+            rig.clip_label(c.index),
+            c.duration,
+            c.channels,
+            c.keys,
+            c.interpolations.join(", ")
+        )?;
+    }
+
+    if !doc.findings.is_empty() {
+        writeln!(out, "\nfindings at load ({})", doc.findings.len())?;
+        for f in &doc.findings {
+            writeln!(out, "  {:?} {} {}: {}", f.severity, f.code, f.pointer, f.message)?;
+        }
+    }
+
+    for (si, skin) in rig.skins.iter().enumerate() {
+        writeln!(out, "\njoint tree of skin #{si} {}", quoted(&skin.name))?;
+        write_joint_tree(rig, skin, out)?;
+    }
+    Ok(())
+}
+
+/// Depth-first listing with children in file order; iterative so deep chains cannot overflow.
+fn write_joint_tree(rig: &Rig, skin: &Skin, out: &mut dyn Write) -> io::Result<()> {
+    let n = skin.joints.len();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut roots = Vec::new();
+    for j in 0..n {
+        match skin.joint_parent.get(j).copied().flatten() {
+            Some(p) if p < n => children[p].push(j),
+            _ => roots.push(j),
+        }
+    }
+    let mut stack: Vec<(usize, usize)> = roots.into_iter().rev().map(|r| (r, 0)).collect();
+    while let Some((j, level)) = stack.pop() {
+        let node = skin.joints[j];
+        // Deep chains keep a bounded indent so the listing stays linear in size.
+        let indent = "  ".repeat(level.min(MAX_INDENT));
+        let deeper = if level > MAX_INDENT { format!("[depth {}] ", level + 1) } else { String::new() };
+        writeln!(out, "  {indent}{deeper}{} (node {node}, joint {j})", rig.node_label(node))?;
+        stack.extend(children[j].iter().rev().map(|&c| (c, level + 1)));
+    }
+    Ok(())
+}
+
+const MAX_INDENT: usize = 32;
+
+fn quoted(name: &Option<String>) -> String {
+    match name {
+        Some(n) => format!("\"{n}\""),
+        None => "(unnamed)".into(),
+    }
+}

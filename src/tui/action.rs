@@ -1,0 +1,98 @@
+//! Everything a user can ask the viewer to do. Keys and mouse events become `Action`s
+//! (see `keymap`), and `App::update` is the only place that acts on them.
+
+/// Which panel receives the keys that depend on focus (arrows, hjkl, Enter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focus {
+    Bones,
+    Viewport,
+    Keys,
+    Weights,
+}
+
+impl Focus {
+    pub const ALL: [Focus; 4] = [Focus::Bones, Focus::Viewport, Focus::Keys, Focus::Weights];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Focus::Bones => "bones",
+            Focus::Viewport => "viewport",
+            Focus::Keys => "keyframes",
+            Focus::Weights => "weights",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Action {
+    /// Time passed (seconds): the event loop's clock, the only way time reaches the app.
+    Tick(f32),
+    /// Nothing changed but the screen must be drawn again (a resize).
+    Redraw,
+    Quit,
+    ToggleHelp,
+    /// Close the help overlay, else clear the bone filter.
+    Escape,
+    /// Scroll the help overlay by this many lines.
+    HelpScroll(i16),
+    ToggleStats,
+    FocusNext,
+    Focus(Focus),
+
+    // Playback.
+    TogglePlay,
+    StepFrames(i32),
+    PrevKey,
+    NextKey,
+    JumpStart,
+    JumpEnd,
+    SpeedDown,
+    SpeedUp,
+    CycleLoop,
+    NextClip,
+    PrevClip,
+    /// Scrub to an absolute time (seconds), from the timeline under the mouse.
+    Seek(f32),
+
+    // Bone tree.
+    NextSkin,
+    SelectUp,
+    SelectDown,
+    SelectPageUp,
+    SelectPageDown,
+    Collapse,
+    Expand,
+    ToggleCollapse,
+    StartFilter,
+    FilterChar(char),
+    FilterBackspace,
+    FilterAccept,
+    FilterCancel,
+    /// Select the row at this index of the visible tree (mouse click).
+    SelectRow(usize),
+
+    // Camera.
+    Orbit { yaw: f32, pitch: f32 },
+    Zoom(f32),
+    Pan { x: f32, y: f32 },
+    Reframe,
+
+    // View options.
+    RenderBraille,
+    RenderHalfBlock,
+    RenderAscii,
+    CycleDrawMode,
+    ToggleBones,
+    ToggleGhost,
+    ToggleHeatmap,
+    ToggleNames,
+
+    // Weights.
+    NextVertex,
+    PrevVertex,
+    NearestVertex,
+    ProblemUp,
+    ProblemDown,
+    JumpToProblem,
+    CyclePreview,
+}

@@ -1,0 +1,493 @@
+//! The viewer's state and the one place that changes it: `App::update(action)`.
+//!
+//! `update` never reads the clock or the terminal: time arrives as `Action::Tick(dt)`, so a
+//! test can drive the app with a key sequence and get the same screen every time.
+
+use glam::Vec3;
+
+use super::action::{Action, Focus};
+use super::tree::BoneTree;
+use super::weights::{BoneWeights, Preview, VertexRef};
+use crate::anim::{LoopMode, Playback, Workspace};
+use crate::render::{Camera, DrawMode, RenderMode};
+use crate::rig::Rig;
+
+/// How the app was asked to start (from the command line).
+#[derive(Debug, Clone)]
+pub struct Launch {
+    pub clip: Option<usize>,
+    pub time: f32,
+    pub paused: bool,
+    pub mode: RenderMode,
+    pub fps: u32,
+    pub color: bool,
+}
+
+impl Default for Launch {
+    fn default() -> Self {
+        Launch { clip: None, time: 0.0, paused: false, mode: RenderMode::Braille, fps: 30, color: true }
+    }
+}
+
+/// Viewport toggles.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct View {
+    pub mode: RenderMode,
+    pub draw: DrawMode,
+    pub bones: bool,
+    pub names: bool,
+    pub ghost: bool,
+    pub heatmap: bool,
+}
+
+/// Time spent per pipeline stage in the last frame, filled by the event loop.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Timings {
+    pub sample_ms: f32,
+    pub skin_ms: f32,
+    pub raster_ms: f32,
+    pub draw_ms: f32,
+    pub frame_ms: f32,
+    pub fps: f32,
+    /// Bytes written to the terminal for the last frame.
+    pub bytes: u64,
+}
+
+pub const SPEEDS: [f32; 12] = [-4.0, -2.0, -1.0, -0.5, -0.25, -0.1, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0];
+
+pub struct App {
+    pub rig: Rig,
+    pub ws: Workspace,
+    /// The bind pose, evaluated once, for the ghost.
+    pub bind: Workspace,
+    pub playback: Playback,
+    pub clip: Option<usize>,
+    pub skin: Option<usize>,
+    pub tree: BoneTree,
+    pub focus: Focus,
+    pub camera: Camera,
+    pub view: View,
+    pub color: bool,
+    pub fps: u32,
+    pub weights: BoneWeights,
+    pub vertex: Option<VertexRef>,
+    pub preview: Preview,
+    /// The rig with its weights changed as `preview` says (None: the stored weights).
+    pub preview_rig: Option<Rig>,
+    pub problem: usize,
+    pub show_help: bool,
+    /// First line of the help overlay shown (clamped when drawn).
+    pub help_scroll: u16,
+    pub show_stats: bool,
+    pub timings: Timings,
+    /// One line of feedback for the status bar ("no keys on this bone").
+    pub message: Option<String>,
+    pub quit: bool,
+    /// Something visible changed: redraw.
+    pub dirty: bool,
+    /// The pose must be evaluated again before drawing.
+    pub pose_dirty: bool,
+    /// Per node: animated by the current clip.
+    pub animated: Vec<bool>,
+    /// Per node: a joint of the current skin that no vertex weights.
+    pub unweighted: Vec<bool>,
+    /// Rest-pose world matrices (for "IBM * bind world" in the details panel).
+    pub rest_globals: Vec<glam::Mat4>,
+    /// Rows the bone tree showed in the last draw (for page up/down).
+    pub tree_page: usize,
+}
+
+impl App {
+    pub fn new(rig: Rig, launch: &Launch) -> App {
+        let mut ws = Workspace::new(&rig);
+        let mut bind = Workspace::new(&rig);
+        bind.evaluate_bind(&rig);
+        let clip = launch.clip.or(if rig.clips.is_empty() { None } else { Some(0) });
+        let duration = clip.and_then(|c| rig.clips.get(c)).map_or(0.0, |c| c.duration);
+        let mut playback = Playback::new(duration);
+        playback.seek(launch.time);
+        playback.paused = launch.paused || duration <= 0.0;
+        let skin = if rig.skins.is_empty() { None } else { Some(0) };
+        let tree = BoneTree::new(&rig, skin);
+        ws.evaluate(&rig, clip.and_then(|c| rig.clips.get(c)), playback.time);
+        let camera = Camera::framing(&bounds_of(&ws));
+        let mut app = App {
+            ws,
+            bind,
+            playback,
+            clip,
+            skin,
+            tree,
+            focus: Focus::Bones,
+            camera,
+            view: View { mode: launch.mode, draw: DrawMode::Shaded, bones: true, names: false, ghost: false, heatmap: false },
+            color: launch.color,
+            fps: launch.fps.clamp(1, 120),
+            weights: BoneWeights::default(),
+            vertex: None,
+            preview: Preview::Stored,
+            preview_rig: None,
+            problem: 0,
+            show_help: false,
+            help_scroll: 0,
+            show_stats: false,
+            timings: Timings::default(),
+            message: None,
+            quit: false,
+            dirty: true,
+            pose_dirty: false,
+            tree_page: 10,
+            animated: Vec::new(),
+            unweighted: Vec::new(),
+            rest_globals: Vec::new(),
+            rig,
+        };
+        let mut rest = Workspace::new(&app.rig);
+        rest.evaluate(&app.rig, None, 0.0);
+        app.rest_globals = rest.globals;
+        app.refresh_clip_info();
+        app.refresh_skin_info();
+        app.refresh_selection();
+        app
+    }
+
+    /// The selected node, if any.
+    pub fn selected(&self) -> Option<usize> {
+        self.tree.selected
+    }
+
+    /// The selected node's position in the current skin's joint list.
+    pub fn selected_joint(&self) -> Option<usize> {
+        let node = self.selected()?;
+        self.skin.and_then(|s| self.rig.skins.get(s)).and_then(|s| s.joints.iter().position(|&j| j == node))
+    }
+
+    /// Whether playback advances on ticks.
+    pub fn is_playing(&self) -> bool {
+        !self.playback.paused && self.playback.duration > 0.0
+    }
+
+    /// Applies one action. Time only moves through `Action::Tick`.
+    pub fn update(&mut self, action: Action) {
+        self.message = None;
+        let before = (self.playback.time, self.clip, self.preview);
+        match action {
+            Action::Tick(dt) => {
+                if !self.is_playing() {
+                    return;
+                }
+                self.playback.advance(dt);
+            }
+            Action::Redraw => {}
+            Action::Quit => self.quit = true,
+            Action::ToggleHelp => {
+                self.show_help = !self.show_help;
+                self.help_scroll = 0;
+            }
+            Action::HelpScroll(n) => self.help_scroll = self.help_scroll.saturating_add_signed(n),
+            Action::Escape => {
+                if self.show_help {
+                    self.show_help = false;
+                } else if !self.tree.filter.is_empty() {
+                    self.tree.filter.clear();
+                    self.tree.rebuild(&self.rig);
+                }
+            }
+            Action::ToggleStats => self.show_stats = !self.show_stats,
+            Action::FocusNext => {
+                let i = Focus::ALL.iter().position(|&f| f == self.focus).unwrap_or(0);
+                self.focus = Focus::ALL[(i + 1) % Focus::ALL.len()];
+            }
+            Action::Focus(f) => self.focus = f,
+            Action::TogglePlay => {
+                if self.playback.duration <= 0.0 {
+                    self.message = Some("nothing to play: no clip with keys".into());
+                } else {
+                    // Replaying a finished `once` clip starts it over.
+                    if self.playback.paused && self.playback.mode == LoopMode::Once && self.at_end() {
+                        self.playback.seek(if self.playback.speed < 0.0 { self.playback.duration } else { 0.0 });
+                    }
+                    self.playback.paused = !self.playback.paused;
+                }
+            }
+            Action::StepFrames(n) => {
+                self.playback.paused = true;
+                let dt = self.frame_step();
+                self.playback.seek(self.playback.time + n as f32 * dt);
+            }
+            Action::PrevKey => self.jump_key(false),
+            Action::NextKey => self.jump_key(true),
+            Action::JumpStart => self.playback.seek(0.0),
+            Action::JumpEnd => self.playback.seek(self.playback.duration),
+            Action::SpeedUp => self.change_speed(1),
+            Action::SpeedDown => self.change_speed(-1),
+            Action::CycleLoop => {
+                self.playback.mode = match self.playback.mode {
+                    LoopMode::Loop => LoopMode::Once,
+                    LoopMode::Once => LoopMode::PingPong,
+                    LoopMode::PingPong => LoopMode::Loop,
+                }
+            }
+            Action::NextClip => self.cycle_clip(1),
+            Action::PrevClip => self.cycle_clip(-1),
+            Action::Seek(t) => {
+                self.playback.paused = true;
+                self.playback.seek(t);
+            }
+            Action::NextSkin => {
+                if self.rig.skins.len() > 1 {
+                    let next = self.skin.map_or(0, |s| (s + 1) % self.rig.skins.len());
+                    self.skin = Some(next);
+                    self.tree = BoneTree::new(&self.rig, self.skin);
+                    self.refresh_skin_info();
+                    self.refresh_selection();
+                } else {
+                    self.message = Some(format!("{} skin(s) in this file", self.rig.skins.len()));
+                }
+            }
+            Action::SelectUp => self.move_selection(-1),
+            Action::SelectDown => self.move_selection(1),
+            Action::SelectPageUp => self.move_selection(-(self.tree_page.max(1) as isize)),
+            Action::SelectPageDown => self.move_selection(self.tree_page.max(1) as isize),
+            Action::SelectRow(r) => {
+                self.tree.select_row(r);
+                self.refresh_selection();
+            }
+            Action::Collapse => {
+                self.tree.collapse(&self.rig);
+                self.refresh_selection();
+            }
+            Action::Expand => self.tree.expand(&self.rig),
+            Action::ToggleCollapse => self.tree.toggle(&self.rig),
+            Action::StartFilter => {
+                self.tree.filtering = true;
+                self.focus = Focus::Bones;
+            }
+            Action::FilterChar(c) => {
+                self.tree.filter.push(c);
+                self.tree.rebuild(&self.rig);
+                self.refresh_selection();
+            }
+            Action::FilterBackspace => {
+                self.tree.filter.pop();
+                self.tree.rebuild(&self.rig);
+                self.refresh_selection();
+            }
+            Action::FilterAccept => self.tree.filtering = false,
+            Action::FilterCancel => {
+                self.tree.filtering = false;
+                self.tree.filter.clear();
+                self.tree.rebuild(&self.rig);
+            }
+            Action::Orbit { yaw, pitch } => self.camera.orbit(yaw.to_radians(), pitch.to_radians()),
+            Action::Zoom(f) => self.camera.zoom(f),
+            Action::Pan { x, y } => self.camera.pan(x, y),
+            Action::Reframe => self.camera = Camera::framing(&bounds_of(&self.ws)),
+            Action::RenderBraille => self.view.mode = RenderMode::Braille,
+            Action::RenderHalfBlock => self.view.mode = RenderMode::HalfBlock,
+            Action::RenderAscii => self.view.mode = RenderMode::Ascii,
+            Action::CycleDrawMode => {
+                self.view.draw = match self.view.draw {
+                    DrawMode::Shaded => DrawMode::Wireframe,
+                    DrawMode::Wireframe => DrawMode::Points,
+                    DrawMode::Points => DrawMode::Shaded,
+                }
+            }
+            Action::ToggleBones => self.view.bones = !self.view.bones,
+            Action::ToggleNames => self.view.names = !self.view.names,
+            Action::ToggleGhost => self.view.ghost = !self.view.ghost,
+            Action::ToggleHeatmap => self.view.heatmap = !self.view.heatmap,
+            Action::NextVertex => self.cycle_vertex(1),
+            Action::PrevVertex => self.cycle_vertex(-1),
+            Action::NearestVertex => self.pick_nearest_vertex(),
+            Action::ProblemUp => self.problem = self.problem.saturating_sub(1),
+            Action::ProblemDown => self.problem += 1,
+            Action::JumpToProblem => self.jump_to_problem(),
+            Action::CyclePreview => {
+                self.preview = self.preview.next();
+                self.preview_rig = self.preview.apply(&self.rig);
+            }
+        }
+        if (self.playback.time, self.clip, self.preview) != before {
+            self.pose_dirty = true;
+        }
+        self.dirty = true;
+    }
+
+    /// Re-evaluates the pose when playback moved. Called by the loop before drawing.
+    pub fn evaluate(&mut self) {
+        if self.pose_dirty {
+            let clip = self.clip.and_then(|c| self.rig.clips.get(c));
+            self.ws.evaluate(self.preview_rig.as_ref().unwrap_or(&self.rig), clip, self.playback.time);
+            self.pose_dirty = false;
+        }
+    }
+
+    fn at_end(&self) -> bool {
+        let t = self.playback.time;
+        if self.playback.speed < 0.0 { t <= 0.0 } else { t >= self.playback.duration }
+    }
+
+    /// One frame: the clip's regular key spacing when it has one, else 1/30 s.
+    pub fn frame_step(&self) -> f32 {
+        let Some(clip) = self.clip.and_then(|c| self.rig.clips.get(c)) else { return 1.0 / 30.0 };
+        let mut smallest = f32::INFINITY;
+        for ch in &clip.channels {
+            for w in ch.times.windows(2) {
+                let d = w[1] - w[0];
+                if d > 1e-4 && d < smallest {
+                    smallest = d;
+                }
+            }
+        }
+        if smallest.is_finite() { smallest } else { 1.0 / 30.0 }
+    }
+
+    fn change_speed(&mut self, dir: i32) {
+        let cur = self.playback.speed;
+        let idx = SPEEDS.iter().position(|&s| (s - cur).abs() < 1e-6).unwrap_or(9) as i32;
+        let next = (idx + dir).clamp(0, SPEEDS.len() as i32 - 1) as usize;
+        self.playback.speed = SPEEDS[next];
+    }
+
+    fn cycle_clip(&mut self, dir: isize) {
+        let n = self.rig.clips.len();
+        if n == 0 {
+            self.message = Some("this file has no clips".into());
+            return;
+        }
+        let cur = self.clip.unwrap_or(0) as isize;
+        let next = (cur + dir).rem_euclid(n as isize) as usize;
+        self.clip = Some(next);
+        let was_paused = self.playback.paused;
+        let (speed, mode) = (self.playback.speed, self.playback.mode);
+        self.playback = Playback::new(self.rig.clips[next].duration);
+        self.playback.speed = speed;
+        self.playback.mode = mode;
+        self.playback.paused = was_paused || self.playback.duration <= 0.0;
+        self.refresh_clip_info();
+    }
+
+    /// Which nodes the current clip animates.
+    fn refresh_clip_info(&mut self) {
+        self.animated = vec![false; self.rig.nodes.len()];
+        if let Some(clip) = self.clip.and_then(|c| self.rig.clips.get(c)) {
+            for ch in &clip.channels {
+                if let Some(a) = self.animated.get_mut(ch.node) {
+                    *a = true;
+                }
+            }
+        }
+    }
+
+    /// Which joints of the current skin no vertex weights.
+    fn refresh_skin_info(&mut self) {
+        self.unweighted = vec![false; self.rig.nodes.len()];
+        let Some(skin) = self.skin.and_then(|s| self.rig.skins.get(s)) else { return };
+        let mut used = vec![false; skin.joints.len()];
+        for dp in self.ws.primitives.iter().filter(|p| p.skin == self.skin) {
+            let Some(prim) = self.rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else { continue };
+            for set in &prim.influences {
+                for (j, w) in set.joints.iter().zip(&set.weights) {
+                    for c in 0..4 {
+                        if w[c] != 0.0
+                            && let Some(u) = used.get_mut(j[c] as usize)
+                        {
+                            *u = true;
+                        }
+                    }
+                }
+            }
+        }
+        for (i, &node) in skin.joints.iter().enumerate() {
+            if !used[i]
+                && let Some(f) = self.unweighted.get_mut(node)
+            {
+                *f = true;
+            }
+        }
+    }
+
+    /// Key times of the selected bone's channels in the current clip (all channels if none).
+    pub fn key_times(&self) -> Vec<f32> {
+        let Some(clip) = self.clip.and_then(|c| self.rig.clips.get(c)) else { return Vec::new() };
+        let sel = self.selected();
+        let mine: Vec<&crate::rig::Channel> = clip.channels.iter().filter(|c| Some(c.node) == sel).collect();
+        let chans: Vec<&crate::rig::Channel> = if mine.is_empty() { clip.channels.iter().collect() } else { mine };
+        let mut times: Vec<f32> = chans.iter().flat_map(|c| c.times.iter().copied()).filter(|t| t.is_finite()).collect();
+        times.sort_by(f32::total_cmp);
+        times.dedup_by(|a, b| (*a - *b).abs() < 1e-5);
+        times
+    }
+
+    fn jump_key(&mut self, forward: bool) {
+        let times = self.key_times();
+        let t = self.playback.time;
+        let target = if forward {
+            times.iter().copied().find(|&k| k > t + 1e-5)
+        } else {
+            times.iter().rev().copied().find(|&k| k < t - 1e-5)
+        };
+        match target {
+            Some(k) => {
+                self.playback.paused = true;
+                self.playback.seek(k);
+            }
+            None => self.message = Some(if forward { "no later key" } else { "no earlier key" }.into()),
+        }
+    }
+
+    fn move_selection(&mut self, delta: isize) {
+        self.tree.move_selection(delta);
+        self.refresh_selection();
+    }
+
+    /// Recomputes what depends on the selected bone (its weight statistics and vertex).
+    fn refresh_selection(&mut self) {
+        self.weights = BoneWeights::compute(&self.rig, &self.ws, self.skin, self.selected_joint());
+        self.vertex = self.weights.vertices.first().copied();
+    }
+
+    fn cycle_vertex(&mut self, dir: isize) {
+        let list = &self.weights.vertices;
+        if list.is_empty() {
+            self.message = Some("the selected bone influences no vertex".into());
+            return;
+        }
+        let cur = self.vertex.and_then(|v| list.iter().position(|&x| x == v)).map_or(-1, |i| i as isize);
+        let next = (cur + dir).rem_euclid(list.len() as isize) as usize;
+        self.vertex = Some(list[next]);
+    }
+
+    fn pick_nearest_vertex(&mut self) {
+        let Some(node) = self.selected() else { return };
+        let at = self.ws.globals.get(node).map(|m| m.w_axis.truncate()).unwrap_or(Vec3::ZERO);
+        self.vertex = self.weights.nearest(&self.ws, at);
+        if self.vertex.is_none() {
+            self.message = Some("the selected bone influences no vertex".into());
+        }
+    }
+
+    fn jump_to_problem(&mut self) {
+        if let Some(v) = super::weights::problem_vertex(&self.rig, &self.ws, self.problem) {
+            self.vertex = Some(v);
+            self.focus = Focus::Weights;
+        } else {
+            self.message = Some("no vertex problem selected".into());
+        }
+    }
+}
+
+/// Axis-aligned bounds of every deformed vertex (and joint), for framing the camera.
+pub fn bounds_of(ws: &Workspace) -> (Vec3, Vec3) {
+    let mut lo = Vec3::splat(f32::INFINITY);
+    let mut hi = Vec3::splat(f32::NEG_INFINITY);
+    for p in ws.primitives.iter().flat_map(|p| p.positions.iter()).chain(ws.globals.iter().map(|m| m.w_axis.truncate()).collect::<Vec<_>>().iter())
+    {
+        if p.is_finite() {
+            lo = lo.min(*p);
+            hi = hi.max(*p);
+        }
+    }
+    if lo.x > hi.x { (Vec3::splat(-1.0), Vec3::splat(1.0)) } else { (lo, hi) }
+}

@@ -1,0 +1,227 @@
+//! The one key table. It drives dispatch, the help overlay and the status-bar hints, so a
+//! binding cannot exist without being documented.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::action::{Action, Focus};
+
+/// Where a binding applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context {
+    /// Everywhere (unless a focused panel binds the same key).
+    Global,
+    /// Only while this panel has focus.
+    In(Focus),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    Char(char),
+    Ctrl(char),
+    Code(KeyCode),
+    Shift(KeyCode),
+}
+
+pub struct Binding {
+    pub keys: &'static [Key],
+    /// How the help overlay writes the keys.
+    pub label: &'static str,
+    pub action: Action,
+    pub context: Context,
+    pub help: &'static str,
+    /// Shown in the status bar's hint line.
+    pub hint: bool,
+}
+
+const fn b(keys: &'static [Key], label: &'static str, action: Action, context: Context, help: &'static str) -> Binding {
+    Binding { keys, label, action, context, help, hint: false }
+}
+
+const fn hint(keys: &'static [Key], label: &'static str, action: Action, context: Context, help: &'static str) -> Binding {
+    Binding { keys, label, action, context, help, hint: true }
+}
+
+use Context::{Global, In};
+use Key::{Char, Code, Ctrl, Shift};
+
+const ORBIT: f32 = 10.0;
+const PAN: f32 = 0.05;
+
+/// Every binding, in the order the help overlay lists them.
+pub static BINDINGS: &[Binding] = &[
+    hint(&[Char('q'), Ctrl('c')], "q Ctrl-C", Action::Quit, Global, "quit"),
+    hint(&[Char('?')], "?", Action::ToggleHelp, Global, "help: every binding"),
+    b(&[Code(KeyCode::Esc)], "Esc", Action::Escape, Global, "close help / clear the bone filter"),
+    hint(&[Code(KeyCode::BackTab)], "Shift-Tab", Action::FocusNext, Global, "next panel (bones, viewport, keyframes, weights)"),
+    hint(&[Char(' ')], "Space", Action::TogglePlay, Global, "play / pause"),
+    b(&[Char('.')], ".", Action::StepFrames(1), Global, "step one frame forward (1/30 s or the key spacing)"),
+    b(&[Char(',')], ",", Action::StepFrames(-1), Global, "step one frame back"),
+    b(&[Char(']')], "]", Action::NextKey, Global, "next key of the selected bone (or of any channel)"),
+    b(&[Char('[')], "[", Action::PrevKey, Global, "previous key of the selected bone (or of any channel)"),
+    b(&[Code(KeyCode::Home)], "Home", Action::JumpStart, Global, "go to the start of the clip"),
+    b(&[Code(KeyCode::End)], "End", Action::JumpEnd, Global, "go to the end of the clip"),
+    b(&[Char('>')], ">", Action::SpeedUp, Global, "faster (up to 4x)"),
+    b(&[Char('<')], "<", Action::SpeedDown, Global, "slower, then reverse (down to -4x)"),
+    b(&[Char('l')], "l", Action::CycleLoop, Global, "loop mode: loop / once / ping-pong (bones panel)"),
+    hint(&[Char('c')], "c C", Action::NextClip, Global, "next / previous clip"),
+    b(&[Char('C')], "C", Action::PrevClip, Global, "previous clip"),
+    b(&[Code(KeyCode::Tab)], "Tab", Action::NextSkin, Global, "next skin"),
+    // Bone tree.
+    b(&[Code(KeyCode::Up), Char('k')], "Up k", Action::SelectUp, In(Focus::Bones), "select the bone above"),
+    b(&[Code(KeyCode::Down), Char('j')], "Down j", Action::SelectDown, In(Focus::Bones), "select the bone below"),
+    b(&[Code(KeyCode::PageUp)], "PgUp", Action::SelectPageUp, In(Focus::Bones), "select one page up"),
+    b(&[Code(KeyCode::PageDown)], "PgDn", Action::SelectPageDown, In(Focus::Bones), "select one page down"),
+    b(&[Code(KeyCode::Left), Char('h')], "Left h", Action::Collapse, In(Focus::Bones), "collapse (or go to parent)"),
+    b(&[Code(KeyCode::Right)], "Right", Action::Expand, In(Focus::Bones), "expand"),
+    b(&[Code(KeyCode::Enter)], "Enter", Action::ToggleCollapse, In(Focus::Bones), "collapse / expand"),
+    hint(&[Char('/')], "/", Action::StartFilter, Global, "filter bones by name"),
+    // Viewport camera.
+    b(&[Code(KeyCode::Left), Char('h')], "Left h", Action::Orbit { yaw: -ORBIT, pitch: 0.0 }, In(Focus::Viewport), "orbit left"),
+    b(&[Code(KeyCode::Right), Char('l')], "Right l", Action::Orbit { yaw: ORBIT, pitch: 0.0 }, In(Focus::Viewport), "orbit right"),
+    b(&[Code(KeyCode::Up), Char('k')], "Up k", Action::Orbit { yaw: 0.0, pitch: ORBIT }, In(Focus::Viewport), "orbit up"),
+    b(&[Code(KeyCode::Down), Char('j')], "Down j", Action::Orbit { yaw: 0.0, pitch: -ORBIT }, In(Focus::Viewport), "orbit down"),
+    b(&[Shift(KeyCode::Left)], "Shift-Left", Action::Pan { x: -PAN, y: 0.0 }, Global, "pan left"),
+    b(&[Shift(KeyCode::Right)], "Shift-Right", Action::Pan { x: PAN, y: 0.0 }, Global, "pan right"),
+    b(&[Shift(KeyCode::Up)], "Shift-Up", Action::Pan { x: 0.0, y: PAN }, Global, "pan up"),
+    b(&[Shift(KeyCode::Down)], "Shift-Down", Action::Pan { x: 0.0, y: -PAN }, Global, "pan down"),
+    b(&[Char('+'), Char('=')], "+", Action::Zoom(1.0 / 1.15), Global, "zoom in"),
+    b(&[Char('-')], "-", Action::Zoom(1.15), Global, "zoom out"),
+    b(&[Char('f')], "f", Action::Reframe, Global, "frame the rig"),
+    b(&[Char('1')], "1", Action::RenderBraille, Global, "braille dots (2x4 per cell)"),
+    b(&[Char('2')], "2", Action::RenderHalfBlock, Global, "half blocks (colour shading)"),
+    b(&[Char('3')], "3", Action::RenderAscii, Global, "ASCII luminance ramp"),
+    b(&[Char('w')], "w", Action::CycleDrawMode, Global, "draw mode: shaded / wireframe / points"),
+    b(&[Char('b')], "b", Action::ToggleBones, Global, "skeleton overlay"),
+    b(&[Char('n')], "n", Action::ToggleNames, Global, "bone names in the viewport"),
+    b(&[Char('g')], "g", Action::ToggleGhost, Global, "bind-pose ghost"),
+    b(&[Char('H')], "H", Action::ToggleHeatmap, Global, "heatmap of the selected bone's weights"),
+    // Weights.
+    b(&[Char('v')], "v", Action::NextVertex, Global, "next vertex influenced by the selected bone"),
+    b(&[Char('V')], "V", Action::PrevVertex, Global, "previous vertex influenced by the selected bone"),
+    b(&[Char('x')], "x", Action::NearestVertex, Global, "pick the vertex nearest to the selected bone"),
+    b(&[Code(KeyCode::Up), Char('k')], "Up k", Action::ProblemUp, In(Focus::Weights), "previous weight problem"),
+    b(&[Code(KeyCode::Down), Char('j')], "Down j", Action::ProblemDown, In(Focus::Weights), "next weight problem"),
+    b(&[Code(KeyCode::Enter)], "Enter", Action::JumpToProblem, In(Focus::Weights), "select that problem's vertex"),
+    b(&[Char('p')], "p", Action::CyclePreview, Global, "preview weights: stored / renormalised / first 4"),
+    // Keyframes panel: the arrows scrub.
+    b(&[Code(KeyCode::Left), Char('h')], "Left h", Action::StepFrames(-1), In(Focus::Keys), "step back"),
+    b(&[Code(KeyCode::Right), Char('l')], "Right l", Action::StepFrames(1), In(Focus::Keys), "step forward"),
+    b(&[Code(KeyCode::Up), Char('k')], "Up k", Action::SelectUp, In(Focus::Keys), "select the bone above"),
+    b(&[Code(KeyCode::Down), Char('j')], "Down j", Action::SelectDown, In(Focus::Keys), "select the bone below"),
+    b(&[Char('t')], "t", Action::ToggleStats, Global, "per-stage timings in the status bar"),
+];
+
+impl Key {
+    fn matches(self, ev: &KeyEvent) -> bool {
+        let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+        let shift = ev.modifiers.contains(KeyModifiers::SHIFT);
+        match self {
+            // Terminals disagree on whether a typed capital carries SHIFT; the char decides.
+            Key::Char(c) => !ctrl && ev.code == KeyCode::Char(c),
+            Key::Ctrl(c) => ctrl && ev.code == KeyCode::Char(c),
+            Key::Code(code) => !shift && !ctrl && ev.code == code || (code == KeyCode::BackTab && ev.code == code),
+            Key::Shift(code) => shift && ev.code == code,
+        }
+    }
+}
+
+/// What a key means in the current focus. A focused panel's binding wins over a global one.
+pub fn action_for(ev: &KeyEvent, focus: Focus, filtering: bool, help: bool) -> Option<Action> {
+    if help {
+        // The overlay is modal: it scrolls, closes, or lets the user quit.
+        return match ev.code {
+            KeyCode::Up | KeyCode::Char('k') => Some(Action::HelpScroll(-1)),
+            KeyCode::Down | KeyCode::Char('j') => Some(Action::HelpScroll(1)),
+            KeyCode::PageUp => Some(Action::HelpScroll(-10)),
+            KeyCode::PageDown | KeyCode::Char(' ') => Some(Action::HelpScroll(10)),
+            KeyCode::Esc | KeyCode::Char('?') => Some(Action::ToggleHelp),
+            KeyCode::Char('q') => Some(Action::Quit),
+            KeyCode::Char('c') if ev.modifiers.contains(KeyModifiers::CONTROL) => Some(Action::Quit),
+            _ => None,
+        };
+    }
+    if filtering {
+        return match ev.code {
+            KeyCode::Esc => Some(Action::FilterCancel),
+            KeyCode::Enter => Some(Action::FilterAccept),
+            KeyCode::Backspace => Some(Action::FilterBackspace),
+            KeyCode::Char('c') if ev.modifiers.contains(KeyModifiers::CONTROL) => Some(Action::Quit),
+            KeyCode::Char(c) => Some(Action::FilterChar(c)),
+            KeyCode::Up => Some(Action::SelectUp),
+            KeyCode::Down => Some(Action::SelectDown),
+            _ => None,
+        };
+    }
+    let focused = BINDINGS.iter().find(|b| b.context == Context::In(focus) && b.keys.iter().any(|k| k.matches(ev)));
+    let global = || BINDINGS.iter().find(|b| b.context == Context::Global && b.keys.iter().any(|k| k.matches(ev)));
+    focused.or_else(global).map(|b| b.action)
+}
+
+/// Bindings that apply in a focus, for the help overlay's sections.
+pub fn bindings_in(context: Context) -> impl Iterator<Item = &'static Binding> {
+    BINDINGS.iter().filter(move |b| b.context == context)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn focus_decides_what_arrows_do() {
+        assert_eq!(action_for(&key(KeyCode::Down), Focus::Bones, false, false), Some(Action::SelectDown));
+        assert_eq!(
+            action_for(&key(KeyCode::Down), Focus::Viewport, false, false),
+            Some(Action::Orbit { yaw: 0.0, pitch: -ORBIT })
+        );
+        assert_eq!(action_for(&key(KeyCode::Right), Focus::Keys, false, false), Some(Action::StepFrames(1)));
+    }
+
+    #[test]
+    fn global_keys_work_in_every_focus() {
+        for focus in Focus::ALL {
+            assert_eq!(action_for(&key(KeyCode::Char(' ')), focus, false, false), Some(Action::TogglePlay));
+            assert_eq!(action_for(&key(KeyCode::Char('q')), focus, false, false), Some(Action::Quit));
+        }
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(action_for(&ctrl_c, Focus::Bones, false, false), Some(Action::Quit));
+        // Plain `c` is "next clip", not quit.
+        assert_eq!(action_for(&key(KeyCode::Char('c')), Focus::Bones, false, false), Some(Action::NextClip));
+    }
+
+    #[test]
+    fn capitals_match_with_or_without_shift_flag() {
+        let with_shift = KeyEvent::new(KeyCode::Char('H'), KeyModifiers::SHIFT);
+        assert_eq!(action_for(&with_shift, Focus::Bones, false, false), Some(Action::ToggleHeatmap));
+        assert_eq!(action_for(&key(KeyCode::Char('H')), Focus::Bones, false, false), Some(Action::ToggleHeatmap));
+    }
+
+    #[test]
+    fn help_is_modal() {
+        assert_eq!(action_for(&key(KeyCode::Down), Focus::Viewport, false, true), Some(Action::HelpScroll(1)));
+        assert_eq!(action_for(&key(KeyCode::Char('w')), Focus::Viewport, false, true), None);
+        assert_eq!(action_for(&key(KeyCode::Esc), Focus::Viewport, false, true), Some(Action::ToggleHelp));
+    }
+
+    #[test]
+    fn typing_a_filter_captures_letters() {
+        assert_eq!(action_for(&key(KeyCode::Char('q')), Focus::Bones, true, false), Some(Action::FilterChar('q')));
+        assert_eq!(action_for(&key(KeyCode::Esc), Focus::Bones, true, false), Some(Action::FilterCancel));
+    }
+
+    #[test]
+    fn no_key_is_bound_twice_in_one_context() {
+        for (i, a) in BINDINGS.iter().enumerate() {
+            for b in &BINDINGS[i + 1..] {
+                if a.context == b.context {
+                    for k in a.keys {
+                        assert!(!b.keys.contains(k), "{:?} bound twice in {:?}", k, a.context);
+                    }
+                }
+            }
+        }
+    }
+}

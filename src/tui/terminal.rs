@@ -1,0 +1,72 @@
+//! Entering and leaving the full-screen terminal. The terminal is restored on every exit
+//! path: normal return (the guard's `Drop`), an error (the guard is dropped while unwinding
+//! the `?`), and a panic (the hook restores before the panic report prints).
+
+use std::io::{self, Stdout, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::execute;
+use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+/// Stdout that counts the bytes written, so the viewer can show bytes per frame.
+pub struct CountingStdout {
+    inner: Stdout,
+    pub written: Arc<AtomicU64>,
+}
+
+impl Write for CountingStdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.written.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+pub type Term = Terminal<CrosstermBackend<CountingStdout>>;
+
+/// Restores the terminal when dropped.
+pub struct Guard;
+
+impl Guard {
+    /// Switches to the alternate screen in raw mode with mouse reporting.
+    pub fn enter() -> io::Result<(Term, Guard, Arc<AtomicU64>)> {
+        install_panic_hook();
+        enable_raw_mode()?;
+        let guard = Guard;
+        execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+        let written = Arc::new(AtomicU64::new(0));
+        let out = CountingStdout { inner: io::stdout(), written: written.clone() };
+        let mut terminal = Terminal::new(CrosstermBackend::new(out))?;
+        terminal.hide_cursor()?;
+        terminal.clear()?;
+        Ok((terminal, guard, written))
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Leaves raw mode, the alternate screen and mouse reporting; shows the cursor. Idempotent.
+pub fn restore() {
+    let _ = disable_raw_mode();
+    let _ = execute!(io::stdout(), DisableMouseCapture, LeaveAlternateScreen, crossterm::cursor::Show);
+}
+
+fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        previous(info);
+    }));
+}

@@ -1,0 +1,195 @@
+//! The dope sheet: one row per animated channel over the clip's timeline (the selected
+//! bone's channels first), key markers, the playhead, and the exact sampled value of each of
+//! the selected bone's channels ("rotation = slerp(key 12, key 13, 0.37)").
+
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Widget};
+
+use super::{Theme, panel};
+use crate::anim::{SampleInfo, sample_channel};
+use crate::report::interpolation_name;
+use crate::rig::{Channel, Interpolation, Property};
+use crate::tui::action::Focus;
+use crate::tui::app::App;
+
+/// Width of the channel-name column.
+fn label_width(inner: Rect) -> u16 {
+    (inner.width / 4).clamp(12, 28)
+}
+
+/// The columns that map to clip time (inside the panel's border, right of the labels).
+pub fn timeline_area(keys: Rect) -> Rect {
+    let inner = Block::bordered().inner(keys);
+    let l = label_width(inner).min(inner.width);
+    Rect { x: inner.x + l, width: inner.width - l, ..inner }
+}
+
+/// Clip time under screen column `col` of the timeline.
+pub fn time_at(timeline: Rect, app: &App, col: u16) -> f32 {
+    let span = timeline.width.saturating_sub(1).max(1) as f32;
+    let x = col.saturating_sub(timeline.x).min(timeline.width.saturating_sub(1)) as f32;
+    x / span * app.playback.duration
+}
+
+fn column_of(t: f32, duration: f32, width: u16) -> u16 {
+    if duration <= 0.0 || width == 0 {
+        return 0;
+    }
+    let f = (t / duration).clamp(0.0, 1.0);
+    (f * (width - 1) as f32).round() as u16
+}
+
+pub fn interp_letter(i: Interpolation) -> char {
+    match i {
+        Interpolation::Step => 'S',
+        Interpolation::Linear => 'L',
+        Interpolation::CubicSpline => 'C',
+    }
+}
+
+pub fn property_name(p: Property) -> &'static str {
+    match p {
+        Property::Translation => "translation",
+        Property::Rotation => "rotation",
+        Property::Scale => "scale",
+        Property::Weights => "weights",
+    }
+}
+
+fn short_property(p: Property) -> &'static str {
+    match p {
+        Property::Translation => "T",
+        Property::Rotation => "R",
+        Property::Scale => "S",
+        Property::Weights => "W",
+    }
+}
+
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
+    let Some((ci, clip)) = app.clip.and_then(|c| app.rig.clips.get(c).map(|x| (c, x))) else {
+        let block = panel(" Keyframes ".into(), app.focus == Focus::Keys, theme);
+        frame.render_widget(Paragraph::new(Line::styled("(this file has no animation clips)", theme.dim)).block(block), area);
+        return;
+    };
+    let title = format!(
+        " Keyframes: {} ({}/{}, {} channels) ",
+        app.rig.clip_label(ci),
+        ci + 1,
+        app.rig.clips.len(),
+        clip.channels.len()
+    );
+    let block = panel(title, app.focus == Focus::Keys, theme);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if inner.height < 2 || inner.width < 20 {
+        return;
+    }
+    let sel = app.selected();
+    let mine: Vec<&Channel> = clip.channels.iter().filter(|c| Some(c.node) == sel).collect();
+    let others = clip.channels.iter().filter(|c| Some(c.node) != sel);
+    let value_lines = mine.len().min((inner.height as usize).saturating_sub(2) / 2);
+    let rows_h = inner.height as usize - 1 - value_lines;
+    let l = label_width(inner);
+    let tl = Rect { x: inner.x + l, width: inner.width - l, ..inner };
+    let duration = app.playback.duration;
+    let buf = frame.buffer_mut();
+
+    // Ruler: start, middle and end times, and the playhead time above its column.
+    let head_col = column_of(app.playback.time, duration, tl.width);
+    write(buf, inner.x, inner.y, &format!("{:<w$}", "t (s)", w = l as usize), theme.dim);
+    for (frac, align_right) in [(0.0f32, false), (0.5, false), (1.0, true)] {
+        let text = format!("{:.2}", duration * frac);
+        let col = column_of(duration * frac, duration, tl.width);
+        let x = if align_right { (tl.x + col + 1).saturating_sub(text.len() as u16) } else { tl.x + col };
+        write(buf, x, inner.y, &text, theme.dim);
+    }
+    for (row, ch) in mine.iter().copied().chain(others).take(rows_h).enumerate() {
+        let y = inner.y + 1 + row as u16;
+        let is_mine = Some(ch.node) == sel;
+        let label = format!(
+            "{} {} {}",
+            app.rig.node_label(ch.node),
+            short_property(ch.property),
+            interp_letter(ch.interpolation)
+        );
+        let label = fit(&label, l as usize - 1);
+        write(buf, inner.x, y, &format!("{label:<w$}", w = l as usize), if is_mine { theme.title } else { theme.label });
+        let (first, last) = (ch.times.first().copied().unwrap_or(0.0), ch.times.last().copied().unwrap_or(0.0));
+        let (c0, c1) = (column_of(first, duration, tl.width), column_of(last, duration, tl.width));
+        for x in c0..=c1.min(tl.width.saturating_sub(1)) {
+            write(buf, tl.x + x, y, "·", theme.dim);
+        }
+        for &t in &ch.times {
+            write(buf, tl.x + column_of(t, duration, tl.width), y, "◆", if is_mine { theme.key } else { theme.label });
+        }
+    }
+    let hidden = clip.channels.len().saturating_sub(rows_h);
+    if hidden > 0 {
+        let text = format!(" +{hidden} more ");
+        write(buf, (inner.x + inner.width).saturating_sub(text.len() as u16), inner.y, &text, theme.dim);
+    }
+    // The playhead: one highlighted column across the ruler and channel rows.
+    for y in inner.y..inner.y + 1 + rows_h as u16 {
+        if let Some(cell) = buf.cell_mut((tl.x + head_col, y)) {
+            if cell.symbol() == " " {
+                cell.set_symbol("│");
+            }
+            cell.set_style(theme.playhead);
+        }
+    }
+    // Exact values of the selected bone's channels at the playhead.
+    for (i, ch) in mine.iter().take(value_lines).enumerate() {
+        let y = inner.y + 1 + rows_h as u16 + i as u16;
+        let line = value_line(ch, app.playback.time);
+        Paragraph::new(line).render(Rect { x: inner.x, y, width: inner.width, height: 1 }, buf);
+    }
+}
+
+/// "rotation (x,y,z,w) = (...) = slerp(key 12, key 13, 0.37)"
+pub fn value_line(ch: &Channel, t: f32) -> Line<'static> {
+    let mut out = vec![0.0f32; ch.components.max(1)];
+    let info: SampleInfo = sample_channel(ch, t, &mut out);
+    let comps = match ch.property {
+        Property::Rotation => " (x,y,z,w)",
+        Property::Translation | Property::Scale => " (x,y,z)",
+        Property::Weights => "",
+    };
+    let values: Vec<String> = out.iter().map(|v| format!("{v:.4}")).collect();
+    let how = match (ch.interpolation, info.next) {
+        (_, None) => format!("key {} (held)", info.key),
+        (Interpolation::Step, Some(_)) => format!("step(key {})", info.key),
+        (Interpolation::Linear, Some(n)) => {
+            let f = if ch.property == Property::Rotation { "slerp" } else { "lerp" };
+            format!("{f}(key {}, key {n}, {:.2})", info.key, info.factor)
+        }
+        (Interpolation::CubicSpline, Some(n)) => format!("cubic(key {}, key {n}, {:.2})", info.key, info.factor),
+    };
+    Line::from(vec![
+        Span::styled(format!("{}{comps} = ", property_name(ch.property)), Style::new()),
+        Span::raw(format!("({})", values.join(", "))),
+        Span::raw(format!(" = {how} [{}]", interpolation_name(ch.interpolation))),
+    ])
+}
+
+fn fit(s: &str, width: usize) -> String {
+    if s.chars().count() <= width {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(width.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}
+
+fn write(buf: &mut Buffer, x: u16, y: u16, text: &str, style: Style) {
+    let area = buf.area;
+    if y >= area.y + area.height || x >= area.x + area.width {
+        return;
+    }
+    let max = (area.x + area.width - x) as usize;
+    buf.set_stringn(x, y, text, max, style);
+}

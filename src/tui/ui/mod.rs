@@ -1,0 +1,183 @@
+//! Drawing: a pure function of `&App` (plus the viewport's reusable raster buffers).
+//! Each panel lives in its own file; this one lays them out and routes the mouse.
+
+mod details;
+mod help;
+mod keyframes;
+mod status;
+mod theme;
+mod tree;
+mod viewport;
+mod weights;
+
+use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Position, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Paragraph, Wrap};
+
+pub use theme::Theme;
+pub use viewport::ViewportCache;
+
+use super::action::{Action, Focus};
+use super::app::App;
+
+/// Below this the panels cannot say anything useful.
+pub const MIN_WIDTH: u16 = 60;
+pub const MIN_HEIGHT: u16 = 18;
+/// From this width the details and weights panels get their own column.
+const WIDE: u16 = 130;
+
+/// Where each panel was drawn, for mouse hit-testing.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Areas {
+    pub tree: Rect,
+    pub viewport: Rect,
+    pub details: Rect,
+    pub weights: Rect,
+    pub keys: Rect,
+    /// The dope sheet's time axis (columns that map to clip time).
+    pub timeline: Rect,
+    pub status: Rect,
+}
+
+/// Splits the screen. Pure, so tests can check it at any size.
+pub fn layout(area: Rect, focus: Focus) -> Areas {
+    let keys_h = (area.height / 4).clamp(6, 14);
+    let [main, keys, status] =
+        Layout::vertical([Constraint::Min(6), Constraint::Length(keys_h), Constraint::Length(2)]).areas(area);
+    let mut a = Areas { keys, status, ..Default::default() };
+    if area.width >= WIDE {
+        let [tree, viewport, side] =
+            Layout::horizontal([Constraint::Length(30), Constraint::Min(40), Constraint::Length(46)]).areas(main);
+        let [details, weights] = Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(side);
+        a.tree = tree;
+        a.viewport = viewport;
+        a.details = details;
+        a.weights = weights;
+    } else {
+        let [left, viewport] = Layout::horizontal([Constraint::Length(30), Constraint::Min(20)]).areas(main);
+        let [tree, info] = Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(left);
+        a.tree = tree;
+        a.viewport = viewport;
+        // Narrow screens share one panel: weights while they have focus, details otherwise.
+        if focus == Focus::Weights {
+            a.weights = info;
+        } else {
+            a.details = info;
+        }
+    }
+    a.timeline = keyframes::timeline_area(a.keys);
+    a
+}
+
+/// Draws the whole screen and returns where each panel went.
+pub fn draw(frame: &mut Frame, app: &App, cache: &mut ViewportCache) -> Areas {
+    let area = frame.area();
+    let theme = Theme::new(app.color);
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let text = vec![
+            Line::from("rigscope: terminal too small"),
+            Line::from(format!("need at least {MIN_WIDTH}x{MIN_HEIGHT}, have {}x{}", area.width, area.height)),
+            Line::from("enlarge the window, or press q to quit"),
+        ];
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }).style(theme.warning), area);
+        return Areas::default();
+    }
+    let areas = layout(area, app.focus);
+    tree::draw(frame, app, &theme, areas.tree);
+    viewport::draw(frame, app, &theme, areas.viewport, cache);
+    if areas.details.area() > 0 {
+        details::draw(frame, app, &theme, areas.details);
+    }
+    if areas.weights.area() > 0 {
+        weights::draw(frame, app, &theme, areas.weights);
+    }
+    keyframes::draw(frame, app, &theme, areas.keys);
+    status::draw(frame, app, &theme, areas.status);
+    if app.show_help {
+        help::draw(frame, &theme, area, app.help_scroll);
+    }
+    areas
+}
+
+/// A bordered block whose title shows focus.
+pub fn panel<'a>(title: String, focused: bool, theme: &Theme) -> Block<'a> {
+    let block = Block::bordered().title(title);
+    if focused { block.border_style(theme.focus).title_style(theme.focus) } else { block.border_style(theme.border) }
+}
+
+/// What a mouse drag started on.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub enum MouseState {
+    #[default]
+    Idle,
+    Scrubbing,
+    Orbiting { col: u16, row: u16 },
+    Panning { col: u16, row: u16 },
+}
+
+/// Degrees of orbit per cell dragged.
+const DRAG_ORBIT: f32 = 3.0;
+
+/// Mouse: click focuses a panel; click or drag on the timeline scrubs; drag in the viewport
+/// orbits (with Shift or the right button: pans); the wheel zooms; a click in the tree selects.
+pub fn mouse_action(areas: &Areas, app: &App, ev: MouseEvent, state: &mut MouseState) -> Option<Action> {
+    let pos = Position::new(ev.column, ev.row);
+    match ev.kind {
+        MouseEventKind::Down(button) => {
+            if areas.timeline.contains(pos) {
+                *state = MouseState::Scrubbing;
+                return Some(Action::Seek(keyframes::time_at(areas.timeline, app, ev.column)));
+            }
+            if areas.viewport.contains(pos) {
+                let pan = button == MouseButton::Right || ev.modifiers.contains(KeyModifiers::SHIFT);
+                *state = if pan {
+                    MouseState::Panning { col: ev.column, row: ev.row }
+                } else {
+                    MouseState::Orbiting { col: ev.column, row: ev.row }
+                };
+                return Some(Action::Focus(Focus::Viewport));
+            }
+            if areas.tree.contains(pos) {
+                // Rows start one line below the border; `tree::row_at` knows the scroll.
+                if let Some(row) = tree::row_at(areas.tree, app, ev.row) {
+                    return Some(Action::SelectRow(row));
+                }
+                return Some(Action::Focus(Focus::Bones));
+            }
+            if areas.keys.contains(pos) {
+                return Some(Action::Focus(Focus::Keys));
+            }
+            if areas.weights.contains(pos) {
+                return Some(Action::Focus(Focus::Weights));
+            }
+            None
+        }
+        MouseEventKind::Drag(_) => match *state {
+            MouseState::Scrubbing => Some(Action::Seek(keyframes::time_at(areas.timeline, app, ev.column))),
+            MouseState::Orbiting { col, row } => {
+                *state = MouseState::Orbiting { col: ev.column, row: ev.row };
+                let dx = ev.column as f32 - col as f32;
+                let dy = ev.row as f32 - row as f32;
+                Some(Action::Orbit { yaw: dx * DRAG_ORBIT, pitch: dy * DRAG_ORBIT * 2.0 })
+            }
+            MouseState::Panning { col, row } => {
+                *state = MouseState::Panning { col: ev.column, row: ev.row };
+                let w = areas.viewport.width.max(1) as f32;
+                let h = areas.viewport.height.max(1) as f32;
+                Some(Action::Pan { x: -(ev.column as f32 - col as f32) / w, y: (ev.row as f32 - row as f32) / h })
+            }
+            MouseState::Idle => None,
+        },
+        MouseEventKind::Up(_) => {
+            *state = MouseState::Idle;
+            None
+        }
+        MouseEventKind::ScrollUp if areas.viewport.contains(pos) => Some(Action::Zoom(1.0 / 1.1)),
+        MouseEventKind::ScrollDown if areas.viewport.contains(pos) => Some(Action::Zoom(1.1)),
+        MouseEventKind::ScrollUp if areas.tree.contains(pos) => Some(Action::SelectUp),
+        MouseEventKind::ScrollDown if areas.tree.contains(pos) => Some(Action::SelectDown),
+        _ => None,
+    }
+}

@@ -1,0 +1,52 @@
+//! The status bar: clip, time / duration, speed, loop mode, frame rate and timings, then the
+//! key hints taken from the key table.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::Theme;
+use crate::anim::LoopMode;
+use crate::tui::app::App;
+use crate::tui::keymap::BINDINGS;
+
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
+    let pb = &app.playback;
+    let clip = match app.clip {
+        Some(c) => format!("{} ({}/{})", app.rig.clip_label(c), c + 1, app.rig.clips.len()),
+        None => "no clip".into(),
+    };
+    let state = if app.is_playing() { "▶" } else { "⏸" };
+    let mode = match pb.mode {
+        LoopMode::Loop => "loop",
+        LoopMode::Once => "once",
+        LoopMode::PingPong => "ping-pong",
+    };
+    let t = &app.timings;
+    let perf = if app.show_stats {
+        format!(
+            "sample+pose {:.2} ms  raster {:.2} ms  draw {:.2} ms  frame {:.2} ms  {} B",
+            t.sample_ms, t.raster_ms, t.draw_ms, t.frame_ms, t.bytes
+        )
+    } else {
+        format!("{:.0} fps  {:.1} ms", t.fps, t.frame_ms)
+    };
+    let mut spans = vec![
+        Span::styled(format!(" {state} {clip} "), theme.title),
+        Span::raw(format!(" {:.3} / {:.3} s ", pb.time, pb.duration)),
+        Span::raw(format!(" {:.2}x ", pb.speed)),
+        Span::raw(format!(" {mode} ")),
+        Span::styled(format!(" {perf} "), theme.dim),
+        Span::styled(format!(" [{}] ", app.focus.title()), theme.focus),
+    ];
+    if let Some(m) = &app.message {
+        spans.push(Span::styled(format!(" {m}"), theme.warning));
+    }
+    let hints: Vec<Span> = BINDINGS
+        .iter()
+        .filter(|b| b.hint)
+        .flat_map(|b| [Span::styled(format!(" {}", b.label), theme.key), Span::styled(format!(" {} ", b.help), theme.dim)])
+        .collect();
+    frame.render_widget(Paragraph::new(vec![Line::from(spans), Line::from(hints)]), area);
+}

@@ -1,0 +1,82 @@
+//! The bone tree panel: joints of the current skin, collapsible, filterable, with markers
+//! for joints animated in the current clip (~) and joints that weight no vertex (∅).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{List, ListItem, ListState};
+
+use super::{Theme, panel};
+use crate::tui::action::Focus;
+use crate::tui::app::App;
+
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
+    let skin_title = match app.skin.and_then(|s| app.rig.skins.get(s).map(|k| (s, k))) {
+        Some((i, skin)) => format!(
+            " Bones: skin {}/{} {} ({} joints) ",
+            i + 1,
+            app.rig.skins.len(),
+            skin.name.as_deref().unwrap_or(""),
+            skin.joints.len()
+        ),
+        None => format!(" Nodes ({}; no skin) ", app.rig.nodes.len()),
+    };
+    let mut block = panel(skin_title, app.focus == Focus::Bones, theme);
+    if app.tree.filtering || !app.tree.filter.is_empty() {
+        let cursor = if app.tree.filtering { "_" } else { "" };
+        block = block.title_bottom(Line::styled(format!(" /{}{cursor} ", app.tree.filter), theme.key));
+    } else {
+        block = block.title_bottom(Line::styled(" ~ animated  ∅ no weights ", theme.dim));
+    }
+    let rows = app.tree.rows();
+    if rows.is_empty() {
+        let msg = if app.tree.filter.is_empty() { "(no nodes)" } else { "(no bone matches the filter)" };
+        frame.render_widget(List::new([ListItem::new(Line::styled(msg, theme.dim))]).block(block), area);
+        return;
+    }
+    let items: Vec<ListItem> = rows
+        .iter()
+        .map(|r| {
+            let fold = if !r.has_children {
+                "  "
+            } else if r.collapsed {
+                "▸ "
+            } else {
+                "▾ "
+            };
+            let name_style = if r.joint { theme.label } else { theme.dim };
+            let mut spans = vec![
+                Span::raw("  ".repeat(r.depth.min(12))),
+                Span::styled(fold, theme.dim),
+                Span::styled(app.rig.node_label(r.node), name_style),
+            ];
+            if app.animated.get(r.node).copied().unwrap_or(false) {
+                spans.push(Span::styled(" ~", theme.animated));
+            }
+            if r.joint && app.unweighted.get(r.node).copied().unwrap_or(false) {
+                spans.push(Span::styled(" ∅", theme.warning));
+            }
+            ListItem::new(Line::from(spans))
+        })
+        .collect();
+    let mut state = ListState::default().with_selected(app.tree.selected_row());
+    *state.offset_mut() = scroll_offset(app, area);
+    let list = List::new(items).block(block).highlight_style(theme.selected);
+    frame.render_stateful_widget(list, area, &mut state);
+}
+
+/// First visible row: keeps the selection on screen without remembering scroll state.
+fn scroll_offset(app: &App, area: Rect) -> usize {
+    let visible = area.height.saturating_sub(2) as usize;
+    let sel = app.tree.selected_row().unwrap_or(0);
+    if visible == 0 { 0 } else { sel.saturating_sub(visible - 1) }
+}
+
+/// The tree row under screen row `y`, if any.
+pub fn row_at(area: Rect, app: &App, y: u16) -> Option<usize> {
+    if y <= area.y || y + 1 >= area.y + area.height {
+        return None;
+    }
+    let row = scroll_offset(app, area) + (y - area.y - 1) as usize;
+    (row < app.tree.rows().len()).then_some(row)
+}
