@@ -1,6 +1,7 @@
 //! Per-frame jobs: sample a clip into a `Pose`, turn it into world and joint matrices,
 //! morph and skin every mesh primitive. `Workspace` owns every scratch buffer, sized once
 //! per rig and reused each frame. `Playback` (time, speed, loop mode) is separate from sampling.
+//! Everything here is pure: no I/O, no clock, and no panic on odd data from a file.
 //!
 //! API CONTRACT (other modules are written against these signatures):
 //!
@@ -16,3 +17,23 @@
 //!     pub fn evaluate(&mut self, rig: &Rig, clip: Option<&Clip>, t: f32); }
 //! pub struct Playback { .. }  // time, speed, LoopMode { Loop, Once, PingPong }, paused
 //! ```
+
+mod hierarchy;
+mod interpolate;
+mod morph;
+mod playback;
+mod pose;
+mod sample;
+mod sampler;
+mod skinning;
+mod workspace;
+
+#[cfg(test)]
+mod test_rig;
+
+pub use hierarchy::{bind_globals, compute_bind_globals, compute_globals, compute_joint_matrices};
+pub use playback::{LoopMode, Playback};
+pub use pose::Pose;
+pub use sample::{SampleInfo, key_count, sample, sample_channel};
+pub use sampler::Sampler;
+pub use workspace::{DeformedPrimitive, Workspace};

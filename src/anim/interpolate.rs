@@ -1,0 +1,116 @@
+//! The arithmetic of one key interval: lerp, shortest-arc slerp, cubic Hermite, and the
+//! quaternion normalisation every rotation output goes through. No key lookup here.
+
+use glam::{Quat, Vec4};
+
+/// Above this |dot| two unit quaternions are so close that `sin(theta)` loses precision
+/// and slerp's weights blow up; normalised lerp is indistinguishable there.
+const NEAR_EQUAL_DOT: f32 = 0.9995;
+
+/// Unit quaternion, or identity when `q` has no usable length (zero or non-finite), so a
+/// broken key never fills a whole mesh with NaN.
+pub(crate) fn normalize_quat(q: Vec4) -> Quat {
+    let len = q.length();
+    if len.is_finite() && len > 0.0 {
+        Quat::from_vec4(q / len)
+    } else {
+        Quat::IDENTITY
+    }
+}
+
+/// Spherical linear interpolation on the shortest arc, result normalised.
+/// Inputs are normalised first: the formula assumes unit quaternions.
+pub(crate) fn slerp_shortest(a: Vec4, b: Vec4, s: f32) -> Quat {
+    let a = Vec4::from(normalize_quat(a));
+    let mut b = Vec4::from(normalize_quat(b));
+    let mut dot = a.dot(b);
+    // q and -q are the same rotation; without this flip a small step becomes a near-full turn.
+    if dot < 0.0 {
+        b = -b;
+        dot = -dot;
+    }
+    if dot > NEAR_EQUAL_DOT {
+        return normalize_quat(a + (b - a) * s);
+    }
+    let theta = dot.min(1.0).acos();
+    let sin_theta = theta.sin();
+    let wa = ((1.0 - s) * theta).sin() / sin_theta;
+    let wb = (s * theta).sin() / sin_theta;
+    normalize_quat(a * wa + b * wb)
+}
+
+/// The four cubic Hermite basis weights at `s`, already multiplied by `td` for the tangents:
+/// `(value_k, out_tangent_k, value_k+1, in_tangent_k+1)`.
+pub(crate) fn hermite_weights(s: f32, td: f32) -> [f32; 4] {
+    let s2 = s * s;
+    let s3 = s2 * s;
+    [
+        2.0 * s3 - 3.0 * s2 + 1.0,
+        td * (s3 - 2.0 * s2 + s),
+        -2.0 * s3 + 3.0 * s2,
+        td * (s3 - s2),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: Quat, b: Quat) -> bool {
+        Vec4::from(a).abs_diff_eq(Vec4::from(b), 1e-6)
+    }
+
+    #[test]
+    fn slerp_halfway_between_identity_and_quarter_turn_is_eighth_turn() {
+        let a = Vec4::new(0.0, 0.0, 0.0, 1.0);
+        // 90 degrees about z: (0, 0, sin 45, cos 45)
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let b = Vec4::new(0.0, 0.0, h, h);
+        // 45 degrees about z: sin 22.5 = 0.38268343, cos 22.5 = 0.92387953
+        let expected = Quat::from_xyzw(0.0, 0.0, 0.382_683_43, 0.923_879_5);
+        assert!(close(slerp_shortest(a, b, 0.5), expected));
+        // quarter of the way: 22.5 degrees -> sin 11.25 = 0.19509032, cos 11.25 = 0.98078528
+        let quarter = Quat::from_xyzw(0.0, 0.0, 0.195_090_32, 0.980_785_3);
+        assert!(close(slerp_shortest(a, b, 0.25), quarter));
+    }
+
+    #[test]
+    fn slerp_takes_the_short_way_when_signs_flip() {
+        // 10 degrees and the negated 30 degrees about z: the midpoint is +20 degrees.
+        let a = Vec4::new(0.0, 0.0, 0.087_155_74, 0.996_194_7); // sin 5, cos 5
+        let b = -Vec4::new(0.0, 0.0, 0.258_819_04, 0.965_925_8); // sin 15, cos 15
+        let mid = slerp_shortest(a, b, 0.5);
+        let expected = Quat::from_xyzw(0.0, 0.0, 0.173_648_18, 0.984_807_8); // sin 10, cos 10
+        assert!(close(mid, expected), "{mid:?}");
+    }
+
+    #[test]
+    fn near_equal_quaternions_stay_finite_and_unit() {
+        let a = Vec4::new(0.0, 0.0, 0.0, 1.0);
+        assert!(close(slerp_shortest(a, a, 0.3), Quat::IDENTITY));
+        // 0.02 degrees apart: dot > 0.9995 -> nlerp; the midpoint is 0.01 degrees about x.
+        let half = 0.02f32.to_radians() / 2.0;
+        let b = Vec4::new(half.sin(), 0.0, 0.0, half.cos());
+        let mid = slerp_shortest(a, b, 0.5);
+        let q = 0.01f32.to_radians() / 2.0;
+        assert!(close(mid, Quat::from_xyzw(q.sin(), 0.0, 0.0, q.cos())));
+        assert!((Vec4::from(mid).length() - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn broken_quaternions_become_identity_not_nan() {
+        assert_eq!(normalize_quat(Vec4::ZERO), Quat::IDENTITY);
+        assert_eq!(normalize_quat(Vec4::splat(f32::NAN)), Quat::IDENTITY);
+        let q = normalize_quat(Vec4::new(0.0, 0.0, 0.0, 2.0));
+        assert_eq!(q, Quat::IDENTITY);
+    }
+
+    #[test]
+    fn hermite_weights_match_the_basis_at_a_few_points() {
+        // s = 0: only v_k; s = 1: only v_k+1.
+        assert_eq!(hermite_weights(0.0, 2.0), [1.0, 0.0, 0.0, 0.0]);
+        assert_eq!(hermite_weights(1.0, 2.0), [0.0, 0.0, 1.0, 0.0]);
+        // s = 0.5, td = 2: 0.5, 2*0.125, 0.5, 2*(-0.125)
+        assert_eq!(hermite_weights(0.5, 2.0), [0.5, 0.25, 0.5, -0.25]);
+    }
+}

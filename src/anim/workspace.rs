@@ -1,0 +1,458 @@
+//! `Workspace`: every per-frame buffer for one rig, sized once in `new` and reused by
+//! `evaluate` (reset -> sample -> globals -> joint matrices -> morph -> skin) without
+//! allocating. Owns nothing from the rig; a rig other than the one it was built for is
+//! safe (no panic) but gives meaningless output.
+
+use glam::{Mat4, Vec3};
+
+use super::hierarchy::{
+    bind_globals, compute_bind_globals, compute_globals, compute_joint_matrices,
+};
+use super::morph::{Attribute, morph_into};
+use super::pose::Pose;
+use super::sampler::Sampler;
+use super::skinning::{rigid_in_place, skin_in_place};
+use crate::rig::{Clip, Primitive, Rig};
+
+/// One drawable primitive of one mesh node, deformed for the current frame, in world space.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeformedPrimitive {
+    pub node: usize,
+    pub mesh: usize,
+    pub primitive: usize,
+    /// The skin applied: `Some` when the node has a (valid) skin AND the primitive has
+    /// influences; `None` means rigid (`G(node) * p`).
+    pub skin: Option<usize>,
+    pub positions: Vec<Vec3>,
+    /// One per position, or empty when the primitive has no normals.
+    pub normals: Vec<Vec3>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    pub pose: Pose,
+    /// Global (world) matrix of every node.
+    pub globals: Vec<Mat4>,
+    /// `J_i` per skin, per joint (indexed like `skin.joints`).
+    pub joint_matrices: Vec<Vec<Mat4>>,
+    /// One per (node with a mesh, primitive index), in node-index order.
+    pub primitives: Vec<DeformedPrimitive>,
+    /// Bind-pose global of each node that is a joint (`inverse(IBM)`), fixed per rig.
+    bind: Vec<Option<Mat4>>,
+    sampler: Sampler,
+}
+
+impl Workspace {
+    /// Sizes every buffer for `rig` and fills them with the rest pose.
+    pub fn new(rig: &Rig) -> Self {
+        let mut primitives = Vec::new();
+        for (node_index, node) in rig.nodes.iter().enumerate() {
+            let Some((mesh_index, mesh)) = node.mesh.and_then(|m| Some((m, rig.meshes.get(m)?)))
+            else {
+                continue;
+            };
+            for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
+                let skin = node
+                    .skin
+                    .filter(|&s| s < rig.skins.len() && primitive.is_skinned());
+                primitives.push(DeformedPrimitive {
+                    node: node_index,
+                    mesh: mesh_index,
+                    primitive: primitive_index,
+                    skin,
+                    positions: primitive.positions.clone(),
+                    normals: normals_buffer(primitive),
+                });
+            }
+        }
+        let max_channels = rig.clips.iter().map(|c| c.channels.len()).max();
+        let mut workspace = Self {
+            pose: Pose::rest(rig),
+            globals: vec![Mat4::IDENTITY; rig.nodes.len()],
+            joint_matrices: rig
+                .skins
+                .iter()
+                .map(|s| vec![Mat4::IDENTITY; s.joints.len()])
+                .collect(),
+            primitives,
+            bind: bind_globals(rig),
+            sampler: Sampler::with_capacity(max_channels.unwrap_or(0)),
+        };
+        workspace.evaluate(rig, None, 0.0);
+        workspace
+    }
+
+    /// The frame at time `t` of `clip` (the rest pose when `clip` is `None`).
+    pub fn evaluate(&mut self, rig: &Rig, clip: Option<&Clip>, t: f32) {
+        self.pose.reset(rig);
+        if let Some(clip) = clip {
+            self.sampler.sample(clip, t, &mut self.pose);
+        }
+        compute_globals(rig, &self.pose, &mut self.globals);
+        compute_joint_matrices(rig, &self.globals, &mut self.joint_matrices);
+        self.deform(rig, false);
+    }
+
+    /// The bind pose, for the bind-pose ghost. Each joint's global is `inverse(IBM)` (the
+    /// first skin listing it; a singular IBM leaves the rest-pose value), other nodes hang
+    /// off their parents with their rest transforms. Every joint matrix is then identity by
+    /// definition (`inverse(IBM) * IBM`), so it is set to exactly identity instead of
+    /// multiplying the round-off in, and skinned primitives are their stored positions
+    /// after morphing (rest weights), as the spec says. Rigid primitives use their bind
+    /// globals (a prop parented to a hand follows the hand's bind pose).
+    pub fn evaluate_bind(&mut self, rig: &Rig) {
+        self.pose.reset(rig);
+        compute_bind_globals(rig, &self.pose, &self.bind, &mut self.globals);
+        for joints in &mut self.joint_matrices {
+            joints.fill(Mat4::IDENTITY);
+        }
+        self.deform(rig, true);
+    }
+
+    /// Morph, then skin or move rigidly, every primitive, in place on its buffers.
+    fn deform(&mut self, rig: &Rig, bind_pose: bool) {
+        for out in &mut self.primitives {
+            let Some(primitive) = rig
+                .meshes
+                .get(out.mesh)
+                .and_then(|m| m.primitives.get(out.primitive))
+            else {
+                continue;
+            };
+            let weights = self
+                .pose
+                .morph_weights
+                .get(out.node)
+                .map_or(&[][..], Vec::as_slice);
+            let targets = &primitive.morph_targets;
+            morph_into(
+                &primitive.positions,
+                targets,
+                weights,
+                Attribute::Position,
+                &mut out.positions,
+            );
+            if let Some(normals) = &primitive.normals {
+                morph_into(
+                    normals,
+                    targets,
+                    weights,
+                    Attribute::Normal,
+                    &mut out.normals,
+                );
+            }
+            let joints = out.skin.and_then(|s| self.joint_matrices.get(s));
+            match joints {
+                Some(_) if bind_pose => {
+                    for n in &mut out.normals {
+                        *n = n.normalize_or_zero();
+                    }
+                }
+                Some(joints) => skin_in_place(
+                    &mut out.positions,
+                    &mut out.normals,
+                    &primitive.influences,
+                    joints,
+                ),
+                None => {
+                    let global = self.globals.get(out.node).unwrap_or(&Mat4::IDENTITY);
+                    rigid_in_place(&mut out.positions, &mut out.normals, global);
+                }
+            }
+        }
+    }
+}
+
+/// Stored normals sized to match the positions (zero-padded if the file disagrees), or
+/// empty without normals.
+fn normals_buffer(primitive: &Primitive) -> Vec<Vec3> {
+    match &primitive.normals {
+        Some(normals) => {
+            let mut buffer = normals.clone();
+            buffer.resize(primitive.positions.len(), Vec3::ZERO);
+            buffer
+        }
+        None => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anim::test_rig::channel;
+    use crate::rig::{
+        InfluenceSet, Interpolation, Mesh, MorphTarget, Node, Property, Skin, Transform,
+        WeightStorage,
+    };
+    use glam::Quat;
+
+    fn close(a: Vec3, b: Vec3) -> bool {
+        a.abs_diff_eq(b, 1e-5)
+    }
+
+    fn at(translation: Vec3) -> Transform {
+        Transform {
+            translation,
+            ..Transform::IDENTITY
+        }
+    }
+
+    /// Nodes: 0 root joint at the origin; 1 joint above it at (0,1,0), resting turned 90
+    /// degrees about z (so rest != bind); 2 the skinned mesh node, moved by (100,0,0), which
+    /// skinning must ignore; 3 a rigid prop hanging off joint 1 at (1,0,0); 4 an empty node.
+    /// Bind pose: joint 0 at the origin, joint 1 at (0,1,0) unrotated.
+    fn rig() -> Rig {
+        let rz90 = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+        let influences = InfluenceSet {
+            set: 0,
+            joints: vec![[0, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0]],
+            weights: vec![
+                [1.0, 0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0, 0.0],
+                [0.5, 0.5, 0.0, 0.0],
+            ],
+            weight_storage: WeightStorage::F32,
+            joints_accessor: 0,
+            weights_accessor: 0,
+        };
+        let skinned = Primitive {
+            positions: vec![Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::new(1.0, 1.0, 0.0)],
+            normals: Some(vec![Vec3::X; 3]),
+            influences: vec![influences],
+            morph_targets: vec![MorphTarget {
+                positions: Some(vec![Vec3::ZERO, Vec3::new(0.0, 0.0, 2.0), Vec3::ZERO]),
+                normals: None,
+            }],
+            ..Primitive::default()
+        };
+        let unskinned = Primitive {
+            positions: vec![Vec3::ZERO],
+            ..Primitive::default()
+        };
+        let prop = Primitive {
+            positions: vec![Vec3::ZERO, Vec3::X],
+            normals: Some(vec![Vec3::X, Vec3::Y]),
+            ..Primitive::default()
+        };
+        Rig {
+            nodes: vec![
+                Node {
+                    children: vec![1],
+                    ..Node::default()
+                },
+                Node {
+                    parent: Some(0),
+                    children: vec![3],
+                    rest: Transform {
+                        translation: Vec3::Y,
+                        rotation: rz90,
+                        scale: Vec3::ONE,
+                    },
+                    ..Node::default()
+                },
+                Node {
+                    rest: at(Vec3::new(100.0, 0.0, 0.0)),
+                    mesh: Some(0),
+                    skin: Some(0),
+                    ..Node::default()
+                },
+                Node {
+                    parent: Some(1),
+                    rest: at(Vec3::X),
+                    mesh: Some(1),
+                    ..Node::default()
+                },
+                Node::default(),
+            ],
+            order: vec![0, 2, 4, 1, 3],
+            skins: vec![Skin {
+                joints: vec![0, 1],
+                inverse_bind: vec![Mat4::IDENTITY, Mat4::from_translation(-Vec3::Y)],
+                ..Skin::default()
+            }],
+            meshes: vec![
+                Mesh {
+                    primitives: vec![skinned, unskinned],
+                    default_weights: vec![0.5],
+                    ..Mesh::default()
+                },
+                Mesh {
+                    primitives: vec![prop],
+                    ..Mesh::default()
+                },
+            ],
+            ..Rig::default()
+        }
+    }
+
+    /// Joint 1 turns from 0 to 90 degrees about z over one second.
+    fn clip() -> Clip {
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        Clip {
+            name: None,
+            duration: 1.0,
+            channels: vec![channel(
+                1,
+                Property::Rotation,
+                Interpolation::Linear,
+                &[0.0, 1.0],
+                &[0., 0., 0., 1., 0., 0., h, h],
+            )],
+        }
+    }
+
+    #[test]
+    fn one_entry_per_mesh_node_primitive_in_node_order() {
+        let ws = Workspace::new(&rig());
+        let layout: Vec<_> = ws
+            .primitives
+            .iter()
+            .map(|p| {
+                (
+                    p.node,
+                    p.mesh,
+                    p.primitive,
+                    p.skin,
+                    p.positions.len(),
+                    p.normals.len(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            layout,
+            vec![
+                (2, 0, 0, Some(0), 3, 3),
+                (2, 0, 1, None, 1, 0),
+                (3, 1, 0, None, 2, 2)
+            ]
+        );
+    }
+
+    #[test]
+    fn skinned_vertices_follow_the_joints_and_ignore_the_mesh_node() {
+        let rig = rig();
+        let clip = clip();
+        let mut ws = Workspace::new(&rig);
+        ws.evaluate(&rig, Some(&clip), 1.0);
+        let skinned = &ws.primitives[0];
+        // v0 on joint 0 (identity): (1,0,0), no +100 from the mesh node.
+        assert!(
+            close(skinned.positions[0], Vec3::X),
+            "{}",
+            skinned.positions[0]
+        );
+        // v1: morph (1,1,0) + 0.5 (0,0,2) = (1,1,1) -IBM-> (1,0,1) -Rz90-> (0,1,1) -T-> (0,2,1)
+        assert!(close(skinned.positions[1], Vec3::new(0.0, 2.0, 1.0)));
+        // v2: 0.5 (1,1,0) + 0.5 J1 (1,1,0) = 0.5 (1,1,0) + 0.5 (0,2,0) = (0.5, 1.5, 0)
+        assert!(close(skinned.positions[2], Vec3::new(0.5, 1.5, 0.0)));
+        // normal of v1: (1,0,0) turned 90 degrees -> (0,1,0)
+        assert!(close(skinned.normals[1], Vec3::Y));
+        // A primitive without influences on the skinned node is rigid: it does move by +100.
+        assert!(close(
+            ws.primitives[1].positions[0],
+            Vec3::new(100.0, 0.0, 0.0)
+        ));
+        // J1 = T(0,1,0) Rz90 T(0,-1,0) keeps the joint itself, (0,1,0), in place.
+        assert!(close(
+            ws.joint_matrices[0][1].transform_point3(Vec3::Y),
+            Vec3::Y
+        ));
+
+        // Halfway: 45 degrees. v1 -IBM-> (1,0,1) -> (0.7071068, 0.7071068, 1) + (0,1,0)
+        ws.evaluate(&rig, Some(&clip), 0.5);
+        let v1 = ws.primitives[0].positions[1];
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        assert!(close(v1, Vec3::new(h, 1.0 + h, 1.0)), "{v1}");
+    }
+
+    #[test]
+    fn rigid_props_follow_their_parent_joint() {
+        let rig = rig();
+        let mut ws = Workspace::new(&rig);
+        ws.evaluate(&rig, Some(&clip()), 1.0);
+        let prop = &ws.primitives[2];
+        // G3 = T(0,1,0) Rz90 T(1,0,0): (0,0,0) -> (0,1,0) + (0,1,0) = (0,2,0);
+        // (1,0,0) -> (2,0,0) -> (0,2,0) -> (0,3,0)
+        assert!(close(prop.positions[0], Vec3::new(0.0, 2.0, 0.0)));
+        assert!(close(prop.positions[1], Vec3::new(0.0, 3.0, 0.0)));
+        // normals turn 90 degrees: x -> y, y -> -x
+        assert!(close(prop.normals[0], Vec3::Y));
+        assert!(close(prop.normals[1], -Vec3::X));
+    }
+
+    #[test]
+    fn no_clip_is_the_rest_pose() {
+        let rig = rig();
+        let mut ws = Workspace::new(&rig);
+        ws.evaluate(&rig, Some(&clip()), 0.0);
+        ws.evaluate(&rig, None, 0.0);
+        // Rest has joint 1 turned 90 degrees, same as the clip's end.
+        assert!(close(
+            ws.primitives[0].positions[1],
+            Vec3::new(0.0, 2.0, 1.0)
+        ));
+        assert_eq!(ws.pose, Pose::rest(&rig));
+    }
+
+    #[test]
+    fn bind_pose_puts_joints_at_inverse_bind_and_skinned_vertices_at_their_stored_places() {
+        let rig = rig();
+        let mut ws = Workspace::new(&rig);
+        ws.evaluate_bind(&rig);
+        assert_eq!(ws.globals[0], Mat4::IDENTITY);
+        assert_eq!(ws.globals[1], Mat4::from_translation(Vec3::Y));
+        assert!(ws.joint_matrices[0].iter().all(|&j| j == Mat4::IDENTITY));
+        // Stored positions after morph (rest weight 0.5 on v1's (0,0,2)).
+        assert_eq!(
+            ws.primitives[0].positions,
+            vec![Vec3::X, Vec3::new(1.0, 1.0, 1.0), Vec3::new(1.0, 1.0, 0.0)]
+        );
+        // The prop follows joint 1's bind pose: (0,1,0) + (1,0,0).
+        assert!(close(
+            ws.primitives[2].positions[0],
+            Vec3::new(1.0, 1.0, 0.0)
+        ));
+        // And the animated pose again afterwards.
+        ws.evaluate(&rig, Some(&clip()), 1.0);
+        assert!(close(
+            ws.primitives[0].positions[1],
+            Vec3::new(0.0, 2.0, 1.0)
+        ));
+    }
+
+    #[test]
+    fn evaluate_reuses_its_buffers() {
+        let rig = rig();
+        let clip = clip();
+        let mut ws = Workspace::new(&rig);
+        let before = (
+            ws.globals.as_ptr(),
+            ws.joint_matrices[0].as_ptr(),
+            ws.primitives[0].positions.as_ptr(),
+            ws.primitives[0].normals.as_ptr(),
+            ws.pose.morph_weights[2].as_ptr(),
+        );
+        for i in 0..10 {
+            ws.evaluate(&rig, Some(&clip), i as f32 * 0.1);
+        }
+        ws.evaluate_bind(&rig);
+        let after = (
+            ws.globals.as_ptr(),
+            ws.joint_matrices[0].as_ptr(),
+            ws.primitives[0].positions.as_ptr(),
+            ws.primitives[0].normals.as_ptr(),
+            ws.pose.morph_weights[2].as_ptr(),
+        );
+        assert_eq!(before, after);
+    }
+
+    #[test]
+    fn a_different_rig_does_not_panic() {
+        let mut ws = Workspace::new(&rig());
+        ws.evaluate(&Rig::default(), Some(&clip()), 0.5);
+        ws.evaluate_bind(&Rig::default());
+        let mut ws = Workspace::new(&Rig::default());
+        ws.evaluate(&rig(), Some(&clip()), 0.5);
+        assert!(ws.primitives.is_empty());
+    }
+}
