@@ -1,1 +1,44 @@
-//! (to be written)
+//! samplegen: the project's own sample rigs, written deterministically from code.
+//!
+//! Every function returns the bytes of one file; nothing here touches the file system
+//! (`examples/gen-samples.rs` writes them into `samples/`, and a test checks the committed
+//! files still match). The same bytes come out on every run and machine: JSON objects have a
+//! fixed key order, floats are written through one formatter, and sines come from `trig`
+//! rather than the platform's libm.
+//!
+//! | file | what it exercises |
+//! |---|---|
+//! | `seed-arm.gltf` | the seed material's 5-joint teaching rig, LINE_LOOP outline, embedded buffer |
+//! | `tentacle.glb` | a 10-joint chain, smooth 2-4 joint weights, LINEAR / STEP / CUBICSPLINE clips |
+//! | `walker.glb` | a 17-joint humanoid with walk and idle cycles (the binary's default rig) |
+//! | `bad-weights.glb` | deliberately broken weights at the vertices [`BAD_WEIGHTS_FAULTS`] lists |
+//!
+//! Each generator module documents its node and joint index layout.
+
+mod bad_weights;
+mod builder;
+mod cycle;
+mod influences;
+mod seed_arm;
+mod shapes;
+mod tentacle;
+mod trig;
+mod walker;
+
+pub use bad_weights::{BAD_WEIGHTS_FAULTS, bad_weights};
+pub use seed_arm::{SEED_ARM_JOINTS, SEED_ARM_OUTLINE, SEED_ARM_WEIGHTS, seed_arm};
+pub use tentacle::tentacle;
+pub use walker::walker;
+
+/// The `asset.generator` string of every sample.
+pub const GENERATOR: &str = "rigscope samplegen";
+
+/// Every sample as (file name in `samples/`, bytes), in a fixed order.
+pub fn all() -> Vec<(&'static str, Vec<u8>)> {
+    vec![
+        ("seed-arm.gltf", seed_arm()),
+        ("tentacle.glb", tentacle()),
+        ("walker.glb", walker()),
+        ("bad-weights.glb", bad_weights()),
+    ]
+}
