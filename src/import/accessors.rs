@@ -1,0 +1,430 @@
+//! Accessor gatekeeping: before gltf's readers touch an accessor, check that its type suits
+//! the role it plays and that every byte it covers (base data and sparse indices/values)
+//! lies inside its buffer view and buffer. gltf's readers then cannot fail or panic: with a
+//! short slice they return `None` (a silently missing attribute), with a stride smaller than
+//! the element they hit an `assert!`, and with `count == 0` they underflow.
+//!
+//! Also here: decoding of normalised integers per the glTF spec, and the per-accessor
+//! "NaN or infinite" finding.
+
+use super::{Fault, findings::Findings};
+use crate::rig::Severity;
+use gltf::json;
+use gltf::json::accessor::{ComponentType, Type};
+use gltf::json::validation::Checked;
+
+/// Accessors without a bufferView are zeros of `count` elements; refuse to allocate more
+/// than this for them (a one-line JSON could otherwise ask for gigabytes).
+const MAX_ZERO_FILL_BYTES: u64 = 256 << 20;
+
+/// The loaded document and its buffers, cut to their `byteLength`s.
+pub(crate) struct Source<'a> {
+    doc: &'a gltf::Document,
+    buffers: &'a [Vec<u8>],
+}
+
+/// What an accessor must be to play a role (JOINTS, an IBM, a sampler output, ...).
+pub(crate) struct Format {
+    /// The role, for messages: "JOINTS_n", "the inverse bind matrices".
+    pub role: &'static str,
+    /// The allowed kinds in words, for messages.
+    pub need: &'static str,
+    pub allowed: &'static [(Type, ComponentType)],
+    /// Integer components must be `normalized: true` (WEIGHTS, rotations, morph weights);
+    /// when false, no component may be normalized.
+    pub normalized_ints: bool,
+}
+
+/// An accessor that passed `Source::check`: safe to hand to gltf's readers.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CheckedAccessor {
+    pub index: usize,
+    pub count: usize,
+    pub component: ComponentType,
+    /// No bufferView and no sparse: every element is zero.
+    pub zeros: bool,
+}
+
+impl<'a> Source<'a> {
+    pub(crate) fn new(doc: &'a gltf::Document, buffers: &'a [Vec<u8>]) -> Self {
+        Self { doc, buffers }
+    }
+
+    pub(crate) fn json(&self) -> &'a json::Root {
+        self.doc.as_json()
+    }
+
+    pub(crate) fn doc(&self) -> &'a gltf::Document {
+        self.doc
+    }
+
+    /// The buffer lookup gltf's readers take.
+    pub(crate) fn data(&self) -> impl Fn(gltf::Buffer<'_>) -> Option<&'a [u8]> + Clone + 'a {
+        let buffers = self.buffers;
+        move |b: gltf::Buffer<'_>| buffers.get(b.index()).map(Vec::as_slice)
+    }
+
+    /// Checks accessor `index` for `format` and for fitting its buffers. `at` is the JSON
+    /// location that reached it (`skins[0].inverseBindMatrices`) and prefixes every fault.
+    pub(crate) fn check(
+        &self,
+        index: usize,
+        format: &Format,
+        at: &str,
+        findings: &mut Findings,
+    ) -> Result<CheckedAccessor, Fault> {
+        let acc = self
+            .json()
+            .accessors
+            .get(index)
+            .ok_or_else(|| Fault::new(at, format!("accessor {index} does not exist")))?;
+        let (Checked::Valid(ty), Checked::Valid(component)) = (acc.type_, acc.component_type)
+        else {
+            return Err(Fault::new(
+                at,
+                format!("accessors[{index}] has an invalid type or componentType"),
+            ));
+        };
+        let component = component.0;
+        if !format.allowed.contains(&(ty, component)) {
+            return Err(Fault::new(
+                at,
+                format!(
+                    "accessors[{index}] is {} of {}, but {} must be {}",
+                    type_name(ty),
+                    component_name(component),
+                    format.role,
+                    format.need
+                ),
+            ));
+        }
+        let want_normalized = format.normalized_ints && component != ComponentType::F32;
+        if acc.normalized != want_normalized {
+            findings.push(
+                "ACCESSOR_NORMALIZED_INVALID",
+                Severity::Warning,
+                format!("/accessors/{index}"),
+                if want_normalized {
+                    format!(
+                        "{} stored as {} should be marked normalized; it is decoded as normalized anyway",
+                        format.role,
+                        component_name(component)
+                    )
+                } else {
+                    format!(
+                        "{} stored as {} should not be marked normalized; its values are read as they are",
+                        format.role,
+                        component_name(component)
+                    )
+                },
+            );
+        }
+        let elem = ty.multiplicity() * component.size();
+        let count = self.fit(index, elem).map_err(|what| Fault::new(at, what))?;
+        Ok(CheckedAccessor {
+            index,
+            count,
+            component,
+            zeros: acc.buffer_view.is_none() && acc.sparse.is_none(),
+        })
+    }
+
+    /// Checks that accessor `index`, with elements of `elem` bytes, lies inside its buffers.
+    /// Returns its element count.
+    fn fit(&self, index: usize, elem: usize) -> Result<usize, String> {
+        let json = self.json();
+        let who = format!("accessors[{index}]");
+        let acc = json
+            .accessors
+            .get(index)
+            .ok_or_else(|| format!("accessor {index} does not exist"))?;
+        let count = usize::try_from(acc.count.0).map_err(|_| format!("{who}: count too large"))?;
+        if count == 0 {
+            return Err(format!("{who}: count is 0 (glTF requires at least 1)"));
+        }
+        match acc.buffer_view {
+            Some(view) => {
+                let offset = acc.byte_offset.unwrap_or_default().0;
+                self.fit_range(&who, view.value(), offset, count, elem)?;
+            }
+            None => {
+                let bytes = (count as u64).saturating_mul(elem as u64);
+                if bytes > MAX_ZERO_FILL_BYTES {
+                    return Err(format!(
+                        "{who}: has no bufferView, and {count} zero elements ({bytes} bytes) is more than rigscope will allocate"
+                    ));
+                }
+            }
+        }
+        if let Some(sparse) = &acc.sparse {
+            self.fit_sparse(index, sparse, count, elem)?;
+        }
+        Ok(count)
+    }
+
+    fn fit_sparse(
+        &self,
+        index: usize,
+        sparse: &json::accessor::sparse::Sparse,
+        count: usize,
+        elem: usize,
+    ) -> Result<(), String> {
+        let who = format!("accessors[{index}].sparse");
+        let n = usize::try_from(sparse.count.0).unwrap_or(usize::MAX);
+        if n == 0 || n > count {
+            return Err(format!(
+                "{who}.count: {n} is not between 1 and the accessor's count {count}"
+            ));
+        }
+        let Checked::Valid(index_type) = sparse.indices.component_type else {
+            return Err(format!("{who}.indices.componentType: invalid value"));
+        };
+        let index_size = index_type.0.size();
+        let indices_view = sparse.indices.buffer_view.value();
+        let indices_offset = sparse.indices.byte_offset.0;
+        self.fit_range(
+            &format!("{who}.indices"),
+            indices_view,
+            indices_offset,
+            n,
+            index_size,
+        )?;
+        self.fit_range(
+            &format!("{who}.values"),
+            sparse.values.buffer_view.value(),
+            sparse.values.byte_offset.0,
+            n,
+            elem,
+        )?;
+        // gltf's sparse reader walks base and indices in step: an unsorted or out-of-range
+        // index would silently drop values, so the spec's rule is enforced here.
+        let bytes = self
+            .view_bytes(indices_view)
+            .ok_or_else(|| format!("{who}.indices: buffer view cannot be read"))?;
+        let stride = self.stride(indices_view).unwrap_or(index_size);
+        let mut previous: Option<u64> = None;
+        for k in 0..n {
+            let at = (indices_offset as usize).saturating_add(k.saturating_mul(stride));
+            let value = read_uint(bytes, at, index_size)
+                .ok_or_else(|| format!("{who}.indices: element {k} cannot be read"))?;
+            if value >= count as u64 {
+                return Err(format!(
+                    "{who}.indices: index {value} is out of range for count {count}"
+                ));
+            }
+            if previous.is_some_and(|p| value <= p) {
+                return Err(format!(
+                    "{who}.indices: not strictly increasing ({value} after {})",
+                    previous.unwrap_or_default()
+                ));
+            }
+            previous = Some(value);
+        }
+        Ok(())
+    }
+
+    /// `who` (an accessor or its sparse part) reads `count` elements of `elem` bytes from
+    /// buffer view `view` at `offset`: check the view fits its buffer, the stride fits the
+    /// element, and the last element ends inside the view.
+    fn fit_range(
+        &self,
+        who: &str,
+        view: usize,
+        offset: u64,
+        count: usize,
+        elem: usize,
+    ) -> Result<(), String> {
+        let json = self.json();
+        let v = json
+            .buffer_views
+            .get(view)
+            .ok_or_else(|| format!("{who}: bufferView {view} does not exist"))?;
+        let b = v.buffer.value();
+        let buffer = json
+            .buffers
+            .get(b)
+            .ok_or_else(|| format!("bufferViews[{view}]: buffer {b} does not exist"))?;
+        let view_start = v.byte_offset.unwrap_or_default().0;
+        let view_len = v.byte_length.0;
+        let view_end = view_start.saturating_add(view_len);
+        if view_end > buffer.byte_length.0 {
+            return Err(format!(
+                "bufferViews[{view}]: ends at byte {view_end} but buffers[{b}] has {} bytes",
+                buffer.byte_length.0
+            ));
+        }
+        let stride = self.stride(view).unwrap_or(elem);
+        if stride < elem {
+            return Err(format!(
+                "bufferViews[{view}]: byteStride {stride} is smaller than the {elem}-byte elements of {who}"
+            ));
+        }
+        let need = (stride as u64)
+            .checked_mul(count as u64 - 1)
+            .and_then(|n| n.checked_add(offset))
+            .and_then(|n| n.checked_add(elem as u64))
+            .unwrap_or(u64::MAX);
+        if need > view_len {
+            return Err(format!(
+                "{who}: needs {need} bytes but bufferViews[{view}] has {view_len}"
+            ));
+        }
+        Ok(())
+    }
+
+    fn stride(&self, view: usize) -> Option<usize> {
+        let v = self.json().buffer_views.get(view)?;
+        v.byte_stride.map(|s| s.0).filter(|&s| s > 0)
+    }
+
+    fn view_bytes(&self, view: usize) -> Option<&'a [u8]> {
+        let v = self.json().buffer_views.get(view)?;
+        let data = self.buffers.get(v.buffer.value())?;
+        let start = usize::try_from(v.byte_offset.unwrap_or_default().0).ok()?;
+        let len = usize::try_from(v.byte_length.0).ok()?;
+        data.get(start..start.checked_add(len)?)
+    }
+}
+
+/// Collects what a gltf reader yields for a checked accessor, or zeros when the accessor
+/// has no data at all. Anything but exactly `count` elements is a fault, never truncation.
+pub(crate) fn collect<T: Clone>(
+    acc: &CheckedAccessor,
+    iter: Option<impl Iterator<Item = T>>,
+    zero: T,
+    at: &str,
+) -> Result<Vec<T>, Fault> {
+    if acc.zeros {
+        return Ok(vec![zero; acc.count]);
+    }
+    let Some(iter) = iter else {
+        return Err(Fault::new(
+            at,
+            format!("accessors[{}] could not be read", acc.index),
+        ));
+    };
+    let values: Vec<T> = iter.take(acc.count).collect();
+    if values.len() != acc.count {
+        return Err(Fault::new(
+            at,
+            format!(
+                "accessors[{}] yielded {} of its {} elements",
+                acc.index,
+                values.len(),
+                acc.count
+            ),
+        ));
+    }
+    Ok(values)
+}
+
+/// Records one `ACCESSOR_INVALID_FLOAT` finding for accessor `index` when any of `values`
+/// (flattened, `components` per element) is NaN or infinite.
+pub(crate) fn report_non_finite(
+    findings: &mut Findings,
+    index: usize,
+    components: usize,
+    values: impl IntoIterator<Item = f32>,
+    what: &str,
+) {
+    let mut bad = 0usize;
+    let mut first = None;
+    for (i, v) in values.into_iter().enumerate() {
+        if !v.is_finite() {
+            bad += 1;
+            first.get_or_insert(i / components.max(1));
+        }
+    }
+    if let Some(first) = first {
+        findings.push(
+            "ACCESSOR_INVALID_FLOAT",
+            Severity::Error,
+            format!("/accessors/{index}"),
+            format!("{bad} {what} value(s) are NaN or infinite (first in element {first})"),
+        );
+    }
+}
+
+/// Unsigned normalised byte per glTF: `c / 255`.
+pub(crate) fn unorm8(c: u8) -> f32 {
+    f32::from(c) / 255.0
+}
+
+/// Unsigned normalised short per glTF: `c / 65535`.
+pub(crate) fn unorm16(c: u16) -> f32 {
+    f32::from(c) / 65535.0
+}
+
+/// Signed normalised byte per glTF: `max(c / 127, -1)`.
+pub(crate) fn snorm8(c: i8) -> f32 {
+    (f32::from(c) / 127.0).max(-1.0)
+}
+
+/// Signed normalised short per glTF: `max(c / 32767, -1)`.
+pub(crate) fn snorm16(c: i16) -> f32 {
+    (f32::from(c) / 32767.0).max(-1.0)
+}
+
+fn read_uint(bytes: &[u8], at: usize, size: usize) -> Option<u64> {
+    let b = bytes.get(at..at.checked_add(size)?)?;
+    Some(match size {
+        1 => u64::from(b[0]),
+        2 => u64::from(u16::from_le_bytes([b[0], b[1]])),
+        4 => u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        _ => return None,
+    })
+}
+
+pub(crate) fn type_name(ty: Type) -> &'static str {
+    match ty {
+        Type::Scalar => "SCALAR",
+        Type::Vec2 => "VEC2",
+        Type::Vec3 => "VEC3",
+        Type::Vec4 => "VEC4",
+        Type::Mat2 => "MAT2",
+        Type::Mat3 => "MAT3",
+        Type::Mat4 => "MAT4",
+    }
+}
+
+pub(crate) fn component_name(c: ComponentType) -> &'static str {
+    match c {
+        ComponentType::I8 => "BYTE",
+        ComponentType::U8 => "UNSIGNED_BYTE",
+        ComponentType::I16 => "SHORT",
+        ComponentType::U16 => "UNSIGNED_SHORT",
+        ComponentType::U32 => "UNSIGNED_INT",
+        ComponentType::F32 => "FLOAT",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalised_integers_decode_per_the_spec() {
+        assert_eq!(unorm8(0), 0.0);
+        assert_eq!(unorm8(255), 1.0);
+        assert_eq!(unorm8(51), 0.2);
+        assert_eq!(unorm16(65535), 1.0);
+        assert_eq!(unorm16(13107), 0.2);
+        assert_eq!(snorm8(127), 1.0);
+        assert_eq!(snorm8(-127), -1.0);
+        // -128 would be -1.0079: the spec clamps it to -1.
+        assert_eq!(snorm8(-128), -1.0);
+        assert_eq!(snorm16(32767), 1.0);
+        assert_eq!(snorm16(-32768), -1.0);
+        assert_eq!(snorm16(16384), 16384.0 / 32767.0);
+    }
+
+    #[test]
+    fn little_endian_index_reads() {
+        let bytes = [0x01, 0x02, 0x03, 0x04, 0x05];
+        assert_eq!(read_uint(&bytes, 0, 1), Some(1));
+        assert_eq!(read_uint(&bytes, 1, 2), Some(0x0302));
+        assert_eq!(read_uint(&bytes, 1, 4), Some(0x0504_0302));
+        assert_eq!(read_uint(&bytes, 2, 4), None);
+        assert_eq!(read_uint(&bytes, usize::MAX, 2), None);
+    }
+}

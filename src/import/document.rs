@@ -1,0 +1,325 @@
+//! Bytes -> validated glTF document: .glb framing, JSON parsing, version and required
+//! extensions, and gltf-json's validation, with its errors reworded around the JSON location.
+//!
+//! gltf 1.4.1 trusts its input in places (a .glb header shorter than 12 bytes underflows; the
+//! POSITION check indexes `accessors` unchecked), so the checks that guard those run first.
+//! A few of gltf-json's validation rules are stricter than the glTF spec or than rigscope
+//! needs; those are turned into findings instead of refusals (see `relax`).
+
+use super::{Fault, findings::Findings};
+use crate::rig::Severity;
+use gltf::json;
+
+/// The parsed file: the document and the .glb BIN chunk, if any.
+pub(crate) struct Parsed {
+    pub document: gltf::Document,
+    pub blob: Option<Vec<u8>>,
+}
+
+/// Extensions that only concern materials, textures or lights: rigscope ignores those parts
+/// of a file, so a file that requires them is still fully readable for our purposes.
+const HARMLESS_REQUIRED: &[&str] = &[
+    "KHR_materials_pbrSpecularGlossiness",
+    "KHR_materials_unlit",
+    "KHR_materials_transmission",
+    "KHR_materials_ior",
+    "KHR_materials_emissive_strength",
+    "KHR_materials_volume",
+    "KHR_materials_specular",
+    "KHR_materials_clearcoat",
+    "KHR_materials_sheen",
+    "KHR_materials_iridescence",
+    "KHR_materials_anisotropy",
+    "KHR_materials_dispersion",
+    "KHR_materials_variants",
+    "KHR_texture_transform",
+    "KHR_texture_basisu",
+    "EXT_texture_webp",
+    "EXT_texture_avif",
+    "MSFT_texture_dds",
+    "KHR_lights_punctual",
+];
+
+pub(crate) fn parse(bytes: &[u8], findings: &mut Findings) -> Result<Parsed, Fault> {
+    let slice = frame(bytes)?;
+    let gltf = gltf::Gltf::from_slice_without_validation(slice).map_err(describe_gltf_error)?;
+    let root = gltf.document.into_json();
+    check_version(&root)?;
+    check_required_extensions(&root)?;
+    guard_validation(&root)?;
+    validate(&root, findings)?;
+    Ok(Parsed {
+        document: gltf::Document::from_json_without_validation(root),
+        blob: gltf.blob,
+    })
+}
+
+/// Decides between .glb and JSON and checks the .glb header and first chunk header, so that
+/// gltf's own parser only sees a well-framed file. Returns the bytes to hand to gltf.
+fn frame(bytes: &[u8]) -> Result<&[u8], Fault> {
+    if bytes.is_empty() {
+        return Err(Fault::new("", "the file is empty"));
+    }
+    if bytes.starts_with(b"glTF") {
+        return frame_glb(bytes);
+    }
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match text.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'{') => Ok(text),
+        _ => Err(Fault::new(
+            "",
+            "not a glTF file: it has neither the .glb magic 'glTF' nor a JSON object",
+        )),
+    }
+}
+
+fn frame_glb(bytes: &[u8]) -> Result<&[u8], Fault> {
+    let word = |at: usize| -> Option<u32> {
+        let b = bytes.get(at..at + 4)?;
+        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let (Some(version), Some(declared)) = (word(4), word(8)) else {
+        return Err(Fault::new(
+            "",
+            format!(
+                "truncated .glb: the 12-byte header is cut off after {} bytes",
+                bytes.len()
+            ),
+        ));
+    };
+    if version != 2 {
+        return Err(Fault::new(
+            "",
+            format!("unsupported .glb version {version} (rigscope reads version 2)"),
+        ));
+    }
+    let declared = declared as usize;
+    if declared < 20 {
+        return Err(Fault::new(
+            "",
+            format!(
+                "corrupt .glb: the header gives a total length of {declared} bytes, too small for a JSON chunk"
+            ),
+        ));
+    }
+    if declared > bytes.len() {
+        return Err(Fault::new(
+            "",
+            format!(
+                "truncated .glb: the header says {declared} bytes but the file has {}",
+                bytes.len()
+            ),
+        ));
+    }
+    let (Some(json_len), Some(json_type)) = (word(12), word(16)) else {
+        return Err(Fault::new("", "truncated .glb: no JSON chunk header"));
+    };
+    if json_type.to_le_bytes() != *b"JSON" {
+        return Err(Fault::new(
+            "",
+            "corrupt .glb: the first chunk is not the JSON chunk",
+        ));
+    }
+    let json_end = 20usize.saturating_add(json_len as usize);
+    if json_end > declared {
+        return Err(Fault::new(
+            "",
+            format!(
+                "truncated .glb: the JSON chunk needs {json_len} bytes but only {} remain",
+                declared - 20
+            ),
+        ));
+    }
+    Ok(&bytes[..declared])
+}
+
+fn describe_gltf_error(err: gltf::Error) -> Fault {
+    match err {
+        gltf::Error::Binary(e) => Fault::new("", format!("corrupt .glb: {e}")),
+        gltf::Error::Deserialize(e) => match e.classify() {
+            serde_json::error::Category::Data => {
+                Fault::new("", format!("not a valid glTF document: {e}"))
+            }
+            _ => Fault::new("", format!("invalid JSON: {e}")),
+        },
+        other => Fault::new("", other.to_string()),
+    }
+}
+
+fn check_version(root: &json::Root) -> Result<(), Fault> {
+    let version = root.asset.version.as_str();
+    let major = version.split('.').next().unwrap_or("");
+    if major == "2" {
+        Ok(())
+    } else {
+        Err(Fault::new(
+            "asset.version",
+            format!("glTF \"{version}\" is not supported (rigscope reads glTF 2.x)"),
+        ))
+    }
+}
+
+fn check_required_extensions(root: &json::Root) -> Result<(), Fault> {
+    for (i, ext) in root.extensions_required.iter().enumerate() {
+        if !HARMLESS_REQUIRED.contains(&ext.as_str()) {
+            let why = match ext.as_str() {
+                "KHR_draco_mesh_compression" | "EXT_meshopt_compression" => {
+                    " (compressed geometry needs a decoder rigscope does not have)"
+                }
+                "KHR_mesh_quantization" => " (quantized vertex attributes are not supported)",
+                _ => "",
+            };
+            return Err(Fault::new(
+                format!("extensionsRequired[{i}]"),
+                format!("the file requires extension {ext}, which rigscope does not support{why}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// gltf-json's primitive check reads `accessors[POSITION]` without a bounds check; make sure
+/// every POSITION index exists before running it.
+fn guard_validation(root: &json::Root) -> Result<(), Fault> {
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, prim) in mesh.primitives.iter().enumerate() {
+            let key = json::validation::Checked::Valid(json::mesh::Semantic::Positions);
+            if let Some(index) = prim.attributes.get(&key)
+                && index.value() >= root.accessors.len()
+            {
+                return Err(Fault::new(
+                    format!("meshes[{m}].primitives[{p}].attributes.POSITION"),
+                    format!("accessor {} does not exist", index.value()),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn validate(root: &json::Root, findings: &mut Findings) -> Result<(), Fault> {
+    use json::validation::Validate;
+    let mut errors: Vec<(String, json::validation::Error)> = Vec::new();
+    root.validate(root, json::Path::new, &mut |path, error| {
+        errors.push((path().0, error))
+    });
+    let errors: Vec<_> = errors
+        .into_iter()
+        .filter(|(path, error)| !relax(path, *error, findings))
+        .collect();
+    let Some((path, error)) = errors.first() else {
+        return Ok(());
+    };
+    let more = match errors.len() - 1 {
+        0 => String::new(),
+        1 => " (and 1 more validation error)".to_string(),
+        n => format!(" (and {n} more validation errors)"),
+    };
+    Err(Fault::new(
+        json_location(path),
+        format!("{}{more}", describe_validation(*error)),
+    ))
+}
+
+/// Validation errors that are not structural for rigscope. Returns true (and records a
+/// finding where the user should know) when `path`/`error` is one of them.
+fn relax(path: &str, error: json::validation::Error, findings: &mut Findings) -> bool {
+    use json::validation::Error as E;
+    let pointer = json_pointer(path);
+    match error {
+        // Checked by `check_required_extensions`, with a better message.
+        E::Unsupported if path.starts_with("extensionsRequired") => true,
+        // The spec makes POSITION optional; such a primitive loads with 0 vertices.
+        E::Missing if path.ends_with(".attributes[\"POSITION\"]") => true,
+        // Application-specific attributes (`_BATCHID`) parse as invalid semantics without
+        // gltf's `extras` feature; rigscope does not read them anyway.
+        E::Invalid if path.ends_with(".attributes[\"<invalid semantic name>\"]") => {
+            let at = pointer.trim_end_matches("/<invalid semantic name>");
+            findings.push(
+                "RIG_ATTRIBUTE_IGNORED",
+                Severity::Info,
+                at.to_string(),
+                "an attribute with a custom or unknown name is ignored",
+            );
+            true
+        }
+        // The spec requires bounds on POSITION, but nothing rigscope does depends on them.
+        E::Missing | E::Invalid
+            if path.ends_with(".attributes[\"POSITION\"].min")
+                || path.ends_with(".attributes[\"POSITION\"].max") =>
+        {
+            let at = pointer
+                .trim_end_matches("/min")
+                .trim_end_matches("/max")
+                .to_string();
+            findings.push(
+                "MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS",
+                Severity::Error,
+                at,
+                "the POSITION accessor lacks valid min/max bounds",
+            );
+            true
+        }
+        // The spec allows an accessor without bufferView: its elements are zeros.
+        E::Missing if path.starts_with("accessors[") && path.ends_with("].bufferView") => true,
+        _ => false,
+    }
+}
+
+fn describe_validation(error: json::validation::Error) -> &'static str {
+    use json::validation::Error as E;
+    match error {
+        E::IndexOutOfBounds => "index out of range (no such object)",
+        E::Invalid => "invalid value",
+        E::Missing => "required property is missing",
+        E::Oversize => "value too large",
+        E::Unsupported => "unsupported",
+    }
+}
+
+/// gltf-json writes map keys as `attributes["JOINTS_0"]`; messages use `attributes.JOINTS_0`.
+pub(crate) fn json_location(path: &str) -> String {
+    path.replace("[\"", ".").replace("\"]", "")
+}
+
+/// `meshes[0].primitives[1].attributes["POSITION"]` -> `/meshes/0/primitives/1/attributes/POSITION`.
+pub(crate) fn json_pointer(path: &str) -> String {
+    let dotted = json_location(path);
+    let mut out = String::new();
+    for part in dotted.split(['.', '[']) {
+        if part.is_empty() {
+            continue;
+        }
+        out.push('/');
+        out.push_str(part.trim_end_matches(']'));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations_and_pointers_follow_the_json_shape() {
+        let path = "meshes[0].primitives[1].attributes[\"JOINTS_0\"]";
+        assert_eq!(
+            json_location(path),
+            "meshes[0].primitives[1].attributes.JOINTS_0"
+        );
+        assert_eq!(
+            json_pointer(path),
+            "/meshes/0/primitives/1/attributes/JOINTS_0"
+        );
+    }
+
+    #[test]
+    fn short_glb_header_is_an_error_not_an_underflow() {
+        // Declared total length 8 is below the 12-byte header itself: gltf would subtract.
+        let mut glb = b"glTF".to_vec();
+        glb.extend_from_slice(&2u32.to_le_bytes());
+        glb.extend_from_slice(&8u32.to_le_bytes());
+        let err = frame(&glb).err().map(|f| f.message());
+        assert!(err.is_some_and(|m| m.contains("too small")));
+    }
+}
