@@ -1,0 +1,178 @@
+//! Animation checks: TRS channels on skinned-mesh nodes, key times, unit quaternions, and
+//! rotation keys whose neighbours sit in the other hemisphere or nearly opposite.
+//!
+//! From KhronosGroup/glTF-Validator `lib/src/base/animation.dart`:
+//! - a translation/rotation/scale channel on a node with a skin is
+//!   ANIMATION_CHANNEL_TARGET_NODE_SKIN at `/animations/A/channels/C/target/path`;
+//! - `AnimationInputChecker`: a negative time is ACCESSOR_ANIMATION_INPUT_NEGATIVE, else a
+//!   time `<=` the last non-negative one (not for key 0) is
+//!   ACCESSOR_ANIMATION_INPUT_NON_INCREASING;
+//! - `QuaternionFloatChecker`: `|sqrt(x²+y²+z²+w²) - 1| > 0.00769` is
+//!   ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION at
+//!   `/animations/A/channels/C/sampler`; for CUBICSPLINE only the value of each
+//!   (in-tangent, value, out-tangent) triplet is checked. Scalar indices count tangents too.
+//!
+//! `rig::Channel` does not keep its sampler index, so key-time findings point at
+//! `/animations/A/channels/C/sampler` instead of the validator's
+//! `/animations/A/samplers/S/input`, and a sampler shared by two channels is reported twice.
+//! Import may already report key times and quaternion length: `check` skips these rules for
+//! any code that `rig.findings` already uses.
+
+use super::codes;
+use super::finding::{Sink, dart_num};
+use crate::rig::{Channel, Interpolation, Property, Rig};
+
+/// The validator's `unitLengthThresholdVec4` (slightly above signed 8-bit quantisation error).
+pub const UNIT_LENGTH_THRESHOLD: f64 = 0.00769;
+
+/// Keys whose quaternions are at least 170 degrees apart as rotations (`|dot| <= cos 85°`):
+/// the interpolated path between them is nearly undefined and flips with tiny edits.
+pub const NEAR_OPPOSITE_DOT: f32 = 0.087_155_74;
+
+/// Which of the import-overlapping rules to run.
+pub(crate) struct ChannelRules {
+    pub key_times: bool,
+    pub unit_quaternions: bool,
+}
+
+pub(crate) fn check_channels(rig: &Rig, rules: &ChannelRules, sink: &mut Sink) {
+    for (a, clip) in rig.clips.iter().enumerate() {
+        for (c, channel) in clip.channels.iter().enumerate() {
+            let trs = channel.property != Property::Weights;
+            if trs
+                && rig
+                    .nodes
+                    .get(channel.node)
+                    .is_some_and(|n| n.skin.is_some())
+            {
+                sink.general(
+                    codes::ANIMATION_CHANNEL_TARGET_NODE_SKIN,
+                    format!("/animations/{a}/channels/{c}/target/path"),
+                    || "Animated TRS properties will not affect a skinned mesh.".to_string(),
+                );
+            }
+            let sampler = || format!("/animations/{a}/channels/{c}/sampler");
+            if rules.key_times {
+                key_times(&channel.times, sink, sampler);
+            }
+            if channel.property == Property::Rotation && channel.components == 4 {
+                if rules.unit_quaternions {
+                    unit_quaternions(channel, sink, sampler);
+                }
+                if channel.interpolation != Interpolation::Step {
+                    neighbours(channel, sink, sampler);
+                }
+            }
+        }
+    }
+}
+
+fn key_times(times: &[f32], sink: &mut Sink, pointer: impl Fn() -> String) {
+    let mut last = 0.0f32;
+    for (k, &t) in times.iter().enumerate() {
+        if t < 0.0 {
+            sink.general(codes::ANIMATION_INPUT_NEGATIVE, pointer(), || {
+                format!(
+                    "Animation input accessor element at index {k} is negative: {}.",
+                    dart_num(f64::from(t))
+                )
+            });
+            continue;
+        }
+        if k != 0 && t <= last {
+            sink.general(codes::ANIMATION_INPUT_NON_INCREASING, pointer(), || {
+                format!(
+                    "Animation input accessor element at index {k} is less than or equal to previous: {} <= {}.",
+                    dart_num(f64::from(t)),
+                    dart_num(f64::from(last))
+                )
+            });
+        }
+        last = t;
+    }
+}
+
+/// The value quaternion of every key with the index of its first scalar in the output
+/// accessor (CUBICSPLINE keys store in-tangent, value, out-tangent).
+fn key_values(channel: &Channel) -> impl Iterator<Item = (usize, [f32; 4])> + '_ {
+    let (stride, offset) = match channel.interpolation {
+        Interpolation::CubicSpline => (12, 4),
+        _ => (4, 0),
+    };
+    (0..channel.times.len()).filter_map(move |k| {
+        let start = k * stride + offset;
+        let q = channel.values.get(start..start + 4)?;
+        Some((start, [q[0], q[1], q[2], q[3]]))
+    })
+}
+
+fn unit_quaternions(channel: &Channel, sink: &mut Sink, pointer: impl Fn() -> String) {
+    for (start, q) in key_values(channel) {
+        let length = q
+            .iter()
+            .map(|&v| f64::from(v) * f64::from(v))
+            .sum::<f64>()
+            .sqrt();
+        // `>` as the validator writes it: a NaN length is not reported here (NaN values
+        // are ACCESSOR_INVALID_FLOAT in the validator's accessor pass).
+        if (length - 1.0).abs() > UNIT_LENGTH_THRESHOLD {
+            sink.general(codes::NON_NORMALIZED_QUATERNION, pointer(), || {
+                format!(
+                    "Animation sampler output accessor element at indices {}..{} is not of unit length: {}.",
+                    start,
+                    start + 3,
+                    dart_num(length)
+                )
+            });
+        }
+    }
+}
+
+/// Counts consecutive key pairs in opposite hemispheres (`q·q' < 0`: a slerp without the
+/// shortest-arc flip, or a cubic spline in raw quaternion space, takes the long way round)
+/// and nearly opposite rotations; one finding per channel and rule.
+fn neighbours(channel: &Channel, sink: &mut Sink, pointer: impl Fn() -> String) {
+    let mut flips = (0usize, None::<usize>);
+    let mut opposite = (0usize, None::<usize>);
+    let mut pairs = 0usize;
+    let mut previous: Option<[f32; 4]> = None;
+    for (k, (_, q)) in key_values(channel).enumerate() {
+        if let Some(p) = previous {
+            pairs += 1;
+            let dot: f32 = p.iter().zip(&q).map(|(a, b)| a * b).sum();
+            let lengths = norm(&p) * norm(&q);
+            if dot < 0.0 {
+                flips.0 += 1;
+                flips.1.get_or_insert(k - 1);
+            }
+            if lengths > 0.0 && (dot / lengths).abs() <= NEAR_OPPOSITE_DOT {
+                opposite.0 += 1;
+                opposite.1.get_or_insert(k - 1);
+            }
+        }
+        previous = Some(q);
+    }
+    let key_time = |k: usize| channel.times.get(k).copied().unwrap_or(0.0);
+    if let (count, Some(first)) = flips {
+        sink.general(codes::ROTATION_HEMISPHERE_FLIP, pointer(), || {
+            format!(
+                "{count} of {pairs} consecutive rotation key pairs have a negative dot product (first: keys {first} and {}, t = {} s); interpolation must take the shortest arc.",
+                first + 1,
+                key_time(first)
+            )
+        });
+    }
+    if let (count, Some(first)) = opposite {
+        sink.general(codes::ROTATION_NEAR_OPPOSITE, pointer(), || {
+            format!(
+                "{count} of {pairs} consecutive rotation key pairs are about 180 degrees apart (first: keys {first} and {}, t = {} s); the path between them is ambiguous.",
+                first + 1,
+                key_time(first)
+            )
+        });
+    }
+}
+
+fn norm(q: &[f32; 4]) -> f32 {
+    q.iter().map(|v| v * v).sum::<f32>().sqrt()
+}

@@ -1,0 +1,69 @@
+//! Every finding code `diagnose` can emit, each with its fixed severity.
+//!
+//! Codes that the Khronos glTF-Validator has keep its name and its severity (as declared in
+//! KhronosGroup/glTF-Validator `lib/src/errors.dart`); rigscope's own codes start with `RIG_`.
+
+use crate::rig::Severity;
+
+/// A finding code and the severity it always carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Code {
+    pub id: &'static str,
+    pub severity: Severity,
+}
+
+const fn error(id: &'static str) -> Code {
+    Code {
+        id,
+        severity: Severity::Error,
+    }
+}
+
+const fn warning(id: &'static str) -> Code {
+    Code {
+        id,
+        severity: Severity::Warning,
+    }
+}
+
+const fn info(id: &'static str) -> Code {
+    Code {
+        id,
+        severity: Severity::Info,
+    }
+}
+
+// Per-vertex skin data (validator: DataError, checked in data_access/validate_accessors.dart).
+pub const JOINTS_INDEX_OOB: Code = error("ACCESSOR_JOINTS_INDEX_OOB");
+pub const JOINTS_INDEX_DUPLICATE: Code = error("ACCESSOR_JOINTS_INDEX_DUPLICATE");
+pub const WEIGHTS_NEGATIVE: Code = error("ACCESSOR_WEIGHTS_NEGATIVE");
+pub const WEIGHTS_NON_NORMALIZED: Code = error("ACCESSOR_WEIGHTS_NON_NORMALIZED");
+pub const JOINTS_USED_ZERO_WEIGHT: Code = warning("ACCESSOR_JOINTS_USED_ZERO_WEIGHT");
+pub const INVALID_FLOAT: Code = error("ACCESSOR_INVALID_FLOAT");
+
+// Skins (validator: base/skin.dart).
+pub const INVALID_IBM: Code = error("ACCESSOR_INVALID_IBM");
+pub const INVALID_IBM_ACCESSOR_COUNT: Code = error("INVALID_IBM_ACCESSOR_COUNT");
+pub const SKIN_NO_COMMON_ROOT: Code = error("SKIN_NO_COMMON_ROOT");
+pub const SKIN_SKELETON_INVALID: Code = error("SKIN_SKELETON_INVALID");
+
+// Nodes (validator: base/node.dart and the node pass of base/gltf.dart).
+pub const NODE_SKINNED_MESH_LOCAL_TRANSFORMS: Code = warning("NODE_SKINNED_MESH_LOCAL_TRANSFORMS");
+pub const NODE_SKINNED_MESH_NON_ROOT: Code = warning("NODE_SKINNED_MESH_NON_ROOT");
+pub const NODE_SKIN_WITH_NON_SKINNED_MESH: Code = error("NODE_SKIN_WITH_NON_SKINNED_MESH");
+pub const NODE_SKINNED_MESH_WITHOUT_SKIN: Code = warning("NODE_SKINNED_MESH_WITHOUT_SKIN");
+
+// Animations (validator: base/animation.dart).
+pub const ANIMATION_CHANNEL_TARGET_NODE_SKIN: Code = warning("ANIMATION_CHANNEL_TARGET_NODE_SKIN");
+pub const ANIMATION_INPUT_NEGATIVE: Code = error("ACCESSOR_ANIMATION_INPUT_NEGATIVE");
+pub const ANIMATION_INPUT_NON_INCREASING: Code = error("ACCESSOR_ANIMATION_INPUT_NON_INCREASING");
+pub const NON_NORMALIZED_QUATERNION: Code =
+    error("ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION");
+
+// rigscope's own.
+pub const JOINT_UNUSED: Code = info("RIG_JOINT_UNUSED");
+pub const JOINT_FEW_VERTICES: Code = info("RIG_JOINT_FEW_VERTICES");
+pub const MORE_THAN_4_INFLUENCES: Code = warning("RIG_MORE_THAN_4_INFLUENCES");
+pub const IBM_BIND_MISMATCH: Code = info("RIG_IBM_BIND_MISMATCH");
+pub const ROTATION_HEMISPHERE_FLIP: Code = info("RIG_ROTATION_HEMISPHERE_FLIP");
+pub const ROTATION_NEAR_OPPOSITE: Code = warning("RIG_ROTATION_NEAR_OPPOSITE");

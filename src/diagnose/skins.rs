@@ -1,0 +1,190 @@
+//! Skin checks: inverse bind matrices (validator rules and rigscope's bind mismatch),
+//! the joints' common root and `skeleton`, and joints that weight no or few vertices.
+//!
+//! Validator rules follow KhronosGroup/glTF-Validator `lib/src/base/skin.dart`:
+//! - common roots are the intersection of every joint's ancestor-or-self set; none is
+//!   SKIN_NO_COMMON_ROOT at `/skins/S/joints`;
+//! - a `skeleton` outside that set is SKIN_SKELETON_INVALID at `/skins/S/skeleton`;
+//! - IBM count != joint count is INVALID_IBM_ACCESSOR_COUNT at `/skins/S/inverseBindMatrices`
+//!   (only reachable when import keeps a short or long IBM list);
+//! - `IbmMatrixFloatChecker`: components 3, 7, 11 must be exactly 0 and 15 exactly 1
+//!   (column-major, so the bottom row), else ACCESSOR_INVALID_IBM, one finding per component,
+//!   with the scalar element index `16 * matrix + component` as the validator counts it.
+
+use super::codes;
+use super::finding::{Sink, dart_num};
+use crate::rig::{Rig, Skin};
+use glam::Mat4;
+
+/// Thresholds of rigscope's own skin rules.
+pub(crate) struct SkinLimits {
+    /// Joints weighted by fewer vertices than this (but more than 0) are reported.
+    pub few_vertices: u32,
+    /// Largest element difference of `G_rest * IBM` from identity that is not reported.
+    pub ibm_tolerance: f32,
+}
+
+pub(crate) fn check_skins(
+    rig: &Rig,
+    rest: &[Mat4],
+    joint_use: &[Vec<u32>],
+    used_skins: &[bool],
+    limits: &SkinLimits,
+    sink: &mut Sink,
+) {
+    for (s, skin) in rig.skins.iter().enumerate() {
+        ibm_rules(s, skin, sink);
+        root_rules(rig, s, skin, sink);
+        bind_mismatch(rig, s, skin, rest, limits.ibm_tolerance, sink);
+        // Usage is only meaningful for skins some node draws a mesh with.
+        if used_skins.get(s).copied().unwrap_or(false)
+            && let Some(uses) = joint_use.get(s)
+        {
+            usage_rules(rig, s, skin, uses, limits.few_vertices, sink);
+        }
+    }
+}
+
+fn ibm_rules(s: usize, skin: &Skin, sink: &mut Sink) {
+    if skin.inverse_bind_accessor.is_none() {
+        return;
+    }
+    let pointer = || format!("/skins/{s}/inverseBindMatrices");
+    if skin.inverse_bind.len() != skin.joints.len() {
+        sink.general(codes::INVALID_IBM_ACCESSOR_COUNT, pointer(), || {
+            format!(
+                "IBM accessor must have at least {} elements. Found {}.",
+                skin.joints.len(),
+                skin.inverse_bind.len()
+            )
+        });
+    }
+    for (m, ibm) in skin.inverse_bind.iter().enumerate() {
+        let cols = ibm.to_cols_array();
+        for (component, expected) in [(3usize, 0.0f32), (7, 0.0), (11, 0.0), (15, 1.0)] {
+            let value = cols[component];
+            // `!=` as the validator writes it: -0.0 passes, NaN fails.
+            if value != expected {
+                sink.general(codes::INVALID_IBM, pointer(), || {
+                    format!(
+                        "Matrix element at index {} (component index {component}) contains invalid value: {}.",
+                        16 * m + component,
+                        dart_num(f64::from(value))
+                    )
+                });
+            }
+        }
+    }
+}
+
+/// Nodes that are an ancestor-or-self of every joint of the skin.
+pub(crate) fn common_roots(rig: &Rig, skin: &Skin) -> Vec<usize> {
+    let mut hits = vec![0usize; rig.nodes.len()];
+    for &joint in &skin.joints {
+        let mut node = Some(joint);
+        // A chain longer than the node count would be a loop: import rejects those, but
+        // the walk must still end.
+        let mut steps = 0;
+        while let Some(n) = node {
+            let Some(hit) = hits.get_mut(n) else {
+                break;
+            };
+            *hit += 1;
+            steps += 1;
+            if steps > rig.nodes.len() {
+                break;
+            }
+            node = rig.nodes.get(n).and_then(|x| x.parent);
+        }
+    }
+    hits.iter()
+        .enumerate()
+        .filter(|&(_, &h)| h == skin.joints.len())
+        .map(|(n, _)| n)
+        .collect()
+}
+
+fn root_rules(rig: &Rig, s: usize, skin: &Skin, sink: &mut Sink) {
+    if skin.joints.is_empty() {
+        return;
+    }
+    let roots = common_roots(rig, skin);
+    if roots.is_empty() {
+        sink.general(
+            codes::SKIN_NO_COMMON_ROOT,
+            format!("/skins/{s}/joints"),
+            || "Joints do not have a common root.".to_string(),
+        );
+    }
+    if let Some(skeleton) = skin.skeleton
+        && !roots.contains(&skeleton)
+    {
+        sink.general(
+            codes::SKIN_SKELETON_INVALID,
+            format!("/skins/{s}/skeleton"),
+            || "Skeleton node is not a common root.".to_string(),
+        );
+    }
+}
+
+/// How far each joint's rest-pose joint matrix `G_rest * IBM` is from identity. This is the
+/// matrix that moves bind-space vertices in the rest pose, so its difference from identity is
+/// in world units for the translation part; a large one is the classic "spikes to the
+/// origin" (IBMs computed for another hierarchy, or missing a parent transform).
+fn bind_mismatch(rig: &Rig, s: usize, skin: &Skin, rest: &[Mat4], tolerance: f32, sink: &mut Sink) {
+    for (j, (&node, ibm)) in skin.joints.iter().zip(&skin.inverse_bind).enumerate() {
+        let Some(global) = rest.get(node) else {
+            continue;
+        };
+        let joint_matrix = *global * *ibm;
+        let diff = max_abs_diff(&joint_matrix, &Mat4::IDENTITY);
+        // A NaN difference is reported too.
+        if diff.is_nan() || diff > tolerance {
+            let offset = joint_matrix.w_axis.truncate();
+            sink.general(codes::IBM_BIND_MISMATCH, format!("/skins/{s}/joints/{j}"), || {
+                format!(
+                    "Joint {j} ({}): rest-pose global * inverse bind matrix differs from identity by up to {diff}; it moves the mesh origin by ({}, {}, {}).",
+                    rig.node_label(node),
+                    offset.x,
+                    offset.y,
+                    offset.z
+                )
+            });
+        }
+    }
+}
+
+pub(crate) fn max_abs_diff(a: &Mat4, b: &Mat4) -> f32 {
+    a.to_cols_array()
+        .iter()
+        .zip(b.to_cols_array().iter())
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0f32, |m, d| {
+            if m.is_nan() || d.is_nan() {
+                f32::NAN
+            } else {
+                m.max(d)
+            }
+        })
+}
+
+fn usage_rules(rig: &Rig, s: usize, skin: &Skin, uses: &[u32], few: u32, sink: &mut Sink) {
+    for (j, (&node, &count)) in skin.joints.iter().zip(uses).enumerate() {
+        let pointer = format!("/skins/{s}/joints/{j}");
+        if count == 0 {
+            sink.general(codes::JOINT_UNUSED, pointer, || {
+                format!(
+                    "Joint {j} ({}) has no weight on any vertex.",
+                    rig.node_label(node)
+                )
+            });
+        } else if count < few {
+            sink.general(codes::JOINT_FEW_VERTICES, pointer, || {
+                format!(
+                    "Joint {j} ({}) weights only {count} vertex(es).",
+                    rig.node_label(node)
+                )
+            });
+        }
+    }
+}

@@ -1,0 +1,448 @@
+//! Per-vertex checks of `JOINTS_n`/`WEIGHTS_n`: the validator's influence rules, plus
+//! rigscope's ">4 influences" rule, the world-space error estimate of non-normalised
+//! vertices, and how many vertices each skin joint weights.
+//!
+//! The rules follow `InfluencesChecker` in KhronosGroup/glTF-Validator
+//! `lib/src/data_access/validate_accessors.dart` (the version that accumulates `_threshold`):
+//! - the joint limit of a mesh is `min(skin.joints.length) - 1` over every node that uses the
+//!   mesh with a skin (the first such skin in node order names the limit); a mesh no node
+//!   uses with a skin is not checked at all, nor is a primitive whose joints/weights counts
+//!   differ from its vertex count;
+//! - components are visited in the order `for c in 0..4 { for set in sets { .. } }`;
+//! - `joint > limit`: ACCESSOR_JOINTS_INDEX_OOB, and the weight is not read;
+//! - `weight != 0`: the joint joins the vertex's joint set; if it was there already,
+//!   ACCESSOR_JOINTS_INDEX_DUPLICATE. Then `weight < 0`: ACCESSOR_WEIGHTS_NEGATIVE; else if
+//!   the joint was new: `sum = f32(sum + weight)` and `threshold += 2e-7`;
+//! - `weight == 0` (so also -0.0) with `joint != 0`: ACCESSOR_JOINTS_USED_ZERO_WEIGHT;
+//! - after the 4th component: `|sum - 1| > threshold` is ACCESSOR_WEIGHTS_NON_NORMALIZED.
+//!   Like the validator (Dart doubles) this compares in f64; `sum` is an f32 so `sum - 1` is
+//!   exact either way, and the f32/f64 choice only matters if a multiple of 2^-24 came within
+//!   f32 rounding of `2e-7 * n`, which no n up to 64 does (see the test below).
+//!   A NaN sum never compares greater; an infinite one always does.
+//! - NaN or infinite float weights are ACCESSOR_INVALID_FLOAT at `/accessors/N`, once per
+//!   accessor (the validator's per-accessor element checker), independent of the above.
+//!
+//! Normalised integer weights were decoded by import to `f32(c / 255)` (or 65535); the
+//! validator sums `c / 255` in f64, so the integer code is recovered (`round(w * 255)`, exact
+//! since the f32 error is far below half a step) and divided again in f64.
+//!
+//! The validator repeats ACCESSOR_WEIGHTS_NON_NORMALIZED once per `WEIGHTS_n` accessor;
+//! rigscope reports it once per vertex (pointer `WEIGHTS_` of the first set), so counts differ
+//! from the validator's only for primitives with more than one influence set.
+//!
+//! Hot loop: no allocation per vertex (scratch vectors are reused); a `Finding` and its
+//! strings are built only when a rule fires.
+
+use super::codes::{self, Code};
+use super::finding::{Finding, Sink, VertexFinding, dart_num};
+use crate::rig::{InfluenceSet, Mesh, Rig, WeightStorage};
+use glam::Mat4;
+use std::collections::HashSet;
+
+/// How each mesh is skinned: the distinct skins nodes use it with, and the validator's limit.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct MeshSkins {
+    pub skins: Vec<usize>,
+    /// `min(skin.joints.len())` and the first skin (node order) that has that many joints.
+    pub limit: Option<(usize, usize)>,
+}
+
+/// For every mesh, the skins it is drawn with (validator: `maxJoints`, `limitingSkinIndex`).
+pub(crate) fn mesh_skins(rig: &Rig) -> Vec<MeshSkins> {
+    let mut out = vec![MeshSkins::default(); rig.meshes.len()];
+    for node in &rig.nodes {
+        let (Some(m), Some(s)) = (node.mesh, node.skin) else {
+            continue;
+        };
+        let (Some(entry), Some(skin)) = (out.get_mut(m), rig.skins.get(s)) else {
+            continue;
+        };
+        if !entry.skins.contains(&s) {
+            entry.skins.push(s);
+        }
+        let count = skin.joints.len();
+        if entry.limit.is_none_or(|(min, _)| count < min) {
+            entry.limit = Some((count, s));
+        }
+    }
+    out
+}
+
+/// One primitive's place in the summary table.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PrimitiveSummary {
+    pub mesh: usize,
+    pub primitive: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mesh_name: Option<String>,
+    pub vertices: usize,
+    pub influence_sets: usize,
+    /// False when the validator would skip the primitive's weights (no node uses the mesh
+    /// with a skin, or joints/weights counts differ from the vertex count).
+    pub checked: bool,
+    /// Findings by code for this primitive (after `ignore`).
+    pub counts: std::collections::BTreeMap<&'static str, usize>,
+}
+
+/// Runs the per-vertex rules over every skinned primitive. Returns, per skin, how many
+/// vertices give each joint (by position in `skin.joints`) a summed, non-zero weight.
+pub(crate) fn check_weights(
+    rig: &Rig,
+    globals: &[Mat4],
+    sink: &mut Sink,
+    summaries: &mut Vec<PrimitiveSummary>,
+) -> Vec<Vec<u32>> {
+    let mut joint_use: Vec<Vec<u32>> = rig.skins.iter().map(|s| vec![0; s.joints.len()]).collect();
+    let mut scan = Scan::default();
+    let mut float_checked: HashSet<usize> = HashSet::new();
+    for (m, (mesh, skinning)) in rig.meshes.iter().zip(mesh_skins(rig)).enumerate() {
+        let limit = skinning.limit.filter(|&(count, _)| count > 0);
+        let mut mesh_use = vec![0u32; limit.map_or(0, |(count, _)| count)];
+        let reach = joint_reach(rig, globals, &skinning.skins, mesh_use.len());
+        for (p, prim) in mesh.primitives.iter().enumerate() {
+            if !prim.is_skinned() {
+                continue;
+            }
+            let vertices = prim.vertex_count();
+            let sets = &prim.influences;
+            let counts_match = sets
+                .iter()
+                .all(|s| s.joints.len() == vertices && s.weights.len() == vertices);
+            let checked = limit.is_some() && counts_match;
+            summaries.push(summary(mesh, m, p, vertices, sets.len(), checked));
+            let Some((count, limiting_skin)) = limit.filter(|_| checked) else {
+                continue;
+            };
+            let ctx = PrimitiveCtx {
+                mesh: m,
+                primitive: p,
+                sets,
+                max_joint: count - 1,
+                limiting_skin,
+                reach: &reach,
+                float_check: sets
+                    .iter()
+                    .map(|s| {
+                        s.weight_storage == WeightStorage::F32
+                            && float_checked.insert(s.weights_accessor)
+                    })
+                    .collect(),
+            };
+            for v in 0..vertices {
+                scan.vertex(&ctx, v, &mut mesh_use, sink);
+            }
+        }
+        for &s in &skinning.skins {
+            if let Some(uses) = joint_use.get_mut(s) {
+                for (total, &n) in uses.iter_mut().zip(&mesh_use) {
+                    *total += n;
+                }
+            }
+        }
+    }
+    joint_use
+}
+
+fn summary(
+    mesh: &Mesh,
+    m: usize,
+    p: usize,
+    vertices: usize,
+    sets: usize,
+    checked: bool,
+) -> PrimitiveSummary {
+    PrimitiveSummary {
+        mesh: m,
+        primitive: p,
+        mesh_name: mesh.name.clone(),
+        vertices,
+        influence_sets: sets,
+        checked,
+        counts: Default::default(),
+    }
+}
+
+/// For each joint index a mesh may use, the largest distance of that joint from the origin
+/// over the skins the mesh is drawn with (worst case when several skins share the mesh).
+fn joint_reach(rig: &Rig, globals: &[Mat4], skins: &[usize], count: usize) -> Vec<f32> {
+    let mut reach = vec![0.0f32; count];
+    for skin in skins.iter().filter_map(|&s| rig.skins.get(s)) {
+        for (r, &node) in reach.iter_mut().zip(&skin.joints) {
+            if let Some(g) = globals.get(node) {
+                *r = r.max(g.w_axis.truncate().length());
+            }
+        }
+    }
+    reach
+}
+
+struct PrimitiveCtx<'a> {
+    mesh: usize,
+    primitive: usize,
+    sets: &'a [InfluenceSet],
+    max_joint: usize,
+    limiting_skin: usize,
+    reach: &'a [f32],
+    /// Per set: NaN/inf checks run for this set (float storage, accessor not yet checked).
+    float_check: Vec<bool>,
+}
+
+/// A per-influence rule that fired, kept until the vertex's sum is known.
+#[derive(Debug, Clone, Copy)]
+struct Event {
+    code: Code,
+    set: usize,
+    component: usize,
+    joint: u16,
+    value: f64,
+}
+
+/// Scratch state reused for every vertex.
+#[derive(Default)]
+struct Scan {
+    /// Joints seen with a non-zero weight (the validator's `_currentIndices`).
+    seen: Vec<u16>,
+    /// The weights that went into the sum, in visiting order.
+    summed: Vec<f32>,
+    events: Vec<Event>,
+}
+
+/// The weight the validator reads: f32 as stored, or the integer code over 255 / 65535.
+fn validator_weight(w: f32, storage: WeightStorage) -> f64 {
+    let w = f64::from(w);
+    match storage {
+        WeightStorage::F32 => w,
+        WeightStorage::U8Norm => (w * 255.0).round() / 255.0,
+        WeightStorage::U16Norm => (w * 65535.0).round() / 65535.0,
+    }
+}
+
+impl Scan {
+    fn vertex(&mut self, ctx: &PrimitiveCtx, v: usize, mesh_use: &mut [u32], sink: &mut Sink) {
+        self.seen.clear();
+        self.summed.clear();
+        self.events.clear();
+        let mut sum = 0.0f32;
+        let mut threshold = 0.0f64;
+        for c in 0..4 {
+            for (i, set) in ctx.sets.iter().enumerate() {
+                let (Some(joints), Some(weights)) = (set.joints.get(v), set.weights.get(v)) else {
+                    continue;
+                };
+                let joint = joints[c];
+                let raw = weights[c];
+                if ctx.float_check[i] && !raw.is_finite() {
+                    self.event(codes::INVALID_FLOAT, i, c, joint, f64::from(raw));
+                }
+                if usize::from(joint) > ctx.max_joint {
+                    self.event(codes::JOINTS_INDEX_OOB, i, c, joint, 0.0);
+                    continue;
+                }
+                let w = validator_weight(raw, set.weight_storage);
+                if w != 0.0 {
+                    let unique = !self.seen.contains(&joint);
+                    if unique {
+                        self.seen.push(joint);
+                    } else {
+                        self.event(codes::JOINTS_INDEX_DUPLICATE, i, c, joint, w);
+                    }
+                    if w < 0.0 {
+                        self.event(codes::WEIGHTS_NEGATIVE, i, c, joint, w);
+                    } else if unique {
+                        sum = (f64::from(sum) + w) as f32;
+                        threshold += 2e-7;
+                        self.summed.push(raw);
+                        if let Some(n) = mesh_use.get_mut(usize::from(joint)) {
+                            *n += 1;
+                        }
+                    }
+                } else if joint != 0 {
+                    self.event(codes::JOINTS_USED_ZERO_WEIGHT, i, c, joint, w);
+                }
+            }
+        }
+        let non_normalized = (f64::from(sum) - 1.0).abs() > threshold;
+        let n = self.summed.len();
+        if self.events.is_empty() && !non_normalized && n <= 4 {
+            return;
+        }
+        self.report(ctx, v, sum, threshold, non_normalized, sink);
+    }
+
+    fn event(&mut self, code: Code, set: usize, component: usize, joint: u16, value: f64) {
+        self.events.push(Event {
+            code,
+            set,
+            component,
+            joint,
+            value,
+        });
+    }
+
+    /// Builds the findings of one vertex (only reached when a rule fired).
+    fn report(
+        &mut self,
+        ctx: &PrimitiveCtx,
+        v: usize,
+        sum: f32,
+        threshold: f64,
+        non_normalized: bool,
+        sink: &mut Sink,
+    ) {
+        let mut joints = Vec::with_capacity(ctx.sets.len() * 4);
+        let mut weights = Vec::with_capacity(ctx.sets.len() * 4);
+        for set in ctx.sets {
+            if let (Some(j), Some(w)) = (set.joints.get(v), set.weights.get(v)) {
+                joints.extend_from_slice(j);
+                weights.extend_from_slice(w);
+            }
+        }
+        let n = self.summed.len();
+        let base = VertexFinding {
+            vertex: v,
+            set: None,
+            component: None,
+            joints,
+            weights,
+            sum,
+            n: n as u32,
+            threshold,
+            world_error: None,
+            dropped_weight: None,
+        };
+        let attributes = format!(
+            "/meshes/{}/primitives/{}/attributes",
+            ctx.mesh, ctx.primitive
+        );
+        let first = 4 * v;
+        for e in &self.events {
+            if !sink.wants(e.code) {
+                continue;
+            }
+            let set = &ctx.sets[e.set];
+            let index = first + e.component;
+            let c = e.component;
+            let (pointer, message) = match e.code.id {
+                "ACCESSOR_INVALID_FLOAT" => (
+                    format!("/accessors/{}", set.weights_accessor),
+                    format!(
+                        "Accessor element at index {index} is {}.",
+                        dart_num(e.value)
+                    ),
+                ),
+                "ACCESSOR_JOINTS_INDEX_OOB" => (
+                    format!("{attributes}/JOINTS_{}", set.set),
+                    format!(
+                        "Joints accessor element at index {index} (component index {c}) has value {} that is greater than the maximum joint index ({}) set by skin {}.",
+                        e.joint, ctx.max_joint, ctx.limiting_skin
+                    ),
+                ),
+                "ACCESSOR_JOINTS_INDEX_DUPLICATE" => (
+                    format!("{attributes}/JOINTS_{}", set.set),
+                    format!(
+                        "Joints accessor element at index {index} (component index {c}) has value {} that is already in use for the vertex.",
+                        e.joint
+                    ),
+                ),
+                "ACCESSOR_WEIGHTS_NEGATIVE" => (
+                    format!("{attributes}/WEIGHTS_{}", set.set),
+                    format!(
+                        "Weights accessor element at index {index} (component index {c}) has negative value {}.",
+                        dart_num(e.value)
+                    ),
+                ),
+                // ACCESSOR_JOINTS_USED_ZERO_WEIGHT, the only other per-influence event.
+                _ => (
+                    format!("{attributes}/JOINTS_{}", set.set),
+                    format!(
+                        "Joints accessor element at index {index} (component index {c}) is used with zero weight but has non-zero value ({}).",
+                        e.joint
+                    ),
+                ),
+            };
+            sink.push(vertex_finding(
+                e.code,
+                ctx,
+                pointer,
+                message,
+                VertexFinding {
+                    set: Some(set.set),
+                    component: Some(c),
+                    ..base.clone()
+                },
+            ));
+        }
+        if non_normalized && sink.wants(codes::WEIGHTS_NON_NORMALIZED) {
+            let first_set = ctx.sets.first().map_or(0, |s| s.set);
+            let message = format!(
+                "Weights accessor elements (at indices {}..{}) have non-normalized sum: {}.",
+                first,
+                first + 3,
+                dart_num(f64::from(sum))
+            );
+            let world_error = self
+                .reach_of(ctx, &base.joints, &base.weights)
+                .map(|r| (1.0 - sum).abs() * r);
+            sink.push(vertex_finding(
+                codes::WEIGHTS_NON_NORMALIZED,
+                ctx,
+                format!("{attributes}/WEIGHTS_{first_set}"),
+                message,
+                VertexFinding {
+                    world_error,
+                    ..base.clone()
+                },
+            ));
+        }
+        if n > 4 && sink.wants(codes::MORE_THAN_4_INFLUENCES) {
+            self.summed.sort_by(|a, b| b.total_cmp(a));
+            let dropped: f32 = self.summed[4..].iter().sum();
+            let message = format!(
+                "Vertex has {n} non-zero influences; an engine that keeps the 4 largest drops {dropped} of its weight."
+            );
+            let first_set = ctx.sets.first().map_or(0, |s| s.set);
+            sink.push(vertex_finding(
+                codes::MORE_THAN_4_INFLUENCES,
+                ctx,
+                format!("{attributes}/WEIGHTS_{first_set}"),
+                message,
+                VertexFinding {
+                    dropped_weight: Some(dropped),
+                    ..base
+                },
+            ));
+        }
+    }
+
+    /// Largest reach of the vertex's in-range joints that carry weight (or of all its
+    /// in-range joints when none does: all-zero weights pull the vertex to the origin).
+    fn reach_of(&self, ctx: &PrimitiveCtx, joints: &[u16], weights: &[f32]) -> Option<f32> {
+        let reach = |weighted: bool| {
+            joints
+                .iter()
+                .zip(weights)
+                .filter(|&(_, &w)| !weighted || w != 0.0)
+                .filter_map(|(&j, _)| ctx.reach.get(usize::from(j)).copied())
+                .reduce(f32::max)
+        };
+        reach(true).or_else(|| reach(false))
+    }
+}
+
+fn vertex_finding(
+    code: Code,
+    ctx: &PrimitiveCtx,
+    pointer: String,
+    message: String,
+    vertex: VertexFinding,
+) -> Finding {
+    Finding {
+        code: code.id,
+        severity: code.severity,
+        pointer,
+        message,
+        mesh: Some(ctx.mesh),
+        primitive: Some(ctx.primitive),
+        vertex: Some(vertex),
+    }
+}
