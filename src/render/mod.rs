@@ -1,1 +1,43 @@
-//! (to be written)
+//! Software rasteriser to a character grid. Pure: no terminal I/O, no ratatui.
+//!
+//! ```text
+//! Camera --view_proj--> draw_mesh / draw_ghost / draw_bones / draw_axis_gizmo --> Raster
+//!        Raster --glyphs::pack(GlyphMode)--> Grid --ansi::to_ansi(ColorDepth)--> String
+//! ```
+//!
+//! A frame: size a `Raster` for the viewport (`Raster::for_grid`), `clear()` it, draw the
+//! meshes, then the ghost, then the overlays, then `pack` it into a `Grid`, which the TUI
+//! copies into its buffer and the CLI prints with `to_ansi`. Rasters, grids and the
+//! projection scratch are reused, so a steady frame allocates nothing.
+//!
+//! Files: `camera` (orbit camera, projection), `raster` (buffers, per-pixel rules, the
+//! low-level screen-space drawing calls), `fill` (triangle coverage), `line` (Bresenham),
+//! `clip` (near plane and guard band), `project` (per-vertex work), `topology` (glTF
+//! primitive modes), `mesh` (drawing a mesh and its ghost), `overlay` (skeleton, gizmo),
+//! `glyphs` (cells), `ansi` (escapes), `color` (Rgb, heat ramp).
+
+mod ansi;
+mod camera;
+mod clip;
+mod color;
+mod fill;
+mod glyphs;
+mod line;
+mod mesh;
+mod overlay;
+mod project;
+mod raster;
+mod topology;
+
+pub use ansi::{ColorDepth, ansi256, to_ansi, write_ansi};
+pub use camera::{Camera, MAX_DISTANCE, MIN_DISTANCE, PITCH_LIMIT};
+pub use color::{Rgb, heat};
+pub use glyphs::{
+    ASCII_RAMP, BRAILLE_BASE, BRAILLE_BITS, Cell, GlyphMode, Grid, ascii_for, braille, pack,
+};
+pub use mesh::{
+    Coloring, DEFAULT_GHOST_COLOR, DEFAULT_MESH_COLOR, DrawMode, DrawStats, MeshStyle, MeshView,
+    Shading, draw_ghost, draw_mesh,
+};
+pub use overlay::{AXIS_X, AXIS_Y, AXIS_Z, BoneStyle, draw_axis_gizmo, draw_bones};
+pub use raster::{CELL_ASPECT, EDGE_DEPTH_BIAS, Layer, MAX_SIDE, Paint, Raster};

@@ -1,0 +1,241 @@
+//! Writing a grid as text with ANSI SGR colour escapes, for printing outside the TUI (the
+//! `render` command, snapshots). It owns the colour-depth mapping, including the xterm
+//! 256-colour palette, and keeps escapes minimal: a colour is written only when it
+//! changes, and each line that set a colour ends with a reset so that lines stand alone.
+
+use std::fmt::Write;
+
+use super::color::Rgb;
+use super::glyphs::Grid;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ColorDepth {
+    /// 24-bit colour (`38;2;r;g;b`).
+    #[default]
+    TrueColor,
+    /// The xterm 256-colour palette (`38;5;n`).
+    Ansi256,
+    /// No escapes at all: characters only.
+    None,
+}
+
+/// The six levels of each channel in the xterm 6x6x6 colour cube (indices 16..=231).
+const CUBE: [u8; 6] = [0, 95, 135, 175, 215, 255];
+
+/// Nearest cube level index for one channel: the level thresholds are the midpoints
+/// between neighbouring levels (47.5, 115, 155, 195, 235).
+fn cube_level(v: u8) -> usize {
+    match v {
+        0..=47 => 0,
+        48..=114 => 1,
+        _ => usize::from((v - 35) / 40),
+    }
+}
+
+fn dist2(a: Rgb, b: Rgb) -> u32 {
+    let d = |x: u8, y: u8| (i32::from(x) - i32::from(y)).unsigned_abs().pow(2);
+    d(a.r, b.r) + d(a.g, b.g) + d(a.b, b.b)
+}
+
+/// The xterm 256-colour index nearest to `c` among the colour cube (16..=231) and the grey
+/// ramp (232..=255, levels 8, 18, ..., 238), by squared RGB distance; the cube wins ties.
+/// The 16 system colours are left out: terminals theme them, so they have no fixed RGB.
+pub fn ansi256(c: Rgb) -> u8 {
+    let (ri, gi, bi) = (cube_level(c.r), cube_level(c.g), cube_level(c.b));
+    let cube = Rgb::new(CUBE[ri], CUBE[gi], CUBE[bi]);
+    let cube_index = 16 + 36 * ri + 6 * gi + bi;
+    let mean = (u32::from(c.r) + u32::from(c.g) + u32::from(c.b)) / 3;
+    // Nearest grey level 8 + 10k, k in 0..=23.
+    let k = ((mean.saturating_sub(3)) / 10).min(23);
+    let level = (8 + 10 * k) as u8;
+    let grey = Rgb::new(level, level, level);
+    if dist2(c, grey) < dist2(c, cube) {
+        232 + k as u8
+    } else {
+        cube_index as u8
+    }
+}
+
+/// A colour as the terminal will receive it, so that two RGBs mapping to the same palette
+/// entry do not cause a redundant escape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sgr {
+    True(Rgb),
+    Indexed(u8),
+}
+
+fn encode(c: Option<Rgb>, depth: ColorDepth) -> Option<Sgr> {
+    match depth {
+        ColorDepth::TrueColor => c.map(Sgr::True),
+        ColorDepth::Ansi256 => c.map(|c| Sgr::Indexed(ansi256(c))),
+        ColorDepth::None => None,
+    }
+}
+
+fn push_color(out: &mut String, base: u8, c: Option<Sgr>) {
+    // Writing into a String cannot fail.
+    let _ = match c {
+        None => write!(out, "{}", base + 1),
+        Some(Sgr::True(c)) => write!(out, "{base};2;{};{};{}", c.r, c.g, c.b),
+        Some(Sgr::Indexed(n)) => write!(out, "{base};5;{n}"),
+    };
+}
+
+/// The grid as text, one line per row, each ending in `\n`.
+pub fn to_ansi(grid: &Grid, depth: ColorDepth) -> String {
+    let mut out = String::with_capacity(grid.cells.len() * 4 + grid.height);
+    write_ansi(grid, depth, &mut out);
+    out
+}
+
+/// Append the grid to `out` (see `to_ansi`): reuse `out` to avoid allocating per frame.
+pub fn write_ansi(grid: &Grid, depth: ColorDepth, out: &mut String) {
+    if grid.width == 0 {
+        return;
+    }
+    for row in grid.cells.chunks(grid.width).take(grid.height) {
+        let (mut fg, mut bg): (Option<Sgr>, Option<Sgr>) = (None, None);
+        for cell in row {
+            let want_bg = encode(cell.bg, depth);
+            // A blank cell shows no foreground: keep whatever is set rather than switch.
+            let want_fg = if cell.ch == ' ' {
+                fg
+            } else {
+                encode(cell.fg, depth)
+            };
+            if want_fg != fg || want_bg != bg {
+                out.push_str("\x1b[");
+                if want_fg != fg {
+                    push_color(out, 38, want_fg);
+                    if want_bg != bg {
+                        out.push(';');
+                    }
+                }
+                if want_bg != bg {
+                    push_color(out, 48, want_bg);
+                }
+                out.push('m');
+                fg = want_fg;
+                bg = want_bg;
+            }
+            out.push(cell.ch);
+        }
+        if fg.is_some() || bg.is_some() {
+            out.push_str("\x1b[0m");
+        }
+        out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::glyphs::Cell;
+
+    #[test]
+    fn palette_mapping_by_hand() {
+        assert_eq!(ansi256(Rgb::new(0, 0, 0)), 16);
+        assert_eq!(ansi256(Rgb::new(255, 255, 255)), 231);
+        assert_eq!(ansi256(Rgb::new(255, 0, 0)), 196); // 16 + 36*5
+        assert_eq!(ansi256(Rgb::new(0, 255, 0)), 46); // 16 + 6*5
+        assert_eq!(ansi256(Rgb::new(0, 0, 255)), 21); // 16 + 5
+        // Exact cube entry (95, 135, 175) = levels (1, 2, 3): 16 + 36 + 12 + 3.
+        assert_eq!(ansi256(Rgb::new(95, 135, 175)), 67);
+        // Mid grey 128: the cube's nearest is 135 on each channel (distance 3 * 49 = 147),
+        // the ramp has 128 exactly = 8 + 10*12 -> 232 + 12.
+        assert_eq!(ansi256(Rgb::new(128, 128, 128)), 244);
+        // (200, 100, 30): cube levels 215 (4), 95 (1), 0 (0) -> 16 + 144 + 6 = 166,
+        // distance 225 + 25 + 900 = 1150; grey mean 110 -> 108, far worse.
+        assert_eq!(ansi256(Rgb::new(200, 100, 30)), 166);
+    }
+
+    fn grid(cells: &[Cell], width: usize) -> Grid {
+        Grid {
+            width,
+            height: cells.len() / width,
+            cells: cells.to_vec(),
+        }
+    }
+
+    fn fg(ch: char, c: Rgb) -> Cell {
+        Cell {
+            ch,
+            fg: Some(c),
+            bg: None,
+        }
+    }
+
+    #[test]
+    fn none_has_no_escapes() {
+        let g = grid(
+            &[
+                fg('a', Rgb::RED),
+                Cell::BLANK,
+                fg('b', Rgb::BLUE),
+                Cell::BLANK,
+            ],
+            2,
+        );
+        let s = to_ansi(&g, ColorDepth::None);
+        assert!(!s.contains('\x1b'));
+        assert_eq!(s, "a \nb \n");
+    }
+
+    #[test]
+    fn escapes_only_on_change_and_reset_per_line() {
+        let red = Rgb::RED;
+        let g = grid(
+            &[fg('a', red), fg('b', red), Cell::BLANK, fg('c', Rgb::GREEN)],
+            4,
+        );
+        assert_eq!(
+            to_ansi(&g, ColorDepth::TrueColor),
+            "\x1b[38;2;255;0;0mab \x1b[38;2;0;255;0mc\x1b[0m\n"
+        );
+        assert_eq!(
+            to_ansi(&g, ColorDepth::Ansi256),
+            "\x1b[38;5;196mab \x1b[38;5;46mc\x1b[0m\n"
+        );
+    }
+
+    #[test]
+    fn background_and_default_switches() {
+        let g = grid(
+            &[
+                Cell {
+                    ch: 'x',
+                    fg: Some(Rgb::RED),
+                    bg: Some(Rgb::BLUE),
+                },
+                Cell {
+                    ch: 'y',
+                    fg: Some(Rgb::RED),
+                    bg: None,
+                },
+                Cell {
+                    ch: 'z',
+                    fg: None,
+                    bg: None,
+                },
+            ],
+            3,
+        );
+        assert_eq!(
+            to_ansi(&g, ColorDepth::Ansi256),
+            "\x1b[38;5;196;48;5;21mx\x1b[49my\x1b[39mz\n"
+        );
+    }
+
+    #[test]
+    fn nearby_colours_in_one_palette_entry_emit_once() {
+        // 250 and 255 both map to cube level 5.
+        let g = grid(
+            &[fg('a', Rgb::new(250, 0, 0)), fg('b', Rgb::new(255, 0, 0))],
+            2,
+        );
+        assert_eq!(
+            to_ansi(&g, ColorDepth::Ansi256),
+            "\x1b[38;5;196mab\x1b[0m\n"
+        );
+    }
+}

@@ -1,0 +1,267 @@
+//! Filling one screen-space triangle: integer edge functions over the triangle's pixel
+//! bounding box, clamped to the raster. It owns coverage (which pixel centres are inside,
+//! with the top-left rule) and attribute interpolation; what to do with a covered pixel
+//! (depth test, colour) is the caller's closure.
+//!
+//! Coordinates are snapped to 1/256 pixel, so coverage is exact and two triangles that
+//! share an edge never both cover, nor both miss, a pixel centre on it.
+//!
+//! Fill rule (top-left, as in Direct3D and OpenGL): a pixel is drawn when its centre
+//! `(x + 0.5, y + 0.5)` is strictly inside the triangle, or lies exactly on a *top* edge
+//! (horizontal, with the interior below it; y grows downwards) or a *left* edge (an edge on
+//! the triangle's left side). Centres on right or bottom edges, and on vertices shared only
+//! by such edges, are left to the neighbouring triangle.
+//!
+//! Attributes (depth `z` and the scalar `s`) are interpolated linearly in screen space.
+//! That is exact for depth (reversed z = near / distance is affine in screen space) and
+//! the usual Gouraud approximation for `s`.
+
+use glam::Vec3;
+
+const SUB_BITS: u32 = 8;
+const SUB: i64 = 1 << SUB_BITS;
+/// Screen coordinates beyond this many pixels from the origin are refused; callers clip
+/// first (the mesh drawer clips to a guard band, `Raster::fill_triangle` to the raster's
+/// surroundings). With 8 sub-pixel bits, edge products then stay below 2^60.
+pub(super) const COORD_LIMIT: f32 = (1u32 << 20) as f32;
+
+/// A triangle ready to scan: snapped, oriented, with its pixel box.
+pub(super) struct Triangle {
+    x: [i64; 3],
+    y: [i64; 3],
+    z: [f32; 3],
+    /// Which input vertex each of `x`, `y`, `z` came from (orientation may swap two).
+    order: [usize; 3],
+    front: bool,
+    width: usize,
+    px0: usize,
+    px1: usize,
+    py0: usize,
+    py1: usize,
+}
+
+impl Triangle {
+    /// Set up a triangle of screen points (x, y in pixels, z depth) for a raster of
+    /// `width` x `height`. `None` when it covers no pixel centre of the raster, has zero
+    /// area, or has a non-finite or out-of-limit coordinate.
+    #[inline]
+    pub(super) fn new(width: usize, height: usize, v: [Vec3; 3]) -> Option<Triangle> {
+        if width == 0 || height == 0 {
+            return None;
+        }
+        let mut x = [0i64; 3];
+        let mut y = [0i64; 3];
+        for k in 0..3 {
+            let p = v[k];
+            if !(p.x.abs() <= COORD_LIMIT && p.y.abs() <= COORD_LIMIT && p.z.is_finite()) {
+                return None;
+            }
+            x[k] = (p.x * SUB as f32).round() as i64;
+            y[k] = (p.y * SUB as f32).round() as i64;
+        }
+        // Pixel i is a candidate when its centre i*SUB + SUB/2 lies within [min, max].
+        let half = SUB / 2;
+        let first = |min: i64| -(-(min - half)).div_euclid(SUB);
+        let last = |max: i64| (max - half).div_euclid(SUB);
+        let px0 = first(x[0].min(x[1]).min(x[2])).max(0);
+        let px1 = last(x[0].max(x[1]).max(x[2])).min(width as i64 - 1);
+        let py0 = first(y[0].min(y[1]).min(y[2])).max(0);
+        let py1 = last(y[0].max(y[1]).max(y[2])).min(height as i64 - 1);
+        if px0 > px1 || py0 > py1 {
+            return None;
+        }
+        let area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
+        if area == 0 {
+            return None;
+        }
+        // Counter-clockwise as seen (glTF's front) is negative here because y grows down.
+        let front = area < 0;
+        let mut order = [0, 1, 2];
+        let mut z = [v[0].z, v[1].z, v[2].z];
+        if front {
+            x.swap(1, 2);
+            y.swap(1, 2);
+            z.swap(1, 2);
+            order.swap(1, 2);
+        }
+        Some(Triangle {
+            x,
+            y,
+            z,
+            order,
+            front,
+            width,
+            px0: px0 as usize,
+            px1: px1 as usize,
+            py0: py0 as usize,
+            py1: py1 as usize,
+        })
+    }
+
+    /// Whether the triangle is counter-clockwise as seen on screen: glTF's front face.
+    #[inline]
+    pub(super) fn front_facing(&self) -> bool {
+        self.front
+    }
+
+    /// Call `f(pixel index, z, s)` for every covered pixel, row by row, left to right.
+    /// `s` holds the per-vertex scalars in the caller's vertex order.
+    #[inline]
+    pub(super) fn scan(&self, s: [f32; 3], mut f: impl FnMut(usize, f32, f32)) {
+        let (x, y) = (self.x, self.y);
+        let s = [s[self.order[0]], s[self.order[1]], s[self.order[2]]];
+        // Edge k is opposite vertex k: from vertex k+1 to vertex k+2.
+        let mut a = [0i64; 3]; // dE/dx per pixel
+        let mut b = [0i64; 3]; // dE/dy per pixel
+        let mut c = [0i64; 3]; // E at the first candidate centre, biased by the fill rule
+        let cx = self.px0 as i64 * SUB + SUB / 2;
+        let cy = self.py0 as i64 * SUB + SUB / 2;
+        for k in 0..3 {
+            let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+            let (dx, dy) = (x[j] - x[i], y[j] - y[i]);
+            let top_left = dy < 0 || (dy == 0 && dx > 0);
+            a[k] = -dy * SUB;
+            b[k] = dx * SUB;
+            c[k] = dx * (cy - y[i]) - dy * (cx - x[i]) - i64::from(!top_left);
+        }
+        // Attribute planes in pixel units, anchored at the first candidate centre.
+        let to_px = |v: i64| v as f32 / SUB as f32;
+        let (x1, y1) = (to_px(x[1] - x[0]), to_px(y[1] - y[0]));
+        let (x2, y2) = (to_px(x[2] - x[0]), to_px(y[2] - y[0]));
+        let inv_area = 1.0 / (x1 * y2 - y1 * x2);
+        let (ox, oy) = (to_px(cx - x[0]), to_px(cy - y[0]));
+        let plane = |v: [f32; 3]| {
+            let (d1, d2) = (v[1] - v[0], v[2] - v[0]);
+            let ddx = (d1 * y2 - d2 * y1) * inv_area;
+            let ddy = (d2 * x1 - d1 * x2) * inv_area;
+            (v[0] + ddx * ox + ddy * oy, ddx, ddy)
+        };
+        let (z_start, dzdx, dzdy) = plane(self.z);
+        let (s_start, dsdx, dsdy) = plane(s);
+        for (row, py) in (self.py0..=self.py1).enumerate() {
+            let mut e = [
+                c[0] + b[0] * row as i64,
+                c[1] + b[1] * row as i64,
+                c[2] + b[2] * row as i64,
+            ];
+            let mut z = z_start + dzdy * row as f32;
+            let mut sv = s_start + dsdy * row as f32;
+            let base = py * self.width;
+            for px in self.px0..=self.px1 {
+                if (e[0] | e[1] | e[2]) >= 0 {
+                    f(base + px, z, sv);
+                }
+                e[0] += a[0];
+                e[1] += a[1];
+                e[2] += a[2];
+                z += dzdx;
+                sv += dsdx;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn covered(w: usize, h: usize, v: [Vec3; 3]) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        if let Some(t) = Triangle::new(w, h, v) {
+            t.scan([0.0; 3], |i, _, _| out.push((i % w, i / w)));
+        }
+        out.sort_by_key(|&(x, y)| (y, x));
+        out
+    }
+
+    fn p(x: f32, y: f32) -> Vec3 {
+        Vec3::new(x, y, 0.5)
+    }
+
+    #[test]
+    fn top_left_rule_on_centres_lying_on_edges() {
+        // Vertices on pixel centres of a 4x4 raster. Edges: top y = 0.5 (drawn), left
+        // x = 0.5 (drawn), hypotenuse x + y = 4 (a right/bottom edge: centres on it are
+        // not drawn). Drawn: centres (i+.5, j+.5) with i + j <= 2.
+        let a = covered(4, 4, [p(0.5, 0.5), p(3.5, 0.5), p(0.5, 3.5)]);
+        assert_eq!(a, vec![(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (0, 2)]);
+        // The other half of the square: hypotenuse is now its top-left side (drawn), x = 3.5
+        // is a right edge and y = 3.5 a bottom edge (not drawn).
+        // Drawn: i + j >= 3 with i <= 2 and j <= 2.
+        let b = covered(4, 4, [p(3.5, 0.5), p(3.5, 3.5), p(0.5, 3.5)]);
+        assert_eq!(b, vec![(2, 1), (1, 2), (2, 2)]);
+        // Winding does not change coverage.
+        assert_eq!(covered(4, 4, [p(0.5, 0.5), p(0.5, 3.5), p(3.5, 0.5)]), a);
+    }
+
+    #[test]
+    fn shared_edge_pixels_are_drawn_exactly_once() {
+        // Two triangles splitting a quad along an irregular diagonal: every centre of the
+        // quad's interior is covered once, none twice.
+        let q = [p(0.3, 0.2), p(7.9, 1.1), p(7.2, 6.8), p(0.1, 5.3)];
+        let mut count = [0u8; 64];
+        for tri in [[q[0], q[1], q[2]], [q[0], q[2], q[3]]] {
+            for (x, y) in covered(8, 8, tri) {
+                count[y * 8 + x] += 1;
+            }
+        }
+        assert!(count.iter().all(|&c| c <= 1));
+        // Centre (4.5, 3.5) is well inside the quad.
+        assert_eq!(count[3 * 8 + 4], 1);
+    }
+
+    #[test]
+    fn far_outside_vertices_fill_the_visible_part_only() {
+        // Hypotenuse x + y = 5: centres with i + j + 1 < 5, i.e. i + j <= 3, in a 4x4 raster:
+        // 1 + 2 + 3 + 4 = 10 pixels.
+        let v = [p(-50.0, -50.0), p(55.0, -50.0), p(-50.0, 55.0)];
+        let c = covered(4, 4, v);
+        assert_eq!(c.len(), 10);
+        assert!(c.iter().all(|&(x, y)| x + y <= 3));
+        // Entirely off to the right: nothing, no panic.
+        assert!(covered(4, 4, [p(10.0, 0.0), p(20.0, 0.0), p(10.0, 9.0)]).is_empty());
+    }
+
+    #[test]
+    fn bad_coordinates_are_refused() {
+        assert!(Triangle::new(4, 4, [p(f32::NAN, 0.0), p(3.0, 0.0), p(0.0, 3.0)]).is_none());
+        assert!(Triangle::new(4, 4, [p(f32::INFINITY, 0.0), p(3.0, 0.0), p(0.0, 3.0)]).is_none());
+        assert!(Triangle::new(4, 4, [p(1e9, 0.0), p(3.0, 0.0), p(0.0, 3.0)]).is_none());
+        let mut bad_z = p(3.0, 0.0);
+        bad_z.z = f32::NAN;
+        assert!(Triangle::new(4, 4, [p(0.0, 0.0), bad_z, p(0.0, 3.0)]).is_none());
+        // Degenerate (collinear) and zero-sized rasters.
+        assert!(Triangle::new(4, 4, [p(0.0, 0.0), p(1.0, 1.0), p(3.0, 3.0)]).is_none());
+        assert!(Triangle::new(0, 4, [p(0.0, 0.0), p(3.0, 0.0), p(0.0, 3.0)]).is_none());
+    }
+
+    #[test]
+    fn attributes_interpolate_linearly() {
+        // z = 0.1 + 0.1 * x over the plane, s = y / 8; sampled at centres.
+        let v = [
+            Vec3::new(0.0, 0.0, 0.1),
+            Vec3::new(8.0, 0.0, 0.9),
+            Vec3::new(0.0, 8.0, 0.1),
+        ];
+        let t = Triangle::new(8, 8, v).unwrap();
+        let mut seen = 0;
+        t.scan([0.0, 0.0, 1.0], |i, z, s| {
+            let (x, y) = ((i % 8) as f32 + 0.5, (i / 8) as f32 + 0.5);
+            assert!((z - (0.1 + 0.1 * x)).abs() < 1e-5, "z at {x},{y}: {z}");
+            assert!((s - y / 8.0).abs() < 1e-5);
+            seen += 1;
+        });
+        // Centres with x + y < 8: i + j <= 6 over 8x8 -> 1 + 2 + ... + 7 = 28.
+        assert_eq!(seen, 28);
+    }
+
+    #[test]
+    fn facing_follows_what_the_viewer_sees() {
+        // Top-left -> top-right -> bottom-left is clockwise as seen on screen: a back face
+        // (glTF fronts are counter-clockwise as seen).
+        let t = Triangle::new(4, 4, [p(0.5, 0.5), p(3.5, 0.5), p(0.5, 3.5)]).unwrap();
+        assert!(!t.front_facing());
+        let t = Triangle::new(4, 4, [p(0.5, 0.5), p(0.5, 3.5), p(3.5, 0.5)]).unwrap();
+        assert!(t.front_facing());
+    }
+}

@@ -1,0 +1,409 @@
+//! Packing a raster into a grid of terminal cells: braille (2x4 dots per cell), half
+//! blocks (1x2 pixels per cell, colours carry the picture) and an ASCII luminance ramp
+//! (1x1). It owns the cell encodings and how a cell's colour is chosen; it knows nothing
+//! of escape sequences (`ansi`) or of how the raster was drawn.
+
+use super::color::Rgb;
+use super::raster::{Layer, Raster};
+
+/// How pixels become cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GlyphMode {
+    /// U+2800 braille, 2x4 dots per cell; every drawn dot is shown.
+    #[default]
+    Braille,
+    /// Braille where surface dots are thinned by an ordered 2x4 dither of their luminance,
+    /// so that shading survives without colour. Overlay dots are always shown.
+    BrailleDither,
+    /// U+2580 / U+2584 half blocks, 1x2 pixels per cell, shading in the colours.
+    HalfBlock,
+    /// One character per pixel from `ASCII_RAMP` by luminance.
+    Ascii,
+}
+
+impl GlyphMode {
+    /// Pixels per cell: (columns, rows).
+    pub fn cell_dots(self) -> (usize, usize) {
+        match self {
+            GlyphMode::Braille | GlyphMode::BrailleDither => (2, 4),
+            GlyphMode::HalfBlock => (1, 2),
+            GlyphMode::Ascii => (1, 1),
+        }
+    }
+}
+
+/// Darkest to brightest; the first (space) is reserved for empty pixels.
+pub const ASCII_RAMP: &str = " .:-=+*#%@";
+const RAMP: [char; 10] = [' ', '.', ':', '-', '=', '+', '*', '#', '%', '@'];
+
+/// The braille bit of the dot at (column, row) of a cell, in Unicode's dot numbering:
+/// dots 1-3 and 7 down the left column, 4-6 and 8 down the right.
+pub const BRAILLE_BITS: [[u8; 4]; 2] = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]];
+pub const BRAILLE_BASE: u32 = 0x2800;
+
+/// Ordered-dither rank of each dot (the first two columns of the 4x4 Bayer matrix, ranked
+/// 0..8), indexed [column][row]: a dot shows when its luminance exceeds (rank + 0.5) / 8.
+const DITHER_RANK: [[u8; 4]; 2] = [[0, 6, 1, 7], [4, 2, 5, 3]];
+
+/// One terminal cell. `None` colours mean the terminal's default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cell {
+    pub ch: char,
+    pub fg: Option<Rgb>,
+    pub bg: Option<Rgb>,
+}
+
+impl Cell {
+    pub const BLANK: Cell = Cell {
+        ch: ' ',
+        fg: None,
+        bg: None,
+    };
+}
+
+impl Default for Cell {
+    fn default() -> Self {
+        Cell::BLANK
+    }
+}
+
+/// Cells row by row: `cells[y * width + x]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Grid {
+    pub width: usize,
+    pub height: usize,
+    pub cells: Vec<Cell>,
+}
+
+impl Grid {
+    pub fn new(width: usize, height: usize) -> Grid {
+        let mut g = Grid::default();
+        g.resize(width, height);
+        g
+    }
+
+    /// Resize and blank every cell, keeping the allocation when it is large enough.
+    pub fn resize(&mut self, width: usize, height: usize) {
+        self.width = width;
+        self.height = height;
+        self.cells.clear();
+        self.cells.resize(width * height, Cell::BLANK);
+    }
+
+    pub fn get(&self, x: usize, y: usize) -> Option<&Cell> {
+        if x < self.width {
+            self.cells.get(y * self.width + x)
+        } else {
+            None
+        }
+    }
+
+    /// Row `y` (empty when out of range).
+    pub fn row(&self, y: usize) -> &[Cell] {
+        let start = y.saturating_mul(self.width);
+        self.cells.get(start..start + self.width).unwrap_or(&[])
+    }
+
+    /// The characters of row `y`, without colours.
+    pub fn row_text(&self, y: usize) -> String {
+        self.row(y).iter().map(|c| c.ch).collect()
+    }
+}
+
+/// The braille character with the given dot bits (see `BRAILLE_BITS`).
+pub fn braille(bits: u8) -> char {
+    // U+2800..=U+28FF are all assigned braille patterns, so this never falls back.
+    char::from_u32(BRAILLE_BASE + u32::from(bits)).unwrap_or(' ')
+}
+
+/// The ramp character for a drawn pixel of the given colour: '.' (darkest) to '@'.
+pub fn ascii_for(c: Rgb) -> char {
+    let k = 1 + (c.luma().clamp(0.0, 1.0) * (RAMP.len() - 2) as f32).round() as usize;
+    RAMP.get(k).copied().unwrap_or('@')
+}
+
+/// Pack `raster` into `grid` (resized to cover it: partial cells at the right and bottom
+/// edges count as cells).
+pub fn pack(raster: &Raster, mode: GlyphMode, grid: &mut Grid) {
+    let (dx, dy) = mode.cell_dots();
+    let cols = raster.width().div_ceil(dx);
+    let rows = raster.height().div_ceil(dy);
+    grid.resize(cols, rows);
+    for cy in 0..rows {
+        for cx in 0..cols {
+            let cell = match mode {
+                GlyphMode::Braille => braille_cell(raster, cx, cy, false),
+                GlyphMode::BrailleDither => braille_cell(raster, cx, cy, true),
+                GlyphMode::HalfBlock => half_block_cell(raster, cx, cy),
+                GlyphMode::Ascii => match raster.color_at(cx, cy) {
+                    Some(c) => Cell {
+                        ch: ascii_for(c),
+                        fg: Some(c),
+                        bg: None,
+                    },
+                    None => Cell::BLANK,
+                },
+            };
+            if let Some(slot) = grid.cells.get_mut(cy * cols + cx) {
+                *slot = cell;
+            }
+        }
+    }
+}
+
+/// Sums colours to average them.
+#[derive(Default)]
+struct Mix {
+    bits: u8,
+    n: u32,
+    r: u32,
+    g: u32,
+    b: u32,
+}
+
+impl Mix {
+    fn add(&mut self, bit: u8, c: Rgb) {
+        self.bits |= bit;
+        self.n += 1;
+        self.r += u32::from(c.r);
+        self.g += u32::from(c.g);
+        self.b += u32::from(c.b);
+    }
+
+    fn average(&self) -> Option<Rgb> {
+        let n = self.n;
+        // Each sum is at most 8 * 255 and the average at most 255, so the cast is exact.
+        let avg = |s: u32| ((s + n / 2) / n) as u8;
+        (n > 0).then(|| Rgb::new(avg(self.r), avg(self.g), avg(self.b)))
+    }
+}
+
+/// A braille cell. When the cell holds overlay dots, only those are shown, in their
+/// average colour: a bone crossing the mesh then reads as a thin line cut through it
+/// rather than recolouring the whole 2x4 block. Otherwise the surface dots are shown in
+/// their average colour (the average keeps shading smooth across cells; the brightest
+/// dot would make edges flicker as they move).
+fn braille_cell(raster: &Raster, cx: usize, cy: usize, dither: bool) -> Cell {
+    let mut over = Mix::default();
+    let mut surf = Mix::default();
+    let mut shown = 0u8;
+    for (col, bits) in BRAILLE_BITS.iter().enumerate() {
+        for (row, &bit) in bits.iter().enumerate() {
+            let (x, y) = (cx * 2 + col, cy * 4 + row);
+            let Some(c) = raster.color_at(x, y) else {
+                continue;
+            };
+            match raster.layer_at(x, y) {
+                Layer::Overlay => over.add(bit, c),
+                Layer::Surface => {
+                    surf.add(bit, c);
+                    let rank = DITHER_RANK
+                        .get(col)
+                        .and_then(|r| r.get(row))
+                        .copied()
+                        .unwrap_or(0);
+                    if !dither || c.luma() > (f32::from(rank) + 0.5) / 8.0 {
+                        shown |= bit;
+                    }
+                }
+                Layer::Empty => {}
+            }
+        }
+    }
+    if over.bits != 0 {
+        return Cell {
+            ch: braille(over.bits),
+            fg: over.average(),
+            bg: None,
+        };
+    }
+    if shown == 0 {
+        return Cell::BLANK;
+    }
+    Cell {
+        ch: braille(shown),
+        fg: surf.average(),
+        bg: None,
+    }
+}
+
+/// A half-block cell: upper half block with fg = top pixel and bg = bottom pixel; a lower
+/// half block when only the bottom is drawn (so the empty half keeps the terminal's
+/// background); a full block when both halves have the same colour.
+fn half_block_cell(raster: &Raster, cx: usize, cy: usize) -> Cell {
+    let top = raster.color_at(cx, cy * 2);
+    let bottom = raster.color_at(cx, cy * 2 + 1);
+    match (top, bottom) {
+        (None, None) => Cell::BLANK,
+        (Some(t), None) => Cell {
+            ch: '\u{2580}',
+            fg: Some(t),
+            bg: None,
+        },
+        (None, Some(b)) => Cell {
+            ch: '\u{2584}',
+            fg: Some(b),
+            bg: None,
+        },
+        (Some(t), Some(b)) if t == b => Cell {
+            ch: '\u{2588}',
+            fg: Some(t),
+            bg: None,
+        },
+        (Some(t), Some(b)) => Cell {
+            ch: '\u{2580}',
+            fg: Some(t),
+            bg: Some(b),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::raster::Paint;
+    use glam::Vec3;
+
+    const GREY: Rgb = Rgb::new(200, 200, 200);
+
+    fn dot(r: &mut Raster, x: usize, y: usize, c: Rgb) {
+        r.point(Vec3::new(x as f32 + 0.5, y as f32 + 0.5, 0.5), c);
+    }
+
+    fn packed(r: &Raster, mode: GlyphMode) -> Grid {
+        let mut g = Grid::default();
+        pack(r, mode, &mut g);
+        g
+    }
+
+    #[test]
+    fn braille_bits_follow_unicode_dot_order() {
+        let mut r = Raster::new(2, 4, 1.0);
+        dot(&mut r, 0, 0, GREY);
+        assert_eq!(packed(&r, GlyphMode::Braille).cells[0].ch, '\u{2801}');
+        r.clear();
+        dot(&mut r, 1, 3, GREY);
+        assert_eq!(packed(&r, GlyphMode::Braille).cells[0].ch, '\u{2880}');
+        r.clear();
+        dot(&mut r, 0, 3, GREY);
+        assert_eq!(packed(&r, GlyphMode::Braille).cells[0].ch, '\u{2840}');
+        for y in 0..4 {
+            for x in 0..2 {
+                dot(&mut r, x, y, GREY);
+            }
+        }
+        let g = packed(&r, GlyphMode::Braille);
+        assert_eq!(g.cells[0].ch, '\u{28FF}');
+        assert_eq!(g.cells[0].fg, Some(GREY));
+    }
+
+    #[test]
+    fn a_filled_triangle_lights_the_hand_listed_dots() {
+        // fill.rs's rule on a 4x4 raster: this triangle covers (0,0) (1,0) (2,0) (0,1)
+        // (1,1) (0,2). Cell 0 (columns 0-1): dots 1, 4, 2, 5, 3 = 0x01|0x08|0x02|0x10|0x04
+        // = 0x1F. Cell 1 (columns 2-3): only its (0,0) = 0x01.
+        let mut r = Raster::new(4, 4, 1.0);
+        let v = [0.5, 0.5, 3.5, 0.5, 0.5, 3.5];
+        let tri = [
+            Vec3::new(v[0], v[1], 0.5),
+            Vec3::new(v[2], v[3], 0.5),
+            Vec3::new(v[4], v[5], 0.5),
+        ];
+        r.fill_triangle(tri, [1.0; 3], Paint::Lit(GREY));
+        assert_eq!(
+            r.lit_pixels(),
+            vec![(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (0, 2)]
+        );
+        let g = packed(&r, GlyphMode::Braille);
+        assert_eq!((g.width, g.height), (2, 1));
+        assert_eq!(g.row_text(0), "\u{281F}\u{2801}");
+    }
+
+    #[test]
+    fn braille_colour_is_the_average_and_overlay_dots_win() {
+        let mut r = Raster::new(2, 4, 1.0);
+        dot(&mut r, 0, 0, Rgb::new(200, 0, 10));
+        dot(&mut r, 1, 1, Rgb::new(100, 0, 11));
+        let g = packed(&r, GlyphMode::Braille);
+        // (200 + 100) / 2 = 150; (10 + 11) / 2 = 10.5 rounds up to 11.
+        assert_eq!(g.cells[0].fg, Some(Rgb::new(150, 0, 11)));
+        assert_eq!(g.cells[0].ch, braille(0x01 | 0x10));
+        r.overlay_dot(Vec3::new(1.5, 3.5, 0.0), 0, Rgb::YELLOW);
+        let g = packed(&r, GlyphMode::Braille);
+        assert_eq!(g.cells[0].ch, '\u{2880}');
+        assert_eq!(g.cells[0].fg, Some(Rgb::YELLOW));
+    }
+
+    #[test]
+    fn dithering_keeps_the_brightest_ranks() {
+        let mut r = Raster::new(2, 4, 1.0);
+        let fill = |r: &mut Raster, c: Rgb| {
+            r.clear();
+            for y in 0..4 {
+                for x in 0..2 {
+                    dot(r, x, y, c);
+                }
+            }
+        };
+        fill(&mut r, Rgb::WHITE);
+        assert_eq!(packed(&r, GlyphMode::BrailleDither).cells[0].ch, '\u{28FF}');
+        fill(&mut r, Rgb::BLACK);
+        assert_eq!(packed(&r, GlyphMode::BrailleDither).cells[0], Cell::BLANK);
+        // Luma of grey 128 is 0.502: ranks whose threshold (rank + 0.5) / 8 is below it are
+        // 0..=3, at (0,0) (0,2) (1,1) (1,3): bits 0x01 | 0x04 | 0x10 | 0x80 = 0x95.
+        fill(&mut r, Rgb::new(128, 128, 128));
+        assert_eq!(packed(&r, GlyphMode::BrailleDither).cells[0].ch, '\u{2895}');
+        // Undithered braille shows all eight.
+        assert_eq!(packed(&r, GlyphMode::Braille).cells[0].ch, '\u{28FF}');
+    }
+
+    #[test]
+    fn half_blocks() {
+        let mut r = Raster::new(4, 2, 1.0);
+        dot(&mut r, 0, 0, Rgb::RED);
+        dot(&mut r, 0, 1, Rgb::BLUE);
+        dot(&mut r, 1, 0, Rgb::RED);
+        dot(&mut r, 2, 1, Rgb::GREEN);
+        dot(&mut r, 3, 0, Rgb::GREEN);
+        dot(&mut r, 3, 1, Rgb::GREEN);
+        let g = packed(&r, GlyphMode::HalfBlock);
+        assert_eq!((g.width, g.height), (4, 1));
+        let cell = |ch, fg, bg| Cell { ch, fg, bg };
+        assert_eq!(
+            g.cells[0],
+            cell('\u{2580}', Some(Rgb::RED), Some(Rgb::BLUE))
+        );
+        assert_eq!(g.cells[1], cell('\u{2580}', Some(Rgb::RED), None));
+        assert_eq!(g.cells[2], cell('\u{2584}', Some(Rgb::GREEN), None));
+        assert_eq!(g.cells[3], cell('\u{2588}', Some(Rgb::GREEN), None));
+        r.clear();
+        assert_eq!(packed(&r, GlyphMode::HalfBlock).cells[0], Cell::BLANK);
+    }
+
+    #[test]
+    fn ascii_ramp_extremes() {
+        let mut r = Raster::new(4, 1, 2.0);
+        dot(&mut r, 0, 0, Rgb::WHITE);
+        dot(&mut r, 1, 0, Rgb::BLACK);
+        // Luma 128/255 = 0.502 -> 1 + round(0.502 * 8) = 5 -> '+'.
+        dot(&mut r, 2, 0, Rgb::new(128, 128, 128));
+        let g = packed(&r, GlyphMode::Ascii);
+        assert_eq!(g.row_text(0), "@.+ ");
+        assert_eq!(g.cells[0].fg, Some(Rgb::WHITE));
+        assert_eq!(g.cells[3], Cell::BLANK);
+        assert_eq!(ASCII_RAMP.chars().count(), RAMP.len());
+        assert!(ASCII_RAMP.chars().eq(RAMP.iter().copied()));
+    }
+
+    #[test]
+    fn partial_cells_count_and_grid_is_reused() {
+        let r = Raster::new(5, 5, 1.0);
+        let mut g = Grid::new(100, 100);
+        let cap = g.cells.capacity();
+        pack(&r, GlyphMode::Braille, &mut g);
+        assert_eq!((g.width, g.height, g.cells.len()), (3, 2, 6));
+        assert_eq!(g.cells.capacity(), cap);
+        assert!(g.get(3, 0).is_none() && g.get(2, 1).is_some());
+        assert!(g.row(2).is_empty());
+    }
+}

@@ -1,0 +1,479 @@
+//! The raster: flat per-pixel buffers (depth, colour, layer) sized in dots, plus the scratch
+//! space the mesh drawer reuses between frames. It owns allocation and the per-pixel
+//! write rules; it does not know about triangles, cameras or glyphs.
+//!
+//! Depth is reversed (see `camera`): larger is nearer, a cleared pixel holds 0. Pixel
+//! (x, y) covers `[x, x+1) x [y, y+1)` in screen coordinates (x right, y down) and is
+//! sampled at its centre `(x + 0.5, y + 0.5)`.
+
+use glam::{Vec3, Vec4};
+
+use super::clip::{ClipVertex, Polygon};
+use super::color::{Rgb, heat};
+use super::fill::{COORD_LIMIT, Triangle};
+use super::glyphs::GlyphMode;
+use super::project::ProjVertex;
+
+/// A terminal cell is about twice as tall as it is wide.
+pub const CELL_ASPECT: f32 = 2.0;
+/// Largest raster side in pixels. It bounds the fixed-point coordinates of the triangle
+/// filler (see `fill`), and no terminal comes near it.
+pub const MAX_SIDE: usize = 16384;
+
+/// What a pixel shows, in drawing priority order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum Layer {
+    #[default]
+    Empty,
+    /// Depth-tested geometry: the mesh, its wireframe and points, the ghost.
+    Surface,
+    /// Drawn over everything regardless of depth: bones, joints, the axis gizmo.
+    Overlay,
+}
+
+/// How a drawn primitive turns its interpolated scalar `s` into a colour.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Paint {
+    /// The colour scaled by `s` (`s` is the light intensity, 1 = the colour itself).
+    Lit(Rgb),
+    /// `s` through the heatmap ramp (see `color::heat`).
+    Heat,
+}
+
+impl Paint {
+    #[inline]
+    pub fn color(self, s: f32) -> Rgb {
+        match self {
+            Paint::Lit(c) => c.scale(s),
+            Paint::Heat => heat(s),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Raster {
+    pub(super) width: usize,
+    pub(super) height: usize,
+    pub(super) pixel_aspect: f32,
+    pub(super) depth: Vec<f32>,
+    pub(super) color: Vec<Rgb>,
+    pub(super) layer: Vec<Layer>,
+    /// Projected vertices of the mesh being drawn; kept to reuse its allocation.
+    pub(super) scratch: Vec<ProjVertex>,
+}
+
+impl Raster {
+    /// A cleared raster of `width` x `height` pixels whose pixels are `pixel_aspect` times
+    /// as tall as wide (1 for braille dots and half-blocks, 2 for ASCII cells). Sides are
+    /// clamped to `MAX_SIDE`; a bad aspect counts as 1.
+    pub fn new(width: usize, height: usize, pixel_aspect: f32) -> Raster {
+        let mut r = Raster::default();
+        r.resize(width, height, pixel_aspect);
+        r
+    }
+
+    /// A raster for `cols` x `rows` terminal cells packed with `mode`.
+    pub fn for_grid(cols: usize, rows: usize, mode: GlyphMode) -> Raster {
+        let mut r = Raster::default();
+        r.resize_for_grid(cols, rows, mode);
+        r
+    }
+
+    /// Resize and clear, keeping the allocation when it is large enough.
+    pub fn resize(&mut self, width: usize, height: usize, pixel_aspect: f32) {
+        self.width = width.min(MAX_SIDE);
+        self.height = height.min(MAX_SIDE);
+        self.pixel_aspect = if pixel_aspect.is_finite() && pixel_aspect > 0.0 {
+            pixel_aspect
+        } else {
+            1.0
+        };
+        let n = self.width * self.height;
+        self.depth.resize(n, 0.0);
+        self.color.resize(n, Rgb::BLACK);
+        self.layer.resize(n, Layer::Empty);
+        self.clear();
+    }
+
+    /// Resize for `cols` x `rows` cells of `mode`, with the usual 1:2 cell shape.
+    pub fn resize_for_grid(&mut self, cols: usize, rows: usize, mode: GlyphMode) {
+        let (dx, dy) = mode.cell_dots();
+        let aspect = CELL_ASPECT * dx as f32 / dy as f32;
+        self.resize(cols.saturating_mul(dx), rows.saturating_mul(dy), aspect);
+    }
+
+    /// Forget everything drawn; no allocation.
+    pub fn clear(&mut self) {
+        self.depth.fill(0.0);
+        self.color.fill(Rgb::BLACK);
+        self.layer.fill(Layer::Empty);
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Height / width of one pixel on screen.
+    pub fn pixel_aspect(&self) -> f32 {
+        self.pixel_aspect
+    }
+
+    /// Physical width / height of the whole raster: what `Camera::view_proj` wants.
+    pub fn aspect(&self) -> f32 {
+        if self.width == 0 || self.height == 0 {
+            return 1.0;
+        }
+        self.width as f32 / (self.height as f32 * self.pixel_aspect)
+    }
+
+    /// Normalised device coordinates -> screen coordinates in pixels (y down).
+    pub fn ndc_to_screen(&self, ndc: Vec3) -> Vec3 {
+        Vec3::new(
+            (ndc.x + 1.0) * 0.5 * self.width as f32,
+            (1.0 - ndc.y) * 0.5 * self.height as f32,
+            ndc.z,
+        )
+    }
+
+    fn index(&self, x: usize, y: usize) -> Option<usize> {
+        (x < self.width && y < self.height).then(|| y * self.width + x)
+    }
+
+    pub fn layer_at(&self, x: usize, y: usize) -> Layer {
+        self.index(x, y)
+            .and_then(|i| self.layer.get(i).copied())
+            .unwrap_or_default()
+    }
+
+    /// The colour of a drawn pixel; `None` when empty or outside.
+    pub fn color_at(&self, x: usize, y: usize) -> Option<Rgb> {
+        let i = self.index(x, y)?;
+        match self.layer.get(i) {
+            Some(Layer::Empty) | None => None,
+            Some(_) => self.color.get(i).copied(),
+        }
+    }
+
+    /// Stored depth (0 = nothing, larger = nearer); `None` outside.
+    pub fn depth_at(&self, x: usize, y: usize) -> Option<f32> {
+        self.index(x, y).and_then(|i| self.depth.get(i).copied())
+    }
+
+    pub fn is_lit(&self, x: usize, y: usize) -> bool {
+        self.layer_at(x, y) != Layer::Empty
+    }
+
+    /// Every drawn pixel as (x, y), row by row: handy for tests and debugging.
+    pub fn lit_pixels(&self) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for y in 0..self.height {
+            for x in 0..self.width {
+                if self.is_lit(x, y) {
+                    out.push((x, y));
+                }
+            }
+        }
+        out
+    }
+
+    /// Fill a triangle given in screen coordinates (x, y in pixels, z = depth, larger
+    /// nearer), depth-tested and depth-writing. `s` is the per-vertex scalar that `paint`
+    /// turns into a colour. Pixels are covered by the top-left rule (see `fill`). Vertices
+    /// far outside are cut to a margin around the raster first; non-finite ones draw
+    /// nothing.
+    pub fn fill_triangle(&mut self, v: [Vec3; 3], s: [f32; 3], paint: Paint) {
+        let (w, h) = (self.width, self.height);
+        let (depth, color, layer) = (&mut self.depth, &mut self.color, &mut self.layer);
+        let mut pixel = |i, z, s| surface(depth, color, layer, i, z, || paint.color(s));
+        if !v.iter().all(|p| p.is_finite()) {
+            return;
+        }
+        if v.iter()
+            .all(|p| p.x.abs() <= COORD_LIMIT && p.y.abs() <= COORD_LIMIT)
+        {
+            if let Some(tri) = Triangle::new(w, h, v) {
+                tri.scan(s, pixel);
+            }
+            return;
+        }
+        // Screen points as (x, y, z, 1); the clipper's planes then bound x and y directly.
+        const MARGIN: f32 = 1024.0;
+        let planes = [
+            Vec4::new(1.0, 0.0, 0.0, MARGIN),
+            Vec4::new(-1.0, 0.0, 0.0, w as f32 + MARGIN),
+            Vec4::new(0.0, 1.0, 0.0, MARGIN),
+            Vec4::new(0.0, -1.0, 0.0, h as f32 + MARGIN),
+        ];
+        let cv = |k: usize| ClipVertex {
+            p: v[k].extend(1.0),
+            s: s[k],
+        };
+        let mut poly = Polygon::triangle(cv(0), cv(1), cv(2));
+        poly.clip(&planes);
+        let verts = poly.vertices();
+        for k in 1..verts.len().saturating_sub(1) {
+            let (a, b, c) = (verts[0], verts[k], verts[k + 1]);
+            let tri = [a.p.truncate(), b.p.truncate(), c.p.truncate()];
+            if let Some(tri) = Triangle::new(w, h, tri) {
+                tri.scan([a.s, b.s, c.s], &mut pixel);
+            }
+        }
+    }
+
+    /// A line in screen coordinates, depth-tested with `EDGE_DEPTH_BIAS` and
+    /// depth-writing (see `line` for the pixels it covers).
+    pub fn line(&mut self, a: Vec3, b: Vec3, s: [f32; 2], paint: Paint) {
+        let (w, h) = (self.width, self.height);
+        let (depth, color, layer) = (&mut self.depth, &mut self.color, &mut self.layer);
+        super::line::scan(w, h, a, b, s, |i, z, s| {
+            edge(depth, color, layer, i, z, true, || paint.color(s))
+        });
+    }
+
+    /// A line drawn over everything, not touching depth.
+    pub fn overlay_line(&mut self, a: Vec3, b: Vec3, c: Rgb) {
+        let (w, h) = (self.width, self.height);
+        let (color, layer) = (&mut self.color, &mut self.layer);
+        super::line::scan(w, h, a, b, [1.0, 1.0], |i, _, _| {
+            overlay(color, layer, i, c)
+        });
+    }
+
+    /// A square dot of side `2 * radius + 1` centred on the pixel containing `p`, drawn
+    /// over everything. Parts outside the raster are dropped.
+    pub fn overlay_dot(&mut self, p: Vec3, radius: usize, c: Rgb) {
+        let Some((cx, cy)) = self.pixel_of(p) else {
+            return;
+        };
+        let r = radius.min(MAX_SIDE);
+        let x0 = cx.saturating_sub(r);
+        let y0 = cy.saturating_sub(r);
+        let x1 = (cx + r).min(self.width.saturating_sub(1));
+        let y1 = (cy + r).min(self.height.saturating_sub(1));
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let i = y * self.width + x;
+                overlay(&mut self.color, &mut self.layer, i, c);
+            }
+        }
+    }
+
+    /// A single pixel, depth-tested like a line (`EDGE_DEPTH_BIAS`) and depth-writing.
+    pub fn point(&mut self, p: Vec3, c: Rgb) {
+        if let Some((x, y)) = self.pixel_of(p) {
+            let i = y * self.width + x;
+            edge(
+                &mut self.depth,
+                &mut self.color,
+                &mut self.layer,
+                i,
+                p.z,
+                true,
+                || c,
+            );
+        }
+    }
+
+    /// The pixel containing screen point `p`, if it is inside and finite.
+    pub fn pixel_of(&self, p: Vec3) -> Option<(usize, usize)> {
+        let inside = |v: f32, n: usize| v.is_finite() && v >= 0.0 && v < n as f32;
+        (inside(p.x, self.width) && inside(p.y, self.height)).then(|| {
+            (
+                (p.x as usize).min(self.width - 1),
+                (p.y as usize).min(self.height - 1),
+            )
+        })
+    }
+}
+
+/// Lines and points lying on a surface sample depth slightly differently from the
+/// surface's own pixels; this relative slack (1% of the view distance) lets them show on
+/// the surface they belong to while surfaces clearly in front still hide them.
+pub const EDGE_DEPTH_BIAS: f32 = 0.01;
+
+/// The depth rule for surfaces: strictly nearer wins, so that of two equal depths the
+/// first drawn stays (draw order then decides, predictably). The colour is computed only
+/// for pixels that pass.
+#[inline]
+pub(super) fn surface(
+    depth: &mut [f32],
+    color: &mut [Rgb],
+    layer: &mut [Layer],
+    i: usize,
+    z: f32,
+    c: impl FnOnce() -> Rgb,
+) {
+    if let (Some(d), Some(col), Some(l)) = (depth.get_mut(i), color.get_mut(i), layer.get_mut(i))
+        && z > *d
+    {
+        *d = z;
+        // Overlays stay on top whatever is drawn after them; the depth still records the
+        // surface so that later surfaces are tested against it.
+        if *l != Layer::Overlay {
+            *col = c();
+            *l = Layer::Surface;
+        }
+    }
+}
+
+/// The depth rule for edges and points: pass unless clearly behind (`EDGE_DEPTH_BIAS`);
+/// when `write`, raise the stored depth to the edge's own.
+#[inline]
+pub(super) fn edge(
+    depth: &mut [f32],
+    color: &mut [Rgb],
+    layer: &mut [Layer],
+    i: usize,
+    z: f32,
+    write: bool,
+    c: impl FnOnce() -> Rgb,
+) {
+    if let (Some(d), Some(col), Some(l)) = (depth.get_mut(i), color.get_mut(i), layer.get_mut(i))
+        && z * (1.0 + EDGE_DEPTH_BIAS) > *d
+    {
+        if write && z > *d {
+            *d = z;
+        }
+        if *l != Layer::Overlay {
+            *col = c();
+            *l = Layer::Surface;
+        }
+    }
+}
+
+#[inline]
+pub(super) fn overlay(color: &mut [Rgb], layer: &mut [Layer], i: usize, c: Rgb) {
+    if let (Some(col), Some(l)) = (color.get_mut(i), layer.get_mut(i)) {
+        *col = c;
+        *l = Layer::Overlay;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NEAR_C: Rgb = Rgb::GREEN;
+    const FAR_C: Rgb = Rgb::RED;
+
+    fn square(r: &mut Raster, z: f32, c: Rgb, x0: f32, x1: f32) {
+        let p = |x, y| Vec3::new(x, y, z);
+        r.fill_triangle(
+            [p(x0, 0.0), p(x1, 0.0), p(x1, 4.0)],
+            [1.0; 3],
+            Paint::Lit(c),
+        );
+        r.fill_triangle(
+            [p(x0, 0.0), p(x1, 4.0), p(x0, 4.0)],
+            [1.0; 3],
+            Paint::Lit(c),
+        );
+    }
+
+    #[test]
+    fn nearer_surface_wins_in_either_order() {
+        // Far square over columns 0..4, near over 2..6 (larger z is nearer).
+        for near_first in [false, true] {
+            let mut r = Raster::new(6, 4, 1.0);
+            if near_first {
+                square(&mut r, 0.6, NEAR_C, 2.0, 6.0);
+                square(&mut r, 0.3, FAR_C, 0.0, 4.0);
+            } else {
+                square(&mut r, 0.3, FAR_C, 0.0, 4.0);
+                square(&mut r, 0.6, NEAR_C, 2.0, 6.0);
+            }
+            for y in 0..4 {
+                assert_eq!(r.color_at(1, y), Some(FAR_C));
+                assert_eq!(r.color_at(3, y), Some(NEAR_C));
+                assert_eq!(r.color_at(5, y), Some(NEAR_C));
+                assert!((r.depth_at(3, y).unwrap() - 0.6).abs() < 1e-6);
+            }
+        }
+    }
+
+    #[test]
+    fn overlay_stays_on_top_of_later_surfaces() {
+        let mut r = Raster::new(6, 4, 1.0);
+        r.overlay_line(
+            Vec3::new(0.5, 1.5, 0.0),
+            Vec3::new(5.5, 1.5, 0.0),
+            Rgb::YELLOW,
+        );
+        square(&mut r, 0.9, NEAR_C, 0.0, 6.0);
+        assert_eq!(r.color_at(3, 1), Some(Rgb::YELLOW));
+        assert_eq!(r.layer_at(3, 1), Layer::Overlay);
+        assert_eq!(r.color_at(3, 2), Some(NEAR_C));
+        // The surface's depth is still recorded under the overlay.
+        assert!((r.depth_at(3, 1).unwrap() - 0.9).abs() < 1e-6);
+    }
+
+    #[test]
+    fn clear_keeps_allocation_and_empties() {
+        let mut r = Raster::new(6, 4, 1.0);
+        square(&mut r, 0.5, NEAR_C, 0.0, 6.0);
+        let cap = r.depth.capacity();
+        r.clear();
+        assert_eq!(r.depth.capacity(), cap);
+        assert!(r.lit_pixels().is_empty());
+        assert_eq!(r.depth_at(0, 0), Some(0.0));
+        r.resize(3, 2, 1.0);
+        assert_eq!(r.depth.capacity(), cap);
+        assert_eq!((r.width(), r.height(), r.depth.len()), (3, 2, 6));
+    }
+
+    #[test]
+    fn grid_sizing_and_aspect() {
+        let b = Raster::for_grid(10, 5, GlyphMode::Braille);
+        assert_eq!((b.width(), b.height(), b.pixel_aspect()), (20, 20, 1.0));
+        assert_eq!(b.aspect(), 1.0);
+        let h = Raster::for_grid(10, 5, GlyphMode::HalfBlock);
+        assert_eq!((h.width(), h.height(), h.pixel_aspect()), (10, 10, 1.0));
+        let a = Raster::for_grid(10, 5, GlyphMode::Ascii);
+        assert_eq!((a.width(), a.height(), a.pixel_aspect()), (10, 5, 2.0));
+        // 10 cells wide, 5 cells of twice the width tall: physically square.
+        assert_eq!(a.aspect(), 1.0);
+        assert_eq!(Raster::new(0, 0, f32::NAN).aspect(), 1.0);
+        assert_eq!(Raster::new(usize::MAX, 1, 1.0).width(), MAX_SIDE);
+    }
+
+    #[test]
+    fn huge_and_nan_vertices() {
+        // One vertex a billion pixels out: the long edge from (1e9, 0) to (0, 2) is
+        // y = 2 - 2x/1e9, indistinguishable from y = 2 over 4 columns: rows 0 and 1.
+        let mut r = Raster::new(4, 4, 1.0);
+        let p = |x, y| Vec3::new(x, y, 0.5);
+        r.fill_triangle(
+            [p(0.0, 0.0), p(1e9, 0.0), p(0.0, 2.0)],
+            [1.0; 3],
+            Paint::Heat,
+        );
+        let want: Vec<(usize, usize)> = (0..2).flat_map(|y| (0..4).map(move |x| (x, y))).collect();
+        assert_eq!(r.lit_pixels(), want);
+        r.clear();
+        r.fill_triangle(
+            [p(f32::NAN, 0.0), p(3.0, 0.0), p(0.0, 3.0)],
+            [1.0; 3],
+            Paint::Heat,
+        );
+        r.fill_triangle(
+            [p(f32::INFINITY, 0.0), p(3.0, 0.0), p(0.0, 3.0)],
+            [1.0; 3],
+            Paint::Heat,
+        );
+        r.line(p(f32::NAN, 0.0), p(3.0, 3.0), [1.0; 2], Paint::Heat);
+        r.point(p(f32::NAN, 1.0), Rgb::WHITE);
+        r.overlay_dot(p(-1.0, f32::INFINITY), 3, Rgb::WHITE);
+        assert!(r.lit_pixels().is_empty());
+    }
+
+    #[test]
+    fn dots_clip_at_the_edges() {
+        let mut r = Raster::new(4, 4, 1.0);
+        r.overlay_dot(Vec3::new(0.5, 3.5, 0.0), 1, Rgb::WHITE);
+        assert_eq!(r.lit_pixels(), vec![(0, 2), (1, 2), (0, 3), (1, 3)]);
+    }
+}
