@@ -105,3 +105,114 @@ pub fn draw_axis_gizmo(raster: &mut Raster, camera: &Camera) {
         raster.overlay_line(origin, tip, c);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::raster::{Layer, Paint};
+
+    #[test]
+    fn gizmo_from_the_default_camera() {
+        // 80x48 square pixels: length 48 / 8 = 6; origin pixel (6 + 2, 48 - 6 - 3) =
+        // (8, 39). From the front, x points right, y up, z at the viewer (a dot, drawn
+        // last since it is nearest).
+        let mut r = Raster::new(80, 48, 1.0);
+        draw_axis_gizmo(&mut r, &Camera::default());
+        for x in 9..=14 {
+            assert_eq!(r.color_at(x, 39), Some(AXIS_X), "x {x}");
+        }
+        for y in 33..=38 {
+            assert_eq!(r.color_at(8, y), Some(AXIS_Y), "y {y}");
+        }
+        assert_eq!(r.color_at(8, 39), Some(AXIS_Z));
+        assert_eq!(r.lit_pixels().len(), 6 + 6 + 1);
+        assert_eq!(r.layer_at(8, 39), Layer::Overlay);
+    }
+
+    #[test]
+    fn gizmo_turns_with_the_camera() {
+        // Yaw 90 degrees: the eye is on +X looking towards -X; right = forward x up =
+        // -X x Y = -Z, so +Z points left (6 pixels, to column 2) and +X at the viewer.
+        let mut cam = Camera::default();
+        cam.orbit(std::f32::consts::FRAC_PI_2, 0.0);
+        let mut r = Raster::new(80, 48, 1.0);
+        draw_axis_gizmo(&mut r, &cam);
+        assert_eq!(r.color_at(2, 39), Some(AXIS_Z));
+        assert!(!r.is_lit(9, 39));
+        assert_eq!(r.color_at(8, 39), Some(AXIS_X));
+        // ASCII pixels are twice as tall: 80x48 is physically 80x96, so the length is
+        // 80 / 8 = 10 columns and the y axis 10 / 2 = 5 rows; origin (10 + 2, 48 - 5 - 3)
+        // = (12, 40).
+        let mut r = Raster::new(80, 48, 2.0);
+        draw_axis_gizmo(&mut r, &Camera::default());
+        assert_eq!(r.color_at(12, 40), Some(AXIS_Z));
+        assert_eq!(r.color_at(22, 40), Some(AXIS_X));
+        assert_eq!(r.color_at(12, 35), Some(AXIS_Y));
+        assert!(!r.is_lit(12, 34) && !r.is_lit(23, 40));
+    }
+
+    #[test]
+    fn bones_draw_over_surfaces_with_the_selected_one_highlighted() {
+        // Same projection as the mesh tests: 40x40, default camera; (x, y, 0) lands at
+        // 20 (1 + 0.804738 x), 20 (1 - 0.804738 y).
+        let mut r = Raster::new(40, 40, 1.0);
+        let wall = |x: f32, y: f32| Vec3::new(x, y, 0.9);
+        // A wall in front of everything.
+        r.fill_triangle(
+            [wall(0.0, 0.0), wall(40.0, 0.0), wall(0.0, 40.0)],
+            [1.0; 3],
+            Paint::Lit(Rgb::WHITE),
+        );
+        r.fill_triangle(
+            [wall(40.0, 0.0), wall(40.0, 40.0), wall(0.0, 40.0)],
+            [1.0; 3],
+            Paint::Lit(Rgb::WHITE),
+        );
+        let segments = [
+            (Vec3::new(-0.5, 0.0, 0.0), Vec3::new(0.5, 0.0, 0.0)),
+            (Vec3::new(0.0, 0.0, 0.0), Vec3::new(0.0, 0.5, 0.0)),
+        ];
+        let joints = [Vec3::new(0.5, 0.0, 0.0), Vec3::new(f32::NAN, 0.0, 0.0)];
+        let style = BoneStyle::default();
+        draw_bones(
+            &mut r,
+            &Camera::default(),
+            &segments,
+            &joints,
+            Some(1),
+            &style,
+        );
+        // Bone 0 along row 20 from x 11.95 to 28.05; bone 1 up column 20 to y 15.98.
+        assert_eq!(r.color_at(12, 20), Some(style.bone));
+        assert_eq!(r.color_at(20, 17), Some(style.selected));
+        // The selected bone is drawn after the others: it owns their shared pixel.
+        assert_eq!(r.color_at(20, 20), Some(style.selected));
+        // Joint at (28.05, 20): a 3x3 square around pixel (28, 20).
+        for (x, y) in [(27, 19), (28, 20), (29, 21)] {
+            assert_eq!(r.color_at(x, y), Some(style.joint));
+        }
+        assert_eq!(r.color_at(30, 20), Some(Rgb::WHITE));
+    }
+
+    #[test]
+    fn bones_behind_the_eye_are_cut_or_dropped() {
+        let mut r = Raster::new(40, 40, 1.0);
+        let segments = [
+            (Vec3::ZERO, Vec3::new(0.0, -1.0, 6.0)),
+            (Vec3::new(0.0, 0.0, 5.0), Vec3::new(1.0, 0.0, 6.0)),
+            (Vec3::NAN, Vec3::ZERO),
+        ];
+        let joints = [Vec3::new(0.0, 0.0, 5.0)];
+        draw_bones(
+            &mut r,
+            &Camera::default(),
+            &segments,
+            &joints,
+            Some(7),
+            &BoneStyle::default(),
+        );
+        let lit = r.lit_pixels();
+        assert!(!lit.is_empty());
+        assert!(lit.iter().all(|&(x, y)| x == 20 && y >= 20), "{lit:?}");
+    }
+}
