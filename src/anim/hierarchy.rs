@@ -52,12 +52,7 @@ pub fn bind_globals(rig: &Rig) -> Vec<Option<Mat4>> {
 /// Globals of the bind pose: a joint sits at its `inverse(IBM)`; every other node (including
 /// children of joints, such as a prop held in a hand) is `parent_global * rest local`.
 pub fn compute_bind_globals(rig: &Rig, pose: &Pose, bind: &[Option<Mat4>], globals: &mut [Mat4]) {
-    walk(
-        rig,
-        globals,
-        |node| pose.local_matrix(rig, node),
-        |node| bind.get(node).copied().flatten(),
-    );
+    walk(rig, globals, |node| pose.local_matrix(rig, node), |node| bind.get(node).copied().flatten());
 }
 
 /// The parents-first walk shared by the animated and the bind-pose globals: `fixed(node)`
@@ -98,29 +93,18 @@ mod tests {
     }
 
     fn node(parent: Option<usize>, rest: Transform) -> Node {
-        Node {
-            parent,
-            rest,
-            ..Node::default()
-        }
+        Node { parent, rest, ..Node::default() }
     }
 
     fn trs(t: Vec3, r: Quat, s: Vec3) -> Transform {
-        Transform {
-            translation: t,
-            rotation: r,
-            scale: s,
-        }
+        Transform { translation: t, rotation: r, scale: s }
     }
 
     #[test]
     fn local_is_translation_rotation_scale_in_that_order() {
         let rz90 = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
         let rig = Rig {
-            nodes: vec![node(
-                None,
-                trs(Vec3::new(1.0, 2.0, 3.0), rz90, Vec3::new(2.0, 3.0, 4.0)),
-            )],
+            nodes: vec![node(None, trs(Vec3::new(1.0, 2.0, 3.0), rz90, Vec3::new(2.0, 3.0, 4.0)))],
             order: vec![0],
             ..Rig::default()
         };
@@ -134,28 +118,16 @@ mod tests {
     #[test]
     fn matrix_nodes_use_the_file_matrix_and_children_compose_on_it() {
         // A sheared matrix: x' = x + y, then moved by (0, 0, 5). TRS cannot express it.
-        let shear = Mat4::from_cols_array(&[
-            1., 0., 0., 0., 1., 1., 0., 0., 0., 0., 1., 0., 0., 0., 5., 1.,
-        ]);
+        let shear = Mat4::from_cols_array(&[1., 0., 0., 0., 1., 1., 0., 0., 0., 0., 1., 0., 0., 0., 5., 1.]);
         let mut parent = node(None, Transform::IDENTITY);
         parent.matrix = Some(shear);
-        let child = node(
-            Some(0),
-            trs(Vec3::new(0.0, 2.0, 0.0), Quat::IDENTITY, Vec3::ONE),
-        );
-        let rig = Rig {
-            nodes: vec![parent, child],
-            order: vec![0, 1],
-            ..Rig::default()
-        };
+        let child = node(Some(0), trs(Vec3::new(0.0, 2.0, 0.0), Quat::IDENTITY, Vec3::ONE));
+        let rig = Rig { nodes: vec![parent, child], order: vec![0, 1], ..Rig::default() };
         let mut globals = vec![Mat4::ZERO; 2];
         compute_globals(&rig, &Pose::rest(&rig), &mut globals);
         assert_eq!(globals[0], shear);
         // child origin: (0,2,0) -> shear -> (2,2,0) -> +z5 -> (2,2,5)
-        assert!(close(
-            globals[1].transform_point3(Vec3::ZERO),
-            Vec3::new(2.0, 2.0, 5.0)
-        ));
+        assert!(close(globals[1].transform_point3(Vec3::ZERO), Vec3::new(2.0, 2.0, 5.0)));
     }
 
     #[test]
@@ -182,20 +154,11 @@ mod tests {
         compute_joint_matrices(&rig, &globals, &mut joints);
         // G1 = T(0,1,0) Rz90 T(0,1,0): origin -> Rz90 (0,1,0) = (-1,0,0) -> + (0,1,0) = (-1,1,0).
         // (0,2,0) -IBM-> (0,0,0) -G1-> (-1,1,0)
-        assert!(close(
-            joints[0][0].transform_point3(Vec3::new(0.0, 2.0, 0.0)),
-            Vec3::new(-1.0, 1.0, 0.0)
-        ));
+        assert!(close(joints[0][0].transform_point3(Vec3::new(0.0, 2.0, 0.0)), Vec3::new(-1.0, 1.0, 0.0)));
         // (1,2,0) -IBM-> (1,0,0); G1 (1,0,0) = T(0,1,0) Rz90 (1,1,0) = T(0,1,0) (-1,1,0) = (-1,2,0)
-        assert!(close(
-            joints[0][0].transform_point3(Vec3::new(1.0, 2.0, 0.0)),
-            Vec3::new(-1.0, 2.0, 0.0)
-        ));
+        assert!(close(joints[0][0].transform_point3(Vec3::new(1.0, 2.0, 0.0)), Vec3::new(-1.0, 2.0, 0.0)));
         // Joint 0 without IBM: J = G0; (1,0,0) -Rz90-> (0,1,0) -T-> (0,2,0)
-        assert!(close(
-            joints[0][1].transform_point3(Vec3::X),
-            Vec3::new(0.0, 2.0, 0.0)
-        ));
+        assert!(close(joints[0][1].transform_point3(Vec3::X), Vec3::new(0.0, 2.0, 0.0)));
     }
 
     #[test]
@@ -223,10 +186,7 @@ mod tests {
         let bind = bind_globals(&rig);
         assert_eq!(bind.len(), 3);
         // First skin wins for node 0; node 2 has no IBM in skin 1 -> identity.
-        assert_eq!(
-            bind[0],
-            Some(Mat4::from_translation(Vec3::new(0.0, 2.0, 0.0)))
-        );
+        assert_eq!(bind[0], Some(Mat4::from_translation(Vec3::new(0.0, 2.0, 0.0))));
         assert_eq!(bind[1], None);
         assert_eq!(bind[2], Some(Mat4::IDENTITY));
     }

@@ -11,11 +11,7 @@ const NEAR_EQUAL_DOT: f32 = 0.9995;
 /// broken key never fills a whole mesh with NaN.
 pub(crate) fn normalize_quat(q: Vec4) -> Quat {
     let len = q.length();
-    if len.is_finite() && len > 0.0 {
-        Quat::from_vec4(q / len)
-    } else {
-        Quat::IDENTITY
-    }
+    if len.is_finite() && len > 0.0 { Quat::from_vec4(q / len) } else { Quat::IDENTITY }
 }
 
 /// Spherical linear interpolation on the shortest arc, result normalised.
@@ -44,12 +40,7 @@ pub(crate) fn slerp_shortest(a: Vec4, b: Vec4, s: f32) -> Quat {
 pub(crate) fn hermite_weights(s: f32, td: f32) -> [f32; 4] {
     let s2 = s * s;
     let s3 = s2 * s;
-    [
-        2.0 * s3 - 3.0 * s2 + 1.0,
-        td * (s3 - 2.0 * s2 + s),
-        -2.0 * s3 + 3.0 * s2,
-        td * (s3 - s2),
-    ]
+    [2.0 * s3 - 3.0 * s2 + 1.0, td * (s3 - 2.0 * s2 + s), -2.0 * s3 + 3.0 * s2, td * (s3 - s2)]
 }
 
 #[cfg(test)]

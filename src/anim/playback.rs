@@ -30,23 +30,12 @@ pub struct Playback {
 impl Playback {
     /// At time 0, speed 1, looping, playing.
     pub fn new(duration: f32) -> Self {
-        Self {
-            time: 0.0,
-            speed: 1.0,
-            mode: LoopMode::Loop,
-            paused: false,
-            duration,
-            reversed: false,
-        }
+        Self { time: 0.0, speed: 1.0, mode: LoopMode::Loop, paused: false, duration, reversed: false }
     }
 
     /// The usable duration: a negative, NaN or infinite duration acts as 0.
     fn length(&self) -> f32 {
-        if self.duration.is_finite() && self.duration > 0.0 {
-            self.duration
-        } else {
-            0.0
-        }
+        if self.duration.is_finite() && self.duration > 0.0 { self.duration } else { 0.0 }
     }
 
     /// Moves the clock by `dt` real seconds, unless paused. A non-finite `dt` is ignored.
@@ -83,11 +72,7 @@ impl Playback {
             LoopMode::PingPong => {
                 // Unfold the bounce into a phase on a loop of length 2d: 0..d forward,
                 // d..2d backward.
-                let phase = if self.reversed {
-                    2.0 * d - self.time
-                } else {
-                    self.time
-                };
+                let phase = if self.reversed { 2.0 * d - self.time } else { self.time };
                 let phase = wrap(phase + delta, 2.0 * d);
                 if phase <= d {
                     self.time = phase;
@@ -102,11 +87,7 @@ impl Playback {
 
     /// Jumps to `t`, clamped to the clip (NaN goes to 0). Pause state is kept.
     pub fn seek(&mut self, t: f32) {
-        self.time = if t.is_nan() {
-            0.0
-        } else {
-            t.clamp(0.0, self.length())
-        };
+        self.time = if t.is_nan() { 0.0 } else { t.clamp(0.0, self.length()) };
     }
 
     /// Steps by whole frames (negative = back) and pauses: frame stepping is for looking at
@@ -155,12 +136,7 @@ mod tests {
     }
 
     fn playing(duration: f32, mode: LoopMode, speed: f32, time: f32) -> Playback {
-        Playback {
-            time,
-            speed,
-            mode,
-            ..Playback::new(duration)
-        }
+        Playback { time, speed, mode, ..Playback::new(duration) }
     }
 
     #[test]

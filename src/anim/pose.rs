@@ -33,11 +33,7 @@ impl Pose {
         self.locals.resize(n, Transform::IDENTITY);
         self.use_matrix.resize(n, false);
         self.morph_weights.resize_with(n, Vec::new);
-        let slots = self
-            .locals
-            .iter_mut()
-            .zip(self.use_matrix.iter_mut())
-            .zip(self.morph_weights.iter_mut());
+        let slots = self.locals.iter_mut().zip(self.use_matrix.iter_mut()).zip(self.morph_weights.iter_mut());
         for (node, ((local, use_matrix), weights)) in rig.nodes.iter().zip(slots) {
             *local = node.rest;
             *use_matrix = node.matrix.is_some();
@@ -77,37 +73,17 @@ mod tests {
     #[test]
     fn rest_pose_takes_weights_from_node_then_mesh_then_nothing() {
         let matrix = Mat4::from_translation(Vec3::new(1.0, 2.0, 3.0));
-        let rest = Transform {
-            translation: Vec3::new(1.0, 2.0, 3.0),
-            rotation: Quat::IDENTITY,
-            scale: Vec3::ONE,
-        };
+        let rest =
+            Transform { translation: Vec3::new(1.0, 2.0, 3.0), rotation: Quat::IDENTITY, scale: Vec3::ONE };
         let rig = Rig {
             nodes: vec![
-                Node {
-                    mesh: Some(0),
-                    weights: Some(vec![0.25, 0.5]),
-                    ..Node::default()
-                },
-                Node {
-                    mesh: Some(0),
-                    ..Node::default()
-                },
-                Node {
-                    matrix: Some(matrix),
-                    rest,
-                    ..Node::default()
-                },
+                Node { mesh: Some(0), weights: Some(vec![0.25, 0.5]), ..Node::default() },
+                Node { mesh: Some(0), ..Node::default() },
+                Node { matrix: Some(matrix), rest, ..Node::default() },
                 // A mesh index past the end must not panic.
-                Node {
-                    mesh: Some(7),
-                    ..Node::default()
-                },
+                Node { mesh: Some(7), ..Node::default() },
             ],
-            meshes: vec![Mesh {
-                default_weights: vec![1.0, 0.0],
-                ..Mesh::default()
-            }],
+            meshes: vec![Mesh { default_weights: vec![1.0, 0.0], ..Mesh::default() }],
             ..Rig::default()
         };
         let pose = Pose::rest(&rig);

@@ -41,10 +41,7 @@ pub fn key_count(channel: &Channel) -> usize {
     if floats_per_key == 0 {
         return 0;
     }
-    channel
-        .times
-        .len()
-        .min(channel.values.len() / floats_per_key)
+    channel.times.len().min(channel.values.len() / floats_per_key)
 }
 
 /// NaN time is treated as 0, as the brief for the UI asks (a NaN clock must not freeze on
@@ -89,11 +86,7 @@ pub(crate) fn span_at(times: &[f32], k: usize, t: f32) -> Span {
     };
     let td = t1 - t0;
     let s = (t - t0) / td;
-    if td > 0.0 && s >= 0.0 {
-        Span::Between(k, s.min(1.0))
-    } else {
-        Span::Hold(k)
-    }
+    if td > 0.0 && s >= 0.0 { Span::Between(k, s.min(1.0)) } else { Span::Hold(k) }
 }
 
 /// Samples one channel at `t` into `out` (`components` floats; extra slots are left alone,
@@ -102,11 +95,7 @@ pub(crate) fn span_at(times: &[f32], k: usize, t: f32) -> Span {
 pub fn sample_channel(channel: &Channel, t: f32, out: &mut [f32]) -> SampleInfo {
     let n = key_count(channel);
     if n == 0 {
-        return SampleInfo {
-            key: 0,
-            next: None,
-            factor: 0.0,
-        };
+        return SampleInfo { key: 0, next: None, factor: 0.0 };
     }
     let times = channel.times.get(..n).unwrap_or_default();
     write_span(channel, locate(times, sanitize_time(t)), out)
@@ -165,18 +154,10 @@ pub(crate) fn write_span(channel: &Channel, span: Span, out: &mut [f32]) -> Samp
     let c = channel.components;
     let cubic = channel.interpolation == Interpolation::CubicSpline;
     // CUBICSPLINE keys are (in-tangent, value, out-tangent): the value is element 3k + 1.
-    let element = |index: usize| -> &[f32] {
-        channel
-            .values
-            .get(index * c..(index + 1) * c)
-            .unwrap_or_default()
-    };
+    let element =
+        |index: usize| -> &[f32] { channel.values.get(index * c..(index + 1) * c).unwrap_or_default() };
     let value = |k: usize| {
-        if cubic {
-            element(3 * k + 1)
-        } else {
-            element(k)
-        }
+        if cubic { element(3 * k + 1) } else { element(k) }
     };
     let rotation = channel.property == Property::Rotation && c == 4;
 
@@ -218,19 +199,11 @@ pub(crate) fn write_span(channel: &Channel, span: Span, out: &mut [f32]) -> Samp
             }
         }
     }
-    SampleInfo {
-        key: k,
-        next: Some(k + 1),
-        factor: s,
-    }
+    SampleInfo { key: k, next: Some(k + 1), factor: s }
 }
 
 fn hold(k: usize) -> SampleInfo {
-    SampleInfo {
-        key: k,
-        next: None,
-        factor: 0.0,
-    }
+    SampleInfo { key: k, next: None, factor: 0.0 }
 }
 
 /// `out = h0 v_k + h1 b_k + h2 v_k+1 + h3 a_k+1`, component by component.
@@ -288,13 +261,7 @@ mod tests {
 
     fn linear_translation() -> Channel {
         // First key after 0 (like the Cesium models): before it, the first value holds.
-        channel(
-            0,
-            Property::Translation,
-            Interpolation::Linear,
-            &[1.0, 3.0],
-            &[0., 0., 0., 2., 4., 6.],
-        )
+        channel(0, Property::Translation, Interpolation::Linear, &[1.0, 3.0], &[0., 0., 0., 2., 4., 6.])
     }
 
     #[test]
@@ -345,14 +312,9 @@ mod tests {
             &[0.0, 1.0, 2.0],
             &[10., 0., 0., 20., 0., 0., 30., 0., 0.],
         );
-        for (t, key, x) in [
-            (-1.0, 0, 10.0),
-            (0.99, 0, 10.0),
-            (1.0, 1, 20.0),
-            (1.5, 1, 20.0),
-            (2.0, 2, 30.0),
-            (7.0, 2, 30.0),
-        ] {
+        for (t, key, x) in
+            [(-1.0, 0, 10.0), (0.99, 0, 10.0), (1.0, 1, 20.0), (1.5, 1, 20.0), (2.0, 2, 30.0), (7.0, 2, 30.0)]
+        {
             let (v, i) = at(&ch, t);
             assert_eq!((v[0], i), (x, info(key, None, 0.0)), "t = {t}");
         }
@@ -361,13 +323,7 @@ mod tests {
     #[test]
     fn a_single_key_is_constant() {
         for interpolation in [Interpolation::Step, Interpolation::Linear] {
-            let ch = channel(
-                0,
-                Property::Translation,
-                interpolation,
-                &[0.5],
-                &[1., 2., 3.],
-            );
+            let ch = channel(0, Property::Translation, interpolation, &[0.5], &[1., 2., 3.]);
             for t in [-1.0, 0.5, 2.0] {
                 let (v, i) = at(&ch, t);
                 assert_eq!((&v[..3], i), (&[1., 2., 3.][..], info(0, None, 0.0)));
@@ -406,13 +362,7 @@ mod tests {
 
     #[test]
     fn non_unit_rotation_keys_come_out_unit() {
-        let ch = channel(
-            0,
-            Property::Rotation,
-            Interpolation::Step,
-            &[0.0],
-            &[0., 0., 0., 2.],
-        );
+        let ch = channel(0, Property::Rotation, Interpolation::Step, &[0.0], &[0., 0., 0., 2.]);
         assert_eq!(at(&ch, 0.0).0, [0., 0., 0., 1.]);
     }
 
@@ -429,10 +379,8 @@ mod tests {
             Interpolation::CubicSpline,
             &[1.0, 3.0],
             &[
-                7., 7., 7., /* a0 unused */ 1., 0., 0., /* v0 */ 2., 0.,
-                1., /* b0 */
-                3., 0., 0., /* a1 */ 5., 4., 0., /* v1 */ 7., 7.,
-                7., /* b1 unused */
+                7., 7., 7., /* a0 unused */ 1., 0., 0., /* v0 */ 2., 0., 1., /* b0 */
+                3., 0., 0., /* a1 */ 5., 4., 0., /* v1 */ 7., 7., 7., /* b1 unused */
             ],
         );
         let (v, i) = at(&ch, 2.0);
@@ -463,13 +411,7 @@ mod tests {
 
     #[test]
     fn weights_channel_lerps_every_target() {
-        let ch = channel(
-            0,
-            Property::Weights,
-            Interpolation::Linear,
-            &[0.0, 1.0],
-            &[0.0, 1.0, 1.0, 0.0],
-        );
+        let ch = channel(0, Property::Weights, Interpolation::Linear, &[0.0, 1.0], &[0.0, 1.0, 1.0, 0.0]);
         assert_eq!(ch.components, 2);
         let mut out = [9.0; 3];
         let i = sample_channel(&ch, 0.25, &mut out);
@@ -486,11 +428,7 @@ mod tests {
             &[0.0, 2.0, 1.0, 1.0, f32::NAN, 3.0],
             &[0.; 18],
         );
-        for interpolation in [
-            Interpolation::Step,
-            Interpolation::Linear,
-            Interpolation::CubicSpline,
-        ] {
+        for interpolation in [Interpolation::Step, Interpolation::Linear, Interpolation::CubicSpline] {
             ch.interpolation = interpolation;
             for i in -10..60 {
                 let (v, info) = at(&ch, i as f32 / 10.0);
@@ -526,10 +464,7 @@ mod tests {
             ..Node::default()
         });
         rig.order.push(2);
-        rig.meshes.push(Mesh {
-            default_weights: vec![0.5, 0.5],
-            ..Mesh::default()
-        });
+        rig.meshes.push(Mesh { default_weights: vec![0.5, 0.5], ..Mesh::default() });
         rig.nodes[1].rest.translation = Vec3::new(7.0, 8.0, 9.0);
         rig.nodes[1].matrix = Some(glam::Mat4::from_translation(Vec3::new(7.0, 8.0, 9.0)));
         let clip = Clip {
@@ -537,28 +472,10 @@ mod tests {
             duration: 3.0,
             channels: vec![
                 linear_translation(),
-                channel(
-                    1,
-                    Property::Scale,
-                    Interpolation::Step,
-                    &[0.0],
-                    &[2., 2., 2.],
-                ),
-                channel(
-                    2,
-                    Property::Weights,
-                    Interpolation::Step,
-                    &[0.0],
-                    &[1.0, 0.0],
-                ),
+                channel(1, Property::Scale, Interpolation::Step, &[0.0], &[2., 2., 2.]),
+                channel(2, Property::Weights, Interpolation::Step, &[0.0], &[1.0, 0.0]),
                 // Targets a node that does not exist: ignored.
-                channel(
-                    9,
-                    Property::Translation,
-                    Interpolation::Step,
-                    &[0.0],
-                    &[1.; 3],
-                ),
+                channel(9, Property::Translation, Interpolation::Step, &[0.0], &[1.; 3]),
             ],
         };
         let mut pose = Pose::rest(&rig);

@@ -32,10 +32,7 @@ struct ChannelCursor {
 impl ChannelCursor {
     fn bind(channel: &Channel) -> Self {
         let keys = key_count(channel);
-        let sorted = channel
-            .times
-            .get(..keys)
-            .is_some_and(|times| times.windows(2).all(|w| w[0] < w[1]));
+        let sorted = channel.times.get(..keys).is_some_and(|times| times.windows(2).all(|w| w[0] < w[1]));
         Self {
             times_addr: channel.times.as_ptr() as usize,
             times_len: channel.times.len(),
@@ -63,16 +60,13 @@ impl Sampler {
     /// An unbound sampler with room for `channels` cursors, so binding a clip with at most
     /// that many channels never allocates.
     pub fn with_capacity(channels: usize) -> Self {
-        Self {
-            cursors: Vec::with_capacity(channels),
-        }
+        Self { cursors: Vec::with_capacity(channels) }
     }
 
     /// Binds to `clip`, resetting every cursor.
     pub fn bind(&mut self, clip: &Clip) {
         self.cursors.clear();
-        self.cursors
-            .extend(clip.channels.iter().map(ChannelCursor::bind));
+        self.cursors.extend(clip.channels.iter().map(ChannelCursor::bind));
     }
 
     /// Same result as `sample(clip, t, pose)`, faster when `t` moves forward a little.
@@ -89,11 +83,7 @@ impl Sampler {
                 continue;
             }
             let times = channel.times.get(..cursor.keys).unwrap_or_default();
-            let span = if cursor.sorted {
-                locate_from(times, t, &mut cursor.key)
-            } else {
-                locate(times, t)
-            };
+            let span = if cursor.sorted { locate_from(times, t, &mut cursor.key) } else { locate(times, t) };
             apply_span(channel, span, pose);
         }
     }
@@ -154,9 +144,7 @@ mod tests {
                     Property::Scale,
                     Interpolation::CubicSpline,
                     &[0.0, 2.0],
-                    &[
-                        0., 0., 0., 1., 1., 1., 1., 2., 3., 3., 2., 1., 2., 2., 2., 0., 0., 0.,
-                    ],
+                    &[0., 0., 0., 1., 1., 1., 1., 2., 3., 3., 2., 1., 2., 2., 2., 0., 0., 0.],
                 ),
                 // Not increasing: must fall back to the binary search and still agree.
                 channel(
@@ -176,18 +164,7 @@ mod tests {
         let clip = clip();
         let mut sampler = Sampler::new(&clip);
         let mut times: Vec<f32> = (0..=120).map(|i| i as f32 / 24.0 - 0.5).collect();
-        times.extend([
-            3.0,
-            0.2,
-            4.5,
-            1.0,
-            1.0,
-            0.99,
-            f32::NAN,
-            2.5,
-            -1.0,
-            f32::INFINITY,
-        ]);
+        times.extend([3.0, 0.2, 4.5, 1.0, 1.0, 0.99, f32::NAN, 2.5, -1.0, f32::INFINITY]);
         times.extend((0..60).rev().map(|i| i as f32 / 15.0));
         for &t in &times {
             let mut by_search = Pose::rest(&rig);

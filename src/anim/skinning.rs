@@ -92,11 +92,7 @@ fn normal_matrix(global: &Mat4) -> Mat3 {
     let (c0, c1, c2) = (m.x_axis, m.y_axis, m.z_axis);
     let cofactor = Mat3::from_cols(c1.cross(c2), c2.cross(c0), c0.cross(c1));
     // A mirror (det < 0) flips the cofactor; the inverse-transpose keeps the outward side.
-    if m.determinant() < 0.0 {
-        -cofactor
-    } else {
-        cofactor
-    }
+    if m.determinant() < 0.0 { -cofactor } else { cofactor }
 }
 
 #[cfg(test)]
@@ -122,10 +118,7 @@ mod tests {
 
     /// J0 moves by +x, J1 turns 90 degrees about z.
     fn two_joints() -> [Mat4; 2] {
-        [
-            Mat4::from_translation(Vec3::X),
-            Mat4::from_quat(Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)),
-        ]
+        [Mat4::from_translation(Vec3::X), Mat4::from_quat(Quat::from_rotation_z(std::f32::consts::FRAC_PI_2))]
     }
 
     #[test]
@@ -142,17 +135,9 @@ mod tests {
         skin_in_place(&mut positions, &mut normals, &sets, &joints);
         // J0 (1,0,0) = (2,0,0), J1 (1,0,0) = (0,1,0)
         // v0: 0.25 (2,0,0) + 0.75 (0,1,0) = (0.5, 0.75, 0)
-        assert!(
-            close(positions[0], Vec3::new(0.5, 0.75, 0.0)),
-            "{}",
-            positions[0]
-        );
+        assert!(close(positions[0], Vec3::new(0.5, 0.75, 0.0)), "{}", positions[0]);
         // v1: 0.25 (2,0,0) + 0.25 (0,1,0) = (0.5, 0.25, 0)
-        assert!(
-            close(positions[1], Vec3::new(0.5, 0.25, 0.0)),
-            "{}",
-            positions[1]
-        );
+        assert!(close(positions[1], Vec3::new(0.5, 0.25, 0.0)), "{}", positions[1]);
         // normals: v0 (0.25, 0.75, 0) / sqrt(0.625) = (0.3162278, 0.9486833, 0)
         assert!(close(normals[0], Vec3::new(0.316_227_8, 0.948_683_3, 0.0)));
         // v1 (0.25, 0.25, 0) normalised = (0.7071068, 0.7071068, 0)
@@ -168,25 +153,13 @@ mod tests {
         let sets = [set(
             0,
             vec![[0, 7, 0, 0], [0, 1, 1, 0], [0, 1, 0, 0]],
-            vec![
-                [0.5, 0.5, 0.0, 0.0],
-                [0.5, f32::NAN, 0.5, 0.0],
-                [0.25, 0.75, 0.0, 0.0],
-            ],
+            vec![[0.5, 0.5, 0.0, 0.0], [0.5, f32::NAN, 0.5, 0.0], [0.25, 0.75, 0.0, 0.0]],
         )];
         skin_in_place(&mut positions, &mut normals, &sets, &joints);
         // v0: joint 7 does not exist -> 0.5 J0 (1,0,0) = (1,0,0)
-        assert!(
-            close(positions[0], Vec3::new(1.0, 0.0, 0.0)),
-            "{}",
-            positions[0]
-        );
+        assert!(close(positions[0], Vec3::new(1.0, 0.0, 0.0)), "{}", positions[0]);
         // v1: the NaN influence is dropped -> 0.5 (2,0,0) + 0.5 (0,1,0) = (1, 0.5, 0)
-        assert!(
-            close(positions[1], Vec3::new(1.0, 0.5, 0.0)),
-            "{}",
-            positions[1]
-        );
+        assert!(close(positions[1], Vec3::new(1.0, 0.5, 0.0)), "{}", positions[1]);
         // v2 untouched by its neighbours' faults
         assert!(close(positions[2], Vec3::new(0.5, 0.75, 0.0)));
         assert!(normals.iter().all(|n| n.is_finite()));
@@ -202,11 +175,7 @@ mod tests {
         ];
         skin_in_place(&mut positions, &mut [], &sets, &joints);
         // 0.5 (2,0,0) + 0.5 (0,1,0) = (1, 0.5, 0); dropping set 1 would give (1, 0, 0).
-        assert!(
-            close(positions[0], Vec3::new(1.0, 0.5, 0.0)),
-            "{}",
-            positions[0]
-        );
+        assert!(close(positions[0], Vec3::new(1.0, 0.5, 0.0)), "{}", positions[0]);
     }
 
     #[test]
@@ -236,19 +205,11 @@ mod tests {
         assert!(close(positions[0], Vec3::new(2.0, 1.0, 3.0)));
         // inverse-transpose diag(1/2, 1, 1): (0.5, 1, 0) / |.| = (0.4472136, 0.8944272, 0);
         // the plain 3x3 would give (2, 1, 0) / |.| = (0.894, 0.447, 0).
-        assert!(
-            close(normals[0], Vec3::new(0.447_213_6, 0.894_427_2, 0.0)),
-            "{}",
-            normals[0]
-        );
+        assert!(close(normals[0], Vec3::new(0.447_213_6, 0.894_427_2, 0.0)), "{}", normals[0]);
         // A mirror keeps the normal pointing the way the inverse-transpose points it:
         // diag(-1,1,1)^-T = diag(-1,1,1): (1,0,0) -> (-1,0,0).
         let mut normals = [Vec3::X];
-        rigid_in_place(
-            &mut [],
-            &mut normals,
-            &Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
-        );
+        rigid_in_place(&mut [], &mut normals, &Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)));
         assert!(close(normals[0], Vec3::new(-1.0, 0.0, 0.0)));
     }
 }

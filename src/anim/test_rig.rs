@@ -14,29 +14,14 @@ pub(crate) fn channel(
         Property::Translation | Property::Scale => 3,
         Property::Rotation => 4,
         Property::Weights => {
-            let per_key = if interpolation == Interpolation::CubicSpline {
-                3
-            } else {
-                1
-            };
+            let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
             values.len() / (times.len().max(1) * per_key)
         }
     };
-    Channel {
-        node,
-        property,
-        interpolation,
-        times: times.to_vec(),
-        values: values.to_vec(),
-        components,
-    }
+    Channel { node, property, interpolation, times: times.to_vec(), values: values.to_vec(), components }
 }
 
 /// Two unrelated root nodes with identity rest transforms.
 pub(crate) fn two_node_rig() -> Rig {
-    Rig {
-        nodes: vec![Node::default(), Node::default()],
-        order: vec![0, 1],
-        ..Rig::default()
-    }
+    Rig { nodes: vec![Node::default(), Node::default()], order: vec![0, 1], ..Rig::default() }
 }

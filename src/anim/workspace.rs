@@ -5,9 +5,7 @@
 
 use glam::{Mat4, Vec3};
 
-use super::hierarchy::{
-    bind_globals, compute_bind_globals, compute_globals, compute_joint_matrices,
-};
+use super::hierarchy::{bind_globals, compute_bind_globals, compute_globals, compute_joint_matrices};
 use super::morph::{Attribute, morph_into};
 use super::pose::Pose;
 use super::sampler::Sampler;
@@ -47,14 +45,11 @@ impl Workspace {
     pub fn new(rig: &Rig) -> Self {
         let mut primitives = Vec::new();
         for (node_index, node) in rig.nodes.iter().enumerate() {
-            let Some((mesh_index, mesh)) = node.mesh.and_then(|m| Some((m, rig.meshes.get(m)?)))
-            else {
+            let Some((mesh_index, mesh)) = node.mesh.and_then(|m| Some((m, rig.meshes.get(m)?))) else {
                 continue;
             };
             for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
-                let skin = node
-                    .skin
-                    .filter(|&s| s < rig.skins.len() && primitive.is_skinned());
+                let skin = node.skin.filter(|&s| s < rig.skins.len() && primitive.is_skinned());
                 primitives.push(DeformedPrimitive {
                     node: node_index,
                     mesh: mesh_index,
@@ -69,11 +64,7 @@ impl Workspace {
         let mut workspace = Self {
             pose: Pose::rest(rig),
             globals: vec![Mat4::IDENTITY; rig.nodes.len()],
-            joint_matrices: rig
-                .skins
-                .iter()
-                .map(|s| vec![Mat4::IDENTITY; s.joints.len()])
-                .collect(),
+            joint_matrices: rig.skins.iter().map(|s| vec![Mat4::IDENTITY; s.joints.len()]).collect(),
             primitives,
             bind: bind_globals(rig),
             sampler: Sampler::with_capacity(max_channels.unwrap_or(0)),
@@ -112,34 +103,15 @@ impl Workspace {
     /// Morph, then skin or move rigidly, every primitive, in place on its buffers.
     fn deform(&mut self, rig: &Rig, bind_pose: bool) {
         for out in &mut self.primitives {
-            let Some(primitive) = rig
-                .meshes
-                .get(out.mesh)
-                .and_then(|m| m.primitives.get(out.primitive))
+            let Some(primitive) = rig.meshes.get(out.mesh).and_then(|m| m.primitives.get(out.primitive))
             else {
                 continue;
             };
-            let weights = self
-                .pose
-                .morph_weights
-                .get(out.node)
-                .map_or(&[][..], Vec::as_slice);
+            let weights = self.pose.morph_weights.get(out.node).map_or(&[][..], Vec::as_slice);
             let targets = &primitive.morph_targets;
-            morph_into(
-                &primitive.positions,
-                targets,
-                weights,
-                Attribute::Position,
-                &mut out.positions,
-            );
+            morph_into(&primitive.positions, targets, weights, Attribute::Position, &mut out.positions);
             if let Some(normals) = &primitive.normals {
-                morph_into(
-                    normals,
-                    targets,
-                    weights,
-                    Attribute::Normal,
-                    &mut out.normals,
-                );
+                morph_into(normals, targets, weights, Attribute::Normal, &mut out.normals);
             }
             let joints = out.skin.and_then(|s| self.joint_matrices.get(s));
             match joints {
@@ -148,12 +120,9 @@ impl Workspace {
                         *n = n.normalize_or_zero();
                     }
                 }
-                Some(joints) => skin_in_place(
-                    &mut out.positions,
-                    &mut out.normals,
-                    &primitive.influences,
-                    joints,
-                ),
+                Some(joints) => {
+                    skin_in_place(&mut out.positions, &mut out.normals, &primitive.influences, joints)
+                }
                 None => {
                     let global = self.globals.get(out.node).unwrap_or(&Mat4::IDENTITY);
                     rigid_in_place(&mut out.positions, &mut out.normals, global);
@@ -181,8 +150,7 @@ mod tests {
     use super::*;
     use crate::anim::test_rig::channel;
     use crate::rig::{
-        InfluenceSet, Interpolation, Mesh, MorphTarget, Node, Property, Skin, Transform,
-        WeightStorage,
+        InfluenceSet, Interpolation, Mesh, MorphTarget, Node, Property, Skin, Transform, WeightStorage,
     };
     use glam::Quat;
 
@@ -191,10 +159,7 @@ mod tests {
     }
 
     fn at(translation: Vec3) -> Transform {
-        Transform {
-            translation,
-            ..Transform::IDENTITY
-        }
+        Transform { translation, ..Transform::IDENTITY }
     }
 
     /// Nodes: 0 root joint at the origin; 1 joint above it at (0,1,0), resting turned 90
@@ -206,11 +171,7 @@ mod tests {
         let influences = InfluenceSet {
             set: 0,
             joints: vec![[0, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0]],
-            weights: vec![
-                [1.0, 0.0, 0.0, 0.0],
-                [1.0, 0.0, 0.0, 0.0],
-                [0.5, 0.5, 0.0, 0.0],
-            ],
+            weights: vec![[1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0]],
             weight_storage: WeightStorage::F32,
             joints_accessor: 0,
             weights_accessor: 0,
@@ -225,10 +186,7 @@ mod tests {
             }],
             ..Primitive::default()
         };
-        let unskinned = Primitive {
-            positions: vec![Vec3::ZERO],
-            ..Primitive::default()
-        };
+        let unskinned = Primitive { positions: vec![Vec3::ZERO], ..Primitive::default() };
         let prop = Primitive {
             positions: vec![Vec3::ZERO, Vec3::X],
             normals: Some(vec![Vec3::X, Vec3::Y]),
@@ -236,18 +194,11 @@ mod tests {
         };
         Rig {
             nodes: vec![
-                Node {
-                    children: vec![1],
-                    ..Node::default()
-                },
+                Node { children: vec![1], ..Node::default() },
                 Node {
                     parent: Some(0),
                     children: vec![3],
-                    rest: Transform {
-                        translation: Vec3::Y,
-                        rotation: rz90,
-                        scale: Vec3::ONE,
-                    },
+                    rest: Transform { translation: Vec3::Y, rotation: rz90, scale: Vec3::ONE },
                     ..Node::default()
                 },
                 Node {
@@ -256,12 +207,7 @@ mod tests {
                     skin: Some(0),
                     ..Node::default()
                 },
-                Node {
-                    parent: Some(1),
-                    rest: at(Vec3::X),
-                    mesh: Some(1),
-                    ..Node::default()
-                },
+                Node { parent: Some(1), rest: at(Vec3::X), mesh: Some(1), ..Node::default() },
                 Node::default(),
             ],
             order: vec![0, 2, 4, 1, 3],
@@ -271,15 +217,8 @@ mod tests {
                 ..Skin::default()
             }],
             meshes: vec![
-                Mesh {
-                    primitives: vec![skinned, unskinned],
-                    default_weights: vec![0.5],
-                    ..Mesh::default()
-                },
-                Mesh {
-                    primitives: vec![prop],
-                    ..Mesh::default()
-                },
+                Mesh { primitives: vec![skinned, unskinned], default_weights: vec![0.5], ..Mesh::default() },
+                Mesh { primitives: vec![prop], ..Mesh::default() },
             ],
             ..Rig::default()
         }
@@ -307,25 +246,9 @@ mod tests {
         let layout: Vec<_> = ws
             .primitives
             .iter()
-            .map(|p| {
-                (
-                    p.node,
-                    p.mesh,
-                    p.primitive,
-                    p.skin,
-                    p.positions.len(),
-                    p.normals.len(),
-                )
-            })
+            .map(|p| (p.node, p.mesh, p.primitive, p.skin, p.positions.len(), p.normals.len()))
             .collect();
-        assert_eq!(
-            layout,
-            vec![
-                (2, 0, 0, Some(0), 3, 3),
-                (2, 0, 1, None, 1, 0),
-                (3, 1, 0, None, 2, 2)
-            ]
-        );
+        assert_eq!(layout, vec![(2, 0, 0, Some(0), 3, 3), (2, 0, 1, None, 1, 0), (3, 1, 0, None, 2, 2)]);
     }
 
     #[test]
@@ -336,11 +259,7 @@ mod tests {
         ws.evaluate(&rig, Some(&clip), 1.0);
         let skinned = &ws.primitives[0];
         // v0 on joint 0 (identity): (1,0,0), no +100 from the mesh node.
-        assert!(
-            close(skinned.positions[0], Vec3::X),
-            "{}",
-            skinned.positions[0]
-        );
+        assert!(close(skinned.positions[0], Vec3::X), "{}", skinned.positions[0]);
         // v1: morph (1,1,0) + 0.5 (0,0,2) = (1,1,1) -IBM-> (1,0,1) -Rz90-> (0,1,1) -T-> (0,2,1)
         assert!(close(skinned.positions[1], Vec3::new(0.0, 2.0, 1.0)));
         // v2: 0.5 (1,1,0) + 0.5 J1 (1,1,0) = 0.5 (1,1,0) + 0.5 (0,2,0) = (0.5, 1.5, 0)
@@ -348,15 +267,9 @@ mod tests {
         // normal of v1: (1,0,0) turned 90 degrees -> (0,1,0)
         assert!(close(skinned.normals[1], Vec3::Y));
         // A primitive without influences on the skinned node is rigid: it does move by +100.
-        assert!(close(
-            ws.primitives[1].positions[0],
-            Vec3::new(100.0, 0.0, 0.0)
-        ));
+        assert!(close(ws.primitives[1].positions[0], Vec3::new(100.0, 0.0, 0.0)));
         // J1 = T(0,1,0) Rz90 T(0,-1,0) keeps the joint itself, (0,1,0), in place.
-        assert!(close(
-            ws.joint_matrices[0][1].transform_point3(Vec3::Y),
-            Vec3::Y
-        ));
+        assert!(close(ws.joint_matrices[0][1].transform_point3(Vec3::Y), Vec3::Y));
 
         // Halfway: 45 degrees. v1 -IBM-> (1,0,1) -> (0.7071068, 0.7071068, 1) + (0,1,0)
         ws.evaluate(&rig, Some(&clip), 0.5);
@@ -387,10 +300,7 @@ mod tests {
         ws.evaluate(&rig, Some(&clip()), 0.0);
         ws.evaluate(&rig, None, 0.0);
         // Rest has joint 1 turned 90 degrees, same as the clip's end.
-        assert!(close(
-            ws.primitives[0].positions[1],
-            Vec3::new(0.0, 2.0, 1.0)
-        ));
+        assert!(close(ws.primitives[0].positions[1], Vec3::new(0.0, 2.0, 1.0)));
         assert_eq!(ws.pose, Pose::rest(&rig));
     }
 
@@ -408,16 +318,10 @@ mod tests {
             vec![Vec3::X, Vec3::new(1.0, 1.0, 1.0), Vec3::new(1.0, 1.0, 0.0)]
         );
         // The prop follows joint 1's bind pose: (0,1,0) + (1,0,0).
-        assert!(close(
-            ws.primitives[2].positions[0],
-            Vec3::new(1.0, 1.0, 0.0)
-        ));
+        assert!(close(ws.primitives[2].positions[0], Vec3::new(1.0, 1.0, 0.0)));
         // And the animated pose again afterwards.
         ws.evaluate(&rig, Some(&clip()), 1.0);
-        assert!(close(
-            ws.primitives[0].positions[1],
-            Vec3::new(0.0, 2.0, 1.0)
-        ));
+        assert!(close(ws.primitives[0].positions[1], Vec3::new(0.0, 2.0, 1.0)));
     }
 
     #[test]

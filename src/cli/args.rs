@@ -128,7 +128,8 @@ pub struct RenderArgs {
 
 /// `120x40` -> (120, 40), each between 8 and 1000.
 fn parse_size(s: &str) -> Result<(u16, u16), String> {
-    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| format!("'{s}' is not COLSxROWS (for example 120x40)"))?;
+    let (w, h) =
+        s.split_once(['x', 'X']).ok_or_else(|| format!("'{s}' is not COLSxROWS (for example 120x40)"))?;
     let parse = |v: &str| v.trim().parse::<u16>().ok().filter(|n| (8..=1000).contains(n));
     match (parse(w), parse(h)) {
         (Some(w), Some(h)) => Ok((w, h)),

@@ -7,6 +7,7 @@ mod args;
 mod inspect;
 mod output;
 mod pose;
+mod render;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -46,12 +47,51 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
     match cli.command {
         Some(Command::Inspect(a)) => inspect::run(&a),
         Some(Command::Pose(a)) => pose::run(&a),
-        None => {
-            // The TUI is not built yet: show the summary of the file (or the bundled sample).
-            let rig = load_or_bundled(cli.open.file.as_deref())?;
-            output::with_stdout(|out| crate::report::inspect::write_text(&rig, out))?;
-            Ok(0)
-        }
+        Some(Command::Render(a)) => render::run(&a),
+        None => open_viewer(&cli.open),
+    }
+}
+
+/// Bare `rigscope [FILE]`: the full-screen viewer.
+fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
+    use std::io::IsTerminal;
+    // Refuse before loading: a script piping our output wants a clear message, fast.
+    if !std::io::stdout().is_terminal() {
+        return Err(Failure::input(
+            "stdout is not a terminal: the viewer needs one (for a frame as text, use `rigscope render FILE`)",
+        ));
+    }
+    let rig = load_or_bundled(args.file.as_deref())?;
+    let clip = pick_clip(&rig, args.clip.as_deref())?;
+    if !args.time.is_finite() {
+        return Err(Failure::input(format!("{}: --time must be a finite number of seconds", rig.source)));
+    }
+    let launch = crate::tui::Launch {
+        clip,
+        time: args.time,
+        paused: args.paused,
+        mode: glyph_mode(args.mode),
+        fps: args.fps,
+        color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    };
+    let source = rig.source.clone();
+    crate::tui::run(rig, &launch).map_err(|e| Failure::input(format!("{source}: {e}")))?;
+    Ok(0)
+}
+
+pub fn glyph_mode(m: args::ModeArg) -> crate::render::GlyphMode {
+    match m {
+        args::ModeArg::Braille => crate::render::GlyphMode::Braille,
+        args::ModeArg::Halfblock => crate::render::GlyphMode::HalfBlock,
+        args::ModeArg::Ascii => crate::render::GlyphMode::Ascii,
+    }
+}
+
+/// 24-bit colour when the terminal says it has it (`COLORTERM`), else the 256-colour palette.
+pub fn terminal_color_depth() -> crate::render::ColorDepth {
+    match std::env::var("COLORTERM") {
+        Ok(v) if v.contains("truecolor") || v.contains("24bit") => crate::render::ColorDepth::TrueColor,
+        _ => crate::render::ColorDepth::Ansi256,
     }
 }
 
@@ -74,8 +114,13 @@ pub fn pick_clip(rig: &Rig, key: Option<&str>) -> Result<Option<usize>, Failure>
     match key {
         None => Ok(if rig.clips.is_empty() { None } else { Some(0) }),
         Some(k) => rig.find_clip(k).map(Some).ok_or_else(|| {
-            let names: Vec<String> = (0..rig.clips.len()).map(|i| format!("{i}: {}", rig.clip_label(i))).collect();
-            let known = if names.is_empty() { "the file has no clips".to_string() } else { format!("clips are {}", names.join(", ")) };
+            let names: Vec<String> =
+                (0..rig.clips.len()).map(|i| format!("{i}: {}", rig.clip_label(i))).collect();
+            let known = if names.is_empty() {
+                "the file has no clips".to_string()
+            } else {
+                format!("clips are {}", names.join(", "))
+            };
             Failure::input(format!("{}: no clip named or numbered '{k}' ({known})", rig.source))
         }),
     }

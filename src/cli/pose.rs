@@ -11,7 +11,10 @@ pub fn run(args: &PoseArgs) -> Result<u8, Failure> {
     let rig = super::load_rig(&args.file)?;
     let clip = super::pick_clip(&rig, args.clip.as_deref())?;
     if let Some(bad) = args.times.iter().find(|t| !t.is_finite()) {
-        return Err(Failure::input(format!("{}: --time must be a finite number of seconds, not {bad}", rig.source)));
+        return Err(Failure::input(format!(
+            "{}: --time must be a finite number of seconds, not {bad}",
+            rig.source
+        )));
     }
     let times = if args.times.is_empty() {
         let duration = clip.and_then(|c| rig.clips.get(c)).map_or(0.0, |c| c.duration);
@@ -20,6 +23,8 @@ pub fn run(args: &PoseArgs) -> Result<u8, Failure> {
         args.times.clone()
     };
     let doc = evaluate(&rig, clip, &times);
-    output::with_stdout(|out| if args.json { output::write_json_compact(&doc, out) } else { write_text(&rig, &doc, out) })?;
+    output::with_stdout(|out| {
+        if args.json { output::write_json_compact(&doc, out) } else { write_text(&rig, &doc, out) }
+    })?;
     Ok(0)
 }

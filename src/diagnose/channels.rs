@@ -39,12 +39,7 @@ pub(crate) fn check_channels(rig: &Rig, rules: &ChannelRules, sink: &mut Sink) {
     for (a, clip) in rig.clips.iter().enumerate() {
         for (c, channel) in clip.channels.iter().enumerate() {
             let trs = channel.property != Property::Weights;
-            if trs
-                && rig
-                    .nodes
-                    .get(channel.node)
-                    .is_some_and(|n| n.skin.is_some())
-            {
+            if trs && rig.nodes.get(channel.node).is_some_and(|n| n.skin.is_some()) {
                 sink.general(
                     codes::ANIMATION_CHANNEL_TARGET_NODE_SKIN,
                     format!("/animations/{a}/channels/{c}/target/path"),
@@ -108,11 +103,7 @@ fn key_values(channel: &Channel) -> impl Iterator<Item = (usize, [f32; 4])> + '_
 
 fn unit_quaternions(channel: &Channel, sink: &mut Sink, pointer: impl Fn() -> String) {
     for (start, q) in key_values(channel) {
-        let length = q
-            .iter()
-            .map(|&v| f64::from(v) * f64::from(v))
-            .sum::<f64>()
-            .sqrt();
+        let length = q.iter().map(|&v| f64::from(v) * f64::from(v)).sum::<f64>().sqrt();
         // `>` as the validator writes it: a NaN length is not reported here (NaN values
         // are ACCESSOR_INVALID_FLOAT in the validator's accessor pass).
         if (length - 1.0).abs() > UNIT_LENGTH_THRESHOLD {

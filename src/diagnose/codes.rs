@@ -13,24 +13,15 @@ pub struct Code {
 }
 
 const fn error(id: &'static str) -> Code {
-    Code {
-        id,
-        severity: Severity::Error,
-    }
+    Code { id, severity: Severity::Error }
 }
 
 const fn warning(id: &'static str) -> Code {
-    Code {
-        id,
-        severity: Severity::Warning,
-    }
+    Code { id, severity: Severity::Warning }
 }
 
 const fn info(id: &'static str) -> Code {
-    Code {
-        id,
-        severity: Severity::Info,
-    }
+    Code { id, severity: Severity::Info }
 }
 
 // Per-vertex skin data (validator: DataError, checked in data_access/validate_accessors.dart).

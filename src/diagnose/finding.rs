@@ -98,10 +98,7 @@ pub(crate) struct Sink<'a> {
 
 impl<'a> Sink<'a> {
     pub fn new(ignore: &'a [String]) -> Self {
-        Self {
-            ignore,
-            findings: Vec::new(),
-        }
+        Self { ignore, findings: Vec::new() }
     }
 
     /// False for ignored codes: rules check this before building a finding, so an ignored
@@ -116,8 +113,7 @@ impl<'a> Sink<'a> {
 
     pub fn general(&mut self, code: Code, pointer: String, message: impl FnOnce() -> String) {
         if self.wants(code) {
-            self.findings
-                .push(Finding::general(code, pointer, message()));
+            self.findings.push(Finding::general(code, pointer, message()));
         }
     }
 
@@ -161,14 +157,8 @@ mod tests {
     fn sink_drops_ignored_codes() {
         let ignore = vec!["RIG_JOINT_UNUSED".to_string()];
         let mut sink = Sink::new(&ignore);
-        sink.general(super::super::codes::JOINT_UNUSED, "/skins/0".into(), || {
-            "x".into()
-        });
-        sink.general(
-            super::super::codes::SKIN_NO_COMMON_ROOT,
-            "/skins/0".into(),
-            || "y".into(),
-        );
+        sink.general(super::super::codes::JOINT_UNUSED, "/skins/0".into(), || "x".into());
+        sink.general(super::super::codes::SKIN_NO_COMMON_ROOT, "/skins/0".into(), || "y".into());
         assert_eq!(sink.findings.len(), 1);
         assert_eq!(sink.findings[0].code, "SKIN_NO_COMMON_ROOT");
     }

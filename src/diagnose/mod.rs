@@ -50,11 +50,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Self {
-            ignore: Vec::new(),
-            few_vertices: 4,
-            ibm_tolerance: 1e-3,
-        }
+        Self { ignore: Vec::new(), few_vertices: 4, ibm_tolerance: 1e-3 }
     }
 }
 
@@ -89,10 +85,8 @@ fn run(rig: &Rig, options: &Options, rest: &[Mat4], globals: &[Mat4]) -> Report 
             *used = true;
         }
     }
-    let limits = skins::SkinLimits {
-        few_vertices: options.few_vertices,
-        ibm_tolerance: options.ibm_tolerance,
-    };
+    let limits =
+        skins::SkinLimits { few_vertices: options.few_vertices, ibm_tolerance: options.ibm_tolerance };
     skins::check_skins(rig, rest, &joint_use, &used_skins, &limits, &mut sink);
     nodes::check_nodes(rig, &mut sink);
     let rules = channels::ChannelRules {

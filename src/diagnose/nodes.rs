@@ -22,29 +22,23 @@ pub(crate) fn check_nodes(rig: &Rig, sink: &mut Sink) {
         if let Some(mesh) = node.mesh.and_then(|m| rig.meshes.get(m)) {
             let skinned = mesh.primitives.iter().any(|p| p.is_skinned());
             if node.skin.is_some() && !skinned {
-                sink.general(
-                    codes::NODE_SKIN_WITH_NON_SKINNED_MESH,
-                    format!("/nodes/{i}"),
-                    || "Node has skin defined, but mesh has no joints data.".to_string(),
-                );
+                sink.general(codes::NODE_SKIN_WITH_NON_SKINNED_MESH, format!("/nodes/{i}"), || {
+                    "Node has skin defined, but mesh has no joints data.".to_string()
+                });
             }
             if node.skin.is_none() && skinned {
-                sink.general(
-                    codes::NODE_SKINNED_MESH_WITHOUT_SKIN,
-                    format!("/nodes/{i}"),
-                    || "Node uses skinned mesh, but has no skin defined.".to_string(),
-                );
+                sink.general(codes::NODE_SKINNED_MESH_WITHOUT_SKIN, format!("/nodes/{i}"), || {
+                    "Node uses skinned mesh, but has no skin defined.".to_string()
+                });
             }
         }
         if node.skin.is_none() {
             continue;
         }
         if has_transform(node) {
-            sink.general(
-                codes::NODE_SKINNED_MESH_LOCAL_TRANSFORMS,
-                format!("/nodes/{i}"),
-                || "Local transforms will not affect a skinned mesh.".to_string(),
-            );
+            sink.general(codes::NODE_SKINNED_MESH_LOCAL_TRANSFORMS, format!("/nodes/{i}"), || {
+                "Local transforms will not affect a skinned mesh.".to_string()
+            });
         }
         if node.parent.is_some() {
             sink.general(codes::NODE_SKINNED_MESH_NON_ROOT, format!("/nodes/{i}"), || {

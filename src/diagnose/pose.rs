@@ -15,10 +15,7 @@ pub fn rest_globals(rig: &Rig) -> Vec<Mat4> {
             continue;
         };
         let local = node.matrix.unwrap_or_else(|| node.rest.to_matrix());
-        let parent = node
-            .parent
-            .and_then(|p| globals.get(p).copied())
-            .unwrap_or(Mat4::IDENTITY);
+        let parent = node.parent.and_then(|p| globals.get(p).copied()).unwrap_or(Mat4::IDENTITY);
         globals[n] = parent * local;
     }
     globals
@@ -43,21 +40,11 @@ mod tests {
             children: vec![1],
             ..Node::default()
         };
-        let child = Node {
-            parent: Some(0),
-            matrix: Some(Mat4::from_translation(Vec3::X)),
-            ..Node::default()
-        };
-        let rig = Rig {
-            nodes: vec![parent, child],
-            order: vec![0, 1],
-            ..Rig::default()
-        };
+        let child =
+            Node { parent: Some(0), matrix: Some(Mat4::from_translation(Vec3::X)), ..Node::default() };
+        let rig = Rig { nodes: vec![parent, child], order: vec![0, 1], ..Rig::default() };
         let g = rest_globals(&rig);
         let origin = g[1].transform_point3(Vec3::ZERO);
-        assert!(
-            (origin - Vec3::new(1.0, 1.0, 0.0)).length() < 1e-6,
-            "{origin}"
-        );
+        assert!((origin - Vec3::new(1.0, 1.0, 0.0)).length() < 1e-6, "{origin}");
     }
 }

@@ -6,7 +6,7 @@ use crate::rig::Severity;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Report {
     /// Sorted by (severity, code, mesh, primitive, vertex); ties keep the order the rules
     /// found them in (file order, then the validator's component order).
@@ -19,15 +19,8 @@ pub struct Report {
 
 impl Report {
     pub(crate) fn new(mut findings: Vec<Finding>, mut primitives: Vec<PrimitiveSummary>) -> Self {
-        findings.sort_by_key(|f| {
-            (
-                f.severity,
-                f.code,
-                f.mesh,
-                f.primitive,
-                f.vertex.as_ref().map(|v| v.vertex),
-            )
-        });
+        findings
+            .sort_by_key(|f| (f.severity, f.code, f.mesh, f.primitive, f.vertex.as_ref().map(|v| v.vertex)));
         primitives.sort_by_key(|r| (r.mesh, r.primitive));
         let mut counts = BTreeMap::new();
         for f in &findings {
@@ -38,18 +31,11 @@ impl Report {
                 *primitives[row].counts.entry(f.code).or_insert(0) += 1;
             }
         }
-        Self {
-            findings,
-            primitives,
-            counts,
-        }
+        Self { findings, primitives, counts }
     }
 
     pub fn count(&self, severity: Severity) -> usize {
-        self.findings
-            .iter()
-            .filter(|f| f.severity == severity)
-            .count()
+        self.findings.iter().filter(|f| f.severity == severity).count()
     }
 
     pub fn error_count(&self) -> usize {

@@ -97,11 +97,7 @@ pub(crate) fn common_roots(rig: &Rig, skin: &Skin) -> Vec<usize> {
             node = rig.nodes.get(n).and_then(|x| x.parent);
         }
     }
-    hits.iter()
-        .enumerate()
-        .filter(|&(_, &h)| h == skin.joints.len())
-        .map(|(n, _)| n)
-        .collect()
+    hits.iter().enumerate().filter(|&(_, &h)| h == skin.joints.len()).map(|(n, _)| n).collect()
 }
 
 fn root_rules(rig: &Rig, s: usize, skin: &Skin, sink: &mut Sink) {
@@ -110,20 +106,16 @@ fn root_rules(rig: &Rig, s: usize, skin: &Skin, sink: &mut Sink) {
     }
     let roots = common_roots(rig, skin);
     if roots.is_empty() {
-        sink.general(
-            codes::SKIN_NO_COMMON_ROOT,
-            format!("/skins/{s}/joints"),
-            || "Joints do not have a common root.".to_string(),
-        );
+        sink.general(codes::SKIN_NO_COMMON_ROOT, format!("/skins/{s}/joints"), || {
+            "Joints do not have a common root.".to_string()
+        });
     }
     if let Some(skeleton) = skin.skeleton
         && !roots.contains(&skeleton)
     {
-        sink.general(
-            codes::SKIN_SKELETON_INVALID,
-            format!("/skins/{s}/skeleton"),
-            || "Skeleton node is not a common root.".to_string(),
-        );
+        sink.general(codes::SKIN_SKELETON_INVALID, format!("/skins/{s}/skeleton"), || {
+            "Skeleton node is not a common root.".to_string()
+        });
     }
 }
 
@@ -159,13 +151,7 @@ pub(crate) fn max_abs_diff(a: &Mat4, b: &Mat4) -> f32 {
         .iter()
         .zip(b.to_cols_array().iter())
         .map(|(x, y)| (x - y).abs())
-        .fold(0.0f32, |m, d| {
-            if m.is_nan() || d.is_nan() {
-                f32::NAN
-            } else {
-                m.max(d)
-            }
-        })
+        .fold(0.0f32, |m, d| if m.is_nan() || d.is_nan() { f32::NAN } else { m.max(d) })
 }
 
 fn usage_rules(rig: &Rig, s: usize, skin: &Skin, uses: &[u32], few: u32, sink: &mut Sink) {
@@ -173,17 +159,11 @@ fn usage_rules(rig: &Rig, s: usize, skin: &Skin, uses: &[u32], few: u32, sink: &
         let pointer = format!("/skins/{s}/joints/{j}");
         if count == 0 {
             sink.general(codes::JOINT_UNUSED, pointer, || {
-                format!(
-                    "Joint {j} ({}) has no weight on any vertex.",
-                    rig.node_label(node)
-                )
+                format!("Joint {j} ({}) has no weight on any vertex.", rig.node_label(node))
             });
         } else if count < few {
             sink.general(codes::JOINT_FEW_VERTICES, pointer, || {
-                format!(
-                    "Joint {j} ({}) weights only {count} vertex(es).",
-                    rig.node_label(node)
-                )
+                format!("Joint {j} ({}) weights only {count} vertex(es).", rig.node_label(node))
             });
         }
     }

@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::rig::{
-    Channel, Clip, InfluenceSet, Interpolation, Mesh, Node, Primitive, Property, Rig, Severity,
-    Skin, Transform, WeightStorage,
+    Channel, Clip, InfluenceSet, Interpolation, Mesh, Node, Primitive, Property, Rig, Severity, Skin,
+    Transform, WeightStorage,
 };
 use glam::{Mat4, Quat, Vec3};
 
@@ -20,19 +20,11 @@ fn skinned(joints: usize, storage: WeightStorage, sets: &[Set]) -> Rig {
     let mut nodes: Vec<Node> = (0..joints)
         .map(|j| Node {
             parent: (j > 0).then_some(0),
-            children: if j == 0 {
-                (1..joints).collect()
-            } else {
-                vec![]
-            },
+            children: if j == 0 { (1..joints).collect() } else { vec![] },
             ..Node::default()
         })
         .collect();
-    nodes.push(Node {
-        mesh: Some(0),
-        skin: Some(0),
-        ..Node::default()
-    });
+    nodes.push(Node { mesh: Some(0), skin: Some(0), ..Node::default() });
     let vertices = sets.first().map_or(0, |s| s.0.len());
     let influences = sets
         .iter()
@@ -67,10 +59,7 @@ fn skinned(joints: usize, storage: WeightStorage, sets: &[Set]) -> Rig {
 }
 
 fn one_vertex(storage: WeightStorage, joints: [u16; 4], weights: [f32; 4]) -> Report {
-    check(
-        &skinned(8, storage, &[(vec![joints], vec![weights])]),
-        &Options::default(),
-    )
+    check(&skinned(8, storage, &[(vec![joints], vec![weights])]), &Options::default())
 }
 
 fn f32_vertex(joints: [u16; 4], weights: [f32; 4]) -> Report {
@@ -110,29 +99,17 @@ fn vertex_of(f: &Finding) -> &VertexFinding {
 #[test]
 fn float_sums_that_pass() {
     // f32 sums rounded after each add land on exactly 1 (0.1+0.2+0.3+0.4 and 3 x f32(1/3)).
-    assert!(!non_normalized(&f32_vertex(
-        [0, 1, 2, 3],
-        [0.1, 0.2, 0.3, 0.4]
-    )));
+    assert!(!non_normalized(&f32_vertex([0, 1, 2, 3], [0.1, 0.2, 0.3, 0.4])));
     let third = 1.0f32 / 3.0;
-    assert!(!non_normalized(&f32_vertex(
-        [0, 1, 2, 0],
-        [third, third, third, 0.0]
-    )));
+    assert!(!non_normalized(&f32_vertex([0, 1, 2, 0], [third, third, third, 0.0])));
     // f32(0.4999999) = 0.5 - 3 * 2^-25; the f32 sum is 1 - 2^-23 (1.19e-7 off), under 4e-7.
-    assert!(!non_normalized(&f32_vertex(
-        [0, 1, 0, 0],
-        [0.5, 0.4999999, 0.0, 0.0]
-    )));
+    assert!(!non_normalized(&f32_vertex([0, 1, 0, 0], [0.5, 0.4999999, 0.0, 0.0])));
 }
 
 #[test]
 fn float_sums_that_fail() {
     // 1e-5 off with n = 2: far over 4e-7.
-    assert!(non_normalized(&f32_vertex(
-        [0, 1, 0, 0],
-        [0.5, 0.49999, 0.0, 0.0]
-    )));
+    assert!(non_normalized(&f32_vertex([0, 1, 0, 0], [0.5, 0.49999, 0.0, 0.0])));
     // All zero: sum 0, n 0, threshold 0.
     let r = f32_vertex([0, 0, 0, 0], [0.0; 4]);
     let v = vertex_of(only(&r, codes::WEIGHTS_NON_NORMALIZED));
@@ -141,10 +118,7 @@ fn float_sums_that_fail() {
 
 #[test]
 fn two_sets_of_eighths_pass() {
-    let sets = [
-        (vec![[0, 1, 2, 3]], vec![[0.125; 4]]),
-        (vec![[4, 5, 6, 7]], vec![[0.125; 4]]),
-    ];
+    let sets = [(vec![[0, 1, 2, 3]], vec![[0.125; 4]]), (vec![[4, 5, 6, 7]], vec![[0.125; 4]])];
     let r = check(&skinned(8, WeightStorage::F32, &sets), &Options::default());
     assert!(!non_normalized(&r));
     // More than 4 influences is rigscope's own warning; an engine keeping 4 drops half.
@@ -216,32 +190,15 @@ fn out_of_range_joint_is_reported_and_skipped() {
 #[test]
 fn joint_limit_is_the_smallest_skin_using_the_mesh() {
     // Mesh 0 is drawn with skin 0 (8 joints) and, by a second node, skin 1 (3 joints).
-    let mut rig = skinned(
-        8,
-        WeightStorage::F32,
-        &[(vec![[0, 3, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])],
-    );
+    let mut rig = skinned(8, WeightStorage::F32, &[(vec![[0, 3, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])]);
     let before = check(&rig, &Options::default());
     assert_eq!(count(&before, codes::JOINTS_INDEX_OOB), 0);
-    rig.skins.push(Skin {
-        joints: vec![0, 1, 2],
-        inverse_bind: vec![Mat4::IDENTITY; 3],
-        ..Skin::default()
-    });
-    rig.nodes.push(Node {
-        mesh: Some(0),
-        skin: Some(1),
-        ..Node::default()
-    });
+    rig.skins.push(Skin { joints: vec![0, 1, 2], inverse_bind: vec![Mat4::IDENTITY; 3], ..Skin::default() });
+    rig.nodes.push(Node { mesh: Some(0), skin: Some(1), ..Node::default() });
     rig.order.push(rig.nodes.len() - 1);
     let r = check(&rig, &Options::default());
     let f = only(&r, codes::JOINTS_INDEX_OOB);
-    assert!(
-        f.message
-            .ends_with("maximum joint index (2) set by skin 1."),
-        "{}",
-        f.message
-    );
+    assert!(f.message.ends_with("maximum joint index (2) set by skin 1."), "{}", f.message);
 }
 
 #[test]
@@ -313,21 +270,14 @@ fn nan_is_invalid_float_only() {
 fn infinity_is_invalid_float_and_non_normalized() {
     let r = f32_vertex([0, 0, 0, 0], [f32::INFINITY, 0.0, 0.0, 0.0]);
     assert_eq!(count(&r, codes::INVALID_FLOAT), 1);
-    assert_eq!(
-        only(&r, codes::INVALID_FLOAT).message,
-        "Accessor element at index 0 is Infinity."
-    );
+    assert_eq!(only(&r, codes::INVALID_FLOAT).message, "Accessor element at index 0 is Infinity.");
     assert!(non_normalized(&r));
 }
 
 #[test]
 fn invalid_float_reported_once_per_accessor() {
     // Two primitives share the weights accessor: the validator checks the accessor once.
-    let mut rig = skinned(
-        2,
-        WeightStorage::F32,
-        &[(vec![[0, 0, 0, 0]], vec![[f32::NAN, 0.0, 0.0, 0.0]])],
-    );
+    let mut rig = skinned(2, WeightStorage::F32, &[(vec![[0, 0, 0, 0]], vec![[f32::NAN, 0.0, 0.0, 0.0]])]);
     let prim = rig.meshes[0].primitives[0].clone();
     rig.meshes[0].primitives.push(prim);
     let r = check(&rig, &Options::default());
@@ -350,11 +300,7 @@ fn vertex_finding_lists_every_influence() {
 
 #[test]
 fn mesh_without_skinned_node_is_not_weight_checked() {
-    let mut rig = skinned(
-        2,
-        WeightStorage::F32,
-        &[(vec![[0, 0, 0, 0]], vec![[0.0; 4]])],
-    );
+    let mut rig = skinned(2, WeightStorage::F32, &[(vec![[0, 0, 0, 0]], vec![[0.0; 4]])]);
     let mesh_node = rig.nodes.len() - 1;
     rig.nodes[mesh_node].skin = None;
     let r = check(&rig, &Options::default());
@@ -367,11 +313,7 @@ fn mesh_without_skinned_node_is_not_weight_checked() {
 
 #[test]
 fn world_error_scales_the_deficit_by_joint_distance() {
-    let mut rig = skinned(
-        2,
-        WeightStorage::F32,
-        &[(vec![[1, 0, 0, 0]], vec![[0.5, 0.0, 0.0, 0.0]])],
-    );
+    let mut rig = skinned(2, WeightStorage::F32, &[(vec![[1, 0, 0, 0]], vec![[0.5, 0.0, 0.0, 0.0]])]);
     rig.nodes[1].rest.translation = Vec3::new(3.0, 4.0, 0.0);
     rig.skins[0].inverse_bind[1] = Mat4::from_translation(Vec3::new(-3.0, -4.0, 0.0));
     let r = check(&rig, &Options::default());
@@ -390,32 +332,18 @@ fn world_error_scales_the_deficit_by_joint_distance() {
 fn unused_and_rarely_used_joints() {
     // 3 joints; joint 0 weights 4 vertices, joint 1 one vertex, joint 2 none.
     let joints = vec![[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 1, 0, 0]];
-    let weights = vec![
-        [1.0, 0.0, 0.0, 0.0],
-        [1.0, 0.0, 0.0, 0.0],
-        [1.0, 0.0, 0.0, 0.0],
-        [0.5, 0.5, 0.0, 0.0],
-    ];
-    let r = check(
-        &skinned(3, WeightStorage::F32, &[(joints, weights)]),
-        &Options::default(),
-    );
+    let weights =
+        vec![[1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0]];
+    let r = check(&skinned(3, WeightStorage::F32, &[(joints, weights)]), &Options::default());
     assert_eq!(only(&r, codes::JOINT_UNUSED).pointer, "/skins/0/joints/2");
-    assert_eq!(
-        only(&r, codes::JOINT_FEW_VERTICES).pointer,
-        "/skins/0/joints/1"
-    );
+    assert_eq!(only(&r, codes::JOINT_FEW_VERTICES).pointer, "/skins/0/joints/1");
 }
 
 // ---- skins -------------------------------------------------------------------------------
 
 #[test]
 fn ibm_bottom_row_must_be_0001() {
-    let mut rig = skinned(
-        2,
-        WeightStorage::F32,
-        &[(vec![[0, 1, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])],
-    );
+    let mut rig = skinned(2, WeightStorage::F32, &[(vec![[0, 1, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])]);
     rig.skins[0].inverse_bind_accessor = Some(3);
     // Matrix 1: component 15 (w_axis.w) is 2; component 3 (x_axis.w) is -0.0, which passes.
     let mut bad = Mat4::IDENTITY;
@@ -425,19 +353,12 @@ fn ibm_bottom_row_must_be_0001() {
     let r = check(&rig, &Options::default());
     let f = only(&r, codes::INVALID_IBM);
     assert_eq!(f.pointer, "/skins/0/inverseBindMatrices");
-    assert_eq!(
-        f.message,
-        "Matrix element at index 31 (component index 15) contains invalid value: 2.0."
-    );
+    assert_eq!(f.message, "Matrix element at index 31 (component index 15) contains invalid value: 2.0.");
 }
 
 #[test]
 fn ibm_count_must_match_joints() {
-    let mut rig = skinned(
-        2,
-        WeightStorage::F32,
-        &[(vec![[0, 1, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])],
-    );
+    let mut rig = skinned(2, WeightStorage::F32, &[(vec![[0, 1, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])]);
     rig.skins[0].inverse_bind_accessor = Some(3);
     rig.skins[0].inverse_bind.pop();
     let r = check(&rig, &Options::default());
@@ -449,11 +370,7 @@ fn ibm_count_must_match_joints() {
 
 #[test]
 fn joints_need_a_common_root_and_skeleton_must_be_one() {
-    let mut rig = skinned(
-        3,
-        WeightStorage::F32,
-        &[(vec![[0, 1, 2, 0]], vec![[0.5, 0.25, 0.25, 0.0]])],
-    );
+    let mut rig = skinned(3, WeightStorage::F32, &[(vec![[0, 1, 2, 0]], vec![[0.5, 0.25, 0.25, 0.0]])]);
     // Nodes 0 (with children 1, 2): node 0 is the only common root.
     rig.skins[0].skeleton = Some(0);
     let r = check(&rig, &Options::default());
@@ -462,27 +379,17 @@ fn joints_need_a_common_root_and_skeleton_must_be_one() {
     // Skeleton 1 is below node 0, so not an ancestor of joint 2.
     rig.skins[0].skeleton = Some(1);
     let r = check(&rig, &Options::default());
-    assert_eq!(
-        only(&r, codes::SKIN_SKELETON_INVALID).pointer,
-        "/skins/0/skeleton"
-    );
+    assert_eq!(only(&r, codes::SKIN_SKELETON_INVALID).pointer, "/skins/0/skeleton");
     // Cut node 2 loose: joints 0..1 and 2 are in different trees.
     rig.nodes[2].parent = None;
     rig.nodes[0].children = vec![1];
     let r = check(&rig, &Options::default());
-    assert_eq!(
-        only(&r, codes::SKIN_NO_COMMON_ROOT).pointer,
-        "/skins/0/joints"
-    );
+    assert_eq!(only(&r, codes::SKIN_NO_COMMON_ROOT).pointer, "/skins/0/joints");
 }
 
 #[test]
 fn ibm_that_does_not_invert_the_rest_pose() {
-    let mut rig = skinned(
-        2,
-        WeightStorage::F32,
-        &[(vec![[0, 1, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])],
-    );
+    let mut rig = skinned(2, WeightStorage::F32, &[(vec![[0, 1, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])]);
     rig.nodes[1].rest.translation = Vec3::new(0.0, 2.0, 0.0);
     // Identity IBM for a joint at (0, 2, 0): the joint matrix moves the mesh by 2.
     let r = check(&rig, &Options::default());
@@ -497,11 +404,7 @@ fn ibm_that_does_not_invert_the_rest_pose() {
 
 #[test]
 fn skinned_mesh_node_transforms() {
-    let mut rig = skinned(
-        2,
-        WeightStorage::F32,
-        &[(vec![[0, 1, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])],
-    );
+    let mut rig = skinned(2, WeightStorage::F32, &[(vec![[0, 1, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])]);
     let mesh_node = rig.nodes.len() - 1;
     let r = check(&rig, &Options::default());
     assert_eq!(count(&r, codes::NODE_SKINNED_MESH_LOCAL_TRANSFORMS), 0);
@@ -509,28 +412,15 @@ fn skinned_mesh_node_transforms() {
     // Put the mesh node under joint 0 and give it a scale.
     rig.nodes[mesh_node].parent = Some(0);
     rig.nodes[0].children.push(mesh_node);
-    rig.nodes[mesh_node].rest = Transform {
-        scale: Vec3::splat(2.0),
-        ..Transform::IDENTITY
-    };
+    rig.nodes[mesh_node].rest = Transform { scale: Vec3::splat(2.0), ..Transform::IDENTITY };
     let r = check(&rig, &Options::default());
-    assert_eq!(
-        only(&r, codes::NODE_SKINNED_MESH_LOCAL_TRANSFORMS).pointer,
-        format!("/nodes/{mesh_node}")
-    );
-    assert_eq!(
-        only(&r, codes::NODE_SKINNED_MESH_NON_ROOT).severity,
-        Severity::Warning
-    );
+    assert_eq!(only(&r, codes::NODE_SKINNED_MESH_LOCAL_TRANSFORMS).pointer, format!("/nodes/{mesh_node}"));
+    assert_eq!(only(&r, codes::NODE_SKINNED_MESH_NON_ROOT).severity, Severity::Warning);
 }
 
 #[test]
 fn skin_on_mesh_without_joints_data() {
-    let mut rig = skinned(
-        2,
-        WeightStorage::F32,
-        &[(vec![[0, 1, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])],
-    );
+    let mut rig = skinned(2, WeightStorage::F32, &[(vec![[0, 1, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])]);
     rig.meshes[0].primitives[0].influences.clear();
     let r = check(&rig, &Options::default());
     assert_eq!(count(&r, codes::NODE_SKIN_WITH_NON_SKINNED_MESH), 1);
@@ -554,11 +444,7 @@ fn rotation_clip(node: usize, interpolation: Interpolation, keys: &[[f32; 4]]) -
 }
 
 fn animated(clip: Clip) -> Report {
-    let mut rig = skinned(
-        2,
-        WeightStorage::F32,
-        &[(vec![[0, 1, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])],
-    );
+    let mut rig = skinned(2, WeightStorage::F32, &[(vec![[0, 1, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])]);
     rig.clips.push(clip);
     check(&rig, &Options::default())
 }
@@ -573,22 +459,14 @@ fn hemisphere_flip_and_near_opposite() {
     let f = only(&r, codes::ROTATION_HEMISPHERE_FLIP);
     assert_eq!(f.pointer, "/animations/0/channels/0/sampler");
     assert!(f.message.starts_with("1 of 2 "), "{}", f.message);
-    assert!(
-        only(&r, codes::ROTATION_NEAR_OPPOSITE)
-            .message
-            .contains("keys 1 and 2")
-    );
+    assert!(only(&r, codes::ROTATION_NEAR_OPPOSITE).message.contains("keys 1 and 2"));
     // STEP never interpolates between keys.
     let r = animated(rotation_clip(1, Interpolation::Step, &[id, neg, x180]));
     assert_eq!(count(&r, codes::ROTATION_HEMISPHERE_FLIP), 0);
     assert_eq!(count(&r, codes::ROTATION_NEAR_OPPOSITE), 0);
     // 90 deg apart (dot cos 45 deg): neither.
     let h = std::f32::consts::FRAC_1_SQRT_2;
-    let r = animated(rotation_clip(
-        1,
-        Interpolation::Linear,
-        &[id, [0.0, 0.0, h, h]],
-    ));
+    let r = animated(rotation_clip(1, Interpolation::Linear, &[id, [0.0, 0.0, h, h]]));
     assert_eq!(count(&r, codes::ROTATION_HEMISPHERE_FLIP), 0);
     assert_eq!(count(&r, codes::ROTATION_NEAR_OPPOSITE), 0);
 }
@@ -596,15 +474,11 @@ fn hemisphere_flip_and_near_opposite() {
 #[test]
 fn rotation_keys_must_be_unit() {
     // |len - 1| = 0.01 > 0.00769 fails; 0.005 passes.
-    let r = animated(rotation_clip(
-        1,
-        Interpolation::Linear,
-        &[[0.0, 0.0, 0.0, 1.005], [0.0, 0.0, 0.0, 1.01]],
-    ));
+    let r =
+        animated(rotation_clip(1, Interpolation::Linear, &[[0.0, 0.0, 0.0, 1.005], [0.0, 0.0, 0.0, 1.01]]));
     let f = only(&r, codes::NON_NORMALIZED_QUATERNION);
     assert!(
-        f.message
-            .starts_with("Animation sampler output accessor element at indices 4..7"),
+        f.message.starts_with("Animation sampler output accessor element at indices 4..7"),
         "{}",
         f.message
     );
@@ -623,9 +497,7 @@ fn key_times_must_increase() {
     let mut clip = rotation_clip(1, Interpolation::Linear, &[[0.0, 0.0, 0.0, 1.0]; 4]);
     clip.channels[0].times = vec![0.0, 1.0, 1.0, 0.5];
     let r = animated(clip);
-    let found: Vec<_> = r
-        .with_code(codes::ANIMATION_INPUT_NON_INCREASING.id)
-        .collect();
+    let found: Vec<_> = r.with_code(codes::ANIMATION_INPUT_NON_INCREASING.id).collect();
     assert_eq!(found.len(), 2);
     assert_eq!(
         found[1].message,
@@ -635,11 +507,7 @@ fn key_times_must_increase() {
 
 #[test]
 fn import_findings_are_kept_and_not_duplicated() {
-    let mut rig = skinned(
-        2,
-        WeightStorage::F32,
-        &[(vec![[0, 1, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])],
-    );
+    let mut rig = skinned(2, WeightStorage::F32, &[(vec![[0, 1, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])]);
     let mut clip = rotation_clip(1, Interpolation::Linear, &[[0.0, 0.0, 0.0, 1.0]; 2]);
     clip.channels[0].times = vec![1.0, 1.0];
     rig.clips.push(clip);
@@ -650,20 +518,13 @@ fn import_findings_are_kept_and_not_duplicated() {
         message: "from import".into(),
     });
     let r = check(&rig, &Options::default());
-    assert_eq!(
-        only(&r, codes::ANIMATION_INPUT_NON_INCREASING).message,
-        "from import"
-    );
+    assert_eq!(only(&r, codes::ANIMATION_INPUT_NON_INCREASING).message, "from import");
 }
 
 #[test]
 fn trs_channel_on_skinned_mesh_node() {
     let mesh_node = 2; // skinned(2, ..) puts the mesh node after the 2 joints
-    let r = animated(rotation_clip(
-        mesh_node,
-        Interpolation::Linear,
-        &[[0.0, 0.0, 0.0, 1.0]; 2],
-    ));
+    let r = animated(rotation_clip(mesh_node, Interpolation::Linear, &[[0.0, 0.0, 0.0, 1.0]; 2]));
     assert_eq!(
         only(&r, codes::ANIMATION_CHANNEL_TARGET_NODE_SKIN).pointer,
         "/animations/0/channels/0/target/path"
@@ -674,15 +535,9 @@ fn trs_channel_on_skinned_mesh_node() {
 
 #[test]
 fn ignore_removes_codes_everywhere() {
-    let rig = skinned(
-        8,
-        WeightStorage::F32,
-        &[(vec![[0, 3, 0, 0]], vec![[0.5, 0.0, 0.0, 0.0]])],
-    );
-    let options = Options {
-        ignore: vec![codes::WEIGHTS_NON_NORMALIZED.id.to_string()],
-        ..Options::default()
-    };
+    let rig = skinned(8, WeightStorage::F32, &[(vec![[0, 3, 0, 0]], vec![[0.5, 0.0, 0.0, 0.0]])]);
+    let options =
+        Options { ignore: vec![codes::WEIGHTS_NON_NORMALIZED.id.to_string()], ..Options::default() };
     let r = check(&rig, &options);
     assert!(!non_normalized(&r));
     assert!(!r.counts.contains_key(codes::WEIGHTS_NON_NORMALIZED.id));
@@ -695,15 +550,8 @@ fn findings_sorted_by_severity_code_then_vertex() {
     // Vertex 0: fine but joint 3 with weight 0 (warning); vertex 1: sum 0.5 (error);
     // vertex 2: sum 0.25 (error).
     let joints = vec![[0, 3, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
-    let weights = vec![
-        [1.0, 0.0, 0.0, 0.0],
-        [0.5, 0.0, 0.0, 0.0],
-        [0.25, 0.0, 0.0, 0.0],
-    ];
-    let r = check(
-        &skinned(4, WeightStorage::F32, &[(joints, weights)]),
-        &Options::default(),
-    );
+    let weights = vec![[1.0, 0.0, 0.0, 0.0], [0.5, 0.0, 0.0, 0.0], [0.25, 0.0, 0.0, 0.0]];
+    let r = check(&skinned(4, WeightStorage::F32, &[(joints, weights)]), &Options::default());
     let order: Vec<(&str, Option<usize>)> = r
         .findings
         .iter()
@@ -725,15 +573,10 @@ fn findings_sorted_by_severity_code_then_vertex() {
 
     // Text: the worst sum (0.25) is listed before 0.5, and the limit holds.
     let text = render_text(&r, 1);
-    let section = text
-        .split("\nACCESSOR_WEIGHTS_NON_NORMALIZED (error): 2")
-        .nth(1)
-        .expect("a section for the code");
+    let section =
+        text.split("\nACCESSOR_WEIGHTS_NON_NORMALIZED (error): 2").nth(1).expect("a section for the code");
     assert!(section.contains(" 0.25 "), "{text}");
-    assert!(
-        !section.split("\n\n").next().unwrap_or("").contains(" 0.5 "),
-        "{text}"
-    );
+    assert!(!section.split("\n\n").next().unwrap_or("").contains(" 0.5 "), "{text}");
     assert!(section.contains("... and 1 more"), "{text}");
 
     // JSON: version, and vertex fields on vertex findings.
@@ -745,21 +588,14 @@ fn findings_sorted_by_severity_code_then_vertex() {
     assert_eq!(first["vertex"], 1);
     assert_eq!(first["sum"], 0.5);
     assert_eq!(first["joints"], serde_json::json!([0, 0, 0, 0]));
-    assert_eq!(
-        first["pointer"],
-        "/meshes/0/primitives/0/attributes/WEIGHTS_0"
-    );
+    assert_eq!(first["pointer"], "/meshes/0/primitives/0/attributes/WEIGHTS_0");
 }
 
 #[test]
 fn rest_pose_rotation_is_used_for_world_error() {
     // Joint 1 sits at (1, 0, 0) under a root turned 90 deg about z: world (0, 1, 0) + root
     // offset (0, 0, 2) gives distance sqrt(1 + 4).
-    let mut rig = skinned(
-        2,
-        WeightStorage::F32,
-        &[(vec![[1, 0, 0, 0]], vec![[0.5, 0.0, 0.0, 0.0]])],
-    );
+    let mut rig = skinned(2, WeightStorage::F32, &[(vec![[1, 0, 0, 0]], vec![[0.5, 0.0, 0.0, 0.0]])]);
     rig.nodes[0].rest = Transform {
         translation: Vec3::new(0.0, 0.0, 2.0),
         rotation: Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),

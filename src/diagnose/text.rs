@@ -39,11 +39,7 @@ fn severity_name(s: Severity) -> &'static str {
 
 fn primitives(report: &Report, severities: &BTreeMap<&str, Severity>, out: &mut String) {
     for row in &report.primitives {
-        let name = row
-            .mesh_name
-            .as_deref()
-            .map(|n| format!(" ({n})"))
-            .unwrap_or_default();
+        let name = row.mesh_name.as_deref().map(|n| format!(" ({n})")).unwrap_or_default();
         let _ = writeln!(
             out,
             "\nmesh {}{name} primitive {}: {} vertices, {} influence set(s)",
@@ -97,10 +93,7 @@ fn code_section(report: &Report, code: &str, max: usize, out: &mut String) {
                 let joints = format!("{:?}", v.joints);
                 let weights = format!("{:?}", v.weights);
                 let place = format!("{}/{}", f.mesh.unwrap_or(0), f.primitive.unwrap_or(0));
-                let world = v
-                    .world_error
-                    .map(|e| format!("{e:.4}"))
-                    .unwrap_or_else(|| "-".to_string());
+                let world = v.world_error.map(|e| format!("{e:.4}")).unwrap_or_else(|| "-".to_string());
                 let _ = writeln!(
                     out,
                     "  {place:<9} {:>7}  {joints:<24} {weights:<40} {:>11} {:>3} {:>9.1e}  {:<28} {world}",

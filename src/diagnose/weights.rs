@@ -105,9 +105,7 @@ pub(crate) fn check_weights(
             }
             let vertices = prim.vertex_count();
             let sets = &prim.influences;
-            let counts_match = sets
-                .iter()
-                .all(|s| s.joints.len() == vertices && s.weights.len() == vertices);
+            let counts_match = sets.iter().all(|s| s.joints.len() == vertices && s.weights.len() == vertices);
             let checked = limit.is_some() && counts_match;
             summaries.push(summary(mesh, m, p, vertices, sets.len(), checked));
             let Some((count, limiting_skin)) = limit.filter(|_| checked) else {
@@ -123,8 +121,7 @@ pub(crate) fn check_weights(
                 float_check: sets
                     .iter()
                     .map(|s| {
-                        s.weight_storage == WeightStorage::F32
-                            && float_checked.insert(s.weights_accessor)
+                        s.weight_storage == WeightStorage::F32 && float_checked.insert(s.weights_accessor)
                     })
                     .collect(),
             };
@@ -143,14 +140,7 @@ pub(crate) fn check_weights(
     joint_use
 }
 
-fn summary(
-    mesh: &Mesh,
-    m: usize,
-    p: usize,
-    vertices: usize,
-    sets: usize,
-    checked: bool,
-) -> PrimitiveSummary {
+fn summary(mesh: &Mesh, m: usize, p: usize, vertices: usize, sets: usize, checked: bool) -> PrimitiveSummary {
     PrimitiveSummary {
         mesh: m,
         primitive: p,
@@ -270,13 +260,7 @@ impl Scan {
     }
 
     fn event(&mut self, code: Code, set: usize, component: usize, joint: u16, value: f64) {
-        self.events.push(Event {
-            code,
-            set,
-            component,
-            joint,
-            value,
-        });
+        self.events.push(Event { code, set, component, joint, value });
     }
 
     /// Builds the findings of one vertex (only reached when a rule fired).
@@ -310,10 +294,7 @@ impl Scan {
             world_error: None,
             dropped_weight: None,
         };
-        let attributes = format!(
-            "/meshes/{}/primitives/{}/attributes",
-            ctx.mesh, ctx.primitive
-        );
+        let attributes = format!("/meshes/{}/primitives/{}/attributes", ctx.mesh, ctx.primitive);
         let first = 4 * v;
         for e in &self.events {
             if !sink.wants(e.code) {
@@ -325,10 +306,7 @@ impl Scan {
             let (pointer, message) = match e.code.id {
                 "ACCESSOR_INVALID_FLOAT" => (
                     format!("/accessors/{}", set.weights_accessor),
-                    format!(
-                        "Accessor element at index {index} is {}.",
-                        dart_num(e.value)
-                    ),
+                    format!("Accessor element at index {index} is {}.", dart_num(e.value)),
                 ),
                 "ACCESSOR_JOINTS_INDEX_OOB" => (
                     format!("{attributes}/JOINTS_{}", set.set),
@@ -365,11 +343,7 @@ impl Scan {
                 ctx,
                 pointer,
                 message,
-                VertexFinding {
-                    set: Some(set.set),
-                    component: Some(c),
-                    ..base.clone()
-                },
+                VertexFinding { set: Some(set.set), component: Some(c), ..base.clone() },
             ));
         }
         if non_normalized && sink.wants(codes::WEIGHTS_NON_NORMALIZED) {
@@ -380,18 +354,13 @@ impl Scan {
                 first + 3,
                 dart_num(f64::from(sum))
             );
-            let world_error = self
-                .reach_of(ctx, &base.joints, &base.weights)
-                .map(|r| (1.0 - sum).abs() * r);
+            let world_error = self.reach_of(ctx, &base.joints, &base.weights).map(|r| (1.0 - sum).abs() * r);
             sink.push(vertex_finding(
                 codes::WEIGHTS_NON_NORMALIZED,
                 ctx,
                 format!("{attributes}/WEIGHTS_{first_set}"),
                 message,
-                VertexFinding {
-                    world_error,
-                    ..base.clone()
-                },
+                VertexFinding { world_error, ..base.clone() },
             ));
         }
         if n > 4 && sink.wants(codes::MORE_THAN_4_INFLUENCES) {
@@ -406,10 +375,7 @@ impl Scan {
                 ctx,
                 format!("{attributes}/WEIGHTS_{first_set}"),
                 message,
-                VertexFinding {
-                    dropped_weight: Some(dropped),
-                    ..base
-                },
+                VertexFinding { dropped_weight: Some(dropped), ..base },
             ));
         }
     }

@@ -78,12 +78,8 @@ impl<'a> Source<'a> {
             .accessors
             .get(index)
             .ok_or_else(|| Fault::new(at, format!("accessor {index} does not exist")))?;
-        let (Checked::Valid(ty), Checked::Valid(component)) = (acc.type_, acc.component_type)
-        else {
-            return Err(Fault::new(
-                at,
-                format!("accessors[{index}] has an invalid type or componentType"),
-            ));
+        let (Checked::Valid(ty), Checked::Valid(component)) = (acc.type_, acc.component_type) else {
+            return Err(Fault::new(at, format!("accessors[{index}] has an invalid type or componentType")));
         };
         let component = component.0;
         if !format.allowed.contains(&(ty, component)) {
@@ -134,10 +130,7 @@ impl<'a> Source<'a> {
     fn fit(&self, index: usize, elem: usize) -> Result<usize, String> {
         let json = self.json();
         let who = format!("accessors[{index}]");
-        let acc = json
-            .accessors
-            .get(index)
-            .ok_or_else(|| format!("accessor {index} does not exist"))?;
+        let acc = json.accessors.get(index).ok_or_else(|| format!("accessor {index} does not exist"))?;
         let count = usize::try_from(acc.count.0).map_err(|_| format!("{who}: count too large"))?;
         if count == 0 {
             return Err(format!("{who}: count is 0 (glTF requires at least 1)"));
@@ -172,9 +165,7 @@ impl<'a> Source<'a> {
         let who = format!("accessors[{index}].sparse");
         let n = usize::try_from(sparse.count.0).unwrap_or(usize::MAX);
         if n == 0 || n > count {
-            return Err(format!(
-                "{who}.count: {n} is not between 1 and the accessor's count {count}"
-            ));
+            return Err(format!("{who}.count: {n} is not between 1 and the accessor's count {count}"));
         }
         let Checked::Valid(index_type) = sparse.indices.component_type else {
             return Err(format!("{who}.indices.componentType: invalid value"));
@@ -182,13 +173,7 @@ impl<'a> Source<'a> {
         let index_size = index_type.0.size();
         let indices_view = sparse.indices.buffer_view.value();
         let indices_offset = sparse.indices.byte_offset.0;
-        self.fit_range(
-            &format!("{who}.indices"),
-            indices_view,
-            indices_offset,
-            n,
-            index_size,
-        )?;
+        self.fit_range(&format!("{who}.indices"), indices_view, indices_offset, n, index_size)?;
         self.fit_range(
             &format!("{who}.values"),
             sparse.values.buffer_view.value(),
@@ -208,9 +193,7 @@ impl<'a> Source<'a> {
             let value = read_uint(bytes, at, index_size)
                 .ok_or_else(|| format!("{who}.indices: element {k} cannot be read"))?;
             if value >= count as u64 {
-                return Err(format!(
-                    "{who}.indices: index {value} is out of range for count {count}"
-                ));
+                return Err(format!("{who}.indices: index {value} is out of range for count {count}"));
             }
             if previous.is_some_and(|p| value <= p) {
                 return Err(format!(
@@ -235,15 +218,11 @@ impl<'a> Source<'a> {
         elem: usize,
     ) -> Result<(), String> {
         let json = self.json();
-        let v = json
-            .buffer_views
-            .get(view)
-            .ok_or_else(|| format!("{who}: bufferView {view} does not exist"))?;
+        let v =
+            json.buffer_views.get(view).ok_or_else(|| format!("{who}: bufferView {view} does not exist"))?;
         let b = v.buffer.value();
-        let buffer = json
-            .buffers
-            .get(b)
-            .ok_or_else(|| format!("bufferViews[{view}]: buffer {b} does not exist"))?;
+        let buffer =
+            json.buffers.get(b).ok_or_else(|| format!("bufferViews[{view}]: buffer {b} does not exist"))?;
         let view_start = v.byte_offset.unwrap_or_default().0;
         let view_len = v.byte_length.0;
         let view_end = view_start.saturating_add(view_len);
@@ -265,9 +244,7 @@ impl<'a> Source<'a> {
             .and_then(|n| n.checked_add(elem as u64))
             .unwrap_or(u64::MAX);
         if need > view_len {
-            return Err(format!(
-                "{who}: needs {need} bytes but bufferViews[{view}] has {view_len}"
-            ));
+            return Err(format!("{who}: needs {need} bytes but bufferViews[{view}] has {view_len}"));
         }
         Ok(())
     }
@@ -298,21 +275,13 @@ pub(crate) fn collect<T: Clone>(
         return Ok(vec![zero; acc.count]);
     }
     let Some(iter) = iter else {
-        return Err(Fault::new(
-            at,
-            format!("accessors[{}] could not be read", acc.index),
-        ));
+        return Err(Fault::new(at, format!("accessors[{}] could not be read", acc.index)));
     };
     let values: Vec<T> = iter.take(acc.count).collect();
     if values.len() != acc.count {
         return Err(Fault::new(
             at,
-            format!(
-                "accessors[{}] yielded {} of its {} elements",
-                acc.index,
-                values.len(),
-                acc.count
-            ),
+            format!("accessors[{}] yielded {} of its {} elements", acc.index, values.len(), acc.count),
         ));
     }
     Ok(values)

@@ -9,10 +9,8 @@ use gltf::json;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
-const DATA_URI_TYPES: &[&str] = &[
-    "data:application/octet-stream;base64,",
-    "data:application/gltf-buffer;base64,",
-];
+const DATA_URI_TYPES: &[&str] =
+    &["data:application/octet-stream;base64,", "data:application/gltf-buffer;base64,"];
 
 pub(crate) fn resolve(
     root: &json::Root,
@@ -25,10 +23,7 @@ pub(crate) fn resolve(
             .map_err(|_| Fault::new(format!("buffers[{i}].byteLength"), "value too large"))?;
         let mut data = match buffer.uri.as_deref() {
             None if i == 0 => blob.take().ok_or_else(|| {
-                Fault::new(
-                    format!("buffers[{i}]"),
-                    "has no uri and the file has no .glb BIN chunk",
-                )
+                Fault::new(format!("buffers[{i}]"), "has no uri and the file has no .glb BIN chunk")
             })?,
             None => {
                 return Err(Fault::new(
@@ -36,8 +31,9 @@ pub(crate) fn resolve(
                     "has no uri (only buffers[0] of a .glb may use the BIN chunk)",
                 ));
             }
-            Some(uri) if uri.starts_with("data:") => decode_data_uri(uri)
-                .map_err(|what| Fault::new(format!("buffers[{i}].uri"), what))?,
+            Some(uri) if uri.starts_with("data:") => {
+                decode_data_uri(uri).map_err(|what| Fault::new(format!("buffers[{i}].uri"), what))?
+            }
             Some(uri) => read_external(uri, base_dir, expected)
                 .map_err(|what| Fault::new(format!("buffers[{i}].uri"), what))?,
         };
@@ -74,8 +70,7 @@ fn read_external(uri: &str, base_dir: Option<&Path>, limit: usize) -> Result<Vec
         ));
     };
     let path = contained_path(uri, base)?;
-    let file =
-        std::fs::File::open(&path).map_err(|e| format!("cannot open '{}': {e}", path.display()))?;
+    let file = std::fs::File::open(&path).map_err(|e| format!("cannot open '{}': {e}", path.display()))?;
     let mut data = Vec::new();
     file.take(limit as u64)
         .read_to_end(&mut data)
@@ -97,28 +92,18 @@ pub(crate) fn contained_path(uri: &str, base: &Path) -> Result<PathBuf, String> 
         ));
     }
     if decoded.split(['/', '\\']).any(|part| part == "..") {
-        return Err(format!(
-            "path '{decoded}' uses '..' to leave the asset's folder, which is not allowed"
-        ));
+        return Err(format!("path '{decoded}' uses '..' to leave the asset's folder, which is not allowed"));
     }
     let joined = base.join(&decoded);
     if !joined.exists() {
-        return Err(format!(
-            "the file '{decoded}' does not exist (looked for {})",
-            joined.display()
-        ));
+        return Err(format!("the file '{decoded}' does not exist (looked for {})", joined.display()));
     }
     let canonical_base = base
         .canonicalize()
         .map_err(|e| format!("cannot resolve the asset's folder {}: {e}", base.display()))?;
-    let canonical = joined
-        .canonicalize()
-        .map_err(|e| format!("cannot resolve '{decoded}': {e}"))?;
+    let canonical = joined.canonicalize().map_err(|e| format!("cannot resolve '{decoded}': {e}"))?;
     if !canonical.starts_with(&canonical_base) {
-        return Err(format!(
-            "'{decoded}' resolves to {}, outside the asset's folder",
-            canonical.display()
-        ));
+        return Err(format!("'{decoded}' resolves to {}, outside the asset's folder", canonical.display()));
     }
     Ok(canonical)
 }
@@ -160,8 +145,7 @@ mod tests {
     use super::*;
 
     fn temp_folder(tag: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("rigscope-buffers-{tag}-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("rigscope-buffers-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).ok();
         dir
@@ -170,24 +154,15 @@ mod tests {
     #[test]
     fn data_uris_of_both_buffer_types_decode() {
         // "AQID" is base64 for the bytes 1, 2, 3.
-        assert_eq!(
-            decode_data_uri("data:application/octet-stream;base64,AQID"),
-            Ok(vec![1, 2, 3])
-        );
-        assert_eq!(
-            decode_data_uri("data:application/gltf-buffer;base64,AQID"),
-            Ok(vec![1, 2, 3])
-        );
+        assert_eq!(decode_data_uri("data:application/octet-stream;base64,AQID"), Ok(vec![1, 2, 3]));
+        assert_eq!(decode_data_uri("data:application/gltf-buffer;base64,AQID"), Ok(vec![1, 2, 3]));
         assert!(decode_data_uri("data:text/plain;base64,AQID").is_err());
         assert!(decode_data_uri("data:application/octet-stream;base64,@@@").is_err());
     }
 
     #[test]
     fn percent_decoding() {
-        assert_eq!(
-            percent_decode("my%20file.bin"),
-            Ok("my file.bin".to_string())
-        );
+        assert_eq!(percent_decode("my%20file.bin"), Ok("my file.bin".to_string()));
         assert!(percent_decode("bad%2").is_err());
         assert!(percent_decode("bad%zz").is_err());
     }

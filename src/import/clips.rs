@@ -28,13 +28,7 @@ const VEC3_OUTPUT: Format = Format {
 const ROTATION_OUTPUT: Format = Format {
     role: "a rotation output",
     need: "VEC4 of FLOAT, or of normalized BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT",
-    allowed: &[
-        (T::Vec4, C::F32),
-        (T::Vec4, C::I8),
-        (T::Vec4, C::U8),
-        (T::Vec4, C::I16),
-        (T::Vec4, C::U16),
-    ],
+    allowed: &[(T::Vec4, C::F32), (T::Vec4, C::I8), (T::Vec4, C::U8), (T::Vec4, C::I16), (T::Vec4, C::U16)],
     normalized_ints: true,
 };
 const WEIGHTS_OUTPUT: Format = Format {
@@ -50,11 +44,7 @@ const WEIGHTS_OUTPUT: Format = Format {
     normalized_ints: true,
 };
 
-pub(crate) fn build(
-    src: &Source<'_>,
-    meshes: &[Mesh],
-    findings: &mut Findings,
-) -> Result<Vec<Clip>, Fault> {
+pub(crate) fn build(src: &Source<'_>, meshes: &[Mesh], findings: &mut Findings) -> Result<Vec<Clip>, Fault> {
     let root = src.json();
     let mut clips = Vec::with_capacity(root.animations.len());
     for (a, animation) in src.doc().animations().enumerate() {
@@ -70,15 +60,8 @@ pub(crate) fn build(
         for (c, channel) in animation.channels().enumerate() {
             channels.push(one_channel(src, meshes, a, c, &channel, findings)?);
         }
-        let duration = channels
-            .iter()
-            .flat_map(|ch| ch.times.iter().copied())
-            .fold(0.0f32, f32::max);
-        clips.push(Clip {
-            name: json.name.clone(),
-            channels,
-            duration,
-        });
+        let duration = channels.iter().flat_map(|ch| ch.times.iter().copied()).fold(0.0f32, f32::max);
+        clips.push(Clip { name: json.name.clone(), channels, duration });
     }
     Ok(clips)
 }
@@ -99,10 +82,7 @@ fn check_target(
     }
     let node = channel.target.node.value();
     if node >= root.nodes.len() {
-        return Err(Fault::new(
-            format!("{at}.target.node"),
-            format!("node {node} does not exist"),
-        ));
+        return Err(Fault::new(format!("{at}.target.node"), format!("node {node} does not exist")));
     }
     if let Checked::Invalid = channel.target.path {
         return Err(Fault::new(
@@ -124,18 +104,14 @@ fn one_channel(
     use json::animation::{Interpolation as I, Property as P};
     let root = src.json();
     let at = format!("animations[{a}].channels[{c}]");
-    let (Some(json), Some(anim)) = (
-        root.animations.get(a).and_then(|x| x.channels.get(c)),
-        root.animations.get(a),
-    ) else {
+    let (Some(json), Some(anim)) =
+        (root.animations.get(a).and_then(|x| x.channels.get(c)), root.animations.get(a))
+    else {
         return Err(Fault::new(at, "does not exist"));
     };
     let s = json.sampler.value();
     let Some(sampler) = anim.samplers.get(s) else {
-        return Err(Fault::new(
-            format!("{at}.sampler"),
-            format!("sampler {s} does not exist"),
-        ));
+        return Err(Fault::new(format!("{at}.sampler"), format!("sampler {s} does not exist")));
     };
     let node = json.target.node.value();
     let (property, format) = match json.target.path {
@@ -152,10 +128,7 @@ fn one_channel(
         Checked::Valid(I::Linear) => Interpolation::Linear,
         Checked::Valid(I::CubicSpline) => Interpolation::CubicSpline,
         Checked::Invalid => {
-            return Err(Fault::new(
-                format!("animations[{a}].samplers[{s}].interpolation"),
-                "invalid value",
-            ));
+            return Err(Fault::new(format!("animations[{a}].samplers[{s}].interpolation"), "invalid value"));
         }
     };
     let components = match property {
@@ -175,16 +148,8 @@ fn one_channel(
     let out_acc = src.check(output, format, &out_at, findings)?;
     let values = read_values(&out_acc, reader.read_outputs(), property, &out_at)?;
 
-    let per_key = if interpolation == Interpolation::CubicSpline {
-        3
-    } else {
-        1
-    };
-    let morphs = if property == Property::Weights {
-        components
-    } else {
-        1
-    };
+    let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+    let morphs = if property == Property::Weights { components } else { 1 };
     let keys = times.len();
     let expected = keys * per_key * morphs;
     if out_acc.count != expected {
@@ -213,14 +178,7 @@ fn one_channel(
     if property == Property::Rotation {
         report_non_unit(findings, output, &values, per_key);
     }
-    Ok(Channel {
-        node,
-        property,
-        interpolation,
-        times,
-        values,
-        components,
-    })
+    Ok(Channel { node, property, interpolation, times, values, components })
 }
 
 fn morph_count(root: &json::Root, meshes: &[Mesh], node: usize, at: &str) -> Result<usize, Fault> {
@@ -256,18 +214,10 @@ fn read_values(
         }
         Some(ReadOutputs::Rotations(r)) => flat(match r {
             Rotations::F32(it) => accessors::collect(acc, Some(it), [0.0; 4], at)?,
-            Rotations::I8(it) => {
-                accessors::collect(acc, Some(it.map(|q| q.map(snorm8))), [0.0; 4], at)?
-            }
-            Rotations::U8(it) => {
-                accessors::collect(acc, Some(it.map(|q| q.map(unorm8))), [0.0; 4], at)?
-            }
-            Rotations::I16(it) => {
-                accessors::collect(acc, Some(it.map(|q| q.map(snorm16))), [0.0; 4], at)?
-            }
-            Rotations::U16(it) => {
-                accessors::collect(acc, Some(it.map(|q| q.map(unorm16))), [0.0; 4], at)?
-            }
+            Rotations::I8(it) => accessors::collect(acc, Some(it.map(|q| q.map(snorm8))), [0.0; 4], at)?,
+            Rotations::U8(it) => accessors::collect(acc, Some(it.map(|q| q.map(unorm8))), [0.0; 4], at)?,
+            Rotations::I16(it) => accessors::collect(acc, Some(it.map(|q| q.map(snorm16))), [0.0; 4], at)?,
+            Rotations::U16(it) => accessors::collect(acc, Some(it.map(|q| q.map(unorm16))), [0.0; 4], at)?,
         }),
         Some(ReadOutputs::MorphTargetWeights(w)) => match w {
             MorphTargetWeights::F32(it) => accessors::collect(acc, Some(it), 0.0, at)?,
@@ -294,7 +244,7 @@ fn report_times(findings: &mut Findings, a: usize, s: usize, input: usize, times
     accessors::report_non_finite(findings, input, 1, times.iter().copied(), "key time");
     if let Some(k) = times.windows(2).position(|w| w[1] <= w[0]) {
         findings.push(
-            "ANIMATION_SAMPLER_INPUT_NON_INCREASING",
+            "ACCESSOR_ANIMATION_INPUT_NON_INCREASING",
             Severity::Error,
             pointer.clone(),
             format!(
@@ -307,7 +257,7 @@ fn report_times(findings: &mut Findings, a: usize, s: usize, input: usize, times
     }
     if let Some((k, t)) = times.iter().enumerate().find(|&(_, &t)| t < 0.0) {
         findings.push(
-            "ANIMATION_SAMPLER_INPUT_NEGATIVE",
+            "ACCESSOR_ANIMATION_INPUT_NEGATIVE",
             Severity::Error,
             pointer,
             format!("key {k} has a negative time ({t} s)"),
@@ -332,12 +282,10 @@ fn report_non_unit(findings: &mut Findings, output: usize, values: &[f32], per_k
     }
     if let Some((e, len)) = first {
         findings.push(
-            "ACCESSOR_NON_UNIT",
+            "ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION",
             Severity::Error,
             format!("/accessors/{output}"),
-            format!(
-                "{bad} rotation key(s) are not unit quaternions (first: element {e}, length {len})"
-            ),
+            format!("{bad} rotation key(s) are not unit quaternions (first: element {e}, length {len})"),
         );
     }
 }

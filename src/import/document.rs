@@ -48,10 +48,7 @@ pub(crate) fn parse(bytes: &[u8], findings: &mut Findings) -> Result<Parsed, Fau
     check_required_extensions(&root)?;
     guard_validation(&root)?;
     validate(&root, findings)?;
-    Ok(Parsed {
-        document: gltf::Document::from_json_without_validation(root),
-        blob: gltf.blob,
-    })
+    Ok(Parsed { document: gltf::Document::from_json_without_validation(root), blob: gltf.blob })
 }
 
 /// Decides between .glb and JSON and checks the .glb header and first chunk header, so that
@@ -66,10 +63,7 @@ fn frame(bytes: &[u8]) -> Result<&[u8], Fault> {
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match text.iter().find(|b| !b.is_ascii_whitespace()) {
         Some(b'{') => Ok(text),
-        _ => Err(Fault::new(
-            "",
-            "not a glTF file: it has neither the .glb magic 'glTF' nor a JSON object",
-        )),
+        _ => Err(Fault::new("", "not a glTF file: it has neither the .glb magic 'glTF' nor a JSON object")),
     }
 }
 
@@ -81,17 +75,11 @@ fn frame_glb(bytes: &[u8]) -> Result<&[u8], Fault> {
     let (Some(version), Some(declared)) = (word(4), word(8)) else {
         return Err(Fault::new(
             "",
-            format!(
-                "truncated .glb: the 12-byte header is cut off after {} bytes",
-                bytes.len()
-            ),
+            format!("truncated .glb: the 12-byte header is cut off after {} bytes", bytes.len()),
         ));
     };
     if version != 2 {
-        return Err(Fault::new(
-            "",
-            format!("unsupported .glb version {version} (rigscope reads version 2)"),
-        ));
+        return Err(Fault::new("", format!("unsupported .glb version {version} (rigscope reads version 2)")));
     }
     let declared = declared as usize;
     if declared < 20 {
@@ -105,20 +93,14 @@ fn frame_glb(bytes: &[u8]) -> Result<&[u8], Fault> {
     if declared > bytes.len() {
         return Err(Fault::new(
             "",
-            format!(
-                "truncated .glb: the header says {declared} bytes but the file has {}",
-                bytes.len()
-            ),
+            format!("truncated .glb: the header says {declared} bytes but the file has {}", bytes.len()),
         ));
     }
     let (Some(json_len), Some(json_type)) = (word(12), word(16)) else {
         return Err(Fault::new("", "truncated .glb: no JSON chunk header"));
     };
     if json_type.to_le_bytes() != *b"JSON" {
-        return Err(Fault::new(
-            "",
-            "corrupt .glb: the first chunk is not the JSON chunk",
-        ));
+        return Err(Fault::new("", "corrupt .glb: the first chunk is not the JSON chunk"));
     }
     let json_end = 20usize.saturating_add(json_len as usize);
     if json_end > declared {
@@ -137,9 +119,7 @@ fn describe_gltf_error(err: gltf::Error) -> Fault {
     match err {
         gltf::Error::Binary(e) => Fault::new("", format!("corrupt .glb: {e}")),
         gltf::Error::Deserialize(e) => match e.classify() {
-            serde_json::error::Category::Data => {
-                Fault::new("", format!("not a valid glTF document: {e}"))
-            }
+            serde_json::error::Category::Data => Fault::new("", format!("not a valid glTF document: {e}")),
             _ => Fault::new("", format!("invalid JSON: {e}")),
         },
         other => Fault::new("", other.to_string()),
@@ -200,13 +180,8 @@ fn guard_validation(root: &json::Root) -> Result<(), Fault> {
 fn validate(root: &json::Root, findings: &mut Findings) -> Result<(), Fault> {
     use json::validation::Validate;
     let mut errors: Vec<(String, json::validation::Error)> = Vec::new();
-    root.validate(root, json::Path::new, &mut |path, error| {
-        errors.push((path().0, error))
-    });
-    let errors: Vec<_> = errors
-        .into_iter()
-        .filter(|(path, error)| !relax(path, *error, findings))
-        .collect();
+    root.validate(root, json::Path::new, &mut |path, error| errors.push((path().0, error)));
+    let errors: Vec<_> = errors.into_iter().filter(|(path, error)| !relax(path, *error, findings)).collect();
     let Some((path, error)) = errors.first() else {
         return Ok(());
     };
@@ -215,10 +190,7 @@ fn validate(root: &json::Root, findings: &mut Findings) -> Result<(), Fault> {
         1 => " (and 1 more validation error)".to_string(),
         n => format!(" (and {n} more validation errors)"),
     };
-    Err(Fault::new(
-        json_location(path),
-        format!("{}{more}", describe_validation(*error)),
-    ))
+    Err(Fault::new(json_location(path), format!("{}{more}", describe_validation(*error))))
 }
 
 /// Validation errors that are not structural for rigscope. Returns true (and records a
@@ -248,10 +220,7 @@ fn relax(path: &str, error: json::validation::Error, findings: &mut Findings) ->
             if path.ends_with(".attributes[\"POSITION\"].min")
                 || path.ends_with(".attributes[\"POSITION\"].max") =>
         {
-            let at = pointer
-                .trim_end_matches("/min")
-                .trim_end_matches("/max")
-                .to_string();
+            let at = pointer.trim_end_matches("/min").trim_end_matches("/max").to_string();
             findings.push(
                 "MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS",
                 Severity::Error,
@@ -303,14 +272,8 @@ mod tests {
     #[test]
     fn locations_and_pointers_follow_the_json_shape() {
         let path = "meshes[0].primitives[1].attributes[\"JOINTS_0\"]";
-        assert_eq!(
-            json_location(path),
-            "meshes[0].primitives[1].attributes.JOINTS_0"
-        );
-        assert_eq!(
-            json_pointer(path),
-            "/meshes/0/primitives/1/attributes/JOINTS_0"
-        );
+        assert_eq!(json_location(path), "meshes[0].primitives[1].attributes.JOINTS_0");
+        assert_eq!(json_pointer(path), "/meshes/0/primitives/1/attributes/JOINTS_0");
     }
 
     #[test]

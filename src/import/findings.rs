@@ -20,12 +20,7 @@ impl Findings {
     ) {
         let pointer = pointer.into();
         if self.seen.insert((code, pointer.clone())) {
-            self.list.push(Finding {
-                code,
-                severity,
-                pointer,
-                message: message.into(),
-            });
+            self.list.push(Finding { code, severity, pointer, message: message.into() });
         }
     }
 

@@ -14,18 +14,10 @@ use gltf::json::validation::Checked;
 use gltf::mesh::util::ReadWeights;
 use std::collections::BTreeSet;
 
-const POSITION: Format = Format {
-    role: "POSITION",
-    need: "VEC3 of FLOAT",
-    allowed: &[(T::Vec3, C::F32)],
-    normalized_ints: false,
-};
-const NORMAL: Format = Format {
-    role: "NORMAL",
-    need: "VEC3 of FLOAT",
-    allowed: &[(T::Vec3, C::F32)],
-    normalized_ints: false,
-};
+const POSITION: Format =
+    Format { role: "POSITION", need: "VEC3 of FLOAT", allowed: &[(T::Vec3, C::F32)], normalized_ints: false };
+const NORMAL: Format =
+    Format { role: "NORMAL", need: "VEC3 of FLOAT", allowed: &[(T::Vec3, C::F32)], normalized_ints: false };
 const JOINTS: Format = Format {
     role: "JOINTS_n",
     need: "VEC4 of UNSIGNED_BYTE or UNSIGNED_SHORT",
@@ -72,10 +64,7 @@ fn one_mesh(
     let mut target_count = None;
     for (p, prim) in mesh.primitives().enumerate() {
         let Some(prim_json) = json.primitives.get(p) else {
-            return Err(Fault::new(
-                format!("meshes[{m}].primitives[{p}]"),
-                "does not exist",
-            ));
+            return Err(Fault::new(format!("meshes[{m}].primitives[{p}]"), "does not exist"));
         };
         let primitive = one_primitive(src, m, p, &prim, prim_json, findings)?;
         let targets = primitive.morph_targets.len();
@@ -96,20 +85,13 @@ fn one_mesh(
         Some(w) if w.len() != targets => {
             return Err(Fault::new(
                 format!("meshes[{m}].weights"),
-                format!(
-                    "has {} values but the primitives have {targets} morph targets",
-                    w.len()
-                ),
+                format!("has {} values but the primitives have {targets} morph targets", w.len()),
             ));
         }
         Some(w) => w.clone(),
         None => vec![0.0; targets],
     };
-    Ok(Mesh {
-        name: json.name.clone(),
-        primitives,
-        default_weights,
-    })
+    Ok(Mesh { name: json.name.clone(), primitives, default_weights })
 }
 
 fn topology(mode: Checked<json::mesh::Mode>) -> Topology {
@@ -179,13 +161,8 @@ fn one_primitive(
         Some(index) => {
             let i_at = format!("{at}.indices");
             let acc = src.check(index, &INDICES, &i_at, findings)?;
-            let indices =
-                accessors::collect(&acc, reader.read_indices().map(|r| r.into_u32()), 0, &i_at)?;
-            if let Some((k, v)) = indices
-                .iter()
-                .enumerate()
-                .find(|&(_, &v)| v as usize >= count)
-            {
+            let indices = accessors::collect(&acc, reader.read_indices().map(|r| r.into_u32()), 0, &i_at)?;
+            if let Some((k, v)) = indices.iter().enumerate().find(|&(_, &v)| v as usize >= count) {
                 return Err(Fault::new(
                     i_at,
                     format!("index {v} (element {k}) is out of range for {count} vertices"),
@@ -217,14 +194,7 @@ fn one_primitive(
         morph_targets.push(MorphTarget { positions, normals });
     }
 
-    Ok(Primitive {
-        topology,
-        positions,
-        normals,
-        indices,
-        influences,
-        morph_targets,
-    })
+    Ok(Primitive { topology, positions, normals, indices, influences, morph_targets })
 }
 
 /// Every `JOINTS_n`/`WEIGHTS_n` pair, in set order. A set with only one half is a fault:
@@ -251,33 +221,21 @@ where
         let get = |s: Semantic| json.attributes.get(&Checked::Valid(s)).map(|i| i.value());
         let j_at = format!("{at}.attributes.JOINTS_{n}");
         let w_at = format!("{at}.attributes.WEIGHTS_{n}");
-        let (joints_index, weights_index) =
-            match (get(Semantic::Joints(n)), get(Semantic::Weights(n))) {
-                (Some(j), Some(w)) => (j, w),
-                (Some(_), None) => {
-                    return Err(Fault::new(j_at, format!("has no matching WEIGHTS_{n}")));
-                }
-                (None, _) => return Err(Fault::new(w_at, format!("has no matching JOINTS_{n}"))),
-            };
+        let (joints_index, weights_index) = match (get(Semantic::Joints(n)), get(Semantic::Weights(n))) {
+            (Some(j), Some(w)) => (j, w),
+            (Some(_), None) => {
+                return Err(Fault::new(j_at, format!("has no matching WEIGHTS_{n}")));
+            }
+            (None, _) => return Err(Fault::new(w_at, format!("has no matching JOINTS_{n}"))),
+        };
         let j_acc = src.check(joints_index, &JOINTS, &j_at, findings)?;
-        let joints = accessors::collect(
-            &j_acc,
-            reader.read_joints(n).map(|r| r.into_u16()),
-            [0; 4],
-            &j_at,
-        )?;
+        let joints = accessors::collect(&j_acc, reader.read_joints(n).map(|r| r.into_u16()), [0; 4], &j_at)?;
         same_length(&j_at, joints.len(), count)?;
 
         let w_acc = src.check(weights_index, &WEIGHTS, &w_at, findings)?;
         let (weights, weight_storage) = read_weights(&w_acc, reader.read_weights(n), &w_at)?;
         same_length(&w_at, weights.len(), count)?;
-        accessors::report_non_finite(
-            findings,
-            w_acc.index,
-            4,
-            weights.iter().flatten().copied(),
-            "WEIGHTS",
-        );
+        accessors::report_non_finite(findings, w_acc.index, 4, weights.iter().flatten().copied(), "WEIGHTS");
         out.push(InfluenceSet {
             set: n as usize,
             joints,
@@ -304,9 +262,7 @@ fn read_weights(
     };
     let weights = match read {
         Some(ReadWeights::F32(it)) => accessors::collect(acc, Some(it), [0.0; 4], at)?,
-        Some(ReadWeights::U8(it)) => {
-            accessors::collect(acc, Some(it.map(|c| c.map(unorm8))), [0.0; 4], at)?
-        }
+        Some(ReadWeights::U8(it)) => accessors::collect(acc, Some(it.map(|c| c.map(unorm8))), [0.0; 4], at)?,
         Some(ReadWeights::U16(it)) => {
             accessors::collect(acc, Some(it.map(|c| c.map(unorm16))), [0.0; 4], at)?
         }
@@ -338,22 +294,13 @@ fn vec3s(
 }
 
 fn report_vec3s(findings: &mut Findings, acc: &CheckedAccessor, values: &[Vec3], what: &str) {
-    accessors::report_non_finite(
-        findings,
-        acc.index,
-        3,
-        values.iter().flat_map(|v| v.to_array()),
-        what,
-    );
+    accessors::report_non_finite(findings, acc.index, 3, values.iter().flat_map(|v| v.to_array()), what);
 }
 
 fn same_length(at: &str, len: usize, count: usize) -> Result<(), Fault> {
     if len == count {
         Ok(())
     } else {
-        Err(Fault::new(
-            at,
-            format!("has {len} elements but POSITION has {count}"),
-        ))
+        Err(Fault::new(at, format!("has {len} elements but POSITION has {count}")))
     }
 }

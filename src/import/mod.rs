@@ -42,19 +42,12 @@ pub(crate) struct Fault {
 
 impl Fault {
     pub(crate) fn new(at: impl Into<String>, what: impl Into<String>) -> Self {
-        Self {
-            at: at.into(),
-            what: what.into(),
-        }
+        Self { at: at.into(), what: what.into() }
     }
 
     /// The message part of an `ImportError`: `<json location>: <what is wrong>`.
     pub(crate) fn message(&self) -> String {
-        if self.at.is_empty() {
-            self.what.clone()
-        } else {
-            format!("{}: {}", self.at, self.what)
-        }
+        if self.at.is_empty() { self.what.clone() } else { format!("{}: {}", self.at, self.what) }
     }
 }
 
@@ -62,10 +55,8 @@ impl Fault {
 /// file's own folder and nowhere else.
 pub fn load(path: &Path) -> Result<Rig, ImportError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| ImportError {
-        file: name.clone(),
-        message: format!("cannot read the file: {e}"),
-    })?;
+    let bytes = std::fs::read(path)
+        .map_err(|e| ImportError { file: name.clone(), message: format!("cannot read the file: {e}") })?;
     let base_dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -76,10 +67,8 @@ pub fn load(path: &Path) -> Result<Rig, ImportError> {
 /// Loads a glTF asset held in memory. `name` is used in messages and as `Rig::source`;
 /// with `base_dir` `None`, buffers in external files are refused.
 pub fn load_bytes(bytes: &[u8], name: &str, base_dir: Option<&Path>) -> Result<Rig, ImportError> {
-    build(bytes, name, base_dir).map_err(|fault| ImportError {
-        file: name.to_string(),
-        message: fault.message(),
-    })
+    build(bytes, name, base_dir)
+        .map_err(|fault| ImportError { file: name.to_string(), message: fault.message() })
 }
 
 fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>) -> Result<Rig, Fault> {

@@ -35,44 +35,24 @@ pub(crate) fn build(root: &json::Root, findings: &mut Findings) -> Result<Hierar
     let default_scene = match root.scene {
         Some(s) if s.value() < scenes.len() => Some(s.value()),
         Some(s) => {
-            return Err(Fault::new(
-                "scene",
-                format!("scene {} does not exist", s.value()),
-            ));
+            return Err(Fault::new("scene", format!("scene {} does not exist", s.value())));
         }
         None if scenes.is_empty() => None,
         None => Some(0),
     };
-    Ok(Hierarchy {
-        nodes,
-        order,
-        rank,
-        scenes,
-        default_scene,
-    })
+    Ok(Hierarchy { nodes, order, rank, scenes, default_scene })
 }
 
-fn node(
-    root: &json::Root,
-    i: usize,
-    n: &json::Node,
-    findings: &mut Findings,
-) -> Result<Node, Fault> {
+fn node(root: &json::Root, i: usize, n: &json::Node, findings: &mut Findings) -> Result<Node, Fault> {
     let mesh = match n.mesh {
         Some(m) if m.value() >= root.meshes.len() => {
-            return Err(Fault::new(
-                format!("nodes[{i}].mesh"),
-                format!("mesh {} does not exist", m.value()),
-            ));
+            return Err(Fault::new(format!("nodes[{i}].mesh"), format!("mesh {} does not exist", m.value())));
         }
         m => m.map(|m| m.value()),
     };
     let skin = match n.skin {
         Some(s) if s.value() >= root.skins.len() => {
-            return Err(Fault::new(
-                format!("nodes[{i}].skin"),
-                format!("skin {} does not exist", s.value()),
-            ));
+            return Err(Fault::new(format!("nodes[{i}].skin"), format!("skin {} does not exist", s.value())));
         }
         s => s.map(|s| s.value()),
     };
@@ -134,11 +114,7 @@ fn node(
 /// `Node::matrix` is the truth.
 pub(crate) fn decompose(m: Mat4) -> (Transform, bool) {
     let translation = m.w_axis.truncate();
-    let (x, y, z) = (
-        m.x_axis.truncate(),
-        m.y_axis.truncate(),
-        m.z_axis.truncate(),
-    );
+    let (x, y, z) = (m.x_axis.truncate(), m.y_axis.truncate(), m.z_axis.truncate());
     let det = Mat3::from_cols(x, y, z).determinant();
     let scale = Vec3::new(x.length() * det.signum(), y.length(), z.length());
     if !det.is_finite() || det == 0.0 || scale.cmpeq(Vec3::ZERO).any() {
@@ -151,14 +127,9 @@ pub(crate) fn decompose(m: Mat4) -> (Transform, bool) {
     }
     let axes = Mat3::from_cols(x / scale.x, y / scale.y, z / scale.z);
     let rotation = Quat::from_mat3(&axes).normalize();
-    let rest = Transform {
-        translation,
-        rotation,
-        scale,
-    };
+    let rest = Transform { translation, rotation, scale };
     let magnitude = m.to_cols_array().iter().fold(1.0f32, |a, v| a.max(v.abs()));
-    let exact =
-        m.row(3).abs_diff_eq(Vec4::W, 1e-6) && rest.to_matrix().abs_diff_eq(m, 1e-4 * magnitude);
+    let exact = m.row(3).abs_diff_eq(Vec4::W, 1e-6) && rest.to_matrix().abs_diff_eq(m, 1e-4 * magnitude);
     (rest, exact)
 }
 
@@ -180,9 +151,7 @@ fn link_children(root: &json::Root, nodes: &mut [Node]) -> Result<(), Fault> {
             if let Some(p) = nodes[c].parent {
                 return Err(Fault::new(
                     at,
-                    format!(
-                        "node {c} is already a child of nodes[{p}]; a node may have only one parent"
-                    ),
+                    format!("node {c} is already a child of nodes[{p}]; a node may have only one parent"),
                 ));
             }
             nodes[c].parent = Some(i);
@@ -253,10 +222,7 @@ fn scenes(root: &json::Root, nodes: &[Node], findings: &mut Findings) -> Result<
             }
             roots.push(n);
         }
-        out.push(Scene {
-            name: scene.name.clone(),
-            roots,
-        });
+        out.push(Scene { name: scene.name.clone(), roots });
     }
     Ok(out)
 }

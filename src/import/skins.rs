@@ -42,10 +42,7 @@ fn one(
     };
     let node_count = hierarchy.nodes.len();
     if json.joints.is_empty() {
-        return Err(Fault::new(
-            format!("skins[{s}].joints"),
-            "is empty (a skin needs at least one joint)",
-        ));
+        return Err(Fault::new(format!("skins[{s}].joints"), "is empty (a skin needs at least one joint)"));
     }
     let mut joints = Vec::with_capacity(json.joints.len());
     for (k, j) in json.joints.iter().enumerate() {
@@ -73,12 +70,7 @@ fn one(
             let at = format!("skins[{s}].inverseBindMatrices");
             let acc = src.check(a, &INVERSE_BIND, &at, findings)?;
             let reader = skin.reader(src.data());
-            let mats = accessors::collect(
-                &acc,
-                reader.read_inverse_bind_matrices(),
-                [[0.0; 4]; 4],
-                &at,
-            )?;
+            let mats = accessors::collect(&acc, reader.read_inverse_bind_matrices(), [[0.0; 4]; 4], &at)?;
             if mats.len() < joints.len() {
                 return Err(Fault::new(
                     at,
@@ -108,10 +100,7 @@ fn one(
                 mats.iter().flatten().flatten().copied(),
                 "inverse bind matrix",
             );
-            mats.iter()
-                .take(joints.len())
-                .map(Mat4::from_cols_array_2d)
-                .collect()
+            mats.iter().take(joints.len()).map(Mat4::from_cols_array_2d).collect()
         }
     };
     report_duplicates(s, &joints, findings);

@@ -49,11 +49,7 @@ pub fn ansi256(c: Rgb) -> u8 {
     let k = ((mean.saturating_sub(3)) / 10).min(23);
     let level = (8 + 10 * k) as u8;
     let grey = Rgb::new(level, level, level);
-    if dist2(c, grey) < dist2(c, cube) {
-        232 + k as u8
-    } else {
-        cube_index as u8
-    }
+    if dist2(c, grey) < dist2(c, cube) { 232 + k as u8 } else { cube_index as u8 }
 }
 
 /// A colour as the terminal will receive it, so that two RGBs mapping to the same palette
@@ -98,11 +94,7 @@ pub fn write_ansi(grid: &Grid, depth: ColorDepth, out: &mut String) {
         for cell in row {
             let want_bg = encode(cell.bg, depth);
             // A blank cell shows no foreground: keep whatever is set rather than switch.
-            let want_fg = if cell.ch == ' ' {
-                fg
-            } else {
-                encode(cell.fg, depth)
-            };
+            let want_fg = if cell.ch == ' ' { fg } else { encode(cell.fg, depth) };
             if want_fg != fg || want_bg != bg {
                 out.push_str("\x1b[");
                 if want_fg != fg {
@@ -150,32 +142,16 @@ mod tests {
     }
 
     fn grid(cells: &[Cell], width: usize) -> Grid {
-        Grid {
-            width,
-            height: cells.len() / width,
-            cells: cells.to_vec(),
-        }
+        Grid { width, height: cells.len() / width, cells: cells.to_vec() }
     }
 
     fn fg(ch: char, c: Rgb) -> Cell {
-        Cell {
-            ch,
-            fg: Some(c),
-            bg: None,
-        }
+        Cell { ch, fg: Some(c), bg: None }
     }
 
     #[test]
     fn none_has_no_escapes() {
-        let g = grid(
-            &[
-                fg('a', Rgb::RED),
-                Cell::BLANK,
-                fg('b', Rgb::BLUE),
-                Cell::BLANK,
-            ],
-            2,
-        );
+        let g = grid(&[fg('a', Rgb::RED), Cell::BLANK, fg('b', Rgb::BLUE), Cell::BLANK], 2);
         let s = to_ansi(&g, ColorDepth::None);
         assert!(!s.contains('\x1b'));
         assert_eq!(s, "a \nb \n");
@@ -184,58 +160,28 @@ mod tests {
     #[test]
     fn escapes_only_on_change_and_reset_per_line() {
         let red = Rgb::RED;
-        let g = grid(
-            &[fg('a', red), fg('b', red), Cell::BLANK, fg('c', Rgb::GREEN)],
-            4,
-        );
-        assert_eq!(
-            to_ansi(&g, ColorDepth::TrueColor),
-            "\x1b[38;2;255;0;0mab \x1b[38;2;0;255;0mc\x1b[0m\n"
-        );
-        assert_eq!(
-            to_ansi(&g, ColorDepth::Ansi256),
-            "\x1b[38;5;196mab \x1b[38;5;46mc\x1b[0m\n"
-        );
+        let g = grid(&[fg('a', red), fg('b', red), Cell::BLANK, fg('c', Rgb::GREEN)], 4);
+        assert_eq!(to_ansi(&g, ColorDepth::TrueColor), "\x1b[38;2;255;0;0mab \x1b[38;2;0;255;0mc\x1b[0m\n");
+        assert_eq!(to_ansi(&g, ColorDepth::Ansi256), "\x1b[38;5;196mab \x1b[38;5;46mc\x1b[0m\n");
     }
 
     #[test]
     fn background_and_default_switches() {
         let g = grid(
             &[
-                Cell {
-                    ch: 'x',
-                    fg: Some(Rgb::RED),
-                    bg: Some(Rgb::BLUE),
-                },
-                Cell {
-                    ch: 'y',
-                    fg: Some(Rgb::RED),
-                    bg: None,
-                },
-                Cell {
-                    ch: 'z',
-                    fg: None,
-                    bg: None,
-                },
+                Cell { ch: 'x', fg: Some(Rgb::RED), bg: Some(Rgb::BLUE) },
+                Cell { ch: 'y', fg: Some(Rgb::RED), bg: None },
+                Cell { ch: 'z', fg: None, bg: None },
             ],
             3,
         );
-        assert_eq!(
-            to_ansi(&g, ColorDepth::Ansi256),
-            "\x1b[38;5;196;48;5;21mx\x1b[49my\x1b[39mz\n"
-        );
+        assert_eq!(to_ansi(&g, ColorDepth::Ansi256), "\x1b[38;5;196;48;5;21mx\x1b[49my\x1b[39mz\n");
     }
 
     #[test]
     fn nearby_colours_in_one_palette_entry_emit_once() {
         // 250 and 255 both map to cube level 5.
-        let g = grid(
-            &[fg('a', Rgb::new(250, 0, 0)), fg('b', Rgb::new(255, 0, 0))],
-            2,
-        );
-        assert_eq!(
-            to_ansi(&g, ColorDepth::Ansi256),
-            "\x1b[38;5;196mab\x1b[0m\n"
-        );
+        let g = grid(&[fg('a', Rgb::new(250, 0, 0)), fg('b', Rgb::new(255, 0, 0))], 2);
+        assert_eq!(to_ansi(&g, ColorDepth::Ansi256), "\x1b[38;5;196mab\x1b[0m\n");
     }
 }

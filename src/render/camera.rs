@@ -176,11 +176,7 @@ impl Camera {
 }
 
 fn sane_aspect(aspect: f32) -> f32 {
-    if aspect.is_finite() && aspect > 0.0 {
-        aspect
-    } else {
-        1.0
-    }
+    if aspect.is_finite() && aspect > 0.0 { aspect } else { 1.0 }
 }
 
 #[cfg(test)]
@@ -233,10 +229,7 @@ mod tests {
         assert!(cam.project_ndc(Vec3::new(0.0, 0.0, 10.0), 1.0).is_none());
         // Between the eye and the near plane (near = 0.01, eye at z = 3).
         assert!(cam.project_ndc(Vec3::new(0.0, 0.0, 2.995), 1.0).is_none());
-        assert!(
-            cam.project_ndc(Vec3::new(f32::NAN, 0.0, 0.0), 1.0)
-                .is_none()
-        );
+        assert!(cam.project_ndc(Vec3::new(f32::NAN, 0.0, 0.0), 1.0).is_none());
     }
 
     #[test]
@@ -300,10 +293,7 @@ mod tests {
                         if i & 4 == 0 { min.z } else { max.z },
                     );
                     let ndc = cam.project_ndc(corner, aspect).unwrap();
-                    assert!(
-                        ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0,
-                        "{aspect} {yaw} {ndc:?}"
-                    );
+                    assert!(ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0, "{aspect} {yaw} {ndc:?}");
                     assert!(ndc.z > 0.0 && ndc.z <= 1.0);
                 }
             }

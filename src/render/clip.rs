@@ -96,10 +96,7 @@ impl Polygon {
 }
 
 fn lerp(a: ClipVertex, b: ClipVertex, t: f32) -> ClipVertex {
-    ClipVertex {
-        p: a.p + (b.p - a.p) * t,
-        s: a.s + (b.s - a.s) * t,
-    }
+    ClipVertex { p: a.p + (b.p - a.p) * t, s: a.s + (b.s - a.s) * t }
 }
 
 /// Whether `p` is inside every plane.
@@ -135,10 +132,7 @@ mod tests {
     use super::*;
 
     fn cv(x: f32, y: f32, z: f32, w: f32, s: f32) -> ClipVertex {
-        ClipVertex {
-            p: Vec4::new(x, y, z, w),
-            s,
-        }
+        ClipVertex { p: Vec4::new(x, y, z, w), s }
     }
 
     #[test]
@@ -153,20 +147,8 @@ mod tests {
         poly.clip(&[keep]);
         // Edge c->a is inside (c kept, then a); a->b crosses at t = 1/2: (1, 0), s = 0.5;
         // b->c crosses at t = 1/2: (1, 1), s = 0.5.
-        let got: Vec<(f32, f32, f32)> = poly
-            .vertices()
-            .iter()
-            .map(|v| (v.p.x, v.p.y, v.s))
-            .collect();
-        assert_eq!(
-            got,
-            vec![
-                (0.0, 0.0, 0.0),
-                (1.0, 0.0, 0.5),
-                (1.0, 1.0, 0.5),
-                (0.0, 2.0, 0.0)
-            ]
-        );
+        let got: Vec<(f32, f32, f32)> = poly.vertices().iter().map(|v| (v.p.x, v.p.y, v.s)).collect();
+        assert_eq!(got, vec![(0.0, 0.0, 0.0), (1.0, 0.0, 0.5), (1.0, 1.0, 0.5), (0.0, 2.0, 0.0)]);
     }
 
     #[test]
@@ -227,37 +209,15 @@ mod tests {
     #[test]
     fn segment_clipping() {
         let keep = Vec4::new(-1.0, 0.0, 0.0, 1.0); // x <= 1
-        let (a, b) = clip_segment(
-            cv(0.0, 0.0, 0.0, 1.0, 0.0),
-            cv(4.0, 4.0, 0.0, 1.0, 1.0),
-            &[keep],
-        )
-        .unwrap();
+        let (a, b) = clip_segment(cv(0.0, 0.0, 0.0, 1.0, 0.0), cv(4.0, 4.0, 0.0, 1.0, 1.0), &[keep]).unwrap();
         assert_eq!(a.p, Vec4::new(0.0, 0.0, 0.0, 1.0));
         assert_eq!((b.p.x, b.p.y, b.s), (1.0, 1.0, 0.25));
         // Reversed direction clips the start instead.
-        let (a, _) = clip_segment(
-            cv(4.0, 4.0, 0.0, 1.0, 1.0),
-            cv(0.0, 0.0, 0.0, 1.0, 0.0),
-            &[keep],
-        )
-        .unwrap();
+        let (a, _) = clip_segment(cv(4.0, 4.0, 0.0, 1.0, 1.0), cv(0.0, 0.0, 0.0, 1.0, 0.0), &[keep]).unwrap();
         assert_eq!((a.p.x, a.p.y, a.s), (1.0, 1.0, 0.25));
+        assert!(clip_segment(cv(2.0, 0.0, 0.0, 1.0, 0.0), cv(3.0, 0.0, 0.0, 1.0, 0.0), &[keep]).is_none());
         assert!(
-            clip_segment(
-                cv(2.0, 0.0, 0.0, 1.0, 0.0),
-                cv(3.0, 0.0, 0.0, 1.0, 0.0),
-                &[keep]
-            )
-            .is_none()
-        );
-        assert!(
-            clip_segment(
-                cv(f32::NAN, 0.0, 0.0, 1.0, 0.0),
-                cv(0.0, 0.0, 0.0, 1.0, 0.0),
-                &[keep]
-            )
-            .is_none()
+            clip_segment(cv(f32::NAN, 0.0, 0.0, 1.0, 0.0), cv(0.0, 0.0, 0.0, 1.0, 0.0), &[keep]).is_none()
         );
     }
 }

@@ -39,18 +39,13 @@ impl Rgb {
     pub fn lerp(self, other: Rgb, t: f32) -> Rgb {
         let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) };
         let mix = |a: u8, b: u8| channel(f32::from(a) + (f32::from(b) - f32::from(a)) * t);
-        Rgb {
-            r: mix(self.r, other.r),
-            g: mix(self.g, other.g),
-            b: mix(self.b, other.b),
-        }
+        Rgb { r: mix(self.r, other.r), g: mix(self.g, other.g), b: mix(self.b, other.b) }
     }
 
     /// Relative luminance in 0..=1 with the Rec. 709 weights, on the stored (gamma-encoded)
     /// values: the ramp only needs an ordering that matches what the eye calls brighter.
     pub fn luma(self) -> f32 {
-        (0.2126 * f32::from(self.r) + 0.7152 * f32::from(self.g) + 0.0722 * f32::from(self.b))
-            / 255.0
+        (0.2126 * f32::from(self.r) + 0.7152 * f32::from(self.g) + 0.0722 * f32::from(self.b)) / 255.0
     }
 }
 

@@ -139,11 +139,7 @@ impl Triangle {
         let (z_start, dzdx, dzdy) = plane(self.z);
         let (s_start, dsdx, dsdy) = plane(s);
         for (row, py) in (self.py0..=self.py1).enumerate() {
-            let mut e = [
-                c[0] + b[0] * row as i64,
-                c[1] + b[1] * row as i64,
-                c[2] + b[2] * row as i64,
-            ];
+            let mut e = [c[0] + b[0] * row as i64, c[1] + b[1] * row as i64, c[2] + b[2] * row as i64];
             let mut z = z_start + dzdy * row as f32;
             let mut sv = s_start + dsdy * row as f32;
             let base = py * self.width;
@@ -238,11 +234,7 @@ mod tests {
     #[test]
     fn attributes_interpolate_linearly() {
         // z = 0.1 + 0.1 * x over the plane, s = y / 8; sampled at centres.
-        let v = [
-            Vec3::new(0.0, 0.0, 0.1),
-            Vec3::new(8.0, 0.0, 0.9),
-            Vec3::new(0.0, 8.0, 0.1),
-        ];
+        let v = [Vec3::new(0.0, 0.0, 0.1), Vec3::new(8.0, 0.0, 0.9), Vec3::new(0.0, 8.0, 0.1)];
         let t = Triangle::new(8, 8, v).unwrap();
         let mut seen = 0;
         t.scan([0.0, 0.0, 1.0], |i, z, s| {

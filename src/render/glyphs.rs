@@ -54,11 +54,7 @@ pub struct Cell {
 }
 
 impl Cell {
-    pub const BLANK: Cell = Cell {
-        ch: ' ',
-        fg: None,
-        bg: None,
-    };
+    pub const BLANK: Cell = Cell { ch: ' ', fg: None, bg: None };
 }
 
 impl Default for Cell {
@@ -91,11 +87,7 @@ impl Grid {
     }
 
     pub fn get(&self, x: usize, y: usize) -> Option<&Cell> {
-        if x < self.width {
-            self.cells.get(y * self.width + x)
-        } else {
-            None
-        }
+        if x < self.width { self.cells.get(y * self.width + x) } else { None }
     }
 
     /// Row `y` (empty when out of range).
@@ -136,11 +128,7 @@ pub fn pack(raster: &Raster, mode: GlyphMode, grid: &mut Grid) {
                 GlyphMode::BrailleDither => braille_cell(raster, cx, cy, true),
                 GlyphMode::HalfBlock => half_block_cell(raster, cx, cy),
                 GlyphMode::Ascii => match raster.color_at(cx, cy) {
-                    Some(c) => Cell {
-                        ch: ascii_for(c),
-                        fg: Some(c),
-                        bg: None,
-                    },
+                    Some(c) => Cell { ch: ascii_for(c), fg: Some(c), bg: None },
                     None => Cell::BLANK,
                 },
             };
@@ -197,11 +185,7 @@ fn braille_cell(raster: &Raster, cx: usize, cy: usize, dither: bool) -> Cell {
                 Layer::Overlay => over.add(bit, c),
                 Layer::Surface => {
                     surf.add(bit, c);
-                    let rank = DITHER_RANK
-                        .get(col)
-                        .and_then(|r| r.get(row))
-                        .copied()
-                        .unwrap_or(0);
+                    let rank = DITHER_RANK.get(col).and_then(|r| r.get(row)).copied().unwrap_or(0);
                     if !dither || c.luma() > (f32::from(rank) + 0.5) / 8.0 {
                         shown |= bit;
                     }
@@ -211,20 +195,12 @@ fn braille_cell(raster: &Raster, cx: usize, cy: usize, dither: bool) -> Cell {
         }
     }
     if over.bits != 0 {
-        return Cell {
-            ch: braille(over.bits),
-            fg: over.average(),
-            bg: None,
-        };
+        return Cell { ch: braille(over.bits), fg: over.average(), bg: None };
     }
     if shown == 0 {
         return Cell::BLANK;
     }
-    Cell {
-        ch: braille(shown),
-        fg: surf.average(),
-        bg: None,
-    }
+    Cell { ch: braille(shown), fg: surf.average(), bg: None }
 }
 
 /// A half-block cell: upper half block with fg = top pixel and bg = bottom pixel; a lower
@@ -235,26 +211,10 @@ fn half_block_cell(raster: &Raster, cx: usize, cy: usize) -> Cell {
     let bottom = raster.color_at(cx, cy * 2 + 1);
     match (top, bottom) {
         (None, None) => Cell::BLANK,
-        (Some(t), None) => Cell {
-            ch: '\u{2580}',
-            fg: Some(t),
-            bg: None,
-        },
-        (None, Some(b)) => Cell {
-            ch: '\u{2584}',
-            fg: Some(b),
-            bg: None,
-        },
-        (Some(t), Some(b)) if t == b => Cell {
-            ch: '\u{2588}',
-            fg: Some(t),
-            bg: None,
-        },
-        (Some(t), Some(b)) => Cell {
-            ch: '\u{2580}',
-            fg: Some(t),
-            bg: Some(b),
-        },
+        (Some(t), None) => Cell { ch: '\u{2580}', fg: Some(t), bg: None },
+        (None, Some(b)) => Cell { ch: '\u{2584}', fg: Some(b), bg: None },
+        (Some(t), Some(b)) if t == b => Cell { ch: '\u{2588}', fg: Some(t), bg: None },
+        (Some(t), Some(b)) => Cell { ch: '\u{2580}', fg: Some(t), bg: Some(b) },
     }
 }
 
@@ -304,16 +264,9 @@ mod tests {
         // = 0x1F. Cell 1 (columns 2-3): only its (0,0) = 0x01.
         let mut r = Raster::new(4, 4, 1.0);
         let v = [0.5, 0.5, 3.5, 0.5, 0.5, 3.5];
-        let tri = [
-            Vec3::new(v[0], v[1], 0.5),
-            Vec3::new(v[2], v[3], 0.5),
-            Vec3::new(v[4], v[5], 0.5),
-        ];
+        let tri = [Vec3::new(v[0], v[1], 0.5), Vec3::new(v[2], v[3], 0.5), Vec3::new(v[4], v[5], 0.5)];
         r.fill_triangle(tri, [1.0; 3], Paint::Lit(GREY));
-        assert_eq!(
-            r.lit_pixels(),
-            vec![(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (0, 2)]
-        );
+        assert_eq!(r.lit_pixels(), vec![(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (0, 2)]);
         let g = packed(&r, GlyphMode::Braille);
         assert_eq!((g.width, g.height), (2, 1));
         assert_eq!(g.row_text(0), "\u{281F}\u{2801}");
@@ -369,10 +322,7 @@ mod tests {
         let g = packed(&r, GlyphMode::HalfBlock);
         assert_eq!((g.width, g.height), (4, 1));
         let cell = |ch, fg, bg| Cell { ch, fg, bg };
-        assert_eq!(
-            g.cells[0],
-            cell('\u{2580}', Some(Rgb::RED), Some(Rgb::BLUE))
-        );
+        assert_eq!(g.cells[0], cell('\u{2580}', Some(Rgb::RED), Some(Rgb::BLUE)));
         assert_eq!(g.cells[1], cell('\u{2580}', Some(Rgb::RED), None));
         assert_eq!(g.cells[2], cell('\u{2584}', Some(Rgb::GREEN), None));
         assert_eq!(g.cells[3], cell('\u{2588}', Some(Rgb::GREEN), None));

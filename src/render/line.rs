@@ -31,14 +31,8 @@ pub(super) fn scan(
         Vec4::new(0.0, 1.0, 0.0, 0.0),
         Vec4::new(0.0, -1.0, 0.0, h),
     ];
-    let ca = ClipVertex {
-        p: a.extend(1.0),
-        s: s[0],
-    };
-    let cb = ClipVertex {
-        p: b.extend(1.0),
-        s: s[1],
-    };
+    let ca = ClipVertex { p: a.extend(1.0), s: s[0] };
+    let cb = ClipVertex { p: b.extend(1.0), s: s[1] };
     let Some((ca, cb)) = clip_segment(ca, cb, &rect) else {
         return;
     };
@@ -92,25 +86,16 @@ mod tests {
     #[test]
     fn shallow_line_by_hand() {
         // From pixel (0,0) to (3,1): exact y at x = 0..3 is 0, 1/3, 2/3, 1 -> rows 0,0,1,1.
-        assert_eq!(
-            pixels(4, 4, p(0.5, 0.5), p(3.5, 1.5)),
-            vec![(0, 0), (1, 0), (2, 1), (3, 1)]
-        );
+        assert_eq!(pixels(4, 4, p(0.5, 0.5), p(3.5, 1.5)), vec![(0, 0), (1, 0), (2, 1), (3, 1)]);
         // Steep: (1,0) to (2,3): x at y = 0..3 is 1, 4/3, 5/3, 2 -> columns 1,1,2,2.
-        assert_eq!(
-            pixels(4, 4, p(1.5, 0.5), p(2.5, 3.5)),
-            vec![(1, 0), (1, 1), (2, 2), (2, 3)]
-        );
+        assert_eq!(pixels(4, 4, p(1.5, 0.5), p(2.5, 3.5)), vec![(1, 0), (1, 1), (2, 2), (2, 3)]);
         assert_eq!(pixels(4, 4, p(1.2, 2.7), p(1.9, 2.1)), vec![(1, 2)]);
     }
 
     #[test]
     fn lines_are_cut_to_the_raster() {
         // Horizontal through row 1 from far left to far right: the whole row.
-        assert_eq!(
-            pixels(4, 4, p(-100.0, 1.5), p(1e6, 1.5)),
-            vec![(0, 1), (1, 1), (2, 1), (3, 1)]
-        );
+        assert_eq!(pixels(4, 4, p(-100.0, 1.5), p(1e6, 1.5)), vec![(0, 1), (1, 1), (2, 1), (3, 1)]);
         // Ends on the far borders land in the last column and row.
         assert_eq!(pixels(4, 4, p(4.0, 4.0), p(4.0, 4.0)), vec![(3, 3)]);
         assert!(pixels(4, 4, p(5.0, 0.0), p(9.0, 3.0)).is_empty());
@@ -122,21 +107,10 @@ mod tests {
     #[test]
     fn depth_and_scalar_interpolate_along_the_major_axis() {
         let mut got = Vec::new();
-        scan(
-            8,
-            1,
-            Vec3::new(0.5, 0.5, 0.2),
-            Vec3::new(4.5, 0.5, 0.6),
-            [1.0, 0.0],
-            |i, z, s| got.push((i, z, s)),
-        );
-        let want = [
-            (0, 0.2, 1.0),
-            (1, 0.3, 0.75),
-            (2, 0.4, 0.5),
-            (3, 0.5, 0.25),
-            (4, 0.6, 0.0),
-        ];
+        scan(8, 1, Vec3::new(0.5, 0.5, 0.2), Vec3::new(4.5, 0.5, 0.6), [1.0, 0.0], |i, z, s| {
+            got.push((i, z, s))
+        });
+        let want = [(0, 0.2, 1.0), (1, 0.3, 0.75), (2, 0.4, 0.5), (3, 0.5, 0.25), (4, 0.6, 0.0)];
         assert_eq!(got.len(), want.len());
         for (g, w) in got.iter().zip(want) {
             assert_eq!(g.0, w.0);

@@ -20,9 +20,7 @@ use super::fill::Triangle;
 use super::line;
 use super::project::{ProjVertex, project_all, to_screen};
 use super::raster::{Layer, Paint, Raster, edge, surface};
-use super::topology::{
-    for_each_point, for_each_segment, for_each_triangle, is_lines, is_triangles,
-};
+use super::topology::{for_each_point, for_each_segment, for_each_triangle, is_lines, is_triangles};
 use crate::rig::Topology;
 
 /// The vertex data of one primitive, borrowed (typically from `anim`'s skinned output).
@@ -42,13 +40,7 @@ pub struct MeshView<'a> {
 
 impl<'a> MeshView<'a> {
     pub fn new(positions: &'a [Vec3], topology: Topology) -> MeshView<'a> {
-        MeshView {
-            positions,
-            normals: None,
-            indices: None,
-            topology,
-            scalars: None,
-        }
+        MeshView { positions, normals: None, indices: None, topology, scalars: None }
     }
 
     pub fn with_normals(mut self, normals: &'a [Vec3]) -> Self {
@@ -152,12 +144,7 @@ enum Shader<'a> {
 }
 
 /// Draw one primitive of a mesh into the raster. See the module comment for the policy.
-pub fn draw_mesh(
-    raster: &mut Raster,
-    camera: &Camera,
-    mesh: &MeshView,
-    style: &MeshStyle,
-) -> DrawStats {
+pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &MeshStyle) -> DrawStats {
     let vp = camera.view_proj(raster.aspect());
     let light = camera.back();
     let n = mesh.positions.len();
@@ -172,32 +159,16 @@ pub fn draw_mesh(
     };
     let usable_normals = mesh.normals.filter(|v| v.len() == n);
     let lit_shader = match (style.shading, usable_normals) {
-        (Shading::Smooth, Some(_)) => Shader::Smooth {
-            ambient: style.ambient,
-        },
-        _ => Shader::Flat {
-            ambient: style.ambient,
-            light,
-        },
+        (Shading::Smooth, Some(_)) => Shader::Smooth { ambient: style.ambient },
+        _ => Shader::Flat { ambient: style.ambient, light },
     };
     let flat_shader = heat.map_or(Shader::Constant(1.0), Shader::Scalar);
     let smooth = matches!(lit_shader, Shader::Smooth { .. });
 
-    let Raster {
-        width,
-        height,
-        depth,
-        color,
-        layer,
-        scratch,
-        ..
-    } = raster;
+    let Raster { width, height, depth, color, layer, scratch, .. } = raster;
     let (w, h) = (*width, *height);
-    let normals = if smooth && heat.is_none() && style.mode == DrawMode::Shaded {
-        usable_normals
-    } else {
-        None
-    };
+    let normals =
+        if smooth && heat.is_none() && style.mode == DrawMode::Shaded { usable_normals } else { None };
     project_all(vp, mesh.positions, normals, light, w, h, scratch);
     let verts: &[ProjVertex] = scratch;
     let (depth, color, layer): (&mut [f32], &mut [Rgb], &mut [Layer]) = (depth, color, layer);
@@ -219,11 +190,7 @@ pub fn draw_mesh(
     let unlit = |i: usize, z: f32, s: f32| edge(depth, color, layer, i, z, true, || paint.color(s));
     match style.mode {
         DrawMode::Shaded if triangles => {
-            let shader = if heat.is_some() {
-                flat_shader
-            } else {
-                lit_shader
-            };
+            let shader = if heat.is_some() { flat_shader } else { lit_shader };
             fill_triangles(mesh, verts, w, h, shader, cull, |i, z, s| {
                 surface(depth, color, layer, i, z, || paint.color(s))
             })
@@ -242,15 +209,7 @@ pub fn draw_mesh(
 /// mesh so that the mesh occludes it.
 pub fn draw_ghost(raster: &mut Raster, camera: &Camera, mesh: &MeshView, c: Rgb) -> DrawStats {
     let vp = camera.view_proj(raster.aspect());
-    let Raster {
-        width,
-        height,
-        depth,
-        color,
-        layer,
-        scratch,
-        ..
-    } = raster;
+    let Raster { width, height, depth, color, layer, scratch, .. } = raster;
     let (w, h) = (*width, *height);
     project_all(vp, mesh.positions, None, Vec3::ZERO, w, h, scratch);
     let verts: &[ProjVertex] = scratch;
@@ -329,10 +288,7 @@ fn fill_triangles(
             tri.scan(raw.map(|r| finish(r, front)), &mut pixel);
             return;
         }
-        let cv = |k: usize| ClipVertex {
-            p: v[k].clip,
-            s: raw[k],
-        };
+        let cv = |k: usize| ClipVertex { p: v[k].clip, s: raw[k] };
         let mut poly = Polygon::triangle(cv(0), cv(1), cv(2));
         poly.clip(&CLIP_PLANES);
         let n = poly.n.min(MAX_VERTICES);
@@ -483,22 +439,14 @@ mod tests {
 
     /// Square of half-size `a` at depth `z`, counter-clockwise as seen from +Z.
     fn quad(a: f32, z: f32) -> [Vec3; 4] {
-        [
-            Vec3::new(-a, -a, z),
-            Vec3::new(a, -a, z),
-            Vec3::new(a, a, z),
-            Vec3::new(-a, a, z),
-        ]
+        [Vec3::new(-a, -a, z), Vec3::new(a, -a, z), Vec3::new(a, a, z), Vec3::new(-a, a, z)]
     }
 
     const CCW: [u32; 6] = [0, 1, 2, 0, 2, 3];
     const CW: [u32; 6] = [0, 2, 1, 0, 3, 2];
 
     fn solid(c: Rgb) -> MeshStyle {
-        MeshStyle {
-            coloring: Coloring::Solid(c),
-            ..MeshStyle::default()
-        }
+        MeshStyle { coloring: Coloring::Solid(c), ..MeshStyle::default() }
     }
 
     #[test]
@@ -513,19 +461,10 @@ mod tests {
             &MeshView::new(&p, Topology::Triangles).with_indices(&CCW),
             &MeshStyle::default(),
         );
-        assert_eq!(
-            stats,
-            DrawStats {
-                primitives: 2,
-                skipped: 0
-            }
-        );
+        assert_eq!(stats, DrawStats { primitives: 2, skipped: 0 });
         let lit = r.lit_pixels();
         assert_eq!(lit.len(), 256);
-        assert!(
-            lit.iter()
-                .all(|&(x, y)| (12..=27).contains(&x) && (12..=27).contains(&y))
-        );
+        assert!(lit.iter().all(|&(x, y)| (12..=27).contains(&x) && (12..=27).contains(&y)));
     }
 
     #[test]
@@ -537,9 +476,7 @@ mod tests {
         // ambient 0.2: full light gives 200, none gives 0.2 * 200 = 40.
         let centre = |idx: &[u32], n: &[Vec3], style: MeshStyle| {
             let mut r = raster();
-            let view = MeshView::new(&p, Topology::Triangles)
-                .with_indices(idx)
-                .with_normals(n);
+            let view = MeshView::new(&p, Topology::Triangles).with_indices(idx).with_normals(n);
             draw_mesh(&mut r, &cam, &view, &style);
             r.color_at(20, 20)
         };
@@ -552,17 +489,11 @@ mod tests {
         assert_eq!(centre(&CW, &away, smooth), Some(GREY));
         assert_eq!(centre(&CW, &toward, smooth), Some(Rgb::new(40, 40, 40)));
         // Flat shading uses the geometric normal, whichever side is seen.
-        let flat = MeshStyle {
-            shading: Shading::Flat,
-            ..smooth
-        };
+        let flat = MeshStyle { shading: Shading::Flat, ..smooth };
         assert_eq!(centre(&CCW, &away, flat), Some(GREY));
         assert_eq!(centre(&CW, &away, flat), Some(GREY));
         // Culling removes only back faces.
-        let cull = MeshStyle {
-            cull_backfaces: true,
-            ..smooth
-        };
+        let cull = MeshStyle { cull_backfaces: true, ..smooth };
         assert_eq!(centre(&CW, &away, cull), None);
         assert_eq!(centre(&CCW, &toward, cull), Some(GREY));
     }
@@ -579,10 +510,7 @@ mod tests {
             Vec3::new(-0.5, 0.5 * c, -0.5 * s),
         ];
         let mut r = raster();
-        let style = MeshStyle {
-            shading: Shading::Flat,
-            ..MeshStyle::default()
-        };
+        let style = MeshStyle { shading: Shading::Flat, ..MeshStyle::default() };
         let view = MeshView::new(&p, Topology::Triangles).with_indices(&CCW);
         draw_mesh(&mut r, &Camera::default(), &view, &style);
         assert_eq!(r.color_at(20, 20), Some(Rgb::new(120, 120, 120)));
@@ -617,11 +545,7 @@ mod tests {
         // A floor at y = -0.2 from z = -5 to z = 10 (the eye is at z = 3). Every visible
         // floor point is below the eye, so below the horizon at y = 20; the vertex behind the
         // eye would, projected without clipping, land in the upper half.
-        let p = [
-            Vec3::new(-5.0, -0.2, -5.0),
-            Vec3::new(5.0, -0.2, -5.0),
-            Vec3::new(0.0, -0.2, 10.0),
-        ];
+        let p = [Vec3::new(-5.0, -0.2, -5.0), Vec3::new(5.0, -0.2, -5.0), Vec3::new(0.0, -0.2, 10.0)];
         let mut r = raster();
         let stats = draw_mesh(
             &mut r,
@@ -629,13 +553,7 @@ mod tests {
             &MeshView::new(&p, Topology::Triangles),
             &MeshStyle::default(),
         );
-        assert_eq!(
-            stats,
-            DrawStats {
-                primitives: 1,
-                skipped: 0
-            }
-        );
+        assert_eq!(stats, DrawStats { primitives: 1, skipped: 0 });
         let lit = r.lit_pixels();
         assert!(lit.iter().all(|&(_, y)| y >= 21), "{lit:?}");
         // The bottom row looks 22.5 degrees down: it meets the floor 0.2 / tan(22.5) =
@@ -648,11 +566,7 @@ mod tests {
 
     #[test]
     fn a_triangle_far_beyond_the_edges_fills_the_view() {
-        let p = [
-            Vec3::new(-1e4, -1e4, 0.0),
-            Vec3::new(1e4, -1e4, 0.0),
-            Vec3::new(0.0, 1e4, 0.0),
-        ];
+        let p = [Vec3::new(-1e4, -1e4, 0.0), Vec3::new(1e4, -1e4, 0.0), Vec3::new(0.0, 1e4, 0.0)];
         let mut r = raster();
         let stats = draw_mesh(
             &mut r,
@@ -681,19 +595,9 @@ mod tests {
         for bad in [[0, 2, 4], [0, 2, 5], [0, 2, 99]] {
             let idx = [0, 1, 2, bad[0], bad[1], bad[2]];
             let mut r = raster();
-            let stats = draw_mesh(
-                &mut r,
-                &cam,
-                &MeshView::new(&p, Topology::Triangles).with_indices(&idx),
-                &style,
-            );
-            assert_eq!(
-                stats,
-                DrawStats {
-                    primitives: 2,
-                    skipped: 1
-                }
-            );
+            let stats =
+                draw_mesh(&mut r, &cam, &MeshView::new(&p, Topology::Triangles).with_indices(&idx), &style);
+            assert_eq!(stats, DrawStats { primitives: 2, skipped: 1 });
             assert_eq!(r.lit_pixels(), only_first.lit_pixels());
         }
         // The first triangle is the lower-right half of the square (diagonal x + y = 40).
@@ -705,10 +609,7 @@ mod tests {
     fn heat_colours_are_unlit_ramp_values() {
         let p = quad(0.5, 0.0);
         let cam = Camera::default();
-        let style = MeshStyle {
-            coloring: Coloring::Heat,
-            ..MeshStyle::default()
-        };
+        let style = MeshStyle { coloring: Coloring::Heat, ..MeshStyle::default() };
         // Normals pointing away would darken a lit mesh; heat ignores light.
         let away = [Vec3::NEG_Z; 4];
         let mut r = raster();
@@ -745,11 +646,7 @@ mod tests {
         let (front, back) = (quad(1.0, 0.5), quad(0.3, -0.5));
         let run = |hidden_lines: bool| {
             let mut r = raster();
-            let style = MeshStyle {
-                mode: DrawMode::Wireframe,
-                hidden_lines,
-                ..MeshStyle::default()
-            };
+            let style = MeshStyle { mode: DrawMode::Wireframe, hidden_lines, ..MeshStyle::default() };
             for p in [&front, &back] {
                 let view = MeshView::new(p, Topology::Triangles).with_indices(&CCW);
                 draw_mesh(&mut r, &cam, &view, &style);
@@ -772,51 +669,23 @@ mod tests {
         let cam = Camera::default();
         // (0,0,0) -> (20, 20); (0.5,0,0) -> x = 20 (1 + 0.402369) = 28.05;
         // (0,0.5,0) -> y = 20 (1 - 0.402369) = 11.95.
-        let p = [
-            Vec3::ZERO,
-            Vec3::new(0.5, 0.0, 0.0),
-            Vec3::new(0.0, 0.5, 0.0),
-        ];
+        let p = [Vec3::ZERO, Vec3::new(0.5, 0.0, 0.0), Vec3::new(0.0, 0.5, 0.0)];
         let mut r = raster();
-        let style = MeshStyle {
-            mode: DrawMode::Points,
-            ..MeshStyle::default()
-        };
-        let stats = draw_mesh(
-            &mut r,
-            &cam,
-            &MeshView::new(&p, Topology::Triangles),
-            &style,
-        );
+        let style = MeshStyle { mode: DrawMode::Points, ..MeshStyle::default() };
+        let stats = draw_mesh(&mut r, &cam, &MeshView::new(&p, Topology::Triangles), &style);
         assert_eq!(stats.primitives, 3);
         assert_eq!(r.lit_pixels(), vec![(20, 11), (20, 20), (28, 20)]);
 
         // A line strip from x = -0.5 to 0.5 along y = 0: row 20, columns 11 ..= 28.
         let l = [Vec3::new(-0.5, 0.0, 0.0), Vec3::new(0.5, 0.0, 0.0)];
         let mut r = raster();
-        let stats = draw_mesh(
-            &mut r,
-            &cam,
-            &MeshView::new(&l, Topology::LineStrip),
-            &MeshStyle::default(),
-        );
-        assert_eq!(
-            stats,
-            DrawStats {
-                primitives: 1,
-                skipped: 0
-            }
-        );
+        let stats = draw_mesh(&mut r, &cam, &MeshView::new(&l, Topology::LineStrip), &MeshStyle::default());
+        assert_eq!(stats, DrawStats { primitives: 1, skipped: 0 });
         let want: Vec<(usize, usize)> = (11..=28).map(|x| (x, 20)).collect();
         assert_eq!(r.lit_pixels(), want);
         // Points topology draws points even in shaded mode.
         let mut r = raster();
-        draw_mesh(
-            &mut r,
-            &cam,
-            &MeshView::new(&l[..1], Topology::Points),
-            &MeshStyle::default(),
-        );
+        draw_mesh(&mut r, &cam, &MeshView::new(&l[..1], Topology::Points), &MeshStyle::default());
         assert_eq!(r.lit_pixels(), vec![(11, 20)]);
     }
 
@@ -826,12 +695,7 @@ mod tests {
         // which projects onto the ray from the centre downwards (y < 0 side).
         let l = [Vec3::ZERO, Vec3::new(0.0, -1.0, 6.0)];
         let mut r = raster();
-        draw_mesh(
-            &mut r,
-            &Camera::default(),
-            &MeshView::new(&l, Topology::Lines),
-            &MeshStyle::default(),
-        );
+        draw_mesh(&mut r, &Camera::default(), &MeshView::new(&l, Topology::Lines), &MeshStyle::default());
         let lit = r.lit_pixels();
         assert!(!lit.is_empty());
         assert!(lit.iter().all(|&(x, y)| x == 20 && y >= 20), "{lit:?}");

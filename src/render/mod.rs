@@ -27,17 +27,17 @@ mod mesh;
 mod overlay;
 mod project;
 mod raster;
+mod scene;
 mod topology;
 
 pub use ansi::{ColorDepth, ansi256, to_ansi, write_ansi};
 pub use camera::{Camera, MAX_DISTANCE, MIN_DISTANCE, PITCH_LIMIT};
 pub use color::{Rgb, heat};
-pub use glyphs::{
-    ASCII_RAMP, BRAILLE_BASE, BRAILLE_BITS, Cell, GlyphMode, Grid, ascii_for, braille, pack,
-};
+pub use glyphs::{ASCII_RAMP, BRAILLE_BASE, BRAILLE_BITS, Cell, GlyphMode, Grid, ascii_for, braille, pack};
 pub use mesh::{
-    Coloring, DEFAULT_GHOST_COLOR, DEFAULT_MESH_COLOR, DrawMode, DrawStats, MeshStyle, MeshView,
-    Shading, draw_ghost, draw_mesh,
+    Coloring, DEFAULT_GHOST_COLOR, DEFAULT_MESH_COLOR, DrawMode, DrawStats, MeshStyle, MeshView, Shading,
+    draw_ghost, draw_mesh,
 };
 pub use overlay::{AXIS_X, AXIS_Y, AXIS_Z, BoneStyle, draw_axis_gizmo, draw_bones};
 pub use raster::{CELL_ASPECT, EDGE_DEPTH_BIAS, Layer, MAX_SIDE, Paint, Raster};
+pub use scene::{SceneOptions, SceneScratch, bounds, draw_scene, framed_camera};

@@ -51,14 +51,8 @@ pub fn draw_bones(
     let vp = camera.view_proj(raster.aspect());
     let (w, h) = (raster.width(), raster.height());
     let bone = |raster: &mut Raster, a: Vec3, b: Vec3, c: Rgb| {
-        let ca = ClipVertex {
-            p: vp * a.extend(1.0),
-            s: 0.0,
-        };
-        let cb = ClipVertex {
-            p: vp * b.extend(1.0),
-            s: 0.0,
-        };
+        let ca = ClipVertex { p: vp * a.extend(1.0), s: 0.0 };
+        let cb = ClipVertex { p: vp * b.extend(1.0), s: 0.0 };
         if let Some((ca, cb)) = clip_segment(ca, cb, &[NEAR]) {
             raster.overlay_line(to_screen(ca.p, w, h), to_screen(cb.p, w, h), c);
         }
@@ -158,11 +152,7 @@ mod tests {
         let mut r = Raster::new(40, 40, 1.0);
         let wall = |x: f32, y: f32| Vec3::new(x, y, 0.9);
         // A wall in front of everything.
-        r.fill_triangle(
-            [wall(0.0, 0.0), wall(40.0, 0.0), wall(0.0, 40.0)],
-            [1.0; 3],
-            Paint::Lit(Rgb::WHITE),
-        );
+        r.fill_triangle([wall(0.0, 0.0), wall(40.0, 0.0), wall(0.0, 40.0)], [1.0; 3], Paint::Lit(Rgb::WHITE));
         r.fill_triangle(
             [wall(40.0, 0.0), wall(40.0, 40.0), wall(0.0, 40.0)],
             [1.0; 3],
@@ -174,14 +164,7 @@ mod tests {
         ];
         let joints = [Vec3::new(0.5, 0.0, 0.0), Vec3::new(f32::NAN, 0.0, 0.0)];
         let style = BoneStyle::default();
-        draw_bones(
-            &mut r,
-            &Camera::default(),
-            &segments,
-            &joints,
-            Some(1),
-            &style,
-        );
+        draw_bones(&mut r, &Camera::default(), &segments, &joints, Some(1), &style);
         // Bone 0 along row 20 from x 11.95 to 28.05; bone 1 up column 20 to y 15.98.
         assert_eq!(r.color_at(12, 20), Some(style.bone));
         assert_eq!(r.color_at(20, 17), Some(style.selected));
@@ -203,14 +186,7 @@ mod tests {
             (Vec3::NAN, Vec3::ZERO),
         ];
         let joints = [Vec3::new(0.0, 0.0, 5.0)];
-        draw_bones(
-            &mut r,
-            &Camera::default(),
-            &segments,
-            &joints,
-            Some(7),
-            &BoneStyle::default(),
-        );
+        draw_bones(&mut r, &Camera::default(), &segments, &joints, Some(7), &BoneStyle::default());
         let lit = r.lit_pixels();
         assert!(!lit.is_empty());
         assert!(lit.iter().all(|&(x, y)| x == 20 && y >= 20), "{lit:?}");

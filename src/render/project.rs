@@ -42,14 +42,8 @@ pub(super) fn project_all(
         let clip = view_proj * p.extend(1.0);
         let finite = clip.is_finite();
         let simple = finite && inside_all(clip, &CLIP_PLANES);
-        let screen = if simple {
-            to_screen(clip, width, height)
-        } else {
-            Vec3::ZERO
-        };
-        let light = normals
-            .and_then(|n| n.get(i))
-            .map_or(0.0, |n| n.normalize_or_zero().dot(light_dir));
+        let screen = if simple { to_screen(clip, width, height) } else { Vec3::ZERO };
+        let light = normals.and_then(|n| n.get(i)).map_or(0.0, |n| n.normalize_or_zero().dot(light_dir));
         out.push(ProjVertex {
             clip,
             screen,

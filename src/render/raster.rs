@@ -83,11 +83,7 @@ impl Raster {
     pub fn resize(&mut self, width: usize, height: usize, pixel_aspect: f32) {
         self.width = width.min(MAX_SIDE);
         self.height = height.min(MAX_SIDE);
-        self.pixel_aspect = if pixel_aspect.is_finite() && pixel_aspect > 0.0 {
-            pixel_aspect
-        } else {
-            1.0
-        };
+        self.pixel_aspect = if pixel_aspect.is_finite() && pixel_aspect > 0.0 { pixel_aspect } else { 1.0 };
         let n = self.width * self.height;
         self.depth.resize(n, 0.0);
         self.color.resize(n, Rgb::BLACK);
@@ -132,11 +128,7 @@ impl Raster {
 
     /// Normalised device coordinates -> screen coordinates in pixels (y down).
     pub fn ndc_to_screen(&self, ndc: Vec3) -> Vec3 {
-        Vec3::new(
-            (ndc.x + 1.0) * 0.5 * self.width as f32,
-            (1.0 - ndc.y) * 0.5 * self.height as f32,
-            ndc.z,
-        )
+        Vec3::new((ndc.x + 1.0) * 0.5 * self.width as f32, (1.0 - ndc.y) * 0.5 * self.height as f32, ndc.z)
     }
 
     fn index(&self, x: usize, y: usize) -> Option<usize> {
@@ -144,9 +136,7 @@ impl Raster {
     }
 
     pub fn layer_at(&self, x: usize, y: usize) -> Layer {
-        self.index(x, y)
-            .and_then(|i| self.layer.get(i).copied())
-            .unwrap_or_default()
+        self.index(x, y).and_then(|i| self.layer.get(i).copied()).unwrap_or_default()
     }
 
     /// The colour of a drawn pixel; `None` when empty or outside.
@@ -192,9 +182,7 @@ impl Raster {
         if !v.iter().all(|p| p.is_finite()) {
             return;
         }
-        if v.iter()
-            .all(|p| p.x.abs() <= COORD_LIMIT && p.y.abs() <= COORD_LIMIT)
-        {
+        if v.iter().all(|p| p.x.abs() <= COORD_LIMIT && p.y.abs() <= COORD_LIMIT) {
             if let Some(tri) = Triangle::new(w, h, v) {
                 tri.scan(s, pixel);
             }
@@ -208,10 +196,7 @@ impl Raster {
             Vec4::new(0.0, 1.0, 0.0, MARGIN),
             Vec4::new(0.0, -1.0, 0.0, h as f32 + MARGIN),
         ];
-        let cv = |k: usize| ClipVertex {
-            p: v[k].extend(1.0),
-            s: s[k],
-        };
+        let cv = |k: usize| ClipVertex { p: v[k].extend(1.0), s: s[k] };
         let mut poly = Polygon::triangle(cv(0), cv(1), cv(2));
         poly.clip(&planes);
         let verts = poly.vertices();
@@ -229,18 +214,14 @@ impl Raster {
     pub fn line(&mut self, a: Vec3, b: Vec3, s: [f32; 2], paint: Paint) {
         let (w, h) = (self.width, self.height);
         let (depth, color, layer) = (&mut self.depth, &mut self.color, &mut self.layer);
-        super::line::scan(w, h, a, b, s, |i, z, s| {
-            edge(depth, color, layer, i, z, true, || paint.color(s))
-        });
+        super::line::scan(w, h, a, b, s, |i, z, s| edge(depth, color, layer, i, z, true, || paint.color(s)));
     }
 
     /// A line drawn over everything, not touching depth.
     pub fn overlay_line(&mut self, a: Vec3, b: Vec3, c: Rgb) {
         let (w, h) = (self.width, self.height);
         let (color, layer) = (&mut self.color, &mut self.layer);
-        super::line::scan(w, h, a, b, [1.0, 1.0], |i, _, _| {
-            overlay(color, layer, i, c)
-        });
+        super::line::scan(w, h, a, b, [1.0, 1.0], |i, _, _| overlay(color, layer, i, c));
     }
 
     /// A square dot of side `2 * radius + 1` centred on the pixel containing `p`, drawn
@@ -266,27 +247,15 @@ impl Raster {
     pub fn point(&mut self, p: Vec3, c: Rgb) {
         if let Some((x, y)) = self.pixel_of(p) {
             let i = y * self.width + x;
-            edge(
-                &mut self.depth,
-                &mut self.color,
-                &mut self.layer,
-                i,
-                p.z,
-                true,
-                || c,
-            );
+            edge(&mut self.depth, &mut self.color, &mut self.layer, i, p.z, true, || c);
         }
     }
 
     /// The pixel containing screen point `p`, if it is inside and finite.
     pub fn pixel_of(&self, p: Vec3) -> Option<(usize, usize)> {
         let inside = |v: f32, n: usize| v.is_finite() && v >= 0.0 && v < n as f32;
-        (inside(p.x, self.width) && inside(p.y, self.height)).then(|| {
-            (
-                (p.x as usize).min(self.width - 1),
-                (p.y as usize).min(self.height - 1),
-            )
-        })
+        (inside(p.x, self.width) && inside(p.y, self.height))
+            .then(|| ((p.x as usize).min(self.width - 1), (p.y as usize).min(self.height - 1)))
     }
 }
 
@@ -362,16 +331,8 @@ mod tests {
 
     fn square(r: &mut Raster, z: f32, c: Rgb, x0: f32, x1: f32) {
         let p = |x, y| Vec3::new(x, y, z);
-        r.fill_triangle(
-            [p(x0, 0.0), p(x1, 0.0), p(x1, 4.0)],
-            [1.0; 3],
-            Paint::Lit(c),
-        );
-        r.fill_triangle(
-            [p(x0, 0.0), p(x1, 4.0), p(x0, 4.0)],
-            [1.0; 3],
-            Paint::Lit(c),
-        );
+        r.fill_triangle([p(x0, 0.0), p(x1, 0.0), p(x1, 4.0)], [1.0; 3], Paint::Lit(c));
+        r.fill_triangle([p(x0, 0.0), p(x1, 4.0), p(x0, 4.0)], [1.0; 3], Paint::Lit(c));
     }
 
     #[test]
@@ -398,11 +359,7 @@ mod tests {
     #[test]
     fn overlay_stays_on_top_of_later_surfaces() {
         let mut r = Raster::new(6, 4, 1.0);
-        r.overlay_line(
-            Vec3::new(0.5, 1.5, 0.0),
-            Vec3::new(5.5, 1.5, 0.0),
-            Rgb::YELLOW,
-        );
+        r.overlay_line(Vec3::new(0.5, 1.5, 0.0), Vec3::new(5.5, 1.5, 0.0), Rgb::YELLOW);
         square(&mut r, 0.9, NEAR_C, 0.0, 6.0);
         assert_eq!(r.color_at(3, 1), Some(Rgb::YELLOW));
         assert_eq!(r.layer_at(3, 1), Layer::Overlay);
@@ -446,24 +403,12 @@ mod tests {
         // y = 2 - 2x/1e9, indistinguishable from y = 2 over 4 columns: rows 0 and 1.
         let mut r = Raster::new(4, 4, 1.0);
         let p = |x, y| Vec3::new(x, y, 0.5);
-        r.fill_triangle(
-            [p(0.0, 0.0), p(1e9, 0.0), p(0.0, 2.0)],
-            [1.0; 3],
-            Paint::Heat,
-        );
+        r.fill_triangle([p(0.0, 0.0), p(1e9, 0.0), p(0.0, 2.0)], [1.0; 3], Paint::Heat);
         let want: Vec<(usize, usize)> = (0..2).flat_map(|y| (0..4).map(move |x| (x, y))).collect();
         assert_eq!(r.lit_pixels(), want);
         r.clear();
-        r.fill_triangle(
-            [p(f32::NAN, 0.0), p(3.0, 0.0), p(0.0, 3.0)],
-            [1.0; 3],
-            Paint::Heat,
-        );
-        r.fill_triangle(
-            [p(f32::INFINITY, 0.0), p(3.0, 0.0), p(0.0, 3.0)],
-            [1.0; 3],
-            Paint::Heat,
-        );
+        r.fill_triangle([p(f32::NAN, 0.0), p(3.0, 0.0), p(0.0, 3.0)], [1.0; 3], Paint::Heat);
+        r.fill_triangle([p(f32::INFINITY, 0.0), p(3.0, 0.0), p(0.0, 3.0)], [1.0; 3], Paint::Heat);
         r.line(p(f32::NAN, 0.0), p(3.0, 3.0), [1.0; 2], Paint::Heat);
         r.point(p(f32::NAN, 1.0), Rgb::WHITE);
         r.overlay_dot(p(-1.0, f32::INFINITY), 3, Rgb::WHITE);

@@ -6,18 +6,12 @@ use crate::rig::Topology;
 
 /// Whether the topology makes triangles.
 pub(super) fn is_triangles(t: Topology) -> bool {
-    matches!(
-        t,
-        Topology::Triangles | Topology::TriangleStrip | Topology::TriangleFan
-    )
+    matches!(t, Topology::Triangles | Topology::TriangleStrip | Topology::TriangleFan)
 }
 
 /// Whether the topology makes line segments.
 pub(super) fn is_lines(t: Topology) -> bool {
-    matches!(
-        t,
-        Topology::Lines | Topology::LineLoop | Topology::LineStrip
-    )
+    matches!(t, Topology::Lines | Topology::LineLoop | Topology::LineStrip)
 }
 
 /// The vertex index at position `k` of the drawing order (`k < count` is the caller's).
@@ -117,24 +111,12 @@ mod tests {
 
     #[test]
     fn triangle_modes_follow_the_gltf_spec() {
-        assert_eq!(
-            tris(Topology::Triangles, None, 7),
-            vec![[0, 1, 2], [3, 4, 5]]
-        );
+        assert_eq!(tris(Topology::Triangles, None, 7), vec![[0, 1, 2], [3, 4, 5]]);
         // Strip: {i, i + (1 + i%2), i + (2 - i%2)}: i = 1 gives {1, 3, 2}.
-        assert_eq!(
-            tris(Topology::TriangleStrip, None, 5),
-            vec![[0, 1, 2], [1, 3, 2], [2, 3, 4]]
-        );
+        assert_eq!(tris(Topology::TriangleStrip, None, 5), vec![[0, 1, 2], [1, 3, 2], [2, 3, 4]]);
         // Fan: {i + 1, i + 2, 0}.
-        assert_eq!(
-            tris(Topology::TriangleFan, None, 4),
-            vec![[1, 2, 0], [2, 3, 0]]
-        );
-        assert_eq!(
-            tris(Topology::Triangles, Some(&[5, 6, 7, 1]), 8),
-            vec![[5, 6, 7]]
-        );
+        assert_eq!(tris(Topology::TriangleFan, None, 4), vec![[1, 2, 0], [2, 3, 0]]);
+        assert_eq!(tris(Topology::Triangles, Some(&[5, 6, 7, 1]), 8), vec![[5, 6, 7]]);
         assert!(tris(Topology::Lines, None, 6).is_empty());
         assert!(tris(Topology::TriangleStrip, None, 1).is_empty());
     }

@@ -282,7 +282,11 @@ pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
                 if p.influence_sets == 1 { "" } else { "s" },
                 p.max_influences,
                 if p.skinned { "skinned" } else { "rigid" },
-                if p.morph_targets > 0 { format!(", {} morph targets", p.morph_targets) } else { String::new() },
+                if p.morph_targets > 0 {
+                    format!(", {} morph targets", p.morph_targets)
+                } else {
+                    String::new()
+                },
             )?;
         }
     }

@@ -90,7 +90,11 @@ pub fn evaluate(rig: &Rig, clip: Option<usize>, times: &[f32]) -> PoseDoc {
         format_version: FORMAT_VERSION,
         file: rig.source.clone(),
         clip: clip.and_then(|c| {
-            rig.clips.get(c).map(|data| ClipRef { name: data.name.clone(), index: c, duration: data.duration })
+            rig.clips.get(c).map(|data| ClipRef {
+                name: data.name.clone(),
+                index: c,
+                duration: data.duration,
+            })
         }),
         frames,
     }
@@ -114,7 +118,18 @@ pub fn write_text(rig: &Rig, doc: &PoseDoc, out: &mut dyn Write) -> io::Result<(
                 n.node,
                 rig.node_label(n.node),
                 if n.joint { " joint" } else { "      " },
-                m[0], m[4], m[8], m[12], m[1], m[5], m[9], m[13], m[2], m[6], m[10], m[14],
+                m[0],
+                m[4],
+                m[8],
+                m[12],
+                m[1],
+                m[5],
+                m[9],
+                m[13],
+                m[2],
+                m[6],
+                m[10],
+                m[14],
             )?;
         }
         for mesh in &frame.meshes {

@@ -16,11 +16,7 @@ impl Default for Transform {
 }
 
 impl Transform {
-    pub const IDENTITY: Self = Self {
-        translation: Vec3::ZERO,
-        rotation: Quat::IDENTITY,
-        scale: Vec3::ONE,
-    };
+    pub const IDENTITY: Self = Self { translation: Vec3::ZERO, rotation: Quat::IDENTITY, scale: Vec3::ONE };
 
     /// `T * R * S`, as glTF composes a node's local matrix.
     pub fn to_matrix(&self) -> Mat4 {

@@ -57,85 +57,25 @@ const NO_SET_1: ([u8; 4], [f32; 4]) = ([0; 4], [0.0; 4]);
 
 const FAULTY: [Faulty; 10] = [
     // Sum 0.999: off by a little.
-    (
-        1,
-        [0, 0, 0, 0],
-        [0.999, 0.0, 0.0, 0.0],
-        NO_SET_1.0,
-        NO_SET_1.1,
-    ),
+    (1, [0, 0, 0, 0], [0.999, 0.0, 0.0, 0.0], NO_SET_1.0, NO_SET_1.1),
     // Sum 0.5.
-    (
-        3,
-        [0, 1, 0, 0],
-        [0.25, 0.25, 0.0, 0.0],
-        NO_SET_1.0,
-        NO_SET_1.1,
-    ),
+    (3, [0, 1, 0, 0], [0.25, 0.25, 0.0, 0.0], NO_SET_1.0, NO_SET_1.1),
     // Sum 1.6.
-    (
-        5,
-        [1, 0, 0, 0],
-        [1.6, 0.0, 0.0, 0.0],
-        NO_SET_1.0,
-        NO_SET_1.1,
-    ),
+    (5, [1, 0, 0, 0], [1.6, 0.0, 0.0, 0.0], NO_SET_1.0, NO_SET_1.1),
     // All zero, joints all 0 so that nothing else is wrong.
-    (
-        7,
-        [0, 0, 0, 0],
-        [0.0, 0.0, 0.0, 0.0],
-        NO_SET_1.0,
-        NO_SET_1.1,
-    ),
+    (7, [0, 0, 0, 0], [0.0, 0.0, 0.0, 0.0], NO_SET_1.0, NO_SET_1.1),
     // A negative weight; the sum is still 1.
-    (
-        9,
-        [2, 3, 0, 0],
-        [1.25, -0.25, 0.0, 0.0],
-        NO_SET_1.0,
-        NO_SET_1.1,
-    ),
+    (9, [2, 3, 0, 0], [1.25, -0.25, 0.0, 0.0], NO_SET_1.0, NO_SET_1.1),
     // NaN in the first slot.
-    (
-        11,
-        [2, 3, 0, 0],
-        [f32::NAN, 0.5, 0.0, 0.0],
-        NO_SET_1.0,
-        NO_SET_1.1,
-    ),
+    (11, [2, 3, 0, 0], [f32::NAN, 0.5, 0.0, 0.0], NO_SET_1.0, NO_SET_1.1),
     // Joint 7 with only six joints in the skin.
-    (
-        13,
-        [3, 7, 0, 0],
-        [0.5, 0.5, 0.0, 0.0],
-        NO_SET_1.0,
-        NO_SET_1.1,
-    ),
+    (13, [3, 7, 0, 0], [0.5, 0.5, 0.0, 0.0], NO_SET_1.0, NO_SET_1.1),
     // Joint 3 twice, both slots weighted.
-    (
-        15,
-        [3, 3, 0, 0],
-        [0.5, 0.5, 0.0, 0.0],
-        NO_SET_1.0,
-        NO_SET_1.1,
-    ),
+    (15, [3, 3, 0, 0], [0.5, 0.5, 0.0, 0.0], NO_SET_1.0, NO_SET_1.1),
     // Joint 2 named in a slot whose weight is 0.
-    (
-        17,
-        [4, 2, 0, 0],
-        [1.0, 0.0, 0.0, 0.0],
-        NO_SET_1.0,
-        NO_SET_1.1,
-    ),
+    (17, [4, 2, 0, 0], [1.0, 0.0, 0.0, 0.0], NO_SET_1.0, NO_SET_1.1),
     // Five distinct joints over two sets; the weights are exact binary fractions summing to 1.
-    (
-        19,
-        [4, 5, 3, 2],
-        [0.25, 0.25, 0.125, 0.125],
-        [1, 0, 0, 0],
-        [0.25, 0.0, 0.0, 0.0],
-    ),
+    (19, [4, 5, 3, 2], [0.25, 0.25, 0.125, 0.125], [1, 0, 0, 0], [0.25, 0.0, 0.0, 0.0]),
 ];
 
 /// The vertex of primitive 1 whose u8 weights sum to 256.
@@ -194,11 +134,7 @@ fn strip(y0: f64, y1: f64) -> (Vec<DVec3>, Vec<u32>) {
 fn clean(c: usize) -> [(u8, f32); 2] {
     let k = u8::try_from(c / 2).unwrap_or(0);
     let last = u8::try_from(JOINTS - 1).unwrap_or(0);
-    if c % 2 == 1 && k < last {
-        [(k, 0.5), (k + 1, 0.5)]
-    } else {
-        [(k.min(last), 1.0), (0, 0.0)]
-    }
+    if c % 2 == 1 && k < last { [(k, 0.5), (k + 1, 0.5)] } else { [(k.min(last), 1.0), (0, 0.0)] }
 }
 
 fn float_primitive(b: &mut GltfBuilder) -> serde_json::Value {

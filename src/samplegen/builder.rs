@@ -129,36 +129,13 @@ pub struct Usage {
 }
 
 impl Usage {
-    pub const VERTEX: Usage = Usage {
-        target: Some(ARRAY_BUFFER),
-        normalized: false,
-        bounds: false,
-    };
-    pub const POSITION: Usage = Usage {
-        target: Some(ARRAY_BUFFER),
-        normalized: false,
-        bounds: true,
-    };
-    pub const VERTEX_NORMALIZED: Usage = Usage {
-        target: Some(ARRAY_BUFFER),
-        normalized: true,
-        bounds: false,
-    };
-    pub const INDICES: Usage = Usage {
-        target: Some(ELEMENT_ARRAY_BUFFER),
-        normalized: false,
-        bounds: false,
-    };
-    pub const DATA: Usage = Usage {
-        target: None,
-        normalized: false,
-        bounds: false,
-    };
-    pub const KEY_TIMES: Usage = Usage {
-        target: None,
-        normalized: false,
-        bounds: true,
-    };
+    pub const VERTEX: Usage = Usage { target: Some(ARRAY_BUFFER), normalized: false, bounds: false };
+    pub const POSITION: Usage = Usage { target: Some(ARRAY_BUFFER), normalized: false, bounds: true };
+    pub const VERTEX_NORMALIZED: Usage =
+        Usage { target: Some(ARRAY_BUFFER), normalized: true, bounds: false };
+    pub const INDICES: Usage = Usage { target: Some(ELEMENT_ARRAY_BUFFER), normalized: false, bounds: false };
+    pub const DATA: Usage = Usage { target: None, normalized: false, bounds: false };
+    pub const KEY_TIMES: Usage = Usage { target: None, normalized: false, bounds: true };
 }
 
 /// Which node property a channel drives.
@@ -201,26 +178,12 @@ impl Track {
     }
 
     pub fn scales(node: usize, times: &[f32], values: &[DVec3]) -> Track {
-        Track {
-            path: Path::Scale,
-            ..Track::translations(node, times, values)
-        }
+        Track { path: Path::Scale, ..Track::translations(node, times, values) }
     }
 
-    pub fn rotations(
-        node: usize,
-        interpolation: Interpolation,
-        times: &[f32],
-        values: &[DQuat],
-    ) -> Track {
+    pub fn rotations(node: usize, interpolation: Interpolation, times: &[f32], values: &[DQuat]) -> Track {
         let values = values.iter().flat_map(|&q| f32x4(q)).collect();
-        Track {
-            node,
-            path: Path::Rotation,
-            interpolation,
-            times: times.to_vec(),
-            values,
-        }
+        Track { node, path: Path::Rotation, interpolation, times: times.to_vec(), values }
     }
 
     /// CUBICSPLINE rotations: per key (in-tangent, value, out-tangent), tangents being
@@ -270,13 +233,7 @@ impl GltfBuilder {
     }
 
     /// Adds a node (scale 1) under `parent` and returns its index.
-    pub fn node(
-        &mut self,
-        name: &str,
-        parent: Option<usize>,
-        translation: DVec3,
-        rotation: DQuat,
-    ) -> usize {
+    pub fn node(&mut self, name: &str, parent: Option<usize>, translation: DVec3, rotation: DQuat) -> usize {
         self.nodes.push(Node {
             name: name.to_owned(),
             parent,
@@ -345,14 +302,8 @@ impl GltfBuilder {
         }
         if usage.bounds && count > 0 {
             let (min, max) = bounds(data, width);
-            accessor.insert(
-                "min".into(),
-                Value::Array(min.into_iter().map(T::to_json).collect()),
-            );
-            accessor.insert(
-                "max".into(),
-                Value::Array(max.into_iter().map(T::to_json).collect()),
-            );
+            accessor.insert("min".into(), Value::Array(min.into_iter().map(T::to_json).collect()));
+            accessor.insert("max".into(), Value::Array(max.into_iter().map(T::to_json).collect()));
         }
         self.accessors.push(Value::Object(accessor));
         self.accessors.len() - 1
@@ -381,8 +332,7 @@ impl GltfBuilder {
 
     /// Adds a mesh made of already-built primitive objects.
     pub fn mesh(&mut self, name: &str, primitives: Vec<Value>) -> usize {
-        self.meshes
-            .push(json!({ "name": name, "primitives": primitives }));
+        self.meshes.push(json!({ "name": name, "primitives": primitives }));
         self.meshes.len() - 1
     }
 
@@ -392,12 +342,7 @@ impl GltfBuilder {
     pub fn skin(&mut self, name: &str, joints: &[usize], skeleton: usize) -> usize {
         let matrices: Vec<f32> = joints
             .iter()
-            .flat_map(|&j| {
-                self.bind_global(j)
-                    .inverse()
-                    .to_cols_array()
-                    .map(|x| x as f32)
-            })
+            .flat_map(|&j| self.bind_global(j).inverse().to_cols_array().map(|x| x as f32))
             .collect();
         let ibm = self.accessor(&matrices, Kind::Mat4, Usage::DATA);
         self.skins.push(json!({
@@ -431,13 +376,10 @@ impl GltfBuilder {
                 Path::Rotation => "rotation",
                 Path::Scale => "scale",
             };
-            samplers
-                .push(json!({ "input": input, "output": output, "interpolation": interpolation }));
-            channels
-                .push(json!({ "sampler": index, "target": { "node": track.node, "path": path } }));
+            samplers.push(json!({ "input": input, "output": output, "interpolation": interpolation }));
+            channels.push(json!({ "sampler": index, "target": { "node": track.node, "path": path } }));
         }
-        self.animations
-            .push(json!({ "name": name, "channels": channels, "samplers": samplers }));
+        self.animations.push(json!({ "name": name, "channels": channels, "samplers": samplers }));
     }
 
     fn key_times(&mut self, times: &[f32]) -> usize {
@@ -466,12 +408,8 @@ impl GltfBuilder {
                 None => roots.push(index),
             }
         }
-        let nodes: Vec<Value> = self
-            .nodes
-            .iter()
-            .zip(&children)
-            .map(|(node, kids)| node_json(node, kids))
-            .collect();
+        let nodes: Vec<Value> =
+            self.nodes.iter().zip(&children).map(|(node, kids)| node_json(node, kids)).collect();
 
         let mut buffer = Map::new();
         buffer.insert("byteLength".into(), json!(self.bin.len()));
@@ -480,15 +418,9 @@ impl GltfBuilder {
         }
 
         let mut root = Map::new();
-        root.insert(
-            "asset".into(),
-            json!({ "generator": GENERATOR, "version": "2.0" }),
-        );
+        root.insert("asset".into(), json!({ "generator": GENERATOR, "version": "2.0" }));
         root.insert("scene".into(), json!(0));
-        root.insert(
-            "scenes".into(),
-            json!([{ "name": "Scene", "nodes": roots }]),
-        );
+        root.insert("scenes".into(), json!([{ "name": "Scene", "nodes": roots }]));
         // The schema forbids empty top-level arrays, so only present ones are written.
         for (key, list) in [
             ("nodes", nodes),
@@ -510,10 +442,7 @@ impl GltfBuilder {
 
     /// A `.gltf` file: pretty JSON whose one buffer is an embedded base64 data URI.
     pub fn to_gltf_embedded(&self) -> Vec<u8> {
-        let uri = format!(
-            "data:application/octet-stream;base64,{}",
-            BASE64_STANDARD.encode(&self.bin)
-        );
+        let uri = format!("data:application/octet-stream;base64,{}", BASE64_STANDARD.encode(&self.bin));
         let mut text = format!("{:#}", self.document(Some(uri)));
         text.push('\n');
         text.into_bytes()
@@ -557,10 +486,7 @@ fn node_json(node: &Node, children: &[usize]) -> Value {
         object.insert("children".into(), json!(children));
     }
     if node.translation != Vec3::ZERO {
-        object.insert(
-            "translation".into(),
-            json!(node.translation.to_array().map(num)),
-        );
+        object.insert("translation".into(), json!(node.translation.to_array().map(num)));
     }
     if node.rotation != Quat::IDENTITY {
         object.insert("rotation".into(), json!(node.rotation.to_array().map(num)));
@@ -611,11 +537,7 @@ mod tests {
         b.accessor(&[1u8, 2, 3], Kind::Scalar, Usage::DATA);
         b.accessor(&[1u16, 2, 3], Kind::Scalar, Usage::DATA);
         b.accessor(&[1.0f32], Kind::Scalar, Usage::DATA);
-        let offsets: Vec<u64> = b
-            .views
-            .iter()
-            .filter_map(|v| v["byteOffset"].as_u64())
-            .collect();
+        let offsets: Vec<u64> = b.views.iter().filter_map(|v| v["byteOffset"].as_u64()).collect();
         // 3 bytes padded to 4, then 6 bytes padded to 8.
         assert_eq!(offsets, vec![0, 4, 12]);
         assert_eq!(b.bin.len(), 16);
@@ -634,10 +556,7 @@ mod tests {
         let mut b = GltfBuilder::new();
         b.accessor(&[7u8], Kind::Scalar, Usage::DATA);
         let glb = b.to_glb();
-        let word = |at: usize| {
-            glb.get(at..at + 4)
-                .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-        };
+        let word = |at: usize| glb.get(at..at + 4).map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]));
         assert_eq!(glb.get(0..4), Some(&b"glTF"[..]));
         assert_eq!(word(8), Some(glb.len() as u32));
         let json_len = word(12).unwrap_or(0) as usize;
@@ -651,18 +570,8 @@ mod tests {
     #[test]
     fn inverse_bind_times_bind_global_is_identity() {
         let mut b = GltfBuilder::new();
-        let root = b.node(
-            "root",
-            None,
-            DVec3::new(0.0, 1.0, 0.0),
-            DQuat::from_rotation_z(0.3),
-        );
-        let child = b.node(
-            "child",
-            Some(root),
-            DVec3::new(0.5, 0.0, 0.0),
-            DQuat::from_rotation_x(-0.7),
-        );
+        let root = b.node("root", None, DVec3::new(0.0, 1.0, 0.0), DQuat::from_rotation_z(0.3));
+        let child = b.node("child", Some(root), DVec3::new(0.5, 0.0, 0.0), DQuat::from_rotation_x(-0.7));
         // By hand: the child's bind position is root T + Rz(0.3) * (0.5, 0, 0).
         let expected = DVec3::new(0.5 * 0.3f64.cos(), 1.0 + 0.5 * 0.3f64.sin(), 0.0);
         let g = b.bind_global(child);

@@ -5,17 +5,13 @@ use super::trig::TAU;
 
 /// Key times `period * i / intervals` for i in 0..=intervals.
 pub fn timeline(period: f64, intervals: usize) -> Vec<f32> {
-    (0..=intervals)
-        .map(|i| (period * i as f64 / intervals as f64) as f32)
-        .collect()
+    (0..=intervals).map(|i| (period * i as f64 / intervals as f64) as f32).collect()
 }
 
 /// `f(phase)` at each key, phase = 2 pi i / intervals. The phase index wraps at the last key,
 /// so that key is computed from exactly the same phase as the first.
 pub fn looping<T>(intervals: usize, f: impl Fn(f64) -> T) -> Vec<T> {
-    (0..=intervals)
-        .map(|i| f(TAU * (i % intervals.max(1)) as f64 / intervals as f64))
-        .collect()
+    (0..=intervals).map(|i| f(TAU * (i % intervals.max(1)) as f64 / intervals as f64)).collect()
 }
 
 #[cfg(test)]

@@ -20,11 +20,8 @@ const MIN_SHARE: f32 = 1e-3;
 /// never emit an unskinned vertex.
 pub fn normalise(raw: &[(u8, f32)]) -> Slots {
     let raw_total: f32 = raw.iter().map(|&(_, w)| w.max(0.0)).sum();
-    let mut kept: Vec<(u8, f32)> = raw
-        .iter()
-        .copied()
-        .filter(|&(_, w)| w > 0.0 && w >= raw_total * MIN_SHARE)
-        .collect();
+    let mut kept: Vec<(u8, f32)> =
+        raw.iter().copied().filter(|&(_, w)| w > 0.0 && w >= raw_total * MIN_SHARE).collect();
     kept.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     kept.truncate(4);
     let mut slots: Slots = [(0, 0.0); 4];
@@ -36,11 +33,7 @@ pub fn normalise(raw: &[(u8, f32)]) -> Slots {
     let last = kept.len() - 1;
     let mut running = 0.0f32;
     for (index, (slot, &(joint, weight))) in slots.iter_mut().zip(&kept).enumerate() {
-        let stored = if index == last {
-            1.0 - running
-        } else {
-            (f64::from(weight) / total) as f32
-        };
+        let stored = if index == last { 1.0 - running } else { (f64::from(weight) / total) as f32 };
         running += stored;
         *slot = (joint, stored);
     }
@@ -135,9 +128,6 @@ mod tests {
         assert_eq!(along_chain(1.5, &joints, &borders), vec![(11, 1.0)]);
         assert_eq!(along_chain(3.0, &joints, &borders), vec![(12, 1.0)]);
         // Exactly on a border the smoothstep is 1/2.
-        assert_eq!(
-            along_chain(2.0, &joints, &borders),
-            vec![(11, 0.5), (12, 0.5)]
-        );
+        assert_eq!(along_chain(2.0, &joints, &borders), vec![(11, 0.5), (12, 0.5)]);
     }
 }

@@ -66,18 +66,11 @@ pub fn seed_arm() -> Vec<u8> {
     let b32 = b.node("b32", Some(b2), DVec3::new(0.2, -0.1, 0.0), DQuat::IDENTITY);
     let skin = b.skin("arm", &[root, b1, b2, b31, b32], root);
 
-    let positions: Vec<DVec3> = SEED_ARM_OUTLINE
-        .iter()
-        .map(|&[x, y]| DVec3::new(f64::from(x), f64::from(y), 0.0))
-        .collect();
-    let joints: Vec<u8> = SEED_ARM_WEIGHTS
-        .iter()
-        .flat_map(|&[(j0, _), (j1, _)]| [j0, j1, 0, 0])
-        .collect();
-    let weights: Vec<f32> = SEED_ARM_WEIGHTS
-        .iter()
-        .flat_map(|&[(_, w0), (_, w1)]| [w0, w1, 0.0, 0.0])
-        .collect();
+    let positions: Vec<DVec3> =
+        SEED_ARM_OUTLINE.iter().map(|&[x, y]| DVec3::new(f64::from(x), f64::from(y), 0.0)).collect();
+    let joints: Vec<u8> = SEED_ARM_WEIGHTS.iter().flat_map(|&[(j0, _), (j1, _)]| [j0, j1, 0, 0]).collect();
+    let weights: Vec<f32> =
+        SEED_ARM_WEIGHTS.iter().flat_map(|&[(_, w0), (_, w1)]| [w0, w1, 0.0, 0.0]).collect();
     let position = b.positions(&positions);
     let joints = b.accessor(&joints, Kind::Vec4, Usage::VERTEX);
     let weights = b.accessor(&weights, Kind::Vec4, Usage::VERTEX);
@@ -92,11 +85,7 @@ pub fn seed_arm() -> Vec<u8> {
     // The b32 channel has fewer keys than b1's on purpose: both end at 2 s.
     let b1_y = [0.0, 0.2, 0.0, -0.2, 0.0];
     let b1_keys: Vec<DVec3> = b1_y.iter().map(|&y| DVec3::new(0.2, y, 0.0)).collect();
-    let b32_keys = [
-        DVec3::new(0.2, -0.1, 0.0),
-        DVec3::new(0.4, -0.1, 0.0),
-        DVec3::new(0.2, -0.1, 0.0),
-    ];
+    let b32_keys = [DVec3::new(0.2, -0.1, 0.0), DVec3::new(0.4, -0.1, 0.0), DVec3::new(0.2, -0.1, 0.0)];
     b.animation(
         "translate",
         &[
@@ -108,8 +97,7 @@ pub fn seed_arm() -> Vec<u8> {
     // bend: b1 swings +-30 degrees and b2 +-45 degrees about z, in phase.
     let times = [0.0, 1.0, 2.0, 3.0, 4.0];
     let swing = [0.0, 1.0, 0.0, -1.0, 0.0];
-    let keys =
-        |amplitude: f64| -> Vec<DQuat> { swing.iter().map(|s| rot_z(s * amplitude)).collect() };
+    let keys = |amplitude: f64| -> Vec<DQuat> { swing.iter().map(|s| rot_z(s * amplitude)).collect() };
     let (deg30, deg45) = (std::f64::consts::FRAC_PI_6, std::f64::consts::FRAC_PI_4);
     b.animation(
         "bend",

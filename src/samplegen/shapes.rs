@@ -32,16 +32,13 @@ pub fn lathe(profile: &[(f64, f64)], segments: u32, radius_x: f64, radius_z: f64
     let mut surface = Surface::default();
     let mut rings = Vec::with_capacity(profile.len());
     let last = profile.len().saturating_sub(1);
-    let angles: Vec<(f64, f64)> = (0..segments)
-        .map(|j| sin_cos(TAU * f64::from(j) / f64::from(segments)))
-        .collect();
+    let angles: Vec<(f64, f64)> =
+        (0..segments).map(|j| sin_cos(TAU * f64::from(j) / f64::from(segments))).collect();
     for (i, &(y, r)) in profile.iter().enumerate() {
         let start = index_u32(surface.positions.len());
         if r == 0.0 && (i == 0 || i == last) {
             surface.positions.push(DVec3::new(0.0, y, 0.0));
-            surface
-                .normals
-                .push(if i == 0 { DVec3::NEG_Y } else { DVec3::Y });
+            surface.normals.push(if i == 0 { DVec3::NEG_Y } else { DVec3::Y });
             rings.push(Ring::Pole(start));
             continue;
         }
@@ -50,14 +47,8 @@ pub fn lathe(profile: &[(f64, f64)], segments: u32, radius_x: f64, radius_z: f64
         let (y1, r1) = profile[(i + 1).min(last)];
         let (dy, dr) = (y1 - y0, r1 - r0);
         for &(s, c) in &angles {
-            surface
-                .positions
-                .push(DVec3::new(radius_x * r * c, y, radius_z * r * s));
-            let normal = DVec3::new(
-                radius_z * dy * c,
-                -radius_x * radius_z * dr,
-                radius_x * dy * s,
-            );
+            surface.positions.push(DVec3::new(radius_x * r * c, y, radius_z * r * s));
+            let normal = DVec3::new(radius_z * dy * c, -radius_x * radius_z * dr, radius_x * dy * s);
             surface.normals.push(normal.normalize_or(DVec3::Y));
         }
         rings.push(Ring::Loop(start));
@@ -67,16 +58,10 @@ pub fn lathe(profile: &[(f64, f64)], segments: u32, radius_x: f64, radius_z: f64
             let k = (j + 1) % segments;
             match (&pair[0], &pair[1]) {
                 (Ring::Loop(a), Ring::Loop(b)) => {
-                    surface
-                        .indices
-                        .extend_from_slice(&[a + j, b + j, a + k, a + k, b + j, b + k])
+                    surface.indices.extend_from_slice(&[a + j, b + j, a + k, a + k, b + j, b + k])
                 }
-                (Ring::Pole(p), Ring::Loop(b)) => {
-                    surface.indices.extend_from_slice(&[*p, b + j, b + k])
-                }
-                (Ring::Loop(a), Ring::Pole(p)) => {
-                    surface.indices.extend_from_slice(&[a + j, *p, a + k])
-                }
+                (Ring::Pole(p), Ring::Loop(b)) => surface.indices.extend_from_slice(&[*p, b + j, b + k]),
+                (Ring::Loop(a), Ring::Pole(p)) => surface.indices.extend_from_slice(&[a + j, *p, a + k]),
                 (Ring::Pole(_), Ring::Pole(_)) => {}
             }
         }
@@ -105,18 +90,12 @@ pub fn resample(points: &[(f64, f64)], count: usize) -> Vec<(f64, f64)> {
             walked += lengths[segment];
             segment += 1;
         }
-        let (Some(&a), Some(&b), Some(&len)) = (
-            points.get(segment),
-            points.get(segment + 1),
-            lengths.get(segment),
-        ) else {
+        let (Some(&a), Some(&b), Some(&len)) =
+            (points.get(segment), points.get(segment + 1), lengths.get(segment))
+        else {
             break;
         };
-        let t = if len > 0.0 {
-            ((target - walked) / len).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
+        let t = if len > 0.0 { ((target - walked) / len).clamp(0.0, 1.0) } else { 0.0 };
         out.push((a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t));
     }
     out
@@ -148,21 +127,14 @@ pub struct SkinnedMesh {
 impl SkinnedMesh {
     /// Adds `surface`, built in a local frame, moved to bind space by `placement` (a rigid
     /// transform), weighting each vertex by `influence(local position)`.
-    pub fn add(
-        &mut self,
-        surface: &Surface,
-        placement: DMat4,
-        influence: impl Fn(DVec3) -> Vec<(u8, f32)>,
-    ) {
+    pub fn add(&mut self, surface: &Surface, placement: DMat4, influence: impl Fn(DVec3) -> Vec<(u8, f32)>) {
         let base = index_u32(self.positions.len());
         for (&p, &n) in surface.positions.iter().zip(&surface.normals) {
             self.positions.push(placement.transform_point3(p));
-            self.normals
-                .push(placement.transform_vector3(n).normalize_or(n));
+            self.normals.push(placement.transform_vector3(n).normalize_or(n));
             self.slots.push(normalise(&influence(p)));
         }
-        self.indices
-            .extend(surface.indices.iter().map(|i| i + base));
+        self.indices.extend(surface.indices.iter().map(|i| i + base));
     }
 
     /// Writes the accessors and returns the primitive object.
@@ -206,10 +178,7 @@ mod tests {
         let center = DVec3::new(0.0, 1.0, 0.0);
         for tri in s.indices.chunks_exact(3) {
             let (n, centroid) = triangle_normal(&s, tri);
-            assert!(
-                n.dot(centroid - center) > 0.0,
-                "triangle {tri:?} faces inwards"
-            );
+            assert!(n.dot(centroid - center) > 0.0, "triangle {tri:?} faces inwards");
         }
         for (p, n) in s.positions.iter().zip(&s.normals) {
             assert!(n.dot(*p - center) > 0.0);
@@ -233,10 +202,7 @@ mod tests {
         let expected = [(0.0, 0.0), (0.5, 0.0), (1.0, 0.0), (1.0, 0.5), (1.0, 1.0)];
         assert_eq!(out.len(), 5);
         for (a, b) in out.iter().zip(expected) {
-            assert!(
-                (a.0 - b.0).abs() < 1e-12 && (a.1 - b.1).abs() < 1e-12,
-                "{a:?} vs {b:?}"
-            );
+            assert!((a.0 - b.0).abs() < 1e-12 && (a.1 - b.1).abs() < 1e-12, "{a:?} vs {b:?}");
         }
     }
 

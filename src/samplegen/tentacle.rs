@@ -32,11 +32,7 @@ pub fn tentacle() -> Vec<u8> {
     let skin = b.skin("tentacle", &joints, 0);
 
     let mut body = SkinnedMesh::default();
-    body.add(
-        &lathe(&profile(), SEGMENTS, 1.0, 1.0),
-        DMat4::IDENTITY,
-        |p| weights(p.y),
-    );
+    body.add(&lathe(&profile(), SEGMENTS, 1.0, 1.0), DMat4::IDENTITY, |p| weights(p.y));
     let primitive = body.write(&mut b);
     let mesh = b.mesh("tentacle", vec![primitive]);
     b.mesh_node("tentacle", mesh, Some(skin));
@@ -54,11 +50,7 @@ fn profile() -> Vec<(f64, f64)> {
             let y = LENGTH * i as f64 / RINGS as f64;
             let taper = 0.15 - 0.055 * y;
             let into_tip = ((y - 1.85) / 0.15).max(0.0);
-            let r = if i == RINGS {
-                0.0
-            } else {
-                taper * (1.0 - into_tip * into_tip).max(0.0).sqrt()
-            };
+            let r = if i == RINGS { 0.0 } else { taper * (1.0 - into_tip * into_tip).max(0.0).sqrt() };
             (y, r)
         })
         .collect()
@@ -98,17 +90,8 @@ fn wave(joints: &[usize]) -> Vec<Track> {
 /// Four held poses: curled forward, straight, curled sideways, curled back-and-sideways.
 fn snap(joints: &[usize]) -> Vec<Track> {
     let times = [0.0, 0.5, 1.0, 1.5, 2.0];
-    let poses = [
-        rot_x(0.18),
-        DQuat::IDENTITY,
-        rot_z(-0.2),
-        rot_x(-0.12) * rot_z(0.12),
-        rot_x(0.18),
-    ];
-    joints
-        .iter()
-        .map(|&node| Track::rotations(node, Interpolation::Step, &times, &poses))
-        .collect()
+    let poses = [rot_x(0.18), DQuat::IDENTITY, rot_z(-0.2), rot_x(-0.12) * rot_z(0.12), rot_x(0.18)];
+    joints.iter().map(|&node| Track::rotations(node, Interpolation::Step, &times, &poses)).collect()
 }
 
 /// A slow sway about a tilted axis, keyed every quarter period with the exact derivative of

@@ -47,24 +47,8 @@ struct Side {
     sign: f64,
 }
 
-const LEFT: Side = Side {
-    upper_arm: 5,
-    forearm: 6,
-    hand: 7,
-    thigh: 11,
-    shin: 12,
-    foot: 13,
-    sign: 1.0,
-};
-const RIGHT: Side = Side {
-    upper_arm: 8,
-    forearm: 9,
-    hand: 10,
-    thigh: 14,
-    shin: 15,
-    foot: 16,
-    sign: -1.0,
-};
+const LEFT: Side = Side { upper_arm: 5, forearm: 6, hand: 7, thigh: 11, shin: 12, foot: 13, sign: 1.0 };
+const RIGHT: Side = Side { upper_arm: 8, forearm: 9, hand: 10, thigh: 14, shin: 15, foot: 16, sign: -1.0 };
 
 /// How far the arms hang away from the body in the bind pose (radians about z).
 const ARM_TILT: f64 = 0.1;
@@ -149,10 +133,7 @@ fn body(b: &GltfBuilder) -> SkinnedMesh {
         along_chain(p.y as f32, &chain, &[(0.06, 0.06), (0.26, 0.08)])
     });
 
-    let neck = resample(
-        &[(-0.06, 0.0), (-0.05, 0.05), (0.10, 0.045), (0.11, 0.0)],
-        12,
-    );
+    let neck = resample(&[(-0.06, 0.0), (-0.05, 0.05), (0.10, 0.045), (0.11, 0.0)], 12);
     mesh.add(&lathe(&neck, 16, 1.0, 1.0), at(NECK), |p| {
         along_chain(p.y as f32, &[j(NECK), j(HEAD)], &[(0.07, 0.03)])
     });
@@ -160,11 +141,9 @@ fn body(b: &GltfBuilder) -> SkinnedMesh {
     let head = lathe(&ellipsoid(0.1, 0.12, 26), 28, 0.085, 0.1);
     mesh.add(&head, at(HEAD), |_| vec![(j(HEAD), 1.0)]);
     let nose = lathe(&ellipsoid(0.0, 0.03, 7), 10, 0.018, 0.02);
-    mesh.add(
-        &nose,
-        at(HEAD) * DMat4::from_translation(DVec3::new(0.0, 0.08, 0.095)),
-        |_| vec![(j(HEAD), 1.0)],
-    );
+    mesh.add(&nose, at(HEAD) * DMat4::from_translation(DVec3::new(0.0, 0.08, 0.095)), |_| {
+        vec![(j(HEAD), 1.0)]
+    });
 
     for side in [LEFT, RIGHT] {
         add_limbs(&mut mesh, side, &at);
@@ -224,9 +203,7 @@ fn add_limbs(mesh: &mut SkinnedMesh, side: Side, at: &impl Fn(usize) -> DMat4) {
     let foot: Surface = lathe(&ellipsoid(0.0, 0.12, 17), 20, 0.05, 0.04);
     let lay_down = DMat4::from_translation(DVec3::new(0.0, -0.04, 0.05))
         * DMat4::from_quat(rot_x(std::f64::consts::FRAC_PI_2));
-    mesh.add(&foot, at(side.foot) * lay_down, |_| {
-        vec![(j(side.foot), 1.0)]
-    });
+    mesh.add(&foot, at(side.foot) * lay_down, |_| vec![(j(side.foot), 1.0)]);
 }
 
 /// Walking in place, one full stride per second: legs swing +-0.38 rad with the knee folding
@@ -241,9 +218,7 @@ fn walk() -> Vec<Track> {
         Track::translations(
             HIPS,
             &times,
-            &looping(INTERVALS, |p| {
-                DVec3::new(0.0, HIPS_HEIGHT - 0.015 * (1.0 - cos(2.0 * p)), 0.0)
-            }),
+            &looping(INTERVALS, |p| DVec3::new(0.0, HIPS_HEIGHT - 0.015 * (1.0 - cos(2.0 * p)), 0.0)),
         ),
         rotations(HIPS, &|p| rot_y(0.07 * sin(p))),
         rotations(SPINE, &|p| rot_y(-0.04 * sin(p))),
@@ -260,16 +235,10 @@ fn walk() -> Vec<Track> {
         };
         tracks.push(rotations(side.thigh, &|p| rot_x(thigh(p))));
         tracks.push(rotations(side.shin, &|p| rot_x(knee(p))));
-        tracks.push(rotations(side.foot, &|p| {
-            rot_x(-0.7 * (thigh(p) + knee(p)))
-        }));
+        tracks.push(rotations(side.foot, &|p| rot_x(-0.7 * (thigh(p) + knee(p)))));
         let rest = rest_rotation(side.upper_arm);
-        tracks.push(rotations(side.upper_arm, &|p| {
-            rest * rot_x(0.32 * s * sin(p))
-        }));
-        tracks.push(rotations(side.forearm, &|p| {
-            rot_x(-(0.3 - 0.15 * s * sin(p)))
-        }));
+        tracks.push(rotations(side.upper_arm, &|p| rest * rot_x(0.32 * s * sin(p))));
+        tracks.push(rotations(side.forearm, &|p| rot_x(-(0.3 - 0.15 * s * sin(p)))));
     }
     tracks
 }
@@ -289,20 +258,14 @@ fn idle() -> Vec<Track> {
             &looping(INTERVALS, |p| DVec3::new(0.012 * sin(p), HIPS_HEIGHT, 0.0)),
         ),
         rotations(HIPS, &|p| rot_z(-0.02 * sin(p))),
-        rotations(SPINE, &|p| {
-            rot_z(0.015 * sin(p)) * rot_x(0.01 * sin(2.0 * p))
-        }),
+        rotations(SPINE, &|p| rot_z(0.015 * sin(p)) * rot_x(0.01 * sin(2.0 * p))),
         rotations(CHEST, &|p| rot_x(-0.025 * sin(2.0 * p))),
         Track::scales(
             CHEST,
             &times,
             &looping(INTERVALS, |p| {
                 let breath = sin(2.0 * p);
-                DVec3::new(
-                    1.0 + 0.012 * breath,
-                    1.0 + 0.006 * breath,
-                    1.0 + 0.02 * breath,
-                )
+                DVec3::new(1.0 + 0.012 * breath, 1.0 + 0.006 * breath, 1.0 + 0.02 * breath)
             }),
         ),
         rotations(HEAD, &|p| rot_y(0.12 * sin(p)) * rot_x(0.03 * sin(2.0 * p))),
@@ -310,9 +273,7 @@ fn idle() -> Vec<Track> {
     for side in [LEFT, RIGHT] {
         let s = side.sign;
         let rest = rest_rotation(side.upper_arm);
-        tracks.push(rotations(side.upper_arm, &|p| {
-            rest * rot_z(0.02 * s * sin(2.0 * p))
-        }));
+        tracks.push(rotations(side.upper_arm, &|p| rest * rot_z(0.02 * s * sin(2.0 * p))));
         tracks.push(rotations(side.forearm, &|p| rot_x(-0.12 - 0.02 * sin(p))));
     }
     tracks
@@ -338,30 +299,14 @@ mod tests {
             b.node(name, parent, DVec3::new(x, y, z), rest_rotation(index));
         }
         let mesh = body(&b);
-        let min_y = mesh
-            .positions
-            .iter()
-            .map(|p| p.y)
-            .fold(f64::INFINITY, f64::min);
-        let max_y = mesh
-            .positions
-            .iter()
-            .map(|p| p.y)
-            .fold(f64::NEG_INFINITY, f64::max);
+        let min_y = mesh.positions.iter().map(|p| p.y).fold(f64::INFINITY, f64::min);
+        let max_y = mesh.positions.iter().map(|p| p.y).fold(f64::NEG_INFINITY, f64::max);
         // Feet: ankle 0.08, sole 0.04 + 0.04 below it. Head: 1.58 + 0.1 + 0.12.
         assert!(min_y.abs() < 1e-6, "sole at {min_y}");
         assert!((max_y - 1.80).abs() < 1e-6, "top at {max_y}");
         // Facing +Z: the toes and the nose reach further forward than the heels and the back.
-        let max_z = mesh
-            .positions
-            .iter()
-            .map(|p| p.z)
-            .fold(f64::NEG_INFINITY, f64::max);
-        let min_z = mesh
-            .positions
-            .iter()
-            .map(|p| p.z)
-            .fold(f64::INFINITY, f64::min);
+        let max_z = mesh.positions.iter().map(|p| p.z).fold(f64::NEG_INFINITY, f64::max);
+        let min_z = mesh.positions.iter().map(|p| p.z).fold(f64::INFINITY, f64::min);
         assert!(max_z > -min_z);
     }
 }

@@ -72,9 +72,15 @@ pub enum Action {
     SelectRow(usize),
 
     // Camera.
-    Orbit { yaw: f32, pitch: f32 },
+    Orbit {
+        yaw: f32,
+        pitch: f32,
+    },
     Zoom(f32),
-    Pan { x: f32, y: f32 },
+    Pan {
+        x: f32,
+        y: f32,
+    },
     Reframe,
 
     // View options.

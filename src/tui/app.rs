@@ -9,7 +9,7 @@ use super::action::{Action, Focus};
 use super::tree::BoneTree;
 use super::weights::{BoneWeights, Preview, VertexRef};
 use crate::anim::{LoopMode, Playback, Workspace};
-use crate::render::{Camera, DrawMode, RenderMode};
+use crate::render::{Camera, DrawMode, GlyphMode, framed_camera};
 use crate::rig::Rig;
 
 /// How the app was asked to start (from the command line).
@@ -18,21 +18,21 @@ pub struct Launch {
     pub clip: Option<usize>,
     pub time: f32,
     pub paused: bool,
-    pub mode: RenderMode,
+    pub mode: GlyphMode,
     pub fps: u32,
     pub color: bool,
 }
 
 impl Default for Launch {
     fn default() -> Self {
-        Launch { clip: None, time: 0.0, paused: false, mode: RenderMode::Braille, fps: 30, color: true }
+        Launch { clip: None, time: 0.0, paused: false, mode: GlyphMode::Braille, fps: 30, color: true }
     }
 }
 
 /// Viewport toggles.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct View {
-    pub mode: RenderMode,
+    pub mode: GlyphMode,
     pub draw: DrawMode,
     pub bones: bool,
     pub names: bool,
@@ -74,7 +74,12 @@ pub struct App {
     pub preview: Preview,
     /// The rig with its weights changed as `preview` says (None: the stored weights).
     pub preview_rig: Option<Rig>,
+    /// Index into `vertex_problems` of the weights panel's cursor.
     pub problem: usize,
+    /// Every diagnostic of the rig (`rigscope check`'s rules), computed once at start.
+    pub diag: crate::diagnose::Report,
+    /// Indices into `diag.findings` of the findings about one vertex, worst first per code.
+    pub vertex_problems: Vec<usize>,
     pub show_help: bool,
     /// First line of the help overlay shown (clamped when drawn).
     pub help_scroll: u16,
@@ -110,7 +115,7 @@ impl App {
         let skin = if rig.skins.is_empty() { None } else { Some(0) };
         let tree = BoneTree::new(&rig, skin);
         ws.evaluate(&rig, clip.and_then(|c| rig.clips.get(c)), playback.time);
-        let camera = Camera::framing(&bounds_of(&ws));
+        let camera = framed_camera(&ws, 0.0, 0.0, 1.0);
         let mut app = App {
             ws,
             bind,
@@ -120,7 +125,14 @@ impl App {
             tree,
             focus: Focus::Bones,
             camera,
-            view: View { mode: launch.mode, draw: DrawMode::Shaded, bones: true, names: false, ghost: false, heatmap: false },
+            view: View {
+                mode: launch.mode,
+                draw: DrawMode::Shaded,
+                bones: true,
+                names: false,
+                ghost: false,
+                heatmap: false,
+            },
             color: launch.color,
             fps: launch.fps.clamp(1, 120),
             weights: BoneWeights::default(),
@@ -128,6 +140,8 @@ impl App {
             preview: Preview::Stored,
             preview_rig: None,
             problem: 0,
+            diag: crate::diagnose::Report::default(),
+            vertex_problems: Vec::new(),
             show_help: false,
             help_scroll: 0,
             show_stats: false,
@@ -145,6 +159,15 @@ impl App {
         let mut rest = Workspace::new(&app.rig);
         rest.evaluate(&app.rig, None, 0.0);
         app.rest_globals = rest.globals;
+        app.diag = crate::diagnose::check(&app.rig, &crate::diagnose::Options::default());
+        app.vertex_problems = app
+            .diag
+            .findings
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.vertex.is_some())
+            .map(|(i, _)| i)
+            .collect();
         app.refresh_clip_info();
         app.refresh_skin_info();
         app.refresh_selection();
@@ -205,7 +228,11 @@ impl App {
                 } else {
                     // Replaying a finished `once` clip starts it over.
                     if self.playback.paused && self.playback.mode == LoopMode::Once && self.at_end() {
-                        self.playback.seek(if self.playback.speed < 0.0 { self.playback.duration } else { 0.0 });
+                        self.playback.seek(if self.playback.speed < 0.0 {
+                            self.playback.duration
+                        } else {
+                            0.0
+                        });
                     }
                     self.playback.paused = !self.playback.paused;
                 }
@@ -282,10 +309,13 @@ impl App {
             Action::Orbit { yaw, pitch } => self.camera.orbit(yaw.to_radians(), pitch.to_radians()),
             Action::Zoom(f) => self.camera.zoom(f),
             Action::Pan { x, y } => self.camera.pan(x, y),
-            Action::Reframe => self.camera = Camera::framing(&bounds_of(&self.ws)),
-            Action::RenderBraille => self.view.mode = RenderMode::Braille,
-            Action::RenderHalfBlock => self.view.mode = RenderMode::HalfBlock,
-            Action::RenderAscii => self.view.mode = RenderMode::Ascii,
+            Action::Reframe => {
+                let (yaw, pitch) = (self.camera.yaw, self.camera.pitch);
+                self.camera = framed_camera(&self.ws, yaw, pitch, 1.0);
+            }
+            Action::RenderBraille => self.view.mode = GlyphMode::Braille,
+            Action::RenderHalfBlock => self.view.mode = GlyphMode::HalfBlock,
+            Action::RenderAscii => self.view.mode = GlyphMode::Ascii,
             Action::CycleDrawMode => {
                 self.view.draw = match self.view.draw {
                     DrawMode::Shaded => DrawMode::Wireframe,
@@ -301,7 +331,9 @@ impl App {
             Action::PrevVertex => self.cycle_vertex(-1),
             Action::NearestVertex => self.pick_nearest_vertex(),
             Action::ProblemUp => self.problem = self.problem.saturating_sub(1),
-            Action::ProblemDown => self.problem += 1,
+            Action::ProblemDown => {
+                self.problem = (self.problem + 1).min(self.vertex_problems.len().saturating_sub(1))
+            }
             Action::JumpToProblem => self.jump_to_problem(),
             Action::CyclePreview => {
                 self.preview = self.preview.next();
@@ -386,7 +418,9 @@ impl App {
         let Some(skin) = self.skin.and_then(|s| self.rig.skins.get(s)) else { return };
         let mut used = vec![false; skin.joints.len()];
         for dp in self.ws.primitives.iter().filter(|p| p.skin == self.skin) {
-            let Some(prim) = self.rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else { continue };
+            let Some(prim) = self.rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else {
+                continue;
+            };
             for set in &prim.influences {
                 for (j, w) in set.joints.iter().zip(&set.weights) {
                     for c in 0..4 {
@@ -413,8 +447,10 @@ impl App {
         let Some(clip) = self.clip.and_then(|c| self.rig.clips.get(c)) else { return Vec::new() };
         let sel = self.selected();
         let mine: Vec<&crate::rig::Channel> = clip.channels.iter().filter(|c| Some(c.node) == sel).collect();
-        let chans: Vec<&crate::rig::Channel> = if mine.is_empty() { clip.channels.iter().collect() } else { mine };
-        let mut times: Vec<f32> = chans.iter().flat_map(|c| c.times.iter().copied()).filter(|t| t.is_finite()).collect();
+        let chans: Vec<&crate::rig::Channel> =
+            if mine.is_empty() { clip.channels.iter().collect() } else { mine };
+        let mut times: Vec<f32> =
+            chans.iter().flat_map(|c| c.times.iter().copied()).filter(|t| t.is_finite()).collect();
         times.sort_by(f32::total_cmp);
         times.dedup_by(|a, b| (*a - *b).abs() < 1e-5);
         times
@@ -468,26 +504,49 @@ impl App {
         }
     }
 
+    /// Selects the vertex of the problem under the cursor, and a joint it uses in the tree.
     fn jump_to_problem(&mut self) {
-        if let Some(v) = super::weights::problem_vertex(&self.rig, &self.ws, self.problem) {
-            self.vertex = Some(v);
-            self.focus = Focus::Weights;
-        } else {
-            self.message = Some("no vertex problem selected".into());
+        let Some(f) = self.vertex_problems.get(self.problem).and_then(|&i| self.diag.findings.get(i)) else {
+            self.message = Some("no vertex problem to jump to".into());
+            return;
+        };
+        let (Some(mesh), Some(primitive), Some(vf)) = (f.mesh, f.primitive, f.vertex.clone()) else { return };
+        let Some(prim) = self.ws.primitives.iter().position(|p| p.mesh == mesh && p.primitive == primitive)
+        else {
+            self.message = Some(format!("mesh {mesh} primitive {primitive} is not drawn by any node"));
+            return;
+        };
+        // Select the joint with the largest weight so that the tree, heatmap and weights agree.
+        let skin = self.ws.primitives[prim].skin;
+        let best = vf
+            .joints
+            .iter()
+            .zip(&vf.weights)
+            .filter(|(_, w)| w.is_finite())
+            .max_by(|a, b| a.1.total_cmp(b.1))
+            .map(|(&j, _)| j as usize);
+        if let (Some(s), Some(j)) = (skin, best)
+            && let Some(&node) = self.rig.skins.get(s).and_then(|k| k.joints.get(j))
+        {
+            if self.skin != Some(s) {
+                self.skin = Some(s);
+                self.tree = BoneTree::new(&self.rig, self.skin);
+                self.refresh_skin_info();
+            }
+            self.tree.filter.clear();
+            self.tree.rebuild(&self.rig);
+            self.tree.selected = Some(node);
+            self.refresh_selection();
         }
+        self.vertex = Some(VertexRef { prim, vertex: vf.vertex });
     }
-}
 
-/// Axis-aligned bounds of every deformed vertex (and joint), for framing the camera.
-pub fn bounds_of(ws: &Workspace) -> (Vec3, Vec3) {
-    let mut lo = Vec3::splat(f32::INFINITY);
-    let mut hi = Vec3::splat(f32::NEG_INFINITY);
-    for p in ws.primitives.iter().flat_map(|p| p.positions.iter()).chain(ws.globals.iter().map(|m| m.w_axis.truncate()).collect::<Vec<_>>().iter())
-    {
-        if p.is_finite() {
-            lo = lo.min(*p);
-            hi = hi.max(*p);
+    /// "210 ACCESSOR_WEIGHTS_NON_NORMALIZED, 2 RIG_JOINT_UNUSED" (or "no problems").
+    pub fn problems_summary(&self) -> String {
+        if self.diag.counts.is_empty() {
+            return "no weight or skin problems".into();
         }
+        let parts: Vec<String> = self.diag.counts.iter().map(|(code, n)| format!("{n} {code}")).collect();
+        parts.join(", ")
     }
-    if lo.x > hi.x { (Vec3::splat(-1.0), Vec3::splat(1.0)) } else { (lo, hi) }
 }

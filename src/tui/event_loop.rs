@@ -21,7 +21,12 @@ const IDLE_POLL: Duration = Duration::from_millis(250);
 /// A stall (a suspended process, a slow terminal) never jumps the clip further than this.
 const MAX_DT: f32 = 0.25;
 
-pub fn run(terminal: &mut Term, app: &mut App, written: &AtomicU64, stop: &Arc<AtomicBool>) -> io::Result<()> {
+pub fn run(
+    terminal: &mut Term,
+    app: &mut App,
+    written: &AtomicU64,
+    stop: &Arc<AtomicBool>,
+) -> io::Result<()> {
     let frame = Duration::from_secs_f64(1.0 / app.fps as f64);
     let mut cache = ViewportCache::default();
     let mut areas = Areas::default();
@@ -49,7 +54,11 @@ pub fn run(terminal: &mut Term, app: &mut App, written: &AtomicU64, stop: &Arc<A
             t.fps = if since > 0.0 { 1.0 / since } else { 0.0 };
             last_draw = Instant::now();
         }
-        let timeout = if app.is_playing() { (last_tick + frame).saturating_duration_since(Instant::now()) } else { IDLE_POLL };
+        let timeout = if app.is_playing() {
+            (last_tick + frame).saturating_duration_since(Instant::now())
+        } else {
+            IDLE_POLL
+        };
         if event::poll(timeout)? {
             loop {
                 if let Some(action) = translate(event::read()?, app, &areas, &mut mouse) {
@@ -76,7 +85,9 @@ pub fn run(terminal: &mut Term, app: &mut App, written: &AtomicU64, stop: &Arc<A
 
 fn translate(ev: Event, app: &App, areas: &Areas, mouse: &mut MouseState) -> Option<Action> {
     match ev {
-        Event::Key(k) if k.kind != KeyEventKind::Release => keymap::action_for(&k, app.focus, app.tree.filtering, app.show_help),
+        Event::Key(k) if k.kind != KeyEventKind::Release => {
+            keymap::action_for(&k, app.focus, app.tree.filtering, app.show_help)
+        }
         Event::Mouse(m) => ui::mouse_action(areas, app, m, mouse),
         // A resize needs a redraw; `ToggleHelp` twice would be a hack, so say it plainly.
         Event::Resize(..) => Some(Action::Redraw),

@@ -33,11 +33,23 @@ pub struct Binding {
     pub hint: bool,
 }
 
-const fn b(keys: &'static [Key], label: &'static str, action: Action, context: Context, help: &'static str) -> Binding {
+const fn b(
+    keys: &'static [Key],
+    label: &'static str,
+    action: Action,
+    context: Context,
+    help: &'static str,
+) -> Binding {
     Binding { keys, label, action, context, help, hint: false }
 }
 
-const fn hint(keys: &'static [Key], label: &'static str, action: Action, context: Context, help: &'static str) -> Binding {
+const fn hint(
+    keys: &'static [Key],
+    label: &'static str,
+    action: Action,
+    context: Context,
+    help: &'static str,
+) -> Binding {
     Binding { keys, label, action, context, help, hint: true }
 }
 
@@ -52,7 +64,13 @@ pub static BINDINGS: &[Binding] = &[
     hint(&[Char('q'), Ctrl('c')], "q Ctrl-C", Action::Quit, Global, "quit"),
     hint(&[Char('?')], "?", Action::ToggleHelp, Global, "help: every binding"),
     b(&[Code(KeyCode::Esc)], "Esc", Action::Escape, Global, "close help / clear the bone filter"),
-    hint(&[Code(KeyCode::BackTab)], "Shift-Tab", Action::FocusNext, Global, "next panel (bones, viewport, keyframes, weights)"),
+    hint(
+        &[Code(KeyCode::BackTab)],
+        "Shift-Tab",
+        Action::FocusNext,
+        Global,
+        "next panel (bones, viewport, keyframes, weights)",
+    ),
     hint(&[Char(' ')], "Space", Action::TogglePlay, Global, "play / pause"),
     b(&[Char('.')], ".", Action::StepFrames(1), Global, "step one frame forward (1/30 s or the key spacing)"),
     b(&[Char(',')], ",", Action::StepFrames(-1), Global, "step one frame back"),
@@ -68,18 +86,54 @@ pub static BINDINGS: &[Binding] = &[
     b(&[Code(KeyCode::Tab)], "Tab", Action::NextSkin, Global, "next skin"),
     // Bone tree.
     b(&[Code(KeyCode::Up), Char('k')], "Up k", Action::SelectUp, In(Focus::Bones), "select the bone above"),
-    b(&[Code(KeyCode::Down), Char('j')], "Down j", Action::SelectDown, In(Focus::Bones), "select the bone below"),
+    b(
+        &[Code(KeyCode::Down), Char('j')],
+        "Down j",
+        Action::SelectDown,
+        In(Focus::Bones),
+        "select the bone below",
+    ),
     b(&[Code(KeyCode::PageUp)], "PgUp", Action::SelectPageUp, In(Focus::Bones), "select one page up"),
     b(&[Code(KeyCode::PageDown)], "PgDn", Action::SelectPageDown, In(Focus::Bones), "select one page down"),
-    b(&[Code(KeyCode::Left), Char('h')], "Left h", Action::Collapse, In(Focus::Bones), "collapse (or go to parent)"),
+    b(
+        &[Code(KeyCode::Left), Char('h')],
+        "Left h",
+        Action::Collapse,
+        In(Focus::Bones),
+        "collapse (or go to parent)",
+    ),
     b(&[Code(KeyCode::Right)], "Right", Action::Expand, In(Focus::Bones), "expand"),
     b(&[Code(KeyCode::Enter)], "Enter", Action::ToggleCollapse, In(Focus::Bones), "collapse / expand"),
     hint(&[Char('/')], "/", Action::StartFilter, Global, "filter bones by name"),
     // Viewport camera.
-    b(&[Code(KeyCode::Left), Char('h')], "Left h", Action::Orbit { yaw: -ORBIT, pitch: 0.0 }, In(Focus::Viewport), "orbit left"),
-    b(&[Code(KeyCode::Right), Char('l')], "Right l", Action::Orbit { yaw: ORBIT, pitch: 0.0 }, In(Focus::Viewport), "orbit right"),
-    b(&[Code(KeyCode::Up), Char('k')], "Up k", Action::Orbit { yaw: 0.0, pitch: ORBIT }, In(Focus::Viewport), "orbit up"),
-    b(&[Code(KeyCode::Down), Char('j')], "Down j", Action::Orbit { yaw: 0.0, pitch: -ORBIT }, In(Focus::Viewport), "orbit down"),
+    b(
+        &[Code(KeyCode::Left), Char('h')],
+        "Left h",
+        Action::Orbit { yaw: -ORBIT, pitch: 0.0 },
+        In(Focus::Viewport),
+        "orbit left",
+    ),
+    b(
+        &[Code(KeyCode::Right), Char('l')],
+        "Right l",
+        Action::Orbit { yaw: ORBIT, pitch: 0.0 },
+        In(Focus::Viewport),
+        "orbit right",
+    ),
+    b(
+        &[Code(KeyCode::Up), Char('k')],
+        "Up k",
+        Action::Orbit { yaw: 0.0, pitch: ORBIT },
+        In(Focus::Viewport),
+        "orbit up",
+    ),
+    b(
+        &[Code(KeyCode::Down), Char('j')],
+        "Down j",
+        Action::Orbit { yaw: 0.0, pitch: -ORBIT },
+        In(Focus::Viewport),
+        "orbit down",
+    ),
     b(&[Shift(KeyCode::Left)], "Shift-Left", Action::Pan { x: -PAN, y: 0.0 }, Global, "pan left"),
     b(&[Shift(KeyCode::Right)], "Shift-Right", Action::Pan { x: PAN, y: 0.0 }, Global, "pan right"),
     b(&[Shift(KeyCode::Up)], "Shift-Up", Action::Pan { x: 0.0, y: PAN }, Global, "pan up"),
@@ -99,15 +153,39 @@ pub static BINDINGS: &[Binding] = &[
     b(&[Char('v')], "v", Action::NextVertex, Global, "next vertex influenced by the selected bone"),
     b(&[Char('V')], "V", Action::PrevVertex, Global, "previous vertex influenced by the selected bone"),
     b(&[Char('x')], "x", Action::NearestVertex, Global, "pick the vertex nearest to the selected bone"),
-    b(&[Code(KeyCode::Up), Char('k')], "Up k", Action::ProblemUp, In(Focus::Weights), "previous weight problem"),
-    b(&[Code(KeyCode::Down), Char('j')], "Down j", Action::ProblemDown, In(Focus::Weights), "next weight problem"),
-    b(&[Code(KeyCode::Enter)], "Enter", Action::JumpToProblem, In(Focus::Weights), "select that problem's vertex"),
+    b(
+        &[Code(KeyCode::Up), Char('k')],
+        "Up k",
+        Action::ProblemUp,
+        In(Focus::Weights),
+        "previous weight problem",
+    ),
+    b(
+        &[Code(KeyCode::Down), Char('j')],
+        "Down j",
+        Action::ProblemDown,
+        In(Focus::Weights),
+        "next weight problem",
+    ),
+    b(
+        &[Code(KeyCode::Enter)],
+        "Enter",
+        Action::JumpToProblem,
+        In(Focus::Weights),
+        "select that problem's vertex",
+    ),
     b(&[Char('p')], "p", Action::CyclePreview, Global, "preview weights: stored / renormalised / first 4"),
     // Keyframes panel: the arrows scrub.
     b(&[Code(KeyCode::Left), Char('h')], "Left h", Action::StepFrames(-1), In(Focus::Keys), "step back"),
     b(&[Code(KeyCode::Right), Char('l')], "Right l", Action::StepFrames(1), In(Focus::Keys), "step forward"),
     b(&[Code(KeyCode::Up), Char('k')], "Up k", Action::SelectUp, In(Focus::Keys), "select the bone above"),
-    b(&[Code(KeyCode::Down), Char('j')], "Down j", Action::SelectDown, In(Focus::Keys), "select the bone below"),
+    b(
+        &[Code(KeyCode::Down), Char('j')],
+        "Down j",
+        Action::SelectDown,
+        In(Focus::Keys),
+        "select the bone below",
+    ),
     b(&[Char('t')], "t", Action::ToggleStats, Global, "per-stage timings in the status bar"),
 ];
 
@@ -119,7 +197,9 @@ impl Key {
             // Terminals disagree on whether a typed capital carries SHIFT; the char decides.
             Key::Char(c) => !ctrl && ev.code == KeyCode::Char(c),
             Key::Ctrl(c) => ctrl && ev.code == KeyCode::Char(c),
-            Key::Code(code) => !shift && !ctrl && ev.code == code || (code == KeyCode::BackTab && ev.code == code),
+            Key::Code(code) => {
+                !shift && !ctrl && ev.code == code || (code == KeyCode::BackTab && ev.code == code)
+            }
             Key::Shift(code) => shift && ev.code == code,
         }
     }
@@ -152,8 +232,10 @@ pub fn action_for(ev: &KeyEvent, focus: Focus, filtering: bool, help: bool) -> O
             _ => None,
         };
     }
-    let focused = BINDINGS.iter().find(|b| b.context == Context::In(focus) && b.keys.iter().any(|k| k.matches(ev)));
-    let global = || BINDINGS.iter().find(|b| b.context == Context::Global && b.keys.iter().any(|k| k.matches(ev)));
+    let focused =
+        BINDINGS.iter().find(|b| b.context == Context::In(focus) && b.keys.iter().any(|k| k.matches(ev)));
+    let global =
+        || BINDINGS.iter().find(|b| b.context == Context::Global && b.keys.iter().any(|k| k.matches(ev)));
     focused.or_else(global).map(|b| b.action)
 }
 
@@ -196,19 +278,28 @@ mod tests {
     fn capitals_match_with_or_without_shift_flag() {
         let with_shift = KeyEvent::new(KeyCode::Char('H'), KeyModifiers::SHIFT);
         assert_eq!(action_for(&with_shift, Focus::Bones, false, false), Some(Action::ToggleHeatmap));
-        assert_eq!(action_for(&key(KeyCode::Char('H')), Focus::Bones, false, false), Some(Action::ToggleHeatmap));
+        assert_eq!(
+            action_for(&key(KeyCode::Char('H')), Focus::Bones, false, false),
+            Some(Action::ToggleHeatmap)
+        );
     }
 
     #[test]
     fn help_is_modal() {
-        assert_eq!(action_for(&key(KeyCode::Down), Focus::Viewport, false, true), Some(Action::HelpScroll(1)));
+        assert_eq!(
+            action_for(&key(KeyCode::Down), Focus::Viewport, false, true),
+            Some(Action::HelpScroll(1))
+        );
         assert_eq!(action_for(&key(KeyCode::Char('w')), Focus::Viewport, false, true), None);
         assert_eq!(action_for(&key(KeyCode::Esc), Focus::Viewport, false, true), Some(Action::ToggleHelp));
     }
 
     #[test]
     fn typing_a_filter_captures_letters() {
-        assert_eq!(action_for(&key(KeyCode::Char('q')), Focus::Bones, true, false), Some(Action::FilterChar('q')));
+        assert_eq!(
+            action_for(&key(KeyCode::Char('q')), Focus::Bones, true, false),
+            Some(Action::FilterChar('q'))
+        );
         assert_eq!(action_for(&key(KeyCode::Esc), Focus::Bones, true, false), Some(Action::FilterCancel));
     }
 

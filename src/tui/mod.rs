@@ -22,7 +22,9 @@ use crate::rig::Rig;
 /// Why the viewer could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum TuiError {
-    #[error("stdout is not a terminal: the viewer needs one (use `rigscope render FILE` for a frame as text)")]
+    #[error(
+        "stdout is not a terminal: the viewer needs one (use `rigscope render FILE` for a frame as text)"
+    )]
     NotATerminal,
     #[error("terminal error: {0}")]
     Io(#[from] std::io::Error),

@@ -52,8 +52,15 @@ impl BoneTree {
             }
             None => member.iter_mut().for_each(|m| *m = true),
         }
-        let mut tree =
-            BoneTree { member, joint, collapsed: vec![false; n], filter: String::new(), filtering: false, selected: None, rows: Vec::new() };
+        let mut tree = BoneTree {
+            member,
+            joint,
+            collapsed: vec![false; n],
+            filter: String::new(),
+            filtering: false,
+            selected: None,
+            rows: Vec::new(),
+        };
         tree.rebuild(rig);
         // Start on the first joint (the skeleton root), not on a dimmed ancestor.
         tree.selected = tree.rows.iter().find(|r| r.joint).or(tree.rows.first()).map(|r| r.node);
@@ -95,14 +102,22 @@ impl BoneTree {
             }
         }
         let filtering = !needle.is_empty();
-        let roots: Vec<usize> = (0..n).filter(|&i| keep[i] && rig.nodes[i].parent.is_none_or(|p| !keep[p])).collect();
+        let roots: Vec<usize> =
+            (0..n).filter(|&i| keep[i] && rig.nodes[i].parent.is_none_or(|p| !keep[p])).collect();
         self.rows.clear();
         let mut stack: Vec<(usize, usize)> = roots.into_iter().rev().map(|r| (r, 0)).collect();
         while let Some((node, depth)) = stack.pop() {
-            let kids: Vec<usize> = rig.nodes[node].children.iter().copied().filter(|&c| c < n && keep[c]).collect();
+            let kids: Vec<usize> =
+                rig.nodes[node].children.iter().copied().filter(|&c| c < n && keep[c]).collect();
             // A filter shows every match, whatever was collapsed before.
             let collapsed = self.collapsed[node] && !filtering;
-            self.rows.push(Row { node, depth, joint: self.joint[node], has_children: !kids.is_empty(), collapsed });
+            self.rows.push(Row {
+                node,
+                depth,
+                joint: self.joint[node],
+                has_children: !kids.is_empty(),
+                collapsed,
+            });
             if !collapsed {
                 stack.extend(kids.into_iter().rev().map(|c| (c, depth + 1)));
             }
@@ -167,8 +182,11 @@ mod tests {
     fn rig() -> Rig {
         let names = ["scene_root", "hips", "spine", "head", "leg"];
         let parents = [None, Some(0), Some(1), Some(2), Some(1)];
-        let mut nodes: Vec<Node> =
-            names.iter().zip(parents).map(|(n, p)| Node { name: Some(n.to_string()), parent: p, ..Default::default() }).collect();
+        let mut nodes: Vec<Node> = names
+            .iter()
+            .zip(parents)
+            .map(|(n, p)| Node { name: Some(n.to_string()), parent: p, ..Default::default() })
+            .collect();
         for i in 0..nodes.len() {
             if let Some(p) = parents[i] {
                 nodes[p].children.push(i);

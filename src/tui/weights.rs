@@ -38,7 +38,9 @@ impl BoneWeights {
             if dp.skin != Some(skin) {
                 continue;
             }
-            let Some(prim) = rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else { continue };
+            let Some(prim) = rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else {
+                continue;
+            };
             for v in 0..prim.vertex_count() {
                 let w: f32 = influences(prim, v).filter(|&(j, _)| j as usize == joint).map(|(_, w)| w).sum();
                 if w != 0.0 && w.is_finite() {
@@ -66,7 +68,9 @@ impl BoneWeights {
         self.vertices
             .iter()
             .copied()
-            .filter_map(|v| ws.primitives.get(v.prim)?.positions.get(v.vertex).map(|p| (v, p.distance_squared(at))))
+            .filter_map(|v| {
+                ws.primitives.get(v.prim)?.positions.get(v.vertex).map(|p| (v, p.distance_squared(at)))
+            })
             .filter(|(_, d)| d.is_finite())
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(v, _)| v)
@@ -75,7 +79,10 @@ impl BoneWeights {
 
 /// Every (joint, weight) slot of a vertex over all influence sets, in set order.
 pub fn influences(prim: &crate::rig::Primitive, v: usize) -> impl Iterator<Item = (u16, f32)> + '_ {
-    prim.influences.iter().filter_map(move |set| Some((set.joints.get(v)?, set.weights.get(v)?))).flat_map(|(j, w)| j.iter().copied().zip(w.iter().copied()))
+    prim.influences
+        .iter()
+        .filter_map(move |set| Some((set.joints.get(v)?, set.weights.get(v)?)))
+        .flat_map(|(j, w)| j.iter().copied().zip(w.iter().copied()))
 }
 
 /// Which weights the viewport skins with.
@@ -139,9 +146,4 @@ impl Preview {
         }
         Some(out)
     }
-}
-
-/// The vertex of the `index`-th vertex problem (placeholder until diagnostics are wired).
-pub fn problem_vertex(_rig: &Rig, _ws: &Workspace, _index: usize) -> Option<VertexRef> {
-    None
 }

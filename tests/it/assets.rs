@@ -99,11 +99,7 @@ const FACTS: &[Facts] = &[
         meshes: 1,
         primitives: 1,
         vertices: 1728,
-        clips: &[
-            (Some("Survey"), 21, 3.4167),
-            (Some("Walk"), 21, 0.7083),
-            (Some("Run"), 21, 1.1583),
-        ],
+        clips: &[(Some("Survey"), 21, 3.4167), (Some("Walk"), 21, 0.7083), (Some("Run"), 21, 1.1583)],
         matrix_nodes: None,
         off_weights: Some(0),
     },
@@ -216,9 +212,7 @@ impl Raw {
                 None => bin.take().expect("BIN chunk"),
                 Some(uri) if uri.starts_with("data:") => {
                     let payload = &uri[uri.find(',').expect("comma") + 1..];
-                    base64::engine::general_purpose::STANDARD
-                        .decode(payload)
-                        .expect("base64")
+                    base64::engine::general_purpose::STANDARD.decode(payload).expect("base64")
                 }
                 Some(uri) => std::fs::read(dir.join(uri)).expect("external buffer"),
             })
@@ -249,9 +243,7 @@ impl Raw {
         };
         let normalized = acc["normalized"].as_bool().unwrap_or(false);
         let view = &self.json["bufferViews"][acc["bufferView"].as_u64()? as usize];
-        let stride = view["byteStride"]
-            .as_u64()
-            .map_or(comps * size, |s| s as usize);
+        let stride = view["byteStride"].as_u64().map_or(comps * size, |s| s as usize);
         let start = view["byteOffset"].as_u64().unwrap_or(0) as usize
             + acc["byteOffset"].as_u64().unwrap_or(0) as usize
             + i * stride;
@@ -279,11 +271,7 @@ fn every_indexed_asset_loads_with_the_listed_facts() {
     let index = std::fs::read_to_string(dir.join("INDEX.md")).expect("INDEX.md");
     let mut compared_keys = 0;
     for facts in FACTS {
-        assert!(
-            index.contains(&format!("assets/{}", facts.file)),
-            "{} is not in INDEX.md",
-            facts.file
-        );
+        assert!(index.contains(&format!("assets/{}", facts.file)), "{} is not in INDEX.md", facts.file);
         let path = dir.join(facts.file);
         let rig = match rigscope::load(&path) {
             Ok(rig) => rig,
@@ -297,12 +285,7 @@ fn every_indexed_asset_loads_with_the_listed_facts() {
         assert_eq!(rig.meshes.len(), facts.meshes, "{f} meshes");
         let prims: usize = rig.meshes.iter().map(|m| m.primitives.len()).sum();
         assert_eq!(prims, facts.primitives, "{f} primitives");
-        let vertices: usize = rig
-            .meshes
-            .iter()
-            .flat_map(|m| &m.primitives)
-            .map(|p| p.vertex_count())
-            .sum();
+        let vertices: usize = rig.meshes.iter().flat_map(|m| &m.primitives).map(|p| p.vertex_count()).sum();
         assert_eq!(vertices, facts.vertices, "{f} vertices");
         assert_eq!(rig.clips.len(), facts.clips.len(), "{f} clips");
         for (clip, &(name, channels, duration)) in rig.clips.iter().zip(facts.clips) {
@@ -321,11 +304,7 @@ fn every_indexed_asset_loads_with_the_listed_facts() {
             assert_eq!(with_matrix, n, "{f} matrix nodes");
         }
         if let Some(off) = facts.off_weights {
-            assert_eq!(
-                count_off_weights(&rig),
-                off,
-                "{f} vertices with off weight sums"
-            );
+            assert_eq!(count_off_weights(&rig), off, "{f} vertices with off weight sums");
         }
         compared_keys += compare_with_raw(&rig, &path);
     }
@@ -337,11 +316,7 @@ fn count_off_weights(rig: &rigscope::Rig) -> usize {
     let mut off = 0;
     for prim in rig.meshes.iter().flat_map(|m| &m.primitives) {
         for v in 0..prim.vertex_count() {
-            let sum: f32 = prim
-                .influences
-                .iter()
-                .map(|s| s.weights[v].iter().sum::<f32>())
-                .sum();
+            let sum: f32 = prim.influences.iter().map(|s| s.weights[v].iter().sum::<f32>()).sum();
             if prim.is_skinned() && (sum - 1.0).abs() > 2e-3 {
                 off += 1;
             }
@@ -360,11 +335,7 @@ fn compare_with_raw(rig: &rigscope::Rig, path: &Path) -> usize {
         let anim = &raw.json["animations"][a];
         for (c, ch) in clip.channels.iter().enumerate() {
             let channel = &anim["channels"][c];
-            assert_eq!(
-                channel["target"]["node"].as_u64(),
-                Some(ch.node as u64),
-                "{f}"
-            );
+            assert_eq!(channel["target"]["node"].as_u64(), Some(ch.node as u64), "{f}");
             let s = channel["sampler"].as_u64().expect("sampler") as usize;
             let sampler = &anim["samplers"][s];
             let input = sampler["input"].as_u64().expect("input") as usize;
@@ -372,23 +343,14 @@ fn compare_with_raw(rig: &rigscope::Rig, path: &Path) -> usize {
             let (Some(t0), Some(v0)) = (raw.element(input, 0), raw.element(output, 0)) else {
                 continue;
             };
-            assert_eq!(
-                ch.times[0], t0[0],
-                "{f} clip {a} channel {c} first key time"
-            );
+            assert_eq!(ch.times[0], t0[0], "{f} clip {a} channel {c} first key time");
             // Weights outputs are scalars: the first `components` of them form element 0.
             let expected: Vec<f32> = if v0.len() == ch.components {
                 v0
             } else {
-                (0..ch.components)
-                    .filter_map(|k| raw.element(output, k).map(|e| e[0]))
-                    .collect()
+                (0..ch.components).filter_map(|k| raw.element(output, k).map(|e| e[0])).collect()
             };
-            assert_eq!(
-                &ch.values[..ch.components],
-                &expected[..],
-                "{f} clip {a} channel {c}"
-            );
+            assert_eq!(&ch.values[..ch.components], &expected[..], "{f} clip {a} channel {c}");
             compared += 1;
         }
     }
@@ -404,9 +366,7 @@ fn compare_with_raw(rig: &rigscope::Rig, path: &Path) -> usize {
             }
             if let (Some(set), Some(w)) = (
                 prim.influences.first(),
-                attrs["WEIGHTS_0"]
-                    .as_u64()
-                    .and_then(|w| raw.element(w as usize, last)),
+                attrs["WEIGHTS_0"].as_u64().and_then(|w| raw.element(w as usize, last)),
             ) {
                 assert_eq!(set.weights[last].to_vec(), w, "{f} last vertex weights");
             }
@@ -416,11 +376,7 @@ fn compare_with_raw(rig: &rigscope::Rig, path: &Path) -> usize {
         if let Some(ibm) = raw.json["skins"][s]["inverseBindMatrices"].as_u64() {
             let last = skin.joints.len() - 1;
             let e = raw.element(ibm as usize, last).expect("IBM");
-            assert_eq!(
-                skin.inverse_bind[last].to_cols_array().to_vec(),
-                e,
-                "{f} IBM"
-            );
+            assert_eq!(skin.inverse_bind[last].to_cols_array().to_vec(), e, "{f} IBM");
         }
     }
     compared

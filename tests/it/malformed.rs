@@ -146,10 +146,7 @@ fn animated(interpolation: &str, keys: usize, outputs: usize, target_node: usize
 fn external(uri: &str) -> Vec<u8> {
     let mut bin = Bin::default();
     let pos = bin.triangle();
-    bin.gltf_with_uri(
-        json!({"meshes": [{"primitives": [{"attributes": {"POSITION": pos}}]}]}),
-        uri,
-    )
+    bin.gltf_with_uri(json!({"meshes": [{"primitives": [{"attributes": {"POSITION": pos}}]}]}), uri)
 }
 
 /// (name, file bytes, phrase the error must contain). The name doubles as the file stem.
@@ -157,45 +154,25 @@ pub fn cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     let mut rows: Vec<(&'static str, Vec<u8>, &'static str)> = Vec::new();
 
     rows.push(("empty", Vec::new(), "the file is empty"));
-    rows.push((
-        "garbage",
-        b"\x00\x01\x02 this is not a model \xff\xfe".to_vec(),
-        "not a glTF file",
-    ));
+    rows.push(("garbage", b"\x00\x01\x02 this is not a model \xff\xfe".to_vec(), "not a glTF file"));
 
     let good_glb = {
         let mut bin = Bin::default();
         let pos = bin.triangle();
         bin.glb(json!({"meshes": [{"primitives": [{"attributes": {"POSITION": pos}}]}]}))
     };
-    rows.push((
-        "truncated_glb",
-        good_glb[..good_glb.len() - 10].to_vec(),
-        "truncated .glb: the header says",
-    ));
+    rows.push(("truncated_glb", good_glb[..good_glb.len() - 10].to_vec(), "truncated .glb: the header says"));
     let mut bad_magic = good_glb.clone();
     bad_magic[..4].copy_from_slice(b"gLTF");
-    rows.push((
-        "bad_magic",
-        bad_magic,
-        "neither the .glb magic 'glTF' nor a JSON object",
-    ));
+    rows.push(("bad_magic", bad_magic, "neither the .glb magic 'glTF' nor a JSON object"));
     let mut bad_version = good_glb.clone();
     bad_version[4..8].copy_from_slice(&1u32.to_le_bytes());
     rows.push(("glb_version_1", bad_version, "unsupported .glb version 1"));
     let mut bad_chunk = good_glb.clone();
     bad_chunk[16..20].copy_from_slice(b"JSOX");
-    rows.push((
-        "glb_first_chunk_not_json",
-        bad_chunk,
-        "the first chunk is not the JSON chunk",
-    ));
+    rows.push(("glb_first_chunk_not_json", bad_chunk, "the first chunk is not the JSON chunk"));
 
-    rows.push((
-        "bad_json",
-        b"{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [".to_vec(),
-        "invalid JSON",
-    ));
+    rows.push(("bad_json", b"{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [".to_vec(), "invalid JSON"));
     rows.push((
         "not_gltf_json",
         json_bytes(json!({"nodes": []})),
@@ -219,21 +196,13 @@ pub fn cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
         external("missing.bin"),
         "buffers[0].uri: the file 'missing.bin' does not exist",
     ));
-    rows.push((
-        "path_escape",
-        external("../outside.bin"),
-        "buffers[0].uri: path '../outside.bin' uses '..'",
-    ));
+    rows.push(("path_escape", external("../outside.bin"), "buffers[0].uri: path '../outside.bin' uses '..'"));
     rows.push((
         "percent_encoded_escape",
         external("%2E%2E/outside.bin"),
         "buffers[0].uri: path '../outside.bin' uses '..'",
     ));
-    rows.push((
-        "absolute_path",
-        external("/etc/passwd"),
-        "buffers[0].uri: absolute path '/etc/passwd'",
-    ));
+    rows.push(("absolute_path", external("/etc/passwd"), "buffers[0].uri: absolute path '/etc/passwd'"));
     rows.push((
         "remote_uri",
         external("https://example.com/model.bin"),
@@ -410,11 +379,7 @@ pub fn cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
 
 /// Writes a case to `dir` as `<name>.glb` or `<name>.gltf` (by its first bytes).
 pub fn write_case(dir: &Path, name: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
-    let ext = if bytes.starts_with(b"glTF") || bytes.starts_with(b"gLTF") {
-        "glb"
-    } else {
-        "gltf"
-    };
+    let ext = if bytes.starts_with(b"glTF") || bytes.starts_with(b"gLTF") { "glb" } else { "gltf" };
     let path = dir.join(format!("{name}.{ext}"));
     std::fs::write(&path, bytes)?;
     Ok(path)
@@ -467,8 +432,5 @@ fn the_well_formed_bases_of_the_table_do_load() {
     assert!(loads(animated("LINEAR", 3, 3, 0)).is_ok());
     let mut bin = Bin::default();
     let pos = bin.triangle();
-    assert!(
-        loads(bin.glb(json!({"meshes": [{"primitives": [{"attributes": {"POSITION": pos}}]}]})))
-            .is_ok()
-    );
+    assert!(loads(bin.glb(json!({"meshes": [{"primitives": [{"attributes": {"POSITION": pos}}]}]}))).is_ok());
 }

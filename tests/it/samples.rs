@@ -28,43 +28,22 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
 fn parse_glb(name: &str, bytes: &[u8]) -> Doc {
     assert_eq!(&bytes[0..4], b"glTF", "{name}: magic");
     assert_eq!(u32_at(bytes, 4), 2, "{name}: GLB version");
-    assert_eq!(
-        u32_at(bytes, 8) as usize,
-        bytes.len(),
-        "{name}: header length"
-    );
+    assert_eq!(u32_at(bytes, 8) as usize, bytes.len(), "{name}: header length");
     let json_len = u32_at(bytes, 12) as usize;
     assert_eq!(&bytes[16..20], b"JSON", "{name}: first chunk type");
     assert_eq!(json_len % 4, 0, "{name}: JSON chunk padded to 4");
     let json_bytes = &bytes[20..20 + json_len];
     let text = std::str::from_utf8(json_bytes).expect("JSON chunk is UTF-8");
-    assert!(
-        text.trim_end_matches(' ').ends_with('}'),
-        "{name}: JSON padded with spaces only"
-    );
+    assert!(text.trim_end_matches(' ').ends_with('}'), "{name}: JSON padded with spaces only");
     let json: Value = serde_json::from_str(text.trim_end_matches(' ')).expect("JSON chunk parses");
     let bin_at = 20 + json_len;
     let bin_len = u32_at(bytes, bin_at) as usize;
-    assert_eq!(
-        &bytes[bin_at + 4..bin_at + 8],
-        b"BIN\0",
-        "{name}: second chunk type"
-    );
+    assert_eq!(&bytes[bin_at + 4..bin_at + 8], b"BIN\0", "{name}: second chunk type");
     assert_eq!(bin_len % 4, 0, "{name}: BIN chunk padded to 4");
-    assert_eq!(
-        bin_at + 8 + bin_len,
-        bytes.len(),
-        "{name}: nothing after the BIN chunk"
-    );
+    assert_eq!(bin_at + 8 + bin_len, bytes.len(), "{name}: nothing after the BIN chunk");
     let bin = bytes[bin_at + 8..].to_vec();
-    assert_eq!(
-        json["buffers"][0]["byteLength"].as_u64(),
-        Some(bin.len() as u64)
-    );
-    assert!(
-        json["buffers"][0].get("uri").is_none(),
-        "{name}: GLB buffer has no uri"
-    );
+    assert_eq!(json["buffers"][0]["byteLength"].as_u64(), Some(bin.len() as u64));
+    assert!(json["buffers"][0].get("uri").is_none(), "{name}: GLB buffer has no uri");
     Doc { json, bin }
 }
 
@@ -72,15 +51,9 @@ fn parse_glb(name: &str, bytes: &[u8]) -> Doc {
 fn parse_gltf(name: &str, bytes: &[u8]) -> Doc {
     let json: Value = serde_json::from_slice(bytes).expect("valid JSON");
     let uri = json["buffers"][0]["uri"].as_str().expect("buffer uri");
-    let payload = uri
-        .strip_prefix("data:application/octet-stream;base64,")
-        .expect("data URI");
+    let payload = uri.strip_prefix("data:application/octet-stream;base64,").expect("data URI");
     let bin = BASE64_STANDARD.decode(payload).expect("base64");
-    assert_eq!(
-        json["buffers"][0]["byteLength"].as_u64(),
-        Some(bin.len() as u64),
-        "{name}"
-    );
+    assert_eq!(json["buffers"][0]["byteLength"].as_u64(), Some(bin.len() as u64), "{name}");
     Doc { json, bin }
 }
 
@@ -90,11 +63,7 @@ fn sample(name: &str) -> Doc {
         .find(|(n, _)| *n == name)
         .map(|(_, b)| b)
         .unwrap_or_else(|| panic!("no sample {name}"));
-    if name.ends_with(".glb") {
-        parse_glb(name, &bytes)
-    } else {
-        parse_gltf(name, &bytes)
-    }
+    if name.ends_with(".glb") { parse_glb(name, &bytes) } else { parse_gltf(name, &bytes) }
 }
 
 fn width(kind: &str) -> usize {
@@ -139,15 +108,11 @@ impl Doc {
                         let at = base + i * stride + c * size;
                         let b = &self.bin[at..at + size];
                         match (a["componentType"].as_u64(), normalized) {
-                            (Some(5126), _) => {
-                                f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                            }
+                            (Some(5126), _) => f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
                             (Some(5121), false) => f64::from(b[0]),
                             (Some(5121), true) => f64::from(b[0]) / 255.0,
                             (Some(5123), false) => f64::from(u16::from_le_bytes([b[0], b[1]])),
-                            (Some(5123), true) => {
-                                f64::from(u16::from_le_bytes([b[0], b[1]])) / 65535.0
-                            }
+                            (Some(5123), true) => f64::from(u16::from_le_bytes([b[0], b[1]])) / 65535.0,
                             _ => f64::from(u32_at(b, 0)),
                         }
                     })
@@ -161,33 +126,21 @@ impl Doc {
     }
 
     fn node_names(&self) -> Vec<&str> {
-        self.nodes()
-            .iter()
-            .map(|n| n["name"].as_str().expect("every node is named"))
-            .collect()
+        self.nodes().iter().map(|n| n["name"].as_str().expect("every node is named")).collect()
     }
 
     /// The single skinned primitive list of the single skinned mesh node.
     fn primitives(&self) -> &Vec<Value> {
-        self.json["meshes"][0]["primitives"]
-            .as_array()
-            .expect("primitives")
+        self.json["meshes"][0]["primitives"].as_array().expect("primitives")
     }
 
     fn skin_joints(&self) -> Vec<usize> {
-        self.json["skins"][0]["joints"]
-            .as_array()
-            .expect("joints")
-            .iter()
-            .map(idx)
-            .collect()
+        self.json["skins"][0]["joints"].as_array().expect("joints").iter().map(idx).collect()
     }
 
     fn parent_of(&self, node: usize) -> Option<usize> {
         self.nodes().iter().position(|n| {
-            n["children"]
-                .as_array()
-                .is_some_and(|c| c.iter().any(|x| x.as_u64() == Some(node as u64)))
+            n["children"].as_array().is_some_and(|c| c.iter().any(|x| x.as_u64() == Some(node as u64)))
         })
     }
 
@@ -195,17 +148,14 @@ impl Doc {
     fn global(&self, node: usize) -> DMat4 {
         let n = &self.nodes()[node];
         let vec = |key: &str, default: Vec<f64>| -> Vec<f64> {
-            n[key].as_array().map_or(default, |a| {
-                a.iter().map(|x| x.as_f64().expect("number")).collect()
-            })
+            n[key].as_array().map_or(default, |a| a.iter().map(|x| x.as_f64().expect("number")).collect())
         };
         let local = if let Some(m) = n["matrix"].as_array() {
             let cols: Vec<f64> = m.iter().map(|x| x.as_f64().expect("number")).collect();
             DMat4::from_cols_slice(&cols)
         } else {
             // Values are f32 in the file's meaning: read as f32, widen.
-            let f =
-                |v: Vec<f64>| -> Vec<f64> { v.into_iter().map(|x| f64::from(x as f32)).collect() };
+            let f = |v: Vec<f64>| -> Vec<f64> { v.into_iter().map(|x| f64::from(x as f32)).collect() };
             let t = f(vec("translation", vec![0.0; 3]));
             let r = f(vec("rotation", vec![0.0, 0.0, 0.0, 1.0]));
             let s = f(vec("scale", vec![1.0; 3]));
@@ -224,10 +174,9 @@ impl Doc {
         let attributes = &primitive["attributes"];
         let mut out: Vec<Vec<(u32, f32)>> = Vec::new();
         for set in 0.. {
-            let (Some(j), Some(w)) = (
-                attributes.get(format!("JOINTS_{set}")),
-                attributes.get(format!("WEIGHTS_{set}")),
-            ) else {
+            let (Some(j), Some(w)) =
+                (attributes.get(format!("JOINTS_{set}")), attributes.get(format!("WEIGHTS_{set}")))
+            else {
                 break;
             };
             let joints = self.read(idx(j));
@@ -250,12 +199,7 @@ fn normalised(slots: &[(u32, f32)]) -> bool {
     (sum - 1.0).abs() <= 2e-7 * slots.len() as f32
 }
 
-const FILES: [&str; 4] = [
-    "seed-arm.gltf",
-    "tentacle.glb",
-    "walker.glb",
-    "bad-weights.glb",
-];
+const FILES: [&str; 4] = ["seed-arm.gltf", "tentacle.glb", "walker.glb", "bad-weights.glb"];
 
 #[test]
 fn committed_files_are_what_the_generator_writes() {
@@ -288,44 +232,22 @@ fn every_sample_follows_the_layout_rules() {
         assert_eq!(json["asset"]["generator"], "rigscope samplegen", "{name}");
         assert_eq!(json["asset"]["version"], "2.0", "{name}");
         assert_eq!(json["scene"], 0, "{name}");
-        assert!(
-            !json["scenes"][0]["nodes"]
-                .as_array()
-                .expect("scene roots")
-                .is_empty()
-        );
+        assert!(!json["scenes"][0]["nodes"].as_array().expect("scene roots").is_empty());
         assert_eq!(doc.node_names().len(), doc.nodes().len());
 
-        for (i, view) in json["bufferViews"]
-            .as_array()
-            .expect("views")
-            .iter()
-            .enumerate()
-        {
+        for (i, view) in json["bufferViews"].as_array().expect("views").iter().enumerate() {
             let offset = idx(&view["byteOffset"]);
             assert_eq!(offset % 4, 0, "{name}: bufferView {i} aligned");
-            assert!(
-                offset + idx(&view["byteLength"]) <= doc.bin.len(),
-                "{name}: bufferView {i} in buffer"
-            );
+            assert!(offset + idx(&view["byteLength"]) <= doc.bin.len(), "{name}: bufferView {i} in buffer");
         }
 
-        let view_of =
-            |accessor: usize| &json["bufferViews"][idx(&json["accessors"][accessor]["bufferView"])];
+        let view_of = |accessor: usize| &json["bufferViews"][idx(&json["accessors"][accessor]["bufferView"])];
         for primitive in doc.primitives() {
             for (semantic, accessor) in primitive["attributes"].as_object().expect("attributes") {
-                assert_eq!(
-                    view_of(idx(accessor))["target"],
-                    34962,
-                    "{name}: {semantic} view target"
-                );
+                assert_eq!(view_of(idx(accessor))["target"], 34962, "{name}: {semantic} view target");
             }
             if let Some(indices) = primitive.get("indices") {
-                assert_eq!(
-                    view_of(idx(indices))["target"],
-                    34963,
-                    "{name}: index view target"
-                );
+                assert_eq!(view_of(idx(indices))["target"], 34963, "{name}: index view target");
             }
             // POSITION min/max must be present and equal to the data's bounds.
             let position = idx(&primitive["attributes"]["POSITION"]);
@@ -334,40 +256,17 @@ fn every_sample_follows_the_layout_rules() {
                 let lo = data.iter().map(|p| p[c]).fold(f64::INFINITY, f64::min);
                 let hi = data.iter().map(|p| p[c]).fold(f64::NEG_INFINITY, f64::max);
                 let a = &json["accessors"][position];
-                assert_eq!(
-                    a["min"][c].as_f64().map(|x| x as f32),
-                    Some(lo as f32),
-                    "{name}: min[{c}]"
-                );
-                assert_eq!(
-                    a["max"][c].as_f64().map(|x| x as f32),
-                    Some(hi as f32),
-                    "{name}: max[{c}]"
-                );
+                assert_eq!(a["min"][c].as_f64().map(|x| x as f32), Some(lo as f32), "{name}: min[{c}]");
+                assert_eq!(a["max"][c].as_f64().map(|x| x as f32), Some(hi as f32), "{name}: max[{c}]");
             }
         }
         for animation in json["animations"].as_array().expect("animations") {
             for sampler in animation["samplers"].as_array().expect("samplers") {
-                let times: Vec<f64> = doc
-                    .read(idx(&sampler["input"]))
-                    .into_iter()
-                    .map(|t| t[0])
-                    .collect();
-                assert!(
-                    times.windows(2).all(|w| w[0] < w[1]),
-                    "{name}: key times increase"
-                );
+                let times: Vec<f64> = doc.read(idx(&sampler["input"])).into_iter().map(|t| t[0]).collect();
+                assert!(times.windows(2).all(|w| w[0] < w[1]), "{name}: key times increase");
                 let a = &json["accessors"][idx(&sampler["input"])];
-                assert_eq!(
-                    a["min"][0].as_f64(),
-                    times.first().copied(),
-                    "{name}: input min"
-                );
-                assert_eq!(
-                    a["max"][0].as_f64(),
-                    times.last().copied(),
-                    "{name}: input max"
-                );
+                assert_eq!(a["min"][0].as_f64(), times.first().copied(), "{name}: input min");
+                assert_eq!(a["max"][0].as_f64(), times.last().copied(), "{name}: input max");
             }
         }
     }
@@ -378,12 +277,7 @@ fn inverse_bind_matrices_invert_the_bind_pose() {
     for name in FILES {
         let doc = sample(name);
         for skin in doc.json["skins"].as_array().expect("skins") {
-            let joints: Vec<usize> = skin["joints"]
-                .as_array()
-                .expect("joints")
-                .iter()
-                .map(idx)
-                .collect();
+            let joints: Vec<usize> = skin["joints"].as_array().expect("joints").iter().map(idx).collect();
             let matrices = doc.read(idx(&skin["inverseBindMatrices"]));
             assert_eq!(matrices.len(), joints.len(), "{name}: one IBM per joint");
             for (&joint, m) in joints.iter().zip(&matrices) {
@@ -406,11 +300,7 @@ fn seed_arm_is_the_teaching_rig() {
     let joint_names: Vec<&str> = doc.skin_joints().iter().map(|&j| names[j]).collect();
     assert_eq!(joint_names, ["root", "b1", "b2", "b31", "b32"]);
     let node = |n: &str| names.iter().position(|x| *x == n).expect("node");
-    let local = |n: &str| {
-        doc.global(doc.parent_of(node(n)).expect("parent"))
-            .inverse()
-            * doc.global(node(n))
-    };
+    let local = |n: &str| doc.global(doc.parent_of(node(n)).expect("parent")).inverse() * doc.global(node(n));
     for (n, expected) in [
         ("b1", [0.2, 0.0, 0.0]),
         ("b2", [0.2, 0.0, 0.0]),
@@ -424,11 +314,7 @@ fn seed_arm_is_the_teaching_rig() {
     assert_eq!(doc.json["skins"][0]["skeleton"], node("root"));
 
     // The mesh node is its own root and carries the skin.
-    let mesh_node = doc
-        .nodes()
-        .iter()
-        .position(|n| n.get("mesh").is_some())
-        .expect("mesh node");
+    let mesh_node = doc.nodes().iter().position(|n| n.get("mesh").is_some()).expect("mesh node");
     assert!(doc.parent_of(mesh_node).is_none());
     assert_eq!(doc.nodes()[mesh_node]["skin"], 0);
 
@@ -473,16 +359,10 @@ fn seed_arm_is_the_teaching_rig() {
     ];
     let influences = doc.influences(primitive);
     for (v, (slots, expected)) in influences.iter().zip(table).enumerate() {
-        let used: Vec<(&str, f32)> = slots
-            .iter()
-            .filter(|s| s.1 != 0.0)
-            .map(|&(j, w)| (joint_names[j as usize], w))
-            .collect();
+        let used: Vec<(&str, f32)> =
+            slots.iter().filter(|s| s.1 != 0.0).map(|&(j, w)| (joint_names[j as usize], w)).collect();
         assert_eq!(used, expected, "vertex {v}");
-        assert!(
-            slots.iter().all(|&(j, w)| w != 0.0 || j == 0),
-            "vertex {v}: unused slots use joint 0"
-        );
+        assert!(slots.iter().all(|&(j, w)| w != 0.0 || j == 0), "vertex {v}: unused slots use joint 0");
         assert!(normalised(slots), "vertex {v}");
     }
 
@@ -506,10 +386,7 @@ fn seed_arm_is_the_teaching_rig() {
         let channel = &bend[&(node(joint), "rotation".to_owned())];
         assert_eq!(channel.interpolation, "LINEAR");
         assert!(channel.values.iter().all(|q| q[0] == 0.0 && q[1] == 0.0));
-        assert!(
-            channel.values.iter().any(|q| q[2].abs() > 0.1),
-            "{joint} bends"
-        );
+        assert!(channel.values.iter().any(|q| q[2].abs() > 0.1), "{joint} bends");
     }
 }
 
@@ -520,8 +397,7 @@ struct Channel {
     values: Vec<Vec<f64>>,
 }
 
-type Clips =
-    std::collections::BTreeMap<String, std::collections::BTreeMap<(usize, String), Channel>>;
+type Clips = std::collections::BTreeMap<String, std::collections::BTreeMap<(usize, String), Channel>>;
 
 fn clip_channels(doc: &Doc) -> Clips {
     let mut clips = Clips::new();
@@ -537,15 +413,8 @@ fn clip_channels(doc: &Doc) -> Clips {
             entry.insert(
                 key,
                 Channel {
-                    interpolation: sampler["interpolation"]
-                        .as_str()
-                        .unwrap_or("LINEAR")
-                        .to_owned(),
-                    times: doc
-                        .read(idx(&sampler["input"]))
-                        .into_iter()
-                        .map(|t| t[0])
-                        .collect(),
+                    interpolation: sampler["interpolation"].as_str().unwrap_or("LINEAR").to_owned(),
+                    times: doc.read(idx(&sampler["input"])).into_iter().map(|t| t[0]).collect(),
                     values: doc.read(idx(&sampler["output"])),
                 },
             );
@@ -562,10 +431,7 @@ fn smooth_rigs_have_weights_that_sum_to_one() {
         for primitive in doc.primitives() {
             for (v, slots) in doc.influences(primitive).iter().enumerate() {
                 assert!(normalised(slots), "{name}: vertex {v}: {slots:?}");
-                assert!(
-                    slots.iter().all(|&(j, w)| w >= 0.0 && j < joint_count),
-                    "{name}: vertex {v}"
-                );
+                assert!(slots.iter().all(|&(j, w)| w >= 0.0 && j < joint_count), "{name}: vertex {v}");
                 assert!(
                     slots.iter().all(|&(j, w)| w != 0.0 || j == 0),
                     "{name}: vertex {v}: zero weight on joint"
@@ -591,11 +457,7 @@ fn tentacle_is_a_long_chain_with_one_clip_per_interpolation() {
     let clips = clip_channels(&doc);
     let names: Vec<&str> = clips.keys().map(String::as_str).collect();
     assert_eq!(names, ["snap", "spline", "wave"]);
-    for (clip, interpolation) in [
-        ("wave", "LINEAR"),
-        ("snap", "STEP"),
-        ("spline", "CUBICSPLINE"),
-    ] {
+    for (clip, interpolation) in [("wave", "LINEAR"), ("snap", "STEP"), ("spline", "CUBICSPLINE")] {
         for ((_, path), channel) in &clips[clip] {
             assert_eq!(path, "rotation");
             assert_eq!(channel.interpolation, interpolation, "{clip}");
@@ -607,10 +469,7 @@ fn tentacle_is_a_long_chain_with_one_clip_per_interpolation() {
         for key in channel.values.chunks(3) {
             let tangent_norm = |q: &Vec<f64>| q.iter().map(|x| x * x).sum::<f64>().sqrt();
             assert!(tangent_norm(&key[0]) > 1e-3 && tangent_norm(&key[2]) > 1e-3);
-            assert!(
-                (tangent_norm(&key[1]) - 1.0).abs() < 1e-6,
-                "values are unit quaternions"
-            );
+            assert!((tangent_norm(&key[1]) - 1.0).abs() < 1e-6, "values are unit quaternions");
         }
     }
 }
@@ -637,10 +496,7 @@ fn walker_is_a_person_sized_humanoid() {
     assert!(primitive["attributes"].get("NORMAL").is_some());
     let axis = |c: usize| {
         let lo = positions.iter().map(|p| p[c]).fold(f64::INFINITY, f64::min);
-        let hi = positions
-            .iter()
-            .map(|p| p[c])
-            .fold(f64::NEG_INFINITY, f64::max);
+        let hi = positions.iter().map(|p| p[c]).fold(f64::NEG_INFINITY, f64::max);
         (lo, hi)
     };
     let (floor, top) = axis(1);
@@ -655,29 +511,18 @@ fn walker_is_a_person_sized_humanoid() {
 
     let clips = clip_channels(&doc);
     assert!(clips.contains_key("walk") && clips.contains_key("idle"));
-    let walk_end = clips["walk"]
-        .values()
-        .map(|c| c.times.last().copied().unwrap_or(0.0))
-        .fold(0.0, f64::max);
+    let walk_end = clips["walk"].values().map(|c| c.times.last().copied().unwrap_or(0.0)).fold(0.0, f64::max);
     assert!((0.5..=2.0).contains(&walk_end), "walk lasts {walk_end} s");
 }
 
 #[test]
 fn looping_clips_end_where_they_start() {
-    for (name, clip) in [
-        ("walker.glb", "walk"),
-        ("walker.glb", "idle"),
-        ("tentacle.glb", "wave"),
-    ] {
+    for (name, clip) in [("walker.glb", "walk"), ("walker.glb", "idle"), ("tentacle.glb", "wave")] {
         let doc = sample(name);
         let clips = clip_channels(&doc);
         for ((node, path), channel) in &clips[clip] {
             assert_eq!(channel.interpolation, "LINEAR");
-            assert_eq!(
-                channel.values.first(),
-                channel.values.last(),
-                "{name} {clip}: node {node} {path}"
-            );
+            assert_eq!(channel.values.first(), channel.values.last(), "{name} {clip}: node {node} {path}");
         }
     }
 }
@@ -733,17 +578,14 @@ fn bad_weights_faults_are_exactly_where_the_table_says() {
             }
         }
     }
-    let listed: BTreeSet<(String, usize, usize)> = BAD_WEIGHTS_FAULTS
-        .iter()
-        .map(|&(c, p, v)| (c.to_owned(), p, v))
-        .collect();
+    let listed: BTreeSet<(String, usize, usize)> =
+        BAD_WEIGHTS_FAULTS.iter().map(|&(c, p, v)| (c.to_owned(), p, v)).collect();
     assert_eq!(found, listed);
 
     // The second primitive stores normalised u8 weights; the first has a second weight set.
     let primitives = doc.primitives();
-    let accessor = |p: usize, semantic: &str| {
-        &doc.json["accessors"][idx(&primitives[p]["attributes"][semantic])]
-    };
+    let accessor =
+        |p: usize, semantic: &str| &doc.json["accessors"][idx(&primitives[p]["attributes"][semantic])];
     assert_eq!(accessor(1, "WEIGHTS_0")["componentType"], 5121);
     assert_eq!(accessor(1, "WEIGHTS_0")["normalized"], true);
     assert!(primitives[0]["attributes"].get("WEIGHTS_1").is_some());

@@ -20,7 +20,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let n = &rig.nodes[node];
     let label = |s: &str| Span::styled(format!("{s:<9}"), theme.label);
     let mut lines = vec![
-        Line::from(vec![Span::styled(rig.node_label(node), theme.title), Span::raw(format!("  node {node}"))]),
+        Line::from(vec![
+            Span::styled(rig.node_label(node), theme.title),
+            Span::raw(format!("  node {node}")),
+        ]),
         Line::from(vec![
             label("parent"),
             Span::raw(n.parent.map_or("(root)".to_string(), |p| format!("{} (node {p})", rig.node_label(p)))),
@@ -31,7 +34,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let rest_kind = if n.matrix.is_some() { "rest (matrix)" } else { "rest" };
     lines.push(Line::styled(rest_kind, theme.dim));
     lines.extend(trs_lines(n.rest.translation, n.rest.rotation, n.rest.scale, &label));
-    lines.push(Line::styled(if app.animated.get(node).copied().unwrap_or(false) { "now (animated)" } else { "now" }, theme.dim));
+    lines.push(Line::styled(
+        if app.animated.get(node).copied().unwrap_or(false) { "now (animated)" } else { "now" },
+        theme.dim,
+    ));
     lines.extend(trs_lines(now.translation, now.rotation, now.scale, &label));
     let world = app.ws.globals.get(node).map(|m| m.w_axis.truncate()).unwrap_or(Vec3::NAN);
     lines.push(Line::from(vec![label("world"), Span::raw(vec3(world))]));

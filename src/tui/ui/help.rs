@@ -14,15 +14,20 @@ const COLUMN: u16 = 76;
 
 pub fn lines(theme: &Theme) -> Vec<Line<'static>> {
     let mut lines: Vec<Line> = Vec::new();
-    let sections = [("everywhere", Context::Global)].into_iter().chain(Focus::ALL.iter().map(|&f| (f.title(), Context::In(f))));
+    let sections = [("everywhere", Context::Global)]
+        .into_iter()
+        .chain(Focus::ALL.iter().map(|&f| (f.title(), Context::In(f))));
     for (name, ctx) in sections {
         let rows: Vec<Line> = bindings_in(ctx)
-            .map(|b| Line::from(vec![Span::styled(format!("  {:<12}", b.label), theme.key), Span::raw(b.help)]))
+            .map(|b| {
+                Line::from(vec![Span::styled(format!("  {:<12}", b.label), theme.key), Span::raw(b.help)])
+            })
             .collect();
         if rows.is_empty() {
             continue;
         }
-        let heading = if ctx == Context::Global { name.to_string() } else { format!("when {name} has focus") };
+        let heading =
+            if ctx == Context::Global { name.to_string() } else { format!("when {name} has focus") };
         lines.push(Line::styled(heading, theme.title));
         lines.extend(rows);
     }
@@ -45,7 +50,9 @@ pub fn draw(frame: &mut Frame, theme: &Theme, area: Rect, scroll: u16) {
     let max_scroll = per_column.saturating_sub(visible);
     let scroll = scroll.min(max_scroll);
     let more = if max_scroll > 0 { " (arrows scroll)" } else { "" };
-    let block = Block::bordered().title(format!(" Help: every binding; ? or Esc closes{more} ")).border_style(theme.focus);
+    let block = Block::bordered()
+        .title(format!(" Help: every binding; ? or Esc closes{more} "))
+        .border_style(theme.focus);
     let inner = block.inner(popup);
     frame.render_widget(block, popup);
     let cols = Layout::horizontal(vec![Constraint::Length(COLUMN); columns as usize]).split(inner);

@@ -72,7 +72,10 @@ fn short_property(p: Property) -> &'static str {
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let Some((ci, clip)) = app.clip.and_then(|c| app.rig.clips.get(c).map(|x| (c, x))) else {
         let block = panel(" Keyframes ".into(), app.focus == Focus::Keys, theme);
-        frame.render_widget(Paragraph::new(Line::styled("(this file has no animation clips)", theme.dim)).block(block), area);
+        frame.render_widget(
+            Paragraph::new(Line::styled("(this file has no animation clips)", theme.dim)).block(block),
+            area,
+        );
         return;
     };
     let title = format!(
@@ -117,14 +120,27 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
             interp_letter(ch.interpolation)
         );
         let label = fit(&label, l as usize - 1);
-        write(buf, inner.x, y, &format!("{label:<w$}", w = l as usize), if is_mine { theme.title } else { theme.label });
-        let (first, last) = (ch.times.first().copied().unwrap_or(0.0), ch.times.last().copied().unwrap_or(0.0));
+        write(
+            buf,
+            inner.x,
+            y,
+            &format!("{label:<w$}", w = l as usize),
+            if is_mine { theme.title } else { theme.label },
+        );
+        let (first, last) =
+            (ch.times.first().copied().unwrap_or(0.0), ch.times.last().copied().unwrap_or(0.0));
         let (c0, c1) = (column_of(first, duration, tl.width), column_of(last, duration, tl.width));
         for x in c0..=c1.min(tl.width.saturating_sub(1)) {
             write(buf, tl.x + x, y, "·", theme.dim);
         }
         for &t in &ch.times {
-            write(buf, tl.x + column_of(t, duration, tl.width), y, "◆", if is_mine { theme.key } else { theme.label });
+            write(
+                buf,
+                tl.x + column_of(t, duration, tl.width),
+                y,
+                "◆",
+                if is_mine { theme.key } else { theme.label },
+            );
         }
     }
     let hidden = clip.channels.len().saturating_sub(rows_h);
@@ -166,7 +182,9 @@ pub fn value_line(ch: &Channel, t: f32) -> Line<'static> {
             let f = if ch.property == Property::Rotation { "slerp" } else { "lerp" };
             format!("{f}(key {}, key {n}, {:.2})", info.key, info.factor)
         }
-        (Interpolation::CubicSpline, Some(n)) => format!("cubic(key {}, key {n}, {:.2})", info.key, info.factor),
+        (Interpolation::CubicSpline, Some(n)) => {
+            format!("cubic(key {}, key {n}, {:.2})", info.key, info.factor)
+        }
     };
     Line::from(vec![
         Span::styled(format!("{}{comps} = ", property_name(ch.property)), Style::new()),

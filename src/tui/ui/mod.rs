@@ -49,15 +49,18 @@ pub fn layout(area: Rect, focus: Focus) -> Areas {
     let mut a = Areas { keys, status, ..Default::default() };
     if area.width >= WIDE {
         let [tree, viewport, side] =
-            Layout::horizontal([Constraint::Length(30), Constraint::Min(40), Constraint::Length(46)]).areas(main);
-        let [details, weights] = Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(side);
+            Layout::horizontal([Constraint::Length(30), Constraint::Min(40), Constraint::Length(46)])
+                .areas(main);
+        let [details, weights] =
+            Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(side);
         a.tree = tree;
         a.viewport = viewport;
         a.details = details;
         a.weights = weights;
     } else {
         let [left, viewport] = Layout::horizontal([Constraint::Length(30), Constraint::Min(20)]).areas(main);
-        let [tree, info] = Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(left);
+        let [tree, info] =
+            Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(left);
         a.tree = tree;
         a.viewport = viewport;
         // Narrow screens share one panel: weights while they have focus, details otherwise.
@@ -78,7 +81,10 @@ pub fn draw(frame: &mut Frame, app: &App, cache: &mut ViewportCache) -> Areas {
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         let text = vec![
             Line::from("rigscope: terminal too small"),
-            Line::from(format!("need at least {MIN_WIDTH}x{MIN_HEIGHT}, have {}x{}", area.width, area.height)),
+            Line::from(format!(
+                "need at least {MIN_WIDTH}x{MIN_HEIGHT}, have {}x{}",
+                area.width, area.height
+            )),
             Line::from("enlarge the window, or press q to quit"),
         ];
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }).style(theme.warning), area);
@@ -104,7 +110,11 @@ pub fn draw(frame: &mut Frame, app: &App, cache: &mut ViewportCache) -> Areas {
 /// A bordered block whose title shows focus.
 pub fn panel<'a>(title: String, focused: bool, theme: &Theme) -> Block<'a> {
     let block = Block::bordered().title(title);
-    if focused { block.border_style(theme.focus).title_style(theme.focus) } else { block.border_style(theme.border) }
+    if focused {
+        block.border_style(theme.focus).title_style(theme.focus)
+    } else {
+        block.border_style(theme.border)
+    }
 }
 
 /// What a mouse drag started on.
@@ -113,8 +123,14 @@ pub enum MouseState {
     #[default]
     Idle,
     Scrubbing,
-    Orbiting { col: u16, row: u16 },
-    Panning { col: u16, row: u16 },
+    Orbiting {
+        col: u16,
+        row: u16,
+    },
+    Panning {
+        col: u16,
+        row: u16,
+    },
 }
 
 /// Degrees of orbit per cell dragged.
@@ -166,7 +182,10 @@ pub fn mouse_action(areas: &Areas, app: &App, ev: MouseEvent, state: &mut MouseS
                 *state = MouseState::Panning { col: ev.column, row: ev.row };
                 let w = areas.viewport.width.max(1) as f32;
                 let h = areas.viewport.height.max(1) as f32;
-                Some(Action::Pan { x: -(ev.column as f32 - col as f32) / w, y: (ev.row as f32 - row as f32) / h })
+                Some(Action::Pan {
+                    x: -(ev.column as f32 - col as f32) / w,
+                    y: (ev.row as f32 - row as f32) / h,
+                })
             }
             MouseState::Idle => None,
         },

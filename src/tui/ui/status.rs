@@ -46,7 +46,12 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let hints: Vec<Span> = BINDINGS
         .iter()
         .filter(|b| b.hint)
-        .flat_map(|b| [Span::styled(format!(" {}", b.label), theme.key), Span::styled(format!(" {} ", b.help), theme.dim)])
+        .flat_map(|b| {
+            [
+                Span::styled(format!(" {}", b.label), theme.key),
+                Span::styled(format!(" {} ", b.help), theme.dim),
+            ]
+        })
         .collect();
     frame.render_widget(Paragraph::new(vec![Line::from(spans), Line::from(hints)]), area);
 }

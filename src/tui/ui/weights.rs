@@ -27,7 +27,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
             ]));
             if !w.vertices.is_empty() {
                 lines.push(Line::raw(format!("  min {:.4}  mean {:.4}  max {:.4}", w.min, w.mean, w.max)));
-                lines.push(Line::from(vec![Span::styled("  0 ", theme.dim), Span::raw(histogram(&w.histogram)), Span::styled(" 1", theme.dim)]));
+                lines.push(Line::from(vec![
+                    Span::styled("  0 ", theme.dim),
+                    Span::raw(histogram(&w.histogram)),
+                    Span::styled(" 1", theme.dim),
+                ]));
             }
         }
         Some(_) => lines.push(Line::styled("selected node is not a joint of this skin", theme.dim)),
@@ -37,8 +41,16 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         && let Some(dp) = app.ws.primitives.get(v.prim)
         && let Some(prim) = app.rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive))
     {
-        let idx = w.vertices.iter().position(|&x| x == v).map(|i| format!(" ({}/{})", i + 1, w.vertices.len())).unwrap_or_default();
-        lines.push(Line::styled(format!("vertex {} of mesh {} prim {}{idx}  [v/V x]", v.vertex, dp.mesh, dp.primitive), theme.label));
+        let idx = w
+            .vertices
+            .iter()
+            .position(|&x| x == v)
+            .map(|i| format!(" ({}/{})", i + 1, w.vertices.len()))
+            .unwrap_or_default();
+        lines.push(Line::styled(
+            format!("vertex {} of mesh {} prim {}{idx}  [v/V x]", v.vertex, dp.mesh, dp.primitive),
+            theme.label,
+        ));
         let skin = dp.skin.and_then(|s| app.rig.skins.get(s));
         let mut sum = 0.0f32;
         let mut n = 0usize;
@@ -46,7 +58,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
             if wt == 0.0 && j == 0 {
                 continue;
             }
-            let name = skin.and_then(|s| s.joints.get(j as usize)).map_or_else(|| format!("joint {j} (out of range)"), |&nd| app.rig.node_label(nd));
+            let name = skin
+                .and_then(|s| s.joints.get(j as usize))
+                .map_or_else(|| format!("joint {j} (out of range)"), |&nd| app.rig.node_label(nd));
             lines.push(Line::raw(format!("  {name:<18} {wt:.7}")));
             if wt.is_finite() && wt > 0.0 {
                 sum += wt;
@@ -56,7 +70,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         let ok = (sum - 1.0).abs() <= 2e-7 * n as f32 && n > 0;
         lines.push(Line::from(vec![
             Span::raw(format!("  sum {sum:.8} (n={n}, |sum-1|={:.2e}) ", (sum - 1.0).abs())),
-            if ok { Span::styled("normalised", theme.ok) } else { Span::styled("NOT normalised", theme.error) },
+            if ok {
+                Span::styled("normalised", theme.ok)
+            } else {
+                Span::styled("NOT normalised", theme.error)
+            },
         ]));
     }
     lines.push(Line::styled(app.problems_summary(), theme.warning));
@@ -65,7 +83,5 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
 
 fn histogram(bins: &[usize; HISTOGRAM_BINS]) -> String {
     let max = bins.iter().copied().max().unwrap_or(0).max(1);
-    bins.iter()
-        .map(|&c| if c == 0 { ' ' } else { BARS[((c * (BARS.len() - 1)) + max - 1) / max] })
-        .collect()
+    bins.iter().map(|&c| if c == 0 { ' ' } else { BARS[((c * (BARS.len() - 1)) + max - 1) / max] }).collect()
 }

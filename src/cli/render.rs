@@ -1,0 +1,54 @@
+//! `rigscope render FILE ...`: one viewport frame as text, deterministic for scripts and
+//! golden tests.
+
+use std::io::IsTerminal;
+
+use super::args::{ColorArg, RenderArgs};
+use super::output::{self, Failure};
+use crate::anim::Workspace;
+use crate::render::{
+    ColorDepth, Grid, Raster, SceneOptions, SceneScratch, draw_scene, framed_camera, pack, write_ansi,
+};
+
+pub fn run(args: &RenderArgs) -> Result<u8, Failure> {
+    let rig = super::load_rig(&args.file)?;
+    let clip = super::pick_clip(&rig, args.clip.as_deref())?;
+    if !args.time.is_finite() {
+        return Err(Failure::input(format!("{}: --time must be a finite number of seconds", rig.source)));
+    }
+    if !(args.zoom.is_finite() && args.zoom > 0.0) {
+        return Err(Failure::input(format!(
+            "{}: --zoom must be a positive number, not {}",
+            rig.source, args.zoom
+        )));
+    }
+    if !(args.yaw.is_finite() && args.pitch.is_finite()) {
+        return Err(Failure::input(format!("{}: --yaw and --pitch must be finite degrees", rig.source)));
+    }
+    let mut ws = Workspace::new(&rig);
+    ws.evaluate(&rig, clip.and_then(|c| rig.clips.get(c)), args.time);
+    let camera = framed_camera(&ws, args.yaw.to_radians(), args.pitch.to_radians(), args.zoom);
+    let mode = super::glyph_mode(args.mode);
+    let (cols, rows) = (args.size.0 as usize, args.size.1 as usize);
+    let mut raster = Raster::for_grid(cols, rows, mode);
+    let skin = if rig.skins.is_empty() { None } else { Some(0) };
+    let opts = SceneOptions { bones: args.bones, skin, ..SceneOptions::default() };
+    draw_scene(&mut raster, &camera, &rig, &ws, None, &opts, &mut SceneScratch::default());
+    let mut grid = Grid::new(cols, rows);
+    pack(&raster, mode, &mut grid);
+    let depth = match args.color {
+        ColorArg::Never => ColorDepth::None,
+        ColorArg::Always => ColorDepth::TrueColor,
+        ColorArg::Auto => {
+            if std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) {
+                super::terminal_color_depth()
+            } else {
+                ColorDepth::None
+            }
+        }
+    };
+    let mut text = String::new();
+    write_ansi(&grid, depth, &mut text);
+    output::with_stdout(|out| out.write_all(text.as_bytes()))?;
+    Ok(0)
+}

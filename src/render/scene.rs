@@ -1,0 +1,193 @@
+//! One viewport frame of a rig: every deformed primitive, the optional bind-pose ghost, the
+//! skeleton and the axis gizmo, drawn into a `Raster`. Shared by the viewer and
+//! `rigscope render`, so both show the same picture for the same state.
+
+use glam::Vec3;
+
+use super::camera::Camera;
+use super::color::Rgb;
+use super::mesh::{Coloring, DEFAULT_GHOST_COLOR, DrawMode, MeshStyle, MeshView, draw_ghost, draw_mesh};
+use super::overlay::{BoneStyle, draw_axis_gizmo, draw_bones};
+use super::raster::Raster;
+use crate::anim::Workspace;
+use crate::rig::Rig;
+
+/// What to draw besides the mesh.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SceneOptions {
+    pub draw: DrawMode,
+    pub bones: bool,
+    /// The skin whose skeleton is drawn (every node's bone when None).
+    pub skin: Option<usize>,
+    /// Node whose bone (to its parent) is highlighted.
+    pub selected: Option<usize>,
+    pub ghost: bool,
+    /// Colour vertices by their weight on this joint (position in the skin's `joints`).
+    pub heat_joint: Option<usize>,
+    /// A vertex to mark (index into `Workspace::primitives`, vertex).
+    pub marked_vertex: Option<(usize, usize)>,
+    pub gizmo: bool,
+}
+
+impl Default for SceneOptions {
+    fn default() -> Self {
+        SceneOptions {
+            draw: DrawMode::Shaded,
+            bones: false,
+            skin: None,
+            selected: None,
+            ghost: false,
+            heat_joint: None,
+            marked_vertex: None,
+            gizmo: true,
+        }
+    }
+}
+
+/// Buffers reused frame to frame (heat scalars, bone segments).
+#[derive(Debug, Default)]
+pub struct SceneScratch {
+    scalars: Vec<f32>,
+    segments: Vec<(Vec3, Vec3)>,
+    segment_nodes: Vec<usize>,
+    joints: Vec<Vec3>,
+}
+
+const MARK: Rgb = Rgb::new(255, 0, 255);
+
+/// Draws the rig as posed in `ws` (and `bind` for the ghost) into a cleared raster.
+pub fn draw_scene(
+    raster: &mut Raster,
+    camera: &Camera,
+    rig: &Rig,
+    ws: &Workspace,
+    bind: Option<&Workspace>,
+    opts: &SceneOptions,
+    scratch: &mut SceneScratch,
+) {
+    raster.clear();
+    if opts.ghost
+        && let Some(bind) = bind
+    {
+        for dp in &bind.primitives {
+            if let Some(prim) = rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) {
+                let mut view = MeshView::new(&dp.positions, prim.topology);
+                view.indices = prim.indices.as_deref();
+                draw_ghost(raster, camera, &view, DEFAULT_GHOST_COLOR);
+            }
+        }
+    }
+    for dp in &ws.primitives {
+        let Some(prim) = rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else {
+            continue;
+        };
+        let mut view = MeshView::new(&dp.positions, prim.topology);
+        view.indices = prim.indices.as_deref();
+        if dp.normals.len() == dp.positions.len() {
+            view.normals = Some(&dp.normals);
+        }
+        let mut style = MeshStyle { mode: opts.draw, ..MeshStyle::default() };
+        if let Some(joint) = opts.heat_joint
+            && dp.skin.is_some()
+            && dp.skin == opts.skin
+        {
+            scratch.scalars.clear();
+            scratch.scalars.extend((0..prim.vertex_count()).map(|v| joint_weight(prim, v, joint)));
+            view.scalars = Some(&scratch.scalars);
+            style.coloring = Coloring::Heat;
+        }
+        draw_mesh(raster, camera, &view, &style);
+    }
+    if opts.bones {
+        skeleton(rig, ws, opts.skin, scratch);
+        let selected = opts.selected.and_then(|n| scratch.segment_nodes.iter().position(|&s| s == n));
+        draw_bones(raster, camera, &scratch.segments, &scratch.joints, selected, &BoneStyle::default());
+    }
+    if let Some((p, v)) = opts.marked_vertex
+        && let Some(pos) = ws.primitives.get(p).and_then(|dp| dp.positions.get(v))
+    {
+        let vp = camera.view_proj(raster.aspect());
+        let c = vp * pos.extend(1.0);
+        if c.is_finite() && c.w > 0.0 {
+            let ndc = c.truncate() / c.w;
+            raster.overlay_dot(raster.ndc_to_screen(ndc), 1, MARK);
+        }
+    }
+    if opts.gizmo {
+        draw_axis_gizmo(raster, camera);
+    }
+}
+
+/// The weight of `joint` on vertex `v`, summed over all influence sets (0 when absent).
+fn joint_weight(prim: &crate::rig::Primitive, v: usize, joint: usize) -> f32 {
+    let mut w = 0.0;
+    for set in &prim.influences {
+        if let (Some(j), Some(x)) = (set.joints.get(v), set.weights.get(v)) {
+            for c in 0..4 {
+                if j[c] as usize == joint && x[c].is_finite() {
+                    w += x[c];
+                }
+            }
+        }
+    }
+    w.clamp(0.0, 1.0)
+}
+
+/// Bone segments (joint to nearest joint ancestor) and joint positions in world space.
+fn skeleton(rig: &Rig, ws: &Workspace, skin: Option<usize>, s: &mut SceneScratch) {
+    s.segments.clear();
+    s.segment_nodes.clear();
+    s.joints.clear();
+    let pos = |n: usize| ws.globals.get(n).map(|m| m.w_axis.truncate());
+    match skin.and_then(|i| rig.skins.get(i)) {
+        Some(skin) => {
+            for (j, &node) in skin.joints.iter().enumerate() {
+                let Some(p) = pos(node) else { continue };
+                s.joints.push(p);
+                if let Some(parent) = skin.joint_parent.get(j).copied().flatten()
+                    && let Some(q) = skin.joints.get(parent).and_then(|&pn| pos(pn))
+                {
+                    s.segments.push((q, p));
+                    s.segment_nodes.push(node);
+                }
+            }
+        }
+        None => {
+            for (n, node) in rig.nodes.iter().enumerate() {
+                let Some(p) = pos(n) else { continue };
+                s.joints.push(p);
+                if let Some(q) = node.parent.and_then(pos) {
+                    s.segments.push((q, p));
+                    s.segment_nodes.push(n);
+                }
+            }
+        }
+    }
+}
+
+/// Axis-aligned bounds of every deformed vertex (joint positions when there is no mesh).
+pub fn bounds(ws: &Workspace) -> (Vec3, Vec3) {
+    let mesh = finite_bounds(ws.primitives.iter().flat_map(|p| p.positions.iter().copied()));
+    mesh.or_else(|| finite_bounds(ws.globals.iter().map(|m| m.w_axis.truncate())))
+        .unwrap_or((Vec3::splat(-1.0), Vec3::splat(1.0)))
+}
+
+fn finite_bounds(points: impl Iterator<Item = Vec3>) -> Option<(Vec3, Vec3)> {
+    points.filter(|p| p.is_finite()).fold(None, |acc, p| match acc {
+        None => Some((p, p)),
+        Some((lo, hi)) => Some((lo.min(p), hi.max(p))),
+    })
+}
+
+/// A camera that frames `ws` from the front, with yaw/pitch in radians and a zoom factor.
+pub fn framed_camera(ws: &Workspace, yaw: f32, pitch: f32, zoom: f32) -> Camera {
+    let (lo, hi) = bounds(ws);
+    let mut cam = Camera { yaw, pitch, ..Camera::default() };
+    // Aspect 1 fits the narrower field of view: right for any viewport at least as wide
+    // as it is tall, which every layout here is.
+    cam.frame(lo, hi, 1.0);
+    if zoom.is_finite() && zoom > 0.0 {
+        cam.zoom(1.0 / zoom);
+    }
+    cam
+}

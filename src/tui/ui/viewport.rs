@@ -1,0 +1,139 @@
+//! The viewport panel: the posed rig through the orbit camera, packed into braille,
+//! half-block or ASCII cells and copied into the frame, with the time, modes and axis gizmo.
+
+use std::time::Instant;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style};
+use ratatui::text::Line;
+
+use super::{Theme, panel};
+use crate::render::{DrawMode, GlyphMode, Grid, Raster, SceneOptions, SceneScratch, draw_scene};
+use crate::tui::action::Focus;
+use crate::tui::app::App;
+
+/// Buffers the viewport keeps between frames so that drawing allocates nothing steady-state.
+#[derive(Debug)]
+pub struct ViewportCache {
+    raster: Raster,
+    grid: Grid,
+    scratch: SceneScratch,
+    /// Time the last raster took (ms), for the status bar's timings.
+    pub raster_ms: f32,
+}
+
+impl Default for ViewportCache {
+    fn default() -> Self {
+        ViewportCache {
+            raster: Raster::new(1, 1, 1.0),
+            grid: Grid::new(1, 1),
+            scratch: SceneScratch::default(),
+            raster_ms: 0.0,
+        }
+    }
+}
+
+pub fn mode_name(m: GlyphMode) -> &'static str {
+    match m {
+        GlyphMode::Braille | GlyphMode::BrailleDither => "braille",
+        GlyphMode::HalfBlock => "half-block",
+        GlyphMode::Ascii => "ascii",
+    }
+}
+
+pub fn draw_mode_name(m: DrawMode) -> &'static str {
+    match m {
+        DrawMode::Shaded => "shaded",
+        DrawMode::Wireframe => "wireframe",
+        DrawMode::Points => "points",
+    }
+}
+
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut ViewportCache) {
+    let mut extras = Vec::new();
+    if app.view.ghost {
+        extras.push("ghost");
+    }
+    if app.view.heatmap {
+        extras.push("heatmap");
+    }
+    let title = format!(
+        " Viewport: {} {}{}{} ",
+        mode_name(app.view.mode),
+        draw_mode_name(app.view.draw),
+        if extras.is_empty() { "" } else { ", " },
+        extras.join(", ")
+    );
+    let block = panel(title, app.focus == Focus::Viewport, theme).title_bottom(Line::styled(
+        format!(" t = {:.3} s  [{}] ", app.playback.time, app.preview.label()),
+        theme.dim,
+    ));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if inner.width == 0 || inner.height == 0 {
+        return;
+    }
+    let started = Instant::now();
+    let (cols, rows) = (inner.width as usize, inner.height as usize);
+    cache.raster.resize_for_grid(cols, rows, app.view.mode);
+    let opts = SceneOptions {
+        draw: app.view.draw,
+        bones: app.view.bones,
+        skin: app.skin,
+        selected: app.selected(),
+        ghost: app.view.ghost,
+        heat_joint: if app.view.heatmap { app.selected_joint() } else { None },
+        marked_vertex: app.vertex.map(|v| (v.prim, v.vertex)),
+        gizmo: true,
+    };
+    draw_scene(&mut cache.raster, &app.camera, &app.rig, &app.ws, Some(&app.bind), &opts, &mut cache.scratch);
+    crate::render::pack(&cache.raster, app.view.mode, &mut cache.grid);
+    cache.raster_ms = started.elapsed().as_secs_f32() * 1000.0;
+
+    let buf = frame.buffer_mut();
+    for y in 0..rows.min(cache.grid.height) {
+        for (x, cell) in cache.grid.row(y).iter().enumerate().take(cols) {
+            if let Some(out) = buf.cell_mut((inner.x + x as u16, inner.y + y as u16)) {
+                let mut ch = [0u8; 4];
+                out.set_symbol(cell.ch.encode_utf8(&mut ch));
+                let mut style = Style::new();
+                if theme.color {
+                    if let Some(fg) = cell.fg {
+                        style = style.fg(Color::Rgb(fg.r, fg.g, fg.b));
+                    }
+                    if let Some(bg) = cell.bg {
+                        style = style.bg(Color::Rgb(bg.r, bg.g, bg.b));
+                    }
+                }
+                out.set_style(style);
+            }
+        }
+    }
+    if app.view.names && app.view.bones {
+        draw_names(frame, app, inner, theme);
+    }
+}
+
+/// Bone names next to their joints, where they project inside the viewport.
+fn draw_names(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
+    let aspect = inner.width as f32 / (inner.height as f32 * 2.0);
+    let nodes: Vec<usize> = match app.skin.and_then(|s| app.rig.skins.get(s)) {
+        Some(skin) => skin.joints.clone(),
+        None => (0..app.rig.nodes.len()).collect(),
+    };
+    let buf = frame.buffer_mut();
+    for node in nodes {
+        let Some(p) = app.ws.globals.get(node).map(|m| m.w_axis.truncate()) else { continue };
+        let Some(ndc) = app.camera.project_ndc(p, aspect) else { continue };
+        if !(ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0) {
+            continue;
+        }
+        let x = inner.x + ((ndc.x * 0.5 + 0.5) * (inner.width.saturating_sub(1)) as f32) as u16;
+        let y = inner.y + ((0.5 - ndc.y * 0.5) * (inner.height.saturating_sub(1)) as f32) as u16;
+        let name = app.rig.node_label(node);
+        let room = (inner.x + inner.width).saturating_sub(x + 1) as usize;
+        let style = if Some(node) == app.selected() { theme.focus } else { theme.label };
+        buf.set_stringn(x + 1, y, name, room, style);
+    }
+}
