@@ -139,6 +139,11 @@ pub(crate) fn apply_span(channel: &Channel, span: Span, pose: &mut Pose) {
     match channel.property {
         Property::Translation => local.translation = Vec4::from_array(buf).truncate(),
         Property::Scale => local.scale = Vec4::from_array(buf).truncate(),
+        // write_span already returns unit quaternions for 4 components; anything else is a
+        // malformed channel whose partial write still has to become a rotation.
+        Property::Rotation | Property::Weights if channel.components == 4 => {
+            local.rotation = Quat::from_array(buf);
+        }
         Property::Rotation | Property::Weights => {
             local.rotation = normalize_quat(Vec4::from_array(buf));
         }
@@ -151,7 +156,16 @@ pub(crate) fn apply_span(channel: &Channel, span: Span, pose: &mut Pose) {
 /// Evaluates the channel's interpolation for `span` into `out`. The caller guarantees
 /// `span`'s keys are below `key_count(channel)`; element reads still go through `get`.
 pub(crate) fn write_span(channel: &Channel, span: Span, out: &mut [f32]) -> SampleInfo {
-    let c = channel.components;
+    // Spelling out the common widths lets the compiler specialise (and unroll) each copy.
+    match channel.components {
+        3 => write_span_with(channel, span, out, 3),
+        4 => write_span_with(channel, span, out, 4),
+        c => write_span_with(channel, span, out, c),
+    }
+}
+
+#[inline(always)]
+fn write_span_with(channel: &Channel, span: Span, out: &mut [f32], c: usize) -> SampleInfo {
     let cubic = channel.interpolation == Interpolation::CubicSpline;
     // CUBICSPLINE keys are (in-tangent, value, out-tangent): the value is element 3k + 1.
     let element =

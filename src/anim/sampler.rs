@@ -18,10 +18,12 @@ pub struct Sampler {
 
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 struct ChannelCursor {
-    /// Identity of the bound channel's key storage: address and length of `times`, and the
-    /// usable key count. Comparing them is how a clip change is noticed without a borrow.
+    /// Identity of the bound channel's key storage: address and length of `times`, length of
+    /// `values`. Comparing them is how a clip change is noticed without a borrow (and
+    /// without recomputing the key count, a division, every frame).
     times_addr: usize,
     times_len: usize,
+    values_len: usize,
     keys: usize,
     /// Strictly increasing times: only then may the cursor shortcut the search.
     sorted: bool,
@@ -36,6 +38,7 @@ impl ChannelCursor {
         Self {
             times_addr: channel.times.as_ptr() as usize,
             times_len: channel.times.len(),
+            values_len: channel.values.len(),
             keys,
             sorted,
             key: 0,
@@ -45,7 +48,7 @@ impl ChannelCursor {
     fn is_bound_to(&self, channel: &Channel) -> bool {
         self.times_addr == channel.times.as_ptr() as usize
             && self.times_len == channel.times.len()
-            && self.keys == key_count(channel)
+            && self.values_len == channel.values.len()
     }
 }
 
