@@ -69,6 +69,27 @@ pub enum Command {
     Pose(PoseArgs),
     /// Print one viewport frame as text (deterministic: same arguments, same bytes).
     Render(RenderArgs),
+    /// Check skin weights and skins with the Khronos validator's rules and rigscope's own;
+    /// exit 1 when there are errors (or, with --deny-warnings, warnings).
+    Check(CheckArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// A .gltf or .glb file.
+    pub file: PathBuf,
+    /// Print every finding as versioned JSON (schema in the README).
+    #[arg(long)]
+    pub json: bool,
+    /// Vertices listed per code in the text output (JSON always lists every finding).
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub max: usize,
+    /// Codes to leave out, comma-separated (for example RIG_JOINT_UNUSED,RIG_JOINT_FEW_VERTICES).
+    #[arg(long, value_delimiter = ',', value_name = "CODE,...")]
+    pub ignore: Vec<String>,
+    /// Exit 1 on warnings too.
+    #[arg(long)]
+    pub deny_warnings: bool,
 }
 
 #[derive(Debug, Args)]

@@ -4,6 +4,7 @@
 //! usage, with `rigscope: error: FILE: what is wrong` on stderr. A closed pipe exits 0 quietly.
 
 mod args;
+mod check;
 mod inspect;
 mod output;
 mod pose;
@@ -48,6 +49,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Some(Command::Inspect(a)) => inspect::run(&a),
         Some(Command::Pose(a)) => pose::run(&a),
         Some(Command::Render(a)) => render::run(&a),
+        Some(Command::Check(a)) => check::run(&a),
         None => open_viewer(&cli.open),
     }
 }

@@ -187,8 +187,8 @@ mod tests {
             .zip(parents)
             .map(|(n, p)| Node { name: Some(n.to_string()), parent: p, ..Default::default() })
             .collect();
-        for i in 0..nodes.len() {
-            if let Some(p) = parents[i] {
+        for (i, parent) in parents.iter().enumerate() {
+            if let Some(p) = *parent {
                 nodes[p].children.push(i);
             }
         }

@@ -403,3 +403,132 @@ fn fox_and_cesium_man_details() {
     // Its clip starts after 0: the first key is kept as stored, not shifted.
     assert!((man.clips[0].channels[0].times[0] - 0.0417).abs() < 1e-4);
 }
+
+#[test]
+fn inspect_json_counts_agree_with_the_index() {
+    let Some(dir) = assets_dir() else { return };
+    for facts in FACTS {
+        let path = dir.join(facts.file);
+        let run = super::cli::rigscope(&["inspect", path.to_str().expect("utf8"), "--json"]);
+        assert_eq!(run.code, 0, "{}: {}", facts.file, run.stderr);
+        let doc: Value = serde_json::from_str(&run.stdout).expect("inspect JSON");
+        let f = facts.file;
+        assert_eq!(doc["nodes"].as_array().map(Vec::len), Some(facts.nodes), "{f}");
+        let joints: Vec<usize> = doc["skins"]
+            .as_array()
+            .expect("skins")
+            .iter()
+            .map(|s| s["joint_count"].as_u64().expect("n") as usize)
+            .collect();
+        assert_eq!(joints, facts.joints_per_skin, "{f}");
+        let meshes = doc["meshes"].as_array().expect("meshes");
+        assert_eq!(meshes.len(), facts.meshes, "{f}");
+        let prims: Vec<&Value> =
+            meshes.iter().flat_map(|m| m["primitives"].as_array().expect("prims")).collect();
+        assert_eq!(prims.len(), facts.primitives, "{f}");
+        let vertices: u64 = prims.iter().map(|p| p["vertices"].as_u64().expect("vertices")).sum();
+        assert_eq!(vertices as usize, facts.vertices, "{f}");
+        let clips = doc["clips"].as_array().expect("clips");
+        assert_eq!(clips.len(), facts.clips.len(), "{f}");
+        for (c, &(_, channels, duration)) in clips.iter().zip(facts.clips) {
+            assert_eq!(c["channels"].as_u64(), Some(channels as u64), "{f}");
+            assert!((c["duration"].as_f64().expect("duration") - duration as f64).abs() < 1e-4, "{f}");
+        }
+    }
+}
+
+/// Evaluates every clip of every asset at 11 times: all world matrices and positions are
+/// finite, and at each channel's first key time the sampled local value is the stored key
+/// (as the independent raw reader reads it).
+#[test]
+fn sampled_poses_are_finite_and_hit_the_stored_first_keys() {
+    use rigscope::anim::{Pose, Workspace, sample};
+    use rigscope::rig::{Interpolation, Property};
+    let Some(dir) = assets_dir() else { return };
+    for facts in FACTS {
+        let path = dir.join(facts.file);
+        let rig = rigscope::load(&path).expect("loads");
+        let raw = Raw::open(&path);
+        let mut ws = Workspace::new(&rig);
+        for (a, clip) in rig.clips.iter().enumerate() {
+            for i in 0..=10 {
+                let t = clip.duration * i as f32 / 10.0;
+                ws.evaluate(&rig, Some(clip), t);
+                assert!(ws.globals.iter().all(|m| m.is_finite()), "{} clip {a} t={t}", facts.file);
+                for p in &ws.primitives {
+                    assert!(p.positions.iter().all(|v| v.is_finite()), "{} clip {a} t={t}", facts.file);
+                }
+            }
+            for (c, ch) in clip.channels.iter().enumerate() {
+                let s =
+                    raw.json["animations"][a]["channels"][c]["sampler"].as_u64().expect("sampler") as usize;
+                let output =
+                    raw.json["animations"][a]["samplers"][s]["output"].as_u64().expect("output") as usize;
+                // CUBICSPLINE stores (in-tangent, value, out-tangent): the value is element 1.
+                let first = if ch.interpolation == Interpolation::CubicSpline { 1 } else { 0 };
+                if ch.property == Property::Weights {
+                    continue; // scalar layout; covered by compare_with_raw
+                }
+                let Some(stored) = raw.element(output, first) else { continue };
+                let mut pose = Pose::rest(&rig);
+                sample(clip, ch.times[0], &mut pose);
+                let local = pose.locals[ch.node];
+                let got: Vec<f32> = match ch.property {
+                    Property::Translation => local.translation.to_array().to_vec(),
+                    Property::Scale => local.scale.to_array().to_vec(),
+                    _ => local.rotation.to_array().to_vec(),
+                };
+                for (g, e) in got.iter().zip(&stored) {
+                    // Rotations are normalised after sampling; stored keys are unit within 1e-6.
+                    assert!(
+                        (g - e).abs() < 2e-6,
+                        "{} clip {a} channel {c}: {got:?} vs {stored:?}",
+                        facts.file
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Where a skin's inverse bind matrices invert the rest pose (G_rest * IBM = I), skinning in
+/// the rest pose must give back the stored positions (times the weight sum, which is 1 for
+/// normalised vertices; others are skipped).
+#[test]
+fn rest_pose_skinning_returns_stored_positions_where_rest_is_bind() {
+    use rigscope::anim::Workspace;
+    let Some(dir) = assets_dir() else { return };
+    let mut checked = 0;
+    for facts in FACTS {
+        let rig = rigscope::load(&dir.join(facts.file)).expect("loads");
+        let mut ws = Workspace::new(&rig);
+        ws.evaluate(&rig, None, 0.0);
+        for dp in ws.primitives.iter() {
+            let Some(s) = dp.skin else { continue };
+            let skin = &rig.skins[s];
+            let rest_is_bind = skin
+                .joints
+                .iter()
+                .zip(&skin.inverse_bind)
+                .all(|(&j, ibm)| (ws.globals[j] * *ibm).abs_diff_eq(glam::Mat4::IDENTITY, 1e-4));
+            if !rest_is_bind {
+                continue;
+            }
+            let prim = &rig.meshes[dp.mesh].primitives[dp.primitive];
+            let scale = prim.positions.iter().map(|p| p.length()).fold(1.0f32, f32::max);
+            for (v, (got, stored)) in dp.positions.iter().zip(&prim.positions).enumerate() {
+                let sum: f32 = prim.influences.iter().flat_map(|set| set.weights[v]).sum();
+                if (sum - 1.0).abs() > 1e-5 {
+                    continue;
+                }
+                assert!(
+                    (*got - *stored).length() <= 1e-4 * scale,
+                    "{} vertex {v}: {got} vs stored {stored}",
+                    facts.file
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 1, "at least one asset has its bind pose as rest pose");
+}

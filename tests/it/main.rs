@@ -1,4 +1,6 @@
 //! Whole-program tests: one binary, one module per area.
 mod assets;
+mod cli;
+mod golden;
 mod malformed;
 mod samples;

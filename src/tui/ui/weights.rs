@@ -83,5 +83,5 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
 
 fn histogram(bins: &[usize; HISTOGRAM_BINS]) -> String {
     let max = bins.iter().copied().max().unwrap_or(0).max(1);
-    bins.iter().map(|&c| if c == 0 { ' ' } else { BARS[((c * (BARS.len() - 1)) + max - 1) / max] }).collect()
+    bins.iter().map(|&c| if c == 0 { ' ' } else { BARS[(c * (BARS.len() - 1)).div_ceil(max)] }).collect()
 }

@@ -1,0 +1,22 @@
+//! `rigscope check FILE [--json] [--max N] [--ignore CODE,...] [--deny-warnings]`.
+
+use super::args::CheckArgs;
+use super::output::{self, Failure};
+use crate::diagnose::{Options, check, render_text, to_json};
+
+pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
+    let rig = super::load_rig(&args.file)?;
+    let options =
+        Options { ignore: args.ignore.iter().map(|c| c.trim().to_string()).collect(), ..Options::default() };
+    let report = check(&rig, &options);
+    output::with_stdout(|out| {
+        if args.json {
+            output::write_json(&to_json(&report), out)
+        } else {
+            writeln!(out, "{}", rig.source)?;
+            out.write_all(render_text(&report, args.max).as_bytes())
+        }
+    })?;
+    let failed = report.error_count() > 0 || (args.deny_warnings && report.warning_count() > 0);
+    Ok(if failed { 1 } else { 0 })
+}
