@@ -81,7 +81,7 @@ pub static BINDINGS: &[Binding] = &[
     b(&[Char('>')], ">", Action::SpeedUp, Global, "faster (up to 4x)"),
     b(&[Char('<')], "<", Action::SpeedDown, Global, "slower, then reverse (down to -4x)"),
     b(&[Char('l')], "l", Action::CycleLoop, Global, "loop mode: loop / once / ping-pong (bones panel)"),
-    hint(&[Char('c')], "c C", Action::NextClip, Global, "next / previous clip"),
+    hint(&[Char('c')], "c", Action::NextClip, Global, "next clip"),
     b(&[Char('C')], "C", Action::PrevClip, Global, "previous clip"),
     b(&[Code(KeyCode::Tab)], "Tab", Action::NextSkin, Global, "next skin"),
     // Bone tree.

@@ -78,24 +78,27 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         );
         return;
     };
+    let inner = Block::bordered().inner(area);
+    let sel = app.selected();
+    let mine_count = clip.channels.iter().filter(|c| Some(c.node) == sel).count();
+    let value_lines = mine_count.min((inner.height as usize).saturating_sub(2) / 2);
+    let rows_h = (inner.height as usize).saturating_sub(1 + value_lines);
+    let hidden = clip.channels.len().saturating_sub(rows_h);
     let title = format!(
-        " Keyframes: {} ({}/{}, {} channels) ",
+        " Keyframes: {} ({}/{}), {} channels{} ",
         app.rig.clip_label(ci),
         ci + 1,
         app.rig.clips.len(),
-        clip.channels.len()
+        clip.channels.len(),
+        if hidden > 0 { format!(", {hidden} not shown") } else { String::new() }
     );
     let block = panel(title, app.focus == Focus::Keys, theme);
-    let inner = block.inner(area);
     frame.render_widget(block, area);
     if inner.height < 2 || inner.width < 20 {
         return;
     }
-    let sel = app.selected();
     let mine: Vec<&Channel> = clip.channels.iter().filter(|c| Some(c.node) == sel).collect();
     let others = clip.channels.iter().filter(|c| Some(c.node) != sel);
-    let value_lines = mine.len().min((inner.height as usize).saturating_sub(2) / 2);
-    let rows_h = inner.height as usize - 1 - value_lines;
     let l = label_width(inner);
     let tl = Rect { x: inner.x + l, width: inner.width - l, ..inner };
     let duration = app.playback.duration;
@@ -142,11 +145,6 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
                 if is_mine { theme.key } else { theme.label },
             );
         }
-    }
-    let hidden = clip.channels.len().saturating_sub(rows_h);
-    if hidden > 0 {
-        let text = format!(" +{hidden} more ");
-        write(buf, (inner.x + inner.width).saturating_sub(text.len() as u16), inner.y, &text, theme.dim);
     }
     // The playhead: one highlighted column across the ruler and channel rows.
     for y in inner.y..inner.y + 1 + rows_h as u16 {

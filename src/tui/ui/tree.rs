@@ -12,13 +12,10 @@ use crate::tui::app::App;
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let skin_title = match app.skin.and_then(|s| app.rig.skins.get(s).map(|k| (s, k))) {
-        Some((i, skin)) => format!(
-            " Bones: skin {}/{} {} ({} joints) ",
-            i + 1,
-            app.rig.skins.len(),
-            skin.name.as_deref().unwrap_or(""),
-            skin.joints.len()
-        ),
+        Some((i, skin)) if app.rig.skins.len() > 1 => {
+            format!(" Bones: skin {}/{}, {} joints ", i + 1, app.rig.skins.len(), skin.joints.len())
+        }
+        Some((_, skin)) => format!(" Bones ({} joints) ", skin.joints.len()),
         None => format!(" Nodes ({}; no skin) ", app.rig.nodes.len()),
     };
     let mut block = panel(skin_title, app.focus == Focus::Bones, theme);
