@@ -99,8 +99,9 @@ fn lerp(a: ClipVertex, b: ClipVertex, t: f32) -> ClipVertex {
     ClipVertex { p: a.p + (b.p - a.p) * t, s: a.s + (b.s - a.s) * t }
 }
 
-/// Whether `p` is inside every plane.
-#[inline]
+/// Whether `p` is inside every plane (`project` writes this out for its hot loop; tests
+/// check the two agree).
+#[cfg(test)]
 pub(super) fn inside_all(p: Vec4, planes: &[Vec4]) -> bool {
     planes.iter().all(|pl| pl.dot(p) >= 0.0)
 }

@@ -19,11 +19,22 @@
 use glam::Vec3;
 
 const SUB_BITS: u32 = 8;
-const SUB: i64 = 1 << SUB_BITS;
+/// Sub-pixel steps per pixel of the snapped coordinates.
+pub(super) const SUB: i64 = 1 << SUB_BITS;
 /// Screen coordinates beyond this many pixels from the origin are refused; callers clip
 /// first (the mesh drawer clips to a guard band, `Raster::fill_triangle` to the raster's
 /// surroundings). With 8 sub-pixel bits, edge products then stay below 2^60.
 pub(super) const COORD_LIMIT: f32 = (1u32 << 20) as f32;
+
+/// Snap a screen coordinate (|v| <= `COORD_LIMIT`) to the nearest 1/`SUB` pixel, halves
+/// rounding up. Done in f64 on a shifted, positive value so that the cast truncation is a
+/// floor: cheaper than `round()` (a libm call on baseline x86-64) and the same for every
+/// caller, so shared vertices always snap alike.
+#[inline]
+pub(super) fn to_fixed(v: f32) -> i64 {
+    const SHIFT: f64 = (1u64 << 40) as f64;
+    (f64::from(v) * SUB as f64 + 0.5 + SHIFT) as i64 - (1i64 << 40)
+}
 
 /// A triangle ready to scan: snapped, oriented, with its pixel box.
 pub(super) struct Triangle {
@@ -46,9 +57,6 @@ impl Triangle {
     /// area, or has a non-finite or out-of-limit coordinate.
     #[inline]
     pub(super) fn new(width: usize, height: usize, v: [Vec3; 3]) -> Option<Triangle> {
-        if width == 0 || height == 0 {
-            return None;
-        }
         let mut x = [0i64; 3];
         let mut y = [0i64; 3];
         for k in 0..3 {
@@ -56,8 +64,24 @@ impl Triangle {
             if !(p.x.abs() <= COORD_LIMIT && p.y.abs() <= COORD_LIMIT && p.z.is_finite()) {
                 return None;
             }
-            x[k] = (p.x * SUB as f32).round() as i64;
-            y[k] = (p.y * SUB as f32).round() as i64;
+            x[k] = to_fixed(p.x);
+            y[k] = to_fixed(p.y);
+        }
+        Triangle::snapped(width, height, x, y, [v[0].z, v[1].z, v[2].z])
+    }
+
+    /// `new` for coordinates already snapped with `to_fixed` (within `COORD_LIMIT`) and
+    /// finite depths.
+    #[inline]
+    pub(super) fn snapped(
+        width: usize,
+        height: usize,
+        mut x: [i64; 3],
+        mut y: [i64; 3],
+        mut z: [f32; 3],
+    ) -> Option<Triangle> {
+        if width == 0 || height == 0 {
+            return None;
         }
         // Pixel i is a candidate when its centre i*SUB + SUB/2 lies within [min, max].
         let half = SUB / 2;
@@ -77,7 +101,6 @@ impl Triangle {
         // Counter-clockwise as seen (glTF's front) is negative here because y grows down.
         let front = area < 0;
         let mut order = [0, 1, 2];
-        let mut z = [v[0].z, v[1].z, v[2].z];
         if front {
             x.swap(1, 2);
             y.swap(1, 2);

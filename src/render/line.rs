@@ -33,8 +33,15 @@ pub(super) fn scan(
     ];
     let ca = ClipVertex { p: a.extend(1.0), s: s[0] };
     let cb = ClipVertex { p: b.extend(1.0), s: s[1] };
-    let Some((ca, cb)) = clip_segment(ca, cb, &rect) else {
-        return;
+    let inside = |p: Vec3| p.x >= 0.0 && p.x <= w && p.y >= 0.0 && p.y <= h && p.z.is_finite();
+    // Most mesh edges lie wholly inside: skip the four plane tests for them.
+    let (ca, cb) = if inside(a) && inside(b) {
+        (ca, cb)
+    } else {
+        match clip_segment(ca, cb, &rect) {
+            Some(ends) => ends,
+            None => return,
+        }
     };
     // An end exactly on the right or bottom border belongs to the last pixel.
     let pixel = |v: f32, n: usize| (v.max(0.0) as usize).min(n - 1) as i64;

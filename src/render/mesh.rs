@@ -11,15 +11,15 @@
 //! disagrees with its triangle's winding shows up dark (a real data problem worth seeing).
 //! `MeshStyle::cull_backfaces` is there for closed, well-wound meshes.
 
-use glam::Vec3;
+use glam::{Vec3, Vec4};
 
 use super::camera::Camera;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
 use super::color::Rgb;
 use super::fill::Triangle;
 use super::line;
-use super::project::{ProjVertex, project_all, to_screen};
-use super::raster::{Layer, Paint, Raster, edge, surface};
+use super::project::{ProjVertex, Scratch, State, project_all, to_screen};
+use super::raster::{Paint, Raster, depth_only, edge, surface};
 use super::topology::{for_each_point, for_each_segment, for_each_triangle, is_lines, is_triangles};
 use crate::rig::Topology;
 
@@ -143,6 +143,38 @@ enum Shader<'a> {
     Constant(f32),
 }
 
+impl Shader<'_> {
+    /// The per-vertex values to interpolate (and clip), and the flat light value.
+    #[inline]
+    fn raw(self, mesh: &MeshView, light: [f32; 3], ix: [usize; 3]) -> ([f32; 3], f32) {
+        match self {
+            Shader::Smooth { .. } => (light, 0.0),
+            Shader::Flat { ambient, light: dir } => {
+                let p = ix.map(|i| mesh.positions.get(i).copied().unwrap_or(Vec3::ZERO));
+                let n = (p[1] - p[0]).cross(p[2] - p[0]);
+                let cos = n.dot(dir) / n.length();
+                let cos = if cos.is_finite() { cos.abs() } else { 0.0 };
+                ([0.0; 3], ambient + (1.0 - ambient) * cos)
+            }
+            Shader::Scalar(s) => (ix.map(|i| s.get(i).copied().unwrap_or(0.0)), 0.0),
+            Shader::Constant(k) => ([k; 3], 0.0),
+        }
+    }
+
+    /// Turn an interpolated raw value into `s` once the facing is known.
+    #[inline]
+    fn finish(self, raw: f32, flat: f32, front: bool) -> f32 {
+        match self {
+            Shader::Smooth { ambient } => {
+                let cos = if front { raw } else { -raw };
+                ambient + (1.0 - ambient) * cos.max(0.0)
+            }
+            Shader::Flat { .. } => flat,
+            Shader::Scalar(_) | Shader::Constant(_) => raw,
+        }
+    }
+}
+
 /// Draw one primitive of a mesh into the raster. See the module comment for the policy.
 pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &MeshStyle) -> DrawStats {
     let vp = camera.view_proj(raster.aspect());
@@ -165,13 +197,13 @@ pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &
     let flat_shader = heat.map_or(Shader::Constant(1.0), Shader::Scalar);
     let smooth = matches!(lit_shader, Shader::Smooth { .. });
 
-    let Raster { width, height, depth, color, layer, scratch, .. } = raster;
+    let Raster { width, height, pixels, scratch, .. } = raster;
     let (w, h) = (*width, *height);
     let normals =
         if smooth && heat.is_none() && style.mode == DrawMode::Shaded { usable_normals } else { None };
     project_all(vp, mesh.positions, normals, light, w, h, scratch);
-    let verts: &[ProjVertex] = scratch;
-    let (depth, color, layer): (&mut [f32], &mut [Rgb], &mut [Layer]) = (depth, color, layer);
+    let verts: &Scratch = scratch;
+    let px: &mut [_] = pixels;
     let cull = style.cull_backfaces;
 
     let triangles = is_triangles(mesh.topology);
@@ -179,21 +211,13 @@ pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &
         // Depth only, so that the edges and points drawn next hide behind the mesh's own
         // surfaces.
         let k = Shader::Constant(0.0);
-        fill_triangles(mesh, verts, w, h, k, cull, |i, z, _| {
-            if let Some(d) = depth.get_mut(i)
-                && z > *d
-            {
-                *d = z;
-            }
-        });
+        fill_triangles(mesh, verts, w, h, k, cull, |i, z, _| depth_only(px, i, z));
     }
-    let unlit = |i: usize, z: f32, s: f32| edge(depth, color, layer, i, z, true, || paint.color(s));
+    let unlit = |i: usize, z: f32, s: f32| edge(px, i, z, true, || paint.color(s));
     match style.mode {
         DrawMode::Shaded if triangles => {
             let shader = if heat.is_some() { flat_shader } else { lit_shader };
-            fill_triangles(mesh, verts, w, h, shader, cull, |i, z, s| {
-                surface(depth, color, layer, i, z, || paint.color(s))
-            })
+            fill_triangles(mesh, verts, w, h, shader, cull, |i, z, s| surface(px, i, z, || paint.color(s)))
         }
         DrawMode::Wireframe if triangles => triangle_edges(mesh, verts, w, h, flat_shader, unlit),
         DrawMode::Shaded | DrawMode::Wireframe if is_lines(mesh.topology) => {
@@ -209,12 +233,11 @@ pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &
 /// mesh so that the mesh occludes it.
 pub fn draw_ghost(raster: &mut Raster, camera: &Camera, mesh: &MeshView, c: Rgb) -> DrawStats {
     let vp = camera.view_proj(raster.aspect());
-    let Raster { width, height, depth, color, layer, scratch, .. } = raster;
+    let Raster { width, height, pixels, scratch, .. } = raster;
     let (w, h) = (*width, *height);
     project_all(vp, mesh.positions, None, Vec3::ZERO, w, h, scratch);
-    let verts: &[ProjVertex] = scratch;
-    let (depth, color, layer): (&mut [f32], &mut [Rgb], &mut [Layer]) = (depth, color, layer);
-    let pixel = |i: usize, z: f32, _: f32| edge(depth, color, layer, i, z, false, || c);
+    let verts: &Scratch = scratch;
+    let pixel = |i: usize, z: f32, _: f32| edge(pixels, i, z, false, || c);
     let k = Shader::Constant(1.0);
     if is_triangles(mesh.topology) {
         triangle_edges(mesh, verts, w, h, k, pixel)
@@ -225,13 +248,13 @@ pub fn draw_ghost(raster: &mut Raster, camera: &Camera, mesh: &MeshView, c: Rgb)
     }
 }
 
-/// The three vertices of a triangle if all exist and are finite.
+/// The vertices of a primitive if all exist and are finite.
 #[inline]
 fn fetch<const N: usize>(verts: &[ProjVertex], ix: [usize; N]) -> Option<[ProjVertex; N]> {
     let mut out = [ProjVertex::default(); N];
     for (o, &i) in out.iter_mut().zip(&ix) {
         let v = verts.get(i)?;
-        if !v.finite {
+        if v.state == State::Invalid {
             return None;
         }
         *o = *v;
@@ -239,9 +262,15 @@ fn fetch<const N: usize>(verts: &[ProjVertex], ix: [usize; N]) -> Option<[ProjVe
     Some(out)
 }
 
+/// The clip-space position of a vertex `fetch` accepted.
+#[inline]
+fn clip_pos(sc: &Scratch, i: usize) -> Vec4 {
+    sc.clip.get(i).copied().unwrap_or(Vec4::ZERO)
+}
+
 fn fill_triangles(
     mesh: &MeshView,
-    verts: &[ProjVertex],
+    sc: &Scratch,
     w: usize,
     h: usize,
     shader: Shader,
@@ -249,46 +278,36 @@ fn fill_triangles(
     mut pixel: impl FnMut(usize, f32, f32),
 ) -> DrawStats {
     let mut stats = DrawStats::default();
-    for_each_triangle(mesh.topology, mesh.indices, verts.len(), |ix| {
+    for_each_triangle(mesh.topology, mesh.indices, sc.verts.len(), |ix| {
         stats.primitives += 1;
-        let Some(v) = fetch(verts, ix) else {
+        // By reference: copying the three vertices out costs more than the rejection
+        // test that most tiny triangles end at.
+        let (Some(v0), Some(v1), Some(v2)) = (sc.verts.get(ix[0]), sc.verts.get(ix[1]), sc.verts.get(ix[2]))
+        else {
             stats.skipped += 1;
             return;
         };
-        // `raw` is what gets interpolated (and clipped); `finish` turns it into `s` once
-        // the facing is known.
-        let (raw, flat) = match shader {
-            Shader::Smooth { .. } => ([v[0].light, v[1].light, v[2].light], 0.0),
-            Shader::Flat { ambient, light } => {
-                let p = ix.map(|i| mesh.positions.get(i).copied().unwrap_or(Vec3::ZERO));
-                let n = (p[1] - p[0]).cross(p[2] - p[0]);
-                let cos = n.dot(light) / n.length();
-                let cos = if cos.is_finite() { cos.abs() } else { 0.0 };
-                ([0.0; 3], ambient + (1.0 - ambient) * cos)
-            }
-            Shader::Scalar(s) => (ix.map(|i| s.get(i).copied().unwrap_or(0.0)), 0.0),
-            Shader::Constant(k) => ([k; 3], 0.0),
-        };
-        let finish = |r: f32, front: bool| match shader {
-            Shader::Smooth { ambient } => {
-                let cos = if front { r } else { -r };
-                ambient + (1.0 - ambient) * cos.max(0.0)
-            }
-            Shader::Flat { .. } => flat,
-            Shader::Scalar(_) | Shader::Constant(_) => r,
-        };
-        if v[0].simple && v[1].simple && v[2].simple {
-            let Some(tri) = Triangle::new(w, h, [v[0].screen, v[1].screen, v[2].screen]) else {
+        if v0.simple() && v1.simple() && v2.simple() {
+            let x = [v0.x, v1.x, v2.x].map(i64::from);
+            let y = [v0.y, v1.y, v2.y].map(i64::from);
+            // Set up (and most often reject: no pixel centre inside) before any shading.
+            let Some(tri) = Triangle::snapped(w, h, x, y, [v0.z, v1.z, v2.z]) else {
                 return;
             };
             let front = tri.front_facing();
             if cull && !front {
                 return;
             }
-            tri.scan(raw.map(|r| finish(r, front)), &mut pixel);
+            let (raw, flat) = shader.raw(mesh, [v0.light, v1.light, v2.light], ix);
+            tri.scan(raw.map(|r| shader.finish(r, flat, front)), &mut pixel);
             return;
         }
-        let cv = |k: usize| ClipVertex { p: v[k].clip, s: raw[k] };
+        if [v0, v1, v2].iter().any(|v| v.state == State::Invalid) {
+            stats.skipped += 1;
+            return;
+        }
+        let (raw, flat) = shader.raw(mesh, [v0.light, v1.light, v2.light], ix);
+        let cv = |k: usize| ClipVertex { p: clip_pos(sc, ix[k]), s: raw[k] };
         let mut poly = Polygon::triangle(cv(0), cv(1), cv(2));
         poly.clip(&CLIP_PLANES);
         let n = poly.n.min(MAX_VERTICES);
@@ -309,7 +328,7 @@ fn fill_triangles(
         if cull && !front {
             return;
         }
-        let s: [f32; MAX_VERTICES] = std::array::from_fn(|k| finish(poly.v[k].s, front));
+        let s: [f32; MAX_VERTICES] = std::array::from_fn(|k| shader.finish(poly.v[k].s, flat, front));
         for k in 1..n - 1 {
             if let Some(tri) = Triangle::new(w, h, [pts[0], pts[k], pts[k + 1]]) {
                 tri.scan([s[0], s[k], s[k + 1]], &mut pixel);
@@ -332,19 +351,22 @@ fn unlit(shader: Shader, i: usize) -> f32 {
 /// One segment between projected vertices: direct when both are simple, else cut at the
 /// near plane first (the screen rectangle is `line::scan`'s job).
 fn segment(
-    a: &ProjVertex,
-    b: &ProjVertex,
+    sc: &Scratch,
+    ix: [usize; 2],
     s: [f32; 2],
     w: usize,
     h: usize,
     pixel: &mut impl FnMut(usize, f32, f32),
 ) {
-    if a.simple && b.simple {
-        line::scan(w, h, a.screen, b.screen, s, pixel);
+    let Some([a, b]) = fetch(&sc.verts, ix) else {
+        return;
+    };
+    if a.simple() && b.simple() {
+        line::scan(w, h, a.screen(), b.screen(), s, pixel);
         return;
     }
-    let ca = ClipVertex { p: a.clip, s: s[0] };
-    let cb = ClipVertex { p: b.clip, s: s[1] };
+    let ca = ClipVertex { p: clip_pos(sc, ix[0]), s: s[0] };
+    let cb = ClipVertex { p: clip_pos(sc, ix[1]), s: s[1] };
     if let Some((ca, cb)) = clip_segment(ca, cb, &[NEAR]) {
         let (pa, pb) = (to_screen(ca.p, w, h), to_screen(cb.p, w, h));
         line::scan(w, h, pa, pb, [ca.s, cb.s], pixel);
@@ -353,22 +375,22 @@ fn segment(
 
 fn triangle_edges(
     mesh: &MeshView,
-    verts: &[ProjVertex],
+    sc: &Scratch,
     w: usize,
     h: usize,
     shader: Shader,
     mut pixel: impl FnMut(usize, f32, f32),
 ) -> DrawStats {
     let mut stats = DrawStats::default();
-    for_each_triangle(mesh.topology, mesh.indices, verts.len(), |ix| {
+    for_each_triangle(mesh.topology, mesh.indices, sc.verts.len(), |ix| {
         stats.primitives += 1;
-        let Some(v) = fetch(verts, ix) else {
+        if fetch(&sc.verts, ix).is_none() {
             stats.skipped += 1;
             return;
-        };
+        }
         for (a, b) in [(0, 1), (1, 2), (2, 0)] {
             let s = [unlit(shader, ix[a]), unlit(shader, ix[b])];
-            segment(&v[a], &v[b], s, w, h, &mut pixel);
+            segment(sc, [ix[a], ix[b]], s, w, h, &mut pixel);
         }
     });
     stats
@@ -376,45 +398,45 @@ fn triangle_edges(
 
 fn segments(
     mesh: &MeshView,
-    verts: &[ProjVertex],
+    sc: &Scratch,
     w: usize,
     h: usize,
     shader: Shader,
     mut pixel: impl FnMut(usize, f32, f32),
 ) -> DrawStats {
     let mut stats = DrawStats::default();
-    for_each_segment(mesh.topology, mesh.indices, verts.len(), |ix| {
+    for_each_segment(mesh.topology, mesh.indices, sc.verts.len(), |ix| {
         stats.primitives += 1;
-        let Some(v) = fetch(verts, ix) else {
+        if fetch(&sc.verts, ix).is_none() {
             stats.skipped += 1;
             return;
-        };
+        }
         let s = [unlit(shader, ix[0]), unlit(shader, ix[1])];
-        segment(&v[0], &v[1], s, w, h, &mut pixel);
+        segment(sc, ix, s, w, h, &mut pixel);
     });
     stats
 }
 
 fn points(
     mesh: &MeshView,
-    verts: &[ProjVertex],
+    sc: &Scratch,
     w: usize,
     h: usize,
     shader: Shader,
     mut pixel: impl FnMut(usize, f32, f32),
 ) -> DrawStats {
     let mut stats = DrawStats::default();
-    for_each_point(mesh.indices, verts.len(), |i| {
+    for_each_point(mesh.indices, sc.verts.len(), |i| {
         stats.primitives += 1;
-        let Some([v]) = fetch(verts, [i]) else {
+        let Some([v]) = fetch(&sc.verts, [i]) else {
             stats.skipped += 1;
             return;
         };
         // Not simple: behind the near plane or far outside the view. Either way unseen.
-        if !v.simple {
+        if !v.simple() {
             return;
         }
-        let p = v.screen;
+        let p = v.screen();
         if p.x >= 0.0 && p.y >= 0.0 && p.x < w as f32 && p.y < h as f32 {
             let (x, y) = ((p.x as usize).min(w - 1), (p.y as usize).min(h - 1));
             pixel(y * w + x, p.z, unlit(shader, i));
@@ -710,7 +732,7 @@ mod tests {
         draw_ghost(&mut r, &cam, &view, DEFAULT_GHOST_COLOR);
         // Top edge at row 15 (see the wireframe test); no depth anywhere.
         assert_eq!(r.color_at(20, 15), Some(DEFAULT_GHOST_COLOR));
-        assert!(r.depth.iter().all(|&d| d == 0.0));
+        assert!(r.pixels.iter().all(|p| p.depth == 0.0));
         // Behind a shaded front square it is hidden.
         let front = quad(1.0, 0.5);
         let mut r = raster();

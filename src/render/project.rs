@@ -1,26 +1,60 @@
 //! Per-vertex work for a mesh, done once per vertex rather than once per triangle corner:
-//! world -> clip space, the guard-band test, the viewport transform, and the head-light
-//! term. Output goes into the raster's reused scratch buffer.
+//! world -> clip space, the guard-band test, the viewport transform and snapping to the
+//! filler's fixed-point grid, and the head-light term. Output goes into scratch buffers the
+//! raster keeps between frames.
 
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Vec3, Vec4};
 
-use super::clip::{CLIP_PLANES, inside_all};
+use super::clip::GUARD;
+use super::fill::{SUB, to_fixed};
 
-/// One projected vertex.
+/// What a projected vertex is good for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum State {
+    /// In front of the near plane and inside the guard band: its snapped screen position
+    /// is valid and primitives made only of such vertices skip clipping.
+    Simple,
+    /// Finite but needs clipping (behind the near plane or outside the guard band).
+    Clip,
+    /// A coordinate is NaN or infinite: primitives using it are skipped.
+    #[default]
+    Invalid,
+}
+
+/// The hot per-vertex data the triangle loop reads (20 bytes: the clip-space position
+/// lives in a separate array because only clipped primitives need it).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct ProjVertex {
-    /// Clip-space position, for the clipping path.
-    pub clip: glam::Vec4,
-    /// Screen position (pixels, y down) and reversed depth; meaningful when `simple`.
-    pub screen: Vec3,
+    /// Screen position snapped to 1/`SUB` pixel (y down); valid when `Simple`.
+    pub x: i32,
+    pub y: i32,
+    /// Reversed depth; valid when `Simple`.
+    pub z: f32,
     /// `normal . light`, signed: the caller picks the side (two-sided lighting). 0 when
     /// there is no usable normal.
     pub light: f32,
-    /// Every coordinate is finite.
-    pub finite: bool,
-    /// In front of the near plane and inside the guard band: primitives made only of
-    /// simple vertices skip clipping.
-    pub simple: bool,
+    pub state: State,
+}
+
+impl ProjVertex {
+    #[inline]
+    pub fn simple(&self) -> bool {
+        self.state == State::Simple
+    }
+
+    /// The snapped screen position as floats (for lines and points).
+    #[inline]
+    pub fn screen(&self) -> Vec3 {
+        let k = 1.0 / SUB as f32;
+        Vec3::new(self.x as f32 * k, self.y as f32 * k, self.z)
+    }
+}
+
+/// Buffers reused across draws.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Scratch {
+    pub verts: Vec<ProjVertex>,
+    pub clip: Vec<Vec4>,
 }
 
 /// Project `positions` with `view_proj` onto a `width` x `height` viewport. `light_dir`
@@ -33,30 +67,42 @@ pub(super) fn project_all(
     light_dir: Vec3,
     width: usize,
     height: usize,
-    out: &mut Vec<ProjVertex>,
+    out: &mut Scratch,
 ) {
-    out.clear();
-    out.reserve(positions.len());
+    out.verts.clear();
+    out.clip.clear();
+    out.verts.reserve(positions.len());
+    out.clip.reserve(positions.len());
     let normals = normals.filter(|n| n.len() == positions.len());
     for (i, &p) in positions.iter().enumerate() {
         let clip = view_proj * p.extend(1.0);
-        let finite = clip.is_finite();
-        let simple = finite && inside_all(clip, &CLIP_PLANES);
-        let screen = if simple { to_screen(clip, width, height) } else { Vec3::ZERO };
-        let light = normals.and_then(|n| n.get(i)).map_or(0.0, |n| n.normalize_or_zero().dot(light_dir));
-        out.push(ProjVertex {
-            clip,
-            screen,
-            light: if light.is_finite() { light } else { 0.0 },
-            finite,
-            simple,
-        });
+        let mut v = ProjVertex::default();
+        if clip.is_finite() {
+            v.state = State::Clip;
+            // `inside_all(clip, &CLIP_PLANES)` written out: this runs once per vertex.
+            let g = GUARD * clip.w;
+            if clip.w >= clip.z && clip.x.abs() <= g && clip.y.abs() <= g {
+                let s = to_screen(clip, width, height);
+                // The guard band keeps |s.x|, |s.y| within the filler's limit for any
+                // raster up to MAX_SIDE, so the snapped values fit in i32.
+                v.x = to_fixed(s.x) as i32;
+                v.y = to_fixed(s.y) as i32;
+                v.z = s.z;
+                v.state = State::Simple;
+            }
+        }
+        if let Some(n) = normals.and_then(|n| n.get(i)) {
+            let l = n.normalize_or_zero().dot(light_dir);
+            v.light = if l.is_finite() { l } else { 0.0 };
+        }
+        out.verts.push(v);
+        out.clip.push(clip);
     }
 }
 
 /// Clip space -> screen space for a vertex known to be in front of the near plane.
 #[inline]
-pub(super) fn to_screen(clip: glam::Vec4, width: usize, height: usize) -> Vec3 {
+pub(super) fn to_screen(clip: Vec4, width: usize, height: usize) -> Vec3 {
     let inv_w = 1.0 / clip.w;
     Vec3::new(
         (clip.x * inv_w + 1.0) * 0.5 * width as f32,
@@ -71,7 +117,7 @@ mod tests {
     use crate::render::camera::Camera;
 
     #[test]
-    fn target_lands_mid_raster_and_flags_are_right() {
+    fn target_lands_mid_raster_and_states_are_right() {
         let cam = Camera::default();
         let vp = cam.view_proj(2.0);
         let pts = [
@@ -81,20 +127,28 @@ mod tests {
             Vec3::new(1e6, 0.0, 0.0), // far outside the guard band
         ];
         let normals = [Vec3::Z * 2.0, Vec3::Z, Vec3::Z, Vec3::ZERO];
-        let mut out = Vec::new();
+        let mut out = Scratch::default();
         project_all(vp, &pts, Some(&normals), cam.back(), 40, 20, &mut out);
-        let s = out[0].screen;
-        assert!((s.x - 20.0).abs() < 1e-4 && (s.y - 10.0).abs() < 1e-4);
+        let v = out.verts[0];
+        // Centre (20, 10) in 1/256 pixel.
+        assert_eq!((v.x, v.y), (20 * 256, 10 * 256));
         // Reversed depth at the target: near / distance = 0.01 / 3.
-        assert!((s.z - 0.01 / 3.0).abs() < 1e-7);
+        assert!((v.z - 0.01 / 3.0).abs() < 1e-7);
         // The normal faces the eye (light = back vector = +Z): full light despite length 2.
-        assert!((out[0].light - 1.0).abs() < 1e-6);
-        assert!(out[0].simple && out[0].finite);
-        assert!(out[1].finite && !out[1].simple);
-        assert!(!out[2].finite && !out[2].simple);
-        assert!(out[3].finite && !out[3].simple);
-        assert_eq!(out[3].light, 0.0);
-        // Same screen position from the clip path helper.
-        assert!(to_screen(out[0].clip, 40, 20).abs_diff_eq(s, 1e-5));
+        assert!((v.light - 1.0).abs() < 1e-6);
+        assert_eq!(v.state, State::Simple);
+        assert_eq!(out.verts[1].state, State::Clip);
+        assert_eq!(out.verts[2].state, State::Invalid);
+        assert_eq!(out.verts[3].state, State::Clip);
+        assert_eq!(out.verts[3].light, 0.0);
+        assert!(v.screen().abs_diff_eq(to_screen(out.clip[0], 40, 20), 1e-5));
+        assert_eq!(std::mem::size_of::<ProjVertex>(), 20);
+        // The written-out guard test agrees with the planes.
+        use crate::render::clip::{CLIP_PLANES, inside_all};
+        for (v, c) in out.verts.iter().zip(&out.clip) {
+            if v.state != State::Invalid {
+                assert_eq!(v.state == State::Simple, inside_all(*c, &CLIP_PLANES));
+            }
+        }
     }
 }

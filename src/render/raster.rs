@@ -1,10 +1,13 @@
-//! The raster: flat per-pixel buffers (depth, colour, layer) sized in dots, plus the scratch
-//! space the mesh drawer reuses between frames. It owns allocation and the per-pixel
-//! write rules; it does not know about triangles, cameras or glyphs.
+//! The raster: one flat buffer of pixels (depth, colour, layer) sized in dots, plus the
+//! scratch space the mesh drawer reuses between frames. It owns allocation and the
+//! per-pixel write rules; it does not know about triangles, cameras or glyphs.
 //!
 //! Depth is reversed (see `camera`): larger is nearer, a cleared pixel holds 0. Pixel
 //! (x, y) covers `[x, x+1) x [y, y+1)` in screen coordinates (x right, y down) and is
 //! sampled at its centre `(x + 0.5, y + 0.5)`.
+//!
+//! A pixel keeps its three fields together (8 bytes): the depth test and the colour write
+//! then touch one cache line and need one bounds check.
 
 use glam::{Vec3, Vec4};
 
@@ -12,7 +15,7 @@ use super::clip::{ClipVertex, Polygon};
 use super::color::{Rgb, heat};
 use super::fill::{COORD_LIMIT, Triangle};
 use super::glyphs::GlyphMode;
-use super::project::ProjVertex;
+use super::project::Scratch;
 
 /// A terminal cell is about twice as tall as it is wide.
 pub const CELL_ASPECT: f32 = 2.0;
@@ -50,16 +53,22 @@ impl Paint {
     }
 }
 
+/// One raster pixel.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(super) struct Pixel {
+    pub depth: f32,
+    pub color: Rgb,
+    pub layer: Layer,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Raster {
     pub(super) width: usize,
     pub(super) height: usize,
     pub(super) pixel_aspect: f32,
-    pub(super) depth: Vec<f32>,
-    pub(super) color: Vec<Rgb>,
-    pub(super) layer: Vec<Layer>,
+    pub(super) pixels: Vec<Pixel>,
     /// Projected vertices of the mesh being drawn; kept to reuse its allocation.
-    pub(super) scratch: Vec<ProjVertex>,
+    pub(super) scratch: Scratch,
 }
 
 impl Raster {
@@ -84,10 +93,7 @@ impl Raster {
         self.width = width.min(MAX_SIDE);
         self.height = height.min(MAX_SIDE);
         self.pixel_aspect = if pixel_aspect.is_finite() && pixel_aspect > 0.0 { pixel_aspect } else { 1.0 };
-        let n = self.width * self.height;
-        self.depth.resize(n, 0.0);
-        self.color.resize(n, Rgb::BLACK);
-        self.layer.resize(n, Layer::Empty);
+        self.pixels.resize(self.width * self.height, Pixel::default());
         self.clear();
     }
 
@@ -100,9 +106,7 @@ impl Raster {
 
     /// Forget everything drawn; no allocation.
     pub fn clear(&mut self) {
-        self.depth.fill(0.0);
-        self.color.fill(Rgb::BLACK);
-        self.layer.fill(Layer::Empty);
+        self.pixels.fill(Pixel::default());
     }
 
     pub fn width(&self) -> usize {
@@ -131,26 +135,22 @@ impl Raster {
         Vec3::new((ndc.x + 1.0) * 0.5 * self.width as f32, (1.0 - ndc.y) * 0.5 * self.height as f32, ndc.z)
     }
 
-    fn index(&self, x: usize, y: usize) -> Option<usize> {
-        (x < self.width && y < self.height).then(|| y * self.width + x)
+    fn pixel(&self, x: usize, y: usize) -> Option<&Pixel> {
+        if x < self.width && y < self.height { self.pixels.get(y * self.width + x) } else { None }
     }
 
     pub fn layer_at(&self, x: usize, y: usize) -> Layer {
-        self.index(x, y).and_then(|i| self.layer.get(i).copied()).unwrap_or_default()
+        self.pixel(x, y).map(|p| p.layer).unwrap_or_default()
     }
 
     /// The colour of a drawn pixel; `None` when empty or outside.
     pub fn color_at(&self, x: usize, y: usize) -> Option<Rgb> {
-        let i = self.index(x, y)?;
-        match self.layer.get(i) {
-            Some(Layer::Empty) | None => None,
-            Some(_) => self.color.get(i).copied(),
-        }
+        self.pixel(x, y).filter(|p| p.layer != Layer::Empty).map(|p| p.color)
     }
 
     /// Stored depth (0 = nothing, larger = nearer); `None` outside.
     pub fn depth_at(&self, x: usize, y: usize) -> Option<f32> {
-        self.index(x, y).and_then(|i| self.depth.get(i).copied())
+        self.pixel(x, y).map(|p| p.depth)
     }
 
     pub fn is_lit(&self, x: usize, y: usize) -> bool {
@@ -177,8 +177,8 @@ impl Raster {
     /// nothing.
     pub fn fill_triangle(&mut self, v: [Vec3; 3], s: [f32; 3], paint: Paint) {
         let (w, h) = (self.width, self.height);
-        let (depth, color, layer) = (&mut self.depth, &mut self.color, &mut self.layer);
-        let mut pixel = |i, z, s| surface(depth, color, layer, i, z, || paint.color(s));
+        let px = &mut self.pixels;
+        let mut pixel = |i, z, s| surface(px, i, z, || paint.color(s));
         if !v.iter().all(|p| p.is_finite()) {
             return;
         }
@@ -213,15 +213,15 @@ impl Raster {
     /// depth-writing (see `line` for the pixels it covers).
     pub fn line(&mut self, a: Vec3, b: Vec3, s: [f32; 2], paint: Paint) {
         let (w, h) = (self.width, self.height);
-        let (depth, color, layer) = (&mut self.depth, &mut self.color, &mut self.layer);
-        super::line::scan(w, h, a, b, s, |i, z, s| edge(depth, color, layer, i, z, true, || paint.color(s)));
+        let px = &mut self.pixels;
+        super::line::scan(w, h, a, b, s, |i, z, s| edge(px, i, z, true, || paint.color(s)));
     }
 
     /// A line drawn over everything, not touching depth.
     pub fn overlay_line(&mut self, a: Vec3, b: Vec3, c: Rgb) {
         let (w, h) = (self.width, self.height);
-        let (color, layer) = (&mut self.color, &mut self.layer);
-        super::line::scan(w, h, a, b, [1.0, 1.0], |i, _, _| overlay(color, layer, i, c));
+        let px = &mut self.pixels;
+        super::line::scan(w, h, a, b, [1.0, 1.0], |i, _, _| overlay(px, i, c));
     }
 
     /// A square dot of side `2 * radius + 1` centred on the pixel containing `p`, drawn
@@ -237,8 +237,7 @@ impl Raster {
         let y1 = (cy + r).min(self.height.saturating_sub(1));
         for y in y0..=y1 {
             for x in x0..=x1 {
-                let i = y * self.width + x;
-                overlay(&mut self.color, &mut self.layer, i, c);
+                overlay(&mut self.pixels, y * self.width + x, c);
             }
         }
     }
@@ -246,8 +245,7 @@ impl Raster {
     /// A single pixel, depth-tested like a line (`EDGE_DEPTH_BIAS`) and depth-writing.
     pub fn point(&mut self, p: Vec3, c: Rgb) {
         if let Some((x, y)) = self.pixel_of(p) {
-            let i = y * self.width + x;
-            edge(&mut self.depth, &mut self.color, &mut self.layer, i, p.z, true, || c);
+            edge(&mut self.pixels, y * self.width + x, p.z, true, || c);
         }
     }
 
@@ -268,57 +266,52 @@ pub const EDGE_DEPTH_BIAS: f32 = 0.01;
 /// first drawn stays (draw order then decides, predictably). The colour is computed only
 /// for pixels that pass.
 #[inline]
-pub(super) fn surface(
-    depth: &mut [f32],
-    color: &mut [Rgb],
-    layer: &mut [Layer],
-    i: usize,
-    z: f32,
-    c: impl FnOnce() -> Rgb,
-) {
-    if let (Some(d), Some(col), Some(l)) = (depth.get_mut(i), color.get_mut(i), layer.get_mut(i))
-        && z > *d
+pub(super) fn surface(px: &mut [Pixel], i: usize, z: f32, c: impl FnOnce() -> Rgb) {
+    if let Some(p) = px.get_mut(i)
+        && z > p.depth
     {
-        *d = z;
+        p.depth = z;
         // Overlays stay on top whatever is drawn after them; the depth still records the
         // surface so that later surfaces are tested against it.
-        if *l != Layer::Overlay {
-            *col = c();
-            *l = Layer::Surface;
+        if p.layer != Layer::Overlay {
+            p.color = c();
+            p.layer = Layer::Surface;
         }
+    }
+}
+
+/// Depth only (the hidden-line prepass).
+#[inline]
+pub(super) fn depth_only(px: &mut [Pixel], i: usize, z: f32) {
+    if let Some(p) = px.get_mut(i)
+        && z > p.depth
+    {
+        p.depth = z;
     }
 }
 
 /// The depth rule for edges and points: pass unless clearly behind (`EDGE_DEPTH_BIAS`);
 /// when `write`, raise the stored depth to the edge's own.
 #[inline]
-pub(super) fn edge(
-    depth: &mut [f32],
-    color: &mut [Rgb],
-    layer: &mut [Layer],
-    i: usize,
-    z: f32,
-    write: bool,
-    c: impl FnOnce() -> Rgb,
-) {
-    if let (Some(d), Some(col), Some(l)) = (depth.get_mut(i), color.get_mut(i), layer.get_mut(i))
-        && z * (1.0 + EDGE_DEPTH_BIAS) > *d
+pub(super) fn edge(px: &mut [Pixel], i: usize, z: f32, write: bool, c: impl FnOnce() -> Rgb) {
+    if let Some(p) = px.get_mut(i)
+        && z * (1.0 + EDGE_DEPTH_BIAS) > p.depth
     {
-        if write && z > *d {
-            *d = z;
+        if write && z > p.depth {
+            p.depth = z;
         }
-        if *l != Layer::Overlay {
-            *col = c();
-            *l = Layer::Surface;
+        if p.layer != Layer::Overlay {
+            p.color = c();
+            p.layer = Layer::Surface;
         }
     }
 }
 
 #[inline]
-pub(super) fn overlay(color: &mut [Rgb], layer: &mut [Layer], i: usize, c: Rgb) {
-    if let (Some(col), Some(l)) = (color.get_mut(i), layer.get_mut(i)) {
-        *col = c;
-        *l = Layer::Overlay;
+pub(super) fn overlay(px: &mut [Pixel], i: usize, c: Rgb) {
+    if let Some(p) = px.get_mut(i) {
+        p.color = c;
+        p.layer = Layer::Overlay;
     }
 }
 
@@ -333,6 +326,11 @@ mod tests {
         let p = |x, y| Vec3::new(x, y, z);
         r.fill_triangle([p(x0, 0.0), p(x1, 0.0), p(x1, 4.0)], [1.0; 3], Paint::Lit(c));
         r.fill_triangle([p(x0, 0.0), p(x1, 4.0), p(x0, 4.0)], [1.0; 3], Paint::Lit(c));
+    }
+
+    #[test]
+    fn a_pixel_is_eight_bytes() {
+        assert_eq!(std::mem::size_of::<Pixel>(), 8);
     }
 
     #[test]
@@ -372,14 +370,14 @@ mod tests {
     fn clear_keeps_allocation_and_empties() {
         let mut r = Raster::new(6, 4, 1.0);
         square(&mut r, 0.5, NEAR_C, 0.0, 6.0);
-        let cap = r.depth.capacity();
+        let cap = r.pixels.capacity();
         r.clear();
-        assert_eq!(r.depth.capacity(), cap);
+        assert_eq!(r.pixels.capacity(), cap);
         assert!(r.lit_pixels().is_empty());
         assert_eq!(r.depth_at(0, 0), Some(0.0));
         r.resize(3, 2, 1.0);
-        assert_eq!(r.depth.capacity(), cap);
-        assert_eq!((r.width(), r.height(), r.depth.len()), (3, 2, 6));
+        assert_eq!(r.pixels.capacity(), cap);
+        assert_eq!((r.width(), r.height(), r.pixels.len()), (3, 2, 6));
     }
 
     #[test]

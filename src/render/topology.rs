@@ -39,11 +39,21 @@ pub(super) fn for_each_triangle(
     let n = count(indices, vertices);
     let ix = |k| at(indices, k);
     match t {
-        Topology::Triangles => {
-            for k in 0..n / 3 {
-                f([ix(3 * k), ix(3 * k + 1), ix(3 * k + 2)]);
+        // The common case gets its own loop: no per-index branch on `indices`.
+        Topology::Triangles => match indices {
+            Some(list) => {
+                for t in list.chunks_exact(3) {
+                    if let [a, b, c] = *t {
+                        f([a as usize, b as usize, c as usize]);
+                    }
+                }
             }
-        }
+            None => {
+                for k in 0..n / 3 {
+                    f([3 * k, 3 * k + 1, 3 * k + 2]);
+                }
+            }
+        },
         Topology::TriangleStrip => {
             for k in 0..n.saturating_sub(2) {
                 let odd = k % 2;
