@@ -92,8 +92,10 @@ impl Grid {
 
     /// Row `y` (empty when out of range).
     pub fn row(&self, y: usize) -> &[Cell] {
-        let start = y.saturating_mul(self.width);
-        self.cells.get(start..start + self.width).unwrap_or(&[])
+        let range = y
+            .checked_mul(self.width)
+            .and_then(|start| Some(start..start.checked_add(self.width)?));
+        range.and_then(|r| self.cells.get(r)).unwrap_or(&[])
     }
 
     /// The characters of row `y`, without colours.
@@ -355,5 +357,6 @@ mod tests {
         assert_eq!(g.cells.capacity(), cap);
         assert!(g.get(3, 0).is_none() && g.get(2, 1).is_some());
         assert!(g.row(2).is_empty());
+        assert!(g.row(usize::MAX).is_empty());
     }
 }
