@@ -92,9 +92,7 @@ impl Grid {
 
     /// Row `y` (empty when out of range).
     pub fn row(&self, y: usize) -> &[Cell] {
-        let range = y
-            .checked_mul(self.width)
-            .and_then(|start| Some(start..start.checked_add(self.width)?));
+        let range = y.checked_mul(self.width).and_then(|start| Some(start..start.checked_add(self.width)?));
         range.and_then(|r| self.cells.get(r)).unwrap_or(&[])
     }
 
