@@ -4,3 +4,4 @@ mod cli;
 mod golden;
 mod malformed;
 mod samples;
+mod tui;

@@ -76,13 +76,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
 fn trs_lines<'a>(t: Vec3, r: Quat, s: Vec3, label: &dyn Fn(&str) -> Span<'a>) -> Vec<Line<'a>> {
     vec![
         Line::from(vec![label("  T"), Span::raw(vec3(t))]),
-        Line::from(vec![label("  R"), Span::raw(format!("{:.4} {:.4} {:.4} {:.4}", r.x, r.y, r.z, r.w))]),
+        Line::from(vec![label("  R"), Span::raw(format!("{:.3} {:.3} {:.3} {:.3}", r.x, r.y, r.z, r.w))]),
         Line::from(vec![label("  S"), Span::raw(vec3(s))]),
     ]
 }
 
 fn vec3(v: Vec3) -> String {
-    format!("{:.4} {:.4} {:.4}", v.x, v.y, v.z)
+    format!("{:.3} {:.3} {:.3}", v.x, v.y, v.z)
 }
 
 fn max_abs_diff(a: Mat4, b: Mat4) -> f32 {

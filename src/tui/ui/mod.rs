@@ -26,7 +26,7 @@ use super::app::App;
 pub const MIN_WIDTH: u16 = 60;
 pub const MIN_HEIGHT: u16 = 18;
 /// From this width the details and weights panels get their own column.
-const WIDE: u16 = 130;
+const WIDE: u16 = 110;
 
 /// Where each panel was drawn, for mouse hit-testing.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]

@@ -1,6 +1,7 @@
-//! The skin-weights panel: the selected bone's influence (count, min/mean/max, histogram),
-//! the selected vertex's joints and weights with its f32 sum and the normalisation rule,
-//! and the mesh's weight problems by code.
+//! The skin-weights panel: the mesh's weight problems (a list with a cursor while the panel
+//! has focus; Enter jumps to the vertex), the selected bone's influence (count,
+//! min/mean/max, histogram), and the selected vertex's joints and weights with its f32 sum
+//! and the normalisation rule.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -8,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{Theme, panel};
+use crate::rig::Severity;
 use crate::tui::action::Focus;
 use crate::tui::app::App;
 use crate::tui::weights::{HISTOGRAM_BINS, influences};
@@ -15,9 +17,67 @@ use crate::tui::weights::{HISTOGRAM_BINS, influences};
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
+    let focused = app.focus == Focus::Weights;
     let title = format!(" Skin weights [{}] ", app.preview.label());
-    let block = panel(title, app.focus == Focus::Weights, theme);
+    let block = panel(title, focused, theme);
+    let inner_h = block.inner(area).height as usize;
     let mut lines: Vec<Line> = Vec::new();
+    problems(app, theme, focused, inner_h, &mut lines);
+    bone(app, theme, &mut lines);
+    vertex(app, theme, &mut lines);
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// Counts by code, or (focused) the vertex problems around the cursor.
+fn problems<'a>(app: &App, theme: &Theme, focused: bool, height: usize, lines: &mut Vec<Line<'a>>) {
+    let d = &app.diag;
+    if d.findings.is_empty() {
+        lines.push(Line::styled("no weight or skin problems", theme.ok));
+        return;
+    }
+    let style = if d.error_count() > 0 { theme.error } else { theme.warning };
+    lines.push(Line::styled(
+        format!("{} errors, {} warnings, {} infos", d.error_count(), d.warning_count(), d.info_count()),
+        style,
+    ));
+    if focused && !app.vertex_problems.is_empty() {
+        let room = (height / 2).max(1);
+        let start = app.problem.saturating_sub(room - 1);
+        for (i, &fi) in app.vertex_problems.iter().enumerate().skip(start).take(room) {
+            let f = &d.findings[fi];
+            let v = f.vertex.as_ref().map_or(String::new(), |v| format!("v{} sum {:.4}", v.vertex, v.sum));
+            let code = f.code.trim_start_matches("ACCESSOR_");
+            let marker = if i == app.problem { "▸ " } else { "  " };
+            let s = if i == app.problem { theme.selected } else { severity_style(f.severity, theme) };
+            lines.push(Line::styled(format!("{marker}{code} {v}"), s));
+        }
+        lines.push(Line::styled("  Enter: select that vertex", theme.dim));
+    } else {
+        for (code, n) in d.counts.iter().take(4) {
+            let sev = d.findings.iter().find(|f| f.code == *code).map_or(Severity::Info, |f| f.severity);
+            lines.push(Line::styled(
+                format!("  {n} {}", code.trim_start_matches("ACCESSOR_")),
+                severity_style(sev, theme),
+            ));
+        }
+        if d.counts.len() > 4 {
+            lines.push(Line::styled(
+                format!("  ... {} more codes (focus: list)", d.counts.len() - 4),
+                theme.dim,
+            ));
+        }
+    }
+}
+
+fn severity_style(s: Severity, theme: &Theme) -> ratatui::style::Style {
+    match s {
+        Severity::Error => theme.error,
+        Severity::Warning => theme.warning,
+        Severity::Info => theme.dim,
+    }
+}
+
+fn bone<'a>(app: &App, theme: &Theme, lines: &mut Vec<Line<'a>>) {
     let w = &app.weights;
     match app.selected() {
         Some(node) if app.selected_joint().is_some() => {
@@ -26,7 +86,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
                 Span::raw(format!(": {} vertices", w.vertices.len())),
             ]));
             if !w.vertices.is_empty() {
-                lines.push(Line::raw(format!("  min {:.4}  mean {:.4}  max {:.4}", w.min, w.mean, w.max)));
+                lines.push(Line::raw(format!("  min {:.3} mean {:.3} max {:.3}", w.min, w.mean, w.max)));
                 lines.push(Line::from(vec![
                     Span::styled("  0 ", theme.dim),
                     Span::raw(histogram(&w.histogram)),
@@ -34,51 +94,44 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
                 ]));
             }
         }
-        Some(_) => lines.push(Line::styled("selected node is not a joint of this skin", theme.dim)),
+        Some(_) => lines.push(Line::styled("not a joint of this skin", theme.dim)),
         None => lines.push(Line::styled("(no bone selected)", theme.dim)),
     }
-    if let Some(v) = app.vertex
-        && let Some(dp) = app.ws.primitives.get(v.prim)
-        && let Some(prim) = app.rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive))
-    {
-        let idx = w
-            .vertices
-            .iter()
-            .position(|&x| x == v)
-            .map(|i| format!(" ({}/{})", i + 1, w.vertices.len()))
-            .unwrap_or_default();
-        lines.push(Line::styled(
-            format!("vertex {} of mesh {} prim {}{idx}  [v/V x]", v.vertex, dp.mesh, dp.primitive),
-            theme.label,
-        ));
-        let skin = dp.skin.and_then(|s| app.rig.skins.get(s));
-        let mut sum = 0.0f32;
-        let mut n = 0usize;
-        for (j, wt) in influences(prim, v.vertex) {
-            if wt == 0.0 && j == 0 {
-                continue;
-            }
-            let name = skin
-                .and_then(|s| s.joints.get(j as usize))
-                .map_or_else(|| format!("joint {j} (out of range)"), |&nd| app.rig.node_label(nd));
-            lines.push(Line::raw(format!("  {name:<18} {wt:.7}")));
-            if wt.is_finite() && wt > 0.0 {
-                sum += wt;
-                n += 1;
-            }
+}
+
+fn vertex<'a>(app: &App, theme: &Theme, lines: &mut Vec<Line<'a>>) {
+    let Some(v) = app.vertex else { return };
+    let Some(dp) = app.ws.primitives.get(v.prim) else { return };
+    let Some(prim) = app.rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else { return };
+    lines.push(Line::styled(
+        format!("vertex {} (mesh {}.{})  v/V x", v.vertex, dp.mesh, dp.primitive),
+        theme.label,
+    ));
+    let skin = dp.skin.and_then(|s| app.rig.skins.get(s));
+    let mut sum = 0.0f32;
+    let mut n = 0usize;
+    for (j, wt) in influences(prim, v.vertex) {
+        if wt == 0.0 && j == 0 {
+            continue;
         }
-        let ok = (sum - 1.0).abs() <= 2e-7 * n as f32 && n > 0;
-        lines.push(Line::from(vec![
-            Span::raw(format!("  sum {sum:.8} (n={n}, |sum-1|={:.2e}) ", (sum - 1.0).abs())),
-            if ok {
-                Span::styled("normalised", theme.ok)
-            } else {
-                Span::styled("NOT normalised", theme.error)
-            },
-        ]));
+        let name = skin
+            .and_then(|s| s.joints.get(j as usize))
+            .map_or_else(|| format!("joint {j} (out of range)"), |&nd| app.rig.node_label(nd));
+        lines.push(Line::raw(format!("  {name:<16} {wt:.7}")));
+        if wt.is_finite() && wt > 0.0 {
+            sum += wt;
+            n += 1;
+        }
     }
-    lines.push(Line::styled(app.problems_summary(), theme.warning));
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    let ok = n > 0 && f64::from((sum - 1.0).abs()) <= 2e-7 * n as f64;
+    lines.push(Line::from(vec![
+        Span::raw(format!("  sum {sum:.8} n={n} ")),
+        if ok {
+            Span::styled("ok", theme.ok)
+        } else {
+            Span::styled(format!("off {:.1e}", (sum - 1.0).abs()), theme.error)
+        },
+    ]));
 }
 
 fn histogram(bins: &[usize; HISTOGRAM_BINS]) -> String {

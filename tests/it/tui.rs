@@ -1,0 +1,238 @@
+//! Whole viewer screens at fixed sizes, times and cameras, after key sequences typed through
+//! the real key table; and (when tmux is installed) the real binary in a real terminal.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use rigscope::tui::action::Action;
+use rigscope::tui::ui::{self, ViewportCache};
+use rigscope::tui::{App, Launch, keymap};
+
+use super::cli::sample;
+
+fn app(file: &str, launch: Launch) -> App {
+    let rig = rigscope::load(std::path::Path::new(&sample(file))).expect("sample loads");
+    App::new(rig, &launch)
+}
+
+fn paused() -> Launch {
+    Launch { paused: true, color: false, ..Launch::default() }
+}
+
+/// Types `keys` (one char per key; `\t` Tab, `\n` Enter, `\x1b` Esc) through the key table.
+fn press(app: &mut App, keys: &str) {
+    for ch in keys.chars() {
+        let code = match ch {
+            '\t' => KeyCode::Tab,
+            '\n' => KeyCode::Enter,
+            '\x1b' => KeyCode::Esc,
+            c => KeyCode::Char(c),
+        };
+        let ev = KeyEvent::new(code, KeyModifiers::NONE);
+        if let Some(action) = keymap::action_for(&ev, app.focus, app.tree.filtering, app.show_help) {
+            app.update(action);
+        }
+    }
+}
+
+fn screen(app: &mut App, width: u16, height: u16) -> String {
+    app.evaluate();
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
+    let mut cache = ViewportCache::default();
+    terminal
+        .draw(|f| {
+            ui::draw(f, app, &mut cache);
+        })
+        .expect("draw");
+    terminal.backend().to_string()
+}
+
+#[test]
+fn walker_at_start_120x40() {
+    let mut a = app("walker.glb", paused());
+    let s = screen(&mut a, 120, 40);
+    for text in
+        ["Bones (17 joints)", "hips", "spine", "Keyframes: walk", "0.000 / 1.000 s", "Viewport: braille"]
+    {
+        assert!(s.contains(text), "missing {text:?}:\n{s}");
+    }
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn walker_80x24_shares_the_side_panel() {
+    let mut a = app("walker.glb", paused());
+    let s = screen(&mut a, 80, 24);
+    assert!(s.contains("Bone details") && !s.contains("Skin weights"), "{s}");
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn playing_advances_time_by_the_ticks() {
+    let mut a = app("walker.glb", Launch { color: false, ..Launch::default() });
+    for _ in 0..10 {
+        a.update(Action::Tick(0.025));
+    }
+    assert!((a.playback.time - 0.25).abs() < 1e-5, "{}", a.playback.time);
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("0.250 / 1.000 s"), "{s}");
+    // Space pauses; ticks no longer move time.
+    press(&mut a, " ");
+    a.update(Action::Tick(0.5));
+    assert!((a.playback.time - 0.25).abs() < 1e-5);
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn stepping_moves_by_the_clip_key_spacing() {
+    // The walk keys are 1/24 s apart: three steps forward, one back = 2/24 s.
+    let mut a = app("walker.glb", paused());
+    press(&mut a, "...,");
+    assert!((a.playback.time - 2.0 / 24.0).abs() < 1e-5, "{}", a.playback.time);
+    // `]` jumps to the next key of the selected bone, `End` to the end.
+    press(&mut a, "]");
+    assert!((a.playback.time - 3.0 / 24.0).abs() < 1e-4, "{}", a.playback.time);
+}
+
+#[test]
+fn selecting_a_bone_shows_its_channels_and_weights() {
+    let mut a = app("walker.glb", paused());
+    press(&mut a, "jjjj"); // hips -> spine -> chest -> neck -> head
+    assert_eq!(a.selected().map(|n| a.rig.node_label(n)), Some("head".to_string()));
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("head  node 4"), "{s}");
+    assert!(s.contains("rotation (x,y,z,w) = "), "{s}");
+    assert!(s.contains("head: "), "{s}");
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn filtering_the_tree_by_name() {
+    let mut a = app("walker.glb", paused());
+    press(&mut a, "/fore\n");
+    let rows: Vec<String> = a.tree.rows().iter().map(|r| a.rig.node_label(r.node)).collect();
+    assert!(rows.contains(&"forearm.L".to_string()) && rows.contains(&"forearm.R".to_string()), "{rows:?}");
+    assert!(!rows.contains(&"thigh.L".to_string()), "{rows:?}");
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("/fore"), "{s}");
+    insta::assert_snapshot!(s);
+    press(&mut a, "\x1b");
+    assert!(a.tree.rows().len() >= 17);
+}
+
+#[test]
+fn help_lists_every_binding() {
+    let mut a = app("walker.glb", paused());
+    press(&mut a, "?");
+    let s = screen(&mut a, 160, 48);
+    for b in keymap::BINDINGS {
+        assert!(s.contains(b.help), "help misses {:?}", b.help);
+    }
+    insta::assert_snapshot!(s);
+    press(&mut a, "?");
+    assert!(!a.show_help);
+}
+
+#[test]
+fn tiny_terminal_says_so() {
+    let mut a = app("walker.glb", paused());
+    let s = screen(&mut a, 40, 10);
+    assert!(s.contains("terminal too small") && s.contains("have 40x10"), "{s}");
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn bad_weights_lists_problems_and_jumps_to_one() {
+    let mut a = app("bad-weights.glb", paused());
+    assert!(!a.vertex_problems.is_empty());
+    // Focus the weights panel (Shift-Tab three times), then Enter on the first problem.
+    for _ in 0..3 {
+        a.update(Action::FocusNext);
+    }
+    press(&mut a, "\n");
+    let f = &a.diag.findings[a.vertex_problems[0]];
+    let v = a.vertex.expect("a vertex is selected");
+    assert_eq!(Some(v.vertex), f.vertex.as_ref().map(|x| x.vertex));
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("WEIGHTS_NON_NORMALIZED"), "{s}");
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn clip_cycling_speed_and_loop_modes() {
+    let mut a = app("tentacle.glb", paused());
+    press(&mut a, "c");
+    assert_eq!(a.clip, Some(1));
+    press(&mut a, "C");
+    assert_eq!(a.clip, Some(0));
+    press(&mut a, "<<<");
+    assert!((a.playback.speed - 0.1).abs() < 1e-6, "{}", a.playback.speed);
+    press(&mut a, "<");
+    assert!((a.playback.speed + 0.1).abs() < 1e-6, "reverse after 0.1x");
+    press(&mut a, "l");
+    assert_eq!(a.playback.mode, rigscope::anim::LoopMode::Once);
+}
+
+#[test]
+fn every_render_mode_draws_the_tentacle() {
+    for (key, name) in [('1', "braille"), ('2', "half-block"), ('3', "ascii")] {
+        let mut a = app("tentacle.glb", paused());
+        press(&mut a, &key.to_string());
+        let s = screen(&mut a, 100, 30);
+        assert!(s.contains(&format!("Viewport: {name}")), "{s}");
+        insta::assert_snapshot!(format!("tentacle_mode_{name}"), s);
+    }
+}
+
+/// The real binary in a real terminal: bone names, the clip and an advancing time are on
+/// screen, `q` quits with status 0, and the terminal is back to normal (main screen, cursor
+/// shown, mouse reporting off). Skipped with a note when tmux is not installed.
+#[test]
+fn tmux_smoke_test() {
+    let tmux_ok = std::process::Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
+    if !tmux_ok {
+        println!("skipping the tmux smoke test: tmux is not installed");
+        return;
+    }
+    let socket = format!("rigscope-test-{}", std::process::id());
+    let tmux = |args: &[&str]| -> String {
+        let out =
+            std::process::Command::new("tmux").arg("-L").arg(&socket).args(args).output().expect("tmux");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let bin = env!("CARGO_BIN_EXE_rigscope");
+    let cmd = format!("{bin} {}; echo EXITED $?; sleep 30", sample("walker.glb"));
+    tmux(&["new-session", "-d", "-s", "smoke", "-x", "120", "-y", "40", &cmd]);
+    let capture = || tmux(&["capture-pane", "-p", "-t", "smoke"]);
+    let wait_for = |needle: &str| -> String {
+        let mut screen = String::new();
+        for _ in 0..100 {
+            screen = capture();
+            if screen.contains(needle) {
+                return screen;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        tmux(&["kill-server"]);
+        panic!("{needle:?} never appeared:\n{screen}");
+    };
+    let first = wait_for("Keyframes: walk");
+    for name in ["hips", "spine", "thigh.L", "walk"] {
+        assert!(first.contains(name), "{name} missing:\n{first}");
+    }
+    let time_of = |screen: &str| -> f32 {
+        let at = screen.find(" / 1.000 s").expect("time on screen");
+        screen[..at].rsplit(' ').next().and_then(|t| t.parse().ok()).expect("a number before / 1.000 s")
+    };
+    let t0 = time_of(&first);
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let t1 = time_of(&capture());
+    assert!(t1 != t0, "time did not advance: {t0} then {t1}");
+    tmux(&["send-keys", "-t", "smoke", "q"]);
+    let after = wait_for("EXITED");
+    assert!(after.contains("EXITED 0"), "{after}");
+    let state =
+        tmux(&["display-message", "-p", "-t", "smoke", "#{alternate_on} #{cursor_flag} #{mouse_any_flag}"]);
+    tmux(&["kill-server"]);
+    assert_eq!(state.trim(), "0 1 0", "alternate screen, cursor, mouse after quitting");
+}
