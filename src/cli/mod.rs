@@ -74,7 +74,11 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
         paused: args.paused,
         mode: glyph_mode(args.mode),
         fps: args.fps,
-        color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        color: if std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) {
+            terminal_color_depth()
+        } else {
+            crate::render::ColorDepth::None
+        },
     };
     let source = rig.source.clone();
     crate::tui::run(rig, &launch).map_err(|e| Failure::input(format!("{source}: {e}")))?;

@@ -7,7 +7,8 @@ use super::args::{ColorArg, RenderArgs};
 use super::output::{self, Failure};
 use crate::anim::Workspace;
 use crate::render::{
-    ColorDepth, Grid, Raster, SceneOptions, SceneScratch, draw_scene, framed_camera, pack, write_ansi,
+    ColorDepth, Grid, Raster, SceneOptions, SceneScratch, draw_scene, framed_camera, glyphs_for, pack,
+    write_ansi,
 };
 
 pub fn run(args: &RenderArgs) -> Result<u8, Failure> {
@@ -34,8 +35,6 @@ pub fn run(args: &RenderArgs) -> Result<u8, Failure> {
     let skin = if rig.skins.is_empty() { None } else { Some(0) };
     let opts = SceneOptions { bones: args.bones, skin, ..SceneOptions::default() };
     draw_scene(&mut raster, &camera, &rig, &ws, None, &opts, &mut SceneScratch::default());
-    let mut grid = Grid::new(cols, rows);
-    pack(&raster, mode, &mut grid);
     let depth = match args.color {
         ColorArg::Never => ColorDepth::None,
         ColorArg::Always => ColorDepth::TrueColor,
@@ -47,6 +46,8 @@ pub fn run(args: &RenderArgs) -> Result<u8, Failure> {
             }
         }
     };
+    let mut grid = Grid::new(cols, rows);
+    pack(&raster, glyphs_for(mode, depth), &mut grid);
     let mut text = String::new();
     write_ansi(&grid, depth, &mut text);
     output::with_stdout(|out| out.write_all(text.as_bytes()))?;

@@ -4,8 +4,10 @@
 
 use glam::Vec3;
 
+use super::ansi::ColorDepth;
 use super::camera::Camera;
 use super::color::Rgb;
+use super::glyphs::GlyphMode;
 use super::mesh::{Coloring, DEFAULT_GHOST_COLOR, DrawMode, MeshStyle, MeshView, draw_ghost, draw_mesh};
 use super::overlay::{BoneStyle, draw_axis_gizmo, draw_bones};
 use super::raster::Raster;
@@ -190,4 +192,12 @@ pub fn framed_camera(ws: &Workspace, yaw: f32, pitch: f32, zoom: f32) -> Camera 
         cam.zoom(1.0 / zoom);
     }
     cam
+}
+
+/// The glyphs to pack with: without colour, braille keeps its shading by dithering the dots.
+pub fn glyphs_for(mode: GlyphMode, depth: ColorDepth) -> GlyphMode {
+    match (mode, depth) {
+        (GlyphMode::Braille, ColorDepth::None) => GlyphMode::BrailleDither,
+        _ => mode,
+    }
 }

@@ -9,7 +9,7 @@ use super::action::{Action, Focus};
 use super::tree::BoneTree;
 use super::weights::{BoneWeights, Preview, VertexRef};
 use crate::anim::{LoopMode, Playback, Workspace};
-use crate::render::{Camera, DrawMode, GlyphMode, framed_camera};
+use crate::render::{Camera, ColorDepth, DrawMode, GlyphMode, framed_camera};
 use crate::rig::Rig;
 
 /// How the app was asked to start (from the command line).
@@ -20,12 +20,19 @@ pub struct Launch {
     pub paused: bool,
     pub mode: GlyphMode,
     pub fps: u32,
-    pub color: bool,
+    pub color: ColorDepth,
 }
 
 impl Default for Launch {
     fn default() -> Self {
-        Launch { clip: None, time: 0.0, paused: false, mode: GlyphMode::Braille, fps: 30, color: true }
+        Launch {
+            clip: None,
+            time: 0.0,
+            paused: false,
+            mode: GlyphMode::Braille,
+            fps: 30,
+            color: ColorDepth::TrueColor,
+        }
     }
 }
 
@@ -67,13 +74,17 @@ pub struct App {
     pub focus: Focus,
     pub camera: Camera,
     pub view: View,
-    pub color: bool,
+    /// The render mode to restore when the heatmap is turned off.
+    pub mode_before_heatmap: Option<GlyphMode>,
+    pub color: ColorDepth,
     pub fps: u32,
     pub weights: BoneWeights,
     pub vertex: Option<VertexRef>,
     pub preview: Preview,
     /// The rig with its weights changed as `preview` says (None: the stored weights).
     pub preview_rig: Option<Rig>,
+    /// The pose skinned with the previewed weights; the viewport draws it over the stored one.
+    pub preview_ws: Option<Workspace>,
     /// Index into `vertex_problems` of the weights panel's cursor.
     pub problem: usize,
     /// Every diagnostic of the rig (`rigscope check`'s rules), computed once at start.
@@ -125,6 +136,7 @@ impl App {
             tree,
             focus: Focus::Bones,
             camera,
+            mode_before_heatmap: None,
             view: View {
                 mode: launch.mode,
                 draw: DrawMode::Shaded,
@@ -139,6 +151,7 @@ impl App {
             vertex: None,
             preview: Preview::Stored,
             preview_rig: None,
+            preview_ws: None,
             problem: 0,
             diag: crate::diagnose::Report::default(),
             vertex_problems: Vec::new(),
@@ -326,7 +339,17 @@ impl App {
             Action::ToggleBones => self.view.bones = !self.view.bones,
             Action::ToggleNames => self.view.names = !self.view.names,
             Action::ToggleGhost => self.view.ghost = !self.view.ghost,
-            Action::ToggleHeatmap => self.view.heatmap = !self.view.heatmap,
+            Action::ToggleHeatmap => {
+                // Weights read best as colours: the heatmap draws in half blocks, and turning
+                // it off goes back to the mode the user had.
+                self.view.heatmap = !self.view.heatmap;
+                if self.view.heatmap {
+                    self.mode_before_heatmap = Some(self.view.mode);
+                    self.view.mode = GlyphMode::HalfBlock;
+                } else if let Some(m) = self.mode_before_heatmap.take() {
+                    self.view.mode = m;
+                }
+            }
             Action::NextVertex => self.cycle_vertex(1),
             Action::PrevVertex => self.cycle_vertex(-1),
             Action::NearestVertex => self.pick_nearest_vertex(),
@@ -338,6 +361,7 @@ impl App {
             Action::CyclePreview => {
                 self.preview = self.preview.next();
                 self.preview_rig = self.preview.apply(&self.rig);
+                self.preview_ws = self.preview_rig.as_ref().map(Workspace::new);
             }
         }
         if (self.playback.time, self.clip, self.preview) != before {
@@ -350,7 +374,10 @@ impl App {
     pub fn evaluate(&mut self) {
         if self.pose_dirty {
             let clip = self.clip.and_then(|c| self.rig.clips.get(c));
-            self.ws.evaluate(self.preview_rig.as_ref().unwrap_or(&self.rig), clip, self.playback.time);
+            self.ws.evaluate(&self.rig, clip, self.playback.time);
+            if let (Some(rig), Some(ws)) = (&self.preview_rig, &mut self.preview_ws) {
+                ws.evaluate(rig, clip, self.playback.time);
+            }
             self.pose_dirty = false;
         }
     }

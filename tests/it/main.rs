@@ -1,6 +1,7 @@
 //! Whole-program tests: one binary, one module per area.
 mod assets;
 mod cli;
+mod frames;
 mod golden;
 mod malformed;
 mod samples;

@@ -4,6 +4,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use rigscope::render::ColorDepth;
 use rigscope::tui::action::Action;
 use rigscope::tui::ui::{self, ViewportCache};
 use rigscope::tui::{App, Launch, keymap};
@@ -16,7 +17,7 @@ fn app(file: &str, launch: Launch) -> App {
 }
 
 fn paused() -> Launch {
-    Launch { paused: true, color: false, ..Launch::default() }
+    Launch { paused: true, color: ColorDepth::None, ..Launch::default() }
 }
 
 /// Types `keys` (one char per key; `\t` Tab, `\n` Enter, `\x1b` Esc) through the key table.
@@ -69,7 +70,7 @@ fn walker_80x24_shares_the_side_panel() {
 
 #[test]
 fn playing_advances_time_by_the_ticks() {
-    let mut a = app("walker.glb", Launch { color: false, ..Launch::default() });
+    let mut a = app("walker.glb", Launch { color: ColorDepth::None, ..Launch::default() });
     for _ in 0..10 {
         a.update(Action::Tick(0.025));
     }

@@ -77,7 +77,7 @@ pub fn layout(area: Rect, focus: Focus) -> Areas {
 /// Draws the whole screen and returns where each panel went.
 pub fn draw(frame: &mut Frame, app: &App, cache: &mut ViewportCache) -> Areas {
     let area = frame.area();
-    let theme = Theme::new(app.color);
+    let theme = Theme::new(app.color != crate::render::ColorDepth::None);
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         let text = vec![
             Line::from("rigscope: terminal too small"),

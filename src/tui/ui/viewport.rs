@@ -9,7 +9,9 @@ use ratatui::style::{Color, Style};
 use ratatui::text::Line;
 
 use super::{Theme, panel};
-use crate::render::{DrawMode, GlyphMode, Grid, Raster, SceneOptions, SceneScratch, draw_scene};
+use crate::render::{
+    ColorDepth, DrawMode, GlyphMode, Grid, Raster, Rgb, SceneOptions, SceneScratch, ansi256, draw_scene,
+};
 use crate::tui::action::Focus;
 use crate::tui::app::App;
 
@@ -52,8 +54,10 @@ pub fn draw_mode_name(m: DrawMode) -> &'static str {
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut ViewportCache) {
     let mut extras = Vec::new();
-    if app.view.ghost {
-        extras.push("ghost");
+    if app.preview_ws.is_some() {
+        extras.push("ghost: stored weights");
+    } else if app.view.ghost {
+        extras.push("ghost: bind pose");
     }
     if app.view.heatmap {
         extras.push("heatmap");
@@ -87,8 +91,32 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
         marked_vertex: app.vertex.map(|v| (v.prim, v.vertex)),
         gizmo: true,
     };
-    draw_scene(&mut cache.raster, &app.camera, &app.rig, &app.ws, Some(&app.bind), &opts, &mut cache.scratch);
-    crate::render::pack(&cache.raster, app.view.mode, &mut cache.grid);
+    // A weights preview draws the previewed skinning shaded, with the stored one as the
+    // ghost next to it, so the difference an engine would make is visible at once.
+    match &app.preview_ws {
+        Some(preview) => {
+            let opts = SceneOptions { ghost: true, ..opts };
+            draw_scene(
+                &mut cache.raster,
+                &app.camera,
+                &app.rig,
+                preview,
+                Some(&app.ws),
+                &opts,
+                &mut cache.scratch,
+            )
+        }
+        None => draw_scene(
+            &mut cache.raster,
+            &app.camera,
+            &app.rig,
+            &app.ws,
+            Some(&app.bind),
+            &opts,
+            &mut cache.scratch,
+        ),
+    }
+    crate::render::pack(&cache.raster, crate::render::glyphs_for(app.view.mode, app.color), &mut cache.grid);
     cache.raster_ms = started.elapsed().as_secs_f32() * 1000.0;
 
     let buf = frame.buffer_mut();
@@ -98,13 +126,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
                 let mut ch = [0u8; 4];
                 out.set_symbol(cell.ch.encode_utf8(&mut ch));
                 let mut style = Style::new();
-                if theme.color {
-                    if let Some(fg) = cell.fg {
-                        style = style.fg(Color::Rgb(fg.r, fg.g, fg.b));
-                    }
-                    if let Some(bg) = cell.bg {
-                        style = style.bg(Color::Rgb(bg.r, bg.g, bg.b));
-                    }
+                if let Some(fg) = cell.fg.and_then(|c| color(c, app.color)) {
+                    style = style.fg(fg);
+                }
+                if let Some(bg) = cell.bg.and_then(|c| color(c, app.color)) {
+                    style = style.bg(bg);
                 }
                 out.set_style(style);
             }
@@ -112,6 +138,15 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
     }
     if app.view.names && app.view.bones {
         draw_names(frame, app, inner, theme);
+    }
+}
+
+/// A raster colour as the terminal can show it (None: no colour at all).
+fn color(c: Rgb, depth: ColorDepth) -> Option<Color> {
+    match depth {
+        ColorDepth::TrueColor => Some(Color::Rgb(c.r, c.g, c.b)),
+        ColorDepth::Ansi256 => Some(Color::Indexed(ansi256(c))),
+        ColorDepth::None => None,
     }
 }
 
