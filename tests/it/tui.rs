@@ -237,3 +237,31 @@ fn tmux_smoke_test() {
     tmux(&["kill-server"]);
     assert_eq!(state.trim(), "0 1 0", "alternate screen, cursor, mouse after quitting");
 }
+
+#[test]
+fn mouse_scrubs_the_timeline_and_orbits_the_viewport() {
+    use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    use ratatui::layout::Rect;
+    use rigscope::tui::action::Focus;
+    use rigscope::tui::ui::MouseState;
+    let a = app("walker.glb", paused());
+    let areas = ui::layout(Rect::new(0, 0, 160, 48), Focus::Bones);
+    let at = |kind, column, row| MouseEvent { kind, column, row, modifiers: KeyModifiers::NONE };
+    let mut state = MouseState::default();
+    // The timeline's last column is the clip's end, its first the start.
+    let tl = areas.timeline;
+    let end = ui::mouse_action(&areas, &a, at(MouseEventKind::Down(MouseButton::Left), tl.x + tl.width - 1, tl.y), &mut state);
+    assert_eq!(end, Some(Action::Seek(a.playback.duration)));
+    let start = ui::mouse_action(&areas, &a, at(MouseEventKind::Drag(MouseButton::Left), tl.x, tl.y + 1), &mut state);
+    assert_eq!(start, Some(Action::Seek(0.0)));
+    ui::mouse_action(&areas, &a, at(MouseEventKind::Up(MouseButton::Left), tl.x, tl.y), &mut state);
+    // Dragging in the viewport orbits by the distance moved.
+    let v = areas.viewport;
+    let (cx, cy) = (v.x + v.width / 2, v.y + v.height / 2);
+    let down = ui::mouse_action(&areas, &a, at(MouseEventKind::Down(MouseButton::Left), cx, cy), &mut state);
+    assert_eq!(down, Some(Action::Focus(Focus::Viewport)));
+    let drag = ui::mouse_action(&areas, &a, at(MouseEventKind::Drag(MouseButton::Left), cx + 2, cy), &mut state);
+    assert!(matches!(drag, Some(Action::Orbit { yaw, pitch }) if yaw > 0.0 && pitch == 0.0), "{drag:?}");
+    let wheel = ui::mouse_action(&areas, &a, at(MouseEventKind::ScrollUp, cx, cy), &mut state);
+    assert!(matches!(wheel, Some(Action::Zoom(f)) if f < 1.0), "{wheel:?}");
+}
