@@ -532,3 +532,47 @@ fn rest_pose_skinning_returns_stored_positions_where_rest_is_bind() {
     }
     assert!(checked >= 1, "at least one asset has its bind pose as rest pose");
 }
+
+/// `check` on the real assets reports exactly the validator-coded findings the Khronos
+/// glTF-Validator reported for them (INDEX.md; its codes about unused objects, buffer view
+/// targets and image sizes are outside rigscope's checks), and rigscope's own unused-joint
+/// rule finds Fox's two joints that weight no vertex.
+#[test]
+fn check_agrees_with_the_validator_results_in_the_index() {
+    let Some(dir) = assets_dir() else { return };
+    let expected: &[(&str, &[(&str, u64)], i32)] = &[
+        ("AnimatedMorphCube/AnimatedMorphCube.gltf", &[], 0),
+        ("AnimatedTriangle/AnimatedTriangle.gltf", &[], 0),
+        ("BoxAnimated/BoxAnimated.gltf", &[], 0),
+        (
+            "CesiumMan-legacy/CesiumMan.glb",
+            &[("NODE_SKINNED_MESH_NON_ROOT", 1), ("ACCESSOR_WEIGHTS_NON_NORMALIZED", 210)],
+            1,
+        ),
+        ("CesiumMan/CesiumMan.glb", &[("NODE_SKINNED_MESH_NON_ROOT", 1)], 0),
+        ("CesiumMan-x32/CesiumMan-x32.glb", &[("NODE_SKINNED_MESH_NON_ROOT", 1)], 0),
+        ("Fox/Fox.glb", &[], 0),
+        ("InterpolationTest/InterpolationTest.gltf", &[], 0),
+        ("RiggedFigure/RiggedFigure.glb", &[("NODE_SKINNED_MESH_NON_ROOT", 1)], 0),
+        ("RiggedSimple/RiggedSimple.glb", &[("NODE_SKINNED_MESH_NON_ROOT", 1)], 0),
+        ("SimpleMorph/SimpleMorph.gltf", &[], 0),
+        ("SimpleSkin/SimpleSkin.gltf", &[("ACCESSOR_JOINTS_USED_ZERO_WEIGHT", 2)], 0),
+    ];
+    for &(file, codes, exit) in expected {
+        let path = dir.join(file);
+        let run = super::cli::rigscope(&["check", path.to_str().expect("utf8"), "--json"]);
+        assert_eq!(run.code, exit, "{file}: {}", run.stderr);
+        let doc: Value = serde_json::from_str(&run.stdout).expect("check JSON");
+        let counts = doc["counts"].as_object().expect("counts");
+        let validator_codes: Vec<(&str, u64)> = counts
+            .iter()
+            .filter(|(code, _)| !code.starts_with("RIG_"))
+            .map(|(code, n)| (code.as_str(), n.as_u64().expect("count")))
+            .collect();
+        let mut want: Vec<(&str, u64)> = codes.to_vec();
+        want.sort();
+        assert_eq!(validator_codes, want, "{file}");
+        let unused = counts.get("RIG_JOINT_UNUSED").and_then(Value::as_u64).unwrap_or(0);
+        assert_eq!(unused, if file.starts_with("Fox") { 2 } else { 0 }, "{file} unused joints");
+    }
+}

@@ -250,9 +250,15 @@ fn mouse_scrubs_the_timeline_and_orbits_the_viewport() {
     let mut state = MouseState::default();
     // The timeline's last column is the clip's end, its first the start.
     let tl = areas.timeline;
-    let end = ui::mouse_action(&areas, &a, at(MouseEventKind::Down(MouseButton::Left), tl.x + tl.width - 1, tl.y), &mut state);
+    let end = ui::mouse_action(
+        &areas,
+        &a,
+        at(MouseEventKind::Down(MouseButton::Left), tl.x + tl.width - 1, tl.y),
+        &mut state,
+    );
     assert_eq!(end, Some(Action::Seek(a.playback.duration)));
-    let start = ui::mouse_action(&areas, &a, at(MouseEventKind::Drag(MouseButton::Left), tl.x, tl.y + 1), &mut state);
+    let start =
+        ui::mouse_action(&areas, &a, at(MouseEventKind::Drag(MouseButton::Left), tl.x, tl.y + 1), &mut state);
     assert_eq!(start, Some(Action::Seek(0.0)));
     ui::mouse_action(&areas, &a, at(MouseEventKind::Up(MouseButton::Left), tl.x, tl.y), &mut state);
     // Dragging in the viewport orbits by the distance moved.
@@ -260,7 +266,8 @@ fn mouse_scrubs_the_timeline_and_orbits_the_viewport() {
     let (cx, cy) = (v.x + v.width / 2, v.y + v.height / 2);
     let down = ui::mouse_action(&areas, &a, at(MouseEventKind::Down(MouseButton::Left), cx, cy), &mut state);
     assert_eq!(down, Some(Action::Focus(Focus::Viewport)));
-    let drag = ui::mouse_action(&areas, &a, at(MouseEventKind::Drag(MouseButton::Left), cx + 2, cy), &mut state);
+    let drag =
+        ui::mouse_action(&areas, &a, at(MouseEventKind::Drag(MouseButton::Left), cx + 2, cy), &mut state);
     assert!(matches!(drag, Some(Action::Orbit { yaw, pitch }) if yaw > 0.0 && pitch == 0.0), "{drag:?}");
     let wheel = ui::mouse_action(&areas, &a, at(MouseEventKind::ScrollUp, cx, cy), &mut state);
     assert!(matches!(wheel, Some(Action::Zoom(f)) if f < 1.0), "{wheel:?}");
