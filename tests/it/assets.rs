@@ -540,7 +540,9 @@ fn rest_pose_skinning_returns_stored_positions_where_rest_is_bind() {
 #[test]
 fn check_agrees_with_the_validator_results_in_the_index() {
     let Some(dir) = assets_dir() else { return };
-    let expected: &[(&str, &[(&str, u64)], i32)] = &[
+    /// (file, validator codes with their counts, exit status of `check`)
+    type Expected = (&'static str, &'static [(&'static str, u64)], i32);
+    let expected: &[Expected] = &[
         ("AnimatedMorphCube/AnimatedMorphCube.gltf", &[], 0),
         ("AnimatedTriangle/AnimatedTriangle.gltf", &[], 0),
         ("BoxAnimated/BoxAnimated.gltf", &[], 0),
