@@ -297,7 +297,7 @@ pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
             out,
             "  #{} {:<20} {:>8.4} s {:>4} channels {:>6} keys  {}",
             c.index,
-            rig.clip_label(c.index),
+            quoted(&c.name.clone().filter(|n| !n.is_empty())),
             c.duration,
             c.channels,
             c.keys,
