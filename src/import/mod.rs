@@ -17,12 +17,15 @@ mod document;
 mod findings;
 mod meshes;
 mod nodes;
+mod raw;
 mod skins;
 
 use crate::rig::Rig;
 use std::path::Path;
 
 use findings::Findings;
+
+pub use raw::{RawAsset, load_raw, load_raw_bytes};
 
 /// A file that cannot be loaded; `Display` reads `FILE: what is wrong`.
 #[derive(Debug, thiserror::Error)]

@@ -1,0 +1,93 @@
+//! The file as data, for tools that write a modified copy (`normalize`): the JSON document as
+//! a `serde_json::Value` (every field kept, extras and unknown extensions included) and the
+//! bytes of every buffer, found with the same rules and safety checks as `load`.
+
+use super::{Fault, ImportError, buffers, document, findings::Findings};
+use std::path::Path;
+
+/// A glTF file's JSON and buffer bytes.
+#[derive(Debug, Clone)]
+pub struct RawAsset {
+    pub json: serde_json::Value,
+    /// One entry per `buffers[i]`, cut to its `byteLength`.
+    pub buffers: Vec<Vec<u8>>,
+    /// The file was a .glb (binary container) rather than JSON text.
+    pub is_glb: bool,
+}
+
+/// Reads `path` like `load` does (same validation, buffers only from the file's own folder)
+/// and returns its JSON and buffers.
+pub fn load_raw(path: &Path) -> Result<RawAsset, ImportError> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path)
+        .map_err(|e| ImportError { file: name.clone(), message: format!("cannot read the file: {e}") })?;
+    let base_dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    load_raw_bytes(&bytes, &name, Some(base_dir))
+}
+
+/// `load_raw` for a file held in memory; with `base_dir` `None`, external buffers are refused.
+pub fn load_raw_bytes(bytes: &[u8], name: &str, base_dir: Option<&Path>) -> Result<RawAsset, ImportError> {
+    build(bytes, base_dir).map_err(|fault| ImportError { file: name.to_string(), message: fault.message() })
+}
+
+fn build(bytes: &[u8], base_dir: Option<&Path>) -> Result<RawAsset, Fault> {
+    // `parse` checks the framing and the document; only then are the JSON bytes cut out.
+    let parsed = document::parse(bytes, &mut Findings::default())?;
+    let buffers = buffers::resolve(parsed.document.as_json(), parsed.blob, base_dir)?;
+    let is_glb = bytes.starts_with(b"glTF");
+    let text = if is_glb { glb_json(bytes)? } else { bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes) };
+    // The JSON chunk is padded with spaces; some writers pad with NUL bytes instead.
+    let end = text.iter().rposition(|&b| b != 0 && !b.is_ascii_whitespace()).map_or(0, |i| i + 1);
+    let text = text.get(..end).unwrap_or(text);
+    let json = serde_json::from_slice(text).map_err(|e| Fault::new("", format!("invalid JSON: {e}")))?;
+    Ok(RawAsset { json, buffers, is_glb })
+}
+
+/// The JSON chunk of a .glb whose header `document::parse` has already checked.
+fn glb_json(bytes: &[u8]) -> Result<&[u8], Fault> {
+    let len = bytes
+        .get(12..16)
+        .and_then(|b| <[u8; 4]>::try_from(b).ok())
+        .map(|b| u32::from_le_bytes(b) as usize)
+        .ok_or_else(|| Fault::new("", "truncated .glb: no JSON chunk header"))?;
+    bytes
+        .get(20..20usize.saturating_add(len))
+        .ok_or_else(|| Fault::new("", "truncated .glb: the JSON chunk is cut off"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bad_weights_sample_gives_its_json_and_bin() {
+        let bytes = crate::samplegen::bad_weights();
+        let raw = load_raw_bytes(&bytes, "bad-weights.glb", None).expect("loads");
+        assert!(raw.is_glb);
+        assert_eq!(raw.buffers.len(), 1);
+        let declared = raw.json["buffers"][0]["byteLength"].as_u64();
+        assert_eq!(declared, Some(raw.buffers[0].len() as u64));
+        // The GLB's JSON chunk starts at byte 20 with '{'.
+        assert_eq!(bytes.get(20), Some(&b'{'));
+        assert_eq!(raw.json["nodes"][6]["name"], "strips");
+    }
+
+    #[test]
+    fn json_text_with_an_embedded_buffer() {
+        // "AAAAAA==" is four zero bytes.
+        let text = br#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":4,"uri":"data:application/octet-stream;base64,AAAAAA=="}],"extras":{"keep":1}}"#;
+        let raw = load_raw_bytes(text, "x.gltf", None).expect("loads");
+        assert!(!raw.is_glb);
+        assert_eq!(raw.buffers, vec![vec![0u8; 4]]);
+        assert_eq!(raw.json["extras"]["keep"], 1);
+    }
+
+    #[test]
+    fn a_broken_file_is_an_error() {
+        assert!(load_raw_bytes(b"glTF\x02\0\0\0", "x.glb", None).is_err());
+        assert!(load_raw_bytes(b"{", "x.gltf", None).is_err());
+    }
+}
