@@ -16,8 +16,10 @@
 pub mod anim;
 pub mod cli;
 pub mod diagnose;
+pub mod export;
 pub mod import;
 pub mod render;
+pub mod repair;
 pub mod report;
 pub mod rig;
 pub mod samplegen;

@@ -1,0 +1,209 @@
+//! Export checked by taking its output apart by hand (GLB words, JSON values, byte ranges)
+//! and by loading it again with `import`.
+
+use super::*;
+use crate::import::{RawAsset, load_bytes, load_raw_bytes};
+use crate::repair::{self, RepairedPrimitive, RepairedSet, WeightData};
+use serde_json::json;
+
+fn word(bytes: &[u8], at: usize) -> usize {
+    let b: [u8; 4] = bytes[at..at + 4].try_into().expect("4 bytes");
+    u32::from_le_bytes(b) as usize
+}
+
+/// (JSON, BIN) of a .glb, checking the framing rules on the way.
+fn split_glb(bytes: &[u8]) -> (Value, Vec<u8>) {
+    assert_eq!(&bytes[0..4], b"glTF");
+    assert_eq!(word(bytes, 4), 2);
+    assert_eq!(word(bytes, 8), bytes.len());
+    let json_len = word(bytes, 12);
+    assert_eq!(json_len % 4, 0);
+    assert_eq!(&bytes[16..20], b"JSON");
+    let json: Value = serde_json::from_slice(&bytes[20..20 + json_len]).expect("JSON chunk");
+    let at = 20 + json_len;
+    if at == bytes.len() {
+        return (json, Vec::new());
+    }
+    let bin_len = word(bytes, at);
+    assert_eq!(bin_len % 4, 0);
+    assert_eq!(&bytes[at + 4..at + 8], b"BIN\0");
+    assert_eq!(at + 8 + bin_len, bytes.len());
+    (json, bytes[at + 8..].to_vec())
+}
+
+fn raw(json: Value, buffers: Vec<Vec<u8>>) -> RawAsset {
+    RawAsset { json, buffers, is_glb: false }
+}
+
+#[test]
+fn buffers_merge_on_4_byte_boundaries() {
+    let json = json!({
+        "asset": {"version": "2.0"},
+        "buffers": [{"byteLength": 5, "name": "first", "uri": "a.bin"}, {"byteLength": 4, "uri": "b.bin"}],
+        "bufferViews": [
+            {"buffer": 1, "byteOffset": 2, "byteLength": 2},
+            {"buffer": 0, "byteLength": 5, "extras": {"keep": true}}
+        ]
+    });
+    let input = raw(json, vec![vec![1, 2, 3, 4, 5], vec![6, 7, 8, 9]]);
+    let bytes = write(&input, &Repair::default(), Format::Glb).expect("writes").bytes;
+    let (out, bin) = split_glb(&bytes);
+    // Buffer 0 at 0..5, three zero bytes, buffer 1 at 8..12.
+    assert_eq!(bin, vec![1, 2, 3, 4, 5, 0, 0, 0, 6, 7, 8, 9]);
+    assert_eq!(out["buffers"], json!([{"byteLength": 12, "name": "first"}]));
+    assert_eq!(out["bufferViews"][0], json!({"buffer": 0, "byteOffset": 10, "byteLength": 2}));
+    assert_eq!(
+        out["bufferViews"][1],
+        json!({"buffer": 0, "byteOffset": 0, "byteLength": 5, "extras": {"keep": true}})
+    );
+}
+
+#[test]
+fn gltf_output_embeds_the_buffer_as_a_data_uri() {
+    let input =
+        raw(json!({"asset": {"version": "2.0"}, "buffers": [{"byteLength": 3}]}), vec![vec![1, 2, 3]]);
+    let bytes = write(&input, &Repair::default(), Format::Gltf).expect("writes").bytes;
+    let out: Value = serde_json::from_slice(&bytes).expect("JSON");
+    // Only starts are aligned, so the buffer stays 3 bytes: base64 of 01 02 03 is "AQID".
+    assert_eq!(
+        out["buffers"],
+        json!([{"byteLength": 3, "uri": "data:application/octet-stream;base64,AQID"}])
+    );
+}
+
+#[test]
+fn no_data_means_no_buffer_and_no_bin_chunk() {
+    let input = raw(json!({"asset": {"version": "2.0"}}), Vec::new());
+    let bytes = write(&input, &Repair::default(), Format::Glb).expect("writes").bytes;
+    let (out, bin) = split_glb(&bytes);
+    assert!(bin.is_empty());
+    assert_eq!(out, json!({"asset": {"version": "2.0"}}));
+}
+
+#[test]
+fn meshopt_files_are_refused() {
+    let input =
+        raw(json!({"asset": {"version": "2.0"}, "extensionsUsed": ["EXT_meshopt_compression"]}), Vec::new());
+    assert!(matches!(write(&input, &Repair::default(), Format::Glb), Err(ExportError::Compressed(_))));
+}
+
+fn one_set_repair(joints_accessor: usize, joint: u16) -> Repair {
+    Repair {
+        primitives: vec![RepairedPrimitive {
+            mesh: 0,
+            primitive: 0,
+            vertices: 1,
+            touched: 1,
+            rooted: 0,
+            unresolved: 0,
+            max_weight_change: 0.0,
+            root_joint: 0,
+            skin: 0,
+            sets: vec![RepairedSet {
+                set: 0,
+                joints_accessor,
+                weights_accessor: 1,
+                joints: vec![[joint, 0, 0, 0]],
+                weights: WeightData::U16(vec![[65535, 0, 0, 0]]),
+                old_non_finite: false,
+            }],
+        }],
+        skipped: Vec::new(),
+    }
+}
+
+#[test]
+fn new_accessors_keep_component_types_and_names() {
+    let json = json!({
+        "asset": {"version": "2.0"},
+        "buffers": [{"byteLength": 2}],
+        "accessors": [
+            {"componentType": 5121, "count": 1, "type": "VEC4", "name": "joints"},
+            {"componentType": 5123, "normalized": true, "count": 1, "type": "VEC4"}
+        ],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 7, "JOINTS_0": 0, "WEIGHTS_0": 1}}]}]
+    });
+    let bytes =
+        write(&raw(json, vec![vec![9, 9]]), &one_set_repair(0, 3), Format::Glb).expect("writes").bytes;
+    let (out, bin) = split_glb(&bytes);
+    assert_eq!(
+        out["meshes"][0]["primitives"][0]["attributes"],
+        json!({"POSITION": 7, "JOINTS_0": 2, "WEIGHTS_0": 3})
+    );
+    assert_eq!(
+        out["accessors"][2],
+        json!({"bufferView": 0, "componentType": 5121, "count": 1, "type": "VEC4", "name": "joints"})
+    );
+    assert_eq!(
+        out["accessors"][3],
+        json!({"bufferView": 1, "componentType": 5123, "count": 1, "type": "VEC4", "normalized": true})
+    );
+    assert_eq!(
+        out["bufferViews"][0],
+        json!({"buffer": 0, "byteOffset": 4, "byteLength": 4, "target": 34962})
+    );
+    assert_eq!(
+        out["bufferViews"][1],
+        json!({"buffer": 0, "byteOffset": 8, "byteLength": 8, "target": 34962})
+    );
+    // Old data, two pad bytes, joints 3 0 0 0, weights 65535 0 0 0 little-endian.
+    assert_eq!(bin, vec![9, 9, 0, 0, 3, 0, 0, 0, 0xff, 0xff, 0, 0, 0, 0, 0, 0]);
+    // The old accessors are still there, unchanged.
+    assert_eq!(out["accessors"][0]["componentType"], 5121);
+}
+
+#[test]
+fn a_joint_beyond_255_does_not_fit_unsigned_bytes() {
+    let json = json!({
+        "asset": {"version": "2.0"},
+        "accessors": [{"componentType": 5121, "count": 1, "type": "VEC4"}],
+        "meshes": [{"primitives": [{"attributes": {"JOINTS_0": 0, "WEIGHTS_0": 1}}]}]
+    });
+    let err = write(&raw(json, Vec::new()), &one_set_repair(0, 300), Format::Glb);
+    assert!(matches!(err, Err(ExportError::JointTooLarge { joint: 300, .. })), "{err:?}");
+}
+
+#[test]
+fn the_bad_weights_sample_round_trips_with_only_skin_data_changed() {
+    let bytes = crate::samplegen::bad_weights();
+    let rig = load_bytes(&bytes, "in.glb", None).expect("loads");
+    let input = load_raw_bytes(&bytes, "in.glb", None).expect("loads raw");
+    let repair = repair::repair(&rig, &repair::Options::default());
+    for format in [Format::Glb, Format::Gltf] {
+        let written = write(&input, &repair, format).expect("writes");
+        let out = written.bytes;
+        // Primitive 0's float WEIGHTS_0 held the NaN (samples/README.md: vertex 11).
+        assert_eq!(
+            written.emptied_accessors,
+            vec![rig.meshes[0].primitives[0].influences[0].weights_accessor]
+        );
+        let back = load_bytes(&out, "out", None).expect("output loads");
+        for (a, b) in rig.meshes.iter().zip(&back.meshes) {
+            for (pa, pb) in a.primitives.iter().zip(&b.primitives) {
+                assert_eq!(pa.positions, pb.positions);
+                assert_eq!(pa.indices, pb.indices);
+            }
+        }
+        assert_eq!(rig.skins[0].inverse_bind, back.skins[0].inverse_bind);
+        // Vertex 7 of primitive 0 (all zero) now belongs wholly to the root, joint 0.
+        let set = &back.meshes[0].primitives[0].influences[0];
+        assert_eq!(set.joints[7], [0, 0, 0, 0]);
+        assert_eq!(set.weights[7], [1.0, 0.0, 0.0, 0.0]);
+        // Primitive 1 vertex 5: u8 128 + 128 became 128 + 127.
+        let set = &back.meshes[0].primitives[1].influences[0];
+        let codes = set.weights[5].map(|w| (w * 255.0).round() as u8);
+        assert_eq!(codes.iter().map(|&c| u32::from(c)).sum::<u32>(), 255);
+        assert_eq!(codes[0], 128);
+    }
+}
+
+#[test]
+fn formats_come_from_the_extension_and_image_uris_are_listed() {
+    assert_eq!(Format::from_path(Path::new("a/b.GLB")), Some(Format::Glb));
+    assert_eq!(Format::from_path(Path::new("b.gltf")), Some(Format::Gltf));
+    assert_eq!(Format::from_path(Path::new("b.obj")), None);
+    assert_eq!(Format::from_path(Path::new("glb")), None);
+    let json =
+        json!({"images": [{"uri": "tex.png"}, {"uri": "data:image/png;base64,AA=="}, {"bufferView": 3}]});
+    assert_eq!(external_image_uris(&json), vec!["tex.png".to_string()]);
+}
