@@ -72,6 +72,9 @@ pub enum Command {
     /// Check skin weights and skins with the Khronos validator's rules and rigscope's own;
     /// exit 1 when there are errors (or, with --deny-warnings, warnings).
     Check(CheckArgs),
+    /// Write a copy whose skin weights pass the Khronos validator's rules (.glb or .gltf by
+    /// OUT's extension); everything else in the file keeps its meaning.
+    Normalize(NormalizeArgs),
 }
 
 #[derive(Debug, Args)]
@@ -145,6 +148,24 @@ pub struct RenderArgs {
     pub bones: bool,
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     pub color: ColorArg,
+}
+
+#[derive(Debug, Args)]
+pub struct NormalizeArgs {
+    /// A .gltf or .glb file (never written to).
+    pub file: PathBuf,
+    /// Where to write the repaired copy: a .glb or .gltf path.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: PathBuf,
+    /// Keep at most N influences per vertex (the smallest go, the rest renormalise).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub max_influences: Option<u16>,
+    /// Drop weights below BELOW (0 to 1; never a vertex's largest), then renormalise.
+    #[arg(long, value_name = "BELOW")]
+    pub prune: Option<f32>,
+    /// Replace OUT if it exists.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `120x40` -> (120, 40), each between 8 and 1000.

@@ -6,6 +6,7 @@
 mod args;
 mod check;
 mod inspect;
+mod normalize;
 mod output;
 mod pose;
 mod render;
@@ -50,6 +51,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Some(Command::Pose(a)) => pose::run(&a),
         Some(Command::Render(a)) => render::run(&a),
         Some(Command::Check(a)) => check::run(&a),
+        Some(Command::Normalize(a)) => normalize::run(&a),
         None => open_viewer(&cli.open),
     }
 }

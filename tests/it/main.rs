@@ -4,5 +4,6 @@ mod cli;
 mod frames;
 mod golden;
 mod malformed;
+mod normalize;
 mod samples;
 mod tui;

@@ -1,0 +1,268 @@
+//! `rigscope normalize FILE -o OUT`: write a copy of FILE whose skin weights pass the
+//! validator's rules, and print what changed.
+//!
+//! Order of work: check the paths (never FILE itself, never an existing OUT without
+//! `--force`), load, repair, build the new file in memory, load that again to measure it
+//! (findings before/after, vertex movement), and only then write OUT atomically (a temporary
+//! file in OUT's folder renamed over OUT), so a failure leaves nothing half-written.
+
+use std::collections::BTreeSet;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use super::args::NormalizeArgs;
+use super::output::{self, Failure};
+use crate::diagnose::{self, Report};
+use crate::export::{self, Format};
+use crate::repair::{self, Movement, Repair, SkipReason};
+use crate::rig::Rig;
+
+/// Times sampled over the first clip when measuring movement.
+const CLIP_SAMPLES: usize = 31;
+
+pub fn run(args: &NormalizeArgs) -> Result<u8, Failure> {
+    let out_name = args.output.display().to_string();
+    let format = Format::from_path(&args.output).ok_or_else(|| {
+        Failure::input(format!("{out_name}: the output must end in .glb or .gltf (it sets the format)"))
+    })?;
+    let options =
+        repair::Options { max_influences: args.max_influences.map(usize::from), prune_below: args.prune };
+    options.validate().map_err(|e| Failure::input(e.to_string()))?;
+    check_paths(&args.file, &args.output, args.force)?;
+
+    let before = super::load_rig(&args.file)?;
+    let raw = crate::import::load_raw(&args.file).map_err(|e| Failure::input(e.to_string()))?;
+    let fixed = repair::repair(&before, &options);
+    let written = export::write(&raw, &fixed, format)
+        .map_err(|e| Failure::input(format!("{}: cannot write a repaired copy: {e}", before.source)))?;
+    let after = crate::import::load_bytes(&written.bytes, &out_name, None)
+        .map_err(|e| Failure::input(format!("the repaired copy does not load back: {e}")))?;
+
+    let summary = Summary {
+        input: &args.file,
+        output: &args.output,
+        repair: &fixed,
+        rig: &before,
+        rest: repair::rest_movement(&before, &after),
+        clip: repair::clip_movement(&before, &after, 0, CLIP_SAMPLES),
+        findings_before: diagnose::check(&before, &diagnose::Options::default()),
+        findings_after: diagnose::check(&after, &diagnose::Options::default()),
+        image_note: image_note(&args.file, &args.output, &raw.json),
+        emptied: written.emptied_accessors,
+    };
+    write_atomically(&args.output, &written.bytes)?;
+    output::with_stdout(|out| summary.write(out))?;
+    Ok(0)
+}
+
+/// Refuses to write over FILE (by any path: canonical paths, or the same file on disk
+/// through a hard link) and over an existing OUT unless `force`.
+fn check_paths(input: &Path, output: &Path, force: bool) -> Result<(), Failure> {
+    let out_name = output.display();
+    let input_real = input
+        .canonicalize()
+        .map_err(|e| Failure::input(format!("{}: cannot read the file: {e}", input.display())))?;
+    let folder = parent_folder(output);
+    let folder_real = folder.canonicalize().map_err(|e| {
+        Failure::input(format!("{out_name}: the folder {} is not usable: {e}", folder.display()))
+    })?;
+    let Some(file_name) = output.file_name() else {
+        return Err(Failure::input(format!("{out_name}: not a file name")));
+    };
+    if folder_real.join(file_name) == input_real {
+        return Err(same_file(output));
+    }
+    let Ok(meta) = std::fs::symlink_metadata(output) else {
+        return Ok(());
+    };
+    if output.canonicalize().is_ok_and(|real| real == input_real) || same_inode(input, output) {
+        return Err(same_file(output));
+    }
+    if meta.is_dir() {
+        return Err(Failure::input(format!("{out_name}: is a folder")));
+    }
+    if !force {
+        return Err(Failure::input(format!("{out_name}: already exists (use --force to replace it)")));
+    }
+    Ok(())
+}
+
+fn same_file(output: &Path) -> Failure {
+    Failure::input(format!("{}: is the input file; normalize never writes over its input", output.display()))
+}
+
+#[cfg(unix)]
+fn same_inode(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn same_inode(_: &Path, _: &Path) -> bool {
+    false
+}
+
+fn parent_folder(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Writes a temporary file next to `output`, then renames it over `output`.
+fn write_atomically(output: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    let name = output.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let temp = parent_folder(output).join(format!(".{name}.rigscope-{}.tmp", std::process::id()));
+    let written = (|| -> io::Result<()> {
+        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temp, output)
+    })();
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        Failure::input(format!("{}: cannot write: {e}", output.display()))
+    })
+}
+
+/// A note when the copy goes to another folder and the file names images by relative path.
+fn image_note(input: &Path, output: &Path, json: &serde_json::Value) -> Option<String> {
+    let uris = export::external_image_uris(json);
+    if uris.is_empty() {
+        return None;
+    }
+    let same = parent_folder(input).canonicalize().ok() == parent_folder(output).canonicalize().ok();
+    (!same).then(|| {
+        format!(
+            "OUT is in another folder than FILE; its {} external image(s) ({}) are still named relative to OUT's folder",
+            uris.len(),
+            uris.join(", ")
+        )
+    })
+}
+
+struct Summary<'a> {
+    input: &'a Path,
+    output: &'a Path,
+    repair: &'a Repair,
+    rig: &'a Rig,
+    rest: Movement,
+    clip: Option<Movement>,
+    findings_before: Report,
+    findings_after: Report,
+    image_note: Option<String>,
+    emptied: Vec<usize>,
+}
+
+impl Summary<'_> {
+    fn write(&self, out: &mut dyn Write) -> io::Result<()> {
+        let r = self.repair;
+        writeln!(out, "normalize: {} -> {}", self.input.display(), self.output.display())?;
+        writeln!(
+            out,
+            "  skinned primitives   {} checked, {} rewritten, {} skipped",
+            r.primitives.len(),
+            r.changed().count(),
+            r.skipped.len()
+        )?;
+        writeln!(out, "  vertices touched     {} of {}", r.touched(), r.vertices())?;
+        writeln!(out, "  given to root joint  {}{}", r.rooted(), self.root_names())?;
+        writeln!(out, "  max weight change    {}", fmt(r.max_weight_change()))?;
+        writeln!(out, "  max movement, rest pose  {}", movement(&self.rest))?;
+        match (&self.clip, self.rig.clips.first()) {
+            (Some(m), Some(clip)) => writeln!(
+                out,
+                "  max movement, clip '{}' ({} times over {} s)  {}",
+                self.rig.clip_label(0),
+                if clip.duration > 0.0 { CLIP_SAMPLES } else { 1 },
+                fmt(f64::from(clip.duration)),
+                movement(m)
+            )?,
+            _ => writeln!(out, "  max movement, clip   (the file has no clips)")?,
+        }
+        writeln!(out, "  findings{:>46}{:>7}", "before", "after")?;
+        let codes: BTreeSet<&str> =
+            self.findings_before.counts.keys().chain(self.findings_after.counts.keys()).copied().collect();
+        if codes.is_empty() {
+            writeln!(out, "    (none)")?;
+        }
+        for code in codes {
+            let count = |r: &Report| r.counts.get(code).copied().unwrap_or(0);
+            writeln!(
+                out,
+                "    {code:<46}{:>6}{:>7}",
+                count(&self.findings_before),
+                count(&self.findings_after)
+            )?;
+        }
+        for s in &r.skipped {
+            let why = match s.reason {
+                SkipReason::NoSkin => "no node draws its mesh with a skin",
+                SkipReason::TooManyJoints => "its skin has more joints than JOINTS_n can name",
+            };
+            writeln!(out, "  note: mesh {} primitive {} left as is: {why}", s.mesh, s.primitive)?;
+        }
+        if r.unresolved() > 0 {
+            writeln!(
+                out,
+                "  warning: {} vertices still break the weight rules after repair",
+                r.unresolved()
+            )?;
+        }
+        if r.touched() == 0 {
+            writeln!(
+                out,
+                "  note: no weight needed a change; OUT differs from FILE only in its buffer layout"
+            )?;
+        }
+        if !self.emptied.is_empty() {
+            let list: Vec<String> = self.emptied.iter().map(|i| i.to_string()).collect();
+            writeln!(
+                out,
+                "  note: old weights accessor(s) {} held NaN/infinite values and are no longer used: emptied (they read as zeros)",
+                list.join(", ")
+            )?;
+        }
+        if let Some(note) = &self.image_note {
+            writeln!(out, "  note: {note}")?;
+        }
+        Ok(())
+    }
+
+    /// ` (mesh 0 primitive 1: joint 0 'hips')` for every primitive with rooted vertices.
+    fn root_names(&self) -> String {
+        let parts: Vec<String> = self
+            .repair
+            .primitives
+            .iter()
+            .filter(|p| p.rooted > 0)
+            .map(|p| {
+                let node = self.rig.skins.get(p.skin).and_then(|s| s.joints.get(p.root_joint)).copied();
+                let label = node.map(|n| self.rig.node_label(n)).unwrap_or_default();
+                format!("mesh {} primitive {}: joint {} '{label}'", p.mesh, p.primitive, p.root_joint)
+            })
+            .collect();
+        if parts.is_empty() { String::new() } else { format!(" ({})", parts.join("; ")) }
+    }
+}
+
+fn fmt(x: f64) -> String {
+    format!("{x:.6}")
+}
+
+fn movement(m: &Movement) -> String {
+    let mut text = fmt(f64::from(m.max));
+    if let Some(at) = m.at {
+        text.push_str(&format!(" at mesh {} primitive {} vertex {}", at.mesh, at.primitive, at.vertex));
+        if let Some(t) = m.time {
+            text.push_str(&format!(", t = {} s", fmt(f64::from(t))));
+        }
+    }
+    if m.non_finite > 0 {
+        text.push_str(&format!(" ({} positions not finite, not compared)", m.non_finite));
+    }
+    text
+}

@@ -1,0 +1,268 @@
+//! `rigscope normalize`, run as a program: the copy passes the weight rules (checked with
+//! `rigscope::diagnose`, which follows the Khronos validator), everything else in it is the
+//! input's data exactly (checked through `rigscope::load` and, for the JSON, by comparing the
+//! documents with serde_json), and the paths it must never write are left alone.
+
+use rigscope::diagnose::{self, Report};
+use rigscope::rig::Rig;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/bad-weights.glb");
+
+/// A fresh, empty folder for one test.
+fn folder(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rigscope-normalize-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    dir
+}
+
+fn normalize(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rigscope")).arg("normalize").args(args).output().expect("runs")
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 temp path")
+}
+
+fn load(path: &Path) -> Rig {
+    rigscope::load(path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn check(rig: &Rig) -> Report {
+    diagnose::check(rig, &diagnose::Options::default())
+}
+
+/// Findings of the codes the weight rules produce.
+fn weight_findings(report: &Report) -> Vec<&'static str> {
+    report
+        .findings
+        .iter()
+        .map(|f| f.code)
+        .filter(|c| {
+            c.starts_with("ACCESSOR_WEIGHTS_")
+                || c.starts_with("ACCESSOR_JOINTS_")
+                || *c == "ACCESSOR_INVALID_FLOAT"
+        })
+        .collect()
+}
+
+/// Everything but skin weights is the same data, compared exactly.
+fn assert_same_except_weights(a: &Rig, b: &Rig) {
+    assert_eq!(a.nodes.len(), b.nodes.len());
+    for (na, nb) in a.nodes.iter().zip(&b.nodes) {
+        assert_eq!(na.rest, nb.rest);
+        assert_eq!(na.matrix, nb.matrix);
+        assert_eq!((na.parent, na.mesh, na.skin), (nb.parent, nb.mesh, nb.skin));
+        assert_eq!(na.name, nb.name);
+    }
+    for (sa, sb) in a.skins.iter().zip(&b.skins) {
+        assert_eq!(sa.joints, sb.joints);
+        assert_eq!(sa.inverse_bind, sb.inverse_bind);
+    }
+    assert_eq!(a.meshes.len(), b.meshes.len());
+    for (ma, mb) in a.meshes.iter().zip(&b.meshes) {
+        for (pa, pb) in ma.primitives.iter().zip(&mb.primitives) {
+            assert_eq!(pa.positions, pb.positions);
+            assert_eq!(pa.normals, pb.normals);
+            assert_eq!(pa.indices, pb.indices);
+            assert_eq!(pa.influences.len(), pb.influences.len());
+            for (ia, ib) in pa.influences.iter().zip(&pb.influences) {
+                assert_eq!(ia.weight_storage, ib.weight_storage);
+            }
+        }
+    }
+    assert_eq!(a.clips.len(), b.clips.len());
+    for (ca, cb) in a.clips.iter().zip(&b.clips) {
+        assert_eq!(ca.name, cb.name);
+        assert_eq!(ca.duration, cb.duration);
+        for (ha, hb) in ca.channels.iter().zip(&cb.channels) {
+            assert_eq!((ha.node, ha.property, ha.interpolation), (hb.node, hb.property, hb.interpolation));
+            assert_eq!(ha.times, hb.times);
+            assert_eq!(
+                ha.values.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                hb.values.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+            );
+        }
+    }
+}
+
+/// The JSON document of a .glb, read from its chunk header.
+fn glb_json(bytes: &[u8]) -> Value {
+    assert_eq!(&bytes[0..4], b"glTF");
+    let len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+    serde_json::from_slice(&bytes[20..20 + len]).expect("JSON chunk")
+}
+
+/// Top-level JSON other than buffers, views, accessors and meshes is identical, and meshes
+/// differ only in `JOINTS_n`/`WEIGHTS_n` attribute indices.
+fn assert_json_kept(input: &Value, output: &Value) {
+    let (Some(a), Some(b)) = (input.as_object(), output.as_object()) else {
+        panic!("documents are objects");
+    };
+    for (key, value) in a {
+        if !matches!(key.as_str(), "buffers" | "bufferViews" | "accessors" | "meshes") {
+            assert_eq!(Some(value), b.get(key), "top-level '{key}' differs");
+        }
+    }
+    let strip = |doc: &Value| {
+        let mut meshes = doc["meshes"].clone();
+        for mesh in meshes.as_array_mut().into_iter().flatten() {
+            for prim in mesh["primitives"].as_array_mut().into_iter().flatten() {
+                if let Some(attrs) = prim["attributes"].as_object_mut() {
+                    attrs.retain(|k, _| !k.starts_with("JOINTS_") && !k.starts_with("WEIGHTS_"));
+                }
+            }
+        }
+        meshes
+    };
+    assert_eq!(strip(input), strip(output));
+    // Old accessors are kept in place (new ones are appended), apart from bufferView fields.
+    let old = input["accessors"].as_array().map_or(0, Vec::len);
+    for i in 0..old {
+        for field in ["componentType", "count", "type", "min", "max", "normalized"] {
+            assert_eq!(
+                input["accessors"][i].get(field),
+                output["accessors"][i].get(field),
+                "accessor {i} {field}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_bad_weights_sample_comes_out_clean_and_otherwise_unchanged() {
+    let dir = folder("glb");
+    let out = dir.join("out.glb");
+    let run = normalize(&[SAMPLE, "-o", path_str(&out)]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let text = String::from_utf8_lossy(&run.stdout);
+    // samples/README.md: ten vertices carry a validator finding, vertex 7 is all zero.
+    assert!(text.contains("vertices touched     10 of 52"), "{text}");
+    assert!(text.contains("given to root joint  1"), "{text}");
+
+    let (before, after) = (load(Path::new(SAMPLE)), load(&out));
+    assert!(!weight_findings(&check(&before)).is_empty());
+    assert_eq!(weight_findings(&check(&after)), Vec::<&str>::new());
+    assert_same_except_weights(&before, &after);
+    let input = std::fs::read(SAMPLE).expect("sample");
+    let output = std::fs::read(&out).expect("output");
+    assert_json_kept(&glb_json(&input), &glb_json(&output));
+    // Only OUT was written: no temporary file is left behind.
+    let names: Vec<_> = std::fs::read_dir(&dir).expect("folder").flatten().map(|e| e.file_name()).collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("out.glb")]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn gltf_output_loads_with_an_embedded_buffer() {
+    let dir = folder("gltf");
+    let out = dir.join("out.gltf");
+    let run = normalize(&[SAMPLE, "-o", path_str(&out), "--max-influences", "4"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let doc: Value = serde_json::from_slice(&std::fs::read(&out).expect("output")).expect("JSON");
+    let buffers = doc["buffers"].as_array().expect("buffers");
+    assert_eq!(buffers.len(), 1);
+    assert!(
+        buffers[0]["uri"].as_str().is_some_and(|u| u.starts_with("data:application/octet-stream;base64,"))
+    );
+    let after = load(&out);
+    let report = check(&after);
+    assert_eq!(weight_findings(&report), Vec::<&str>::new());
+    // With at most 4 influences, rigscope's own >4 rule is gone too.
+    assert_eq!(report.with_code("RIG_MORE_THAN_4_INFLUENCES").count(), 0);
+    assert_same_except_weights(&load(Path::new(SAMPLE)), &after);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_input_is_never_overwritten() {
+    let dir = folder("input");
+    let input = dir.join("in.glb");
+    std::fs::copy(SAMPLE, &input).expect("copy");
+    let original = std::fs::read(&input).expect("read");
+    let same_file =
+        [dir.join("in.glb"), dir.join(".").join("in.glb"), dir.join("sub").join("..").join("in.glb")];
+    std::fs::create_dir_all(dir.join("sub")).expect("sub folder");
+    for out in &same_file {
+        let run = normalize(&[path_str(&input), "-o", path_str(out), "--force"]);
+        assert_eq!(run.status.code(), Some(2), "{}", out.display());
+        assert!(String::from_utf8_lossy(&run.stderr).contains("input file"));
+    }
+    #[cfg(unix)]
+    {
+        let link = dir.join("link.glb");
+        std::os::unix::fs::symlink(&input, &link).expect("symlink");
+        let hard = dir.join("hard.glb");
+        std::fs::hard_link(&input, &hard).expect("hard link");
+        for out in [&link, &hard] {
+            let run = normalize(&[path_str(&input), "-o", path_str(out), "--force"]);
+            assert_eq!(run.status.code(), Some(2), "{}", out.display());
+        }
+    }
+    assert_eq!(std::fs::read(&input).expect("read"), original);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_existing_output_needs_force_and_other_extensions_are_refused() {
+    let dir = folder("force");
+    let out = dir.join("out.glb");
+    std::fs::write(&out, b"keep me").expect("write");
+    let run = normalize(&[SAMPLE, "-o", path_str(&out)]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("--force"));
+    assert_eq!(std::fs::read(&out).expect("read"), b"keep me");
+    let run = normalize(&[SAMPLE, "-o", path_str(&out), "--force"]);
+    assert!(run.status.success());
+    assert!(std::fs::read(&out).expect("read").starts_with(b"glTF"));
+
+    let obj = dir.join("out.obj");
+    let run = normalize(&[SAMPLE, "-o", path_str(&obj)]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(!obj.exists());
+    let run = normalize(&[SAMPLE, "-o", path_str(&dir.join("x.glb")), "--prune", "1.5"]);
+    assert_eq!(run.status.code(), Some(2));
+    let run = normalize(&[SAMPLE, "-o", path_str(&dir.join("x.glb")), "--max-influences", "0"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(!dir.join("x.glb").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn assets_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("RIGSCOPE_ASSETS").map(PathBuf::from);
+    if dir.is_none() {
+        println!("skipping normalize asset tests: RIGSCOPE_ASSETS is not set");
+    }
+    dir
+}
+
+#[test]
+fn real_assets_round_trip() {
+    let Some(assets) = assets_dir() else {
+        return;
+    };
+    let dir = folder("assets");
+    // INDEX.md: CesiumMan-legacy has 210 vertices the validator calls non-normalised, Fox none.
+    for (file, non_normalized) in [("CesiumMan-legacy/CesiumMan.glb", 210), ("Fox/Fox.glb", 0)] {
+        let input = assets.join(file);
+        let out = dir.join(file.replace('/', "-"));
+        let run = normalize(&[path_str(&input), "-o", path_str(&out)]);
+        assert!(run.status.success(), "{file}: {}", String::from_utf8_lossy(&run.stderr));
+        let (before, after) = (load(&input), load(&out));
+        assert_eq!(
+            check(&before).with_code("ACCESSOR_WEIGHTS_NON_NORMALIZED").count(),
+            non_normalized,
+            "{file}"
+        );
+        assert_eq!(weight_findings(&check(&after)), Vec::<&str>::new(), "{file}");
+        assert_same_except_weights(&before, &after);
+        let text = String::from_utf8_lossy(&run.stdout);
+        let vertices =
+            before.meshes.iter().flat_map(|m| &m.primitives).map(|p| p.vertex_count()).sum::<usize>();
+        assert!(text.contains(&format!("vertices touched     {non_normalized} of {vertices}")), "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
