@@ -122,16 +122,8 @@ pub fn draw_scene(
 
 /// The weight of `joint` on vertex `v`, summed over all influence sets (0 when absent).
 fn joint_weight(prim: &crate::rig::Primitive, v: usize, joint: usize) -> f32 {
-    let mut w = 0.0;
-    for set in &prim.influences {
-        if let (Some(j), Some(x)) = (set.joints.get(v), set.weights.get(v)) {
-            for c in 0..4 {
-                if j[c] as usize == joint && x[c].is_finite() {
-                    w += x[c];
-                }
-            }
-        }
-    }
+    let w: f32 =
+        prim.influences_of(v).filter(|&(j, x)| j as usize == joint && x.is_finite()).map(|(_, x)| x).sum();
     w.clamp(0.0, 1.0)
 }
 

@@ -201,16 +201,7 @@ fn skinned_meshes(rig: &Rig) -> Vec<bool> {
 
 /// Most non-zero weights on one vertex, counting every influence set.
 pub fn max_influences(p: &Primitive) -> usize {
-    (0..p.vertex_count())
-        .map(|v| {
-            p.influences
-                .iter()
-                .filter_map(|set| set.weights.get(v))
-                .map(|w| w.iter().filter(|&&x| x != 0.0).count())
-                .sum::<usize>()
-        })
-        .max()
-        .unwrap_or(0)
+    (0..p.vertex_count()).map(|v| p.influences_of(v).filter(|&(_, w)| w != 0.0).count()).max().unwrap_or(0)
 }
 
 /// Depth of each joint in the skin's own tree (roots are 1), by position in `joints`.

@@ -250,6 +250,15 @@ impl Primitive {
         self.positions.len()
     }
 
+    /// Every (joint, weight) slot of vertex `v` over all influence sets, in set order, as
+    /// stored (zeros, NaN and out-of-range joints included: callers decide what they mean).
+    pub fn influences_of(&self, v: usize) -> impl Iterator<Item = (u16, f32)> + '_ {
+        self.influences
+            .iter()
+            .filter_map(move |set| Some((set.joints.get(v)?, set.weights.get(v)?)))
+            .flat_map(|(j, w)| j.iter().copied().zip(w.iter().copied()))
+    }
+
     pub fn is_skinned(&self) -> bool {
         !self.influences.is_empty()
     }

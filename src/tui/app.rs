@@ -448,14 +448,12 @@ impl App {
             let Some(prim) = self.rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else {
                 continue;
             };
-            for set in &prim.influences {
-                for (j, w) in set.joints.iter().zip(&set.weights) {
-                    for c in 0..4 {
-                        if w[c] != 0.0
-                            && let Some(u) = used.get_mut(j[c] as usize)
-                        {
-                            *u = true;
-                        }
+            for v in 0..prim.vertex_count() {
+                for (j, w) in prim.influences_of(v) {
+                    if w != 0.0
+                        && let Some(u) = used.get_mut(j as usize)
+                    {
+                        *u = true;
                     }
                 }
             }

@@ -42,7 +42,8 @@ impl BoneWeights {
                 continue;
             };
             for v in 0..prim.vertex_count() {
-                let w: f32 = influences(prim, v).filter(|&(j, _)| j as usize == joint).map(|(_, w)| w).sum();
+                let w: f32 =
+                    prim.influences_of(v).filter(|&(j, _)| j as usize == joint).map(|(_, w)| w).sum();
                 if w != 0.0 && w.is_finite() {
                     out.vertices.push(VertexRef { prim: pi, vertex: v });
                     out.weights.push(w);
@@ -75,14 +76,6 @@ impl BoneWeights {
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(v, _)| v)
     }
-}
-
-/// Every (joint, weight) slot of a vertex over all influence sets, in set order.
-pub fn influences(prim: &crate::rig::Primitive, v: usize) -> impl Iterator<Item = (u16, f32)> + '_ {
-    prim.influences
-        .iter()
-        .filter_map(move |set| Some((set.joints.get(v)?, set.weights.get(v)?)))
-        .flat_map(|(j, w)| j.iter().copied().zip(w.iter().copied()))
 }
 
 /// Which weights the viewport skins with.

@@ -12,7 +12,7 @@ use super::{Theme, panel};
 use crate::rig::Severity;
 use crate::tui::action::Focus;
 use crate::tui::app::App;
-use crate::tui::weights::{HISTOGRAM_BINS, influences};
+use crate::tui::weights::HISTOGRAM_BINS;
 
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
@@ -110,7 +110,7 @@ fn vertex<'a>(app: &App, theme: &Theme, lines: &mut Vec<Line<'a>>) {
     let skin = dp.skin.and_then(|s| app.rig.skins.get(s));
     let mut sum = 0.0f32;
     let mut n = 0usize;
-    for (j, wt) in influences(prim, v.vertex) {
+    for (j, wt) in prim.influences_of(v.vertex) {
         if wt == 0.0 && j == 0 {
             continue;
         }
