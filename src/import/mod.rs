@@ -57,6 +57,12 @@ impl Fault {
 /// Reads and loads a glTF (.gltf or .glb) file. External buffers are looked up in the
 /// file's own folder and nowhere else.
 pub fn load(path: &Path) -> Result<Rig, ImportError> {
+    let (bytes, name, base_dir) = read_file(path)?;
+    load_bytes(&bytes, &name, Some(base_dir))
+}
+
+/// The file's bytes, its name for messages, and the folder its external buffers must be in.
+pub(crate) fn read_file(path: &Path) -> Result<(Vec<u8>, String, &Path), ImportError> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path)
         .map_err(|e| ImportError { file: name.clone(), message: format!("cannot read the file: {e}") })?;
@@ -64,7 +70,7 @@ pub fn load(path: &Path) -> Result<Rig, ImportError> {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    load_bytes(&bytes, &name, Some(base_dir))
+    Ok((bytes, name, base_dir))
 }
 
 /// Loads a glTF asset held in memory. `name` is used in messages and as `Rig::source`;

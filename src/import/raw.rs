@@ -18,13 +18,7 @@ pub struct RawAsset {
 /// Reads `path` like `load` does (same validation, buffers only from the file's own folder)
 /// and returns its JSON and buffers.
 pub fn load_raw(path: &Path) -> Result<RawAsset, ImportError> {
-    let name = path.display().to_string();
-    let bytes = std::fs::read(path)
-        .map_err(|e| ImportError { file: name.clone(), message: format!("cannot read the file: {e}") })?;
-    let base_dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
+    let (bytes, name, base_dir) = super::read_file(path)?;
     load_raw_bytes(&bytes, &name, Some(base_dir))
 }
 
