@@ -83,8 +83,11 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
         },
     };
     let source = rig.source.clone();
-    crate::tui::run(rig, &launch).map_err(|e| Failure::input(format!("{source}: {e}")))?;
-    Ok(0)
+    match crate::tui::run(rig, &launch).map_err(|e| Failure::input(format!("{source}: {e}")))? {
+        // Ended by a signal: exit as shells report it (143 for SIGTERM, 129 for SIGHUP).
+        Some(sig) => Ok((128 + sig).clamp(0, 255) as u8),
+        None => Ok(0),
+    }
 }
 
 pub fn glyph_mode(m: args::ModeArg) -> crate::render::GlyphMode {

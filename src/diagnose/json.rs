@@ -10,20 +10,37 @@
 //! Vertex-only fields are present only on vertex findings; NaN and infinite numbers are
 //! written as `null` (JSON has no such numbers).
 
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::finding::Finding;
 use super::report::Report;
-use serde_json::{Value, json};
+use super::weights::PrimitiveSummary;
 
 pub const FORMAT_VERSION: u32 = 1;
 
-pub fn to_json(report: &Report) -> Value {
-    let value = |v: Result<Value, serde_json::Error>| v.unwrap_or(Value::Null);
-    json!({
-        "format_version": FORMAT_VERSION,
-        "errors": report.error_count(),
-        "warnings": report.warning_count(),
-        "infos": report.info_count(),
-        "counts": value(serde_json::to_value(&report.counts)),
-        "primitives": value(serde_json::to_value(&report.primitives)),
-        "findings": value(serde_json::to_value(&report.findings)),
-    })
+/// The document `check --json` writes. Serialised straight from the report's own values, so
+/// f32 numbers keep their shortest f32 text (`0.999`, not `0.9990000128746033`).
+#[derive(Debug, Serialize)]
+pub struct CheckDoc<'a> {
+    pub format_version: u32,
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+    pub counts: &'a BTreeMap<&'static str, usize>,
+    pub primitives: &'a [PrimitiveSummary],
+    pub findings: &'a [Finding],
+}
+
+pub fn to_json(report: &Report) -> CheckDoc<'_> {
+    CheckDoc {
+        format_version: FORMAT_VERSION,
+        errors: report.error_count(),
+        warnings: report.warning_count(),
+        infos: report.info_count(),
+        counts: &report.counts,
+        primitives: &report.primitives,
+        findings: &report.findings,
+    }
 }

@@ -580,7 +580,7 @@ fn findings_sorted_by_severity_code_then_vertex() {
     assert!(section.contains("... and 1 more"), "{text}");
 
     // JSON: version, and vertex fields on vertex findings.
-    let json = to_json(&r);
+    let json = serde_json::to_value(to_json(&r)).expect("serialisable");
     assert_eq!(json["format_version"], 1);
     let first = &json["findings"][0];
     assert_eq!(first["code"], "ACCESSOR_WEIGHTS_NON_NORMALIZED");

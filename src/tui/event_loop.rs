@@ -4,7 +4,7 @@
 
 use std::io;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{self, Event, KeyEventKind};
@@ -25,7 +25,7 @@ pub fn run(
     terminal: &mut Term,
     app: &mut App,
     written: &AtomicU64,
-    stop: &Arc<AtomicBool>,
+    stop: &Arc<AtomicUsize>,
 ) -> io::Result<()> {
     let frame = Duration::from_secs_f64(1.0 / app.fps as f64);
     let mut cache = ViewportCache::default();
@@ -33,7 +33,7 @@ pub fn run(
     let mut mouse = MouseState::default();
     let mut last_tick = Instant::now();
     let mut last_draw = Instant::now();
-    while !app.quit && !stop.load(Ordering::Relaxed) {
+    while !app.quit && stop.load(Ordering::Relaxed) == 0 {
         if app.dirty {
             let started = Instant::now();
             let before = written.load(Ordering::Relaxed);

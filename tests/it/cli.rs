@@ -157,20 +157,26 @@ fn pose_defaults_to_eleven_times_over_the_first_clip() {
 
 #[test]
 fn a_closed_pipe_ends_quietly() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rigscope"))
-        .args(["pose", &sample("walker.glb")])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut first = [0u8; 64];
-    child.stdout.as_mut().expect("stdout").read_exact(&mut first).expect("some output");
-    drop(child.stdout.take());
-    let status = child.wait().expect("wait");
-    let mut err = String::new();
-    child.stderr.take().expect("stderr").read_to_string(&mut err).expect("stderr");
-    assert_eq!(status.code(), Some(0), "{err}");
-    assert!(err.is_empty(), "{err}");
+    for json in [false, true] {
+        let mut args = vec!["pose".to_string(), sample("walker.glb")];
+        if json {
+            args.push("--json".into());
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let mut first = [0u8; 64];
+        child.stdout.as_mut().expect("stdout").read_exact(&mut first).expect("some output");
+        drop(child.stdout.take());
+        let status = child.wait().expect("wait");
+        let mut err = String::new();
+        child.stderr.take().expect("stderr").read_to_string(&mut err).expect("stderr");
+        assert_eq!(status.code(), Some(0), "json={json}: {err}");
+        assert!(err.is_empty(), "json={json}: {err}");
+    }
 }
 
 #[test]
