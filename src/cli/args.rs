@@ -85,7 +85,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub json: bool,
     /// Vertices listed per code in the text output (JSON always lists every finding).
-    #[arg(long, default_value_t = 10, value_name = "N")]
+    #[arg(long, default_value_t = 10, value_name = "N", allow_negative_numbers = true)]
     pub max: usize,
     /// Codes to leave out, comma-separated (for example RIG_JOINT_UNUSED,RIG_JOINT_FEW_VERTICES).
     #[arg(long, value_delimiter = ',', value_name = "CODE,...")]
@@ -141,7 +141,7 @@ pub struct RenderArgs {
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub pitch: f32,
     /// Zoom factor (2 = twice as close as the framing distance).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     pub zoom: f32,
     /// Draw the skeleton over the mesh.
     #[arg(long)]

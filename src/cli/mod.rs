@@ -27,6 +27,10 @@ pub const BUNDLED_SAMPLE_NAME: &str = "walker.glb (bundled sample)";
 
 /// Parses arguments, runs, and maps the outcome to an exit code.
 pub fn main() -> ExitCode {
+    if let Some(failure) = mistyped_command(std::env::args_os().nth(1)) {
+        eprintln!("rigscope: error: {}", failure.message);
+        return ExitCode::from(failure.code);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -54,6 +58,47 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Some(Command::Normalize(a)) => normalize::run(&a),
         None => open_viewer(&cli.open),
     }
+}
+
+/// `rigscope inpsect x.glb` would otherwise try to open a file named `inpsect`: a first word
+/// that is not a command, not a file and looks like neither gets a "did you mean".
+fn mistyped_command(first: Option<std::ffi::OsString>) -> Option<Failure> {
+    use clap::CommandFactory;
+    let word = first?.into_string().ok()?;
+    let looks_like_path = word.starts_with('-') || word.contains(['.', '/', '\\']);
+    if looks_like_path || Path::new(&word).exists() {
+        return None;
+    }
+    let commands: Vec<String> = Cli::command().get_subcommands().map(|c| c.get_name().to_string()).collect();
+    if commands.contains(&word) {
+        return None;
+    }
+    let nearest = commands.iter().min_by_key(|c| edit_distance(c, &word))?;
+    let hint = if edit_distance(nearest, &word) <= 2 {
+        format!(" (did you mean '{nearest}'?)")
+    } else {
+        String::new()
+    };
+    Some(Failure::input(format!(
+        "'{word}' is neither a command nor a file{hint}; commands: {}",
+        commands.join(", ")
+    )))
+}
+
+/// Levenshtein distance, for command suggestions.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }
 
 /// Bare `rigscope [FILE]`: the full-screen viewer.
@@ -141,6 +186,25 @@ pub fn pick_clip(rig: &Rig, key: Option<&str>) -> Result<Option<usize>, Failure>
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    #[test]
+    fn edit_distance_counts_single_edits() {
+        assert_eq!(edit_distance("inspect", "inspect"), 0);
+        assert_eq!(edit_distance("inspect", "inpsect"), 2);
+        assert_eq!(edit_distance("pose", "poses"), 1);
+        assert_eq!(edit_distance("check", "chk"), 2);
+        assert_eq!(edit_distance("", "abc"), 3);
+    }
+
+    #[test]
+    fn a_mistyped_command_is_named_with_a_suggestion() {
+        let f = mistyped_command(Some("inpsect".into())).expect("refused");
+        assert_eq!(f.code, 2);
+        assert!(f.message.contains("did you mean 'inspect'"), "{}", f.message);
+        assert!(mistyped_command(Some("inspect".into())).is_none());
+        assert!(mistyped_command(Some("walker.glb".into())).is_none());
+        assert!(mistyped_command(Some("--help".into())).is_none());
+    }
 
     #[test]
     fn clap_definition_is_consistent() {

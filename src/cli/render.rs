@@ -8,7 +8,7 @@ use super::output::{self, Failure};
 use crate::anim::Workspace;
 use crate::render::{
     ColorDepth, Grid, Raster, SceneOptions, SceneScratch, draw_scene, framed_camera, glyphs_for, pack,
-    write_ansi,
+    strip_color, write_ansi,
 };
 
 pub fn run(args: &RenderArgs) -> Result<u8, Failure> {
@@ -48,6 +48,9 @@ pub fn run(args: &RenderArgs) -> Result<u8, Failure> {
     };
     let mut grid = Grid::new(cols, rows);
     pack(&raster, glyphs_for(mode, depth), &mut grid);
+    if depth == ColorDepth::None {
+        strip_color(&mut grid);
+    }
     let mut text = String::new();
     write_ansi(&grid, depth, &mut text);
     output::with_stdout(|out| out.write_all(text.as_bytes()))?;

@@ -123,26 +123,64 @@ fn root_rules(rig: &Rig, s: usize, skin: &Skin, sink: &mut Sink) {
 /// matrix that moves bind-space vertices in the rest pose, so its difference from identity is
 /// in world units for the translation part; a large one is the classic "spikes to the
 /// origin" (IBMs computed for another hierarchy, or missing a parent transform).
+///
+/// When every joint is off by the same transform (a Z-up or scaled node above the skeleton,
+/// as COLLADA exports have) the whole skin just sits elsewhere in the rest pose: that is one
+/// finding for the skin, not one per joint. Joints off by something else are named one by one,
+/// measured against the skin's root joint.
 fn bind_mismatch(rig: &Rig, s: usize, skin: &Skin, rest: &[Mat4], tolerance: f32, sink: &mut Sink) {
-    for (j, (&node, ibm)) in skin.joints.iter().zip(&skin.inverse_bind).enumerate() {
-        let Some(global) = rest.get(node) else {
-            continue;
-        };
-        let joint_matrix = *global * *ibm;
-        let diff = max_abs_diff(&joint_matrix, &Mat4::IDENTITY);
+    let matrices: Vec<Option<Mat4>> = skin
+        .joints
+        .iter()
+        .zip(&skin.inverse_bind)
+        .map(|(&node, ibm)| rest.get(node).map(|g| *g * *ibm))
+        .collect();
+    let root = skin.joint_order.first().copied().unwrap_or(0);
+    let Some(Some(common)) = matrices.get(root).copied() else { return };
+    let mut odd = 0;
+    for (j, m) in matrices.iter().enumerate() {
+        let Some(m) = m else { continue };
+        let diff = max_abs_diff(m, &common);
         // A NaN difference is reported too.
-        if diff.is_nan() || diff > tolerance {
-            let offset = joint_matrix.w_axis.truncate();
-            sink.general(codes::IBM_BIND_MISMATCH, format!("/skins/{s}/joints/{j}"), || {
-                format!(
-                    "Joint {j} ({}): rest-pose global * inverse bind matrix differs from identity by up to {diff}; it moves the mesh origin by ({}, {}, {}).",
-                    rig.node_label(node),
-                    offset.x,
-                    offset.y,
-                    offset.z
-                )
-            });
+        if !(diff.is_nan() || diff > tolerance) {
+            continue;
         }
+        odd += 1;
+        let node = skin.joints[j];
+        let moved = (m.w_axis.truncate() - common.w_axis.truncate()).length();
+        sink.general(codes::IBM_BIND_MISMATCH, format!("/skins/{s}/joints/{j}"), || {
+            format!(
+                "Joint {j} ({}): its inverse bind matrix does not invert its rest pose the way the root joint's does \
+                 (rest global * IBM differs by up to {diff:.3} per element, moving the bind origin by {moved:.4}); \
+                 the mesh will spike or shear around it in the rest pose.",
+                rig.node_label(node)
+            )
+        });
+    }
+    let off = max_abs_diff(&common, &Mat4::IDENTITY);
+    if odd == 0 && (off.is_nan() || off > tolerance) {
+        let (scale, rotation, translation) = common.to_scale_rotation_translation();
+        let (axis, angle) = rotation.to_axis_angle();
+        // Report the shorter way round: 270 degrees about x is 90 degrees about -x.
+        let (axis, angle) =
+            if angle > std::f32::consts::PI { (-axis, std::f32::consts::TAU - angle) } else { (axis, angle) };
+        sink.general(codes::IBM_BIND_MISMATCH, format!("/skins/{s}"), || {
+            format!(
+                "Every joint's rest pose differs from its bind pose by the same transform (rotation {:.1} degrees about \
+                 ({:.3}, {:.3}, {:.3}), translation ({:.4}, {:.4}, {:.4}), scale ({:.3}, {:.3}, {:.3})): the skin is moved \
+                 as a whole, typically by a transformed node above the skeleton; the rest pose is not the bind pose.",
+                angle.to_degrees(),
+                axis.x,
+                axis.y,
+                axis.z,
+                translation.x,
+                translation.y,
+                translation.z,
+                scale.x,
+                scale.y,
+                scale.z
+            )
+        });
     }
 }
 

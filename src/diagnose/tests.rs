@@ -607,3 +607,18 @@ fn rest_pose_rotation_is_used_for_world_error() {
     let expected = 0.5 * 5.0f32.sqrt();
     assert!((v.world_error.unwrap_or(0.0) - expected).abs() < 1e-6);
 }
+
+#[test]
+fn a_skin_moved_as_a_whole_is_one_finding_not_one_per_joint() {
+    // Joints 0 -> 1 with IBMs that invert their rest pose, then the root is turned 90 degrees
+    // about z: every joint matrix becomes the same rotation, so the skin is one finding.
+    let mut rig = skinned(2, WeightStorage::F32, &[(vec![[0, 1, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])]);
+    rig.nodes[1].rest.translation = Vec3::new(0.0, 2.0, 0.0);
+    rig.skins[0].inverse_bind[1] = Mat4::from_translation(Vec3::new(0.0, -2.0, 0.0));
+    assert_eq!(count(&check(&rig, &Options::default()), codes::IBM_BIND_MISMATCH), 0);
+    rig.nodes[0].rest.rotation = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    let r = check(&rig, &Options::default());
+    let f = only(&r, codes::IBM_BIND_MISMATCH);
+    assert_eq!(f.pointer, "/skins/0");
+    assert!(f.message.contains("rotation 90.0 degrees about (0.000, 0.000, 1.000)"), "{}", f.message);
+}

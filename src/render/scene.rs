@@ -193,3 +193,15 @@ pub fn glyphs_for(mode: GlyphMode, depth: ColorDepth) -> GlyphMode {
         _ => mode,
     }
 }
+
+/// For output without colour: a half block whose two halves differ only in colour becomes a
+/// full block, so the shape still reads; colours are dropped.
+pub fn strip_color(grid: &mut super::glyphs::Grid) {
+    for cell in &mut grid.cells {
+        if cell.ch == '\u{2580}' && cell.bg.is_some() {
+            cell.ch = '\u{2588}';
+        }
+        cell.fg = None;
+        cell.bg = None;
+    }
+}

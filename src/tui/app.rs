@@ -126,7 +126,8 @@ impl App {
         let skin = if rig.skins.is_empty() { None } else { Some(0) };
         let tree = BoneTree::new(&rig, skin);
         ws.evaluate(&rig, clip.and_then(|c| rig.clips.get(c)), playback.time);
-        let camera = framed_camera(&ws, 0.0, 0.0, 1.0);
+        // A three-quarter view from slightly above reads better than a flat front view.
+        let camera = framed_camera(&ws, 25f32.to_radians(), 10f32.to_radians(), 1.0);
         let mut app = App {
             ws,
             bind,
@@ -173,14 +174,7 @@ impl App {
         rest.evaluate(&app.rig, None, 0.0);
         app.rest_globals = rest.globals;
         app.diag = crate::diagnose::check(&app.rig, &crate::diagnose::Options::default());
-        app.vertex_problems = app
-            .diag
-            .findings
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.vertex.is_some())
-            .map(|(i, _)| i)
-            .collect();
+        app.vertex_problems = worst_first(&app.diag);
         app.refresh_clip_info();
         app.refresh_skin_info();
         app.refresh_selection();
@@ -574,4 +568,22 @@ impl App {
         let parts: Vec<String> = self.diag.counts.iter().map(|(code, n)| format!("{n} {code}")).collect();
         parts.join(", ")
     }
+}
+
+/// Indices of the vertex findings, per code (in the report's order) worst first: the largest
+/// `|1 - sum|` first, as `rigscope check` lists them.
+fn worst_first(diag: &crate::diagnose::Report) -> Vec<usize> {
+    let off = |i: usize| {
+        diag.findings[i].vertex.as_ref().map_or(0.0, |v| {
+            let d = (1.0 - v.sum).abs();
+            if d.is_nan() { f32::INFINITY } else { d }
+        })
+    };
+    let mut out: Vec<usize> =
+        (0..diag.findings.len()).filter(|&i| diag.findings[i].vertex.is_some()).collect();
+    // The report is sorted by severity then code, so ordering by each code's first position
+    // keeps that grouping while each code's findings go worst first.
+    let first_of = |i: usize| diag.findings.iter().position(|f| f.code == diag.findings[i].code).unwrap_or(i);
+    out.sort_by(|&a, &b| first_of(a).cmp(&first_of(b)).then(off(b).total_cmp(&off(a))));
+    out
 }

@@ -29,8 +29,15 @@ pub struct Binding {
     pub action: Action,
     pub context: Context,
     pub help: &'static str,
-    /// Shown in the status bar's hint line.
-    pub hint: bool,
+    /// Shown in the status bar's hint line with this short text (global hints always,
+    /// a panel's hints while it has focus).
+    pub hint: Option<&'static str>,
+}
+
+impl Binding {
+    const fn hinted(self, short: &'static str) -> Binding {
+        Binding { hint: Some(short), ..self }
+    }
 }
 
 const fn b(
@@ -40,17 +47,7 @@ const fn b(
     context: Context,
     help: &'static str,
 ) -> Binding {
-    Binding { keys, label, action, context, help, hint: false }
-}
-
-const fn hint(
-    keys: &'static [Key],
-    label: &'static str,
-    action: Action,
-    context: Context,
-    help: &'static str,
-) -> Binding {
-    Binding { keys, label, action, context, help, hint: true }
+    Binding { keys, label, action, context, help, hint: None }
 }
 
 use Context::{Global, In};
@@ -61,17 +58,18 @@ const PAN: f32 = 0.05;
 
 /// Every binding, in the order the help overlay lists them.
 pub static BINDINGS: &[Binding] = &[
-    hint(&[Char('q'), Ctrl('c')], "q Ctrl-C", Action::Quit, Global, "quit"),
-    hint(&[Char('?')], "?", Action::ToggleHelp, Global, "help: every binding"),
+    b(&[Char('q'), Ctrl('c')], "q Ctrl-C", Action::Quit, Global, "quit").hinted("quit"),
+    b(&[Char('?')], "?", Action::ToggleHelp, Global, "help: every binding").hinted("help"),
     b(&[Code(KeyCode::Esc)], "Esc", Action::Escape, Global, "close help / clear the bone filter"),
-    hint(
+    b(
         &[Code(KeyCode::BackTab)],
         "Shift-Tab",
         Action::FocusNext,
         Global,
         "next panel (bones, viewport, keyframes, weights)",
-    ),
-    hint(&[Char(' ')], "Space", Action::TogglePlay, Global, "play / pause"),
+    )
+    .hinted("panel"),
+    b(&[Char(' ')], "Space", Action::TogglePlay, Global, "play / pause").hinted("play"),
     b(&[Char('.')], ".", Action::StepFrames(1), Global, "step one frame forward (1/30 s or the key spacing)"),
     b(&[Char(',')], ",", Action::StepFrames(-1), Global, "step one frame back"),
     b(&[Char(']')], "]", Action::NextKey, Global, "next key of the selected bone (or of any channel)"),
@@ -80,8 +78,8 @@ pub static BINDINGS: &[Binding] = &[
     b(&[Code(KeyCode::End)], "End", Action::JumpEnd, Global, "go to the end of the clip"),
     b(&[Char('>')], ">", Action::SpeedUp, Global, "faster (up to 4x)"),
     b(&[Char('<')], "<", Action::SpeedDown, Global, "slower, then reverse (down to -4x)"),
-    b(&[Char('l')], "l", Action::CycleLoop, Global, "loop mode: loop / once / ping-pong (bones panel)"),
-    hint(&[Char('c')], "c", Action::NextClip, Global, "next clip"),
+    b(&[Char('l')], "l", Action::CycleLoop, Global, "loop mode: loop / once / ping-pong"),
+    b(&[Char('c')], "c", Action::NextClip, Global, "next clip").hinted("clip"),
     b(&[Char('C')], "C", Action::PrevClip, Global, "previous clip"),
     b(&[Code(KeyCode::Tab)], "Tab", Action::NextSkin, Global, "next skin"),
     // Bone tree.
@@ -92,7 +90,8 @@ pub static BINDINGS: &[Binding] = &[
         Action::SelectDown,
         In(Focus::Bones),
         "select the bone below",
-    ),
+    )
+    .hinted("select"),
     b(&[Code(KeyCode::PageUp)], "PgUp", Action::SelectPageUp, In(Focus::Bones), "select one page up"),
     b(&[Code(KeyCode::PageDown)], "PgDn", Action::SelectPageDown, In(Focus::Bones), "select one page down"),
     b(
@@ -103,8 +102,9 @@ pub static BINDINGS: &[Binding] = &[
         "collapse (or go to parent)",
     ),
     b(&[Code(KeyCode::Right)], "Right", Action::Expand, In(Focus::Bones), "expand"),
-    b(&[Code(KeyCode::Enter)], "Enter", Action::ToggleCollapse, In(Focus::Bones), "collapse / expand"),
-    hint(&[Char('/')], "/", Action::StartFilter, Global, "filter bones by name"),
+    b(&[Code(KeyCode::Enter)], "Enter", Action::ToggleCollapse, In(Focus::Bones), "collapse / expand")
+        .hinted("fold"),
+    b(&[Char('/')], "/", Action::StartFilter, Global, "filter bones by name").hinted("filter"),
     // Viewport camera.
     b(
         &[Code(KeyCode::Left), Char('h')],
@@ -133,18 +133,20 @@ pub static BINDINGS: &[Binding] = &[
         Action::Orbit { yaw: 0.0, pitch: -ORBIT },
         In(Focus::Viewport),
         "orbit down",
-    ),
+    )
+    .hinted("orbit"),
     b(&[Shift(KeyCode::Left)], "Shift-Left", Action::Pan { x: -PAN, y: 0.0 }, Global, "pan left"),
     b(&[Shift(KeyCode::Right)], "Shift-Right", Action::Pan { x: PAN, y: 0.0 }, Global, "pan right"),
     b(&[Shift(KeyCode::Up)], "Shift-Up", Action::Pan { x: 0.0, y: PAN }, Global, "pan up"),
     b(&[Shift(KeyCode::Down)], "Shift-Down", Action::Pan { x: 0.0, y: -PAN }, Global, "pan down"),
-    b(&[Char('+'), Char('=')], "+", Action::Zoom(1.0 / 1.15), Global, "zoom in"),
+    b(&[Char('+'), Char('=')], "+", Action::Zoom(1.0 / 1.15), Global, "zoom in").hinted("zoom"),
     b(&[Char('-')], "-", Action::Zoom(1.15), Global, "zoom out"),
     b(&[Char('f')], "f", Action::Reframe, Global, "frame the rig"),
     b(&[Char('1')], "1", Action::RenderBraille, Global, "braille dots (2x4 per cell)"),
     b(&[Char('2')], "2", Action::RenderHalfBlock, Global, "half blocks (colour shading)"),
     b(&[Char('3')], "3", Action::RenderAscii, Global, "ASCII luminance ramp"),
-    b(&[Char('w')], "w", Action::CycleDrawMode, Global, "draw mode: shaded / wireframe / points"),
+    b(&[Char('w')], "w", Action::CycleDrawMode, Global, "draw mode: shaded / wireframe / points")
+        .hinted("draw"),
     b(&[Char('b')], "b", Action::ToggleBones, Global, "skeleton overlay"),
     b(&[Char('n')], "n", Action::ToggleNames, Global, "bone names in the viewport"),
     b(&[Char('g')], "g", Action::ToggleGhost, Global, "bind-pose ghost"),
@@ -166,18 +168,21 @@ pub static BINDINGS: &[Binding] = &[
         Action::ProblemDown,
         In(Focus::Weights),
         "next weight problem",
-    ),
+    )
+    .hinted("problem"),
     b(
         &[Code(KeyCode::Enter)],
         "Enter",
         Action::JumpToProblem,
         In(Focus::Weights),
         "select that problem's vertex",
-    ),
+    )
+    .hinted("jump"),
     b(&[Char('p')], "p", Action::CyclePreview, Global, "preview weights: stored / renormalised / first 4"),
     // Keyframes panel: the arrows scrub.
     b(&[Code(KeyCode::Left), Char('h')], "Left h", Action::StepFrames(-1), In(Focus::Keys), "step back"),
-    b(&[Code(KeyCode::Right), Char('l')], "Right l", Action::StepFrames(1), In(Focus::Keys), "step forward"),
+    b(&[Code(KeyCode::Right), Char('l')], "Right l", Action::StepFrames(1), In(Focus::Keys), "step forward")
+        .hinted("step"),
     b(&[Code(KeyCode::Up), Char('k')], "Up k", Action::SelectUp, In(Focus::Keys), "select the bone above"),
     b(
         &[Code(KeyCode::Down), Char('j')],

@@ -170,11 +170,18 @@ const FACTS: &[Facts] = &[
     },
 ];
 
-fn assets_dir() -> Option<PathBuf> {
+/// Says a test was skipped where a person sees it: straight to stderr, past the test
+/// harness's output capture (which would swallow `println!` from a passing test).
+pub fn skip_notice(what: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "note: skipping {what}: RIGSCOPE_ASSETS is not set (see README)");
+}
+
+pub fn assets_dir() -> Option<PathBuf> {
     match std::env::var_os("RIGSCOPE_ASSETS") {
         Some(dir) => Some(PathBuf::from(dir)),
         None => {
-            println!("skipping asset tests: RIGSCOPE_ASSETS is not set");
+            skip_notice("asset tests");
             None
         }
     }

@@ -234,7 +234,7 @@ fn an_existing_output_needs_force_and_other_extensions_are_refused() {
 fn assets_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("RIGSCOPE_ASSETS").map(PathBuf::from);
     if dir.is_none() {
-        println!("skipping normalize asset tests: RIGSCOPE_ASSETS is not set");
+        super::assets::skip_notice("normalize asset tests");
     }
     dir
 }

@@ -8,10 +8,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{Theme, panel};
+use crate::rig::Transform;
 use crate::tui::app::App;
 
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
-    let block = panel(" Bone details ".into(), false, theme);
+/// `shared`: the weights panel takes this place when it has focus (narrow screens).
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, shared: bool) {
+    // On narrow screens this panel shares its place with the weights panel.
+    let title = if shared { " Bone details (Shift-Tab: weights) " } else { " Bone details " };
+    let block = panel(title.into(), false, theme);
     let Some(node) = app.selected() else {
         frame.render_widget(Paragraph::new(Line::styled("(nothing selected)", theme.dim)).block(block), area);
         return;
@@ -19,66 +23,75 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let rig = &app.rig;
     let n = &rig.nodes[node];
     let label = |s: &str| Span::styled(format!("{s:<9}"), theme.label);
+    // Most telling first: what a short panel cuts is the raw matrix at the end.
+    let parent = n.parent.map_or("root".to_string(), |p| format!("parent {} ({p})", rig.node_label(p)));
     let mut lines = vec![
         Line::from(vec![
             Span::styled(rig.node_label(node), theme.title),
             Span::raw(format!("  node {node}")),
         ]),
-        Line::from(vec![
-            label("parent"),
-            Span::raw(n.parent.map_or("(root)".to_string(), |p| format!("{} (node {p})", rig.node_label(p)))),
-        ]),
-        Line::from(vec![label("children"), Span::raw(n.children.len().to_string())]),
+        Line::raw(format!("{parent}, {} children", n.children.len())),
     ];
-    let now = app.ws.pose.locals.get(node).copied().unwrap_or(n.rest);
-    let rest_kind = if n.matrix.is_some() { "rest (matrix)" } else { "rest" };
-    lines.push(Line::styled(rest_kind, theme.dim));
-    lines.extend(trs_lines(n.rest.translation, n.rest.rotation, n.rest.scale, &label));
-    lines.push(Line::styled(
-        if app.animated.get(node).copied().unwrap_or(false) { "now (animated)" } else { "now" },
-        theme.dim,
-    ));
-    lines.extend(trs_lines(now.translation, now.rotation, now.scale, &label));
     let world = app.ws.globals.get(node).map(|m| m.w_axis.truncate()).unwrap_or(Vec3::NAN);
     lines.push(Line::from(vec![label("world"), Span::raw(vec3(world))]));
-
-    if let Some(j) = app.selected_joint()
-        && let Some(ibm) = app.skin.and_then(|s| app.rig.skins.get(s)).and_then(|s| s.inverse_bind.get(j))
-    {
-        lines.push(Line::styled(format!("inverse bind matrix (joint {j}, rows)"), theme.dim));
-        for r in 0..4 {
-            let row = ibm.row(r);
-            lines.push(Line::raw(format!("  {:>9.4} {:>9.4} {:>9.4} {:>9.4}", row.x, row.y, row.z, row.w)));
-        }
-        let bind_world = app.rest_globals.get(node).copied().unwrap_or(Mat4::IDENTITY);
-        let err = max_abs_diff(*ibm * bind_world, Mat4::IDENTITY);
-        let style = if err > 1e-3 { theme.warning } else { theme.ok };
-        lines.push(Line::from(vec![
-            label("IBM·bind"),
-            Span::styled(format!("max |x - I| = {err:.2e}"), style),
-            Span::styled(if err > 1e-3 { "  (rest pose is not the bind pose)" } else { "" }, theme.dim),
-        ]));
+    let joint_ibm = app.selected_joint().and_then(|j| {
+        app.skin.and_then(|s| app.rig.skins.get(s)).and_then(|s| s.inverse_bind.get(j)).map(|m| (j, m))
+    });
+    if let Some((_, ibm)) = joint_ibm {
         let w = &app.weights;
         lines.push(Line::from(vec![
             label("weights"),
             Span::raw(if w.vertices.is_empty() {
                 "no vertex".to_string()
             } else {
-                format!("{} vertices, {:.3} / {:.3} / {:.3}", w.vertices.len(), w.min, w.mean, w.max)
+                format!("{} vertices, {:.3}/{:.3}/{:.3}", w.vertices.len(), w.min, w.mean, w.max)
             }),
+        ]));
+        let bind_world = app.rest_globals.get(node).copied().unwrap_or(Mat4::IDENTITY);
+        let err = max_abs_diff(*ibm * bind_world, Mat4::IDENTITY);
+        let style = if err > 1e-3 { theme.warning } else { theme.ok };
+        lines.push(Line::from(vec![
+            label("IBM·rest"),
+            Span::styled(format!("max |x - I| {err:.1e}"), style),
+            Span::styled(if err > 1e-3 { " rest is not bind" } else { "" }, theme.dim),
         ]));
     } else if app.skin.is_some() {
         lines.push(Line::styled("not a joint of this skin", theme.dim));
     }
+    let now = app.ws.pose.locals.get(node).copied().unwrap_or(n.rest);
+    let animated = app.animated.get(node).copied().unwrap_or(false);
+    let rest_kind = if n.matrix.is_some() { "rest (from matrix)" } else { "rest" };
+    lines.push(Line::styled(
+        format!("{rest_kind} / now{}", if animated { " (animated)" } else { "" }),
+        theme.dim,
+    ));
+    lines.extend(trs_lines(n.rest, now, &label));
+    if let Some((j, ibm)) = joint_ibm {
+        lines.push(Line::styled(format!("inverse bind matrix, joint {j} (rows)"), theme.dim));
+        for r in 0..4 {
+            let row = ibm.row(r);
+            lines.push(Line::raw(format!(" {:>9.4} {:>9.4} {:>9.4} {:>9.4}", row.x, row.y, row.z, row.w)));
+        }
+    }
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
-fn trs_lines<'a>(t: Vec3, r: Quat, s: Vec3, label: &dyn Fn(&str) -> Span<'a>) -> Vec<Line<'a>> {
-    vec![
-        Line::from(vec![label("  T"), Span::raw(vec3(t))]),
-        Line::from(vec![label("  R"), Span::raw(format!("{:.3} {:.3} {:.3} {:.3}", r.x, r.y, r.z, r.w))]),
-        Line::from(vec![label("  S"), Span::raw(vec3(s))]),
-    ]
+/// Rest and current T, R, S, one property per line when the current value differs, else one.
+fn trs_lines<'a>(rest: Transform, now: Transform, label: &dyn Fn(&str) -> Span<'a>) -> Vec<Line<'a>> {
+    let q = |r: Quat| format!("{:.3} {:.3} {:.3} {:.3}", r.x, r.y, r.z, r.w);
+    let rows = [
+        ("  T", vec3(rest.translation), vec3(now.translation)),
+        ("  R", q(rest.rotation), q(now.rotation)),
+        ("  S", vec3(rest.scale), vec3(now.scale)),
+    ];
+    let mut lines = Vec::new();
+    for (name, r, n) in rows {
+        lines.push(Line::from(vec![label(name), Span::raw(r.clone())]));
+        if n != r {
+            lines.push(Line::from(vec![label("   now"), Span::raw(n)]));
+        }
+    }
+    lines
 }
 
 fn vec3(v: Vec3) -> String {

@@ -116,11 +116,12 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     for (row, ch) in mine.iter().copied().chain(others).take(rows_h).enumerate() {
         let y = inner.y + 1 + row as u16;
         let is_mine = Some(ch.node) == sel;
+        // Property and interpolation first, so a narrow column still tells rows apart.
         let label = format!(
-            "{} {} {}",
-            app.rig.node_label(ch.node),
+            "{}{} {}",
             short_property(ch.property),
-            interp_letter(ch.interpolation)
+            interp_letter(ch.interpolation),
+            app.rig.node_label(ch.node)
         );
         let label = fit(&label, l as usize - 1);
         write(
@@ -152,7 +153,8 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
             if cell.symbol() == " " {
                 cell.set_symbol("│");
             }
-            cell.set_style(theme.playhead);
+            // Without colour a red column would vanish: reverse video marks it instead.
+            cell.set_style(if theme.color { theme.playhead } else { theme.selected });
         }
     }
     // Exact values of the selected bone's channels at the playhead.
@@ -173,8 +175,12 @@ pub fn value_line(ch: &Channel, t: f32) -> Line<'static> {
         Property::Weights => "",
     };
     let values: Vec<String> = out.iter().map(|v| format!("{v:.4}")).collect();
+    let first = ch.times.first().copied().unwrap_or(0.0);
+    let last = ch.times.last().copied().unwrap_or(0.0);
     let how = match (ch.interpolation, info.next) {
-        (_, None) => format!("key {} (held)", info.key),
+        (_, None) if t < first => format!("key {} (held before the first key)", info.key),
+        (_, None) if t > last => format!("key {} (held after the last key)", info.key),
+        (_, None) => format!("key {}", info.key),
         (Interpolation::Step, Some(_)) => format!("step(key {})", info.key),
         (Interpolation::Linear, Some(n)) => {
             let f = if ch.property == Property::Rotation { "slerp" } else { "lerp" };

@@ -94,7 +94,7 @@ pub fn draw(frame: &mut Frame, app: &App, cache: &mut ViewportCache) -> Areas {
     tree::draw(frame, app, &theme, areas.tree);
     viewport::draw(frame, app, &theme, areas.viewport, cache);
     if areas.details.area() > 0 {
-        details::draw(frame, app, &theme, areas.details);
+        details::draw(frame, app, &theme, areas.details, areas.weights.area() == 0);
     }
     if areas.weights.area() > 0 {
         weights::draw(frame, app, &theme, areas.weights);

@@ -9,7 +9,7 @@ use ratatui::widgets::Paragraph;
 use super::Theme;
 use crate::anim::LoopMode;
 use crate::tui::app::App;
-use crate::tui::keymap::BINDINGS;
+use crate::tui::keymap::{BINDINGS, Context};
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let pb = &app.playback;
@@ -26,11 +26,14 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let t = &app.timings;
     let perf = if app.show_stats {
         format!(
-            "sample+pose {:.2} ms  raster {:.2} ms  draw {:.2} ms  frame {:.2} ms  {} B",
+            "sample+pose {:.2} ms  raster {:.2} ms  draw {:.2} ms  frame {:.2} ms  {} B/frame",
             t.sample_ms, t.raster_ms, t.draw_ms, t.frame_ms, t.bytes
         )
+    } else if app.is_playing() {
+        format!("{:.0} fps  {:.1} ms/frame", t.fps, t.frame_ms)
     } else {
-        format!("{:.0} fps  {:.1} ms", t.fps, t.frame_ms)
+        // Paused, the viewer only redraws on input: a frame rate would mean nothing.
+        format!("idle  {:.1} ms/frame", t.frame_ms)
     };
     let mut spans = vec![
         Span::styled(format!(" {state} {clip} "), theme.title),
@@ -38,19 +41,19 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         Span::raw(format!(" {:.2}x ", pb.speed)),
         Span::raw(format!(" {mode} ")),
         Span::styled(format!(" {perf} "), theme.dim),
-        Span::styled(format!(" [{}] ", app.focus.title()), theme.focus),
+        Span::styled(format!(" focus: {} ", app.focus.title()), theme.focus),
     ];
     if let Some(m) = &app.message {
         spans.push(Span::styled(format!(" {m}"), theme.warning));
     }
-    let hints: Vec<Span> = BINDINGS
-        .iter()
-        .filter(|b| b.hint)
-        .flat_map(|b| {
-            [
-                Span::styled(format!(" {}", b.label), theme.key),
-                Span::styled(format!(" {} ", b.help), theme.dim),
-            ]
+    // The focused panel's keys first, then those that work everywhere.
+    let here = BINDINGS.iter().filter(|b| b.context == Context::In(app.focus));
+    let everywhere = BINDINGS.iter().filter(|b| b.context == Context::Global);
+    let hints: Vec<Span> = here
+        .chain(everywhere)
+        .filter_map(|b| b.hint.map(|short| (b.label, short)))
+        .flat_map(|(label, short)| {
+            [Span::styled(format!(" {label}"), theme.key), Span::styled(format!(" {short} "), theme.dim)]
         })
         .collect();
     frame.render_widget(Paragraph::new(vec![Line::from(spans), Line::from(hints)]), area);

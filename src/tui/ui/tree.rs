@@ -18,6 +18,17 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         Some((_, skin)) => format!(" Bones ({} joints) ", skin.joints.len()),
         None => format!(" Nodes ({}; no skin) ", app.rig.nodes.len()),
     };
+    let skin_title = if app.tree.filter.is_empty() {
+        skin_title
+    } else {
+        let matches = app
+            .tree
+            .rows()
+            .iter()
+            .filter(|r| app.rig.node_label(r.node).to_lowercase().contains(&app.tree.filter.to_lowercase()))
+            .count();
+        format!("{}, {matches} match ", skin_title.trim_end())
+    };
     let mut block = panel(skin_title, app.focus == Focus::Bones, theme);
     if app.tree.filtering || !app.tree.filter.is_empty() {
         let cursor = if app.tree.filtering { "_" } else { "" };

@@ -117,6 +117,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
         ),
     }
     crate::render::pack(&cache.raster, crate::render::glyphs_for(app.view.mode, app.color), &mut cache.grid);
+    if app.color == ColorDepth::None {
+        crate::render::strip_color(&mut cache.grid);
+    }
     cache.raster_ms = started.elapsed().as_secs_f32() * 1000.0;
 
     let buf = frame.buffer_mut();
@@ -157,6 +160,15 @@ fn draw_names(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
         Some(skin) => skin.joints.clone(),
         None => (0..app.rig.nodes.len()).collect(),
     };
+    // The selected bone's name goes first; any later name that would overlap one already
+    // written is left out rather than smeared over it.
+    let mut nodes = nodes;
+    if let Some(sel) = app.selected()
+        && let Some(i) = nodes.iter().position(|&n| n == sel)
+    {
+        nodes[..=i].rotate_right(1);
+    }
+    let mut taken: Vec<(u16, u16, u16)> = Vec::new();
     let buf = frame.buffer_mut();
     for node in nodes {
         let Some(p) = app.ws.globals.get(node).map(|m| m.w_axis.truncate()) else { continue };
@@ -164,11 +176,17 @@ fn draw_names(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
         if !(ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0) {
             continue;
         }
-        let x = inner.x + ((ndc.x * 0.5 + 0.5) * (inner.width.saturating_sub(1)) as f32) as u16;
+        let x = inner.x + ((ndc.x * 0.5 + 0.5) * (inner.width.saturating_sub(1)) as f32) as u16 + 1;
         let y = inner.y + ((0.5 - ndc.y * 0.5) * (inner.height.saturating_sub(1)) as f32) as u16;
         let name = app.rig.node_label(node);
-        let room = (inner.x + inner.width).saturating_sub(x + 1) as usize;
+        let room = (inner.x + inner.width).saturating_sub(x) as usize;
+        let len = name.chars().count().min(room) as u16;
+        let end = x + len;
+        if len == 0 || taken.iter().any(|&(ty, a, b)| ty == y && x < b + 1 && a < end + 1) {
+            continue;
+        }
+        taken.push((y, x, end));
         let style = if Some(node) == app.selected() { theme.focus } else { theme.label };
-        buf.set_stringn(x + 1, y, name, room, style);
+        buf.set_stringn(x, y, name, room, style);
     }
 }

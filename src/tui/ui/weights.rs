@@ -23,8 +23,14 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let inner_h = block.inner(area).height as usize;
     let mut lines: Vec<Line> = Vec::new();
     problems(app, theme, focused, inner_h, &mut lines);
-    bone(app, theme, &mut lines);
-    vertex(app, theme, &mut lines);
+    // While walking the problem list the selected vertex matters most; otherwise the bone.
+    if focused {
+        vertex(app, theme, &mut lines);
+        bone(app, theme, &mut lines);
+    } else {
+        bone(app, theme, &mut lines);
+        vertex(app, theme, &mut lines);
+    }
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
@@ -41,30 +47,29 @@ fn problems<'a>(app: &App, theme: &Theme, focused: bool, height: usize, lines: &
         style,
     ));
     if focused && !app.vertex_problems.is_empty() {
-        let room = (height / 2).max(1);
+        let room = (height / 3).max(1);
         let start = app.problem.saturating_sub(room - 1);
         for (i, &fi) in app.vertex_problems.iter().enumerate().skip(start).take(room) {
             let f = &d.findings[fi];
-            let v = f.vertex.as_ref().map_or(String::new(), |v| format!("v{} sum {:.4}", v.vertex, v.sum));
-            let code = f.code.trim_start_matches("ACCESSOR_");
+            let v = f.vertex.as_ref().map_or(String::new(), |v| format!(" v{} sum {:.4}", v.vertex, v.sum));
             let marker = if i == app.problem { "▸ " } else { "  " };
             let s = if i == app.problem { theme.selected } else { severity_style(f.severity, theme) };
-            lines.push(Line::styled(format!("{marker}{code} {v}"), s));
+            lines.push(Line::styled(format!("{marker}{}{v}", f.code), s));
         }
-        lines.push(Line::styled("  Enter: select that vertex", theme.dim));
+        lines.push(Line::styled(
+            format!("  {}/{}  Enter: select that vertex", app.problem + 1, app.vertex_problems.len()),
+            theme.dim,
+        ));
     } else {
         for (code, n) in d.counts.iter().take(4) {
             let sev = d.findings.iter().find(|f| f.code == *code).map_or(Severity::Info, |f| f.severity);
-            lines.push(Line::styled(
-                format!("  {n} {}", code.trim_start_matches("ACCESSOR_")),
-                severity_style(sev, theme),
-            ));
+            lines.push(Line::styled(format!("  {n} {code}"), severity_style(sev, theme)));
         }
         if d.counts.len() > 4 {
-            lines.push(Line::styled(
-                format!("  ... {} more codes (focus: list)", d.counts.len() - 4),
-                theme.dim,
-            ));
+            lines.push(Line::styled(format!("  and {} more codes", d.counts.len() - 4), theme.dim));
+        }
+        if !app.vertex_problems.is_empty() {
+            lines.push(Line::styled("  Shift-Tab here to walk the vertex problems", theme.dim));
         }
     }
 }
