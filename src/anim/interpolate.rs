@@ -3,10 +3,6 @@
 
 use glam::{Quat, Vec4};
 
-/// Above this |dot| two unit quaternions are so close that `sin(theta)` loses precision
-/// and slerp's weights blow up; normalised lerp is indistinguishable there.
-const NEAR_EQUAL_DOT: f32 = 0.9995;
-
 /// Squared lengths this close to 1 are unit to f32 precision (length off by < 1e-7):
 /// valid keys take this exit and skip a square root and a division.
 const UNIT_EPSILON: f32 = 2e-7;
@@ -22,6 +18,11 @@ pub(crate) fn normalize_quat(q: Vec4) -> Quat {
     if len.is_finite() && len > 0.0 { Quat::from_vec4(q / len) } else { Quat::IDENTITY }
 }
 
+/// Below this dot product (quaternions more than 60 degrees apart, rotations more than
+/// 120 degrees apart) the series of `slerp_weight` needs more terms, so slerp takes the
+/// trigonometric route. Keys of real clips are almost always far closer.
+const SERIES_MIN_DOT: f32 = 0.5;
+
 /// Spherical linear interpolation on the shortest arc, result normalised.
 /// Inputs are normalised first: the formula assumes unit quaternions.
 pub(crate) fn slerp_shortest(a: Vec4, b: Vec4, s: f32) -> Quat {
@@ -33,14 +34,35 @@ pub(crate) fn slerp_shortest(a: Vec4, b: Vec4, s: f32) -> Quat {
         b = -b;
         dot = -dot;
     }
-    if dot > NEAR_EQUAL_DOT {
-        return normalize_quat(a + (b - a) * s);
+    let dot = dot.min(1.0);
+    if dot >= SERIES_MIN_DOT {
+        return normalize_quat(a * slerp_weight(1.0 - s, dot) + b * slerp_weight(s, dot));
     }
-    let theta = dot.min(1.0).acos();
+    let theta = dot.acos();
     let sin_theta = theta.sin();
     let wa = ((1.0 - s) * theta).sin() / sin_theta;
     let wb = (s * theta).sin() / sin_theta;
     normalize_quat(a * wa + b * wb)
+}
+
+/// `sin(t * theta) / sin(theta)` for `cos(theta) = x`, without acos or sin: the power
+/// series in `x - 1` (D. Eberly, "A fast and accurate algorithm for computing SLERP",
+/// 2011), `t * (1 + b1 (x-1) (1 + b2 (x-1) (1 + ...)))` with
+/// `b_i = (t^2 - i^2) / (i (2i + 1))`. Eight terms are exact to f32 precision for
+/// `x >= SERIES_MIN_DOT` (angle error below 2e-7 rad), and it is smooth at `x = 1` where
+/// the trigonometric form divides 0 by 0.
+#[inline]
+fn slerp_weight(t: f32, x: f32) -> f32 {
+    let xm1 = x - 1.0;
+    let t2 = t * t;
+    // b_i = U[i] t^2 - V[i], with U = 1 / (i (2i + 1)) and V = i / (2i + 1): no division.
+    const U: [f32; 8] = [1. / 3., 1. / 10., 1. / 21., 1. / 36., 1. / 55., 1. / 78., 1. / 105., 1. / 136.];
+    const V: [f32; 8] = [1. / 3., 2. / 5., 3. / 7., 4. / 9., 5. / 11., 6. / 13., 7. / 15., 8. / 17.];
+    let mut acc = 1.0;
+    for (u, v) in U.iter().zip(&V).rev() {
+        acc = 1.0 + (u * t2 - v) * xm1 * acc;
+    }
+    t * acc
 }
 
 /// The four cubic Hermite basis weights at `s`, already multiplied by `td` for the tangents:
@@ -120,7 +142,7 @@ mod tests {
     fn near_equal_quaternions_stay_finite_and_unit() {
         let a = Vec4::new(0.0, 0.0, 0.0, 1.0);
         assert!(close(slerp_shortest(a, a, 0.3), Quat::IDENTITY));
-        // 0.02 degrees apart: dot > 0.9995 -> nlerp; the midpoint is 0.01 degrees about x.
+        // 0.02 degrees apart, where sin(theta) is tiny: the midpoint is 0.01 degrees about x.
         let half = 0.02f32.to_radians() / 2.0;
         let b = Vec4::new(half.sin(), 0.0, 0.0, half.cos());
         let mid = slerp_shortest(a, b, 0.5);

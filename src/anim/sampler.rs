@@ -92,7 +92,7 @@ impl Sampler {
     }
 }
 
-/// Tries the cursor's interval and the next one before the binary search; `times` must be
+/// Tries the cursor's interval and its two neighbours before the binary search; `times` must be
 /// strictly increasing.
 fn locate_from(times: &[f32], t: f32, cursor: &mut usize) -> Span {
     if let Some(span) = clamp_span(times, t) {
@@ -102,10 +102,13 @@ fn locate_from(times: &[f32], t: f32, cursor: &mut usize) -> Span {
         (Some(&t0), Some(&t1)) => t0 <= t && t < t1,
         _ => false,
     };
+    // The same interval, the next (playing forwards) or the previous (scrubbing back).
     let k = if holds(*cursor) {
         *cursor
     } else if holds(*cursor + 1) {
         *cursor + 1
+    } else if let Some(before) = cursor.checked_sub(1).filter(|&k| holds(k)) {
+        before
     } else {
         match locate(times, t) {
             Span::Between(k, _) | Span::Hold(k) => k,

@@ -1,9 +1,24 @@
-//! Vertex deformation after morphing, in place on the workspace buffers: linear blend
-//! skinning (`p' = sum_i w_i * J_i * p` over every influence set, stored weights as is)
-//! and the rigid case (`p' = G(node) * p`). Blending the matrices first and transforming
-//! once costs 4 matrix scale-adds per vertex instead of 4 full transforms plus a sum.
+//! Vertex deformation after morphing: linear blend skinning (`p' = sum_i w_i * J_i * p`
+//! over every influence set, stored weights as is) and the rigid case (`p' = G(node) * p`).
+//! Blending the matrices first and transforming once costs 4 matrix scale-adds per vertex
+//! instead of 4 full transforms plus a sum.
+//!
+//! Two paths give the same numbers:
+//! - `skin_fast` (one influence set, every joint matrix finite: every real file): a
+//!   3x4 palette (`Affine34`, the last row of an affine joint matrix is never read), a
+//!   branch-free inner loop over zipped slices (no bounds checks, no per-vertex
+//!   allocation; a bad joint index reads a zero matrix, a non-finite weight counts as 0),
+//!   chunked so that big meshes are split over the rayon pool (persistent threads, no
+//!   spawn per frame) above `PARALLEL_MIN_VERTICES`.
+//! - `skin_in_place`, the general one, for several influence sets or a non-finite joint
+//!   matrix (where `0 * inf` would differ from skipping the influence).
+//!
+//! The fast path performs the very same float operations in the same order as the general
+//! one (column scale-adds, then `x*px + y*py + z*pz + w`), so they agree to the bit except
+//! for the sign of an exact zero; the tests check both against a per-influence reference.
 
-use glam::{Mat3, Mat4, Vec3};
+use glam::{Mat3, Mat4, Vec3, Vec3A, Vec4};
+use rayon::prelude::*;
 
 use crate::rig::InfluenceSet;
 
@@ -69,6 +84,197 @@ pub(crate) fn skin_in_place(
         for (v, (p, (j, w))) in positions.iter_mut().zip(influences).enumerate() {
             *p = point(&blended(v, j, w), *p);
         }
+    }
+}
+
+/// A joint matrix without its last row: columns x, y, z (the 3x3 part) and w (translation).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct Affine34 {
+    cols: [Vec3A; 4],
+}
+
+impl Affine34 {
+    const ZERO: Affine34 = Affine34 { cols: [Vec3A::ZERO; 4] };
+
+    pub(crate) fn from_mat4(m: &Mat4) -> Self {
+        let c = |v: glam::Vec4| Vec3A::from(v.truncate());
+        Affine34 { cols: [c(m.x_axis), c(m.y_axis), c(m.z_axis), c(m.w_axis)] }
+    }
+
+    #[inline(always)]
+    fn add_scaled(&mut self, m: &Affine34, w: f32) {
+        for (a, b) in self.cols.iter_mut().zip(&m.cols) {
+            *a += *b * w;
+        }
+    }
+
+    #[inline(always)]
+    fn point(&self, p: Vec3A) -> Vec3A {
+        let [x, y, z, w] = self.cols;
+        x * p.x + y * p.y + z * p.z + w
+    }
+
+    #[inline(always)]
+    fn vector(&self, n: Vec3A) -> Vec3A {
+        let [x, y, z, _] = self.cols;
+        x * n.x + y * n.y + z * n.z
+    }
+}
+
+/// Fills `palette` from `joint_matrices`; returns whether every matrix is finite (the fast
+/// path's condition).
+pub(crate) fn build_palette(joint_matrices: &[Mat4], palette: &mut Vec<Affine34>) -> bool {
+    palette.clear();
+    palette.extend(joint_matrices.iter().map(Affine34::from_mat4));
+    joint_matrices.iter().all(|m| m.is_finite())
+}
+
+/// Meshes with at least this many vertices are skinned on every thread of the rayon pool.
+/// Below it the hand-off costs more than it saves (measured with `cargo bench skinning`).
+pub(crate) const PARALLEL_MIN_VERTICES: usize = 16_384;
+/// Vertices per parallel work item: large enough to amortise the scheduling, small enough
+/// to balance two cores with other work running.
+const CHUNK: usize = 4096;
+
+/// The vertex data `skin_fast` reads.
+#[derive(Clone, Copy)]
+pub(crate) struct SkinInput<'a> {
+    pub positions: &'a [Vec3],
+    /// Empty, or one per position.
+    pub normals: &'a [Vec3],
+    pub joints: &'a [[u16; 4]],
+    pub weights: &'a [[f32; 4]],
+}
+
+/// Skins `input` into `positions` / `normals` (`normals` empty = positions only) with a
+/// palette whose matrices are all finite. Vertices past the influence arrays get their
+/// input value unchanged, as in `skin_in_place`.
+pub(crate) fn skin_fast(
+    input: SkinInput,
+    palette: &[Affine34],
+    positions: &mut [Vec3],
+    normals: &mut [Vec3],
+    parallel: bool,
+) {
+    let with_normals = !normals.is_empty()
+        && normals.len() == positions.len()
+        && input.normals.len() == input.positions.len();
+    let n = positions.len();
+    if parallel && n >= PARALLEL_MIN_VERTICES && rayon::current_num_threads() > 1 {
+        if with_normals {
+            positions
+                .par_chunks_mut(CHUNK)
+                .zip(normals.par_chunks_mut(CHUNK))
+                .enumerate()
+                .for_each(|(i, (p, nrm))| skin_chunk(input.range(i * CHUNK), palette, p, nrm));
+        } else {
+            positions
+                .par_chunks_mut(CHUNK)
+                .enumerate()
+                .for_each(|(i, p)| skin_chunk(input.range(i * CHUNK).no_normals(), palette, p, &mut []));
+        }
+    } else if with_normals {
+        skin_chunk(input, palette, positions, normals);
+    } else {
+        skin_chunk(input.no_normals(), palette, positions, &mut []);
+    }
+}
+
+impl<'a> SkinInput<'a> {
+    /// The same input starting at vertex `start` (empty slices past the end).
+    fn range(self, start: usize) -> Self {
+        let from = |len: usize| start.min(len);
+        SkinInput {
+            positions: self.positions.get(from(self.positions.len())..).unwrap_or_default(),
+            normals: self.normals.get(from(self.normals.len())..).unwrap_or_default(),
+            joints: self.joints.get(from(self.joints.len())..).unwrap_or_default(),
+            weights: self.weights.get(from(self.weights.len())..).unwrap_or_default(),
+        }
+    }
+
+    fn no_normals(self) -> Self {
+        SkinInput { normals: &[], ..self }
+    }
+}
+
+/// Blends the (at most 4) influences of one vertex. Branch-free: a bad joint reads zeros,
+/// a non-finite weight scales by zero.
+#[inline(always)]
+fn blend(palette: &[Affine34], joints: &[u16; 4], weights: &[f32; 4]) -> Affine34 {
+    let mut m = Affine34::ZERO;
+    for (&j, &w) in joints.iter().zip(weights) {
+        let joint = palette.get(usize::from(j)).unwrap_or(&Affine34::ZERO);
+        m.add_scaled(joint, if w.is_finite() { w } else { 0.0 });
+    }
+    m
+}
+
+/// `normalize_or_zero` of four vectors at once: one `sqrtps` and one `divps` instead of
+/// four serial square roots and divisions (the latency that bounded the loop). Same
+/// correctly rounded operations as glam's, so the same bits.
+#[inline(always)]
+fn normalize4(v: [Vec3A; 4]) -> [Vec3A; 4] {
+    let len2 =
+        Vec4::new(v[0].length_squared(), v[1].length_squared(), v[2].length_squared(), v[3].length_squared());
+    let rcp = Vec4::ONE / len2.sqrt();
+    let ok = rcp.is_finite_mask() & rcp.cmpgt(Vec4::ZERO);
+    let rcp = Vec4::select(ok, rcp, Vec4::ZERO);
+    [v[0] * rcp.x, v[1] * rcp.y, v[2] * rcp.z, v[3] * rcp.w]
+}
+
+/// The hot loop over one run of vertices. `normals` empty = positions only.
+#[inline(never)]
+fn skin_chunk(input: SkinInput, palette: &[Affine34], positions: &mut [Vec3], normals: &mut [Vec3]) {
+    let with_normals = !normals.is_empty();
+    let mut n = positions.len().min(input.positions.len()).min(input.joints.len()).min(input.weights.len());
+    if with_normals {
+        n = n.min(normals.len()).min(input.normals.len());
+    }
+    let (p_out, p_tail) = positions.split_at_mut(n);
+    let cut = |len: usize| ..n.min(len);
+    let p_in = input.positions.get(cut(input.positions.len())).unwrap_or_default();
+    let w_in = input.weights.get(cut(input.weights.len())).unwrap_or_default();
+    let j_in = input.joints.get(cut(input.joints.len())).unwrap_or_default();
+    if with_normals {
+        let (n_out, n_tail) = normals.split_at_mut(n);
+        let n_in = input.normals.get(cut(input.normals.len())).unwrap_or_default();
+        let (p_out4, p_out1) = p_out.as_chunks_mut::<4>();
+        let (n_out4, n_out1) = n_out.as_chunks_mut::<4>();
+        let (p_in4, p_in1) = p_in.as_chunks::<4>();
+        let (n_in4, n_in1) = n_in.as_chunks::<4>();
+        let (j4, j1) = j_in.as_chunks::<4>();
+        let (w4, w1) = w_in.as_chunks::<4>();
+        let outs = p_out4.iter_mut().zip(n_out4.iter_mut());
+        let ins = p_in4.iter().zip(n_in4).zip(j4).zip(w4);
+        for ((po, no), (((pi, ni), j), w)) in outs.zip(ins) {
+            let mut nv = [Vec3A::ZERO; 4];
+            for k in 0..4 {
+                let m = blend(palette, &j[k], &w[k]);
+                po[k] = Vec3::from(m.point(Vec3A::from(pi[k])));
+                nv[k] = m.vector(Vec3A::from(ni[k]));
+            }
+            for (o, v) in no.iter_mut().zip(normalize4(nv)) {
+                *o = Vec3::from(v);
+            }
+        }
+        let outs = p_out1.iter_mut().zip(n_out1.iter_mut());
+        let ins = p_in1.iter().zip(n_in1).zip(j1).zip(w1);
+        for ((po, no), (((&p, &nrm), j), w)) in outs.zip(ins) {
+            let m = blend(palette, j, w);
+            *po = Vec3::from(m.point(Vec3A::from(p)));
+            *no = Vec3::from(m.vector(Vec3A::from(nrm)).normalize_or_zero());
+        }
+        // Past the influence arrays: the input as is.
+        for (o, &v) in n_tail.iter_mut().zip(input.normals.get(n..).unwrap_or_default()) {
+            *o = v;
+        }
+    } else {
+        for (((po, &p), j), w) in p_out.iter_mut().zip(p_in).zip(j_in).zip(w_in) {
+            *po = Vec3::from(blend(palette, j, w).point(Vec3A::from(p)));
+        }
+    }
+    for (o, &v) in p_tail.iter_mut().zip(input.positions.get(n..).unwrap_or_default()) {
+        *o = v;
     }
 }
 

@@ -9,7 +9,7 @@ use super::hierarchy::{bind_globals, compute_bind_globals, compute_globals, comp
 use super::morph::{Attribute, morph_into};
 use super::pose::Pose;
 use super::sampler::Sampler;
-use super::skinning::{rigid_in_place, skin_in_place};
+use super::skinning::{Affine34, SkinInput, build_palette, rigid_in_place, skin_fast, skin_in_place};
 use crate::rig::{Clip, Primitive, Rig};
 
 /// One drawable primitive of one mesh node, deformed for the current frame, in world space.
@@ -38,6 +38,15 @@ pub struct Workspace {
     /// Bind-pose global of each node that is a joint (`inverse(IBM)`), fixed per rig.
     bind: Vec<Option<Mat4>>,
     sampler: Sampler,
+    /// Per skin: the joint matrices as a 3x4 palette, and whether all are finite (the
+    /// fast skinning path's condition).
+    palettes: Vec<Vec<Affine34>>,
+    palette_finite: Vec<bool>,
+    /// Morphed positions and normals of the primitive being skinned, when a morph target
+    /// is active (otherwise skinning reads the stored attributes directly).
+    morphed: (Vec<Vec3>, Vec<Vec3>),
+    /// Split big meshes over the rayon pool.
+    parallel: bool,
 }
 
 impl Workspace {
@@ -68,20 +77,53 @@ impl Workspace {
             primitives,
             bind: bind_globals(rig),
             sampler: Sampler::with_capacity(max_channels.unwrap_or(0)),
+            palettes: rig.skins.iter().map(|s| Vec::with_capacity(s.joints.len())).collect(),
+            palette_finite: vec![false; rig.skins.len()],
+            morphed: (Vec::new(), Vec::new()),
+            parallel: true,
         };
         workspace.evaluate(rig, None, 0.0);
         workspace
     }
 
-    /// The frame at time `t` of `clip` (the rest pose when `clip` is `None`).
+    /// The frame at time `t` of `clip` (the rest pose when `clip` is `None`): the three
+    /// stages below, in order.
     pub fn evaluate(&mut self, rig: &Rig, clip: Option<&Clip>, t: f32) {
+        self.sample_pose(rig, clip, t);
+        self.update_matrices(rig);
+        self.skin(rig);
+    }
+
+    /// Stage 1: rest pose, then the clip's channels at `t` (cursor sampler).
+    pub fn sample_pose(&mut self, rig: &Rig, clip: Option<&Clip>, t: f32) {
         self.pose.reset(rig);
         if let Some(clip) = clip {
             self.sampler.sample(clip, t, &mut self.pose);
         }
+    }
+
+    /// Stage 2: world matrices of every node and the joint matrices of every skin, from
+    /// the current `pose`.
+    pub fn update_matrices(&mut self, rig: &Rig) {
         compute_globals(rig, &self.pose, &mut self.globals);
         compute_joint_matrices(rig, &self.globals, &mut self.joint_matrices);
+    }
+
+    /// Stage 3: morph and skin (or move rigidly) every primitive with the current
+    /// matrices.
+    pub fn skin(&mut self, rig: &Rig) {
         self.deform(rig, false);
+    }
+
+    /// Whether big meshes are skinned on every core (the default).
+    pub fn parallel(&self) -> bool {
+        self.parallel
+    }
+
+    /// Skin on the calling thread only (`false`), or split big meshes over the rayon pool.
+    /// The result is the same either way.
+    pub fn set_parallel(&mut self, on: bool) {
+        self.parallel = on;
     }
 
     /// The bind pose, for the bind-pose ghost. Each joint's global is `inverse(IBM)` (the
@@ -100,20 +142,60 @@ impl Workspace {
         self.deform(rig, true);
     }
 
-    /// Morph, then skin or move rigidly, every primitive, in place on its buffers.
+    /// Morph, then skin or move rigidly, every primitive, into its buffers.
     fn deform(&mut self, rig: &Rig, bind_pose: bool) {
-        for out in &mut self.primitives {
+        let parallel = self.parallel;
+        let Workspace {
+            primitives, joint_matrices, globals, pose, palettes, palette_finite, morphed, ..
+        } = self;
+        palettes.resize_with(joint_matrices.len(), Vec::new);
+        palette_finite.resize(joint_matrices.len(), false);
+        if !bind_pose {
+            for ((joints, palette), finite) in
+                joint_matrices.iter().zip(palettes.iter_mut()).zip(palette_finite.iter_mut())
+            {
+                *finite = build_palette(joints, palette);
+            }
+        }
+        for out in primitives.iter_mut() {
             let Some(primitive) = rig.meshes.get(out.mesh).and_then(|m| m.primitives.get(out.primitive))
             else {
                 continue;
             };
-            let weights = self.pose.morph_weights.get(out.node).map_or(&[][..], Vec::as_slice);
+            let weights = pose.morph_weights.get(out.node).map_or(&[][..], Vec::as_slice);
             let targets = &primitive.morph_targets;
+            let fast = out.skin.filter(|_| !bind_pose).and_then(|s| {
+                let [set] = primitive.influences.as_slice() else { return None };
+                let palette = palettes.get(s).filter(|_| palette_finite.get(s) == Some(&true))?;
+                let normals_match =
+                    primitive.normals.as_ref().is_none_or(|n| n.len() == primitive.positions.len());
+                normals_match.then_some((set, palette))
+            });
+            if let Some((set, palette)) = fast {
+                let stored_normals = primitive.normals.as_deref().unwrap_or_default();
+                let input = if morph_active(targets, weights) {
+                    let (positions, normals) = &mut *morphed;
+                    positions.resize(primitive.positions.len(), Vec3::ZERO);
+                    morph_into(&primitive.positions, targets, weights, Attribute::Position, positions);
+                    normals.resize(stored_normals.len(), Vec3::ZERO);
+                    morph_into(stored_normals, targets, weights, Attribute::Normal, normals);
+                    SkinInput { positions, normals, joints: &set.joints, weights: &set.weights }
+                } else {
+                    SkinInput {
+                        positions: &primitive.positions,
+                        normals: stored_normals,
+                        joints: &set.joints,
+                        weights: &set.weights,
+                    }
+                };
+                skin_fast(input, palette, &mut out.positions, &mut out.normals, parallel);
+                continue;
+            }
             morph_into(&primitive.positions, targets, weights, Attribute::Position, &mut out.positions);
             if let Some(normals) = &primitive.normals {
                 morph_into(normals, targets, weights, Attribute::Normal, &mut out.normals);
             }
-            let joints = out.skin.and_then(|s| self.joint_matrices.get(s));
+            let joints = out.skin.and_then(|s| joint_matrices.get(s));
             match joints {
                 Some(_) if bind_pose => {
                     for n in &mut out.normals {
@@ -124,12 +206,17 @@ impl Workspace {
                     skin_in_place(&mut out.positions, &mut out.normals, &primitive.influences, joints)
                 }
                 None => {
-                    let global = self.globals.get(out.node).unwrap_or(&Mat4::IDENTITY);
+                    let global = globals.get(out.node).unwrap_or(&Mat4::IDENTITY);
                     rigid_in_place(&mut out.positions, &mut out.normals, global);
                 }
             }
         }
     }
+}
+
+/// Whether morphing changes anything: some target with a finite, non-zero weight.
+fn morph_active(targets: &[crate::rig::MorphTarget], weights: &[f32]) -> bool {
+    targets.iter().zip(weights).any(|(_, &w)| w != 0.0 && w.is_finite())
 }
 
 /// Stored normals sized to match the positions (zero-padded if the file disagrees), or

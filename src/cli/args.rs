@@ -75,6 +75,27 @@ pub enum Command {
     /// Write a copy whose skin weights pass the Khronos validator's rules (.glb or .gltf by
     /// OUT's extension); everything else in the file keeps its meaning.
     Normalize(NormalizeArgs),
+    /// Time the viewer's per-frame pipeline headless over N frames of the first clip:
+    /// per-stage median and p99, vertices/s, frames/s and bytes sent per frame.
+    Bench(BenchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// A .gltf or .glb file.
+    pub file: PathBuf,
+    /// Frames to time (after one warm-up frame).
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub frames: u32,
+    /// Screen size in character cells, COLSxROWS.
+    #[arg(long, default_value = "200x60", value_parser = parse_size)]
+    pub size: (u16, u16),
+    /// Print the versioned JSON document instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Measure with the 256-colour palette instead of 24-bit colour.
+    #[arg(long)]
+    pub ansi256: bool,
 }
 
 #[derive(Debug, Args)]

@@ -4,6 +4,7 @@
 //! usage, with `rigscope: error: FILE: what is wrong` on stderr. A closed pipe exits 0 quietly.
 
 mod args;
+mod bench;
 mod check;
 mod inspect;
 mod normalize;
@@ -56,6 +57,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Some(Command::Render(a)) => render::run(&a),
         Some(Command::Check(a)) => check::run(&a),
         Some(Command::Normalize(a)) => normalize::run(&a),
+        Some(Command::Bench(a)) => bench::run(&a),
         None => open_viewer(&cli.open),
     }
 }

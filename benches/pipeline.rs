@@ -1,0 +1,221 @@
+//! One criterion group per stage of the per-frame pipeline (see PERFORMANCE.md for the
+//! targets): sampling (forward playback, random seek, backward scrubbing), pose (globals +
+//! joint matrices), skinning (one core and the rayon pool), raster (draw_scene + pack) and
+//! a full viewer frame into a ratatui `TestBackend`.
+//!
+//! Inputs: the bundled samples and, when present, CesiumMan-x32 from `$RIGSCOPE_ASSETS`
+//! (default `../shared/assets`). Every input is built before the timed loop.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use criterion::{
+    BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
+};
+use rigscope::Rig;
+use rigscope::anim::{Pose, Sampler, Workspace, sample};
+use rigscope::render::{
+    GlyphMode, Grid, Raster, SceneOptions, SceneScratch, draw_scene, framed_camera, pack,
+};
+
+const FRAME_STEP: f32 = 1.0 / 30.0;
+
+/// (label, rig) for every input that exists.
+fn inputs() -> Vec<(String, Rig)> {
+    let mut out = Vec::new();
+    for name in ["walker.glb", "tentacle.glb"] {
+        match rigscope::load(&PathBuf::from("samples").join(name)) {
+            Ok(rig) => out.push((name.to_string(), rig)),
+            Err(e) => eprintln!("note: skipping samples/{name}: {e}"),
+        }
+    }
+    if let Some(rig) = cesium() {
+        out.push(("CesiumMan-x32".to_string(), rig));
+    }
+    out
+}
+
+fn cesium() -> Option<Rig> {
+    let root =
+        std::env::var_os("RIGSCOPE_ASSETS").map_or_else(|| PathBuf::from("../shared/assets"), PathBuf::from);
+    let path = root.join("CesiumMan-x32/CesiumMan-x32.glb");
+    match rigscope::load(&path) {
+        Ok(rig) => Some(rig),
+        Err(e) => {
+            eprintln!("note: skipping CesiumMan-x32 ({}): {e}", path.display());
+            None
+        }
+    }
+}
+
+/// `rig` with every primitive's vertices repeated `times` (indices shifted), for a mesh
+/// past the 200k-vertex mark of the two-core target.
+fn tiled(rig: &Rig, times: usize) -> Rig {
+    let mut rig = rig.clone();
+    for mesh in &mut rig.meshes {
+        for p in &mut mesh.primitives {
+            let n = p.positions.len();
+            p.positions = p.positions.repeat(times);
+            p.normals = p.normals.as_ref().map(|v| v.repeat(times));
+            for set in &mut p.influences {
+                set.joints = set.joints.repeat(times);
+                set.weights = set.weights.repeat(times);
+            }
+            if let Some(indices) = &p.indices {
+                let mut all = Vec::with_capacity(indices.len() * times);
+                for k in 0..times {
+                    all.extend(indices.iter().map(|&i| i + (k * n) as u32));
+                }
+                p.indices = Some(all);
+            }
+            p.morph_targets.clear();
+        }
+    }
+    rig
+}
+
+fn quick<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
+    let mut g = c.benchmark_group(name);
+    g.sample_size(20).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(1));
+    g
+}
+
+fn animated_nodes(rig: &Rig) -> u64 {
+    let mut nodes: Vec<usize> =
+        rig.clips.first().map_or_else(Vec::new, |c| c.channels.iter().map(|ch| ch.node).collect());
+    nodes.sort_unstable();
+    nodes.dedup();
+    nodes.len().max(1) as u64
+}
+
+fn sampling(c: &mut Criterion) {
+    let mut g = quick(c, "sampling");
+    for (name, rig) in inputs() {
+        let Some(clip) = rig.clips.first() else { continue };
+        g.throughput(Throughput::Elements(animated_nodes(&rig)));
+        let mut pose = Pose::rest(&rig);
+        let mut sampler = Sampler::new(clip);
+        let frames = (clip.duration / FRAME_STEP).max(1.0) as usize;
+        let mut i = 0usize;
+        g.bench_function(format!("forward/{name}"), |b| {
+            b.iter(|| {
+                i = (i + 1) % frames;
+                sampler.sample(clip, i as f32 * FRAME_STEP, &mut pose);
+            })
+        });
+        // Scrubbing backwards with the cursor sampler: the same cost as forwards is the goal.
+        g.bench_function(format!("backward/{name}"), |b| {
+            b.iter(|| {
+                i = (i + frames - 1) % frames;
+                sampler.sample(clip, i as f32 * FRAME_STEP, &mut pose);
+            })
+        });
+        // Random seeks (deterministic LCG): the cursor never helps.
+        let mut state = 12345u32;
+        g.bench_function(format!("seek/{name}"), |b| {
+            b.iter(|| {
+                state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                let t = (state >> 8) as f32 / (1u32 << 24) as f32 * clip.duration;
+                sampler.sample(clip, t, &mut pose);
+            })
+        });
+        // The stateless binary search, for comparison.
+        g.bench_function(format!("search/{name}"), |b| {
+            b.iter(|| {
+                state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                let t = (state >> 8) as f32 / (1u32 << 24) as f32 * clip.duration;
+                sample(clip, t, &mut pose);
+            })
+        });
+    }
+}
+
+fn pose(c: &mut Criterion) {
+    let mut g = quick(c, "pose");
+    for (name, rig) in inputs() {
+        let mut ws = Workspace::new(&rig);
+        ws.sample_pose(&rig, rig.clips.first(), 0.5);
+        let joints: usize = rig.skins.iter().map(|s| s.joints.len()).sum();
+        g.throughput(Throughput::Elements(joints.max(rig.nodes.len()) as u64));
+        g.bench_function(name, |b| b.iter(|| ws.update_matrices(black_box(&rig))));
+    }
+}
+
+fn skinning(c: &mut Criterion) {
+    let mut g = quick(c, "skinning");
+    let mut all = inputs();
+    if let Some((_, rig)) = all.iter().find(|(n, _)| n == "CesiumMan-x32") {
+        all.push(("CesiumMan-x64 (tiled x2)".to_string(), tiled(rig, 2)));
+    }
+    for (name, rig) in all {
+        let mut ws = Workspace::new(&rig);
+        ws.sample_pose(&rig, rig.clips.first(), 0.5);
+        ws.update_matrices(&rig);
+        let vertices: usize = ws.primitives.iter().map(|p| p.positions.len()).sum();
+        g.throughput(Throughput::Elements(vertices as u64));
+        ws.set_parallel(false);
+        g.bench_function(format!("1-core/{name}"), |b| b.iter(|| ws.skin(black_box(&rig))));
+        ws.set_parallel(true);
+        g.bench_function(format!("pool/{name}"), |b| b.iter(|| ws.skin(black_box(&rig))));
+    }
+}
+
+fn raster(c: &mut Criterion) {
+    let mut g = quick(c, "raster");
+    for (name, rig) in inputs() {
+        let mut ws = Workspace::new(&rig);
+        ws.evaluate(&rig, rig.clips.first(), 0.5);
+        let triangles: usize = rig
+            .meshes
+            .iter()
+            .flat_map(|m| &m.primitives)
+            .map(|p| p.indices.as_ref().map_or(p.positions.len(), Vec::len) / 3)
+            .sum();
+        g.throughput(Throughput::Elements(triangles as u64));
+        let camera = framed_camera(&ws, 0.0, 0.0, 1.0);
+        // 200x60 braille cells = 400x240 dots.
+        let mut raster = Raster::for_grid(200, 60, GlyphMode::Braille);
+        let mut grid = Grid::new(200, 60);
+        let mut scratch = SceneScratch::default();
+        let opts = SceneOptions { bones: true, skin: Some(0), ..SceneOptions::default() };
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                draw_scene(&mut raster, &camera, &rig, &ws, None, &opts, &mut scratch);
+                pack(&raster, GlyphMode::Braille, &mut grid);
+            })
+        });
+    }
+}
+
+fn frame(c: &mut Criterion) {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use rigscope::tui::ui::{ViewportCache, draw};
+    use rigscope::tui::{App, Launch};
+
+    let mut g = quick(c, "frame");
+    for (name, rig) in inputs() {
+        let launch =
+            Launch { clip: None, time: 0.0, paused: false, mode: GlyphMode::Braille, fps: 30, color: true };
+        let mut app = App::new(rig, &launch);
+        let Ok(mut terminal) = Terminal::new(TestBackend::new(200, 60));
+        let mut cache = ViewportCache::default();
+        let duration = app.rig.clips.first().map_or(0.0, |c| c.duration);
+        let mut t = 0.0f32;
+        g.bench_function(format!("200x60/{name}"), |b| {
+            b.iter(|| {
+                t = if duration > 0.0 { (t + FRAME_STEP) % duration } else { 0.0 };
+                app.playback.time = t;
+                let clip = app.rig.clips.first();
+                app.ws.evaluate(&app.rig, clip, t);
+                let _ = terminal.draw(|f| {
+                    draw(f, &app, &mut cache);
+                });
+            })
+        });
+    }
+}
+
+criterion_group!(benches, sampling, pose, skinning, raster, frame);
+criterion_main!(benches);
