@@ -302,7 +302,7 @@ fn normal_matrix(global: &Mat4) -> Mat3 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rig::WeightStorage;
     use glam::Quat;
@@ -417,5 +417,118 @@ mod tests {
         let mut normals = [Vec3::X];
         rigid_in_place(&mut [], &mut normals, &Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)));
         assert!(close(normals[0], Vec3::new(-1.0, 0.0, 0.0)));
+    }
+
+    /// The spec formula as literally as possible, in f64: each influence transforms the
+    /// point, then the weighted results are summed (a second method: the code blends the
+    /// matrices first). Skips the same influences (zero or non-finite weight, bad joint).
+    pub(in crate::anim) fn reference_vertex(
+        joints: &[Mat4],
+        sets: &[([u16; 4], [f32; 4])],
+        p: Vec3,
+        n: Vec3,
+    ) -> (glam::DVec3, glam::DVec3) {
+        let (mut pos, mut nrm) = (glam::DVec3::ZERO, glam::DVec3::ZERO);
+        for (j, w) in sets {
+            for k in 0..4 {
+                let Some(m) = joints.get(usize::from(j[k])) else { continue };
+                if w[k] == 0.0 || !w[k].is_finite() {
+                    continue;
+                }
+                let m = m.as_dmat4();
+                let wk = f64::from(w[k]);
+                pos += m.transform_point3(p.as_dvec3()) * wk;
+                nrm += m.transform_vector3(n.as_dvec3()) * wk;
+            }
+        }
+        (pos, nrm.normalize_or_zero())
+    }
+
+    /// A small deterministic generator (xorshift) for random-ish rigs.
+    struct Rng(u32);
+    impl Rng {
+        fn next(&mut self) -> u32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 17;
+            self.0 ^= self.0 << 5;
+            self.0
+        }
+        fn unit(&mut self) -> f32 {
+            (self.next() >> 8) as f32 / (1u32 << 24) as f32
+        }
+    }
+
+    fn close_f64(a: Vec3, b: glam::DVec3, tol: f64) -> bool {
+        let d = (a.as_dvec3() - b).abs().max_element();
+        d <= tol * (1.0 + b.abs().max_element())
+    }
+
+    #[test]
+    fn fast_path_matches_the_reference_and_the_general_path_on_a_random_rig() {
+        let mut rng = Rng(0x9e37_79b9);
+        let joints: Vec<Mat4> = (0..9)
+            .map(|_| {
+                let axis = Vec3::new(rng.unit() - 0.5, rng.unit() - 0.5, rng.unit() + 0.1).normalize();
+                let scale = Vec3::new(0.5 + rng.unit(), 0.5 + rng.unit(), 0.5 + rng.unit());
+                let t = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 4.0 - 2.0;
+                Mat4::from_scale_rotation_translation(scale, Quat::from_axis_angle(axis, rng.unit() * 6.0), t)
+            })
+            .collect();
+        // Past PARALLEL_MIN_VERTICES, and not a multiple of the chunk or of 4.
+        let n = PARALLEL_MIN_VERTICES + 4099;
+        let mut js = Vec::with_capacity(n);
+        let mut ws = Vec::with_capacity(n);
+        for v in 0..n {
+            // Joint 9..11 do not exist; every 97th vertex has a NaN weight, every 5th a zero.
+            let j = [0, 1, 2, 3].map(|_| (rng.next() % 12) as u16);
+            let mut w = [rng.unit(), rng.unit(), rng.unit(), rng.unit()];
+            if v % 5 == 0 {
+                w[2] = 0.0;
+            }
+            if v % 97 == 0 {
+                w[1] = f32::NAN;
+            }
+            js.push(j);
+            ws.push(w);
+        }
+        let positions: Vec<Vec3> =
+            (0..n + 3).map(|_| Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 2.0 - 1.0).collect();
+        let normals: Vec<Vec3> = positions.iter().map(|p| p.cross(Vec3::Y) + Vec3::Z * 0.1).collect();
+        let mut palette = Vec::new();
+        assert!(build_palette(&joints, &mut palette));
+        // Influence arrays shorter than the vertices: the last 3 keep their input values.
+        let input = SkinInput { positions: &positions, normals: &normals, joints: &js, weights: &ws };
+        for parallel in [false, true] {
+            let (mut p, mut nr) = (vec![Vec3::NAN; n + 3], vec![Vec3::NAN; n + 3]);
+            skin_fast(input, &palette, &mut p, &mut nr, parallel);
+            let (mut gp, mut gn) = (positions.clone(), normals.clone());
+            skin_in_place(&mut gp, &mut gn, &[set(0, js.clone(), ws.clone())], &joints);
+            for v in 0..n {
+                let (rp, rn) = reference_vertex(&joints, &[(js[v], ws[v])], positions[v], normals[v]);
+                assert!(close_f64(p[v], rp, 1e-5), "vertex {v}: {} vs {rp}", p[v]);
+                assert!(close_f64(nr[v], rn, 1e-5), "normal {v}: {} vs {rn}", nr[v]);
+                // The general path does the same operations: equal (up to the sign of 0).
+                assert_eq!((p[v], nr[v]), (gp[v], gn[v]), "vertex {v}");
+            }
+            assert_eq!(&p[n..], &positions[n..]);
+            assert_eq!(&nr[n..], &normals[n..]);
+        }
+        // Positions only.
+        let mut p = vec![Vec3::NAN; n + 3];
+        skin_fast(input, &palette, &mut p, &mut [], true);
+        for v in (0..n).step_by(7) {
+            let (rp, _) = reference_vertex(&joints, &[(js[v], ws[v])], positions[v], Vec3::ZERO);
+            assert!(close_f64(p[v], rp, 1e-5), "vertex {v}");
+        }
+    }
+
+    #[test]
+    fn a_non_finite_joint_matrix_is_reported_for_the_general_path() {
+        let mut palette = Vec::new();
+        assert!(!build_palette(
+            &[Mat4::IDENTITY, Mat4::from_scale(Vec3::splat(f32::INFINITY))],
+            &mut palette
+        ));
+        assert_eq!(palette.len(), 2);
     }
 }

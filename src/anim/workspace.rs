@@ -446,4 +446,53 @@ mod tests {
         ws.evaluate(&rig(), Some(&clip()), 0.5);
         assert!(ws.primitives.is_empty());
     }
+
+    /// On the bundled samples: every skinned vertex at several times against the spec
+    /// formula evaluated per influence in f64 (from the same joint matrices and the rig's
+    /// own morph targets and influences), on one core and on the pool.
+    #[test]
+    fn samples_skin_like_the_per_influence_reference() {
+        use crate::anim::skinning::tests::reference_vertex;
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+        for name in ["walker.glb", "tentacle.glb"] {
+            let rig = crate::import::load(&dir.join(name)).expect("bundled sample loads");
+            let mut ws = Workspace::new(&rig);
+            let mut checked = 0;
+            for (i, parallel) in [(0, false), (1, true), (2, false), (3, true)] {
+                ws.set_parallel(parallel);
+                let clip = rig.clips.first();
+                let t = clip.map_or(0.0, |c| c.duration) * i as f32 / 3.0;
+                ws.evaluate(&rig, clip, t);
+                for dp in ws.primitives.iter().filter(|d| d.skin.is_some()) {
+                    let prim = &rig.meshes[dp.mesh].primitives[dp.primitive];
+                    let joints = &ws.joint_matrices[dp.skin.unwrap()];
+                    let weights = &ws.pose.morph_weights[dp.node];
+                    for v in 0..prim.positions.len() {
+                        let mut p = prim.positions[v];
+                        let mut n = prim.normals.as_ref().map_or(Vec3::ZERO, |n| n[v]);
+                        for (target, &w) in prim.morph_targets.iter().zip(weights) {
+                            p += target.positions.as_ref().map_or(Vec3::ZERO, |d| d[v]) * w;
+                            n += target.normals.as_ref().map_or(Vec3::ZERO, |d| d[v]) * w;
+                        }
+                        let sets: Vec<_> =
+                            prim.influences.iter().map(|s| (s.joints[v], s.weights[v])).collect();
+                        let (rp, rn) = reference_vertex(joints, &sets, p, n);
+                        let tol = 1e-5 * (1.0 + rp.abs().max_element());
+                        assert!(
+                            (dp.positions[v].as_dvec3() - rp).abs().max_element() <= tol,
+                            "{name} v{v} t{t}"
+                        );
+                        if !dp.normals.is_empty() {
+                            assert!(
+                                (dp.normals[v].as_dvec3() - rn).abs().max_element() <= 1e-5,
+                                "{name} n{v}"
+                            );
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+            assert!(checked > 100, "{name}: only {checked} vertices checked");
+        }
+    }
 }

@@ -1,5 +1,6 @@
 //! Whole-program tests: one binary, one module per area.
 mod assets;
+mod bench;
 mod cli;
 mod frames;
 mod golden;
