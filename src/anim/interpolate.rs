@@ -49,17 +49,23 @@ pub(crate) fn slerp_shortest(a: Vec4, b: Vec4, s: f32) -> Quat {
 /// series in `x - 1` (D. Eberly, "A fast and accurate algorithm for computing SLERP",
 /// 2011), `t * (1 + b1 (x-1) (1 + b2 (x-1) (1 + ...)))` with
 /// `b_i = (t^2 - i^2) / (i (2i + 1))`. Eight terms are exact to f32 precision for
-/// `x >= SERIES_MIN_DOT` (angle error below 2e-7 rad), and it is smooth at `x = 1` where
-/// the trigonometric form divides 0 by 0.
+/// `x >= SERIES_MIN_DOT` (angle error below 2e-7 rad) and four for `x >= 0.9` (below
+/// 1e-8: neighbouring keys of real clips), and it is smooth at `x = 1` where the
+/// trigonometric form divides 0 by 0.
 #[inline]
 fn slerp_weight(t: f32, x: f32) -> f32 {
-    let xm1 = x - 1.0;
-    let t2 = t * t;
+    if x >= 0.9 { slerp_series::<4>(t, x) } else { slerp_series::<8>(t, x) }
+}
+
+#[inline(always)]
+fn slerp_series<const TERMS: usize>(t: f32, x: f32) -> f32 {
     // b_i = U[i] t^2 - V[i], with U = 1 / (i (2i + 1)) and V = i / (2i + 1): no division.
     const U: [f32; 8] = [1. / 3., 1. / 10., 1. / 21., 1. / 36., 1. / 55., 1. / 78., 1. / 105., 1. / 136.];
     const V: [f32; 8] = [1. / 3., 2. / 5., 3. / 7., 4. / 9., 5. / 11., 6. / 13., 7. / 15., 8. / 17.];
+    let xm1 = x - 1.0;
+    let t2 = t * t;
     let mut acc = 1.0;
-    for (u, v) in U.iter().zip(&V).rev() {
+    for (u, v) in U.iter().zip(&V).take(TERMS).rev() {
         acc = 1.0 + (u * t2 - v) * xm1 * acc;
     }
     t * acc
@@ -166,5 +172,21 @@ mod tests {
         assert_eq!(hermite_weights(1.0, 2.0), [0.0, 0.0, 1.0, 0.0]);
         // s = 0.5, td = 2: 0.5, 2*0.125, 0.5, 2*(-0.125)
         assert_eq!(hermite_weights(0.5, 2.0), [0.5, 0.25, 0.5, -0.25]);
+    }
+
+    #[test]
+    fn series_weight_matches_the_sine_ratio() {
+        // Both branches (4 and 8 terms) against sin(t theta) / sin(theta) in f64.
+        for i in 0..=200 {
+            let x = 0.5 + 0.5 * i as f32 / 200.0;
+            let theta = f64::from(x).acos();
+            for k in 0..=20 {
+                let t = k as f32 / 20.0;
+                let exact =
+                    if theta == 0.0 { f64::from(t) } else { (f64::from(t) * theta).sin() / theta.sin() };
+                let ours = f64::from(slerp_weight(t, x));
+                assert!((ours - exact).abs() < 2e-6, "x {x} t {t}: {ours} vs {exact}");
+            }
+        }
     }
 }

@@ -57,6 +57,11 @@ pub(crate) struct Scratch {
     pub clip: Vec<Vec4>,
 }
 
+/// Meshes with at least this many vertices are projected on every thread of the rayon
+/// pool (persistent threads); below it one thread is faster than the hand-off.
+const PARALLEL_MIN_VERTICES: usize = 16_384;
+const CHUNK: usize = 4096;
+
 /// Project `positions` with `view_proj` onto a `width` x `height` viewport. `light_dir`
 /// is the unit direction towards the light; `normals` is used only when it has one entry
 /// per position.
@@ -69,35 +74,62 @@ pub(super) fn project_all(
     height: usize,
     out: &mut Scratch,
 ) {
+    let n = positions.len();
     out.verts.clear();
     out.clip.clear();
-    out.verts.reserve(positions.len());
-    out.clip.reserve(positions.len());
-    let normals = normals.filter(|n| n.len() == positions.len());
-    for (i, &p) in positions.iter().enumerate() {
-        let clip = view_proj * p.extend(1.0);
-        let mut v = ProjVertex::default();
-        if clip.is_finite() {
-            v.state = State::Clip;
-            // `inside_all(clip, &CLIP_PLANES)` written out: this runs once per vertex.
-            let g = GUARD * clip.w;
-            if clip.w >= clip.z && clip.x.abs() <= g && clip.y.abs() <= g {
-                let s = to_screen(clip, width, height);
-                // The guard band keeps |s.x|, |s.y| within the filler's limit for any
-                // raster up to MAX_SIDE, so the snapped values fit in i32.
-                v.x = to_fixed(s.x) as i32;
-                v.y = to_fixed(s.y) as i32;
-                v.z = s.z;
-                v.state = State::Simple;
-            }
+    out.verts.resize(n, ProjVertex::default());
+    out.clip.resize(n, Vec4::ZERO);
+    let normals = normals.filter(|v| v.len() == n).unwrap_or_default();
+    let run = |start: usize, verts: &mut [ProjVertex], clips: &mut [Vec4]| {
+        let ps = positions.get(start..).unwrap_or_default();
+        let ns = normals.get(start..).unwrap_or_default();
+        for (i, ((v, c), &p)) in verts.iter_mut().zip(clips.iter_mut()).zip(ps).enumerate() {
+            (*v, *c) = project_one(view_proj, p, ns.get(i).copied(), light_dir, width, height);
         }
-        if let Some(n) = normals.and_then(|n| n.get(i)) {
-            let l = n.normalize_or_zero().dot(light_dir);
-            v.light = if l.is_finite() { l } else { 0.0 };
-        }
-        out.verts.push(v);
-        out.clip.push(clip);
+    };
+    if n >= PARALLEL_MIN_VERTICES && rayon::current_num_threads() > 1 {
+        use rayon::prelude::*;
+        out.verts
+            .par_chunks_mut(CHUNK)
+            .zip(out.clip.par_chunks_mut(CHUNK))
+            .enumerate()
+            .for_each(|(k, (v, c))| run(k * CHUNK, v, c));
+    } else {
+        run(0, &mut out.verts, &mut out.clip);
     }
+}
+
+/// One vertex: its hot data and its clip-space position.
+#[inline(always)]
+fn project_one(
+    view_proj: Mat4,
+    p: Vec3,
+    normal: Option<Vec3>,
+    light_dir: Vec3,
+    width: usize,
+    height: usize,
+) -> (ProjVertex, Vec4) {
+    let clip = view_proj * p.extend(1.0);
+    let mut v = ProjVertex::default();
+    if clip.is_finite() {
+        v.state = State::Clip;
+        // `inside_all(clip, &CLIP_PLANES)` written out: this runs once per vertex.
+        let g = GUARD * clip.w;
+        if clip.w >= clip.z && clip.x.abs() <= g && clip.y.abs() <= g {
+            let s = to_screen(clip, width, height);
+            // The guard band keeps |s.x|, |s.y| within the filler's limit for any
+            // raster up to MAX_SIDE, so the snapped values fit in i32.
+            v.x = to_fixed(s.x) as i32;
+            v.y = to_fixed(s.y) as i32;
+            v.z = s.z;
+            v.state = State::Simple;
+        }
+    }
+    if let Some(n) = normal {
+        let l = n.normalize_or_zero().dot(light_dir);
+        v.light = if l.is_finite() { l } else { 0.0 };
+    }
+    (v, clip)
 }
 
 /// Clip space -> screen space for a vertex known to be in front of the near plane.
@@ -149,6 +181,26 @@ mod tests {
             if v.state != State::Invalid {
                 assert_eq!(v.state == State::Simple, inside_all(*c, &CLIP_PLANES));
             }
+        }
+    }
+
+    #[test]
+    fn big_meshes_split_over_threads_give_the_per_vertex_result() {
+        let cam = Camera::default();
+        let vp = cam.view_proj(2.0);
+        let n = PARALLEL_MIN_VERTICES + CHUNK + 3;
+        let pts: Vec<Vec3> = (0..n)
+            .map(|i| Vec3::new((i % 97) as f32 * 0.03 - 1.5, (i % 89) as f32 * 0.02 - 0.9, 0.1))
+            .collect();
+        let normals: Vec<Vec3> = pts.iter().map(|p| Vec3::new(p.y, 1.0, 0.5)).collect();
+        let mut out = Scratch::default();
+        project_all(vp, &pts, Some(&normals), cam.back(), 120, 80, &mut out);
+        assert_eq!((out.verts.len(), out.clip.len()), (n, n));
+        for i in (0..n).step_by(13).chain([n - 1]) {
+            let (v, c) = project_one(vp, pts[i], Some(normals[i]), cam.back(), 120, 80);
+            let got = out.verts[i];
+            assert_eq!((got.x, got.y, got.z, got.light, got.state), (v.x, v.y, v.z, v.light, v.state));
+            assert_eq!(out.clip[i], c);
         }
     }
 }
