@@ -3,9 +3,9 @@
 //! per rig and reused each frame. `Playback` (time, speed, loop mode) is separate from sampling.
 //! Everything here is pure: no I/O, no clock, and no panic on odd data from a file.
 //!
-//! API CONTRACT (other modules are written against these signatures):
+//! The shape of it (other modules are written against these names):
 //!
-//! ```ignore
+//! ```text
 //! pub struct Pose { pub locals: Vec<Transform>, pub use_matrix: Vec<bool>, pub morph_weights: Vec<Vec<f32>> }
 //! impl Pose { pub fn rest(rig: &Rig) -> Pose; pub fn reset(&mut self, rig: &Rig); }
 //! pub fn sample(clip: &Clip, t: f32, pose: &mut Pose);
