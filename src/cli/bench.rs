@@ -231,9 +231,10 @@ impl Report {
         writeln!(out, "frames/s: {:.0}", if frame > 0.0 { 1000.0 / frame } else { 0.0 })?;
         writeln!(
             out,
-            "bytes per frame: {:.0} median, {:.0} p99 (24-bit colour, DEC 2026 wrapped)",
+            "bytes per frame: {:.0} median, {:.0} p99 ({}, DEC 2026 wrapped)",
             median(&self.samples.bytes),
-            percentile(&self.samples.bytes, 0.99)
+            percentile(&self.samples.bytes, 0.99),
+            if args.ansi256 { "256 colours" } else { "24-bit colour" }
         )
     }
 }
