@@ -7,6 +7,21 @@
 //!      --anim::skinning--> deformed vertices --render::Camera--> Raster --> glyphs --> tui / cli
 //! ```
 //!
+//! In code, the same pipeline (here on the walker sample built into the binary):
+//!
+//! ```
+//! let rig = rigscope::load_bytes(rigscope::cli::BUNDLED_SAMPLE, "walker.glb", None)?;
+//! let walk = rig.find_clip("walk").map(|c| &rig.clips[c]);
+//! let mut ws = rigscope::anim::Workspace::new(&rig);
+//! ws.evaluate(&rig, walk, 0.5);
+//! // One skinned primitive, every vertex in world space and finite.
+//! assert!(ws.primitives[0].skin.is_some());
+//! assert!(ws.primitives[0].positions.iter().all(|p| p.is_finite()));
+//! let report = rigscope::diagnose::check(&rig, &rigscope::diagnose::Options::default());
+//! assert_eq!(report.error_count(), 0);
+//! # Ok::<(), rigscope::ImportError>(())
+//! ```
+//!
 //! `import` is the only user of the gltf crate; `rig`, `anim`, `render` and `diagnose` are pure
 //! (no terminal or file I/O); `tui` is the only user of ratatui and crossterm; `cli` owns the
 //! command line and exit codes.
