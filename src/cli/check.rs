@@ -6,6 +6,10 @@ use crate::diagnose::{Options, check, render_text, to_json};
 
 pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
     let rig = super::load_rig(&args.file)?;
+    // A misspelt code would otherwise ignore nothing without a word.
+    for code in args.ignore.iter().map(|c| c.trim()).filter(|c| !crate::diagnose::codes::is_known(c)) {
+        eprintln!("rigscope: note: --ignore {code}: rigscope reports no such code");
+    }
     let options =
         Options { ignore: args.ignore.iter().map(|c| c.trim().to_string()).collect(), ..Options::default() };
     let report = check(&rig, &options);

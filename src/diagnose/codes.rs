@@ -58,3 +58,65 @@ pub const MORE_THAN_4_INFLUENCES: Code = warning("RIG_MORE_THAN_4_INFLUENCES");
 pub const IBM_BIND_MISMATCH: Code = info("RIG_IBM_BIND_MISMATCH");
 pub const ROTATION_HEMISPHERE_FLIP: Code = info("RIG_ROTATION_HEMISPHERE_FLIP");
 pub const ROTATION_NEAR_OPPOSITE: Code = warning("RIG_ROTATION_NEAR_OPPOSITE");
+
+/// Every code the rules above emit.
+pub const ALL: &[Code] = &[
+    JOINTS_INDEX_OOB,
+    JOINTS_INDEX_DUPLICATE,
+    WEIGHTS_NEGATIVE,
+    WEIGHTS_NON_NORMALIZED,
+    JOINTS_USED_ZERO_WEIGHT,
+    INVALID_FLOAT,
+    INVALID_IBM,
+    INVALID_IBM_ACCESSOR_COUNT,
+    SKIN_NO_COMMON_ROOT,
+    SKIN_SKELETON_INVALID,
+    NODE_SKINNED_MESH_LOCAL_TRANSFORMS,
+    NODE_SKINNED_MESH_NON_ROOT,
+    NODE_SKIN_WITH_NON_SKINNED_MESH,
+    NODE_SKINNED_MESH_WITHOUT_SKIN,
+    ANIMATION_CHANNEL_TARGET_NODE_SKIN,
+    ANIMATION_INPUT_NEGATIVE,
+    ANIMATION_INPUT_NON_INCREASING,
+    NON_NORMALIZED_QUATERNION,
+    JOINT_UNUSED,
+    JOINT_FEW_VERTICES,
+    MORE_THAN_4_INFLUENCES,
+    IBM_BIND_MISMATCH,
+    ROTATION_HEMISPHERE_FLIP,
+    ROTATION_NEAR_OPPOSITE,
+];
+
+/// Codes the loader records in `Rig::findings` (they appear in `check` reports too).
+pub const LOAD_CODES: &[&str] = &[
+    "ACCESSOR_NORMALIZED_INVALID",
+    "MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS",
+    "NODE_MATRIX_NON_TRS",
+    "NODE_MATRIX_TRS",
+    "RIG_ATTRIBUTE_IGNORED",
+    "RIG_PRIMITIVE_WITHOUT_POSITION",
+    "ROTATION_NON_UNIT",
+    "SCENE_NON_ROOT_NODE",
+    "SKIN_JOINT_DUPLICATE",
+];
+
+/// Whether any rule or the loader can report `id`.
+pub fn is_known(id: &str) -> bool {
+    ALL.iter().any(|c| c.id == id) || LOAD_CODES.contains(&id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_is_listed_once() {
+        for (i, a) in ALL.iter().enumerate() {
+            assert!(!ALL[i + 1..].iter().any(|b| b.id == a.id), "{} twice", a.id);
+            assert!(!LOAD_CODES.contains(&a.id), "{} in both lists", a.id);
+        }
+        assert!(is_known("ACCESSOR_WEIGHTS_NON_NORMALIZED"));
+        assert!(is_known("ROTATION_NON_UNIT"));
+        assert!(!is_known("ACCESSOR_WEIGHTS_NON_NORMALISED"));
+    }
+}
