@@ -283,15 +283,23 @@ pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
     }
 
     writeln!(out, "\nclips ({})", doc.clips.len())?;
+    let name_w = doc
+        .clips
+        .iter()
+        .map(|c| quoted(&c.name.clone().filter(|n| !n.is_empty())).chars().count())
+        .max()
+        .unwrap_or(0);
     for c in &doc.clips {
         writeln!(
             out,
-            "  #{} {:<20} {:>8.4} s {:>4} channels {:>6} keys  {}",
+            "  #{} {:<name_w$} {:>8.4} s {:>4} {:<8} {:>6} {:<4}  {}",
             c.index,
             quoted(&c.name.clone().filter(|n| !n.is_empty())),
             c.duration,
             c.channels,
+            plural(c.channels, "channel"),
             c.keys,
+            plural(c.keys, "key"),
             c.interpolations.join(", ")
         )?;
     }
@@ -334,6 +342,11 @@ fn write_joint_tree(rig: &Rig, skin: &Skin, out: &mut dyn Write) -> io::Result<(
 }
 
 const MAX_INDENT: usize = 32;
+
+/// "channel" or "channels" for a count.
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 { word.to_string() } else { format!("{word}s") }
+}
 
 fn quoted(name: &Option<String>) -> String {
     match name {

@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{Theme, panel};
+use crate::report::inspect::plural;
 use crate::rig::Severity;
 use crate::tui::action::Focus;
 use crate::tui::app::App;
@@ -43,7 +44,10 @@ fn problems<'a>(app: &App, theme: &Theme, focused: bool, height: usize, lines: &
     }
     let style = if d.error_count() > 0 { theme.error } else { theme.warning };
     lines.push(Line::styled(
-        format!("{} errors, {} warnings, {} infos", d.error_count(), d.warning_count(), d.info_count()),
+        {
+            let (e, w, i) = (d.error_count(), d.warning_count(), d.info_count());
+            format!("{e} {}, {w} {}, {i} {}", plural(e, "error"), plural(w, "warning"), plural(i, "info"))
+        },
         style,
     ));
     if focused && !app.vertex_problems.is_empty() {
