@@ -16,6 +16,8 @@
 //! That is exact for depth (reversed z = near / distance is affine in screen space) and
 //! the usual Gouraud approximation for `s`.
 
+use std::ops::Range;
+
 use glam::Vec3;
 
 const SUB_BITS: u32 = 8;
@@ -47,8 +49,12 @@ pub(super) struct Triangle {
     width: usize,
     px0: usize,
     px1: usize,
+    /// First row of the pixel box: the attribute planes are anchored there whatever band
+    /// is drawn, so a row's values do not depend on how the raster is split.
     py0: usize,
-    py1: usize,
+    /// The rows actually scanned: the pixel box cut to the band.
+    row0: usize,
+    row1: usize,
 }
 
 impl Triangle {
@@ -57,6 +63,13 @@ impl Triangle {
     /// area, or has a non-finite or out-of-limit coordinate.
     #[inline]
     pub(super) fn new(width: usize, height: usize, v: [Vec3; 3]) -> Option<Triangle> {
+        Triangle::new_in(width, height, 0..height, v)
+    }
+
+    /// `new` drawing only the raster rows in `rows` (a band of a raster split between
+    /// threads); `None` also when the triangle covers no pixel centre of the band.
+    #[inline]
+    pub(super) fn new_in(width: usize, height: usize, rows: Range<usize>, v: [Vec3; 3]) -> Option<Triangle> {
         let mut x = [0i64; 3];
         let mut y = [0i64; 3];
         for k in 0..3 {
@@ -67,15 +80,16 @@ impl Triangle {
             x[k] = to_fixed(p.x);
             y[k] = to_fixed(p.y);
         }
-        Triangle::snapped(width, height, x, y, [v[0].z, v[1].z, v[2].z])
+        Triangle::snapped_in(width, height, rows, x, y, [v[0].z, v[1].z, v[2].z])
     }
 
-    /// `new` for coordinates already snapped with `to_fixed` (within `COORD_LIMIT`) and
+    /// `new_in` for coordinates already snapped with `to_fixed` (within `COORD_LIMIT`) and
     /// finite depths.
     #[inline]
-    pub(super) fn snapped(
+    pub(super) fn snapped_in(
         width: usize,
         height: usize,
+        rows: Range<usize>,
         mut x: [i64; 3],
         mut y: [i64; 3],
         mut z: [f32; 3],
@@ -83,15 +97,20 @@ impl Triangle {
         if width == 0 || height == 0 {
             return None;
         }
-        // Pixel i is a candidate when its centre i*SUB + SUB/2 lies within [min, max].
+        // Pixel i is a candidate when its centre i*SUB + SUB/2 lies within [min, max]:
+        // from ceil((min - SUB/2) / SUB) to floor((max - SUB/2) / SUB). SUB is a power of
+        // two, so both are arithmetic shifts (a floor for negative values too). This test
+        // rejects most triangles of a dense mesh, so it comes before anything else.
         let half = SUB / 2;
-        let first = |min: i64| -(-(min - half)).div_euclid(SUB);
-        let last = |max: i64| (max - half).div_euclid(SUB);
+        let first = |min: i64| (min - half + (SUB - 1)) >> SUB_BITS;
+        let last = |max: i64| (max - half) >> SUB_BITS;
         let px0 = first(x[0].min(x[1]).min(x[2])).max(0);
         let px1 = last(x[0].max(x[1]).max(x[2])).min(width as i64 - 1);
         let py0 = first(y[0].min(y[1]).min(y[2])).max(0);
         let py1 = last(y[0].max(y[1]).max(y[2])).min(height as i64 - 1);
-        if px0 > px1 || py0 > py1 {
+        let row0 = py0.max(rows.start as i64);
+        let row1 = py1.min(rows.end.min(height) as i64 - 1);
+        if px0 > px1 || row0 > row1 {
             return None;
         }
         let area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
@@ -117,7 +136,8 @@ impl Triangle {
             px0: px0 as usize,
             px1: px1 as usize,
             py0: py0 as usize,
-            py1: py1 as usize,
+            row0: row0 as usize,
+            row1: row1 as usize,
         })
     }
 
@@ -161,7 +181,8 @@ impl Triangle {
         };
         let (z_start, dzdx, dzdy) = plane(self.z);
         let (s_start, dsdx, dsdy) = plane(s);
-        for (row, py) in (self.py0..=self.py1).enumerate() {
+        for py in self.row0..=self.row1 {
+            let row = py - self.py0;
             let mut e = [c[0] + b[0] * row as i64, c[1] + b[1] * row as i64, c[2] + b[2] * row as i64];
             let mut z = z_start + dzdy * row as f32;
             let mut sv = s_start + dsdy * row as f32;
@@ -268,6 +289,39 @@ mod tests {
         });
         // Centres with x + y < 8: i + j <= 6 over 8x8 -> 1 + 2 + ... + 7 = 28.
         assert_eq!(seen, 28);
+    }
+
+    #[test]
+    fn bands_together_draw_the_whole_triangle_with_the_same_values() {
+        // Split rows 0..3 and 3..8: the union of the bands is the full scan, pixel for
+        // pixel and value for value (the attribute planes do not depend on the band).
+        let v = [Vec3::new(0.3, 0.7, 0.2), Vec3::new(7.6, 2.1, 0.9), Vec3::new(1.9, 7.8, 0.4)];
+        let scan = |rows: Range<usize>| {
+            let mut out = Vec::new();
+            if let Some(t) = Triangle::new_in(8, 8, rows, v) {
+                t.scan([0.1, 0.5, 1.0], |i, z, s| out.push((i, z.to_bits(), s.to_bits())));
+            }
+            out
+        };
+        let whole = scan(0..8);
+        assert!(whole.len() > 10);
+        let mut parts = scan(0..3);
+        assert!(parts.iter().all(|&(i, _, _)| i < 3 * 8));
+        parts.extend(scan(3..8));
+        assert_eq!(parts, whole);
+        // A band the triangle does not reach, and an empty band.
+        assert!(Triangle::new_in(8, 8, 0..1, [p(1.0, 3.0), p(6.0, 3.0), p(3.0, 7.0)]).is_none());
+        assert!(Triangle::new_in(8, 8, 4..4, v).is_none());
+    }
+
+    #[test]
+    fn bounding_box_rounding_matches_floor_and_ceil() {
+        // Centres are at i + 0.5. A box with none inside is refused: x in [1.6, 2.4],
+        // and y in [-0.4, 0.4] (negative coordinates round the same way). A box reaching
+        // the centre row y = 0.5 is kept; which centres are covered is `scan`'s job.
+        assert!(Triangle::new(8, 8, [p(1.6, 1.0), p(2.4, 1.0), p(2.0, 5.0)]).is_none());
+        assert!(Triangle::new(8, 8, [p(1.0, -0.4), p(6.0, -0.4), p(3.0, 0.4)]).is_none());
+        assert!(Triangle::new(8, 8, [p(1.0, -2.0), p(6.0, -2.0), p(3.0, 0.5)]).is_some());
     }
 
     #[test]

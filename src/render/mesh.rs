@@ -11,6 +11,8 @@
 //! disagrees with its triangle's winding shows up dark (a real data problem worth seeing).
 //! `MeshStyle::cull_backfaces` is there for closed, well-wound meshes.
 
+use std::ops::Range;
+
 use glam::{Vec3, Vec4};
 
 use super::camera::Camera;
@@ -19,7 +21,7 @@ use super::color::Rgb;
 use super::fill::Triangle;
 use super::line;
 use super::project::{ProjVertex, Scratch, State, project_all, to_screen};
-use super::raster::{Paint, Raster, depth_only, edge, surface};
+use super::raster::{Paint, Pixel, Raster, depth_only, edge, surface};
 use super::topology::{for_each_point, for_each_segment, for_each_triangle, is_lines, is_triangles};
 use crate::rig::Topology;
 
@@ -207,17 +209,26 @@ pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &
     let cull = style.cull_backfaces;
 
     let triangles = is_triangles(mesh.topology);
+    let big = mesh.indices.map_or(n, <[u32]>::len) >= PARALLEL_MIN_CORNERS;
     if triangles && style.hidden_lines && style.mode != DrawMode::Shaded {
         // Depth only, so that the edges and points drawn next hide behind the mesh's own
         // surfaces.
         let k = Shader::Constant(0.0);
-        fill_triangles(mesh, verts, w, h, k, cull, |i, z, _| depth_only(px, i, z));
+        banded(px, w, h, big, |rows, band, off| {
+            fill_triangles(mesh, verts, w, h, rows, k, cull, |i, z, _| {
+                depth_only(band, i.wrapping_sub(off), z)
+            })
+        });
     }
     let unlit = |i: usize, z: f32, s: f32| edge(px, i, z, true, || paint.color(s));
     match style.mode {
         DrawMode::Shaded if triangles => {
             let shader = if heat.is_some() { flat_shader } else { lit_shader };
-            fill_triangles(mesh, verts, w, h, shader, cull, |i, z, s| surface(px, i, z, || paint.color(s)))
+            banded(px, w, h, big, |rows, band, off| {
+                fill_triangles(mesh, verts, w, h, rows, shader, cull, |i, z, s| {
+                    surface(band, i.wrapping_sub(off), z, || paint.color(s))
+                })
+            })
         }
         DrawMode::Wireframe if triangles => triangle_edges(mesh, verts, w, h, flat_shader, unlit),
         DrawMode::Shaded | DrawMode::Wireframe if is_lines(mesh.topology) => {
@@ -268,11 +279,40 @@ fn clip_pos(sc: &Scratch, i: usize) -> Vec4 {
     sc.clip.get(i).copied().unwrap_or(Vec4::ZERO)
 }
 
+/// Meshes with at least this many triangle corners are filled in two horizontal bands on
+/// rayon's pool (persistent threads); below it the hand-off costs more than it saves.
+const PARALLEL_MIN_CORNERS: usize = 6144;
+
+/// Run `fill(rows, pixels of those rows, index of their first pixel)` over the whole
+/// raster: for `big` meshes as two bands of rows on two threads, else in one go. Each
+/// band sees every triangle in draw order and a pixel belongs to exactly one band, so the
+/// result is the one-thread result exactly. The statistics do not depend on the band.
+fn banded(
+    px: &mut [Pixel],
+    w: usize,
+    h: usize,
+    big: bool,
+    fill: impl Fn(Range<usize>, &mut [Pixel], usize) -> DrawStats + Sync,
+) -> DrawStats {
+    if big && h >= 2 && rayon::current_num_threads() > 1 {
+        let mid = h / 2;
+        let (top, bottom) = px.split_at_mut((mid * w).min(px.len()));
+        let fill = &fill;
+        rayon::join(|| fill(0..mid, top, 0), || fill(mid..h, bottom, mid * w)).0
+    } else {
+        fill(0..h, px, 0)
+    }
+}
+
+/// Fill the triangles of `mesh` over the raster rows `rows`, calling `pixel` with raster
+/// pixel indices.
+#[allow(clippy::too_many_arguments)]
 fn fill_triangles(
     mesh: &MeshView,
     sc: &Scratch,
     w: usize,
     h: usize,
+    rows: Range<usize>,
     shader: Shader,
     cull: bool,
     mut pixel: impl FnMut(usize, f32, f32),
@@ -291,7 +331,7 @@ fn fill_triangles(
             let x = [v0.x, v1.x, v2.x].map(i64::from);
             let y = [v0.y, v1.y, v2.y].map(i64::from);
             // Set up (and most often reject: no pixel centre inside) before any shading.
-            let Some(tri) = Triangle::snapped(w, h, x, y, [v0.z, v1.z, v2.z]) else {
+            let Some(tri) = Triangle::snapped_in(w, h, rows.clone(), x, y, [v0.z, v1.z, v2.z]) else {
                 return;
             };
             let front = tri.front_facing();
@@ -330,7 +370,7 @@ fn fill_triangles(
         }
         let s: [f32; MAX_VERTICES] = std::array::from_fn(|k| shader.finish(poly.v[k].s, flat, front));
         for k in 1..n - 1 {
-            if let Some(tri) = Triangle::new(w, h, [pts[0], pts[k], pts[k + 1]]) {
+            if let Some(tri) = Triangle::new_in(w, h, rows.clone(), [pts[0], pts[k], pts[k + 1]]) {
                 tri.scan([s[0], s[k], s[k + 1]], &mut pixel);
             }
         }
