@@ -18,7 +18,7 @@ use glam::{Vec3, Vec4};
 use super::camera::Camera;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
 use super::color::Rgb;
-use super::fill::Triangle;
+use super::fill::{Triangle, box_has_centre};
 use super::line;
 use super::project::{ProjVertex, Scratch, State, project_all, to_screen};
 use super::raster::{Paint, Pixel, Raster, depth_only, edge, surface};
@@ -328,9 +328,13 @@ fn fill_triangles(
             return;
         };
         if v0.simple() && v1.simple() && v2.simple() {
-            let x = [v0.x, v1.x, v2.x].map(i64::from);
-            let y = [v0.y, v1.y, v2.y].map(i64::from);
-            // Set up (and most often reject: no pixel centre inside) before any shading.
+            let (x, y) = ([v0.x, v1.x, v2.x], [v0.y, v1.y, v2.y]);
+            // Most triangles of a dense mesh have no pixel centre in their box: reject
+            // those before any set-up or shading.
+            if !box_has_centre(w, &rows, x, y) {
+                return;
+            }
+            let (x, y) = (x.map(i64::from), y.map(i64::from));
             let Some(tri) = Triangle::snapped_in(w, h, rows.clone(), x, y, [v0.z, v1.z, v2.z]) else {
                 return;
             };
