@@ -304,6 +304,18 @@ fn banded(
     }
 }
 
+/// What one band's triangle loop reads, gathered so the rarely taken paths can live in
+/// functions of their own (keeping the per-triangle loop small enough to inline).
+#[derive(Clone, Copy)]
+struct FillCtx<'a, 'm> {
+    mesh: &'a MeshView<'m>,
+    sc: &'a Scratch,
+    w: usize,
+    h: usize,
+    shader: Shader<'m>,
+    cull: bool,
+}
+
 /// Fill the triangles of `mesh` over the raster rows `rows`, calling `pixel` with raster
 /// pixel indices.
 #[allow(clippy::too_many_arguments)]
@@ -317,6 +329,7 @@ fn fill_triangles(
     cull: bool,
     mut pixel: impl FnMut(usize, f32, f32),
 ) -> DrawStats {
+    let cx = FillCtx { mesh, sc, w, h, shader, cull };
     let mut stats = DrawStats::default();
     for_each_triangle(mesh.topology, mesh.indices, sc.verts.len(), |ix| {
         stats.primitives += 1;
@@ -328,58 +341,83 @@ fn fill_triangles(
             return;
         };
         if v0.simple() && v1.simple() && v2.simple() {
-            let (x, y) = ([v0.x, v1.x, v2.x], [v0.y, v1.y, v2.y]);
             // Most triangles of a dense mesh have no pixel centre in their box: reject
             // those before any set-up or shading.
-            if !box_has_centre(w, &rows, x, y) {
-                return;
+            if box_has_centre(w, &rows, [v0.x, v1.x, v2.x], [v0.y, v1.y, v2.y]) {
+                fill_simple(cx, &rows, ix, [v0, v1, v2], &mut pixel);
             }
-            let (x, y) = (x.map(i64::from), y.map(i64::from));
-            let Some(tri) = Triangle::snapped_in(w, h, rows.clone(), x, y, [v0.z, v1.z, v2.z]) else {
-                return;
-            };
-            let front = tri.front_facing();
-            if cull && !front {
-                return;
-            }
-            let (raw, flat) = shader.raw(mesh, [v0.light, v1.light, v2.light], ix);
-            tri.scan(raw.map(|r| shader.finish(r, flat, front)), &mut pixel);
             return;
         }
         if [v0, v1, v2].iter().any(|v| v.state == State::Invalid) {
             stats.skipped += 1;
             return;
         }
-        let (raw, flat) = shader.raw(mesh, [v0.light, v1.light, v2.light], ix);
-        let cv = |k: usize| ClipVertex { p: clip_pos(sc, ix[k]), s: raw[k] };
-        let mut poly = Polygon::triangle(cv(0), cv(1), cv(2));
-        poly.clip(&CLIP_PLANES);
-        let n = poly.n.min(MAX_VERTICES);
-        if n < 3 {
-            return;
-        }
-        let mut pts = [Vec3::ZERO; MAX_VERTICES];
-        for (p, c) in pts.iter_mut().zip(poly.vertices()) {
-            *p = to_screen(c.p, w, h);
-        }
-        // Twice the signed area (shoelace); negative is counter-clockwise as seen.
-        let mut area2 = 0.0;
-        for k in 0..n {
-            let (a, b) = (pts[k], pts[(k + 1) % n]);
-            area2 += a.x * b.y - b.x * a.y;
-        }
-        let front = area2 < 0.0;
-        if cull && !front {
-            return;
-        }
-        let s: [f32; MAX_VERTICES] = std::array::from_fn(|k| shader.finish(poly.v[k].s, flat, front));
-        for k in 1..n - 1 {
-            if let Some(tri) = Triangle::new_in(w, h, rows.clone(), [pts[0], pts[k], pts[k + 1]]) {
-                tri.scan([s[0], s[k], s[k + 1]], &mut pixel);
-            }
-        }
+        fill_clipped(cx, &rows, ix, [v0, v1, v2], &mut pixel);
     });
     stats
+}
+
+/// A triangle of simple vertices whose box holds a pixel centre of the band.
+#[inline(never)]
+fn fill_simple(
+    cx: FillCtx,
+    rows: &Range<usize>,
+    ix: [usize; 3],
+    [v0, v1, v2]: [&ProjVertex; 3],
+    pixel: &mut impl FnMut(usize, f32, f32),
+) {
+    let (x, y) = ([v0.x, v1.x, v2.x].map(i64::from), [v0.y, v1.y, v2.y].map(i64::from));
+    let Some(tri) = Triangle::snapped_in(cx.w, cx.h, rows.clone(), x, y, [v0.z, v1.z, v2.z]) else {
+        return;
+    };
+    let front = tri.front_facing();
+    if cx.cull && !front {
+        return;
+    }
+    let shader = cx.shader;
+    let (raw, flat) = shader.raw(cx.mesh, [v0.light, v1.light, v2.light], ix);
+    tri.scan(raw.map(|r| shader.finish(r, flat, front)), pixel);
+}
+
+/// A triangle with a vertex behind the near plane or outside the guard band (all finite):
+/// clipped in clip space, then drawn as a fan.
+#[inline(never)]
+fn fill_clipped(
+    cx: FillCtx,
+    rows: &Range<usize>,
+    ix: [usize; 3],
+    [v0, v1, v2]: [&ProjVertex; 3],
+    pixel: &mut impl FnMut(usize, f32, f32),
+) {
+    let FillCtx { mesh, sc, w, h, shader, cull } = cx;
+    let (raw, flat) = shader.raw(mesh, [v0.light, v1.light, v2.light], ix);
+    let cv = |k: usize| ClipVertex { p: clip_pos(sc, ix[k]), s: raw[k] };
+    let mut poly = Polygon::triangle(cv(0), cv(1), cv(2));
+    poly.clip(&CLIP_PLANES);
+    let n = poly.n.min(MAX_VERTICES);
+    if n < 3 {
+        return;
+    }
+    let mut pts = [Vec3::ZERO; MAX_VERTICES];
+    for (p, c) in pts.iter_mut().zip(poly.vertices()) {
+        *p = to_screen(c.p, w, h);
+    }
+    // Twice the signed area (shoelace); negative is counter-clockwise as seen.
+    let mut area2 = 0.0;
+    for k in 0..n {
+        let (a, b) = (pts[k], pts[(k + 1) % n]);
+        area2 += a.x * b.y - b.x * a.y;
+    }
+    let front = area2 < 0.0;
+    if cull && !front {
+        return;
+    }
+    let s: [f32; MAX_VERTICES] = std::array::from_fn(|k| shader.finish(poly.v[k].s, flat, front));
+    for k in 1..n - 1 {
+        if let Some(tri) = Triangle::new_in(w, h, rows.clone(), [pts[0], pts[k], pts[k + 1]]) {
+            tri.scan([s[0], s[k], s[k + 1]], &mut *pixel);
+        }
+    }
 }
 
 /// The scalar of vertex `i` for unlit lines and points.
