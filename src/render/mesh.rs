@@ -546,6 +546,39 @@ mod tests {
         [Vec3::new(-a, -a, z), Vec3::new(a, -a, z), Vec3::new(a, a, z), Vec3::new(-a, a, z)]
     }
 
+    #[test]
+    fn two_bands_draw_what_one_thread_draws() {
+        // Thousands of overlapping triangles of varied size and depth, a few crossing the
+        // middle row: the two-band fill must give every pixel's depth, colour and layer
+        // exactly as one thread does, shaded and as the hidden-line depth prepass.
+        let mut positions = Vec::new();
+        let mut indices = Vec::new();
+        for k in 0..3000u32 {
+            let a = k as f32 * 0.37;
+            positions.push(Vec3::new(a.cos() * 0.9, a.sin() * 0.7, (k % 7) as f32 * 0.05));
+            positions.push(Vec3::new((a * 1.3).sin() * 0.8, (a * 0.7).cos() * 0.8, -((k % 5) as f32) * 0.07));
+            positions.push(Vec3::new(0.05 * (k % 11) as f32, -0.3, 0.1));
+            indices.extend([3 * k, 3 * k + 1, 3 * k + 2]);
+        }
+        assert!(indices.len() >= PARALLEL_MIN_CORNERS);
+        let normals: Vec<Vec3> = positions.iter().map(|p| *p + Vec3::Z).collect();
+        let mesh =
+            MeshView::new(&positions, Topology::Triangles).with_normals(&normals).with_indices(&indices);
+        let cam = Camera::default();
+        for mode in [DrawMode::Shaded, DrawMode::Wireframe] {
+            let style = MeshStyle { mode, ..MeshStyle::default() };
+            let draw = |threads: usize| {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                let mut r = Raster::new(61, 47, 1.0);
+                pool.install(|| draw_mesh(&mut r, &cam, &mesh, &style));
+                r
+            };
+            let (one, two) = (draw(1), draw(2));
+            assert!(one.lit_pixels().len() > 500);
+            assert!(one.pixels == two.pixels, "{mode:?}");
+        }
+    }
+
     const CCW: [u32; 6] = [0, 1, 2, 0, 2, 3];
     const CW: [u32; 6] = [0, 2, 1, 0, 3, 2];
 
