@@ -64,7 +64,7 @@ fn walker_at_start_120x40() {
 fn walker_80x24_shares_the_side_panel() {
     let mut a = app("walker.glb", paused());
     let s = screen(&mut a, 80, 24);
-    assert!(s.contains("Bone details") && !s.contains("Skin weights"), "{s}");
+    assert!(s.contains("Details (⇧Tab: weights)") && !s.contains("Skin weights"), "{s}");
     insta::assert_snapshot!(s);
 }
 

@@ -14,7 +14,7 @@ use crate::tui::app::App;
 /// `shared`: the weights panel takes this place when it has focus (narrow screens).
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, shared: bool) {
     // On narrow screens this panel shares its place with the weights panel.
-    let title = if shared { " Bone details (Shift-Tab: weights) " } else { " Bone details " };
+    let title = if shared { " Details (⇧Tab: weights) " } else { " Bone details " };
     let block = panel(title.into(), false, theme);
     let Some(node) = app.selected() else {
         frame.render_widget(Paragraph::new(Line::styled("(nothing selected)", theme.dim)).block(block), area);
