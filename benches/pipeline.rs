@@ -16,7 +16,7 @@ use criterion::{
 use rigscope::Rig;
 use rigscope::anim::{Pose, Sampler, Workspace, sample};
 use rigscope::render::{
-    ColorDepth, GlyphMode, Grid, Raster, SceneOptions, SceneScratch, draw_scene, framed_camera, pack,
+    GlyphMode, Grid, Raster, SceneOptions, SceneScratch, draw_scene, framed_camera, pack,
 };
 
 const FRAME_STEP: f32 = 1.0 / 30.0;
@@ -196,14 +196,7 @@ fn frame(c: &mut Criterion) {
 
     let mut g = quick(c, "frame");
     for (name, rig) in inputs() {
-        let launch = Launch {
-            clip: None,
-            time: 0.0,
-            paused: false,
-            mode: GlyphMode::Braille,
-            fps: 30,
-            color: ColorDepth::TrueColor,
-        };
+        let launch = Launch::default();
         let mut app = App::new(rig, &launch);
         let Ok(mut terminal) = Terminal::new(TestBackend::new(200, 60));
         let mut cache = ViewportCache::default();

@@ -31,7 +31,7 @@ use ratatui::{TerminalOptions, Viewport};
 
 use super::args::BenchArgs;
 use super::output::{self, Failure};
-use crate::render::{ColorDepth, GlyphMode};
+use crate::render::ColorDepth;
 use crate::tui::ui::{self, ViewportCache};
 use crate::tui::{App, Launch};
 
@@ -74,7 +74,7 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
     let source = rig.source.clone();
     let clip = if rig.clips.is_empty() { None } else { Some(0) };
     let color = if args.ansi256 { ColorDepth::Ansi256 } else { ColorDepth::TrueColor };
-    let launch = Launch { clip, time: 0.0, paused: false, mode: GlyphMode::Braille, fps: 30, color };
+    let launch = Launch { clip, color, ..Launch::default() };
     let mut app = App::new(rig, &launch);
     let (cols, rows) = args.size;
     let io_err = |e: io::Error| Failure::input(format!("{source}: {e}"));
