@@ -17,45 +17,18 @@
 //! Frames step by 1/30 s (the viewer's default rate) from time 0, wrapping at the clip's
 //! end. One warm-up frame (the first, full-screen draw) is not counted.
 
-use std::cell::Cell;
 use std::io::{self, Write};
-use std::rc::Rc;
 use std::time::Instant;
-
-use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::QueueableCommand;
-use ratatui::crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
-use ratatui::layout::Rect;
-use ratatui::{TerminalOptions, Viewport};
 
 use super::args::BenchArgs;
 use super::output::{self, Failure};
 use crate::render::ColorDepth;
-use crate::tui::ui::{self, ViewportCache};
+use crate::tui::headless::HeadlessScreen;
 use crate::tui::{App, Launch};
 
 /// Bumped when a key of the JSON document changes meaning.
 const FORMAT_VERSION: u32 = 1;
 const FRAME_STEP: f32 = 1.0 / 30.0;
-
-/// A `Write` that keeps only the count: the terminal's side of the pipe. The count is
-/// shared because the backend owns its writer.
-#[derive(Debug, Default, Clone)]
-struct ByteCounter {
-    bytes: Rc<Cell<u64>>,
-}
-
-impl Write for ByteCounter {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.bytes.set(self.bytes.get() + buf.len() as u64);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 /// Per-frame samples of every stage, in milliseconds, and bytes written.
 #[derive(Debug, Default)]
@@ -78,11 +51,7 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
     let mut app = App::new(rig, &launch);
     let (cols, rows) = args.size;
     let io_err = |e: io::Error| Failure::input(format!("{source}: {e}"));
-    let options = TerminalOptions { viewport: Viewport::Fixed(Rect::new(0, 0, cols, rows)) };
-    let written = ByteCounter::default();
-    let mut terminal =
-        Terminal::with_options(CrosstermBackend::new(written.clone()), options).map_err(io_err)?;
-    let mut cache = ViewportCache::default();
+    let mut screen = HeadlessScreen::new(cols, rows).map_err(io_err)?;
     let duration = clip.and_then(|c| app.rig.clips.get(c)).map_or(0.0, |c| c.duration);
 
     let mut samples = Samples::default();
@@ -97,28 +66,20 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
         let posed = Instant::now();
         app.ws.skin(&app.rig);
         let skinned = Instant::now();
-        let before = written.bytes.get();
-        terminal.backend_mut().queue(BeginSynchronizedUpdate).map_err(io_err)?;
-        terminal
-            .draw(|f| {
-                ui::draw(f, &app, &mut cache);
-            })
-            .map_err(io_err)?;
-        terminal.backend_mut().queue(EndSynchronizedUpdate).map_err(io_err)?;
-        terminal.backend_mut().flush().map_err(io_err)?;
+        let bytes = screen.draw(&app).map_err(io_err)?;
         let drawn = Instant::now();
         if frame == 0 {
             continue;
         }
         let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
-        let raster = f64::from(cache.raster_ms);
+        let raster = f64::from(screen.raster_ms());
         samples.sample.push(ms(started, sampled));
         samples.pose.push(ms(sampled, posed));
         samples.skin.push(ms(posed, skinned));
         samples.raster.push(raster);
         samples.draw.push((ms(skinned, drawn) - raster).max(0.0));
         samples.frame.push(ms(started, drawn));
-        samples.bytes.push((written.bytes.get() - before) as f64);
+        samples.bytes.push(bytes as f64);
     }
 
     let vertices: usize = app.ws.primitives.iter().map(|p| p.positions.len()).sum();
@@ -252,13 +213,5 @@ mod tests {
         assert_eq!(percentile(&[3.0], 0.99), 3.0);
         assert_eq!(percentile(&[], 0.5), 0.0);
         assert_eq!(median(&[f64::NAN, 2.0, 1.0]), 1.0);
-    }
-
-    #[test]
-    fn byte_counter_counts_everything_written() {
-        let mut c = ByteCounter::default();
-        write!(c, "abc{}", 12).unwrap();
-        c.write_all(&[0; 10]).unwrap();
-        assert_eq!(c.bytes.get(), 15);
     }
 }

@@ -5,6 +5,7 @@
 pub mod action;
 pub mod app;
 mod event_loop;
+pub mod headless;
 pub mod keymap;
 mod terminal;
 pub mod tree;

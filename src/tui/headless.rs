@@ -1,0 +1,96 @@
+//! The viewer's screen drawn without a terminal: the full `ui::draw` through ratatui's diff
+//! and the crossterm encoder into a writer that only counts bytes, each frame wrapped in
+//! synchronised output (DEC 2026) as the real loop does. `rigscope bench` and the criterion
+//! benches use it to measure exactly what a terminal would receive.
+
+use std::cell::Cell;
+use std::io::{self, Write};
+use std::rc::Rc;
+
+use crossterm::QueueableCommand;
+use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
+use ratatui::backend::CrosstermBackend;
+use ratatui::layout::Rect;
+use ratatui::{Terminal, TerminalOptions, Viewport};
+
+use super::app::App;
+use super::ui::{self, ViewportCache};
+
+/// A `Write` that keeps only the count: the terminal's side of the pipe. The count is
+/// shared because the backend owns its writer.
+#[derive(Debug, Default, Clone)]
+struct ByteCounter {
+    bytes: Rc<Cell<u64>>,
+}
+
+impl Write for ByteCounter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.bytes.set(self.bytes.get() + buf.len() as u64);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A fixed-size screen that draws the app and counts the bytes of each frame.
+pub struct HeadlessScreen {
+    terminal: Terminal<CrosstermBackend<ByteCounter>>,
+    bytes: Rc<Cell<u64>>,
+    cache: ViewportCache,
+}
+
+impl HeadlessScreen {
+    pub fn new(cols: u16, rows: u16) -> io::Result<HeadlessScreen> {
+        let counter = ByteCounter::default();
+        let bytes = counter.bytes.clone();
+        let options = TerminalOptions { viewport: Viewport::Fixed(Rect::new(0, 0, cols, rows)) };
+        let terminal = Terminal::with_options(CrosstermBackend::new(counter), options)?;
+        Ok(HeadlessScreen { terminal, bytes, cache: ViewportCache::default() })
+    }
+
+    /// Draws one frame of `app` (as posed now) and returns the bytes it sent.
+    pub fn draw(&mut self, app: &App) -> io::Result<u64> {
+        let before = self.bytes.get();
+        self.terminal.backend_mut().queue(BeginSynchronizedUpdate)?;
+        let cache = &mut self.cache;
+        self.terminal.draw(|f| {
+            ui::draw(f, app, cache);
+        })?;
+        self.terminal.backend_mut().queue(EndSynchronizedUpdate)?;
+        self.terminal.backend_mut().flush()?;
+        Ok(self.bytes.get() - before)
+    }
+
+    /// How long the viewport's raster took in the last frame (ms).
+    pub fn raster_ms(&self) -> f32 {
+        self.cache.raster_ms
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_counter_counts_everything_written() {
+        let mut c = ByteCounter::default();
+        write!(c, "abc{}", 12).unwrap();
+        c.write_all(&[0; 10]).unwrap();
+        assert_eq!(c.bytes.get(), 15);
+    }
+
+    #[test]
+    fn an_unchanged_screen_sends_only_the_sync_markers() {
+        let rig = crate::import::load_bytes(crate::cli::BUNDLED_SAMPLE, "walker.glb", None).unwrap();
+        let app = App::new(rig, &crate::tui::Launch { paused: true, ..Default::default() });
+        let mut screen = HeadlessScreen::new(100, 30).unwrap();
+        let first = screen.draw(&app).unwrap();
+        let second = screen.draw(&app).unwrap();
+        assert!(first > 3000, "the first frame draws the whole screen: {first} bytes");
+        // DEC 2026 begin + end are 8 bytes each; nothing changed, so ratatui sends no cells,
+        // only its cursor housekeeping (a few escapes, far below one row of cells).
+        assert!((16..64).contains(&second), "an unchanged frame sent {second} bytes");
+    }
+}
