@@ -465,14 +465,11 @@ fn triangle_edges(
 ) -> DrawStats {
     let mut stats = DrawStats::default();
     for_each_triangle(mesh.topology, mesh.indices, sc.verts.len(), |ix| {
-        stats.primitives += 1;
-        if fetch(&sc.verts, ix).is_none() {
-            stats.skipped += 1;
-            return;
-        }
-        for (a, b) in [(0, 1), (1, 2), (2, 0)] {
-            let s = [unlit(shader, ix[a]), unlit(shader, ix[b])];
-            segment(sc, [ix[a], ix[b]], s, w, h, &mut pixel);
+        if stats.usable(sc, ix) {
+            for (a, b) in [(0, 1), (1, 2), (2, 0)] {
+                let s = [unlit(shader, ix[a]), unlit(shader, ix[b])];
+                segment(sc, [ix[a], ix[b]], s, w, h, &mut pixel);
+            }
         }
     });
     stats
@@ -488,15 +485,25 @@ fn segments(
 ) -> DrawStats {
     let mut stats = DrawStats::default();
     for_each_segment(mesh.topology, mesh.indices, sc.verts.len(), |ix| {
-        stats.primitives += 1;
-        if fetch(&sc.verts, ix).is_none() {
-            stats.skipped += 1;
-            return;
+        if stats.usable(sc, ix) {
+            let s = [unlit(shader, ix[0]), unlit(shader, ix[1])];
+            segment(sc, ix, s, w, h, &mut pixel);
         }
-        let s = [unlit(shader, ix[0]), unlit(shader, ix[1])];
-        segment(sc, ix, s, w, h, &mut pixel);
     });
     stats
+}
+
+impl DrawStats {
+    /// Counts one primitive of the topology; false (and counted as skipped) when one of its
+    /// vertices is out of range or not finite.
+    fn usable<const N: usize>(&mut self, sc: &Scratch, ix: [usize; N]) -> bool {
+        self.primitives += 1;
+        let ok = fetch(&sc.verts, ix).is_some();
+        if !ok {
+            self.skipped += 1;
+        }
+        ok
+    }
 }
 
 fn points(
