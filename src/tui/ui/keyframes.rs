@@ -134,17 +134,14 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         let (first, last) =
             (ch.times.first().copied().unwrap_or(0.0), ch.times.last().copied().unwrap_or(0.0));
         let (c0, c1) = (column_of(first, duration, tl.width), column_of(last, duration, tl.width));
+        // One-column symbols go straight into their cells: this runs for every column of
+        // every row each frame, and `set_stringn`'s grapheme walk was most of the panel's cost.
         for x in c0..=c1.min(tl.width.saturating_sub(1)) {
-            write(buf, tl.x + x, y, "·", theme.dim);
+            put(buf, tl.x + x, y, "·", theme.dim);
         }
+        let key_style = if is_mine { theme.key } else { theme.label };
         for &t in &ch.times {
-            write(
-                buf,
-                tl.x + column_of(t, duration, tl.width),
-                y,
-                "◆",
-                if is_mine { theme.key } else { theme.label },
-            );
+            put(buf, tl.x + column_of(t, duration, tl.width), y, "◆", key_style);
         }
     }
     // The playhead: one highlighted column across the ruler and channel rows.
@@ -204,6 +201,13 @@ fn fit(s: &str, width: usize) -> String {
         let mut t: String = s.chars().take(width.saturating_sub(1)).collect();
         t.push('…');
         t
+    }
+}
+
+/// One single-width symbol into one cell; nothing outside the buffer.
+fn put(buf: &mut Buffer, x: u16, y: u16, symbol: &str, style: Style) {
+    if let Some(cell) = buf.cell_mut((x, y)) {
+        cell.set_symbol(symbol).set_style(style);
     }
 }
 

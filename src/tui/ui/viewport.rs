@@ -4,8 +4,9 @@
 use std::time::Instant;
 
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Style};
+use ratatui::style::Color;
 use ratatui::text::Line;
 
 use super::{Theme, panel};
@@ -122,25 +123,32 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
     }
     cache.raster_ms = started.elapsed().as_secs_f32() * 1000.0;
 
-    let buf = frame.buffer_mut();
-    for y in 0..rows.min(cache.grid.height) {
-        for (x, cell) in cache.grid.row(y).iter().enumerate().take(cols) {
-            if let Some(out) = buf.cell_mut((inner.x + x as u16, inner.y + y as u16)) {
-                let mut ch = [0u8; 4];
-                out.set_symbol(cell.ch.encode_utf8(&mut ch));
-                let mut style = Style::new();
-                if let Some(fg) = cell.fg.and_then(|c| color(c, app.color)) {
-                    style = style.fg(fg);
-                }
-                if let Some(bg) = cell.bg.and_then(|c| color(c, app.color)) {
-                    style = style.bg(bg);
-                }
-                out.set_style(style);
-            }
-        }
-    }
+    copy_grid(&cache.grid, frame.buffer_mut(), inner, app.color);
     if app.view.names && app.view.bones {
         draw_names(frame, app, inner, theme);
+    }
+}
+
+/// The packed cells into the frame's buffer at `inner`, row slice by row slice: this runs
+/// for every cell of the viewport each frame, so it avoids per-cell position lookups.
+fn copy_grid(grid: &Grid, buf: &mut Buffer, inner: Rect, depth: ColorDepth) {
+    let inner = inner.intersection(buf.area);
+    let (cols, rows) = (inner.width as usize, (inner.height as usize).min(grid.height));
+    if cols == 0 {
+        return;
+    }
+    for y in 0..rows {
+        let start = buf.index_of(inner.x, inner.y + y as u16);
+        let Some(out_row) = buf.content.get_mut(start..start + cols) else { continue };
+        for (out, cell) in out_row.iter_mut().zip(grid.row(y)) {
+            out.set_char(cell.ch);
+            if let Some(fg) = cell.fg.and_then(|c| color(c, depth)) {
+                out.set_fg(fg);
+            }
+            if let Some(bg) = cell.bg.and_then(|c| color(c, depth)) {
+                out.set_bg(bg);
+            }
+        }
     }
 }
 
