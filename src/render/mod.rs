@@ -30,7 +30,7 @@ mod raster;
 mod scene;
 mod topology;
 
-pub use ansi::{ColorDepth, ansi256, to_ansi, write_ansi};
+pub use ansi::{ColorDepth, StablePalette, ansi256, ansi256_rgb, to_ansi, write_ansi};
 pub use camera::{Camera, MAX_DISTANCE, MIN_DISTANCE, PITCH_LIMIT};
 pub use color::{Rgb, heat};
 pub use glyphs::{ASCII_RAMP, BRAILLE_BASE, BRAILLE_BITS, Cell, GlyphMode, Grid, ascii_for, braille, pack};

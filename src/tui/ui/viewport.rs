@@ -11,7 +11,8 @@ use ratatui::text::Line;
 
 use super::{Theme, panel};
 use crate::render::{
-    ColorDepth, DrawMode, GlyphMode, Grid, Raster, Rgb, SceneOptions, SceneScratch, ansi256, draw_scene,
+    ColorDepth, DrawMode, GlyphMode, Grid, Raster, Rgb, SceneOptions, SceneScratch, StablePalette, ansi256,
+    draw_scene,
 };
 use crate::tui::action::Focus;
 use crate::tui::app::App;
@@ -22,6 +23,10 @@ pub struct ViewportCache {
     raster: Raster,
     grid: Grid,
     scratch: SceneScratch,
+    /// 256-colour entries per cell from the last frame (see `StablePalette`).
+    palette: StablePalette,
+    /// Grid size and glyph mode the palette's history belongs to.
+    palette_for: (usize, usize, GlyphMode),
     /// Time the last raster took (ms), for the status bar's timings.
     pub raster_ms: f32,
 }
@@ -32,6 +37,8 @@ impl Default for ViewportCache {
             raster: Raster::new(1, 1, 1.0),
             grid: Grid::new(1, 1),
             scratch: SceneScratch::default(),
+            palette: StablePalette::default(),
+            palette_for: (0, 0, GlyphMode::Braille),
             raster_ms: 0.0,
         }
     }
@@ -123,7 +130,18 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
     }
     cache.raster_ms = started.elapsed().as_secs_f32() * 1000.0;
 
-    copy_grid(&cache.grid, frame.buffer_mut(), inner, app.color);
+    let palette = match app.color {
+        ColorDepth::Ansi256 => {
+            let key = (cols, rows, app.view.mode);
+            if cache.palette_for != key {
+                cache.palette.reset(cols * rows);
+                cache.palette_for = key;
+            }
+            Some(&mut cache.palette)
+        }
+        _ => None,
+    };
+    copy_grid(&cache.grid, frame.buffer_mut(), inner, app.color, palette);
     if app.view.names && app.view.bones {
         draw_names(frame, app, inner, theme);
     }
@@ -131,7 +149,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
 
 /// The packed cells into the frame's buffer at `inner`, row slice by row slice: this runs
 /// for every cell of the viewport each frame, so it avoids per-cell position lookups.
-fn copy_grid(grid: &Grid, buf: &mut Buffer, inner: Rect, depth: ColorDepth) {
+fn copy_grid(
+    grid: &Grid,
+    buf: &mut Buffer,
+    inner: Rect,
+    depth: ColorDepth,
+    mut palette: Option<&mut StablePalette>,
+) {
     let inner = inner.intersection(buf.area);
     let (cols, rows) = (inner.width as usize, (inner.height as usize).min(grid.height));
     if cols == 0 {
@@ -140,9 +164,18 @@ fn copy_grid(grid: &Grid, buf: &mut Buffer, inner: Rect, depth: ColorDepth) {
     for y in 0..rows {
         let start = buf.index_of(inner.x, inner.y + y as u16);
         let Some(out_row) = buf.content.get_mut(start..start + cols) else { continue };
-        for (out, cell) in out_row.iter_mut().zip(grid.row(y)) {
+        let mut left = None;
+        for (x, (out, cell)) in out_row.iter_mut().zip(grid.row(y)).enumerate() {
             out.set_char(cell.ch);
-            if let Some(fg) = cell.fg.and_then(|c| color(c, depth)) {
+            let fg = match (cell.fg, palette.as_deref_mut()) {
+                (Some(c), Some(p)) => {
+                    let entry = p.index(y * grid.width + x, c, left);
+                    left = Some(entry);
+                    Some(Color::Indexed(entry))
+                }
+                (c, _) => c.and_then(|c| color(c, depth)),
+            };
+            if let Some(fg) = fg {
                 out.set_fg(fg);
             }
             if let Some(bg) = cell.bg.and_then(|c| color(c, depth)) {
