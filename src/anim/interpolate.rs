@@ -1,5 +1,7 @@
 //! The arithmetic of one key interval: lerp, shortest-arc slerp, cubic Hermite, and the
-//! quaternion normalisation every rotation output goes through. No key lookup here.
+//! quaternion normalisation every rotation output goes through; also the same slerp four
+//! quaternions at a time (`Quat4`, structure of arrays), which rounds exactly like the
+//! one-quaternion path. No key lookup here.
 
 use glam::{Quat, Vec4};
 
@@ -10,12 +12,19 @@ const UNIT_EPSILON: f32 = 2e-7;
 /// Unit quaternion, or identity when `q` has no usable length (zero or non-finite), so a
 /// broken key never fills a whole mesh with NaN.
 pub(crate) fn normalize_quat(q: Vec4) -> Quat {
-    let len2 = q.length_squared();
+    let len2 = dot4(q, q);
     if (len2 - 1.0).abs() <= UNIT_EPSILON {
         return Quat::from_vec4(q);
     }
     let len = len2.sqrt();
     if len.is_finite() && len > 0.0 { Quat::from_vec4(q / len) } else { Quat::IDENTITY }
+}
+
+/// The 4D dot product with a fixed grouping, `(xx + zz) + (yy + ww)` (the one glam's SSE2
+/// code uses), so `Quat4`'s lane-wise version rounds identically on every platform.
+#[inline(always)]
+pub(crate) fn dot4(a: Vec4, b: Vec4) -> f32 {
+    (a.x * b.x + a.z * b.z) + (a.y * b.y + a.w * b.w)
 }
 
 /// Below this dot product (quaternions more than 60 degrees apart, rotations more than
@@ -26,9 +35,13 @@ const SERIES_MIN_DOT: f32 = 0.5;
 /// Spherical linear interpolation on the shortest arc, result normalised.
 /// Inputs are normalised first: the formula assumes unit quaternions.
 pub(crate) fn slerp_shortest(a: Vec4, b: Vec4, s: f32) -> Quat {
-    let a = Vec4::from(normalize_quat(a));
-    let mut b = Vec4::from(normalize_quat(b));
-    let mut dot = a.dot(b);
+    slerp_unit(Vec4::from(normalize_quat(a)), Vec4::from(normalize_quat(b)), s)
+}
+
+/// `slerp_shortest` for keys already through `normalize_quat` (the baked tracks store them
+/// so): the same operations after that normalisation, so the same bits.
+pub(crate) fn slerp_unit(a: Vec4, mut b: Vec4, s: f32) -> Quat {
+    let mut dot = dot4(a, b);
     // q and -q are the same rotation; without this flip a small step becomes a near-full turn.
     if dot < 0.0 {
         b = -b;
@@ -54,7 +67,7 @@ pub(crate) fn slerp_shortest(a: Vec4, b: Vec4, s: f32) -> Quat {
 /// trigonometric form divides 0 by 0.
 #[inline]
 fn slerp_weight(t: f32, x: f32) -> f32 {
-    if x >= 0.9 { slerp_series::<4>(t, x) } else { slerp_series::<8>(t, x) }
+    if x >= SHORT_SERIES_MIN_DOT { slerp_series::<4>(t, x) } else { slerp_series::<8>(t, x) }
 }
 
 #[inline(always)]
@@ -69,6 +82,141 @@ fn slerp_series<const TERMS: usize>(t: f32, x: f32) -> f32 {
         acc = 1.0 + (u * t2 - v) * xm1 * acc;
     }
     t * acc
+}
+
+/// Above this dot product `slerp_weight` uses its 4-term series, the only case `Quat4`
+/// evaluates lane-wise (neighbouring keys of real clips are well above it).
+const SHORT_SERIES_MIN_DOT: f32 = 0.9;
+
+/// Four quaternions as structure of arrays: lane `i` of `x`, `y`, `z`, `w` is quaternion `i`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Quat4 {
+    pub x: Vec4,
+    pub y: Vec4,
+    pub z: Vec4,
+    pub w: Vec4,
+}
+
+impl Quat4 {
+    pub const IDENTITY: Self = Self { x: Vec4::ZERO, y: Vec4::ZERO, z: Vec4::ZERO, w: Vec4::ONE };
+
+    /// Packs up to four quaternions; missing lanes are identity.
+    pub fn from_quats(quats: &[Vec4]) -> Self {
+        let mut lanes = [Vec4::W; 4];
+        for (lane, &q) in lanes.iter_mut().zip(quats) {
+            *lane = q;
+        }
+        let m = glam::Mat4::from_cols(lanes[0], lanes[1], lanes[2], lanes[3]).transpose();
+        Self { x: m.x_axis, y: m.y_axis, z: m.z_axis, w: m.w_axis }
+    }
+
+    /// The four quaternions, lane by lane.
+    pub fn to_quats(self) -> [Quat; 4] {
+        let m = glam::Mat4::from_cols(self.x, self.y, self.z, self.w).transpose();
+        [m.x_axis, m.y_axis, m.z_axis, m.w_axis].map(Quat::from_vec4)
+    }
+
+    /// `dot4` lane by lane, same grouping.
+    #[inline(always)]
+    fn dot(self, o: Self) -> Vec4 {
+        (self.x * o.x + self.z * o.z) + (self.y * o.y + self.w * o.w)
+    }
+
+    #[inline(always)]
+    fn select(mask: glam::BVec4A, a: Self, b: Self) -> Self {
+        Self {
+            x: Vec4::select(mask, a.x, b.x),
+            y: Vec4::select(mask, a.y, b.y),
+            z: Vec4::select(mask, a.z, b.z),
+            w: Vec4::select(mask, a.w, b.w),
+        }
+    }
+
+    #[inline(always)]
+    fn scale(self, f: Vec4) -> Self {
+        Self { x: self.x * f, y: self.y * f, z: self.z * f, w: self.w * f }
+    }
+
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Self { x: self.x + o.x, y: self.y + o.y, z: self.z + o.z, w: self.w + o.w }
+    }
+
+    /// The part of `slerp_unit` that depends only on the two keys (normalised), done once
+    /// per key interval when a clip is baked: `b` on `a`'s side of the sphere (negated
+    /// where `dot4(a, b) < 0`; negation is exact, so `dot4(a, near)` is the flipped dot bit
+    /// for bit), `x - 1` for the clamped dot `x` the series runs on, and whether every lane
+    /// takes the 4-term series.
+    pub fn interval(a: Self, b: Self) -> SlerpInterval {
+        let dot = a.dot(b);
+        let flip = dot.cmplt(Vec4::ZERO);
+        let near = Self::select(flip, Self { x: -b.x, y: -b.y, z: -b.z, w: -b.w }, b);
+        // Vec4::min, like f32::min, returns 1 for a NaN dot.
+        let x = Vec4::select(flip, -dot, dot).min(Vec4::ONE);
+        let short = x.cmpge(Vec4::splat(SHORT_SERIES_MIN_DOT)).all();
+        SlerpInterval { near, x_minus_1: x - Vec4::ONE, short }
+    }
+
+    /// `slerp_unit(a, b, s)` on each lane, with `interval = Quat4::interval(a, b)`: the
+    /// same operations in the same order, so every lane has the bits `slerp_unit` gives.
+    /// Lane-wise only when every lane takes the 4-term series; otherwise lane by lane.
+    #[inline]
+    pub fn slerp(a: Self, interval: &SlerpInterval, s: f32) -> Self {
+        if !interval.short {
+            // `near` is on `a`'s side, so `slerp_unit` flips nothing more.
+            return Self::slerp_each(a, interval.near, s);
+        }
+        let wa = slerp_series4(1.0 - s, interval.x_minus_1);
+        let wb = slerp_series4(s, interval.x_minus_1);
+        a.scale(wa).add(interval.near.scale(wb)).normalize()
+    }
+
+    #[cold]
+    fn slerp_each(a: Self, b: Self, s: f32) -> Self {
+        let (qa, qb) = (a.to_quats(), b.to_quats());
+        let mut out = [Vec4::W; 4];
+        for ((o, qa), qb) in out.iter_mut().zip(qa).zip(qb) {
+            *o = Vec4::from(slerp_unit(Vec4::from(qa), Vec4::from(qb), s));
+        }
+        Self::from_quats(&out)
+    }
+
+    /// `normalize_quat` on each lane.
+    #[inline(always)]
+    fn normalize(self) -> Self {
+        let len2 = self.dot(self);
+        let unit = (len2 - Vec4::ONE).abs().cmple(Vec4::splat(UNIT_EPSILON));
+        if unit.all() {
+            return self;
+        }
+        let len = len2.sqrt();
+        let usable = len.cmpgt(Vec4::ZERO) & len.cmplt(Vec4::INFINITY);
+        let divided = Self { x: self.x / len, y: self.y / len, z: self.z / len, w: self.w / len };
+        Self::select(unit, self, Self::select(usable, divided, Self::IDENTITY))
+    }
+}
+
+/// What `Quat4::slerp` needs of one key interval besides its first key (see
+/// `Quat4::interval`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct SlerpInterval {
+    pub near: Quat4,
+    pub x_minus_1: Vec4,
+    pub short: bool,
+}
+
+/// `slerp_series::<4>` with one `t` and four `x` (given as `x - 1`): the same operations in
+/// the same order.
+#[inline(always)]
+fn slerp_series4(t: f32, xm1: Vec4) -> Vec4 {
+    const U: [f32; 4] = [1. / 3., 1. / 10., 1. / 21., 1. / 36.];
+    const V: [f32; 4] = [1. / 3., 2. / 5., 3. / 7., 4. / 9.];
+    let t2 = t * t;
+    let mut acc = Vec4::ONE;
+    for (u, v) in U.iter().zip(&V).rev() {
+        acc = Vec4::ONE + Vec4::splat(u * t2 - v) * xm1 * acc;
+    }
+    Vec4::splat(t) * acc
 }
 
 /// The four cubic Hermite basis weights at `s`, already multiplied by `td` for the tangents:

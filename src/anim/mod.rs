@@ -26,10 +26,13 @@ mod pose;
 mod sample;
 mod sampler;
 mod skinning;
+mod tracks;
 mod workspace;
 
 #[cfg(test)]
 mod test_rig;
+#[cfg(test)]
+mod tracks_tests;
 
 pub use hierarchy::{bind_globals, compute_bind_globals, compute_globals, compute_joint_matrices};
 pub use playback::{LoopMode, Playback};

@@ -1,94 +1,67 @@
-//! Forward-playback sampling with one cursor per channel. Playback mostly moves forward
-//! by less than a key per frame, so the interval found last frame (or the next one) is
-//! checked before falling back to the binary search. Results are identical to `sample`:
-//! on strictly increasing key times the interval holding `t` is unique, and channels
-//! whose times are not strictly increasing always use the binary search.
+//! Playback and scrubbing sampling with one cursor per timeline. Playback mostly moves by
+//! less than a key per frame, so the interval found last time (then the next one, then the
+//! previous one) is checked before falling back to the binary search. The clip is baked
+//! once into `ClipTracks` (flat key-major values, shared timelines, see `tracks.rs`);
+//! results are identical to `sample`: on strictly increasing key times the interval
+//! holding `t` is unique, timelines whose times are not strictly increasing always use the
+//! binary search, and the baked arithmetic is `write_span`'s.
 
 use super::pose::Pose;
-use super::sample::{Span, apply_span, clamp_span, key_count, locate, sanitize_time, span_at};
-use crate::rig::{Channel, Clip};
+use super::sample::{Span, clamp_span, locate, sanitize_time, span_at};
+use super::tracks::ClipTracks;
+use crate::rig::Clip;
 
-/// Per-channel cursors, reused frame after frame. Bound to a clip by the channels' key
-/// storage; sampling a different clip rebinds (allocating only if it has more channels
-/// than any clip seen before).
+/// A clip baked for sampling plus one cursor per timeline, reused frame after frame.
+/// Bound to a clip by its channels' key storage; sampling a different clip rebakes it
+/// (allocating: once per clip change, never per frame).
 #[derive(Debug, Clone, Default)]
 pub struct Sampler {
-    cursors: Vec<ChannelCursor>,
-}
-
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-struct ChannelCursor {
-    /// Identity of the bound channel's key storage: address and length of `times`, length of
-    /// `values`. Comparing them is how a clip change is noticed without a borrow (and
-    /// without recomputing the key count, a division, every frame).
-    times_addr: usize,
-    times_len: usize,
-    values_len: usize,
-    keys: usize,
-    /// Strictly increasing times: only then may the cursor shortcut the search.
-    sorted: bool,
-    /// Start of the interval used last time.
-    key: usize,
-}
-
-impl ChannelCursor {
-    fn bind(channel: &Channel) -> Self {
-        let keys = key_count(channel);
-        let sorted = channel.times.get(..keys).is_some_and(|times| times.windows(2).all(|w| w[0] < w[1]));
-        Self {
-            times_addr: channel.times.as_ptr() as usize,
-            times_len: channel.times.len(),
-            values_len: channel.values.len(),
-            keys,
-            sorted,
-            key: 0,
-        }
-    }
-
-    fn is_bound_to(&self, channel: &Channel) -> bool {
-        self.times_addr == channel.times.as_ptr() as usize
-            && self.times_len == channel.times.len()
-            && self.values_len == channel.values.len()
-    }
+    tracks: ClipTracks,
+    /// Per timeline: start of the interval used last time.
+    cursors: Vec<usize>,
+    /// Per timeline: where the current time falls (scratch, rewritten every sample).
+    spans: Vec<Span>,
 }
 
 impl Sampler {
     /// A sampler bound to `clip`.
     pub fn new(clip: &Clip) -> Self {
-        let mut sampler = Self::with_capacity(clip.channels.len());
+        let mut sampler = Self::default();
         sampler.bind(clip);
         sampler
     }
 
-    /// An unbound sampler with room for `channels` cursors, so binding a clip with at most
-    /// that many channels never allocates.
+    /// An unbound sampler; it bakes the first clip it samples. `channels` is a hint only
+    /// (the baked layout is sized by the clip).
     pub fn with_capacity(channels: usize) -> Self {
-        Self { cursors: Vec::with_capacity(channels) }
+        Self { tracks: ClipTracks::default(), cursors: Vec::with_capacity(channels), spans: Vec::new() }
     }
 
-    /// Binds to `clip`, resetting every cursor.
+    /// Bakes `clip` and resets every cursor.
     pub fn bind(&mut self, clip: &Clip) {
+        self.tracks = ClipTracks::bake(clip);
+        let timelines = self.tracks.timelines().len();
         self.cursors.clear();
-        self.cursors.extend(clip.channels.iter().map(ChannelCursor::bind));
+        self.cursors.resize(timelines, 0);
+        self.spans.clear();
+        self.spans.resize(timelines, Span::Hold(0));
     }
 
-    /// Same result as `sample(clip, t, pose)`, faster when `t` moves forward a little.
+    /// Same result as `sample(clip, t, pose)`, faster when `t` moves a little either way.
     pub fn sample(&mut self, clip: &Clip, t: f32, pose: &mut Pose) {
-        if self.cursors.len() != clip.channels.len() {
+        if !self.tracks.is_baked_from(clip) {
             self.bind(clip);
         }
         let t = sanitize_time(t);
-        for (cursor, channel) in self.cursors.iter_mut().zip(&clip.channels) {
-            if !cursor.is_bound_to(channel) {
-                *cursor = ChannelCursor::bind(channel);
-            }
-            if cursor.keys == 0 {
-                continue;
-            }
-            let times = channel.times.get(..cursor.keys).unwrap_or_default();
-            let span = if cursor.sorted { locate_from(times, t, &mut cursor.key) } else { locate(times, t) };
-            apply_span(channel, span, pose);
+        let timelines = self.tracks.timelines();
+        for ((timeline, cursor), span) in timelines.iter().zip(&mut self.cursors).zip(&mut self.spans) {
+            *span = if timeline.sorted {
+                locate_from(&timeline.times, t, cursor)
+            } else {
+                locate(&timeline.times, t)
+            };
         }
+        self.tracks.apply(clip, &self.spans, pose);
     }
 }
 
