@@ -1,9 +1,18 @@
 //! Local -> global: one linear walk over `rig.order` (parents first), then per-skin joint
-//! matrices `J_i = G(joint_i) * IBM_i`. Also the bind-pose globals (`inverse(IBM)`), which
-//! depend only on the rig and are computed once.
+//! matrices `J_i = G(joint_i) * IBM_i` and, from the same products, the skinning palettes.
+//! Also the bind-pose globals (`inverse(IBM)`), which depend only on the rig and are
+//! computed once.
+//!
+//! The per-frame walk works in 3x4 (`Affine3A`): `T * R * S` built directly, 3x4 times 3x4
+//! (the last row of every glTF transform is `0 0 0 1`, so `Mat4` products only add zeros).
+//! Its operations are those of the `Mat4` walk in the same order, minus the additions of
+//! exact zeros, so the matrices are the same bits up to the sign of a zero. A file matrix
+//! whose last row is not `0 0 0 1`, or a non-finite result (where `0 * inf` in the dropped
+//! row would matter), falls back to the `Mat4` walk for the frame, which is exact.
 
-use glam::Mat4;
+use glam::{Affine3A, Mat4, Vec3A};
 
+use super::palette::Palette;
 use super::pose::Pose;
 use crate::rig::Rig;
 
@@ -11,17 +20,124 @@ use crate::rig::Rig;
 /// parent index is invalid is treated as a root; nodes missing from `order` keep their
 /// previous value.
 pub fn compute_globals(rig: &Rig, pose: &Pose, globals: &mut [Mat4]) {
+    update_globals(rig, pose, globals);
+}
+
+/// `compute_globals`; returns whether every global is affine (last row `0 0 0 1`) and
+/// finite, so the joint matrices may be computed in 3x4 too.
+pub(crate) fn update_globals(rig: &Rig, pose: &Pose, globals: &mut [Mat4]) -> bool {
+    if affine_globals(rig, pose, globals) {
+        return true;
+    }
     walk(rig, globals, |node| pose.local_matrix(rig, node), |_| None);
+    false
+}
+
+/// The 3x4 walk; false (globals partly written) when a file matrix is not affine or a
+/// result is not finite. In a parents-first order the caller's `Mat4` walk then rewrites
+/// every node the same way it would have.
+fn affine_globals(rig: &Rig, pose: &Pose, globals: &mut [Mat4]) -> bool {
+    // Any non-finite entry turns this into NaN (inf * 0); an overflowing sum of finite
+    // entries does too, which only costs the exact fallback.
+    let mut probe = Vec3A::ZERO;
+    for &node in &rig.order {
+        let Some(local) = local_affine(rig, pose, node) else {
+            return false;
+        };
+        let parent = rig.nodes.get(node).and_then(|n| n.parent).and_then(|p| globals.get(p));
+        let global = match parent {
+            Some(p) => Affine3A::from_mat4(*p) * local,
+            None => local,
+        };
+        probe += sum_of_columns(&global) * 0.0;
+        if let Some(slot) = globals.get_mut(node) {
+            *slot = Mat4::from(global);
+        }
+    }
+    probe == Vec3A::ZERO
+}
+
+#[inline(always)]
+fn sum_of_columns(m: &Affine3A) -> Vec3A {
+    m.matrix3.x_axis + m.matrix3.y_axis + m.matrix3.z_axis + m.translation
+}
+
+/// `Pose::local_matrix` in 3x4; `None` for a file matrix whose last row is not `0 0 0 1`.
+#[inline]
+fn local_affine(rig: &Rig, pose: &Pose, node: usize) -> Option<Affine3A> {
+    let file_matrix = match pose.use_matrix.get(node) {
+        Some(true) => rig.nodes.get(node).and_then(|n| n.matrix),
+        _ => None,
+    };
+    match (file_matrix, pose.locals.get(node)) {
+        (Some(m), _) => affine(&m),
+        (None, Some(l)) => {
+            Some(Affine3A::from_scale_rotation_translation(l.scale, l.rotation, l.translation))
+        }
+        (None, None) => Some(Affine3A::IDENTITY),
+    }
+}
+
+#[inline]
+fn affine(m: &Mat4) -> Option<Affine3A> {
+    let last_row = [m.x_axis.w, m.y_axis.w, m.z_axis.w, m.w_axis.w];
+    (last_row == [0.0, 0.0, 0.0, 1.0]).then(|| Affine3A::from_mat4(*m))
 }
 
 /// `joint_matrices[s][i] = G(skin.joints[i]) * IBM_i`. A missing inverse bind matrix is
 /// identity (as glTF says); a joint node outside `globals` uses identity for `G`.
 pub fn compute_joint_matrices(rig: &Rig, globals: &[Mat4], joint_matrices: &mut [Vec<Mat4>]) {
     for (skin, out) in rig.skins.iter().zip(joint_matrices.iter_mut()) {
+        mat4_joint_matrices(skin, globals, out);
+    }
+}
+
+fn mat4_joint_matrices(skin: &crate::rig::Skin, globals: &[Mat4], out: &mut [Mat4]) {
+    for (i, (o, &joint)) in out.iter_mut().zip(&skin.joints).enumerate() {
+        let global = globals.get(joint).copied().unwrap_or(Mat4::IDENTITY);
+        let inverse_bind = skin.inverse_bind.get(i).copied().unwrap_or(Mat4::IDENTITY);
+        *o = global * inverse_bind;
+    }
+}
+
+/// `compute_joint_matrices`, and each skin's skinning palette from the same products.
+/// `globals_affine`: what `update_globals` returned. Products with a non-affine factor,
+/// and skins with a non-finite matrix, are done in `Mat4` (exactly the old values).
+pub(crate) fn update_joint_matrices(
+    rig: &Rig,
+    globals: &[Mat4],
+    globals_affine: bool,
+    joint_matrices: &mut [Vec<Mat4>],
+    palettes: &mut Vec<Palette>,
+) {
+    palettes.resize_with(joint_matrices.len(), Palette::default);
+    for ((skin, out), palette) in rig.skins.iter().zip(joint_matrices.iter_mut()).zip(palettes.iter_mut()) {
+        palette.begin(out.len().min(skin.joints.len()));
+        let mut probe = Vec3A::ZERO;
         for (i, (o, &joint)) in out.iter_mut().zip(&skin.joints).enumerate() {
-            let global = globals.get(joint).copied().unwrap_or(Mat4::IDENTITY);
-            let inverse_bind = skin.inverse_bind.get(i).copied().unwrap_or(Mat4::IDENTITY);
-            *o = global * inverse_bind;
+            let global = globals.get(joint).unwrap_or(&Mat4::IDENTITY);
+            let inverse_bind = skin.inverse_bind.get(i).unwrap_or(&Mat4::IDENTITY);
+            let product = match affine(inverse_bind).filter(|_| globals_affine) {
+                Some(inverse_bind) => {
+                    let j = Affine3A::from_mat4(*global) * inverse_bind;
+                    *o = Mat4::from(j);
+                    j
+                }
+                None => {
+                    *o = *global * *inverse_bind;
+                    if !o.is_finite() {
+                        probe = Vec3A::NAN;
+                    }
+                    Affine3A::from_mat4(*o)
+                }
+            };
+            probe += sum_of_columns(&product) * 0.0;
+            palette.push(&product);
+        }
+        if probe != Vec3A::ZERO {
+            // Recompute in Mat4 (the dropped last row may hold a NaN) and tell the truth.
+            mat4_joint_matrices(skin, globals, out);
+            palette.finite = out.iter().all(|m| m.is_finite());
         }
     }
 }
@@ -159,6 +275,129 @@ mod tests {
         assert!(close(joints[0][0].transform_point3(Vec3::new(1.0, 2.0, 0.0)), Vec3::new(-1.0, 2.0, 0.0)));
         // Joint 0 without IBM: J = G0; (1,0,0) -Rz90-> (0,1,0) -T-> (0,2,0)
         assert!(close(joints[0][1].transform_point3(Vec3::X), Vec3::new(0.0, 2.0, 0.0)));
+    }
+
+    /// The `Mat4` formulas, written out independently of the 3x4 walk.
+    fn mat4_reference(rig: &Rig, pose: &Pose) -> (Vec<Mat4>, Vec<Vec<Mat4>>) {
+        let mut globals = vec![Mat4::IDENTITY; rig.nodes.len()];
+        for &n in &rig.order {
+            let parent = rig.nodes[n].parent.map_or(Mat4::IDENTITY, |p| globals[p]);
+            globals[n] = parent * pose.local_matrix(rig, n);
+        }
+        let joints = rig
+            .skins
+            .iter()
+            .map(|s| {
+                s.joints
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &j)| globals[j] * s.inverse_bind.get(i).copied().unwrap_or(Mat4::IDENTITY))
+                    .collect()
+            })
+            .collect();
+        (globals, joints)
+    }
+
+    /// Same bits, except that an exact zero may have either sign (NaN equals NaN).
+    fn same(a: &Mat4, b: &Mat4) -> bool {
+        let (a, b) = (a.to_cols_array(), b.to_cols_array());
+        a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits() || x == y || (x.is_nan() && y.is_nan()))
+    }
+
+    /// A chain of 12 nodes with random TRS (non-uniform scale), node 3 a file matrix, and a
+    /// skin over every other node with random inverse binds (one missing).
+    fn chain(file_matrix: Mat4, inverse_bind: Mat4) -> (Rig, Pose) {
+        let mut seed = 0x2545_f491u32;
+        let mut unit = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let mut nodes = Vec::new();
+        for i in 0..12usize {
+            let axis = Vec3::new(unit() - 0.5, unit() + 0.1, unit() - 0.5).normalize();
+            let rest = trs(
+                Vec3::new(unit(), unit(), unit()) * 2.0 - 1.0,
+                Quat::from_axis_angle(axis, unit() * 6.0),
+                Vec3::new(0.5 + unit(), 0.5 + unit(), 0.5 + unit()),
+            );
+            let mut n = node(i.checked_sub(1), rest);
+            if i == 3 {
+                n.matrix = Some(file_matrix);
+            }
+            nodes.push(n);
+        }
+        let joints: Vec<usize> = (0..12).step_by(2).collect();
+        let mut ibms: Vec<Mat4> =
+            joints.iter().map(|&j| Mat4::from_translation(Vec3::splat(j as f32 * -0.5))).collect();
+        ibms[1] =
+            Mat4::from_scale_rotation_translation(Vec3::splat(0.5), Quat::from_rotation_x(1.0), Vec3::Y);
+        if inverse_bind != Mat4::IDENTITY {
+            ibms[2] = inverse_bind;
+        }
+        // The last joint has no IBM: identity.
+        ibms.pop();
+        let rig = Rig {
+            nodes,
+            order: (0..12).collect(),
+            skins: vec![Skin { joints, inverse_bind: ibms, ..Skin::default() }],
+            ..Rig::default()
+        };
+        let pose = Pose::rest(&rig);
+        (rig, pose)
+    }
+
+    fn update(rig: &Rig, pose: &Pose) -> (Vec<Mat4>, Vec<Vec<Mat4>>, Vec<Palette>) {
+        let mut globals = vec![Mat4::ZERO; rig.nodes.len()];
+        let mut joints: Vec<Vec<Mat4>> = rig.skins.iter().map(|s| vec![Mat4::ZERO; s.joints.len()]).collect();
+        let mut palettes = Vec::new();
+        let affine = update_globals(rig, pose, &mut globals);
+        update_joint_matrices(rig, &globals, affine, &mut joints, &mut palettes);
+        (globals, joints, palettes)
+    }
+
+    #[test]
+    fn the_3x4_walk_gives_the_mat4_values_and_palettes() {
+        let sheared =
+            Mat4::from_cols_array(&[1., 0., 0., 0., 1., 1., 0., 0., 0., 0., 1., 0., 0., 0., 5., 1.]);
+        // Affine everywhere; then a projective file matrix; then a projective IBM.
+        let mut projective = sheared;
+        projective.x_axis.w = 0.25;
+        for (file_matrix, ibm) in
+            [(sheared, Mat4::IDENTITY), (projective, Mat4::IDENTITY), (sheared, projective)]
+        {
+            let (rig, pose) = chain(file_matrix, ibm);
+            let (want_globals, want_joints) = mat4_reference(&rig, &pose);
+            let (globals, joints, palettes) = update(&rig, &pose);
+            for (n, (g, w)) in globals.iter().zip(&want_globals).enumerate() {
+                assert!(same(g, w), "node {n}: {g} vs {w}");
+            }
+            for (i, (j, w)) in joints[0].iter().zip(&want_joints[0]).enumerate() {
+                assert!(same(j, w), "joint {i}: {j} vs {w}");
+                let p = &palettes[0];
+                assert_eq!(p.narrow[i], crate::anim::skinning::Affine34::from_mat4(w), "joint {i}");
+                let wide = p.wide.as_ref().expect("6 joints fit").entries[i].0;
+                let c = w.to_cols_array();
+                let want: Vec<f32> = (0..16).map(|k| if k % 4 == 3 { 0.0 } else { c[k] }).collect();
+                assert_eq!(wide.iter().flat_map(|v| v.to_array()).collect::<Vec<_>>(), want, "joint {i}");
+            }
+            assert!(palettes[0].finite);
+        }
+    }
+
+    #[test]
+    fn a_non_finite_pose_gives_the_mat4_values_and_an_unfinite_palette() {
+        let (rig, mut pose) = chain(Mat4::IDENTITY, Mat4::IDENTITY);
+        pose.locals[5].translation.x = f32::INFINITY;
+        let (want_globals, want_joints) = mat4_reference(&rig, &pose);
+        let (globals, joints, palettes) = update(&rig, &pose);
+        assert!(globals.iter().zip(&want_globals).all(|(g, w)| same(g, w)));
+        assert!(joints[0].iter().zip(&want_joints[0]).all(|(g, w)| same(g, w)));
+        // The Mat4 walk's last row holds the NaN the 3x4 one would have dropped.
+        // (0 0 0 1) . (inf, y, z, 1) = 0 * inf + ... = NaN.
+        assert!(globals[5].w_axis.w.is_nan());
+        assert!(!palettes[0].finite);
     }
 
     #[test]

@@ -21,10 +21,16 @@
 mod hierarchy;
 mod interpolate;
 mod morph;
+mod palette;
 mod playback;
 mod pose;
 mod sample;
 mod sampler;
+mod skin_wide;
+// The only `unsafe` in the crate: AVX2 intrinsics behind runtime detection.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod skin_avx2;
 mod skinning;
 mod tracks;
 mod workspace;

@@ -9,7 +9,9 @@
 //!   branch-free inner loop over zipped slices (no bounds checks, no per-vertex
 //!   allocation; a bad joint index reads a zero matrix, a non-finite weight counts as 0),
 //!   chunked so that big meshes are split over the rayon pool (persistent threads, no
-//!   spawn per frame) above `PARALLEL_MIN_VERTICES`.
+//!   spawn per frame) above `PARALLEL_MIN_VERTICES`. When the skin fits the wide palette
+//!   (<= 255 joints) and the CPU has AVX2, each chunk's vertices go through the 256-bit
+//!   kernel (`skin_wide`) first, and this loop does the few left over.
 //! - `skin_in_place`, the general one, for several influence sets or a non-finite joint
 //!   matrix (where `0 * inf` would differ from skipping the influence).
 //!
@@ -17,9 +19,10 @@
 //! one (column scale-adds, then `x*px + y*py + z*pz + w`), so they agree to the bit except
 //! for the sign of an exact zero; the tests check both against a per-influence reference.
 
-use glam::{Mat3, Mat4, Vec3, Vec3A, Vec4};
+use glam::{Affine3A, Mat3, Mat4, Vec3, Vec3A, Vec4};
 use rayon::prelude::*;
 
+use super::skin_wide::{WideInput, skin_wide};
 use crate::rig::InfluenceSet;
 
 /// Adds `sum_k w_k * J[joints_k]` to `acc`. An influence whose weight is zero or not finite,
@@ -96,9 +99,15 @@ pub(crate) struct Affine34 {
 impl Affine34 {
     const ZERO: Affine34 = Affine34 { cols: [Vec3A::ZERO; 4] };
 
+    #[cfg(test)]
     pub(crate) fn from_mat4(m: &Mat4) -> Self {
         let c = |v: glam::Vec4| Vec3A::from(v.truncate());
         Affine34 { cols: [c(m.x_axis), c(m.y_axis), c(m.z_axis), c(m.w_axis)] }
+    }
+
+    #[inline]
+    pub(crate) fn from_affine(m: &Affine3A) -> Self {
+        Affine34 { cols: [m.matrix3.x_axis, m.matrix3.y_axis, m.matrix3.z_axis, m.translation] }
     }
 
     #[inline(always)]
@@ -122,7 +131,8 @@ impl Affine34 {
 }
 
 /// Fills `palette` from `joint_matrices`; returns whether every matrix is finite (the fast
-/// path's condition).
+/// path's condition). (The pose stage writes the palettes itself; this is for tests.)
+#[cfg(test)]
 pub(crate) fn build_palette(joint_matrices: &[Mat4], palette: &mut Vec<Affine34>) -> bool {
     palette.clear();
     palette.extend(joint_matrices.iter().map(Affine34::from_mat4));
@@ -144,6 +154,8 @@ pub(crate) struct SkinInput<'a> {
     pub normals: &'a [Vec3],
     pub joints: &'a [[u16; 4]],
     pub weights: &'a [[f32; 4]],
+    /// The same influences packed for the wide kernel, with its palette, when the skin fits.
+    pub wide: Option<WideInput<'a>>,
 }
 
 /// Skins `input` into `positions` / `normals` (`normals` empty = positions only) with a
@@ -189,6 +201,7 @@ impl<'a> SkinInput<'a> {
             normals: self.normals.get(from(self.normals.len())..).unwrap_or_default(),
             joints: self.joints.get(from(self.joints.len())..).unwrap_or_default(),
             weights: self.weights.get(from(self.weights.len())..).unwrap_or_default(),
+            wide: self.wide.map(|w| w.range(start)),
         }
     }
 
@@ -222,9 +235,24 @@ fn normalize4(v: [Vec3A; 4]) -> [Vec3A; 4] {
     [v[0] * rcp.x, v[1] * rcp.y, v[2] * rcp.z, v[3] * rcp.w]
 }
 
-/// The hot loop over one run of vertices. `normals` empty = positions only.
-#[inline(never)]
+/// One run of vertices: the wide kernel for what it can do, the portable loop for the
+/// rest. `normals` empty = positions only.
 fn skin_chunk(input: SkinInput, palette: &[Affine34], positions: &mut [Vec3], normals: &mut [Vec3]) {
+    let done = match input.wide {
+        Some(wide) => skin_wide(wide, input.positions, input.normals, positions, normals),
+        None => 0,
+    };
+    if done == 0 {
+        return skin_portable(input, palette, positions, normals);
+    }
+    let positions = positions.get_mut(done..).unwrap_or_default();
+    let normals = normals.get_mut(done..).unwrap_or_default();
+    skin_portable(input.range(done), palette, positions, normals);
+}
+
+/// The portable hot loop over one run of vertices. `normals` empty = positions only.
+#[inline(never)]
+fn skin_portable(input: SkinInput, palette: &[Affine34], positions: &mut [Vec3], normals: &mut [Vec3]) {
     let with_normals = !normals.is_empty();
     let mut n = positions.len().min(input.positions.len()).min(input.joints.len()).min(input.weights.len());
     if with_normals {
@@ -497,7 +525,8 @@ pub(super) mod tests {
         let mut palette = Vec::new();
         assert!(build_palette(&joints, &mut palette));
         // Influence arrays shorter than the vertices: the last 3 keep their input values.
-        let input = SkinInput { positions: &positions, normals: &normals, joints: &js, weights: &ws };
+        let input =
+            SkinInput { positions: &positions, normals: &normals, joints: &js, weights: &ws, wide: None };
         for parallel in [false, true] {
             let (mut p, mut nr) = (vec![Vec3::NAN; n + 3], vec![Vec3::NAN; n + 3]);
             skin_fast(input, &palette, &mut p, &mut nr, parallel);

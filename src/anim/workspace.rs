@@ -5,11 +5,13 @@
 
 use glam::{Mat4, Vec3};
 
-use super::hierarchy::{bind_globals, compute_bind_globals, compute_globals, compute_joint_matrices};
+use super::hierarchy::{bind_globals, compute_bind_globals, update_globals, update_joint_matrices};
 use super::morph::{Attribute, morph_into};
+use super::palette::Palette;
 use super::pose::Pose;
 use super::sampler::Sampler;
-use super::skinning::{Affine34, SkinInput, build_palette, rigid_in_place, skin_fast, skin_in_place};
+use super::skin_wide::{PackedInfluences, WideInput};
+use super::skinning::{SkinInput, rigid_in_place, skin_fast, skin_in_place};
 use crate::rig::{Clip, Primitive, Rig};
 
 /// One drawable primitive of one mesh node, deformed for the current frame, in world space.
@@ -38,10 +40,11 @@ pub struct Workspace {
     /// Bind-pose global of each node that is a joint (`inverse(IBM)`), fixed per rig.
     bind: Vec<Option<Mat4>>,
     sampler: Sampler,
-    /// Per skin: the joint matrices as a 3x4 palette, and whether all are finite (the
-    /// fast skinning path's condition).
-    palettes: Vec<Vec<Affine34>>,
-    palette_finite: Vec<bool>,
+    /// Per skin: the joint matrices as skinning palettes, written by `update_matrices`.
+    palettes: Vec<Palette>,
+    /// Per entry of `primitives`: its influences packed for the wide skinning kernel (one
+    /// influence set, skin of at most 255 joints), built once per rig.
+    packed: Vec<Option<PackedInfluences>>,
     /// Morphed positions and normals of the primitive being skinned, when a morph target
     /// is active (otherwise skinning reads the stored attributes directly).
     morphed: (Vec<Vec3>, Vec<Vec3>),
@@ -53,12 +56,17 @@ impl Workspace {
     /// Sizes every buffer for `rig` and fills them with the rest pose.
     pub fn new(rig: &Rig) -> Self {
         let mut primitives = Vec::new();
+        let mut packed = Vec::new();
         for (node_index, node) in rig.nodes.iter().enumerate() {
             let Some((mesh_index, mesh)) = node.mesh.and_then(|m| Some((m, rig.meshes.get(m)?))) else {
                 continue;
             };
             for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
                 let skin = node.skin.filter(|&s| s < rig.skins.len() && primitive.is_skinned());
+                packed.push(match (skin.and_then(|s| rig.skins.get(s)), primitive.influences.as_slice()) {
+                    (Some(skin), [set]) => PackedInfluences::new(set, skin.joints.len()),
+                    _ => None,
+                });
                 primitives.push(DeformedPrimitive {
                     node: node_index,
                     mesh: mesh_index,
@@ -77,8 +85,8 @@ impl Workspace {
             primitives,
             bind: bind_globals(rig),
             sampler: Sampler::with_capacity(max_channels.unwrap_or(0)),
-            palettes: rig.skins.iter().map(|s| Vec::with_capacity(s.joints.len())).collect(),
-            palette_finite: vec![false; rig.skins.len()],
+            palettes: Vec::new(),
+            packed,
             morphed: (Vec::new(), Vec::new()),
             parallel: true,
         };
@@ -104,9 +112,10 @@ impl Workspace {
 
     /// Stage 2: world matrices of every node and the joint matrices of every skin, from
     /// the current `pose`.
+    /// The skinning palettes are written here too, from the same 3x4 products.
     pub fn update_matrices(&mut self, rig: &Rig) {
-        compute_globals(rig, &self.pose, &mut self.globals);
-        compute_joint_matrices(rig, &self.globals, &mut self.joint_matrices);
+        let affine = update_globals(rig, &self.pose, &mut self.globals);
+        update_joint_matrices(rig, &self.globals, affine, &mut self.joint_matrices, &mut self.palettes);
     }
 
     /// Stage 3: morph and skin (or move rigidly) every primitive with the current
@@ -139,25 +148,21 @@ impl Workspace {
         for joints in &mut self.joint_matrices {
             joints.fill(Mat4::IDENTITY);
         }
+        // A `skin` without `update_matrices` after this must use identity too.
+        for (palette, joints) in self.palettes.iter_mut().zip(&self.joint_matrices) {
+            palette.begin(joints.len());
+            for _ in joints {
+                palette.push(&glam::Affine3A::IDENTITY);
+            }
+        }
         self.deform(rig, true);
     }
 
     /// Morph, then skin or move rigidly, every primitive, into its buffers.
     fn deform(&mut self, rig: &Rig, bind_pose: bool) {
         let parallel = self.parallel;
-        let Workspace {
-            primitives, joint_matrices, globals, pose, palettes, palette_finite, morphed, ..
-        } = self;
-        palettes.resize_with(joint_matrices.len(), Vec::new);
-        palette_finite.resize(joint_matrices.len(), false);
-        if !bind_pose {
-            for ((joints, palette), finite) in
-                joint_matrices.iter().zip(palettes.iter_mut()).zip(palette_finite.iter_mut())
-            {
-                *finite = build_palette(joints, palette);
-            }
-        }
-        for out in primitives.iter_mut() {
+        let Workspace { primitives, joint_matrices, globals, pose, palettes, packed, morphed, .. } = self;
+        for (index, out) in primitives.iter_mut().enumerate() {
             let Some(primitive) = rig.meshes.get(out.mesh).and_then(|m| m.primitives.get(out.primitive))
             else {
                 continue;
@@ -166,12 +171,18 @@ impl Workspace {
             let targets = &primitive.morph_targets;
             let fast = out.skin.filter(|_| !bind_pose).and_then(|s| {
                 let [set] = primitive.influences.as_slice() else { return None };
-                let palette = palettes.get(s).filter(|_| palette_finite.get(s) == Some(&true))?;
+                let palette = palettes.get(s).filter(|p| p.finite)?;
                 let normals_match =
                     primitive.normals.as_ref().is_none_or(|n| n.len() == primitive.positions.len());
                 normals_match.then_some((set, palette))
             });
             if let Some((set, palette)) = fast {
+                let wide = match (packed.get(index), &palette.wide) {
+                    (Some(Some(packed)), Some(wide)) => {
+                        Some(WideInput { palette: wide, joints: &packed.joints, weights: &packed.weights })
+                    }
+                    _ => None,
+                };
                 let stored_normals = primitive.normals.as_deref().unwrap_or_default();
                 let input = if morph_active(targets, weights) {
                     let (positions, normals) = &mut *morphed;
@@ -179,16 +190,17 @@ impl Workspace {
                     morph_into(&primitive.positions, targets, weights, Attribute::Position, positions);
                     normals.resize(stored_normals.len(), Vec3::ZERO);
                     morph_into(stored_normals, targets, weights, Attribute::Normal, normals);
-                    SkinInput { positions, normals, joints: &set.joints, weights: &set.weights }
+                    SkinInput { positions, normals, joints: &set.joints, weights: &set.weights, wide }
                 } else {
                     SkinInput {
                         positions: &primitive.positions,
                         normals: stored_normals,
                         joints: &set.joints,
                         weights: &set.weights,
+                        wide,
                     }
                 };
-                skin_fast(input, palette, &mut out.positions, &mut out.normals, parallel);
+                skin_fast(input, &palette.narrow, &mut out.positions, &mut out.normals, parallel);
                 continue;
             }
             morph_into(&primitive.positions, targets, weights, Attribute::Position, &mut out.positions);

@@ -1,0 +1,38 @@
+//! `Palette`: one skin's joint matrices in the forms skinning reads, written by the pose
+//! stage straight from its 3x4 products (no `Mat4` round trip): the portable `Affine34`
+//! list, the wide kernel's 256-entry table (skins of at most 255 joints), and whether
+//! every matrix is finite (the fast paths' condition).
+
+use glam::Affine3A;
+
+use super::skin_wide::{WIDE_MAX_JOINTS, WidePalette};
+use super::skinning::Affine34;
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Palette {
+    pub(crate) narrow: Vec<Affine34>,
+    /// `None` for skins with more joints than the wide table holds.
+    pub(crate) wide: Option<WidePalette>,
+    pub(crate) finite: bool,
+}
+
+impl Palette {
+    /// Starts a frame of `joints` matrices, pushed in order with `push`.
+    pub(crate) fn begin(&mut self, joints: usize) {
+        self.narrow.clear();
+        self.finite = true;
+        if joints > WIDE_MAX_JOINTS {
+            self.wide = None;
+        } else if self.wide.is_none() {
+            self.wide = Some(WidePalette::default());
+        }
+    }
+
+    #[inline]
+    pub(crate) fn push(&mut self, m: &Affine3A) {
+        if let Some(wide) = &mut self.wide {
+            wide.set(self.narrow.len(), m);
+        }
+        self.narrow.push(Affine34::from_affine(m));
+    }
+}
