@@ -1,6 +1,6 @@
 //! One criterion group per stage of the per-frame pipeline (see PERFORMANCE.md for the
 //! targets): sampling (forward playback, random seek, backward scrubbing), pose (globals +
-//! joint matrices), skinning (one core and the rayon pool), raster (draw_scene + pack) and
+//! joint matrices + the skinning palettes built from them), skinning (one core and the rayon pool), raster (draw_scene + pack) and
 //! a full viewer frame into a ratatui `TestBackend`.
 //!
 //! Inputs: the bundled samples and, when present, CesiumMan-x32 from `$RIGSCOPE_ASSETS`
