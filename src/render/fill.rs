@@ -65,6 +65,20 @@ pub(super) fn box_has_centre(width: usize, rows: &Range<usize>, x: [i32; 3], y: 
     px0 <= px1 && py0 <= py1
 }
 
+/// The raster rows `(first, last)` whose centres the pixel box of three snapped points
+/// reaches, when that box holds a pixel centre of the `width` x `height` raster. A band of
+/// rows `r` passes `box_has_centre` exactly when `first < r.end` and `last >= r.start`: the
+/// mesh drawer's binning decides every band at once with this.
+#[inline(always)]
+pub(super) fn centre_rows(width: usize, height: usize, x: [i32; 3], y: [i32; 3]) -> Option<(usize, usize)> {
+    let (x, y) = (x.map(i64::from), y.map(i64::from));
+    let px0 = first_centre(x[0].min(x[1]).min(x[2])).max(0);
+    let px1 = last_centre(x[0].max(x[1]).max(x[2])).min(width as i64 - 1);
+    let py0 = first_centre(y[0].min(y[1]).min(y[2])).max(0);
+    let py1 = last_centre(y[0].max(y[1]).max(y[2])).min(height as i64 - 1);
+    (px0 <= px1 && py0 <= py1).then_some((py0 as usize, py1 as usize))
+}
+
 /// A triangle ready to scan: snapped, oriented, with its pixel box.
 pub(super) struct Triangle {
     x: [i64; 3],
@@ -170,12 +184,12 @@ impl Triangle {
         self.front
     }
 
-    /// Call `f(pixel index, z, s)` for every covered pixel, row by row, left to right.
-    /// `s` holds the per-vertex scalars in the caller's vertex order.
-    #[inline]
-    pub(super) fn scan(&self, s: [f32; 3], mut f: impl FnMut(usize, f32, f32)) {
+    /// The edge functions: per-pixel steps along x (`a`) and y (`b`), and the values at the
+    /// box's first candidate centre (`c`), biased by the fill rule so that a centre is
+    /// covered exactly when all three are >= 0.
+    #[inline(always)]
+    fn edges(&self) -> ([i64; 3], [i64; 3], [i64; 3]) {
         let (x, y) = (self.x, self.y);
-        let s = [s[self.order[0]], s[self.order[1]], s[self.order[2]]];
         // Edge k is opposite vertex k: from vertex k+1 to vertex k+2.
         let mut a = [0i64; 3]; // dE/dx per pixel
         let mut b = [0i64; 3]; // dE/dy per pixel
@@ -190,6 +204,36 @@ impl Triangle {
             b[k] = dx * SUB;
             c[k] = dx * (cy - y[i]) - dy * (cx - x[i]) - i64::from(!top_left);
         }
+        (a, b, c)
+    }
+
+    /// Whether the box holds a single candidate centre in the scanned rows and the triangle
+    /// misses it, so that `scan` would call nothing. Most sub-pixel triangles that pass the
+    /// box test end here, before the attribute set-up (a division and some thirty flops).
+    #[inline]
+    pub(super) fn misses_its_only_centre(&self) -> bool {
+        if self.px0 != self.px1 || self.row0 != self.row1 {
+            return false;
+        }
+        let (_, b, c) = self.edges();
+        let row = (self.row0 - self.py0) as i64;
+        // `scan`'s value at the row's first pixel, computed the same way.
+        let e = [c[0] + b[0] * row, c[1] + b[1] * row, c[2] + b[2] * row];
+        (e[0] | e[1] | e[2]) < 0
+    }
+
+    /// Call `f(pixel index, z, s)` for every covered pixel, row by row, left to right.
+    /// `s` holds the per-vertex scalars in the caller's vertex order.
+    #[inline]
+    pub(super) fn scan(&self, s: [f32; 3], mut f: impl FnMut(usize, f32, f32)) {
+        if self.misses_its_only_centre() {
+            return;
+        }
+        let (x, y) = (self.x, self.y);
+        let s = [s[self.order[0]], s[self.order[1]], s[self.order[2]]];
+        let (a, b, c) = self.edges();
+        let cx = self.px0 as i64 * SUB + SUB / 2;
+        let cy = self.py0 as i64 * SUB + SUB / 2;
         // Attribute planes in pixel units, anchored at the first candidate centre.
         let to_px = |v: i64| v as f32 / SUB as f32;
         let (x1, y1) = (to_px(x[1] - x[0]), to_px(y[1] - y[0]));
@@ -357,6 +401,67 @@ mod tests {
                 assert_eq!(box_has_centre(8, &(2..5), x, y), full, "{x:?} {y:?}");
             }
         }
+    }
+
+    #[test]
+    fn centre_rows_decides_every_band_as_box_has_centre_does() {
+        // Snapped coordinates around, on and between centres, partly off the raster.
+        let vals: Vec<i32> = (-4..44).map(|k| k * 47 - 400).collect();
+        let bands = [0..8, 0..3, 3..8, 2..5, 7..8, 4..4];
+        for &x0 in vals.iter().step_by(2) {
+            for &y0 in &vals {
+                for (dx, dy) in [(37, 200), (90, 61), (5, 3), (300, 20)] {
+                    let (x, y) = ([x0, x0 + dx, x0 + dx / 2], [y0, y0 + dy / 3, y0 + dy]);
+                    let rows = centre_rows(8, 8, x, y);
+                    for band in &bands {
+                        let via_rows = rows.is_some_and(|(a, b)| a < band.end && b >= band.start);
+                        assert_eq!(via_rows, box_has_centre(8, band, x, y), "{x:?} {y:?} {band:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_miss_of_the_only_centre_is_a_scan_that_draws_nothing() {
+        // Small triangles swept across a pixel: whenever the quick test says "miss", the
+        // scan calls nothing, and whenever the box holds one centre and the scan draws,
+        // the quick test says "no miss".
+        let (mut misses, mut hits) = (0, 0);
+        for i in 0..40 {
+            for j in 0..40 {
+                let (ox, oy) = (2.0 + i as f32 * 0.05, 2.0 + j as f32 * 0.05);
+                for v in [
+                    [p(ox, oy), p(ox + 0.9, oy + 0.1), p(ox + 0.2, oy + 0.8)],
+                    [p(ox, oy), p(ox + 0.2, oy + 0.8), p(ox + 0.9, oy + 0.1)],
+                    [p(ox, oy + 0.5), p(ox + 0.5, oy), p(ox + 0.5, oy + 0.5)],
+                ] {
+                    let Some(t) = Triangle::new(8, 8, v) else { continue };
+                    // The scan without the shortcut: every candidate of the box.
+                    let mut drawn = 0;
+                    let (a, b, c) = t.edges();
+                    for py in t.row0..=t.row1 {
+                        for px in t.px0..=t.px1 {
+                            let (r, q) = ((py - t.py0) as i64, (px - t.px0) as i64);
+                            if (0..3).all(|k| c[k] + b[k] * r + a[k] * q >= 0) {
+                                drawn += 1;
+                            }
+                        }
+                    }
+                    let mut scanned = 0;
+                    t.scan([0.0; 3], |_, _, _| scanned += 1);
+                    assert_eq!(scanned, drawn, "{v:?}");
+                    if t.misses_its_only_centre() {
+                        assert_eq!(drawn, 0, "{v:?}");
+                        misses += 1;
+                    } else if t.px0 == t.px1 && t.row0 == t.row1 {
+                        assert_eq!(drawn, 1, "{v:?}");
+                        hits += 1;
+                    }
+                }
+            }
+        }
+        assert!(misses > 100 && hits > 100, "{misses} {hits}");
     }
 
     #[test]

@@ -15,6 +15,7 @@ use std::ops::Range;
 
 use glam::{Vec3, Vec4};
 
+use super::bin::{Bins, Tri, band_rows, bin_triangles};
 use super::camera::Camera;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
 use super::color::Rgb;
@@ -204,28 +205,38 @@ pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &
     let normals =
         if smooth && heat.is_none() && style.mode == DrawMode::Shaded { usable_normals } else { None };
     project_all(vp, mesh.positions, normals, light, w, h, scratch);
-    let verts: &Scratch = scratch;
-    let px: &mut [_] = pixels;
     let cull = style.cull_backfaces;
 
     let triangles = is_triangles(mesh.topology);
+    let fills = triangles && (style.mode == DrawMode::Shaded || style.hidden_lines);
     let big = mesh.indices.map_or(n, <[u32]>::len) >= PARALLEL_MIN_CORNERS;
+    let split = big && h >= 2 && rayon::current_num_threads() > 1;
+    // Plain triangle lists (nearly every real mesh) are binned once for the bands; other
+    // topologies are rare enough that each band walks them whole.
+    let binned = fills && split && mesh.topology == Topology::Triangles && u32::try_from(n).is_ok();
+    let bin_stats = binned.then(|| {
+        let (primitives, skipped) = bin_triangles(mesh.indices, &scratch.verts, w, h, &mut scratch.bins);
+        DrawStats { primitives, skipped }
+    });
+    let verts: &Scratch = scratch;
+    let bins = bin_stats.map(|stats| (stats, &verts.bins));
+    let px: &mut [_] = pixels;
+    let ctx = |shader| FillCtx { mesh, sc: verts, w, h, shader, cull };
+
     if triangles && style.hidden_lines && style.mode != DrawMode::Shaded {
         // Depth only, so that the edges and points drawn next hide behind the mesh's own
         // surfaces.
         let k = Shader::Constant(0.0);
-        banded(px, w, h, big, |rows, band, off| {
-            fill_triangles(mesh, verts, w, h, rows, k, cull, |i, z, _| {
-                depth_only(band, i.wrapping_sub(off), z)
-            })
+        banded(px, w, h, split, |b, rows, band, off| {
+            fill_band(ctx(k), bins, b, rows, |i, z, _| depth_only(band, i.wrapping_sub(off), z))
         });
     }
     let unlit = |i: usize, z: f32, s: f32| edge(px, i, z, true, || paint.color(s));
     match style.mode {
         DrawMode::Shaded if triangles => {
             let shader = if heat.is_some() { flat_shader } else { lit_shader };
-            banded(px, w, h, big, |rows, band, off| {
-                fill_triangles(mesh, verts, w, h, rows, shader, cull, |i, z, s| {
+            banded(px, w, h, split, |b, rows, band, off| {
+                fill_band(ctx(shader), bins, b, rows, |i, z, s| {
                     surface(band, i.wrapping_sub(off), z, || paint.color(s))
                 })
             })
@@ -283,24 +294,71 @@ fn clip_pos(sc: &Scratch, i: usize) -> Vec4 {
 /// rayon's pool (persistent threads); below it the hand-off costs more than it saves.
 const PARALLEL_MIN_CORNERS: usize = 6144;
 
-/// Run `fill(rows, pixels of those rows, index of their first pixel)` over the whole
-/// raster: for `big` meshes as two bands of rows on two threads, else in one go. Each
-/// band sees every triangle in draw order and a pixel belongs to exactly one band, so the
-/// result is the one-thread result exactly. The statistics do not depend on the band.
+/// Run `fill(band number, rows, pixels of those rows, index of their first pixel)` over
+/// the whole raster: when `split` (a big mesh, two threads, two rows or more) as the two
+/// bands of `bin::band_rows` on two threads, else as band 0 covering every row. Each band
+/// sees its triangles in draw order and a pixel belongs to exactly one band, so the result
+/// is the one-thread result exactly. The statistics do not depend on the band.
 fn banded(
     px: &mut [Pixel],
     w: usize,
     h: usize,
-    big: bool,
-    fill: impl Fn(Range<usize>, &mut [Pixel], usize) -> DrawStats + Sync,
+    split: bool,
+    fill: impl Fn(usize, Range<usize>, &mut [Pixel], usize) -> DrawStats + Sync,
 ) -> DrawStats {
-    if big && h >= 2 && rayon::current_num_threads() > 1 {
-        let mid = h / 2;
-        let (top, bottom) = px.split_at_mut((mid * w).min(px.len()));
+    if split {
+        let (top, bottom) = (band_rows(h, 0), band_rows(h, 1));
+        let mid = bottom.start;
+        let (top_px, bottom_px) = px.split_at_mut((mid * w).min(px.len()));
         let fill = &fill;
-        rayon::join(|| fill(0..mid, top, 0), || fill(mid..h, bottom, mid * w)).0
+        rayon::join(|| fill(0, top, top_px, 0), || fill(1, bottom, bottom_px, mid * w)).0
     } else {
-        fill(0..h, px, 0)
+        fill(0, 0..h, px, 0)
+    }
+}
+
+/// Fill one band: from its bins when the mesh was binned (the statistics were counted
+/// then), else by walking every triangle.
+fn fill_band(
+    cx: FillCtx,
+    bins: Option<(DrawStats, &Bins)>,
+    band: usize,
+    rows: Range<usize>,
+    mut pixel: impl FnMut(usize, f32, f32),
+) -> DrawStats {
+    match bins {
+        Some((stats, bins)) => {
+            fill_binned(cx, &rows, bins.band(band), &mut pixel);
+            stats
+        }
+        None => fill_triangles(cx, rows, pixel),
+    }
+}
+
+/// Fill the binned triangles of one band, making the calls `fill_triangles` makes for
+/// them: the bins hold, in draw order, exactly the triangles it does not drop for this
+/// band, except single-centre misses, which draw nothing anyway.
+fn fill_binned<'b>(
+    cx: FillCtx,
+    rows: &Range<usize>,
+    lists: impl Iterator<Item = &'b [Tri]>,
+    pixel: &mut impl FnMut(usize, f32, f32),
+) {
+    let verts = &cx.sc.verts;
+    for list in lists {
+        for t in list {
+            let get = |i: u32| verts.get(i as usize);
+            // Binning kept only triangles whose vertices exist and are valid.
+            let (Some(v0), Some(v1), Some(v2)) = (get(t[0]), get(t[1]), get(t[2])) else {
+                continue;
+            };
+            let ix = t.map(|i| i as usize);
+            if v0.simple() && v1.simple() && v2.simple() {
+                fill_simple(cx, rows, ix, [v0, v1, v2], pixel);
+            } else {
+                fill_clipped(cx, rows, ix, [v0, v1, v2], pixel);
+            }
+        }
     }
 }
 
@@ -316,20 +374,10 @@ struct FillCtx<'a, 'm> {
     cull: bool,
 }
 
-/// Fill the triangles of `mesh` over the raster rows `rows`, calling `pixel` with raster
-/// pixel indices.
-#[allow(clippy::too_many_arguments)]
-fn fill_triangles(
-    mesh: &MeshView,
-    sc: &Scratch,
-    w: usize,
-    h: usize,
-    rows: Range<usize>,
-    shader: Shader,
-    cull: bool,
-    mut pixel: impl FnMut(usize, f32, f32),
-) -> DrawStats {
-    let cx = FillCtx { mesh, sc, w, h, shader, cull };
+/// Fill the triangles of `cx.mesh` over the raster rows `rows`, calling `pixel` with
+/// raster pixel indices.
+fn fill_triangles(cx: FillCtx, rows: Range<usize>, mut pixel: impl FnMut(usize, f32, f32)) -> DrawStats {
+    let FillCtx { mesh, sc, w, .. } = cx;
     let mut stats = DrawStats::default();
     for_each_triangle(mesh.topology, mesh.indices, sc.verts.len(), |ix| {
         stats.primitives += 1;
@@ -371,7 +419,8 @@ fn fill_simple(
         return;
     };
     let front = tri.front_facing();
-    if cx.cull && !front {
+    // A miss of the only candidate centre draws nothing: skip the shading set-up too.
+    if (cx.cull && !front) || tri.misses_its_only_centre() {
         return;
     }
     let shader = cx.shader;

@@ -17,6 +17,7 @@
 //! `glyphs` (cells), `ansi` (escapes), `color` (Rgb, heat ramp).
 
 mod ansi;
+mod bin;
 mod camera;
 mod clip;
 mod color;

@@ -5,6 +5,7 @@
 
 use glam::{Mat4, Vec3, Vec4};
 
+use super::bin::Bins;
 use super::clip::GUARD;
 use super::fill::{SUB, to_fixed};
 
@@ -55,6 +56,8 @@ impl ProjVertex {
 pub(crate) struct Scratch {
     pub verts: Vec<ProjVertex>,
     pub clip: Vec<Vec4>,
+    /// A big mesh's triangles binned for the row bands (see `bin`).
+    pub bins: Bins,
 }
 
 /// Meshes with at least this many vertices are projected on every thread of the rayon

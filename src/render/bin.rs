@@ -1,0 +1,235 @@
+//! Binning a big triangle list once for the row bands the mesh drawer fills on separate
+//! threads. Without it each band walked every triangle, fetching its three projected
+//! vertices at random only to drop most of them (a dense mesh's triangles are mostly
+//! smaller than a pixel and hold no pixel centre); the fetches were paid once per band.
+//! Here the triangle list is cut into chunks binned in parallel: each chunk keeps, per
+//! band and in draw order, the triangles that may draw into that band. A band then walks
+//! its lists chunk after chunk, which is the draw order again, and makes exactly the calls
+//! the unbinned walk would have made (see `fill_binned` in `mesh`).
+//!
+//! What a band keeps: a triangle of simple vertices whose pixel box holds a pixel centre of
+//! the band's rows (the test the unbinned walk made, decided for every band at once by
+//! `fill::centre_rows`), unless its box holds a single centre that it misses (it draws
+//! nothing anywhere); and every triangle that needs clipping (rare; its extent is only known
+//! after clipping). Triangles with an out-of-range index or an invalid vertex are counted
+//! as skipped and kept nowhere.
+
+use std::ops::Range;
+
+use super::fill::{Triangle, centre_rows};
+use super::project::{ProjVertex, State};
+
+/// Number of row bands: the machine this is tuned for has two cores, and more bands would
+/// repeat the clipped triangles and the set-up of triangles that straddle band edges.
+pub(super) const BANDS: usize = 2;
+
+/// Triangles per binning chunk: enough to amortise a task hand-off, few enough that
+/// rayon can balance the chunks between threads.
+const CHUNK_TRIANGLES: usize = 8192;
+
+/// A triangle's three vertex indices.
+pub(super) type Tri = [u32; 3];
+
+/// Per chunk and band, the triangles to fill; buffers are reused frame to frame.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Bins {
+    chunks: Vec<[Vec<Tri>; BANDS]>,
+    used: usize,
+}
+
+impl Bins {
+    /// The lists of `band`, in draw order.
+    pub(super) fn band(&self, band: usize) -> impl Iterator<Item = &[Tri]> {
+        self.chunks[..self.used].iter().filter_map(move |c| c.get(band).map(Vec::as_slice))
+    }
+}
+
+/// The rows of band `k` of a raster `height` rows tall.
+pub(super) fn band_rows(height: usize, k: usize) -> Range<usize> {
+    let cut = |k: usize| height * k / BANDS;
+    cut(k)..cut(k + 1)
+}
+
+/// Bin the triangle list `indices` (glTF `TRIANGLES`, three indices per triangle; `None`
+/// means the vertices in order) over the vertices `verts` of a `width` x `height` raster.
+/// Returns (triangles, skipped). Runs on rayon's pool.
+pub(super) fn bin_triangles(
+    indices: Option<&[u32]>,
+    verts: &[ProjVertex],
+    width: usize,
+    height: usize,
+    bins: &mut Bins,
+) -> (usize, usize) {
+    use rayon::prelude::*;
+    let triangles = indices.map_or(verts.len(), <[u32]>::len) / 3;
+    let chunks = triangles.div_ceil(CHUNK_TRIANGLES);
+    if bins.chunks.len() < chunks {
+        bins.chunks.resize_with(chunks, Default::default);
+    }
+    bins.used = chunks;
+    let skipped = bins.chunks[..chunks]
+        .par_iter_mut()
+        .enumerate()
+        .map(|(k, lists)| {
+            let start = k * CHUNK_TRIANGLES;
+            let end = (start + CHUNK_TRIANGLES).min(triangles);
+            bin_chunk(indices, start..end, verts, width, height, lists)
+        })
+        .sum();
+    (triangles, skipped)
+}
+
+/// One chunk of triangles (positions in the drawing order); returns how many were skipped.
+fn bin_chunk(
+    indices: Option<&[u32]>,
+    range: Range<usize>,
+    verts: &[ProjVertex],
+    width: usize,
+    height: usize,
+    lists: &mut [Vec<Tri>; BANDS],
+) -> usize {
+    for l in lists.iter_mut() {
+        l.clear();
+    }
+    let bands: [Range<usize>; BANDS] = std::array::from_fn(|k| band_rows(height, k));
+    let mut skipped = 0;
+    for k in range {
+        let t: Tri = match indices {
+            Some(ix) => match ix.get(3 * k..3 * k + 3) {
+                Some(&[a, b, c]) => [a, b, c],
+                _ => break,
+            },
+            // `verts.len()` fits in u32 here: the caller bins only such meshes.
+            None => [3 * k as u32, 3 * k as u32 + 1, 3 * k as u32 + 2],
+        };
+        let get = |i: u32| verts.get(i as usize);
+        let (Some(v0), Some(v1), Some(v2)) = (get(t[0]), get(t[1]), get(t[2])) else {
+            skipped += 1;
+            continue;
+        };
+        // The raster rows the triangle may draw into.
+        let (first, last) = if v0.simple() && v1.simple() && v2.simple() {
+            match simple_rows(width, height, [v0, v1, v2]) {
+                Some(rows) => rows,
+                None => continue,
+            }
+        } else if [v0, v1, v2].iter().any(|v| v.state == State::Invalid) {
+            skipped += 1;
+            continue;
+        } else {
+            (0, usize::MAX)
+        };
+        for (list, rows) in lists.iter_mut().zip(&bands) {
+            if first < rows.end && last >= rows.start {
+                list.push(t);
+            }
+        }
+    }
+    skipped
+}
+
+/// The rows (first, last) a triangle of simple vertices may draw into; `None` when its box
+/// holds no pixel centre of the raster, or a single one that the triangle misses.
+#[inline(always)]
+fn simple_rows(width: usize, height: usize, [v0, v1, v2]: [&ProjVertex; 3]) -> Option<(usize, usize)> {
+    let (first, last) = centre_rows(width, height, [v0.x, v1.x, v2.x], [v0.y, v1.y, v2.y])?;
+    // Only a box one row tall can hold a single centre; the set-up is for those.
+    if first == last {
+        let x = [v0.x, v1.x, v2.x].map(i64::from);
+        let y = [v0.y, v1.y, v2.y].map(i64::from);
+        let tri = Triangle::snapped_in(width, height, first..first + 1, x, y, [v0.z, v1.z, v2.z])?;
+        if tri.misses_its_only_centre() {
+            return None;
+        }
+    }
+    Some((first, last))
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+
+    use crate::render::camera::Camera;
+    use crate::render::mesh::{DrawMode, DrawStats, MeshStyle, MeshView, Shading, draw_mesh};
+    use crate::render::raster::Raster;
+    use crate::rig::Topology;
+
+    /// A small deterministic generator (64-bit LCG, high bits).
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn next(&mut self) -> f32 {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (self.0 >> 40) as f32 / (1u64 << 24) as f32
+        }
+    }
+
+    /// Draw `mesh` on a pool of `threads` threads: two threads bin and split into bands,
+    /// one thread walks every triangle once over the whole raster (the reference).
+    fn draw(threads: usize, mesh: &MeshView, style: &MeshStyle, cam: &Camera) -> (Raster, DrawStats) {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let mut r = Raster::new(97, 61, 1.0);
+        let stats = pool.install(|| draw_mesh(&mut r, cam, mesh, style));
+        (r, stats)
+    }
+
+    #[test]
+    fn binned_bands_draw_what_one_walk_draws() {
+        // Random triangles of every kind: sub-pixel ones (most of a dense mesh), large
+        // ones across the band edge, degenerate ones (a repeated index, collinear points),
+        // some reaching behind the eye or far outside the guard band (clipped), some with
+        // a NaN vertex or an out-of-range index (skipped).
+        let mut rng = Lcg(7);
+        let mut positions = Vec::new();
+        for k in 0..9000 {
+            let c = Vec3::new(rng.next() * 2.4 - 1.2, rng.next() * 1.8 - 0.9, rng.next() - 0.5);
+            let size = match k % 10 {
+                0 => 0.6,
+                1 => 0.08,
+                _ => 0.012,
+            };
+            let mut jitter = || Vec3::new(rng.next() - 0.5, rng.next() - 0.5, rng.next() - 0.5) * size;
+            positions.extend([c + jitter(), c + jitter(), c + jitter()]);
+        }
+        let n = positions.len() as u32;
+        // Behind the eye (the camera sits at z = 3), far out, NaN; collinear.
+        positions[30].z = 5.0;
+        positions[61] = Vec3::new(0.1, 0.2, 4.0);
+        positions[92].x = 1e6;
+        positions[120].y = f32::NAN;
+        positions[150] = positions[151].lerp(positions[152], 0.25);
+        let mut indices: Vec<u32> = (0..n).collect();
+        indices[301] = n + 5;
+        indices[302] = indices[303];
+        indices.extend([30, 61, 92, 0, 61, 5, 1000, 30, 2000]);
+        let normals: Vec<Vec3> = positions.iter().map(|p| Vec3::new(p.y, 0.3, 1.0)).collect();
+        let cam = Camera::default();
+        for indexed in [true, false] {
+            let mut mesh = MeshView::new(&positions, Topology::Triangles).with_normals(&normals);
+            if indexed {
+                mesh = mesh.with_indices(&indices);
+            }
+            for style in [
+                MeshStyle::default(),
+                MeshStyle { shading: Shading::Flat, ..MeshStyle::default() },
+                MeshStyle { cull_backfaces: true, ..MeshStyle::default() },
+                MeshStyle { mode: DrawMode::Wireframe, ..MeshStyle::default() },
+            ] {
+                let (one, one_stats) = draw(1, &mesh, &style, &cam);
+                let (two, two_stats) = draw(2, &mesh, &style, &cam);
+                assert!(one.lit_pixels().len() > 1000, "{style:?}");
+                assert_eq!(one_stats, two_stats, "{style:?}");
+                let diff = one.pixels.iter().zip(&two.pixels).position(|(a, b)| a != b);
+                assert_eq!(diff, None, "indexed {indexed}, {style:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn bands_tile_the_rows() {
+        for h in [0, 1, 2, 3, 240, 241] {
+            let (a, b) = (super::band_rows(h, 0), super::band_rows(h, 1));
+            assert_eq!((a.start, a.end, b.start, b.end), (0, h / 2, h / 2, h));
+        }
+    }
+}
