@@ -16,7 +16,7 @@
 
 use std::ops::Range;
 
-use super::fill::{Triangle, centre_rows};
+use super::fill::{Triangle, centre_rows, spans_hold_centre};
 use super::project::{ProjVertex, State};
 
 /// Number of row bands: the machine this is tuned for has two cores, and more bands would
@@ -51,11 +51,13 @@ pub(super) fn band_rows(height: usize, k: usize) -> Range<usize> {
 }
 
 /// Bin the triangle list `indices` (glTF `TRIANGLES`, three indices per triangle; `None`
-/// means the vertices in order) over the vertices `verts` of a `width` x `height` raster.
+/// means the vertices in order) over the vertices `verts` (with their `spans`, see
+/// `fill::centre_span`) of a `width` x `height` raster.
 /// Returns (triangles, skipped). Runs on rayon's pool.
 pub(super) fn bin_triangles(
     indices: Option<&[u32]>,
     verts: &[ProjVertex],
+    spans: &[[i16; 4]],
     width: usize,
     height: usize,
     bins: &mut Bins,
@@ -73,7 +75,7 @@ pub(super) fn bin_triangles(
         .map(|(k, lists)| {
             let start = k * CHUNK_TRIANGLES;
             let end = (start + CHUNK_TRIANGLES).min(triangles);
-            bin_chunk(indices, start..end, verts, width, height, lists)
+            bin_chunk(indices, start..end, verts, spans, width, height, lists)
         })
         .sum();
     (triangles, skipped)
@@ -84,6 +86,7 @@ fn bin_chunk(
     indices: Option<&[u32]>,
     range: Range<usize>,
     verts: &[ProjVertex],
+    spans: &[[i16; 4]],
     width: usize,
     height: usize,
     lists: &mut [Vec<Tri>; BANDS],
@@ -102,6 +105,16 @@ fn bin_chunk(
             // `verts.len()` fits in u32 here: the caller bins only such meshes.
             None => [3 * k as u32, 3 * k as u32 + 1, 3 * k as u32 + 2],
         };
+        // The first test reads only the compact spans: most triangles end here. A vertex
+        // that is not simple passes it, so that the full checks below see it.
+        let span = |i: u32| spans.get(i as usize).copied();
+        let (Some(s0), Some(s1), Some(s2)) = (span(t[0]), span(t[1]), span(t[2])) else {
+            skipped += 1;
+            continue;
+        };
+        if !spans_hold_centre(s0, s1, s2) {
+            continue;
+        }
         let get = |i: u32| verts.get(i as usize);
         let (Some(v0), Some(v1), Some(v2)) = (get(t[0]), get(t[1]), get(t[2])) else {
             skipped += 1;

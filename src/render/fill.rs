@@ -79,6 +79,37 @@ pub(super) fn centre_rows(width: usize, height: usize, x: [i32; 3], y: [i32; 3])
     (px0 <= px1 && py0 <= py1).then_some((py0 as usize, py1 as usize))
 }
 
+/// One vertex's share of the box test, small enough (8 bytes) that a dense mesh's are
+/// all in cache: `[first column, last column, first row, last row]` of the pixel centres at
+/// or after / at or before the snapped point, clamped to `0..=width` and `-1..width` (rows
+/// likewise; the raster's sides must fit i16). `first_centre` and `last_centre` are
+/// monotonic, so the min / max over three vertices is the box's, and the clamps change
+/// no verdict of `spans_hold_centre`, which then equals `centre_rows(..).is_some()`.
+#[inline(always)]
+pub(super) fn centre_span(width: usize, height: usize, x: i32, y: i32) -> [i16; 4] {
+    // `first_centre` and `last_centre` in i32: a simple vertex is within the guard band,
+    // far from overflowing.
+    const HALF: i32 = (SUB / 2) as i32;
+    let (w, h) = (width.min(SPAN_MAX_SIDE) as i32, height.min(SPAN_MAX_SIDE) as i32);
+    let first = |v: i32, hi: i32| ((v - HALF + (SUB as i32 - 1)) >> SUB_BITS).clamp(0, hi) as i16;
+    let last = |v: i32, hi: i32| ((v - HALF) >> SUB_BITS).clamp(-1, hi - 1) as i16;
+    [first(x, w), last(x, w), first(y, h), last(y, h)]
+}
+
+/// Rasters up to this side can use `centre_span`.
+pub(super) const SPAN_MAX_SIDE: usize = i16::MAX as usize - 1;
+
+/// A span that passes every box test: for vertices the spans cannot judge (not simple).
+pub(super) const SPAN_ANY: [i16; 4] = [i16::MIN, i16::MAX, i16::MIN, i16::MAX];
+
+/// Whether the pixel box of three vertices holds a pixel centre of the raster, from their
+/// `centre_span`s.
+#[inline(always)]
+pub(super) fn spans_hold_centre(a: [i16; 4], b: [i16; 4], c: [i16; 4]) -> bool {
+    a[0].min(b[0]).min(c[0]) <= a[1].max(b[1]).max(c[1])
+        && a[2].min(b[2]).min(c[2]) <= a[3].max(b[3]).max(c[3])
+}
+
 /// A triangle ready to scan: snapped, oriented, with its pixel box.
 pub(super) struct Triangle {
     x: [i64; 3],
@@ -416,6 +447,26 @@ mod tests {
                     for band in &bands {
                         let via_rows = rows.is_some_and(|(a, b)| a < band.end && b >= band.start);
                         assert_eq!(via_rows, box_has_centre(8, band, x, y), "{x:?} {y:?} {band:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn spans_decide_as_centre_rows_does() {
+        // Coordinates around centres, off every side, and at the guard band's reach.
+        let mut vals: Vec<i32> = (-4..44).map(|k| k * 47 - 400).collect();
+        vals.extend([-(1 << 28), -300_000, 20_000, 1 << 28]);
+        for (w, h) in [(8, 8), (1, 3), (400, 240)] {
+            for &x0 in &vals {
+                for &y0 in vals.iter().step_by(3) {
+                    for (dx, dy) in [(37, 200), (90, 61), (5, 3), (300, 20), (100_000, -90)] {
+                        let (x, y) = ([x0, x0 + dx, x0 + dx / 2], [y0, y0 + dy / 3, y0 + dy]);
+                        let s: [[i16; 4]; 3] = std::array::from_fn(|k| centre_span(w, h, x[k], y[k]));
+                        let want = centre_rows(w, h, x, y).is_some();
+                        assert_eq!(spans_hold_centre(s[0], s[1], s[2]), want, "{w}x{h} {x:?} {y:?}");
+                        assert!(spans_hold_centre(s[0], SPAN_ANY, s[2]));
                     }
                 }
             }

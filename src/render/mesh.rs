@@ -19,7 +19,7 @@ use super::bin::{Bins, Tri, band_rows, bin_triangles};
 use super::camera::Camera;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
 use super::color::Rgb;
-use super::fill::{Triangle, box_has_centre};
+use super::fill::{SPAN_MAX_SIDE, Triangle, box_has_centre};
 use super::line;
 use super::project::{ProjVertex, Scratch, State, project_all, to_screen};
 use super::raster::{Paint, Pixel, Raster, depth_only, edge, surface};
@@ -213,9 +213,14 @@ pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &
     let split = big && h >= 2 && rayon::current_num_threads() > 1;
     // Plain triangle lists (nearly every real mesh) are binned once for the bands; other
     // topologies are rare enough that each band walks them whole.
-    let binned = fills && split && mesh.topology == Topology::Triangles && u32::try_from(n).is_ok();
+    let binned = fills
+        && split
+        && mesh.topology == Topology::Triangles
+        && u32::try_from(n).is_ok()
+        && w.max(h) <= SPAN_MAX_SIDE;
     let bin_stats = binned.then(|| {
-        let (primitives, skipped) = bin_triangles(mesh.indices, &scratch.verts, w, h, &mut scratch.bins);
+        let Scratch { verts, spans, bins, .. } = scratch;
+        let (primitives, skipped) = bin_triangles(mesh.indices, verts, spans, w, h, bins);
         DrawStats { primitives, skipped }
     });
     let verts: &Scratch = scratch;
