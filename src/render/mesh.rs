@@ -219,8 +219,8 @@ pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &
         && u32::try_from(n).is_ok()
         && w.max(h) <= SPAN_MAX_SIDE;
     let bin_stats = binned.then(|| {
-        let Scratch { verts, spans, bins, .. } = scratch;
-        let (primitives, skipped) = bin_triangles(mesh.indices, verts, spans, w, h, bins);
+        let Scratch { verts, bins, .. } = scratch;
+        let (primitives, skipped) = bin_triangles(mesh.indices, verts, w, h, bins);
         DrawStats { primitives, skipped }
     });
     let verts: &Scratch = scratch;

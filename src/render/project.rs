@@ -7,7 +7,7 @@ use glam::{Mat4, Vec3, Vec4};
 
 use super::bin::Bins;
 use super::clip::GUARD;
-use super::fill::{SPAN_ANY, SUB, centre_span, to_fixed};
+use super::fill::{SUB, to_fixed};
 
 /// What a projected vertex is good for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -56,9 +56,6 @@ impl ProjVertex {
 pub(crate) struct Scratch {
     pub verts: Vec<ProjVertex>,
     pub clip: Vec<Vec4>,
-    /// Each vertex's `fill::centre_span` (`SPAN_ANY` unless simple), for the binning's box
-    /// test (valid for rasters up to `fill::SPAN_MAX_SIDE`).
-    pub spans: Vec<[i16; 4]>,
     /// A big mesh's triangles binned for the row bands (see `bin`).
     pub bins: Bins,
 }
@@ -83,18 +80,14 @@ pub(super) fn project_all(
     let n = positions.len();
     out.verts.clear();
     out.clip.clear();
-    out.spans.clear();
     out.verts.resize(n, ProjVertex::default());
     out.clip.resize(n, Vec4::ZERO);
-    out.spans.resize(n, SPAN_ANY);
     let normals = normals.filter(|v| v.len() == n).unwrap_or_default();
-    let run = |start: usize, verts: &mut [ProjVertex], clips: &mut [Vec4], spans: &mut [[i16; 4]]| {
+    let run = |start: usize, verts: &mut [ProjVertex], clips: &mut [Vec4]| {
         let ps = positions.get(start..).unwrap_or_default();
         let ns = normals.get(start..).unwrap_or_default();
-        let outs = verts.iter_mut().zip(clips.iter_mut()).zip(spans.iter_mut());
-        for (i, (((v, c), s), &p)) in outs.zip(ps).enumerate() {
+        for (i, ((v, c), &p)) in verts.iter_mut().zip(clips.iter_mut()).zip(ps).enumerate() {
             (*v, *c) = project_one(view_proj, p, ns.get(i).copied(), light_dir, width, height);
-            *s = if v.simple() { centre_span(width, height, v.x, v.y) } else { SPAN_ANY };
         }
     };
     if n >= PARALLEL_MIN_VERTICES && rayon::current_num_threads() > 1 {
@@ -102,11 +95,10 @@ pub(super) fn project_all(
         out.verts
             .par_chunks_mut(CHUNK)
             .zip(out.clip.par_chunks_mut(CHUNK))
-            .zip(out.spans.par_chunks_mut(CHUNK))
             .enumerate()
-            .for_each(|(k, ((v, c), s))| run(k * CHUNK, v, c, s));
+            .for_each(|(k, (v, c))| run(k * CHUNK, v, c));
     } else {
-        run(0, &mut out.verts, &mut out.clip, &mut out.spans);
+        run(0, &mut out.verts, &mut out.clip);
     }
 }
 
@@ -212,8 +204,6 @@ mod tests {
             let got = out.verts[i];
             assert_eq!((got.x, got.y, got.z, got.light, got.state), (v.x, v.y, v.z, v.light, v.state));
             assert_eq!(out.clip[i], c);
-            let span = if v.simple() { centre_span(120, 80, v.x, v.y) } else { SPAN_ANY };
-            assert_eq!(out.spans[i], span);
         }
     }
 }
