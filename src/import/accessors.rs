@@ -7,11 +7,13 @@
 //! Also here: decoding of normalised integers per the glTF spec, and the per-accessor
 //! "NaN or infinite" finding.
 
+use super::direct::Elements;
 use super::{Fault, findings::Findings};
 use crate::rig::Severity;
 use gltf::json;
 use gltf::json::accessor::{ComponentType, Type};
 use gltf::json::validation::Checked;
+use std::borrow::Cow;
 
 /// Accessors without a bufferView are zeros of `count` elements; refuse to allocate more
 /// than this for them (a one-line JSON could otherwise ask for gigabytes).
@@ -20,7 +22,9 @@ const MAX_ZERO_FILL_BYTES: u64 = 256 << 20;
 /// The loaded document and its buffers, cut to their `byteLength`s.
 pub(crate) struct Source<'a> {
     doc: &'a gltf::Document,
-    buffers: &'a [Vec<u8>],
+    buffers: &'a [Cow<'a, [u8]>],
+    /// Read plain accessors in bulk (`direct`); off only to test against gltf's readers.
+    direct: bool,
 }
 
 /// What an accessor must be to play a role (JOINTS, an IBM, a sampler output, ...).
@@ -46,8 +50,29 @@ pub(crate) struct CheckedAccessor {
 }
 
 impl<'a> Source<'a> {
-    pub(crate) fn new(doc: &'a gltf::Document, buffers: &'a [Vec<u8>]) -> Self {
-        Self { doc, buffers }
+    pub(crate) fn new(doc: &'a gltf::Document, buffers: &'a [Cow<'a, [u8]>], direct: bool) -> Self {
+        Self { doc, buffers, direct }
+    }
+
+    /// The bytes of a checked accessor that can be read in bulk: one with a bufferView and
+    /// no sparse part. `None` sends the caller to gltf's reader.
+    pub(crate) fn elements(&self, acc: &CheckedAccessor) -> Option<Elements<'a>> {
+        if !self.direct {
+            return None;
+        }
+        let a = self.json().accessors.get(acc.index)?;
+        if a.sparse.is_some() {
+            return None;
+        }
+        let (Checked::Valid(ty), Checked::Valid(_)) = (a.type_, a.component_type) else {
+            return None;
+        };
+        let view = a.buffer_view?.value();
+        let offset = usize::try_from(a.byte_offset.unwrap_or_default().0).ok()?;
+        let bytes = self.view_bytes(view)?.get(offset..)?;
+        let elem = ty.multiplicity() * acc.component.size();
+        let stride = self.stride(view).unwrap_or(elem);
+        Some(Elements { bytes, stride, elem, count: acc.count })
     }
 
     pub(crate) fn json(&self) -> &'a json::Root {
@@ -61,7 +86,7 @@ impl<'a> Source<'a> {
     /// The buffer lookup gltf's readers take.
     pub(crate) fn data(&self) -> impl Fn(gltf::Buffer<'_>) -> Option<&'a [u8]> + Clone + 'a {
         let buffers = self.buffers;
-        move |b: gltf::Buffer<'_>| buffers.get(b.index()).map(Vec::as_slice)
+        move |b: gltf::Buffer<'_>| buffers.get(b.index()).map(|data| &**data)
     }
 
     /// Checks accessor `index` for `format` and for fitting its buffers. `at` is the JSON

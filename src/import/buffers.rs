@@ -2,40 +2,46 @@
 //! relative file inside the asset's own folder. Nothing else: no absolute paths, no `..`,
 //! no remote URIs, no file that resolves (through a symlink) outside that folder. Each
 //! buffer is cut to its `byteLength`, so later range checks can trust `data.len()`.
+//!
+//! The BIN chunk is borrowed from the file's bytes, never copied; only decoded data URIs and
+//! external files are owned.
 
 use super::Fault;
 use base64::Engine as _;
 use gltf::json;
+use std::borrow::Cow;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 const DATA_URI_TYPES: &[&str] =
     &["data:application/octet-stream;base64,", "data:application/gltf-buffer;base64,"];
 
-pub(crate) fn resolve(
+pub(crate) fn resolve<'a>(
     root: &json::Root,
-    mut blob: Option<Vec<u8>>,
+    bin: Option<&'a [u8]>,
     base_dir: Option<&Path>,
-) -> Result<Vec<Vec<u8>>, Fault> {
+) -> Result<Vec<Cow<'a, [u8]>>, Fault> {
     let mut out = Vec::with_capacity(root.buffers.len());
     for (i, buffer) in root.buffers.iter().enumerate() {
         let expected = usize::try_from(buffer.byte_length.0)
             .map_err(|_| Fault::new(format!("buffers[{i}].byteLength"), "value too large"))?;
-        let mut data = match buffer.uri.as_deref() {
-            None if i == 0 => blob.take().ok_or_else(|| {
+        let data: Cow<'a, [u8]> = match buffer.uri.as_deref() {
+            None if i == 0 => Cow::Borrowed(bin.ok_or_else(|| {
                 Fault::new(format!("buffers[{i}]"), "has no uri and the file has no .glb BIN chunk")
-            })?,
+            })?),
             None => {
                 return Err(Fault::new(
                     format!("buffers[{i}]"),
                     "has no uri (only buffers[0] of a .glb may use the BIN chunk)",
                 ));
             }
-            Some(uri) if uri.starts_with("data:") => {
-                decode_data_uri(uri).map_err(|what| Fault::new(format!("buffers[{i}].uri"), what))?
-            }
-            Some(uri) => read_external(uri, base_dir, expected)
-                .map_err(|what| Fault::new(format!("buffers[{i}].uri"), what))?,
+            Some(uri) if uri.starts_with("data:") => Cow::Owned(
+                decode_data_uri(uri).map_err(|what| Fault::new(format!("buffers[{i}].uri"), what))?,
+            ),
+            Some(uri) => Cow::Owned(
+                read_external(uri, base_dir, expected)
+                    .map_err(|what| Fault::new(format!("buffers[{i}].uri"), what))?,
+            ),
         };
         if data.len() < expected {
             return Err(Fault::new(
@@ -43,8 +49,13 @@ pub(crate) fn resolve(
                 format!("has {} bytes but its byteLength is {expected}", data.len()),
             ));
         }
-        data.truncate(expected);
-        out.push(data);
+        out.push(match data {
+            Cow::Borrowed(b) => Cow::Borrowed(b.get(..expected).unwrap_or(b)),
+            Cow::Owned(mut v) => {
+                v.truncate(expected);
+                Cow::Owned(v)
+            }
+        });
     }
     Ok(out)
 }

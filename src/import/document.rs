@@ -6,14 +6,19 @@
 //! A few of gltf-json's validation rules are stricter than the glTF spec or than rigscope
 //! needs; those are turned into findings instead of refusals (see `relax`).
 
-use super::{Fault, findings::Findings};
+use super::{Fault, findings::Findings, glb};
 use crate::rig::Severity;
 use gltf::json;
 
-/// The parsed file: the document and the .glb BIN chunk, if any.
-pub(crate) struct Parsed {
+/// The parsed file: the document, its JSON text and the .glb BIN chunk, the last two
+/// borrowed from the file's bytes.
+pub(crate) struct Parsed<'a> {
     pub document: gltf::Document,
-    pub blob: Option<Vec<u8>>,
+    /// The JSON text gltf-json parsed (the .glb JSON chunk without trailing padding, or the
+    /// whole file without its byte-order mark).
+    pub json: &'a [u8],
+    /// The .glb BIN chunk, padding included (buffers cut it to `byteLength`).
+    pub bin: Option<&'a [u8]>,
 }
 
 /// Extensions that only concern materials, textures or lights: rigscope ignores those parts
@@ -40,89 +45,41 @@ const HARMLESS_REQUIRED: &[&str] = &[
     "KHR_lights_punctual",
 ];
 
-pub(crate) fn parse(bytes: &[u8], findings: &mut Findings) -> Result<Parsed, Fault> {
-    let slice = frame(bytes)?;
-    let gltf = gltf::Gltf::from_slice_without_validation(slice).map_err(describe_gltf_error)?;
-    let root = gltf.document.into_json();
+pub(crate) fn parse<'a>(bytes: &'a [u8], findings: &mut Findings) -> Result<Parsed<'a>, Fault> {
+    let (json, bin) = frame(bytes, findings)?;
+    // Only the JSON goes to gltf-json: the binary chunk stays where it is in `bytes`.
+    let root: json::Root = json::deserialize::from_slice(json).map_err(describe_json_error)?;
     check_version(&root)?;
     check_required_extensions(&root)?;
     guard_validation(&root)?;
     validate(&root, findings)?;
-    Ok(Parsed { document: gltf::Document::from_json_without_validation(root), blob: gltf.blob })
+    Ok(Parsed { document: gltf::Document::from_json_without_validation(root), json, bin })
 }
 
-/// Decides between .glb and JSON and checks the .glb header and first chunk header, so that
-/// gltf's own parser only sees a well-framed file. Returns the bytes to hand to gltf.
-fn frame(bytes: &[u8]) -> Result<&[u8], Fault> {
+/// Decides between .glb and JSON; for a .glb, cuts the container (see `glb`). Returns the
+/// JSON text and the BIN chunk.
+fn frame<'a>(bytes: &'a [u8], findings: &mut Findings) -> Result<(&'a [u8], Option<&'a [u8]>), Fault> {
     if bytes.is_empty() {
         return Err(Fault::new("", "the file is empty"));
     }
-    if bytes.starts_with(b"glTF") {
-        return frame_glb(bytes);
+    if bytes.starts_with(glb::MAGIC) {
+        let chunks = glb::split(bytes, findings).map_err(|e| Fault::new("", e.to_string()))?;
+        // The spec pads the JSON chunk with spaces; some writers pad with NUL bytes, which
+        // JSON parsers refuse as trailing characters.
+        let end = chunks.json.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+        return Ok((chunks.json.get(..end).unwrap_or_default(), chunks.bin));
     }
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match text.iter().find(|b| !b.is_ascii_whitespace()) {
-        Some(b'{') => Ok(text),
+        Some(b'{') => Ok((text, None)),
         _ => Err(Fault::new("", "not a glTF file: it has neither the .glb magic 'glTF' nor a JSON object")),
     }
 }
 
-fn frame_glb(bytes: &[u8]) -> Result<&[u8], Fault> {
-    let word = |at: usize| -> Option<u32> {
-        let b = bytes.get(at..at + 4)?;
-        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    };
-    let (Some(version), Some(declared)) = (word(4), word(8)) else {
-        return Err(Fault::new(
-            "",
-            format!("truncated .glb: the 12-byte header is cut off after {} bytes", bytes.len()),
-        ));
-    };
-    if version != 2 {
-        return Err(Fault::new("", format!("unsupported .glb version {version} (rigscope reads version 2)")));
-    }
-    let declared = declared as usize;
-    if declared < 20 {
-        return Err(Fault::new(
-            "",
-            format!(
-                "corrupt .glb: the header gives a total length of {declared} bytes, too small for a JSON chunk"
-            ),
-        ));
-    }
-    if declared > bytes.len() {
-        return Err(Fault::new(
-            "",
-            format!("truncated .glb: the header says {declared} bytes but the file has {}", bytes.len()),
-        ));
-    }
-    let (Some(json_len), Some(json_type)) = (word(12), word(16)) else {
-        return Err(Fault::new("", "truncated .glb: no JSON chunk header"));
-    };
-    if json_type.to_le_bytes() != *b"JSON" {
-        return Err(Fault::new("", "corrupt .glb: the first chunk is not the JSON chunk"));
-    }
-    let json_end = 20usize.saturating_add(json_len as usize);
-    if json_end > declared {
-        return Err(Fault::new(
-            "",
-            format!(
-                "truncated .glb: the JSON chunk needs {json_len} bytes but only {} remain",
-                declared - 20
-            ),
-        ));
-    }
-    Ok(&bytes[..declared])
-}
-
-fn describe_gltf_error(err: gltf::Error) -> Fault {
-    match err {
-        gltf::Error::Binary(e) => Fault::new("", format!("corrupt .glb: {e}")),
-        gltf::Error::Deserialize(e) => match e.classify() {
-            serde_json::error::Category::Data => Fault::new("", format!("not a valid glTF document: {e}")),
-            _ => Fault::new("", format!("invalid JSON: {e}")),
-        },
-        other => Fault::new("", other.to_string()),
+fn describe_json_error(e: json::Error) -> Fault {
+    match e.classify() {
+        serde_json::error::Category::Data => Fault::new("", format!("not a valid glTF document: {e}")),
+        _ => Fault::new("", format!("invalid JSON: {e}")),
     }
 }
 
@@ -282,7 +239,20 @@ mod tests {
         let mut glb = b"glTF".to_vec();
         glb.extend_from_slice(&2u32.to_le_bytes());
         glb.extend_from_slice(&8u32.to_le_bytes());
-        let err = frame(&glb).err().map(|f| f.message());
+        let err = frame(&glb, &mut Findings::default()).err().map(|f| f.message());
         assert!(err.is_some_and(|m| m.contains("too small")));
+    }
+
+    #[test]
+    fn nul_padded_json_chunk_is_read() {
+        let text = b"{\"asset\":{\"version\":\"2.0\"}}\0\0\0";
+        let mut glb = b"glTF".to_vec();
+        glb.extend_from_slice(&2u32.to_le_bytes());
+        glb.extend_from_slice(&((20 + text.len()) as u32).to_le_bytes());
+        glb.extend_from_slice(&(text.len() as u32).to_le_bytes());
+        glb.extend_from_slice(b"JSON");
+        glb.extend_from_slice(text);
+        let parsed = parse(&glb, &mut Findings::default()).map_err(|f| f.message());
+        assert_eq!(parsed.map(|p| (p.json.len(), p.bin)), Ok((text.len() - 3, None)));
     }
 }

@@ -4,7 +4,7 @@
 //! primitive must have the vertex count; all primitives of a mesh the same morph target count.
 
 use super::accessors::{self, CheckedAccessor, Format, Source, unorm8, unorm16};
-use super::{Fault, findings::Findings};
+use super::{Fault, direct, findings::Findings};
 use crate::rig::{InfluenceSet, Mesh, MorphTarget, Primitive, Severity, Topology, WeightStorage};
 use glam::Vec3;
 use gltf::json;
@@ -138,7 +138,7 @@ fn one_primitive(
 
     let pos_at = format!("{at}.attributes.POSITION");
     let acc = src.check(position_index, &POSITION, &pos_at, findings)?;
-    let positions = vec3s(&acc, reader.read_positions(), &pos_at)?;
+    let positions = vec3s(src, &acc, || reader.read_positions(), &pos_at)?;
     report_vec3s(findings, &acc, &positions, "POSITION");
     let count = positions.len();
 
@@ -147,7 +147,7 @@ fn one_primitive(
         Some(index) => {
             let n_at = format!("{at}.attributes.NORMAL");
             let acc = src.check(index, &NORMAL, &n_at, findings)?;
-            let normals = vec3s(&acc, reader.read_normals(), &n_at)?;
+            let normals = vec3s(src, &acc, || reader.read_normals(), &n_at)?;
             same_length(&n_at, normals.len(), count)?;
             report_vec3s(findings, &acc, &normals, "NORMAL");
             Some(normals)
@@ -161,8 +161,20 @@ fn one_primitive(
         Some(index) => {
             let i_at = format!("{at}.indices");
             let acc = src.check(index, &INDICES, &i_at, findings)?;
-            let indices = accessors::collect(&acc, reader.read_indices().map(|r| r.into_u32()), 0, &i_at)?;
-            if let Some((k, v)) = indices.iter().enumerate().find(|&(_, &v)| v as usize >= count) {
+            let direct = src.elements(&acc).and_then(|e| match acc.component {
+                C::U8 => e.decode(direct::u8_index),
+                C::U16 => e.decode(direct::u16_index),
+                _ => e.decode(direct::u32_index),
+            });
+            let indices = match direct {
+                Some(indices) => indices,
+                None => accessors::collect(&acc, reader.read_indices().map(|r| r.into_u32()), 0, &i_at)?,
+            };
+            // The maximum is a branch-free pass; the offending element is looked for only
+            // when there is one.
+            if indices.iter().copied().max().is_some_and(|max| max as usize >= count)
+                && let Some((k, v)) = indices.iter().enumerate().find(|&(_, &v)| v as usize >= count)
+            {
                 return Err(Fault::new(
                     i_at,
                     format!("index {v} (element {k}) is out of range for {count} vertices"),
@@ -189,8 +201,8 @@ fn one_primitive(
         let normals = check(target.normals, "NORMAL")?;
         check(target.tangents, "TANGENT")?;
         let (pos_iter, normal_iter, _) = readers.next().unwrap_or((None, None, None));
-        let positions = deltas(positions, pos_iter, count, findings)?;
-        let normals = deltas(normals, normal_iter, count, findings)?;
+        let positions = deltas(src, positions, pos_iter, count, findings)?;
+        let normals = deltas(src, normals, normal_iter, count, findings)?;
         morph_targets.push(MorphTarget { positions, normals });
     }
 
@@ -229,11 +241,18 @@ where
             (None, _) => return Err(Fault::new(w_at, format!("has no matching JOINTS_{n}"))),
         };
         let j_acc = src.check(joints_index, &JOINTS, &j_at, findings)?;
-        let joints = accessors::collect(&j_acc, reader.read_joints(n).map(|r| r.into_u16()), [0; 4], &j_at)?;
+        let direct = src.elements(&j_acc).and_then(|e| match j_acc.component {
+            C::U8 => e.decode(|b: &[u8; 4]| direct::u8x4(b).map(u16::from)),
+            _ => e.decode(direct::u16x4),
+        });
+        let joints = match direct {
+            Some(joints) => joints,
+            None => accessors::collect(&j_acc, reader.read_joints(n).map(|r| r.into_u16()), [0; 4], &j_at)?,
+        };
         same_length(&j_at, joints.len(), count)?;
 
         let w_acc = src.check(weights_index, &WEIGHTS, &w_at, findings)?;
-        let (weights, weight_storage) = read_weights(&w_acc, reader.read_weights(n), &w_at)?;
+        let (weights, weight_storage) = read_weights(src, &w_acc, || reader.read_weights(n), &w_at)?;
         same_length(&w_at, weights.len(), count)?;
         accessors::report_non_finite(findings, w_acc.index, 4, weights.iter().flatten().copied(), "WEIGHTS");
         out.push(InfluenceSet {
@@ -250,9 +269,10 @@ where
 
 /// Weights as stored: floats as they are, integers as c/255 or c/65535 (gltf's own
 /// `into_f32` multiplies by a rounded reciprocal, which is not always the same float).
-fn read_weights(
+fn read_weights<'r>(
+    src: &Source<'_>,
     acc: &CheckedAccessor,
-    read: Option<ReadWeights<'_>>,
+    read: impl FnOnce() -> Option<ReadWeights<'r>>,
     at: &str,
 ) -> Result<(Vec<[f32; 4]>, WeightStorage), Fault> {
     let storage = match acc.component {
@@ -260,7 +280,15 @@ fn read_weights(
         C::U16 => WeightStorage::U16Norm,
         _ => WeightStorage::F32,
     };
-    let weights = match read {
+    let direct = src.elements(acc).and_then(|e| match acc.component {
+        C::U8 => e.decode(|b: &[u8; 4]| direct::u8x4(b).map(unorm8)),
+        C::U16 => e.decode(|b: &[u8; 8]| direct::u16x4(b).map(unorm16)),
+        _ => e.decode(direct::f32x4),
+    });
+    if let Some(weights) = direct {
+        return Ok((weights, storage));
+    }
+    let weights = match read() {
         Some(ReadWeights::F32(it)) => accessors::collect(acc, Some(it), [0.0; 4], at)?,
         Some(ReadWeights::U8(it)) => accessors::collect(acc, Some(it.map(|c| c.map(unorm8))), [0.0; 4], at)?,
         Some(ReadWeights::U16(it)) => {
@@ -272,25 +300,32 @@ fn read_weights(
 }
 
 /// One morph target attribute's deltas, when the target has it.
-fn deltas(
+fn deltas<I: Iterator<Item = [f32; 3]>>(
+    src: &Source<'_>,
     (acc, at): (Option<CheckedAccessor>, String),
-    iter: Option<impl Iterator<Item = [f32; 3]>>,
+    iter: Option<I>,
     count: usize,
     findings: &mut Findings,
 ) -> Result<Option<Vec<Vec3>>, Fault> {
     let Some(acc) = acc else { return Ok(None) };
-    let deltas = vec3s(&acc, iter, &at)?;
+    let deltas = vec3s(src, &acc, || iter, &at)?;
     same_length(&at, deltas.len(), count)?;
     report_vec3s(findings, &acc, &deltas, "morph target");
     Ok(Some(deltas))
 }
 
-fn vec3s(
+/// A VEC3 of FLOAT accessor: read in bulk when it is plain, through gltf's reader (`iter`,
+/// only made then) otherwise.
+fn vec3s<I: Iterator<Item = [f32; 3]>>(
+    src: &Source<'_>,
     acc: &CheckedAccessor,
-    iter: Option<impl Iterator<Item = [f32; 3]>>,
+    iter: impl FnOnce() -> Option<I>,
     at: &str,
 ) -> Result<Vec<Vec3>, Fault> {
-    accessors::collect(acc, iter.map(|it| it.map(Vec3::from_array)), Vec3::ZERO, at)
+    if let Some(values) = src.elements(acc).and_then(|e| e.decode(direct::vec3)) {
+        return Ok(values);
+    }
+    accessors::collect(acc, iter().map(|it| it.map(Vec3::from_array)), Vec3::ZERO, at)
 }
 
 fn report_vec3s(findings: &mut Findings, acc: &CheckedAccessor, values: &[Vec3], what: &str) {

@@ -1,9 +1,10 @@
 //! glTF -> `Rig`: the only module that touches the gltf crate.
 //!
-//! Loading is one pass through small stages, each in its own file:
-//! `document` (bytes -> validated JSON, .glb framing), `buffers` (where the bytes live),
-//! `accessors` (bounds and type checks before gltf's readers see any data), then `nodes`,
-//! `skins`, `meshes` and `clips` fill the `Rig`. Structural faults stop the load with an
+//! Loading is one pass through small stages, each in its own file: `glb` (the .glb
+//! container, cut without copying), `document` (JSON text -> validated document), `buffers`
+//! (where the bytes live; the BIN chunk stays borrowed from the file), `accessors` (bounds
+//! and type checks before any data is read), `direct` (bulk reads of plain accessors), then
+//! `nodes`, `skins`, `meshes` and `clips` fill the `Rig`. Structural faults stop the load with an
 //! `ImportError` naming the JSON location; data-level oddities become `Finding`s. Nothing
 //! here renormalises, repairs or reorders the file's data: it is shown as stored.
 //!
@@ -13,8 +14,10 @@
 mod accessors;
 mod buffers;
 mod clips;
+mod direct;
 mod document;
 mod findings;
+mod glb;
 mod meshes;
 mod nodes;
 mod raw;
@@ -76,15 +79,16 @@ pub(crate) fn read_file(path: &Path) -> Result<(Vec<u8>, String, &Path), ImportE
 /// Loads a glTF asset held in memory. `name` is used in messages and as `Rig::source`;
 /// with `base_dir` `None`, buffers in external files are refused.
 pub fn load_bytes(bytes: &[u8], name: &str, base_dir: Option<&Path>) -> Result<Rig, ImportError> {
-    build(bytes, name, base_dir)
+    build(bytes, name, base_dir, true)
         .map_err(|fault| ImportError { file: name.to_string(), message: fault.message() })
 }
 
-fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>) -> Result<Rig, Fault> {
+/// `direct` reads plain accessors in bulk; tests turn it off to compare with gltf's readers.
+fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Result<Rig, Fault> {
     let mut findings = Findings::default();
     let parsed = document::parse(bytes, &mut findings)?;
-    let data = buffers::resolve(parsed.document.as_json(), parsed.blob, base_dir)?;
-    let src = accessors::Source::new(&parsed.document, &data);
+    let data = buffers::resolve(parsed.document.as_json(), parsed.bin, base_dir)?;
+    let src = accessors::Source::new(&parsed.document, &data, direct);
 
     let hierarchy = nodes::build(src.json(), &mut findings)?;
     let skins = skins::build(&src, &hierarchy, &mut findings)?;
@@ -107,5 +111,7 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>) -> Result<Rig, Fault
     })
 }
 
+#[cfg(test)]
+mod glb_tests;
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,7 @@
 //! a `serde_json::Value` (every field kept, extras and unknown extensions included) and the
 //! bytes of every buffer, found with the same rules and safety checks as `load`.
 
-use super::{Fault, ImportError, buffers, document, findings::Findings};
+use super::{Fault, ImportError, buffers, document, findings::Findings, glb};
 use std::path::Path;
 
 /// A glTF file's JSON and buffer bytes.
@@ -28,28 +28,18 @@ pub fn load_raw_bytes(bytes: &[u8], name: &str, base_dir: Option<&Path>) -> Resu
 }
 
 fn build(bytes: &[u8], base_dir: Option<&Path>) -> Result<RawAsset, Fault> {
-    // `parse` checks the framing and the document; only then are the JSON bytes cut out.
+    // `parse` checks the framing and the document, and hands back the JSON text it read.
     let parsed = document::parse(bytes, &mut Findings::default())?;
-    let buffers = buffers::resolve(parsed.document.as_json(), parsed.blob, base_dir)?;
-    let is_glb = bytes.starts_with(b"glTF");
-    let text = if is_glb { glb_json(bytes)? } else { bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes) };
+    let buffers = buffers::resolve(parsed.document.as_json(), parsed.bin, base_dir)?;
+    let is_glb = bytes.starts_with(glb::MAGIC);
     // The JSON chunk is padded with spaces; some writers pad with NUL bytes instead.
+    let text = parsed.json;
     let end = text.iter().rposition(|&b| b != 0 && !b.is_ascii_whitespace()).map_or(0, |i| i + 1);
     let text = text.get(..end).unwrap_or(text);
     let json = serde_json::from_slice(text).map_err(|e| Fault::new("", format!("invalid JSON: {e}")))?;
+    // The copy that writes a modified file owns its buffers.
+    let buffers = buffers.into_iter().map(std::borrow::Cow::into_owned).collect();
     Ok(RawAsset { json, buffers, is_glb })
-}
-
-/// The JSON chunk of a .glb whose header `document::parse` has already checked.
-fn glb_json(bytes: &[u8]) -> Result<&[u8], Fault> {
-    let len = bytes
-        .get(12..16)
-        .and_then(|b| <[u8; 4]>::try_from(b).ok())
-        .map(|b| u32::from_le_bytes(b) as usize)
-        .ok_or_else(|| Fault::new("", "truncated .glb: no JSON chunk header"))?;
-    bytes
-        .get(20..20usize.saturating_add(len))
-        .ok_or_else(|| Fault::new("", "truncated .glb: the JSON chunk is cut off"))
 }
 
 #[cfg(test)]
