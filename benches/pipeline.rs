@@ -216,5 +216,99 @@ fn frame(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, sampling, pose, skinning, raster, frame);
+/// A ~20 MB .glb for the first-frame target, written to the temp folder (never committed):
+/// CesiumMan-x32's mesh tiled twice (209 472 vertices, indices shifted) plus a 4.6 MB image
+/// the viewer must not decode, padding the file to 20 000 000 bytes. Also left there for
+/// timing the whole process (`rigscope render FILE`).
+fn twenty_mb_glb() -> Option<PathBuf> {
+    let root =
+        std::env::var_os("RIGSCOPE_ASSETS").map_or_else(|| PathBuf::from("../shared/assets"), PathBuf::from);
+    let glb = std::fs::read(root.join("CesiumMan-x32/CesiumMan-x32.glb")).ok()?;
+    let word = |b: &[u8], at: usize| Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?) as usize);
+    let json_len = word(&glb, 12)?;
+    let mut json: serde_json::Value = serde_json::from_slice(glb.get(20..20 + json_len)?).ok()?;
+    let bin = glb.get(28 + json_len..)?;
+    let vertices = json["accessors"][0]["count"].as_u64()? as u32;
+    let mut out = Vec::new();
+    let views = json["bufferViews"].as_array_mut()?;
+    for (i, view) in views.iter_mut().enumerate() {
+        let start = view["byteOffset"].as_u64().unwrap_or(0) as usize;
+        let data = bin.get(start..start + view["byteLength"].as_u64()? as usize)?;
+        let data = match i {
+            // POSITION, NORMAL, JOINTS_0, WEIGHTS_0, TEXCOORD_0: repeated.
+            0..=4 => data.repeat(2),
+            // u32 indices: the second copy points at the second copy of the vertices.
+            5 => data
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .chain(data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) + vertices))
+                .flat_map(u32::to_le_bytes)
+                .collect(),
+            _ => data.to_vec(),
+        };
+        view["byteOffset"] = out.len().into();
+        view["byteLength"] = data.len().into();
+        out.extend_from_slice(&data);
+        out.resize(out.len().next_multiple_of(4), 0);
+    }
+    for accessor in json["accessors"].as_array_mut()?.iter_mut().take(6) {
+        accessor["count"] = (accessor["count"].as_u64()? * 2).into();
+    }
+    let image_at = out.len();
+    let image_len = 20_000_000 - 40_000 - image_at;
+    out.extend((0..image_len).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8));
+    json["bufferViews"]
+        .as_array_mut()?
+        .push(serde_json::json!({"buffer": 0, "byteOffset": image_at, "byteLength": image_len}));
+    json["images"] = serde_json::json!([{"bufferView": json["bufferViews"].as_array()?.len() - 1, "mimeType": "image/png"}]);
+    json["buffers"] = serde_json::json!([{"byteLength": out.len()}]);
+    let mut text = serde_json::to_vec(&json).ok()?;
+    text.resize(text.len().next_multiple_of(4), b' ');
+    let total = 12 + 8 + text.len() + 8 + out.len();
+    let mut file = b"glTF".to_vec();
+    for w in [2, total, text.len()] {
+        file.extend_from_slice(&(w as u32).to_le_bytes());
+    }
+    file.extend_from_slice(b"JSON");
+    file.extend_from_slice(&text);
+    file.extend_from_slice(&(out.len() as u32).to_le_bytes());
+    file.extend_from_slice(b"BIN\0");
+    file.extend_from_slice(&out);
+    let path = std::env::temp_dir().join("rigscope-load-20mb.glb");
+    std::fs::write(&path, &file).ok()?;
+    Some(path)
+}
+
+/// First frame of a 20 MB .glb: `rigscope::load` alone, and load + the first viewer frame
+/// (evaluate at t = 0, `draw_scene` + `pack` into 200x60 braille cells) as the viewer does
+/// it on opening a file.
+fn load(c: &mut Criterion) {
+    let Some(path) = twenty_mb_glb() else {
+        eprintln!("note: skipping the load group: CesiumMan-x32 not found");
+        return;
+    };
+    let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+    eprintln!("note: load group reads {} ({bytes} bytes)", path.display());
+    let mut g = c.benchmark_group("load");
+    g.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(3));
+    g.throughput(Throughput::Bytes(bytes));
+    g.bench_function("20MB-glb", |b| b.iter(|| rigscope::load(black_box(&path))));
+    g.bench_function("20MB-glb+first-frame", |b| {
+        b.iter(|| {
+            let Ok(rig) = rigscope::load(black_box(&path)) else { return };
+            let mut ws = Workspace::new(&rig);
+            ws.evaluate(&rig, rig.clips.first(), 0.0);
+            let camera = framed_camera(&ws, 0.0, 0.0, 1.0);
+            let mut raster = Raster::for_grid(200, 60, GlyphMode::Braille);
+            let mut grid = Grid::new(200, 60);
+            let mut scratch = SceneScratch::default();
+            let opts = SceneOptions { bones: true, skin: Some(0), ..SceneOptions::default() };
+            draw_scene(&mut raster, &camera, &rig, &ws, None, &opts, &mut scratch);
+            pack(&raster, GlyphMode::Braille, &mut grid);
+            black_box(&grid);
+        })
+    });
+}
+
+criterion_group!(benches, sampling, pose, skinning, raster, frame, load);
 criterion_main!(benches);
