@@ -2,11 +2,12 @@
 //! next frame deadline, drain every pending event, then advance playback by the real `dt`.
 //! Paused and idle, it sleeps in `poll` and draws nothing.
 
-use std::io;
+use std::io::{self, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use crossterm::QueueableCommand;
 use crossterm::event::{self, Event, KeyEventKind};
 use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
 
@@ -37,12 +38,16 @@ pub fn run(
         if app.dirty {
             let started = Instant::now();
             let before = written.load(Ordering::Relaxed);
-            crossterm::execute!(io::stdout(), BeginSynchronizedUpdate)?;
+            // The markers go through the terminal's own buffered writer, so a frame leaves
+            // in two writes (ratatui flushes after the cells, then the end marker) rather
+            // than a write per kilobyte.
+            terminal.backend_mut().queue(BeginSynchronizedUpdate)?;
             let t0 = Instant::now();
             app.evaluate();
             let evaluated = t0.elapsed();
             terminal.draw(|f| areas = ui::draw(f, app, &mut cache))?;
-            crossterm::execute!(io::stdout(), EndSynchronizedUpdate)?;
+            terminal.backend_mut().queue(EndSynchronizedUpdate)?;
+            terminal.backend_mut().flush()?;
             app.dirty = false;
             let t = &mut app.timings;
             t.sample_ms = evaluated.as_secs_f32() * 1000.0;
