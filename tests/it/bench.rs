@@ -38,6 +38,10 @@ fn bench_json_has_every_key_with_positive_finite_values() {
     let p99 = positive(&doc["frame_ms_p99"], "frame_ms_p99");
     assert!(p99 >= median);
     positive(&doc["bytes_per_frame_median"], "bytes_per_frame_median");
+    // The first frame's time includes the load and then a whole frame's work.
+    let load = positive(&doc["load_ms"], "load_ms");
+    let first = positive(&doc["first_frame_ms"], "first_frame_ms");
+    assert!(first > load, "first frame {first} ms before the load finished ({load} ms)");
 }
 
 #[test]
@@ -45,7 +49,7 @@ fn bench_text_names_the_stages_and_bad_input_exits_2() {
     let walker = sample("walker.glb");
     let run = rigscope(&["bench", &walker, "--frames", "2", "--size", "80x24"]);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
-    for word in ["sample", "pose", "skin", "raster", "draw", "frame", "vertices/s", "bytes per frame"] {
+    for word in ["sample", "pose", "skin", "raster", "draw", "frame", "vertices/s", "bytes per frame", "first frame"] {
         assert!(run.stdout.contains(word), "missing {word}: {}", run.stdout);
     }
     let run = rigscope(&["bench", "/nonexistent/rig.glb"]);
