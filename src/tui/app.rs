@@ -115,9 +115,6 @@ pub struct App {
 
 impl App {
     pub fn new(rig: Rig, launch: &Launch) -> App {
-        let mut ws = Workspace::new(&rig);
-        let mut bind = Workspace::new(&rig);
-        bind.evaluate_bind(&rig);
         let clip = launch.clip.or(if rig.clips.is_empty() { None } else { Some(0) });
         let duration = clip.and_then(|c| rig.clips.get(c)).map_or(0.0, |c| c.duration);
         let mut playback = Playback::new(duration);
@@ -125,7 +122,19 @@ impl App {
         playback.paused = launch.paused || duration <= 0.0;
         let skin = if rig.skins.is_empty() { None } else { Some(0) };
         let tree = BoneTree::new(&rig, skin);
-        ws.evaluate(&rig, clip.and_then(|c| rig.clips.get(c)), playback.time);
+        // The weight checks and the two skinned poses are independent reads of the rig:
+        // on two cores they overlap, which is most of the wait before the first frame.
+        let ((ws, bind), diag) = rayon::join(
+            || {
+                let mut ws = Workspace::new(&rig);
+                ws.evaluate(&rig, clip.and_then(|c| rig.clips.get(c)), playback.time);
+                let mut bind = Workspace::new(&rig);
+                bind.evaluate_bind(&rig);
+                (ws, bind)
+            },
+            || crate::diagnose::check(&rig, &crate::diagnose::Options::default()),
+        );
+        let rest_globals = crate::diagnose::rest_globals(&rig);
         // A three-quarter view from slightly above reads better than a flat front view.
         let camera = framed_camera(&ws, 25f32.to_radians(), 10f32.to_radians(), 1.0);
         let mut app = App {
@@ -154,7 +163,7 @@ impl App {
             preview_rig: None,
             preview_ws: None,
             problem: 0,
-            diag: crate::diagnose::Report::default(),
+            diag,
             vertex_problems: Vec::new(),
             show_help: false,
             help_scroll: 0,
@@ -167,13 +176,9 @@ impl App {
             tree_page: 10,
             animated: Vec::new(),
             unweighted: Vec::new(),
-            rest_globals: Vec::new(),
+            rest_globals,
             rig,
         };
-        let mut rest = Workspace::new(&app.rig);
-        rest.evaluate(&app.rig, None, 0.0);
-        app.rest_globals = rest.globals;
-        app.diag = crate::diagnose::check(&app.rig, &crate::diagnose::Options::default());
         app.vertex_problems = worst_first(&app.diag);
         app.refresh_clip_info();
         app.refresh_skin_info();
