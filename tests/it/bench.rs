@@ -49,7 +49,9 @@ fn bench_text_names_the_stages_and_bad_input_exits_2() {
     let walker = sample("walker.glb");
     let run = rigscope(&["bench", &walker, "--frames", "2", "--size", "80x24"]);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
-    for word in ["sample", "pose", "skin", "raster", "draw", "frame", "vertices/s", "bytes per frame", "first frame"] {
+    for word in
+        ["sample", "pose", "skin", "raster", "draw", "frame", "vertices/s", "bytes per frame", "first frame"]
+    {
         assert!(run.stdout.contains(word), "missing {word}: {}", run.stdout);
     }
     let run = rigscope(&["bench", "/nonexistent/rig.glb"]);
