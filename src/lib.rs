@@ -26,7 +26,8 @@
 //! (no terminal or file I/O); `tui` is the only user of ratatui and crossterm; `cli` owns the
 //! command line and exit codes.
 
-// `deny`, not `forbid`: `anim::skin_avx2` alone allows it (SIMD intrinsics, checked at run time).
+// `deny`, not `forbid`: `anim::skin_avx2` (SIMD intrinsics, checked at run time) and
+// `import::file` (mapping the input file) alone allow it.
 #![deny(unsafe_code)]
 
 pub mod anim;

@@ -16,6 +16,7 @@ mod buffers;
 mod clips;
 mod direct;
 mod document;
+mod file;
 mod findings;
 mod glb;
 mod meshes;
@@ -65,9 +66,9 @@ pub fn load(path: &Path) -> Result<Rig, ImportError> {
 }
 
 /// The file's bytes, its name for messages, and the folder its external buffers must be in.
-pub(crate) fn read_file(path: &Path) -> Result<(Vec<u8>, String, &Path), ImportError> {
+pub(crate) fn read_file(path: &Path) -> Result<(file::FileBytes, String, &Path), ImportError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path)
+    let bytes = file::FileBytes::open(path)
         .map_err(|e| ImportError { file: name.clone(), message: format!("cannot read the file: {e}") })?;
     let base_dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
