@@ -65,8 +65,9 @@ pub const SPEEDS: [f32; 12] = [-4.0, -2.0, -1.0, -0.5, -0.25, -0.1, 0.1, 0.25, 0
 pub struct App {
     pub rig: Rig,
     pub ws: Workspace,
-    /// The bind pose, evaluated once, for the ghost.
-    pub bind: Workspace,
+    /// The bind pose for the ghost, evaluated the first time the ghost is drawn (a whole
+    /// skinned copy of the mesh that most sessions never show; see `bind_pose`).
+    bind: std::sync::OnceLock<Workspace>,
     pub playback: Playback,
     pub clip: Option<usize>,
     pub skin: Option<usize>,
@@ -122,15 +123,13 @@ impl App {
         playback.paused = launch.paused || duration <= 0.0;
         let skin = if rig.skins.is_empty() { None } else { Some(0) };
         let tree = BoneTree::new(&rig, skin);
-        // The weight checks and the two skinned poses are independent reads of the rig:
-        // on two cores they overlap, which is most of the wait before the first frame.
-        let ((ws, bind), diag) = rayon::join(
+        // The weight checks and the skinned pose are independent reads of the rig: on two
+        // cores they overlap, which is most of the wait before the first frame.
+        let (ws, diag) = rayon::join(
             || {
                 let mut ws = Workspace::new(&rig);
                 ws.evaluate(&rig, clip.and_then(|c| rig.clips.get(c)), playback.time);
-                let mut bind = Workspace::new(&rig);
-                bind.evaluate_bind(&rig);
-                (ws, bind)
+                ws
             },
             || crate::diagnose::check(&rig, &crate::diagnose::Options::default()),
         );
@@ -139,7 +138,7 @@ impl App {
         let camera = framed_camera(&ws, 25f32.to_radians(), 10f32.to_radians(), 1.0);
         let mut app = App {
             ws,
-            bind,
+            bind: std::sync::OnceLock::new(),
             playback,
             clip,
             skin,
@@ -187,6 +186,15 @@ impl App {
     }
 
     /// The selected node, if any.
+    /// The bind pose (every joint at its inverse bind), skinned on first use.
+    pub fn bind_pose(&self) -> &Workspace {
+        self.bind.get_or_init(|| {
+            let mut bind = Workspace::new(&self.rig);
+            bind.evaluate_bind(&self.rig);
+            bind
+        })
+    }
+
     pub fn selected(&self) -> Option<usize> {
         self.tree.selected
     }

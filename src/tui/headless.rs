@@ -93,4 +93,27 @@ mod tests {
         // only its cursor housekeeping (a few escapes, far below one row of cells).
         assert!((16..64).contains(&second), "an unchanged frame sent {second} bytes");
     }
+
+    #[test]
+    fn the_ghost_is_skinned_on_first_show_and_changes_the_screen() {
+        let rig = crate::import::load_bytes(crate::cli::BUNDLED_SAMPLE, "walker.glb", None).unwrap();
+        let launch = crate::tui::Launch { paused: true, time: 0.4, ..Default::default() };
+        let mut app = App::new(rig, &launch);
+        let mut screen = HeadlessScreen::new(100, 30).unwrap();
+        screen.draw(&app).unwrap();
+        let unchanged = screen.draw(&app).unwrap();
+        app.update(crate::tui::action::Action::ToggleGhost);
+        let with_ghost = screen.draw(&app).unwrap();
+        // The walker is mid-stride at 0.4 s, so the bind-pose ghost covers cells the mesh
+        // does not: those cells are sent.
+        assert!(with_ghost > unchanged + 100, "ghost frame sent {with_ghost} bytes, still {unchanged}");
+
+        let mut eager = crate::anim::Workspace::new(&app.rig);
+        eager.evaluate_bind(&app.rig);
+        let lazy = app.bind_pose();
+        assert_eq!(lazy.globals, eager.globals);
+        for (a, b) in lazy.primitives.iter().zip(&eager.primitives) {
+            assert_eq!(a.positions, b.positions);
+        }
+    }
 }

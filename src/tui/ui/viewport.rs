@@ -119,7 +119,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
             &app.camera,
             &app.rig,
             &app.ws,
-            Some(&app.bind),
+            app.view.ghost.then(|| app.bind_pose()),
             &opts,
             &mut cache.scratch,
         ),
