@@ -185,7 +185,6 @@ impl App {
         app
     }
 
-    /// The selected node, if any.
     /// The bind pose (every joint at its inverse bind), skinned on first use.
     pub fn bind_pose(&self) -> &Workspace {
         self.bind.get_or_init(|| {
@@ -195,6 +194,7 @@ impl App {
         })
     }
 
+    /// The selected node, if any.
     pub fn selected(&self) -> Option<usize> {
         self.tree.selected
     }
