@@ -6,8 +6,10 @@
 //!   that influence" policy with neither a bounds check nor a branch. Only skins with at
 //!   most `WIDE_MAX_JOINTS` joints use it, so entry 255 is always zero.
 //! - `PackedInfluences`: one primitive's single influence set, packed once per rig: `u8`
-//!   indices (out-of-range ones sent to entry 255) and weights with the non-finite ones
-//!   already zero. Half the index bytes, and no per-vertex clean-up in the loop.
+//!   indices (out-of-range ones sent to entry 255) and, only when some weight is not
+//!   finite, a copy of the weights with those zeroed (otherwise the kernel reads the rig's
+//!   own weights: no 16-byte-per-vertex copy at start-up). Half the index bytes, and no
+//!   per-vertex clean-up in the loop.
 //!
 //! `skin_wide` runs the kernel when the CPU has it (runtime detection) and reports how
 //! many leading vertices it did; the caller finishes the rest with the portable loop,
@@ -70,7 +72,8 @@ impl WidePalette {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct PackedInfluences {
     pub(crate) joints: Vec<[u8; 4]>,
-    pub(crate) weights: Vec<[f32; 4]>,
+    /// `None`: every weight of the set is finite, read them from the set itself.
+    pub(crate) weights: Option<Vec<[f32; 4]>>,
 }
 
 impl PackedInfluences {
@@ -82,8 +85,16 @@ impl PackedInfluences {
         let index = |j: u16| u8::try_from(j).ok().filter(|&j| usize::from(j) < joint_count).unwrap_or(255);
         Some(PackedInfluences {
             joints: set.joints.iter().map(|j| j.map(index)).collect(),
-            weights: set.weights.iter().map(|w| w.map(|w| if w.is_finite() { w } else { 0.0 })).collect(),
+            weights: (!set.weights.iter().flatten().all(|w| w.is_finite())).then(|| {
+                set.weights.iter().map(|w| w.map(|w| if w.is_finite() { w } else { 0.0 })).collect()
+            }),
         })
+    }
+
+    /// The weights the kernel reads: the cleaned copy, or `set`'s own (the set this was
+    /// packed from).
+    pub(crate) fn weights<'a>(&'a self, set: &'a InfluenceSet) -> &'a [[f32; 4]] {
+        self.weights.as_deref().unwrap_or(&set.weights)
     }
 }
 
@@ -236,7 +247,7 @@ mod tests {
             wide: None,
         };
         let wide_input = SkinInput {
-            wide: Some(WideInput { palette: &wide, joints: &packed.joints, weights: &packed.weights }),
+            wide: Some(WideInput { palette: &wide, joints: &packed.joints, weights: packed.weights(&c.set) }),
             ..portable_input
         };
         for parallel in [false, true] {
@@ -276,7 +287,7 @@ mod tests {
         let c = case(40, 7);
         let packed = PackedInfluences::new(&c.set, c.joints.len()).unwrap();
         let wide = wide_palette(&c.joints);
-        let input = WideInput { palette: &wide, joints: &packed.joints, weights: &packed.weights };
+        let input = WideInput { palette: &wide, joints: &packed.joints, weights: packed.weights(&c.set) };
         for n in [0, 1, 8, 9, 16, 17, 40] {
             let (mut p, mut nr) = (vec![Vec3::NAN; n], vec![Vec3::NAN; n]);
             let done = skin_wide(input, &c.positions[..n], &c.normals[..n], &mut p, &mut nr);
@@ -302,7 +313,11 @@ mod tests {
         };
         let packed = PackedInfluences::new(&set, 9).unwrap();
         assert_eq!(packed.joints, vec![[0, 8, 255, 255]]);
-        assert_eq!(packed.weights, vec![[0.0, 0.5, 0.0, 0.25]]);
+        assert_eq!(packed.weights(&set), [[0.0, 0.5, 0.0, 0.25]]);
+        let clean = InfluenceSet { weights: vec![[0.25, 0.5, 0.0, 0.25]], ..set.clone() };
+        let packed_clean = PackedInfluences::new(&clean, 9).unwrap();
+        assert_eq!(packed_clean.weights, None, "finite weights are not copied");
+        assert_eq!(packed_clean.weights(&clean), [[0.25, 0.5, 0.0, 0.25]]);
         assert!(PackedInfluences::new(&set, 256).is_none());
         let mut palette = WidePalette::default();
         palette.set(255, &Affine3A::IDENTITY);

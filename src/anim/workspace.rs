@@ -178,9 +178,11 @@ impl Workspace {
             });
             if let Some((set, palette)) = fast {
                 let wide = match (packed.get(index), &palette.wide) {
-                    (Some(Some(packed)), Some(wide)) => {
-                        Some(WideInput { palette: wide, joints: &packed.joints, weights: &packed.weights })
-                    }
+                    (Some(Some(packed)), Some(wide)) => Some(WideInput {
+                        palette: wide,
+                        joints: &packed.joints,
+                        weights: packed.weights(set),
+                    }),
                     _ => None,
                 };
                 let stored_normals = primitive.normals.as_deref().unwrap_or_default();
