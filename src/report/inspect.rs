@@ -201,7 +201,9 @@ fn skinned_meshes(rig: &Rig) -> Vec<bool> {
 
 /// Most non-zero weights on one vertex, counting every influence set.
 pub fn max_influences(p: &Primitive) -> usize {
-    (0..p.vertex_count()).map(|v| p.influences_of(v).filter(|&(_, w)| w != 0.0).count()).max().unwrap_or(0)
+    let mut most = 0;
+    p.for_each_influences(|_, slots| most = most.max(slots.iter().filter(|&&(_, w)| w != 0.0).count()));
+    most
 }
 
 /// Depth of each joint in the skin's own tree (roots are 1), by position in `joints`.

@@ -455,15 +455,15 @@ impl App {
             let Some(prim) = self.rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else {
                 continue;
             };
-            for v in 0..prim.vertex_count() {
-                for (j, w) in prim.influences_of(v) {
+            prim.for_each_influences(|_, slots| {
+                for &(j, w) in slots {
                     if w != 0.0
                         && let Some(u) = used.get_mut(j as usize)
                     {
                         *u = true;
                     }
                 }
-            }
+            });
         }
         for (i, &node) in skin.joints.iter().enumerate() {
             if !used[i]

@@ -41,9 +41,8 @@ impl BoneWeights {
             let Some(prim) = rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else {
                 continue;
             };
-            for v in 0..prim.vertex_count() {
-                let w: f32 =
-                    prim.influences_of(v).filter(|&(j, _)| j as usize == joint).map(|(_, w)| w).sum();
+            prim.for_each_influences(|v, slots| {
+                let w: f32 = slots.iter().filter(|&&(j, _)| j as usize == joint).map(|&(_, w)| w).sum();
                 if w != 0.0 && w.is_finite() {
                     out.vertices.push(VertexRef { prim: pi, vertex: v });
                     out.weights.push(w);
@@ -53,7 +52,7 @@ impl BoneWeights {
                     let bin = ((w * HISTOGRAM_BINS as f32).ceil() as usize).clamp(1, HISTOGRAM_BINS) - 1;
                     out.histogram[bin] += 1;
                 }
-            }
+            });
         }
         if out.vertices.is_empty() {
             out.min = 0.0;
