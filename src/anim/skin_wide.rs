@@ -82,10 +82,14 @@ impl PackedInfluences {
         if joint_count > WIDE_MAX_JOINTS {
             return None;
         }
-        let index = |j: u16| u8::try_from(j).ok().filter(|&j| usize::from(j) < joint_count).unwrap_or(255);
+        // `joint_count` <= WIDE_MAX_JOINTS < 256, so a joint below it fits in a u8. Written as
+        // a plain select and a non-short-circuiting fold, both loops vectorise (this runs
+        // before a large rig's first frame).
+        let index = |j: u16| if usize::from(j) < joint_count { j as u8 } else { 255 };
+        let all_finite = set.weights.as_flattened().iter().fold(true, |ok, w| ok & w.is_finite());
         Some(PackedInfluences {
             joints: set.joints.iter().map(|j| j.map(index)).collect(),
-            weights: (!set.weights.iter().flatten().all(|w| w.is_finite())).then(|| {
+            weights: (!all_finite).then(|| {
                 set.weights.iter().map(|w| w.map(|w| if w.is_finite() { w } else { 0.0 })).collect()
             }),
         })
