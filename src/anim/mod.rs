@@ -24,6 +24,7 @@ mod morph;
 mod palette;
 mod playback;
 mod pose;
+mod pose_cache;
 mod sample;
 mod sampler;
 mod skin_wide;

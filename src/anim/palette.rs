@@ -3,7 +3,7 @@
 //! list, the wide kernel's 256-entry table (skins of at most 255 joints), and whether
 //! every matrix is finite (the fast paths' condition).
 
-use glam::Affine3A;
+use glam::{Affine3A, Mat4};
 
 use super::skin_wide::{WIDE_MAX_JOINTS, WidePalette};
 use super::skinning::Affine34;
@@ -25,6 +25,27 @@ impl Palette {
             self.wide = None;
         } else if self.wide.is_none() {
             self.wide = Some(WidePalette::default());
+        }
+    }
+
+    /// Starts a frame of `joints` finite matrices written in any order with `set` into
+    /// buffers reused from the last frame (allocating only when the skin grew).
+    pub(crate) fn begin_in_place(&mut self, joints: usize) -> &mut Self {
+        self.begin(joints);
+        self.narrow.resize(joints, Affine34::ZERO);
+        self
+    }
+
+    /// Joint `i` of a frame started with `begin_in_place`: `m` affine, its last row exactly
+    /// `0 0 0 1` (the wide table's columns take it as their zero fourth lanes). Ignored past
+    /// the frame's joint count.
+    #[inline]
+    pub(crate) fn set(&mut self, i: usize, m: &Mat4) {
+        if let Some(slot) = self.narrow.get_mut(i) {
+            *slot = Affine34::from_affine_mat4(m);
+            if let Some(wide) = &mut self.wide {
+                wide.set_affine_mat4(i, m);
+            }
         }
     }
 

@@ -15,7 +15,7 @@
 //! many leading vertices it did; the caller finishes the rest with the portable loop,
 //! which does the same operations in the same order (so the same bits).
 
-use glam::{Affine3A, Vec3, Vec4};
+use glam::{Affine3A, Mat4, Vec3, Vec4};
 
 use crate::rig::InfluenceSet;
 
@@ -40,6 +40,13 @@ impl WideJoint {
         ])
     }
 
+    /// `m` with its last row exactly `0 0 0 1`: its first three columns are taken as they
+    /// are, the translation's fourth lane is zeroed.
+    #[inline]
+    fn from_affine_mat4(m: &Mat4) -> Self {
+        WideJoint([m.x_axis, m.y_axis, m.z_axis, m.w_axis.truncate().extend(0.0)])
+    }
+
     /// The 16 floats, for the kernel's aligned loads.
     pub(crate) fn as_ptr(&self) -> *const f32 {
         self.0.as_ptr().cast()
@@ -59,6 +66,14 @@ impl Default for WidePalette {
 }
 
 impl WidePalette {
+    /// `set` for a matrix whose last row is exactly `0 0 0 1`.
+    #[inline]
+    pub(crate) fn set_affine_mat4(&mut self, i: usize, m: &Mat4) {
+        if let Some(slot) = self.entries.get_mut(i).filter(|_| i < WIDE_MAX_JOINTS) {
+            *slot = WideJoint::from_affine_mat4(m);
+        }
+    }
+
     /// Sets joint `i`; ignored at 255 and above, which must stay zero.
     #[inline]
     pub(crate) fn set(&mut self, i: usize, m: &Affine3A) {

@@ -97,11 +97,18 @@ pub(crate) struct Affine34 {
 }
 
 impl Affine34 {
-    const ZERO: Affine34 = Affine34 { cols: [Vec3A::ZERO; 4] };
+    pub(crate) const ZERO: Affine34 = Affine34 { cols: [Vec3A::ZERO; 4] };
 
     #[cfg(test)]
     pub(crate) fn from_mat4(m: &Mat4) -> Self {
         let c = |v: glam::Vec4| Vec3A::from(v.truncate());
+        Affine34 { cols: [c(m.x_axis), c(m.y_axis), c(m.z_axis), c(m.w_axis)] }
+    }
+
+    /// `m` affine (the last row is dropped).
+    #[inline]
+    pub(crate) fn from_affine_mat4(m: &Mat4) -> Self {
+        let c = Vec3A::from_vec4;
         Affine34 { cols: [c(m.x_axis), c(m.y_axis), c(m.z_axis), c(m.w_axis)] }
     }
 

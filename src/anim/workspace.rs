@@ -9,6 +9,7 @@ use super::hierarchy::{bind_globals, compute_bind_globals, update_globals, updat
 use super::morph::{Attribute, morph_into};
 use super::palette::Palette;
 use super::pose::Pose;
+use super::pose_cache::PoseCache;
 use super::sampler::Sampler;
 use super::skin_wide::{PackedInfluences, WideInput};
 use super::skinning::{SkinInput, rigid_in_place, skin_fast, skin_in_place};
@@ -42,6 +43,9 @@ pub struct Workspace {
     sampler: Sampler,
     /// Per skin: the joint matrices as skinning palettes, written by `update_matrices`.
     palettes: Vec<Palette>,
+    /// The pose stage's per-rig constants (`None` where its fast walk would not be exact);
+    /// assumes the rig does not change while this `Workspace` lives, see `pose_cache`.
+    pose_cache: Option<PoseCache>,
     /// Per entry of `primitives`: its influences packed for the wide skinning kernel (one
     /// influence set, skin of at most 255 joints), built once per rig.
     packed: Vec<Option<PackedInfluences>>,
@@ -86,6 +90,7 @@ impl Workspace {
             bind: bind_globals(rig),
             sampler: Sampler::with_capacity(max_channels.unwrap_or(0)),
             palettes: Vec::new(),
+            pose_cache: PoseCache::new(rig),
             packed,
             morphed: (Vec::new(), Vec::new()),
             parallel: true,
@@ -114,6 +119,11 @@ impl Workspace {
     /// the current `pose`.
     /// The skinning palettes are written here too, from the same 3x4 products.
     pub fn update_matrices(&mut self, rig: &Rig) {
+        if let Some(cache) = &self.pose_cache
+            && cache.update(rig, &self.pose, &mut self.globals, &mut self.joint_matrices, &mut self.palettes)
+        {
+            return;
+        }
         let affine = update_globals(rig, &self.pose, &mut self.globals);
         update_joint_matrices(rig, &self.globals, affine, &mut self.joint_matrices, &mut self.palettes);
     }

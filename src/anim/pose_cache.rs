@@ -1,0 +1,404 @@
+//! `PoseCache`: the pose stage's per-rig constants, worked out once in `Workspace::new`,
+//! and the fast per-frame walk that reads them. Each step of the hierarchy walk is
+//! precomputed (node, parent, file matrix), the inverse bind matrices are checked affine
+//! once, and every skin's joint matrices and palette are written in place from the
+//! products (no second pass converting `Mat4` joint matrices to the palette).
+//!
+//! Every matrix here is affine, and is kept in `Mat4` form with its last row `0 0 0 1`:
+//! the 3x4 products below (`mul`) then keep that row (`0 * x + 0 * y + 0 * z` and
+//! `... + 1`, up to the sign of a zero, which `positive_zero_row` clears), so the walk reads
+//! its parents from, and writes its results straight to, the public `Mat4` globals with no
+//! conversion, and no lane of a column holds a leftover value that could drift into
+//! denormals down a chain. The other floats are those of
+//! `hierarchy::update_globals` / `update_joint_matrices`: the same operations in the same
+//! order (the quaternion -> rotation below is glam's `Mat3A::from_quat`, lane by lane), so
+//! the public globals and joint matrices are the same bits.
+//!
+//! The cache holds the rig's values (parents, file matrices, inverse binds), so it assumes
+//! they do not change while the `Workspace` lives: nothing in rigscope mutates a rig under
+//! a live `Workspace` (the TUI's weight previews build a new rig and a new `Workspace`).
+//! A rig of another shape is detected and handled by the general path; one of the same
+//! shape but different values gives stale output, as a `Workspace` of another rig always
+//! did. The cache is only built where it is exact: `order` lists every node once, parents
+//! first, and every file matrix and inverse bind matrix is affine. Otherwise, and on a frame
+//! with a non-finite matrix, the caller takes the general path.
+
+use glam::{Mat4, Vec3A, Vec4, Vec4Swizzles};
+
+use super::palette::Palette;
+use super::pose::Pose;
+use crate::rig::{Rig, Transform};
+
+/// `Step::parent` of a root.
+const ROOT: u32 = u32::MAX;
+/// `Step::file` of a node without a file matrix.
+const NO_FILE: u32 = u32::MAX;
+
+/// One node of the parents-first walk.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    node: u32,
+    parent: u32,
+    /// Index into `PoseCache::file_matrices`, or `NO_FILE`.
+    file: u32,
+}
+
+#[derive(Debug, Clone)]
+struct SkinCache {
+    /// Each joint's node; one outside the rig has an identity global.
+    joints: Vec<u32>,
+    /// The inverse bind matrices (identity where missing), last rows exactly `0 0 0 1`.
+    inverse_bind: Vec<Mat4>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct PoseCache {
+    steps: Vec<Step>,
+    /// Last rows exactly `0 0 0 1`.
+    file_matrices: Vec<Mat4>,
+    skins: Vec<SkinCache>,
+}
+
+impl PoseCache {
+    /// `None` when the fast walk would not be exact for `rig` (see the module comment).
+    pub(crate) fn new(rig: &Rig) -> Option<Self> {
+        let n = rig.nodes.len();
+        let index = |i: usize| u32::try_from(i).ok().filter(|&i| i != u32::MAX);
+        index(n)?;
+        let mut seen = vec![false; n];
+        let mut steps = Vec::with_capacity(n);
+        let mut file_matrices = Vec::new();
+        for &node in &rig.order {
+            if seen.get(node).copied() != Some(false) {
+                return None;
+            }
+            seen[node] = true;
+            let parent = match rig.nodes[node].parent.filter(|&p| p < n) {
+                Some(p) if seen[p] => index(p)?,
+                Some(_) => return None,
+                None => ROOT,
+            };
+            let file = match rig.nodes[node].matrix {
+                Some(m) => {
+                    file_matrices.push(affine(&m)?);
+                    index(file_matrices.len() - 1)?
+                }
+                None => NO_FILE,
+            };
+            steps.push(Step { node: index(node)?, parent, file });
+        }
+        if steps.len() != n {
+            return None;
+        }
+        let mut skins = Vec::with_capacity(rig.skins.len());
+        for skin in &rig.skins {
+            let joints = skin.joints.iter().map(|&j| index(j.min(n))).collect::<Option<Vec<_>>>()?;
+            let inverse_bind = (0..skin.joints.len())
+                .map(|i| affine(skin.inverse_bind.get(i).unwrap_or(&Mat4::IDENTITY)))
+                .collect::<Option<Vec<_>>>()?;
+            skins.push(SkinCache { joints, inverse_bind });
+        }
+        Some(PoseCache { steps, file_matrices, skins })
+    }
+
+    /// Whether this cache was built for a rig of `rig`'s shape, and the buffers fit it.
+    fn fits(&self, rig: &Rig, pose: &Pose, globals: &[Mat4], joint_matrices: &[Vec<Mat4>]) -> bool {
+        let n = self.steps.len();
+        n == rig.nodes.len()
+            && pose.locals.len() == n
+            && pose.use_matrix.len() == n
+            && globals.len() == n
+            && self.skins.len() == rig.skins.len()
+            && self.skins.len() == joint_matrices.len()
+            && self.skins.iter().zip(&rig.skins).zip(joint_matrices).all(|((cached, skin), out)| {
+                cached.joints.len() == skin.joints.len() && out.len() == skin.joints.len()
+            })
+    }
+
+    /// The globals, joint matrices and palettes of `pose`, as `update_globals` followed by
+    /// `update_joint_matrices` would write them. False, with the outputs partly written,
+    /// when the cache does not fit `rig` or some matrix is not finite: the caller then
+    /// runs the general path, which rewrites everything.
+    pub(crate) fn update(
+        &self,
+        rig: &Rig,
+        pose: &Pose,
+        globals: &mut [Mat4],
+        joint_matrices: &mut [Vec<Mat4>],
+        palettes: &mut Vec<Palette>,
+    ) -> bool {
+        if !self.fits(rig, pose, globals, joint_matrices) {
+            return false;
+        }
+        // Any non-finite entry turns this into NaN (inf * 0); an overflowing sum of finite
+        // entries does too, which only costs the general path.
+        let mut probe = Vec4::ZERO;
+        for step in &self.steps {
+            let node = step.node as usize;
+            let local = match self.file_matrices.get(step.file as usize) {
+                Some(m) if pose.use_matrix[node] => *m,
+                _ => local_trs(&pose.locals[node]),
+            };
+            let global = match globals.get(step.parent as usize) {
+                Some(parent) => mul(parent, &local),
+                None => local,
+            };
+            let global = positive_zero_row(global);
+            probe += column_sum(&global) * 0.0;
+            globals[node] = global;
+        }
+        palettes.resize_with(joint_matrices.len(), Palette::default);
+        for ((skin, out), palette) in
+            self.skins.iter().zip(joint_matrices.iter_mut()).zip(palettes.iter_mut())
+        {
+            let writer = palette.begin_in_place(out.len());
+            for (i, ((o, &joint), inverse_bind)) in
+                out.iter_mut().zip(&skin.joints).zip(&skin.inverse_bind).enumerate()
+            {
+                let global = globals.get(joint as usize).unwrap_or(&Mat4::IDENTITY);
+                let product = positive_zero_row(mul(global, inverse_bind));
+                probe += column_sum(&product) * 0.0;
+                *o = product;
+                writer.set(i, &product);
+            }
+        }
+        Vec3A::from_vec4(probe) == Vec3A::ZERO
+    }
+}
+
+/// `a * b` for affine `a` and `b` (last rows `0 0 0 1`), as `Affine3A`'s product does it:
+/// each column `a.x * b.x + a.y * b.y + a.z * b.z`, plus `a.w` for the last. The last row
+/// of the result is `0 0 0 1` again, wherever `a` and `b` are finite.
+#[inline(always)]
+fn mul(a: &Mat4, b: &Mat4) -> Mat4 {
+    let column = |c: Vec4| a.x_axis * c.xxxx() + a.y_axis * c.yyyy() + a.z_axis * c.zzzz();
+    Mat4::from_cols(column(b.x_axis), column(b.y_axis), column(b.z_axis), column(b.w_axis) + a.w_axis)
+}
+
+/// `m` with the zeros of its last row made `+0.0`, as `Mat4::from(Affine3A)` writes them
+/// (`0.0 * -s` is `-0.0`): adding `-0.0` leaves every other entry as it is, `-0.0` included,
+/// and adding `+0.0` to a zero of either sign gives `+0.0`. Finite `m` only.
+#[inline(always)]
+fn positive_zero_row(m: Mat4) -> Mat4 {
+    const KEEP_XYZ: Vec4 = Vec4::new(-0.0, -0.0, -0.0, 0.0);
+    Mat4::from_cols(m.x_axis + KEEP_XYZ, m.y_axis + KEEP_XYZ, m.z_axis + KEEP_XYZ, m.w_axis)
+}
+
+/// Non-zero (NaN) in its first three lanes after `* 0.0` when `m` has a non-finite entry.
+#[inline(always)]
+fn column_sum(m: &Mat4) -> Vec4 {
+    m.x_axis + m.y_axis + m.z_axis + m.w_axis
+}
+
+/// `m` with its last row made exactly `0 0 0 1` (not `-0`); `None` unless it was that.
+fn affine(m: &Mat4) -> Option<Mat4> {
+    let last_row = [m.x_axis.w, m.y_axis.w, m.z_axis.w, m.w_axis.w];
+    (last_row == [0.0, 0.0, 0.0, 1.0]).then(|| {
+        let c = |v: Vec4, w: f32| v.truncate().extend(w);
+        Mat4::from_cols(c(m.x_axis, 0.0), c(m.y_axis, 0.0), c(m.z_axis, 0.0), c(m.w_axis, 1.0))
+    })
+}
+
+/// `Mat4::from(Affine3A::from_scale_rotation_translation(scale, rotation, translation))`:
+/// the same float operations as glam's `Mat3A::from_quat`, four lanes at a time (the zeros
+/// of the last row may be `-0.0`).
+#[inline(always)]
+fn local_trs(l: &Transform) -> Mat4 {
+    let q = Vec4::from(l.rotation);
+    let q2 = q + q; // x2 y2 z2 .
+    let squares = q * q2; // xx yy zz .
+    let mixed = q.xyxw() * q2.yzzw(); // xy yz xz .
+    let w = q.wwww() * q2.zxyw(); // wz wx wy .
+    let plus = mixed + w; // xy+wz yz+wx xz+wy
+    let minus = mixed - w; // xy-wz yz-wx xz-wy
+    let diagonal = Vec4::ONE - (squares.yxxw() + squares.zzyw()); // 1-(yy+zz) 1-(xx+zz) 1-(xx+yy)
+    let x_axis = Vec4::new(diagonal.x, plus.x, minus.z, 0.0);
+    let y_axis = Vec4::new(minus.x, diagonal.y, plus.y, 0.0);
+    let z_axis = Vec4::new(plus.z, minus.y, diagonal.z, 0.0);
+    let s = l.scale;
+    Mat4::from_cols(x_axis * s.x, y_axis * s.y, z_axis * s.z, l.translation.extend(1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anim::hierarchy::{update_globals, update_joint_matrices};
+    use crate::rig::{Node, Skin};
+    use glam::{Affine3A, Quat, Vec3};
+
+    fn bits(m: &Mat4) -> [u32; 16] {
+        m.to_cols_array().map(f32::to_bits)
+    }
+
+    fn rng(mut seed: u32) -> impl FnMut() -> f32 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            (seed >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
+        }
+    }
+
+    fn random_transform(unit: &mut impl FnMut() -> f32) -> Transform {
+        Transform {
+            translation: Vec3::new(unit(), unit(), unit()) * 10.0,
+            // Normalised or not: the formula is the same either way.
+            rotation: Quat::from_xyzw(unit(), unit(), unit(), unit()),
+            scale: Vec3::new(unit(), unit(), unit()) * 3.0,
+        }
+    }
+
+    #[test]
+    fn local_trs_is_glams_to_the_bit() {
+        let mut unit = rng(0x9e37_79b9);
+        for _ in 0..1000 {
+            let l = random_transform(&mut unit);
+            let want =
+                Mat4::from(Affine3A::from_scale_rotation_translation(l.scale, l.rotation, l.translation));
+            assert_eq!(bits(&positive_zero_row(local_trs(&l))), bits(&want), "{l:?}");
+        }
+    }
+
+    #[test]
+    fn mul_is_the_affine_product_to_the_bit_once_its_zeros_are_positive() {
+        let mut unit = rng(0x1234_5678);
+        for _ in 0..1000 {
+            let (a, b) = (random_transform(&mut unit), random_transform(&mut unit));
+            let a = Affine3A::from_scale_rotation_translation(a.scale, a.rotation, a.translation);
+            let b = Affine3A::from_scale_rotation_translation(b.scale, b.rotation, b.translation);
+            let got = mul(&Mat4::from(a), &Mat4::from(b));
+            assert_eq!(bits(&positive_zero_row(got)), bits(&Mat4::from(a * b)));
+        }
+    }
+
+    /// 16 nodes in a tree (node i hangs off node (i - 1) / 2), random TRS with non-uniform
+    /// scale; node 5 has a sheared file matrix whose last row holds `-0.0`. One skin over
+    /// every third node, one joint outside the rig, and one inverse bind missing.
+    fn tree() -> Rig {
+        let mut unit = rng(0x2545_f491);
+        let shear =
+            Mat4::from_cols_array(&[1., 0., -0., 0., 1., 1., 0., -0., 0., 0., 1., 0., 0., 0., 5., 1.]);
+        let nodes = (0..16usize)
+            .map(|i| Node {
+                parent: i.checked_sub(1).map(|p| p / 2),
+                rest: random_transform(&mut unit),
+                matrix: (i == 5).then_some(shear),
+                ..Node::default()
+            })
+            .collect();
+        let joints: Vec<usize> = (0..16).step_by(3).chain([99]).collect();
+        let mut inverse_bind: Vec<Mat4> = joints
+            .iter()
+            .map(|_| {
+                let t = random_transform(&mut unit);
+                Mat4::from_scale_rotation_translation(t.scale, t.rotation.normalize(), t.translation)
+            })
+            .collect();
+        inverse_bind.pop();
+        Rig {
+            nodes,
+            order: (0..16).collect(),
+            skins: vec![Skin { joints, inverse_bind, ..Skin::default() }],
+            ..Rig::default()
+        }
+    }
+
+    /// The general path's outputs for `pose`: globals, joint matrices, palettes.
+    fn general(rig: &Rig, pose: &Pose) -> (Vec<Mat4>, Vec<Vec<Mat4>>, Vec<Palette>) {
+        let mut globals = vec![Mat4::ZERO; rig.nodes.len()];
+        let mut joints: Vec<Vec<Mat4>> = rig.skins.iter().map(|s| vec![Mat4::ZERO; s.joints.len()]).collect();
+        let mut palettes = Vec::new();
+        let affine = update_globals(rig, pose, &mut globals);
+        update_joint_matrices(rig, &globals, affine, &mut joints, &mut palettes);
+        (globals, joints, palettes)
+    }
+
+    fn assert_same_as_general(rig: &Rig, cache: &PoseCache, pose: &Pose) {
+        let (want_globals, want_joints, want_palettes) = general(rig, pose);
+        let mut globals = vec![Mat4::ZERO; rig.nodes.len()];
+        let mut joints: Vec<Vec<Mat4>> = rig.skins.iter().map(|s| vec![Mat4::ZERO; s.joints.len()]).collect();
+        let mut palettes = Vec::new();
+        assert!(cache.update(rig, pose, &mut globals, &mut joints, &mut palettes));
+        for (n, (g, w)) in globals.iter().zip(&want_globals).enumerate() {
+            assert_eq!(bits(g), bits(w), "node {n}");
+        }
+        for (s, (got, want)) in joints.iter().zip(&want_joints).enumerate() {
+            for (i, (j, w)) in got.iter().zip(want).enumerate() {
+                assert_eq!(bits(j), bits(w), "skin {s} joint {i}");
+            }
+        }
+        for (p, w) in palettes.iter().zip(&want_palettes) {
+            assert_eq!(p.narrow, w.narrow);
+            assert_eq!(p.wide, w.wide);
+            assert!(p.finite && w.finite);
+        }
+    }
+
+    #[test]
+    fn the_cached_walk_writes_what_the_general_path_writes() {
+        let rig = tree();
+        let cache = PoseCache::new(&rig).expect("affine, parents first");
+        let mut pose = Pose::rest(&rig);
+        assert_same_as_general(&rig, &cache, &pose);
+        // The file matrix overridden by a sampled channel, and other locals moved.
+        let mut unit = rng(77);
+        pose.use_matrix[5] = false;
+        for l in pose.locals.iter_mut().step_by(2) {
+            *l = random_transform(&mut unit);
+        }
+        assert_same_as_general(&rig, &cache, &pose);
+    }
+
+    #[test]
+    fn the_samples_give_the_general_paths_bits_at_every_frame() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+        for name in ["walker.glb", "tentacle.glb"] {
+            let rig = crate::import::load(&dir.join(name)).expect("bundled sample loads");
+            let cache = PoseCache::new(&rig).expect("the samples are affine");
+            let mut pose = Pose::rest(&rig);
+            let clip = rig.clips.first().expect("the samples are animated");
+            for i in 0..=12 {
+                pose.reset(&rig);
+                crate::anim::sample(clip, clip.duration * i as f32 / 12.0, &mut pose);
+                assert_same_as_general(&rig, &cache, &pose);
+            }
+        }
+    }
+
+    #[test]
+    fn no_cache_where_it_would_not_be_exact() {
+        let mut projective_ibm = tree();
+        projective_ibm.skins[0].inverse_bind[1].x_axis.w = 0.25;
+        assert!(PoseCache::new(&projective_ibm).is_none());
+        let mut projective_file = tree();
+        projective_file.nodes[5].matrix.as_mut().unwrap().w_axis.w = 2.0;
+        assert!(PoseCache::new(&projective_file).is_none());
+        let mut child_first = tree();
+        child_first.order.swap(0, 1);
+        assert!(PoseCache::new(&child_first).is_none());
+        let mut missing = tree();
+        missing.order.pop();
+        assert!(PoseCache::new(&missing).is_none());
+        let mut twice = tree();
+        twice.order[15] = 14;
+        assert!(PoseCache::new(&twice).is_none());
+    }
+
+    #[test]
+    fn a_non_finite_pose_or_another_rig_is_left_to_the_general_path() {
+        let rig = tree();
+        let cache = PoseCache::new(&rig).expect("affine, parents first");
+        let mut pose = Pose::rest(&rig);
+        let mut globals = vec![Mat4::ZERO; rig.nodes.len()];
+        let mut joints: Vec<Vec<Mat4>> = rig.skins.iter().map(|s| vec![Mat4::ZERO; s.joints.len()]).collect();
+        let mut palettes = Vec::new();
+        pose.locals[7].translation.y = f32::INFINITY;
+        assert!(!cache.update(&rig, &pose, &mut globals, &mut joints, &mut palettes));
+        pose.locals[7].translation.y = f32::NAN;
+        assert!(!cache.update(&rig, &pose, &mut globals, &mut joints, &mut palettes));
+        let mut other = tree();
+        other.nodes.pop();
+        other.order.pop();
+        assert!(!cache.update(&other, &Pose::rest(&other), &mut globals, &mut joints, &mut palettes));
+    }
+}
