@@ -130,6 +130,41 @@ impl PoseCache {
         if !self.fits(rig, pose, globals, joint_matrices) {
             return false;
         }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: `walk_avx` needs nothing but AVX, which the CPU was just seen to have.
+            #[allow(unsafe_code)]
+            return unsafe { self.walk_avx(pose, globals, joint_matrices, palettes) };
+        }
+        self.walk(pose, globals, joint_matrices, palettes)
+    }
+
+    /// `walk` compiled for AVX: the same operations (no FMA, so the same bits), in the
+    /// three-operand encoding, which drops the register copies that two-operand SSE
+    /// shuffles and products need, and loads broadcasts straight from memory. Measured on
+    /// CesiumMan-x32: 4,790 -> 4,020 instructions per `update_matrices` (callgrind), about
+    /// 625 -> 555 ns in `cargo bench pose` on a busy two-core box.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    fn walk_avx(
+        &self,
+        pose: &Pose,
+        globals: &mut [Mat4],
+        joint_matrices: &mut [Vec<Mat4>],
+        palettes: &mut Vec<Palette>,
+    ) -> bool {
+        self.walk(pose, globals, joint_matrices, palettes)
+    }
+
+    /// `update` once the cache is known to fit.
+    #[inline(always)]
+    fn walk(
+        &self,
+        pose: &Pose,
+        globals: &mut [Mat4],
+        joint_matrices: &mut [Vec<Mat4>],
+        palettes: &mut Vec<Palette>,
+    ) -> bool {
         // Any non-finite entry turns this into NaN (inf * 0); an overflowing sum of finite
         // entries does too, which only costs the general path.
         let mut probe = Vec4::ZERO;
@@ -318,19 +353,31 @@ mod tests {
         let mut globals = vec![Mat4::ZERO; rig.nodes.len()];
         let mut joints: Vec<Vec<Mat4>> = rig.skins.iter().map(|s| vec![Mat4::ZERO; s.joints.len()]).collect();
         let mut palettes = Vec::new();
-        assert!(cache.update(rig, pose, &mut globals, &mut joints, &mut palettes));
-        for (n, (g, w)) in globals.iter().zip(&want_globals).enumerate() {
-            assert_eq!(bits(g), bits(w), "node {n}");
-        }
-        for (s, (got, want)) in joints.iter().zip(&want_joints).enumerate() {
-            for (i, (j, w)) in got.iter().zip(want).enumerate() {
-                assert_eq!(bits(j), bits(w), "skin {s} joint {i}");
+        // `update` (AVX where the CPU has it) and the portable `walk` alike.
+        for portable in [false, true] {
+            let done = if portable {
+                cache.walk(pose, &mut globals, &mut joints, &mut palettes)
+            } else {
+                cache.update(rig, pose, &mut globals, &mut joints, &mut palettes)
+            };
+            assert!(done);
+            for (n, (g, w)) in globals.iter().zip(&want_globals).enumerate() {
+                assert_eq!(bits(g), bits(w), "node {n}");
             }
-        }
-        for (p, w) in palettes.iter().zip(&want_palettes) {
-            assert_eq!(p.narrow, w.narrow);
-            assert_eq!(p.wide, w.wide);
-            assert!(p.finite && w.finite);
+            for (s, (got, want)) in joints.iter().zip(&want_joints).enumerate() {
+                for (i, (j, w)) in got.iter().zip(want).enumerate() {
+                    assert_eq!(bits(j), bits(w), "skin {s} joint {i}");
+                }
+            }
+            assert_eq!(palettes.len(), want_palettes.len());
+            for (p, w) in palettes.iter().zip(&want_palettes) {
+                assert_eq!(p.narrow, w.narrow);
+                assert_eq!(p.wide, w.wide);
+                assert!(p.finite && w.finite);
+            }
+            globals.fill(Mat4::NAN);
+            joints.iter_mut().for_each(|j| j.fill(Mat4::NAN));
+            palettes.clear();
         }
     }
 

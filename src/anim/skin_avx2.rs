@@ -1,7 +1,8 @@
 //! The skinning inner loop in 256-bit AVX2, eight vertices per step (x86_64 only; the
-//! caller checks the CPU at run time). This is the crate's only `unsafe`: the intrinsics
-//! need raw-pointer loads and stores, and calling a `#[target_feature]` function needs the
-//! feature checked first. Measured: 2-3x the portable SSE2 loop (see PERFORMANCE.md).
+//! caller checks the CPU at run time). Nearly all of the crate's `unsafe` is here (the
+//! rest is one guarded call in `pose_cache`): the intrinsics need raw-pointer loads and
+//! stores, and calling a `#[target_feature]` function needs the feature checked first.
+//! Measured: 2-3x the portable SSE2 loop (see PERFORMANCE.md).
 //!
 //! Per vertex it performs the portable loop's float operations in the same order, without
 //! FMA (Rust never contracts a multiply and an add), so both give the same bits (up to the
