@@ -28,11 +28,18 @@ impl Palette {
         }
     }
 
-    /// Starts a frame of `joints` finite matrices written in any order with `set` into
-    /// buffers reused from the last frame (allocating only when the skin grew).
+    /// Starts a frame of `joints` finite matrices, every one of which the caller then
+    /// writes with `set`, in any order, over the last frame's (allocating only when the
+    /// skin grew, and not clearing what is about to be overwritten).
+    #[inline]
     pub(crate) fn begin_in_place(&mut self, joints: usize) -> &mut Self {
-        self.begin(joints);
+        self.finite = true;
         self.narrow.resize(joints, Affine34::ZERO);
+        if joints > WIDE_MAX_JOINTS {
+            self.wide = None;
+        } else if self.wide.is_none() {
+            self.wide = Some(WidePalette::default());
+        }
         self
     }
 

@@ -186,6 +186,8 @@ impl PoseCache {
         for ((skin, out), palette) in
             self.skins.iter().zip(joint_matrices.iter_mut()).zip(palettes.iter_mut())
         {
+            // `fits` made `out`, `skin.joints` and `skin.inverse_bind` the same length, so
+            // every joint of the palette is set.
             let writer = palette.begin_in_place(out.len());
             for (i, ((o, &joint), inverse_bind)) in
                 out.iter_mut().zip(&skin.joints).zip(&skin.inverse_bind).enumerate()
