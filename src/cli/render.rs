@@ -26,8 +26,7 @@ pub fn run(args: &RenderArgs) -> Result<u8, Failure> {
     if !(args.yaw.is_finite() && args.pitch.is_finite()) {
         return Err(Failure::input(format!("{}: --yaw and --pitch must be finite degrees", rig.source)));
     }
-    let mut ws = Workspace::new(&rig);
-    ws.evaluate(&rig, clip.and_then(|c| rig.clips.get(c)), args.time);
+    let ws = Workspace::at(&rig, clip.and_then(|c| rig.clips.get(c)), args.time);
     let camera = framed_camera(&ws, args.yaw.to_radians(), args.pitch.to_radians(), args.zoom);
     let mode = super::glyph_mode(args.mode);
     let (cols, rows) = (args.size.0 as usize, args.size.1 as usize);

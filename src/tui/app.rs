@@ -126,11 +126,7 @@ impl App {
         // The weight checks and the skinned pose are independent reads of the rig: on two
         // cores they overlap, which is most of the wait before the first frame.
         let (ws, diag) = rayon::join(
-            || {
-                let mut ws = Workspace::new(&rig);
-                ws.evaluate(&rig, clip.and_then(|c| rig.clips.get(c)), playback.time);
-                ws
-            },
+            || Workspace::at(&rig, clip.and_then(|c| rig.clips.get(c)), playback.time),
             || crate::diagnose::check(&rig, &crate::diagnose::Options::default()),
         );
         let rest_globals = crate::diagnose::rest_globals(&rig);
