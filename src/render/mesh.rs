@@ -13,7 +13,7 @@
 
 use std::ops::Range;
 
-use glam::{Vec3, Vec4};
+use glam::Vec3;
 
 use super::bin::{Bins, Tri, band_rows, bin_triangles};
 use super::camera::Camera;
@@ -289,12 +289,6 @@ fn fetch<const N: usize>(verts: &[ProjVertex], ix: [usize; N]) -> Option<[ProjVe
     Some(out)
 }
 
-/// The clip-space position of a vertex `fetch` accepted.
-#[inline]
-fn clip_pos(sc: &Scratch, i: usize) -> Vec4 {
-    sc.clip.get(i).copied().unwrap_or(Vec4::ZERO)
-}
-
 /// Meshes with at least this many triangle corners are filled in two horizontal bands on
 /// rayon's pool (persistent threads); below it the hand-off costs more than it saves.
 const PARALLEL_MIN_CORNERS: usize = 6144;
@@ -445,7 +439,7 @@ fn fill_clipped(
 ) {
     let FillCtx { mesh, sc, w, h, shader, cull } = cx;
     let (raw, flat) = shader.raw(mesh, [v0.light, v1.light, v2.light], ix);
-    let cv = |k: usize| ClipVertex { p: clip_pos(sc, ix[k]), s: raw[k] };
+    let cv = |k: usize| ClipVertex { p: sc.clip_pos(mesh.positions, ix[k]), s: raw[k] };
     let mut poly = Polygon::triangle(cv(0), cv(1), cv(2));
     poly.clip(&CLIP_PLANES);
     let n = poly.n.min(MAX_VERTICES);
@@ -488,6 +482,7 @@ fn unlit(shader: Shader, i: usize) -> f32 {
 /// near plane first (the screen rectangle is `line::scan`'s job).
 fn segment(
     sc: &Scratch,
+    positions: &[Vec3],
     ix: [usize; 2],
     s: [f32; 2],
     w: usize,
@@ -501,8 +496,8 @@ fn segment(
         line::scan(w, h, a.screen(), b.screen(), s, pixel);
         return;
     }
-    let ca = ClipVertex { p: clip_pos(sc, ix[0]), s: s[0] };
-    let cb = ClipVertex { p: clip_pos(sc, ix[1]), s: s[1] };
+    let ca = ClipVertex { p: sc.clip_pos(positions, ix[0]), s: s[0] };
+    let cb = ClipVertex { p: sc.clip_pos(positions, ix[1]), s: s[1] };
     if let Some((ca, cb)) = clip_segment(ca, cb, &[NEAR]) {
         let (pa, pb) = (to_screen(ca.p, w, h), to_screen(cb.p, w, h));
         line::scan(w, h, pa, pb, [ca.s, cb.s], pixel);
@@ -522,7 +517,7 @@ fn triangle_edges(
         if stats.usable(sc, ix) {
             for (a, b) in [(0, 1), (1, 2), (2, 0)] {
                 let s = [unlit(shader, ix[a]), unlit(shader, ix[b])];
-                segment(sc, [ix[a], ix[b]], s, w, h, &mut pixel);
+                segment(sc, mesh.positions, [ix[a], ix[b]], s, w, h, &mut pixel);
             }
         }
     });
@@ -541,7 +536,7 @@ fn segments(
     for_each_segment(mesh.topology, mesh.indices, sc.verts.len(), |ix| {
         if stats.usable(sc, ix) {
             let s = [unlit(shader, ix[0]), unlit(shader, ix[1])];
-            segment(sc, ix, s, w, h, &mut pixel);
+            segment(sc, mesh.positions, ix, s, w, h, &mut pixel);
         }
     });
     stats

@@ -55,15 +55,29 @@ impl ProjVertex {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Scratch {
     pub verts: Vec<ProjVertex>,
-    pub clip: Vec<Vec4>,
+    /// The transform the vertices were projected with: clipped primitives (rare) redo
+    /// their vertices' clip-space positions with it (`clip_pos`) rather than every vertex
+    /// storing one.
+    pub view_proj: Mat4,
     /// A big mesh's triangles binned for the row bands (see `bin`).
     pub bins: Bins,
+}
+
+impl Scratch {
+    /// The clip-space position of `positions[i]`, exactly as the projection computed it.
+    #[inline]
+    pub fn clip_pos(&self, positions: &[Vec3], i: usize) -> Vec4 {
+        positions.get(i).map_or(Vec4::ZERO, |&p| self.view_proj * p.extend(1.0))
+    }
 }
 
 /// Meshes with at least this many vertices are projected on every thread of the rayon
 /// pool (persistent threads); below it one thread is faster than the hand-off.
 const PARALLEL_MIN_VERTICES: usize = 16_384;
+/// Vertices per task; a multiple of `LANES`.
 const CHUNK: usize = 4096;
+/// Vertices projected together, one per `Vec4` lane.
+const LANES: usize = 4;
 
 /// Project `positions` with `view_proj` onto a `width` x `height` viewport. `light_dir`
 /// is the unit direction towards the light; `normals` is used only when it has one entry
@@ -78,31 +92,34 @@ pub(super) fn project_all(
     out: &mut Scratch,
 ) {
     let n = positions.len();
-    out.verts.clear();
-    out.clip.clear();
+    // Every entry is overwritten below: no need to clear it first.
     out.verts.resize(n, ProjVertex::default());
-    out.clip.resize(n, Vec4::ZERO);
-    let normals = normals.filter(|v| v.len() == n).unwrap_or_default();
-    let run = |start: usize, verts: &mut [ProjVertex], clips: &mut [Vec4]| {
-        let ps = positions.get(start..).unwrap_or_default();
-        let ns = normals.get(start..).unwrap_or_default();
-        for (i, ((v, c), &p)) in verts.iter_mut().zip(clips.iter_mut()).zip(ps).enumerate() {
-            (*v, *c) = project_one(view_proj, p, ns.get(i).copied(), light_dir, width, height);
+    out.view_proj = view_proj;
+    let normals = normals.filter(|v| v.len() == n);
+    let wide = Wide::new(view_proj, light_dir, width, height);
+    let run = |start: usize, verts: &mut [ProjVertex]| {
+        let end = start + verts.len();
+        let ps = positions.get(start..end).unwrap_or_default();
+        let ns = normals.and_then(|ns| ns.get(start..end));
+        let done = verts.len() / LANES * LANES;
+        for (k, v) in verts.chunks_exact_mut(LANES).enumerate() {
+            let at = |s: &[Vec3]| -> [Vec3; LANES] { std::array::from_fn(|j| s[k * LANES + j]) };
+            v.copy_from_slice(&wide.project(at(ps), ns.map(at)));
+        }
+        for (i, v) in verts.iter_mut().enumerate().skip(done) {
+            *v = project_one(view_proj, ps[i], ns.map(|ns| ns[i]), light_dir, width, height);
         }
     };
     if n >= PARALLEL_MIN_VERTICES && rayon::current_num_threads() > 1 {
         use rayon::prelude::*;
-        out.verts
-            .par_chunks_mut(CHUNK)
-            .zip(out.clip.par_chunks_mut(CHUNK))
-            .enumerate()
-            .for_each(|(k, (v, c))| run(k * CHUNK, v, c));
+        out.verts.par_chunks_mut(CHUNK).enumerate().for_each(|(k, v)| run(k * CHUNK, v));
     } else {
-        run(0, &mut out.verts, &mut out.clip);
+        run(0, &mut out.verts);
     }
 }
 
-/// One vertex: its hot data and its clip-space position.
+/// One vertex: the reference for `Wide::project`, and the path for a mesh's last few
+/// vertices.
 #[inline(always)]
 fn project_one(
     view_proj: Mat4,
@@ -111,7 +128,7 @@ fn project_one(
     light_dir: Vec3,
     width: usize,
     height: usize,
-) -> (ProjVertex, Vec4) {
+) -> ProjVertex {
     let clip = view_proj * p.extend(1.0);
     let mut v = ProjVertex::default();
     if clip.is_finite() {
@@ -132,7 +149,81 @@ fn project_one(
         let l = n.normalize_or_zero().dot(light_dir);
         v.light = if l.is_finite() { l } else { 0.0 };
     }
-    (v, clip)
+    v
+}
+
+/// `project_one` for four vertices at a time, one per lane of a `Vec4` (SSE on x86-64,
+/// plain arrays elsewhere). Every lane does the scalar path's operations in the scalar
+/// path's order, so the results are bit for bit the same (there is no fused multiply-add
+/// in either): `Mat4 * Vec4` is `((c0 x + c1 y) + c2 z) + c3` per row, and `to_screen`,
+/// `normalize_or_zero` and `dot` are written out below as glam and `to_screen` do them.
+struct Wide {
+    /// The matrix by rows, each entry splatted: `m[row][col]`.
+    m: [[Vec4; 4]; 4],
+    light: [Vec4; 3],
+    width: f32,
+    height: f32,
+}
+
+impl Wide {
+    fn new(view_proj: Mat4, light_dir: Vec3, width: usize, height: usize) -> Wide {
+        let cols = view_proj.to_cols_array_2d();
+        Wide {
+            m: std::array::from_fn(|r| std::array::from_fn(|c| Vec4::splat(cols[c][r]))),
+            light: light_dir.to_array().map(Vec4::splat),
+            width: width as f32,
+            height: height as f32,
+        }
+    }
+
+    #[inline(always)]
+    fn project(&self, p: [Vec3; LANES], normals: Option<[Vec3; LANES]>) -> [ProjVertex; LANES] {
+        let lane = |f: fn(Vec3) -> f32, v: &[Vec3; LANES]| Vec4::new(f(v[0]), f(v[1]), f(v[2]), f(v[3]));
+        let (x, y, z) = (lane(|v| v.x, &p), lane(|v| v.y, &p), lane(|v| v.z, &p));
+        let row = |r: [Vec4; 4]| r[0] * x + r[1] * y + r[2] * z + r[3];
+        let [cx, cy, cz, cw] = self.m.map(row);
+        let finite = cx.is_finite_mask() & cy.is_finite_mask() & cz.is_finite_mask() & cw.is_finite_mask();
+        let g = Vec4::splat(GUARD) * cw;
+        let simple = finite & cw.cmpge(cz) & cx.abs().cmple(g) & cy.abs().cmple(g);
+        // `to_screen`, lane by lane (lanes that are not simple are computed and dropped).
+        let inv_w = Vec4::ONE / cw;
+        let sx = (cx * inv_w + Vec4::ONE) * Vec4::splat(0.5) * Vec4::splat(self.width);
+        let sy = (Vec4::ONE - cy * inv_w) * Vec4::splat(0.5) * Vec4::splat(self.height);
+        let sz = cz * inv_w;
+        let light = match normals {
+            Some(n) => {
+                let (nx, ny, nz) = (lane(|v| v.x, &n), lane(|v| v.y, &n), lane(|v| v.z, &n));
+                // `normalize_or_zero`: the reciprocal length, or the zero vector.
+                let rcp = Vec4::ONE / (nx * nx + ny * ny + nz * nz).sqrt();
+                let ok = rcp.is_finite_mask() & rcp.cmpgt(Vec4::ZERO);
+                let unit = |c: Vec4| Vec4::select(ok, c * rcp, Vec4::ZERO);
+                let [lx, ly, lz] = self.light;
+                let l = unit(nx) * lx + unit(ny) * ly + unit(nz) * lz;
+                Vec4::select(l.is_finite_mask(), l, Vec4::ZERO)
+            }
+            None => Vec4::ZERO,
+        };
+        let (finite, simple) = (finite.bitmask(), simple.bitmask());
+        let (sx, sy, sz, light) = (sx.to_array(), sy.to_array(), sz.to_array(), light.to_array());
+        std::array::from_fn(|j| {
+            let bit = 1 << j;
+            let state = if simple & bit != 0 {
+                State::Simple
+            } else if finite & bit != 0 {
+                State::Clip
+            } else {
+                State::Invalid
+            };
+            let on = state == State::Simple;
+            ProjVertex {
+                x: if on { to_fixed(sx[j]) as i32 } else { 0 },
+                y: if on { to_fixed(sy[j]) as i32 } else { 0 },
+                z: if on { sz[j] } else { 0.0 },
+                light: light[j],
+                state,
+            }
+        })
+    }
 }
 
 /// Clip space -> screen space for a vertex known to be in front of the near plane.
@@ -176,11 +267,12 @@ mod tests {
         assert_eq!(out.verts[2].state, State::Invalid);
         assert_eq!(out.verts[3].state, State::Clip);
         assert_eq!(out.verts[3].light, 0.0);
-        assert!(v.screen().abs_diff_eq(to_screen(out.clip[0], 40, 20), 1e-5));
+        let clip: Vec<Vec4> = pts.iter().map(|p| vp * p.extend(1.0)).collect();
+        assert!(v.screen().abs_diff_eq(to_screen(clip[0], 40, 20), 1e-5));
         assert_eq!(std::mem::size_of::<ProjVertex>(), 20);
         // The written-out guard test agrees with the planes.
         use crate::render::clip::{CLIP_PLANES, inside_all};
-        for (v, c) in out.verts.iter().zip(&out.clip) {
+        for (v, c) in out.verts.iter().zip(&clip) {
             if v.state != State::Invalid {
                 assert_eq!(v.state == State::Simple, inside_all(*c, &CLIP_PLANES));
             }
@@ -198,12 +290,79 @@ mod tests {
         let normals: Vec<Vec3> = pts.iter().map(|p| Vec3::new(p.y, 1.0, 0.5)).collect();
         let mut out = Scratch::default();
         project_all(vp, &pts, Some(&normals), cam.back(), 120, 80, &mut out);
-        assert_eq!((out.verts.len(), out.clip.len()), (n, n));
+        assert_eq!(out.verts.len(), n);
         for i in (0..n).step_by(13).chain([n - 1]) {
-            let (v, c) = project_one(vp, pts[i], Some(normals[i]), cam.back(), 120, 80);
-            let got = out.verts[i];
-            assert_eq!((got.x, got.y, got.z, got.light, got.state), (v.x, v.y, v.z, v.light, v.state));
-            assert_eq!(out.clip[i], c);
+            let v = project_one(vp, pts[i], Some(normals[i]), cam.back(), 120, 80);
+            assert_eq!(bits(out.verts[i]), bits(v));
         }
+        assert_eq!(out.clip_pos(&pts, 5), vp * pts[5].extend(1.0));
+        assert_eq!(out.clip_pos(&pts, n), Vec4::ZERO);
+    }
+
+    /// Every field of a projected vertex, floats as bits (so -0.0 and NaN compare too).
+    fn bits(v: ProjVertex) -> (i32, i32, u32, u32, State) {
+        (v.x, v.y, v.z.to_bits(), v.light.to_bits(), v.state)
+    }
+
+    /// A small deterministic generator (64-bit LCG, high bits) in 0..1.
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn next(&mut self) -> f32 {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (self.0 >> 40) as f32 / (1u64 << 24) as f32
+        }
+    }
+
+    #[test]
+    fn four_lanes_equal_the_one_vertex_path() {
+        // Random points around the view, many behind the eye (z > 3 with the default
+        // camera), across the near plane, far outside the guard band, at the eye itself,
+        // and with NaN or infinite coordinates; normals of every length including zero,
+        // tiny (whose reciprocal length overflows), huge and non-finite.
+        let cam = Camera::default();
+        let mut rng = Lcg(11);
+        let mut pts = Vec::new();
+        let mut normals = Vec::new();
+        for k in 0..20_000 {
+            let mut r = |scale: f32| (rng.next() * 2.0 - 1.0) * scale;
+            let p = match k % 8 {
+                0 => Vec3::new(r(1.0), r(1.0), 3.0 + r(0.05)),
+                1 => Vec3::new(r(1e6), r(1e6), r(1e6)),
+                2 => Vec3::new(r(2.0), r(2.0), 2.99 + r(0.02)),
+                3 => Vec3::new(0.0, 0.0, 3.0),
+                4 => Vec3::new(r(1.0), [f32::NAN, f32::INFINITY, -f32::INFINITY][k % 3], r(1.0)),
+                _ => Vec3::new(r(2.0), r(2.0), r(6.0)),
+            };
+            let n = match k % 7 {
+                0 => Vec3::ZERO,
+                1 => Vec3::new(r(1e-30), r(1e-30), r(1e-30)),
+                2 => Vec3::new(r(1e30), r(1e30), r(1e30)),
+                _ => Vec3::new(r(1.0), r(1.0), r(1.0)),
+            };
+            pts.push(p);
+            normals.push(n);
+        }
+        normals[6].z = f32::NAN;
+        normals[9].x = f32::INFINITY;
+        // Not a multiple of the lane count: the tail goes through the one-vertex path.
+        let n = pts.len() - 3;
+        let mut out = Scratch::default();
+        let mut states = [0; 3];
+        for (w, h, aspect) in [(400, 240, 2.0), (7, 3, 1.0)] {
+            let vp = cam.view_proj(aspect);
+            for light in [cam.back(), Vec3::new(-0.6, 0.0, -0.8)] {
+                for normals in [Some(&normals[..n]), None] {
+                    project_all(vp, &pts[..n], normals, light, w, h, &mut out);
+                    for i in 0..n {
+                        let want = project_one(vp, pts[i], normals.map(|ns| ns[i]), light, w, h);
+                        assert_eq!(bits(out.verts[i]), bits(want), "{i}: {:?} {:?}", pts[i], normals);
+                        states[want.state as usize] += 1;
+                    }
+                }
+            }
+        }
+        // Every state is well represented.
+        assert!(states.iter().all(|&k| k > 1000), "{states:?}");
     }
 }
