@@ -16,7 +16,7 @@
 
 use std::ops::Range;
 
-use super::fill::{SPAN_ANY, Triangle, centre_rows, centre_span, spans_hold_centre};
+use super::fill::{Triangle, centre_rows, spans_hold_centre};
 use super::project::{ProjVertex, State};
 
 /// Number of row bands: the machine this is tuned for has two cores, and more bands would
@@ -27,9 +27,6 @@ pub(super) const BANDS: usize = 2;
 /// rayon can balance the chunks between threads.
 const CHUNK_TRIANGLES: usize = 8192;
 
-/// Vertices per chunk of the span pass.
-const SPAN_CHUNK: usize = 8192;
-
 /// A triangle's three vertex indices.
 pub(super) type Tri = [u32; 3];
 
@@ -38,9 +35,6 @@ pub(super) type Tri = [u32; 3];
 pub(crate) struct Bins {
     chunks: Vec<[Vec<Tri>; BANDS]>,
     used: usize,
-    /// Each vertex's `fill::centre_span` (`SPAN_ANY` unless simple): the first box test
-    /// reads these 8 bytes instead of the 20-byte projected vertex.
-    spans: Vec<[i16; 4]>,
 }
 
 impl Bins {
@@ -63,21 +57,12 @@ pub(super) fn band_rows(height: usize, k: usize) -> Range<usize> {
 pub(super) fn bin_triangles(
     indices: Option<&[u32]>,
     verts: &[ProjVertex],
+    spans: &[[i16; 4]],
     width: usize,
     height: usize,
     bins: &mut Bins,
 ) -> (usize, usize) {
     use rayon::prelude::*;
-    // Worked out here rather than during projection, so that meshes drawn without binning
-    // (one thread, small meshes) do not pay for them.
-    bins.spans.clear();
-    bins.spans.resize(verts.len(), SPAN_ANY);
-    bins.spans.par_chunks_mut(SPAN_CHUNK).zip(verts.par_chunks(SPAN_CHUNK)).for_each(|(s, v)| {
-        for (s, v) in s.iter_mut().zip(v) {
-            *s = if v.simple() { centre_span(width, height, v.x, v.y) } else { SPAN_ANY };
-        }
-    });
-    let spans = &bins.spans;
     let triangles = indices.map_or(verts.len(), <[u32]>::len) / 3;
     let chunks = triangles.div_ceil(CHUNK_TRIANGLES);
     if bins.chunks.len() < chunks {

@@ -204,7 +204,6 @@ pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &
     let (w, h) = (*width, *height);
     let normals =
         if smooth && heat.is_none() && style.mode == DrawMode::Shaded { usable_normals } else { None };
-    project_all(vp, mesh.positions, normals, light, w, h, scratch);
     let cull = style.cull_backfaces;
 
     let triangles = is_triangles(mesh.topology);
@@ -218,9 +217,11 @@ pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &
         && mesh.topology == Topology::Triangles
         && u32::try_from(n).is_ok()
         && w.max(h) <= SPAN_MAX_SIDE;
+    // Binning reads the vertices' centre spans: worked out during the projection, and only then.
+    project_all(vp, mesh.positions, normals, light, w, h, binned, scratch);
     let bin_stats = binned.then(|| {
-        let Scratch { verts, bins, .. } = scratch;
-        let (primitives, skipped) = bin_triangles(mesh.indices, verts, w, h, bins);
+        let Scratch { verts, spans, bins, .. } = scratch;
+        let (primitives, skipped) = bin_triangles(mesh.indices, verts, spans, w, h, bins);
         DrawStats { primitives, skipped }
     });
     let verts: &Scratch = scratch;
@@ -262,7 +263,7 @@ pub fn draw_ghost(raster: &mut Raster, camera: &Camera, mesh: &MeshView, c: Rgb)
     let vp = camera.view_proj(raster.aspect());
     let Raster { width, height, pixels, scratch, .. } = raster;
     let (w, h) = (*width, *height);
-    project_all(vp, mesh.positions, None, Vec3::ZERO, w, h, scratch);
+    project_all(vp, mesh.positions, None, Vec3::ZERO, w, h, false, scratch);
     let verts: &Scratch = scratch;
     let pixel = |i: usize, z: f32, _: f32| edge(pixels, i, z, false, || c);
     let k = Shader::Constant(1.0);

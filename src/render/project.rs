@@ -7,7 +7,7 @@ use glam::{Mat4, Vec3, Vec4};
 
 use super::bin::Bins;
 use super::clip::GUARD;
-use super::fill::{SUB, to_fixed};
+use super::fill::{SPAN_ANY, SUB, centre_span, to_fixed};
 
 /// What a projected vertex is good for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -55,6 +55,10 @@ impl ProjVertex {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Scratch {
     pub verts: Vec<ProjVertex>,
+    /// Each vertex's `fill::centre_span` (`SPAN_ANY` unless simple) when the mesh is
+    /// binned (see `bin`), else empty. Done here, while the vertex is in registers, rather
+    /// than in a second pass over the vertices.
+    pub spans: Vec<[i16; 4]>,
     /// The transform the vertices were projected with: clipped primitives (rare) redo
     /// their vertices' clip-space positions with it (`clip_pos`) rather than every vertex
     /// storing one.
@@ -81,7 +85,9 @@ const LANES: usize = 4;
 
 /// Project `positions` with `view_proj` onto a `width` x `height` viewport. `light_dir`
 /// is the unit direction towards the light; `normals` is used only when it has one entry
-/// per position.
+/// per position. `with_spans` also fills `out.spans` (a side of at most
+/// `fill::SPAN_MAX_SIDE`), else empties it.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn project_all(
     view_proj: Mat4,
     positions: &[Vec3],
@@ -89,33 +95,46 @@ pub(super) fn project_all(
     light_dir: Vec3,
     width: usize,
     height: usize,
+    with_spans: bool,
     out: &mut Scratch,
 ) {
     let n = positions.len();
-    // Every entry is overwritten below: no need to clear it first.
+    // Every entry is overwritten below: no need to clear them first.
     out.verts.resize(n, ProjVertex::default());
+    out.spans.resize(if with_spans { n } else { 0 }, SPAN_ANY);
     out.view_proj = view_proj;
     let normals = normals.filter(|v| v.len() == n);
     let wide = Wide::new(view_proj, light_dir, width, height);
-    let run = |start: usize, verts: &mut [ProjVertex]| {
+    // `spans` is empty or as long as `verts`.
+    let run = |start: usize, verts: &mut [ProjVertex], spans: &mut [[i16; 4]]| {
         let end = start + verts.len();
         let ps = positions.get(start..end).unwrap_or_default();
         let ns = normals.and_then(|ns| ns.get(start..end));
-        let done = verts.len() / LANES * LANES;
-        for (k, v) in verts.chunks_exact_mut(LANES).enumerate() {
-            let at = |s: &[Vec3]| -> [Vec3; LANES] { std::array::from_fn(|j| s[k * LANES + j]) };
-            v.copy_from_slice(&wide.project(at(ps), ns.map(at)));
-        }
-        for (i, v) in verts.iter_mut().enumerate().skip(done) {
-            *v = project_one(view_proj, ps[i], ns.map(|ns| ns[i]), light_dir, width, height);
+        if spans.is_empty() {
+            wide.project_range::<false>(ps, ns, verts, spans);
+        } else {
+            wide.project_range::<true>(ps, ns, verts, spans);
         }
     };
+    let Scratch { verts, spans, .. } = out;
     if n >= PARALLEL_MIN_VERTICES && rayon::current_num_threads() > 1 {
         use rayon::prelude::*;
-        out.verts.par_chunks_mut(CHUNK).enumerate().for_each(|(k, v)| run(k * CHUNK, v));
+        if with_spans {
+            let chunks = verts.par_chunks_mut(CHUNK).zip(spans.par_chunks_mut(CHUNK));
+            chunks.enumerate().for_each(|(k, (v, s))| run(k * CHUNK, v, s));
+        } else {
+            verts.par_chunks_mut(CHUNK).enumerate().for_each(|(k, v)| run(k * CHUNK, v, &mut []));
+        }
     } else {
-        run(0, &mut out.verts);
+        run(0, verts, spans);
     }
+}
+
+/// A vertex's centre span for the binning, or one that passes every test when the vertex
+/// is not simple.
+#[inline(always)]
+fn span_of(v: &ProjVertex, width: usize, height: usize) -> [i16; 4] {
+    if v.simple() { centre_span(width, height, v.x, v.y) } else { SPAN_ANY }
 }
 
 /// One vertex: the reference for `Wide::project`, and the path for a mesh's last few
@@ -158,17 +177,23 @@ fn project_one(
 /// in either): `Mat4 * Vec4` is `((c0 x + c1 y) + c2 z) + c3` per row, and `to_screen`,
 /// `normalize_or_zero` and `dot` are written out below as glam and `to_screen` do them.
 struct Wide {
+    view_proj: Mat4,
+    light_dir: Vec3,
     /// The matrix by rows, each entry splatted: `m[row][col]`.
     m: [[Vec4; 4]; 4],
     light: [Vec4; 3],
     width: f32,
     height: f32,
+    sides: (usize, usize),
 }
 
 impl Wide {
     fn new(view_proj: Mat4, light_dir: Vec3, width: usize, height: usize) -> Wide {
         let cols = view_proj.to_cols_array_2d();
         Wide {
+            view_proj,
+            light_dir,
+            sides: (width, height),
             m: std::array::from_fn(|r| std::array::from_fn(|c| Vec4::splat(cols[c][r]))),
             light: light_dir.to_array().map(Vec4::splat),
             width: width as f32,
@@ -176,8 +201,41 @@ impl Wide {
         }
     }
 
+    /// Project `ps` (and `ns` when there are normals) into `verts`, and their spans into
+    /// `spans` when `SPANS`; all of the same length.
     #[inline(always)]
-    fn project(&self, p: [Vec3; LANES], normals: Option<[Vec3; LANES]>) -> [ProjVertex; LANES] {
+    fn project_range<const SPANS: bool>(
+        &self,
+        ps: &[Vec3],
+        ns: Option<&[Vec3]>,
+        verts: &mut [ProjVertex],
+        spans: &mut [[i16; 4]],
+    ) {
+        let (w, h) = self.sides;
+        let done = verts.len() / LANES * LANES;
+        for (k, v) in verts.chunks_exact_mut(LANES).enumerate() {
+            let at = |s: &[Vec3]| -> [Vec3; LANES] { std::array::from_fn(|j| s[k * LANES + j]) };
+            let (q, qs) = self.project::<SPANS>(at(ps), ns.map(at));
+            v.copy_from_slice(&q);
+            if SPANS {
+                spans[k * LANES..(k + 1) * LANES].copy_from_slice(&qs);
+            }
+        }
+        for (i, v) in verts.iter_mut().enumerate().skip(done) {
+            *v = project_one(self.view_proj, ps[i], ns.map(|ns| ns[i]), self.light_dir, w, h);
+            if SPANS {
+                spans[i] = span_of(v, w, h);
+            }
+        }
+    }
+
+    /// Four vertices, and their spans when `SPANS` (else `SPAN_ANY`).
+    #[inline(always)]
+    fn project<const SPANS: bool>(
+        &self,
+        p: [Vec3; LANES],
+        normals: Option<[Vec3; LANES]>,
+    ) -> ([ProjVertex; LANES], [[i16; 4]; LANES]) {
         let lane = |f: fn(Vec3) -> f32, v: &[Vec3; LANES]| Vec4::new(f(v[0]), f(v[1]), f(v[2]), f(v[3]));
         let (x, y, z) = (lane(|v| v.x, &p), lane(|v| v.y, &p), lane(|v| v.z, &p));
         let row = |r: [Vec4; 4]| r[0] * x + r[1] * y + r[2] * z + r[3];
@@ -205,25 +263,48 @@ impl Wide {
         };
         let (finite, simple) = (finite.bitmask(), simple.bitmask());
         let (sx, sy, sz, light) = (sx.to_array(), sy.to_array(), sz.to_array(), light.to_array());
-        std::array::from_fn(|j| {
-            let bit = 1 << j;
-            let state = if simple & bit != 0 {
+        // Snapped for every lane and kept for the simple ones: no branch per lane (a
+        // lane that is not simple may convert NaN or an out-of-range value, which Rust
+        // defines).
+        let (fx, fy) = (sx.map(|v| to_fixed(v) as i32), sy.map(|v| to_fixed(v) as i32));
+        let on: [bool; LANES] = std::array::from_fn(|j| simple & (1 << j) != 0);
+        let verts = std::array::from_fn(|j| {
+            let state = if on[j] {
                 State::Simple
-            } else if finite & bit != 0 {
+            } else if finite & (1 << j) != 0 {
                 State::Clip
             } else {
                 State::Invalid
             };
-            let on = state == State::Simple;
             ProjVertex {
-                x: if on { to_fixed(sx[j]) as i32 } else { 0 },
-                y: if on { to_fixed(sy[j]) as i32 } else { 0 },
-                z: if on { sz[j] } else { 0.0 },
+                x: if on[j] { fx[j] } else { 0 },
+                y: if on[j] { fy[j] } else { 0 },
+                z: if on[j] { sz[j] } else { 0.0 },
                 light: light[j],
                 state,
             }
-        })
+        });
+        let mut spans = [SPAN_ANY; LANES];
+        if SPANS {
+            let (w, h) = self.sides;
+            let (x, y) = (centre_spans(w, fx), centre_spans(h, fy));
+            for j in 0..LANES {
+                if on[j] {
+                    spans[j] = [x[0][j], x[1][j], y[0][j], y[1][j]];
+                }
+            }
+        }
+        (verts, spans)
     }
+}
+
+/// The first and negated last centres of `fill::centre_span` along one axis of `side`
+/// pixels, for four snapped coordinates: written a component at a time across the lanes
+/// so that it compiles to SIMD integer operations.
+#[inline(always)]
+fn centre_spans(side: usize, v: [i32; LANES]) -> [[i16; LANES]; 2] {
+    let one = |j: usize| centre_span(side, side, v[j], v[j]);
+    [std::array::from_fn(|j| one(j)[0]), std::array::from_fn(|j| one(j)[1])]
 }
 
 /// Clip space -> screen space for a vertex known to be in front of the near plane.
@@ -254,7 +335,7 @@ mod tests {
         ];
         let normals = [Vec3::Z * 2.0, Vec3::Z, Vec3::Z, Vec3::ZERO];
         let mut out = Scratch::default();
-        project_all(vp, &pts, Some(&normals), cam.back(), 40, 20, &mut out);
+        project_all(vp, &pts, Some(&normals), cam.back(), 40, 20, false, &mut out);
         let v = out.verts[0];
         // Centre (20, 10) in 1/256 pixel.
         assert_eq!((v.x, v.y), (20 * 256, 10 * 256));
@@ -289,11 +370,13 @@ mod tests {
             .collect();
         let normals: Vec<Vec3> = pts.iter().map(|p| Vec3::new(p.y, 1.0, 0.5)).collect();
         let mut out = Scratch::default();
-        project_all(vp, &pts, Some(&normals), cam.back(), 120, 80, &mut out);
+        project_all(vp, &pts, Some(&normals), cam.back(), 120, 80, true, &mut out);
         assert_eq!(out.verts.len(), n);
         for i in (0..n).step_by(13).chain([n - 1]) {
             let v = project_one(vp, pts[i], Some(normals[i]), cam.back(), 120, 80);
             assert_eq!(bits(out.verts[i]), bits(v));
+            let span = if v.simple() { centre_span(120, 80, v.x, v.y) } else { SPAN_ANY };
+            assert_eq!(out.spans[i], span);
         }
         assert_eq!(out.clip_pos(&pts, 5), vp * pts[5].extend(1.0));
         assert_eq!(out.clip_pos(&pts, n), Vec4::ZERO);
@@ -353,10 +436,14 @@ mod tests {
             let vp = cam.view_proj(aspect);
             for light in [cam.back(), Vec3::new(-0.6, 0.0, -0.8)] {
                 for normals in [Some(&normals[..n]), None] {
-                    project_all(vp, &pts[..n], normals, light, w, h, &mut out);
+                    let with_spans = normals.is_some();
+                    project_all(vp, &pts[..n], normals, light, w, h, with_spans, &mut out);
+                    assert_eq!(out.spans.len(), if with_spans { n } else { 0 });
                     for i in 0..n {
                         let want = project_one(vp, pts[i], normals.map(|ns| ns[i]), light, w, h);
                         assert_eq!(bits(out.verts[i]), bits(want), "{i}: {:?} {:?}", pts[i], normals);
+                        let span = if want.simple() { centre_span(w, h, want.x, want.y) } else { SPAN_ANY };
+                        assert_eq!(out.spans.get(i).copied().unwrap_or(span), span);
                         states[want.state as usize] += 1;
                     }
                 }
