@@ -16,7 +16,7 @@
 
 use std::ops::Range;
 
-use super::fill::{Triangle, centre_rows, spans_hold_centre};
+use super::fill::{SPAN_ANY, Triangle, centre_rows, spans_hold_centre};
 use super::project::{ProjVertex, State};
 
 /// Number of row bands: the machine this is tuned for has two cores, and more bands would
@@ -94,51 +94,86 @@ fn bin_chunk(
     for l in lists.iter_mut() {
         l.clear();
     }
-    let bands: [Range<usize>; BANDS] = std::array::from_fn(|k| band_rows(height, k));
-    let mut skipped = 0;
-    for k in range {
-        let t: Tri = match indices {
-            Some(ix) => match ix.get(3 * k..3 * k + 3) {
-                Some(&[a, b, c]) => [a, b, c],
-                _ => break,
-            },
-            // `verts.len()` fits in u32 here: the caller bins only such meshes.
-            None => [3 * k as u32, 3 * k as u32 + 1, 3 * k as u32 + 2],
-        };
-        // The first test reads only the compact spans: most triangles end here. A vertex
-        // that is not simple passes it, so that the full checks below see it.
-        let span = |i: u32| spans.get(i as usize).copied();
-        let (Some(s0), Some(s1), Some(s2)) = (span(t[0]), span(t[1]), span(t[2])) else {
-            skipped += 1;
-            continue;
-        };
-        if !spans_hold_centre(s0, s1, s2) {
-            continue;
+    let mut binner = Binner {
+        verts,
+        width,
+        height,
+        bands: std::array::from_fn(|k| band_rows(height, k)),
+        lists,
+        skipped: 0,
+    };
+    match indices {
+        Some(ix) => {
+            let ix = ix.get(3 * range.start..3 * range.end).unwrap_or_default();
+            binner.run(spans, ix.chunks_exact(3).map(|t| [t[0], t[1], t[2]]));
         }
-        let get = |i: u32| verts.get(i as usize);
+        // `verts.len()` fits in u32 here: the caller bins only such meshes.
+        None => binner.run(spans, range.map(|k| [3 * k as u32, 3 * k as u32 + 1, 3 * k as u32 + 2])),
+    }
+    binner.skipped
+}
+
+/// Triangles that pass the span test wait in batches of this many for the full checks.
+const BATCH: usize = 64;
+
+/// One chunk's binning state.
+struct Binner<'a> {
+    verts: &'a [ProjVertex],
+    width: usize,
+    height: usize,
+    bands: [Range<usize>; BANDS],
+    lists: &'a mut [Vec<Tri>; BANDS],
+    skipped: usize,
+}
+
+impl Binner<'_> {
+    /// Bin `tris` in order. The first test reads only the compact spans and most triangles
+    /// end there; it is taken for every triangle without a branch (about half of a dense
+    /// mesh's pass it, unpredictably): each is written to the batch, whose end advances
+    /// only when it passes. A vertex out of range, or not simple, passes, so that the full
+    /// checks see it.
+    #[inline(always)]
+    fn run(&mut self, spans: &[[i16; 4]], tris: impl Iterator<Item = Tri>) {
+        let span = |i: u32| spans.get(i as usize).copied().unwrap_or(SPAN_ANY);
+        let mut batch = [[0u32; 3]; BATCH];
+        let mut n = 0;
+        for t in tris {
+            batch[n % BATCH] = t;
+            n += usize::from(spans_hold_centre(span(t[0]), span(t[1]), span(t[2])));
+            if n == BATCH {
+                batch.iter().for_each(|&t| self.keep(t));
+                n = 0;
+            }
+        }
+        batch[..n].iter().for_each(|&t| self.keep(t));
+    }
+
+    /// The full checks for a triangle that passed the span test, and the bands it goes to.
+    #[inline(always)]
+    fn keep(&mut self, t: Tri) {
+        let get = |i: u32| self.verts.get(i as usize);
         let (Some(v0), Some(v1), Some(v2)) = (get(t[0]), get(t[1]), get(t[2])) else {
-            skipped += 1;
-            continue;
+            self.skipped += 1;
+            return;
         };
         // The raster rows the triangle may draw into.
         let (first, last) = if v0.simple() && v1.simple() && v2.simple() {
-            match simple_rows(width, height, [v0, v1, v2]) {
+            match simple_rows(self.width, self.height, [v0, v1, v2]) {
                 Some(rows) => rows,
-                None => continue,
+                None => return,
             }
         } else if [v0, v1, v2].iter().any(|v| v.state == State::Invalid) {
-            skipped += 1;
-            continue;
+            self.skipped += 1;
+            return;
         } else {
             (0, usize::MAX)
         };
-        for (list, rows) in lists.iter_mut().zip(&bands) {
+        for (list, rows) in self.lists.iter_mut().zip(&self.bands) {
             if first < rows.end && last >= rows.start {
                 list.push(t);
             }
         }
     }
-    skipped
 }
 
 /// The rows (first, last) a triangle of simple vertices may draw into; `None` when its box
