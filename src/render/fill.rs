@@ -93,8 +93,10 @@ pub(super) fn centre_span(width: usize, height: usize, x: i32, y: i32) -> [i16; 
     // far from overflowing.
     const HALF: i32 = (SUB / 2) as i32;
     let (w, h) = (width.min(SPAN_MAX_SIDE) as i32, height.min(SPAN_MAX_SIDE) as i32);
-    let first = |v: i32, hi: i32| ((v - HALF + (SUB as i32 - 1)) >> SUB_BITS).clamp(0, hi) as i16;
-    let neg_last = |v: i32, hi: i32| (-((v - HALF) >> SUB_BITS)).clamp(1 - hi, 1) as i16;
+    // `max` then `min` rather than `clamp`, whose bounds check (never failing: `hi` is not
+    // negative) kept the projection from doing four vertices' spans as SIMD.
+    let first = |v: i32, hi: i32| ((v - HALF + (SUB as i32 - 1)) >> SUB_BITS).max(0).min(hi) as i16;
+    let neg_last = |v: i32, hi: i32| (-((v - HALF) >> SUB_BITS)).max(1 - hi).min(1) as i16;
     [first(x, w), neg_last(x, w), first(y, h), neg_last(y, h)]
 }
 
