@@ -262,10 +262,17 @@ impl Triangle {
     /// Call `f(pixel index, z, s)` for every covered pixel, row by row, left to right.
     /// `s` holds the per-vertex scalars in the caller's vertex order.
     #[inline]
-    pub(super) fn scan(&self, s: [f32; 3], mut f: impl FnMut(usize, f32, f32)) {
+    pub(super) fn scan(&self, s: [f32; 3], f: impl FnMut(usize, f32, f32)) {
         if self.misses_its_only_centre() {
             return;
         }
+        self.scan_box(s, f);
+    }
+
+    /// `scan` for a caller that has already asked `misses_its_only_centre` (the mesh
+    /// drawer does, before shading): the same calls without asking again.
+    #[inline]
+    pub(super) fn scan_box(&self, s: [f32; 3], mut f: impl FnMut(usize, f32, f32)) {
         let (x, y) = (self.x, self.y);
         let s = [s[self.order[0]], s[self.order[1]], s[self.order[2]]];
         let (a, b, c) = self.edges();

@@ -425,7 +425,7 @@ fn fill_simple(
     }
     let shader = cx.shader;
     let (raw, flat) = shader.raw(cx.mesh, [v0.light, v1.light, v2.light], ix);
-    tri.scan(raw.map(|r| shader.finish(r, flat, front)), pixel);
+    tri.scan_box(raw.map(|r| shader.finish(r, flat, front)), pixel);
 }
 
 /// A triangle with a vertex behind the near plane or outside the guard band (all finite):
