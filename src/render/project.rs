@@ -1,7 +1,7 @@
 //! Per-vertex work for a mesh, done once per vertex rather than once per triangle corner:
 //! world -> clip space, the guard-band test, the viewport transform and snapping to the
-//! filler's fixed-point grid, and the head-light term. Output goes into scratch buffers the
-//! raster keeps between frames.
+//! filler's fixed-point grid, the head-light term, and for binned meshes the centre spans
+//! (see `bin`). Output goes into scratch buffers the raster keeps between frames.
 
 use glam::{Mat4, Vec3, Vec4};
 
@@ -22,8 +22,8 @@ pub(crate) enum State {
     Invalid,
 }
 
-/// The hot per-vertex data the triangle loop reads (20 bytes: the clip-space position
-/// lives in a separate array because only clipped primitives need it).
+/// The hot per-vertex data the triangle loop reads (20 bytes: the clip-space position is
+/// not kept, only clipped primitives need it and they redo it, see `Scratch::clip_pos`).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct ProjVertex {
     /// Screen position snapped to 1/`SUB` pixel (y down); valid when `Simple`.
