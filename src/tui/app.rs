@@ -3,6 +3,8 @@
 //! `update` never reads the clock or the terminal: time arrives as `Action::Tick(dt)`, so a
 //! test can drive the app with a key sequence and get the same screen every time.
 
+use std::time::Instant;
+
 use glam::Vec3;
 
 use super::action::{Action, Focus};
@@ -47,10 +49,13 @@ pub struct View {
     pub heatmap: bool,
 }
 
-/// Time spent per pipeline stage in the last frame, filled by the event loop.
+/// Time spent per pipeline stage in the last frame: the stages `rigscope bench` reports.
+/// `evaluate` fills sample, pose and skin (summed over the weights preview's second
+/// workspace when one is shown; 0 when the pose did not change), the event loop the rest.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Timings {
     pub sample_ms: f32,
+    pub pose_ms: f32,
     pub skin_ms: f32,
     pub raster_ms: f32,
     pub draw_ms: f32,
@@ -373,13 +378,17 @@ impl App {
         self.dirty = true;
     }
 
-    /// Re-evaluates the pose when playback moved. Called by the loop before drawing.
+    /// Re-evaluates the pose when playback moved. Called by the loop before drawing; it times
+    /// its stages for the status bar (the only clock it reads, and nothing drawn depends on it
+    /// unless the timings are toggled on).
     pub fn evaluate(&mut self) {
+        let t = &mut self.timings;
+        (t.sample_ms, t.pose_ms, t.skin_ms) = (0.0, 0.0, 0.0);
         if self.pose_dirty {
             let clip = self.clip.and_then(|c| self.rig.clips.get(c));
-            self.ws.evaluate(&self.rig, clip, self.playback.time);
+            evaluate_timed(&mut self.ws, &self.rig, clip, self.playback.time, &mut self.timings);
             if let (Some(rig), Some(ws)) = (&self.preview_rig, &mut self.preview_ws) {
-                ws.evaluate(rig, clip, self.playback.time);
+                evaluate_timed(ws, rig, clip, self.playback.time, &mut self.timings);
             }
             self.pose_dirty = false;
         }
@@ -595,4 +604,24 @@ fn worst_first(diag: &crate::diagnose::Report) -> Vec<usize> {
     let first_of = |i: usize| diag.findings.iter().position(|f| f.code == diag.findings[i].code).unwrap_or(i);
     out.sort_by(|&a, &b| first_of(a).cmp(&first_of(b)).then(off(b).total_cmp(&off(a))));
     out
+}
+
+/// `Workspace::evaluate`'s three stages, each timed for the status bar.
+fn evaluate_timed(
+    ws: &mut Workspace,
+    rig: &Rig,
+    clip: Option<&crate::rig::Clip>,
+    t: f32,
+    timings: &mut Timings,
+) {
+    let ms = |since: Instant| since.elapsed().as_secs_f32() * 1000.0;
+    let started = Instant::now();
+    ws.sample_pose(rig, clip, t);
+    timings.sample_ms += ms(started);
+    let started = Instant::now();
+    ws.update_matrices(rig);
+    timings.pose_ms += ms(started);
+    let started = Instant::now();
+    ws.skin(rig);
+    timings.skin_ms += ms(started);
 }

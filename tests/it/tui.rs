@@ -61,6 +61,23 @@ fn walker_at_start_120x40() {
 }
 
 #[test]
+fn t_shows_the_bench_stages_in_place_of_the_hints_within_80_columns() {
+    let mut a = app("walker.glb", Launch { time: 0.25, ..paused() });
+    press(&mut a, "t");
+    // Skipping to another time makes the pose dirty, so this frame evaluates every stage.
+    press(&mut a, ".");
+    let s = screen(&mut a, 80, 24);
+    let last = s.lines().rev().find(|l| !l.trim_matches(['"', ' ']).is_empty()).expect("a status line");
+    for stage in ["sample ", " pose ", " skin ", " raster ", " draw ", " frame ", " ms ", " B"] {
+        assert!(last.contains(stage), "missing {stage:?} in {last:?}");
+    }
+    assert!(!s.contains("? help"), "the hints should give way to the timings:\n{s}");
+    press(&mut a, "t");
+    let s = screen(&mut a, 80, 24);
+    assert!(s.contains("? help") && !s.contains(" raster "), "{s}");
+}
+
+#[test]
 fn walker_80x24_shares_the_side_panel() {
     let mut a = app("walker.glb", paused());
     let s = screen(&mut a, 80, 24);

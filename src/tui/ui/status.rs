@@ -1,5 +1,5 @@
-//! The status bar: clip, time / duration, speed, loop mode, frame rate and timings, then the
-//! key hints taken from the key table.
+//! The status bar: clip, time / duration, speed, loop mode and frame rate, then the key
+//! hints taken from the key table, or the per-stage timings when they are toggled on.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -24,12 +24,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         LoopMode::PingPong => "ping-pong",
     };
     let t = &app.timings;
-    let perf = if app.show_stats {
-        format!(
-            "sample+pose {:.2} ms  raster {:.2} ms  draw {:.2} ms  frame {:.2} ms  {} B/frame",
-            t.sample_ms, t.raster_ms, t.draw_ms, t.frame_ms, t.bytes
-        )
-    } else if app.is_playing() {
+    let perf = if app.is_playing() {
         format!("{:.0} fps  {:.1} ms/frame", t.fps, t.frame_ms)
     } else {
         // Paused, the viewer only redraws on input: a frame rate would mean nothing.
@@ -45,6 +40,17 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     ];
     if let Some(m) = &app.message {
         spans.push(Span::styled(format!(" {m}"), theme.warning));
+    }
+    // Toggled on, the stage timings (those `rigscope bench` reports) take the hints' line,
+    // where they fit in 80 columns.
+    if app.show_stats {
+        let stages = format!(
+            " sample {:.3} pose {:.3} skin {:.2} raster {:.2} draw {:.2} frame {:.2} ms  {} B",
+            t.sample_ms, t.pose_ms, t.skin_ms, t.raster_ms, t.draw_ms, t.frame_ms, t.bytes
+        );
+        let lines = vec![Line::from(spans), Line::from(Span::styled(stages, theme.dim))];
+        frame.render_widget(Paragraph::new(lines), area);
+        return;
     }
     // The focused panel's keys first, then those that work everywhere.
     let here = BINDINGS.iter().filter(|b| b.context == Context::In(app.focus));
