@@ -6,5 +6,6 @@ mod frames;
 mod golden;
 mod malformed;
 mod normalize;
+mod reference;
 mod samples;
 mod tui;
