@@ -199,7 +199,7 @@ fn walk(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rig::{Node, Skin, Transform};
     use glam::{Quat, Vec3};
@@ -348,7 +348,9 @@ mod tests {
         (rig, pose)
     }
 
-    fn update(rig: &Rig, pose: &Pose) -> (Vec<Mat4>, Vec<Vec<Mat4>>, Vec<Palette>) {
+    /// The general path's outputs for `pose`: globals, joint matrices, palettes (also the
+    /// reference `pose_cache`'s tests compare with).
+    pub(in crate::anim) fn update(rig: &Rig, pose: &Pose) -> (Vec<Mat4>, Vec<Vec<Mat4>>, Vec<Palette>) {
         let mut globals = vec![Mat4::ZERO; rig.nodes.len()];
         let mut joints: Vec<Vec<Mat4>> = rig.skins.iter().map(|s| vec![Mat4::ZERO; s.joints.len()]).collect();
         let mut palettes = Vec::new();

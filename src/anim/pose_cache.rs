@@ -259,7 +259,7 @@ fn local_trs(l: &Transform) -> Mat4 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anim::hierarchy::{update_globals, update_joint_matrices};
+    use crate::anim::hierarchy::tests::update as general_path;
     use crate::rig::{Node, Skin};
     use glam::{Affine3A, Quat, Vec3};
 
@@ -340,18 +340,8 @@ mod tests {
         }
     }
 
-    /// The general path's outputs for `pose`: globals, joint matrices, palettes.
-    fn general(rig: &Rig, pose: &Pose) -> (Vec<Mat4>, Vec<Vec<Mat4>>, Vec<Palette>) {
-        let mut globals = vec![Mat4::ZERO; rig.nodes.len()];
-        let mut joints: Vec<Vec<Mat4>> = rig.skins.iter().map(|s| vec![Mat4::ZERO; s.joints.len()]).collect();
-        let mut palettes = Vec::new();
-        let affine = update_globals(rig, pose, &mut globals);
-        update_joint_matrices(rig, &globals, affine, &mut joints, &mut palettes);
-        (globals, joints, palettes)
-    }
-
     fn assert_same_as_general(rig: &Rig, cache: &PoseCache, pose: &Pose) {
-        let (want_globals, want_joints, want_palettes) = general(rig, pose);
+        let (want_globals, want_joints, want_palettes) = general_path(rig, pose);
         let mut globals = vec![Mat4::ZERO; rig.nodes.len()];
         let mut joints: Vec<Vec<Mat4>> = rig.skins.iter().map(|s| vec![Mat4::ZERO; s.joints.len()]).collect();
         let mut palettes = Vec::new();
