@@ -21,7 +21,7 @@ use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_seg
 use super::color::Rgb;
 use super::fill::{SPAN_MAX_SIDE, Triangle, box_has_centre};
 use super::line;
-use super::project::{ProjVertex, Scratch, State, project_all, to_screen};
+use super::project::{ProjVertex, Projection, Scratch, State, project_all, to_screen};
 use super::raster::{Paint, Pixel, Raster, depth_only, edge, surface};
 use super::topology::{for_each_point, for_each_segment, for_each_triangle, is_lines, is_triangles};
 use crate::rig::Topology;
@@ -218,7 +218,8 @@ pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &
         && u32::try_from(n).is_ok()
         && w.max(h) <= SPAN_MAX_SIDE;
     // Binning reads the vertices' centre spans: worked out during the projection, and only then.
-    project_all(vp, mesh.positions, normals, light, w, h, binned, scratch);
+    let projection = Projection { view_proj: vp, light_dir: light, width: w, height: h };
+    project_all(projection, mesh.positions, normals, binned, scratch);
     let bin_stats = binned.then(|| {
         let Scratch { verts, spans, bins, .. } = scratch;
         let (primitives, skipped) = bin_triangles(mesh.indices, verts, spans, w, h, bins);
@@ -263,7 +264,8 @@ pub fn draw_ghost(raster: &mut Raster, camera: &Camera, mesh: &MeshView, c: Rgb)
     let vp = camera.view_proj(raster.aspect());
     let Raster { width, height, pixels, scratch, .. } = raster;
     let (w, h) = (*width, *height);
-    project_all(vp, mesh.positions, None, Vec3::ZERO, w, h, false, scratch);
+    let projection = Projection { view_proj: vp, light_dir: Vec3::ZERO, width: w, height: h };
+    project_all(projection, mesh.positions, None, false, scratch);
     let verts: &Scratch = scratch;
     let pixel = |i: usize, z: f32, _: f32| edge(pixels, i, z, false, || c);
     let k = Shader::Constant(1.0);

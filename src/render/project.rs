@@ -83,21 +83,27 @@ const CHUNK: usize = 4096;
 /// Vertices projected together, one per `Vec4` lane.
 const LANES: usize = 4;
 
-/// Project `positions` with `view_proj` onto a `width` x `height` viewport. `light_dir`
-/// is the unit direction towards the light; `normals` is used only when it has one entry
-/// per position. `with_spans` also fills `out.spans` (a side of at most
+/// What a mesh is projected with: the camera's matrix, the unit direction towards the
+/// light, and the viewport's size in pixels.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Projection {
+    pub view_proj: Mat4,
+    pub light_dir: Vec3,
+    pub width: usize,
+    pub height: usize,
+}
+
+/// Project `positions` with `projection`; `normals` is used only when it has one entry per
+/// position. `with_spans` also fills `out.spans` (a side of at most
 /// `fill::SPAN_MAX_SIDE`), else empties it.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn project_all(
-    view_proj: Mat4,
+    projection: Projection,
     positions: &[Vec3],
     normals: Option<&[Vec3]>,
-    light_dir: Vec3,
-    width: usize,
-    height: usize,
     with_spans: bool,
     out: &mut Scratch,
 ) {
+    let Projection { view_proj, light_dir, width, height } = projection;
     let n = positions.len();
     // Every entry is overwritten below: no need to clear them first.
     out.verts.resize(n, ProjVertex::default());
@@ -335,7 +341,8 @@ mod tests {
         ];
         let normals = [Vec3::Z * 2.0, Vec3::Z, Vec3::Z, Vec3::ZERO];
         let mut out = Scratch::default();
-        project_all(vp, &pts, Some(&normals), cam.back(), 40, 20, false, &mut out);
+        let projection = Projection { view_proj: vp, light_dir: cam.back(), width: 40, height: 20 };
+        project_all(projection, &pts, Some(&normals), false, &mut out);
         let v = out.verts[0];
         // Centre (20, 10) in 1/256 pixel.
         assert_eq!((v.x, v.y), (20 * 256, 10 * 256));
@@ -370,7 +377,8 @@ mod tests {
             .collect();
         let normals: Vec<Vec3> = pts.iter().map(|p| Vec3::new(p.y, 1.0, 0.5)).collect();
         let mut out = Scratch::default();
-        project_all(vp, &pts, Some(&normals), cam.back(), 120, 80, true, &mut out);
+        let projection = Projection { view_proj: vp, light_dir: cam.back(), width: 120, height: 80 };
+        project_all(projection, &pts, Some(&normals), true, &mut out);
         assert_eq!(out.verts.len(), n);
         for i in (0..n).step_by(13).chain([n - 1]) {
             let v = project_one(vp, pts[i], Some(normals[i]), cam.back(), 120, 80);
@@ -437,7 +445,8 @@ mod tests {
             for light in [cam.back(), Vec3::new(-0.6, 0.0, -0.8)] {
                 for normals in [Some(&normals[..n]), None] {
                     let with_spans = normals.is_some();
-                    project_all(vp, &pts[..n], normals, light, w, h, with_spans, &mut out);
+                    let projection = Projection { view_proj: vp, light_dir: light, width: w, height: h };
+                    project_all(projection, &pts[..n], normals, with_spans, &mut out);
                     assert_eq!(out.spans.len(), if with_spans { n } else { 0 });
                     for i in 0..n {
                         let want = project_one(vp, pts[i], normals.map(|ns| ns[i]), light, w, h);
