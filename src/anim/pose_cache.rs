@@ -1,4 +1,4 @@
-//! `PoseCache`: the pose stage's per-rig constants, worked out once in `Workspace::new`,
+//! `PoseCache`: the pose stage's per-rig constants, worked out once when a `Workspace` is built,
 //! and the fast per-frame walk that reads them. Each step of the hierarchy walk is
 //! precomputed (node, parent, file matrix), the inverse bind matrices are checked affine
 //! once, and every skin's joint matrices and palette are written in place from the
