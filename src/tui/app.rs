@@ -181,8 +181,7 @@ impl App {
         };
         app.vertex_problems = worst_first(&app.diag);
         app.refresh_clip_info();
-        app.refresh_skin_info();
-        app.refresh_selection();
+        app.refresh_skin();
         app
     }
 
@@ -287,8 +286,7 @@ impl App {
                     let next = self.skin.map_or(0, |s| (s + 1) % self.rig.skins.len());
                     self.skin = Some(next);
                     self.tree = BoneTree::new(&self.rig, self.skin);
-                    self.refresh_skin_info();
-                    self.refresh_selection();
+                    self.refresh_skin();
                 } else {
                     self.message = Some(format!("{} skin(s) in this file", self.rig.skins.len()));
                 }
@@ -451,32 +449,17 @@ impl App {
         }
     }
 
-    /// Which joints of the current skin no vertex weights.
-    fn refresh_skin_info(&mut self) {
-        self.unweighted = vec![false; self.rig.nodes.len()];
-        let Some(skin) = self.skin.and_then(|s| self.rig.skins.get(s)) else { return };
-        let mut used = vec![false; skin.joints.len()];
-        for dp in self.ws.primitives.iter().filter(|p| p.skin == self.skin) {
-            let Some(prim) = self.rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else {
-                continue;
-            };
-            prim.for_each_influences(|_, slots| {
-                for &(j, w) in slots {
-                    if w != 0.0
-                        && let Some(u) = used.get_mut(j as usize)
-                    {
-                        *u = true;
-                    }
-                }
-            });
-        }
-        for (i, &node) in skin.joints.iter().enumerate() {
-            if !used[i]
-                && let Some(f) = self.unweighted.get_mut(node)
-            {
-                *f = true;
-            }
-        }
+    /// Recomputes what depends on the current skin: which of its joints no vertex weights,
+    /// and the selected bone's weights. Both are whole-mesh scans (milliseconds on a
+    /// 200k-vertex rig, before its first frame): they run side by side on the pool.
+    fn refresh_skin(&mut self) {
+        let joint = self.selected_joint();
+        let (unweighted, weights) = rayon::join(
+            || unweighted_nodes(&self.rig, &self.ws, self.skin),
+            || BoneWeights::compute(&self.rig, &self.ws, self.skin, joint),
+        );
+        self.unweighted = unweighted;
+        self.set_weights(weights);
     }
 
     /// Key times of the selected bone's channels in the current clip (all channels if none).
@@ -517,7 +500,11 @@ impl App {
 
     /// Recomputes what depends on the selected bone (its weight statistics and vertex).
     fn refresh_selection(&mut self) {
-        self.weights = BoneWeights::compute(&self.rig, &self.ws, self.skin, self.selected_joint());
+        self.set_weights(BoneWeights::compute(&self.rig, &self.ws, self.skin, self.selected_joint()));
+    }
+
+    fn set_weights(&mut self, weights: BoneWeights) {
+        self.weights = weights;
         self.vertex = self.weights.vertices.first().copied();
     }
 
@@ -565,15 +552,15 @@ impl App {
         if let (Some(s), Some(j)) = (skin, best)
             && let Some(&node) = self.rig.skins.get(s).and_then(|k| k.joints.get(j))
         {
-            if self.skin != Some(s) {
+            let new_skin = self.skin != Some(s);
+            if new_skin {
                 self.skin = Some(s);
                 self.tree = BoneTree::new(&self.rig, self.skin);
-                self.refresh_skin_info();
             }
             self.tree.filter.clear();
             self.tree.rebuild(&self.rig);
             self.tree.selected = Some(node);
-            self.refresh_selection();
+            if new_skin { self.refresh_skin() } else { self.refresh_selection() }
         }
         self.vertex = Some(VertexRef { prim, vertex: vf.vertex });
     }
@@ -624,4 +611,32 @@ fn evaluate_timed(
     let started = Instant::now();
     ws.skin(rig);
     timings.skin_ms += ms(started);
+}
+
+/// Per node, whether it is a joint of `skin` that no vertex of the skin's primitives
+/// weights (false for every other node).
+fn unweighted_nodes(rig: &Rig, ws: &Workspace, skin: Option<usize>) -> Vec<bool> {
+    let mut unweighted = vec![false; rig.nodes.len()];
+    let Some(joints) = skin.and_then(|s| rig.skins.get(s)).map(|s| &s.joints) else { return unweighted };
+    let mut used = vec![false; joints.len()];
+    for dp in ws.primitives.iter().filter(|p| p.skin == skin) {
+        let Some(prim) = rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else {
+            continue;
+        };
+        prim.for_each_influences(|_, slots| {
+            for &(j, w) in slots {
+                if w != 0.0
+                    && let Some(u) = used.get_mut(j as usize)
+                {
+                    *u = true;
+                }
+            }
+        });
+    }
+    for (&node, _) in joints.iter().zip(&used).filter(|(_, used)| !**used) {
+        if let Some(f) = unweighted.get_mut(node) {
+            *f = true;
+        }
+    }
+    unweighted
 }

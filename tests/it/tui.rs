@@ -289,3 +289,40 @@ fn mouse_scrubs_the_timeline_and_orbits_the_viewport() {
     let wheel = ui::mouse_action(&areas, &a, at(MouseEventKind::ScrollUp, cx, cy), &mut state);
     assert!(matches!(wheel, Some(Action::Zoom(f)) if f < 1.0), "{wheel:?}");
 }
+
+/// The bone tree's "weights no vertex" marks: the joints of the first skin for which a
+/// plain scan of every skinned primitive's influences (written here) finds no non-zero
+/// weight. Fox has two such joints (as `check` and glTF-Validator also say); the walker none.
+#[test]
+fn unweighted_joints_are_the_ones_no_vertex_weights() {
+    let mut rigs = vec![("walker.glb".to_string(), sample("walker.glb"))];
+    match super::assets::assets_dir() {
+        Some(dir) => rigs.push(("Fox".to_string(), dir.join("Fox/Fox.glb").display().to_string())),
+        None => super::assets::skip_notice("the unweighted-joint check on Fox"),
+    }
+    for (name, path) in rigs {
+        let rig = rigscope::load(std::path::Path::new(&path)).expect("rig loads");
+        let skin = &rig.skins[0];
+        let mut weighted = vec![false; skin.joints.len()];
+        for node in rig.nodes.iter().filter(|n| n.skin == Some(0)) {
+            let mesh = &rig.meshes[node.mesh.expect("a skinned node has a mesh")];
+            for set in mesh.primitives.iter().flat_map(|p| &p.influences) {
+                for (joints, weights) in set.joints.iter().zip(&set.weights) {
+                    for (&j, &w) in joints.iter().zip(weights) {
+                        if w != 0.0 {
+                            weighted[j as usize] = true;
+                        }
+                    }
+                }
+            }
+        }
+        let want: Vec<usize> =
+            skin.joints.iter().zip(&weighted).filter(|(_, w)| !**w).map(|(&node, _)| node).collect();
+        let a = App::new(rig, &paused());
+        let got: Vec<usize> = (0..a.unweighted.len()).filter(|&n| a.unweighted[n]).collect();
+        let mut want = want;
+        want.sort();
+        assert_eq!(got, want, "{name}");
+        assert_eq!(got.len(), if name == "Fox" { 2 } else { 0 }, "{name}");
+    }
+}
