@@ -238,13 +238,21 @@ fn tmux_smoke_test() {
     for name in ["hips", "spine", "thigh.L", "walk"] {
         assert!(first.contains(name), "{name} missing:\n{first}");
     }
-    let time_of = |screen: &str| -> f32 {
-        let at = screen.find(" / 1.000 s").expect("time on screen");
-        screen[..at].rsplit(' ').next().and_then(|t| t.parse().ok()).expect("a number before / 1.000 s")
+    let time_of = |screen: &str| -> Option<f32> {
+        let at = screen.find(" / 1.000 s")?;
+        screen[..at].rsplit(' ').next().and_then(|t| t.parse().ok())
     };
-    let t0 = time_of(&first);
-    std::thread::sleep(std::time::Duration::from_millis(400));
-    let t1 = time_of(&capture());
+    let t0 = time_of(&first).expect("a time before / 1.000 s");
+    // Polled rather than read once after a fixed wait: on a loaded machine a capture can
+    // come before the next frame, or catch none.
+    let mut t1 = t0;
+    for _ in 0..50 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        t1 = time_of(&capture()).unwrap_or(t0);
+        if t1 != t0 {
+            break;
+        }
+    }
     assert!(t1 != t0, "time did not advance: {t0} then {t1}");
     tmux(&["send-keys", "-t", "smoke", "q"]);
     let after = wait_for("EXITED");
