@@ -5,15 +5,19 @@
 //! same timeline with the same property and interpolation form a group whose values are
 //! stored key-major (all channels' values at key `k` side by side), already widened to SIMD
 //! types, with LINEAR/STEP rotation keys already through `normalize_quat`; LINEAR rotations
-//! are slerped four channels at a time. Every value is what `sample::write_span` gives for
-//! the same channel, bit for bit; the tests in `tracks_tests.rs` check that.
+//! are slerped four channels at a time. Nodes whose translation, rotation and scale are all
+//! LINEAR channels of one timeline (what exporters usually write for a skeleton) are baked
+//! per node instead (`NodeGroup`): four nodes at a time, translations and scales lerped as
+//! structure of arrays beside the slerped rotations, and each node's whole `Transform`
+//! written at once. Every value is what `sample::write_span` gives for the same channel,
+//! bit for bit; the tests in `tracks_tests.rs` check that.
 //!
 //! What is not baked goes through `apply_span` on the clip's own channel, in clip order:
 //! morph weights, channels of an unusual width, and every channel of a target (node and
 //! property) that more than one channel animates (the last one wins, as in `sample`).
 //! Finding the span per timeline is the sampler's job, not this module's.
 
-use glam::{Vec3, Vec3A, Vec4};
+use glam::{Mat4, Vec3, Vec3A, Vec4};
 
 use super::interpolate::{Quat4, SlerpInterval, hermite_weights, normalize_quat};
 use super::pose::Pose;
@@ -27,9 +31,10 @@ pub(crate) struct ClipTracks {
     /// Identity of the clip this was built from.
     identity: ClipId,
     timelines: Vec<Timeline>,
-    /// Every node a baked translation, rotation or scale channel writes, once each: they
-    /// stop using their file matrix.
+    /// Every node a baked translation, rotation or scale channel writes outside
+    /// `node_groups`, once each: they stop using their file matrix.
     trs_nodes: Vec<usize>,
+    node_groups: Vec<NodeGroup>,
     vec3: Vec<Vec3Group>,
     linear_rotations: Vec<LinearRotationGroup>,
     rotations: Vec<RotationGroup>,
@@ -120,6 +125,28 @@ struct LinearRotationGroup {
     intervals: Vec<SlerpInterval>,
 }
 
+/// Nodes whose translation, rotation and scale are each animated by one LINEAR channel,
+/// all three on one timeline, four per block (the last block padded: zero translation
+/// and scale, identity rotation, never written); key `k` is `blocks` blocks. Rotation keys
+/// are normalised and their intervals precomputed as in `LinearRotationGroup`.
+#[derive(Debug, Clone)]
+struct NodeGroup {
+    timeline: usize,
+    nodes: Vec<usize>,
+    blocks: usize,
+    keys: Vec<TrsBlock>,
+    /// Interval `k` (keys `k`, `k + 1`) is `blocks` entries.
+    intervals: Vec<SlerpInterval>,
+}
+
+/// One key of four nodes, as structure of arrays: lane `i` is node `i` of the block.
+#[derive(Debug, Clone, Copy)]
+struct TrsBlock {
+    translation: [Vec4; 3],
+    rotation: Quat4,
+    scale: [Vec4; 3],
+}
+
 /// STEP (keys normalised) or CUBICSPLINE (keys as stored: the spline runs on raw values and
 /// only its result is normalised) rotation channels of one timeline.
 #[derive(Debug, Clone)]
@@ -144,11 +171,40 @@ impl ClipTracks {
     pub fn bake(clip: &Clip) -> Self {
         let mut tracks = Self { identity: ClipId::of(clip), ..Self::default() };
         let kinds = kinds(clip);
+        let timelines: Vec<Option<usize>> = clip
+            .channels
+            .iter()
+            .zip(&kinds)
+            .map(|(channel, kind)| kind.map(|_| tracks.timeline_of(channel)))
+            .collect();
+        let whole = whole_nodes(clip, &kinds, &timelines);
+        let mut in_node_group = vec![false; clip.channels.len()];
+        for &(timeline, node, members) in &whole {
+            for i in members {
+                in_node_group[i] = true;
+            }
+            match tracks.node_groups.iter_mut().find(|g| g.timeline == timeline) {
+                Some(group) => group.nodes.push(node),
+                None => tracks.node_groups.push(NodeGroup {
+                    timeline,
+                    nodes: vec![node],
+                    blocks: 0,
+                    keys: Vec::new(),
+                    intervals: Vec::new(),
+                }),
+            }
+        }
+        for group in &mut tracks.node_groups {
+            let members: Vec<[usize; 3]> =
+                whole.iter().filter(|(t, _, _)| *t == group.timeline).map(|&(_, _, m)| m).collect();
+            let keys = tracks.timelines[group.timeline].times.len();
+            group.bake(clip, &members, keys);
+        }
         // (timeline, kind, interpolation) -> channel indices, in clip order.
         let mut groups: Vec<((usize, Kind, Interpolation), Vec<usize>)> = Vec::new();
-        for (index, (channel, kind)) in clip.channels.iter().zip(kinds).enumerate() {
-            let Some(kind) = kind else { continue };
-            let timeline = tracks.timeline_of(channel);
+        let rest = kinds.into_iter().zip(timelines).zip(in_node_group);
+        for (index, (channel, ((kind, timeline), grouped))) in clip.channels.iter().zip(rest).enumerate() {
+            let (Some(kind), Some(timeline), false) = (kind, timeline, grouped) else { continue };
             if kind == Kind::Generic {
                 tracks.generic.push((index, timeline));
                 continue;
@@ -228,6 +284,11 @@ impl ClipTracks {
                 *flag = false;
             }
         }
+        for group in &self.node_groups {
+            if let Some(&span) = spans.get(group.timeline) {
+                group.apply(span, pose);
+            }
+        }
         for group in &self.vec3 {
             let (Some(&span), Some(timeline)) =
                 (spans.get(group.timeline), self.timelines.get(group.timeline))
@@ -269,6 +330,48 @@ impl ClipTracks {
         self.timelines.push(Timeline { times: times.to_vec(), sorted });
         self.timelines.len() - 1
     }
+}
+
+/// (timeline, node, [translation, rotation, scale] channel indices) of every node whose
+/// three properties are baked (not generic) LINEAR channels of one timeline, in node order.
+/// `kinds` already made every target with more than one channel generic, so each such node
+/// has exactly these three baked channels.
+fn whole_nodes(
+    clip: &Clip,
+    kinds: &[Option<Kind>],
+    timelines: &[Option<usize>],
+) -> Vec<(usize, usize, [usize; 3])> {
+    // (timeline, node, [translation, rotation, scale] channel indices).
+    let mut found: Vec<(usize, usize, [Option<usize>; 3])> = Vec::new();
+    for (i, ((channel, kind), timeline)) in clip.channels.iter().zip(kinds).zip(timelines).enumerate() {
+        let slot = match kind {
+            Some(Kind::Vec3(Vec3Target::Translation)) => 0,
+            Some(Kind::Rotation) => 1,
+            Some(Kind::Vec3(Vec3Target::Scale)) => 2,
+            _ => continue,
+        };
+        let Some(timeline) = *timeline else { continue };
+        if channel.interpolation != Interpolation::Linear {
+            continue;
+        }
+        match found.iter_mut().find(|(t, n, _)| (*t, *n) == (timeline, channel.node)) {
+            Some((_, _, slots)) => slots[slot] = Some(i),
+            None => {
+                let mut slots = [None; 3];
+                slots[slot] = Some(i);
+                found.push((timeline, channel.node, slots));
+            }
+        }
+    }
+    let mut whole: Vec<(usize, usize, [usize; 3])> = found
+        .into_iter()
+        .filter_map(|(timeline, node, slots)| match slots {
+            [Some(t), Some(r), Some(s)] => Some((timeline, node, [t, r, s])),
+            _ => None,
+        })
+        .collect();
+    whole.sort_unstable();
+    whole
 }
 
 /// The kind of every channel, `None` for one without a complete key (`sample` skips those).
@@ -394,6 +497,103 @@ impl Vec3Group {
                 {
                     write(pose, node, e0[1] * h0 + e0[2] * h1 + e1[1] * h2 + e1[0] * h3);
                 }
+            }
+        }
+    }
+}
+
+impl NodeGroup {
+    /// Fills `keys` and `intervals` from the [translation, rotation, scale] channels of
+    /// each node (in `nodes` order), all with `keys` complete keys.
+    fn bake(&mut self, clip: &Clip, members: &[[usize; 3]], keys: usize) {
+        let channel = |i: usize| [&clip.channels[i]];
+        // Per node, its keys in order.
+        let translations: Vec<Vec<Vec3A>> =
+            members.iter().map(|m| key_major(&channel(m[0]), keys, vec3)).collect();
+        let rotations: Vec<Vec<Vec4>> = members
+            .iter()
+            .map(|m| key_major(&channel(m[1]), keys, |e| Vec4::from(normalize_quat(quat(e)))))
+            .collect();
+        let scales: Vec<Vec<Vec3A>> = members.iter().map(|m| key_major(&channel(m[2]), keys, vec3)).collect();
+        self.blocks = members.len().div_ceil(4);
+        let soa = |values: &[Vec<Vec3A>], k: usize, block: usize| {
+            let lane = |i: usize, axis: usize| {
+                values.get(4 * block + i).and_then(|v| v.get(k)).map_or(0.0, |v| v[axis])
+            };
+            [0, 1, 2].map(|axis| Vec4::new(lane(0, axis), lane(1, axis), lane(2, axis), lane(3, axis)))
+        };
+        self.keys = (0..keys)
+            .flat_map(|k| (0..self.blocks).map(move |b| (k, b)))
+            .map(|(k, b)| {
+                let quats: Vec<Vec4> = rotations
+                    .iter()
+                    .skip(4 * b)
+                    .take(4)
+                    .map(|r| r.get(k).copied().unwrap_or(Vec4::W))
+                    .collect();
+                TrsBlock {
+                    translation: soa(&translations, k, b),
+                    rotation: Quat4::from_quats(&quats),
+                    scale: soa(&scales, k, b),
+                }
+            })
+            .collect();
+        self.intervals = self
+            .keys
+            .iter()
+            .zip(self.keys.iter().skip(self.blocks))
+            .map(|(a, b)| Quat4::interval(a.rotation, b.rotation))
+            .collect();
+    }
+
+    fn apply(&self, span: Span, pose: &mut Pose) {
+        let key = |k: usize| self.keys.get(k * self.blocks..(k + 1) * self.blocks).unwrap_or_default();
+        match span {
+            Span::Hold(k) => {
+                for (nodes, block) in self.nodes.chunks(4).zip(key(k)) {
+                    write_block(pose, nodes, block);
+                }
+            }
+            Span::Between(k, s) => {
+                let intervals =
+                    self.intervals.get(k * self.blocks..(k + 1) * self.blocks).unwrap_or_default();
+                // `Vec3Group`'s `a + (b - a) * s`, lane by lane.
+                let lerp = |a: [Vec4; 3], b: [Vec4; 3]| [0, 1, 2].map(|i| a[i] + (b[i] - a[i]) * s);
+                for (((nodes, a), b), interval) in
+                    self.nodes.chunks(4).zip(key(k)).zip(key(k + 1)).zip(intervals)
+                {
+                    let block = TrsBlock {
+                        translation: lerp(a.translation, b.translation),
+                        rotation: Quat4::slerp(a.rotation, interval, s),
+                        scale: lerp(a.scale, b.scale),
+                    };
+                    write_block(pose, nodes, &block);
+                }
+            }
+        }
+    }
+}
+
+/// Each node's whole local transform from its lane of `block`, and its file-matrix flag
+/// cleared (as `apply_span` does: only for a node inside the pose).
+#[inline(always)]
+fn write_block(pose: &mut Pose, nodes: &[usize], block: &TrsBlock) {
+    let [tx, ty, tz] = block.translation;
+    let [sx, sy, sz] = block.scale;
+    // Lane i: (tx, ty, tz, sx) and (sy, sz, -, -) of node i.
+    let first = Mat4::from_cols(tx, ty, tz, sx).transpose();
+    let rest = Mat4::from_cols(sy, sz, Vec4::ZERO, Vec4::ZERO).transpose();
+    let first = [first.x_axis, first.y_axis, first.z_axis, first.w_axis];
+    let rest = [rest.x_axis, rest.y_axis, rest.z_axis, rest.w_axis];
+    for (((&node, a), b), rotation) in nodes.iter().zip(first).zip(rest).zip(block.rotation.to_quats()) {
+        if let Some(local) = pose.locals.get_mut(node) {
+            *local = Transform {
+                translation: Vec3::new(a.x, a.y, a.z),
+                rotation,
+                scale: Vec3::new(a.w, b.x, b.y),
+            };
+            if let Some(flag) = pose.use_matrix.get_mut(node) {
+                *flag = false;
             }
         }
     }

@@ -177,6 +177,79 @@ fn every_interpolation_and_odd_shape_matches_the_reference() {
     check_clip(&rig_with(3), &clip, "hand-built clip, small rig");
 }
 
+/// Nodes whose translation, rotation and scale are LINEAR channels of one timeline are
+/// baked per node, four at a time: a full block and a padded one, channels in scrambled
+/// order, a node outside the small rig, file matrices to drop, and nodes next to them that
+/// must stay per property (another timeline, a STEP scale, no scale, a target animated
+/// twice).
+#[test]
+fn whole_nodes_four_at_a_time_match_the_reference() {
+    let times = [0.0, 0.4, 1.0, 1.5];
+    let mut channels = Vec::new();
+    for (i, node) in [3, 0, 5, 1, 11, 2, 4].into_iter().enumerate() {
+        let f = i as f32;
+        let translation: Vec<f32> = (0..12).map(|k| (k as f32 * 0.37 + f).sin() * 3.0).collect();
+        let scale: Vec<f32> = (0..12).map(|k| 1.0 + (k as f32 * 0.21 - f).cos() * 0.5).collect();
+        // Large steps (past the 4-term series), sign flips and non-unit keys.
+        let angles = [f * 10.0, f * 10.0 + 30.0, f * 15.0 - 170.0, f * 3.0];
+        let axis = glam::Vec3::new(1.0, f, 2.0);
+        let mut rotation = quat_keys(&angles, axis, 1.0 + f * 0.1);
+        if i % 2 == 1 {
+            for v in &mut rotation[4..8] {
+                *v = -*v;
+            }
+        }
+        channels.push(channel(node, Property::Scale, Interpolation::Linear, &times, &scale));
+        channels.push(channel(node, Property::Rotation, Interpolation::Linear, &times, &rotation));
+        channels.push(channel(node, Property::Translation, Interpolation::Linear, &times, &translation));
+    }
+    let other = [0.5, 2.0];
+    let pair = [1., 2., 3., -1., 0.5, 2.];
+    let turn = quat_keys(&[0., 40.], glam::Vec3::Z, 1.0);
+    channels.extend([
+        // Node 6: whole, on another timeline.
+        channel(6, Property::Translation, Interpolation::Linear, &other, &pair),
+        channel(6, Property::Rotation, Interpolation::Linear, &other, &turn),
+        channel(6, Property::Scale, Interpolation::Linear, &other, &pair),
+        // Node 7: a STEP scale; node 8: no scale; node 9: rotation animated twice.
+        channel(7, Property::Translation, Interpolation::Linear, &times, &[0.; 12]),
+        channel(
+            7,
+            Property::Rotation,
+            Interpolation::Linear,
+            &times,
+            &quat_keys(&[0., 1., 2., 3.], glam::Vec3::X, 1.0),
+        ),
+        channel(7, Property::Scale, Interpolation::Step, &times, &[2.; 12]),
+        channel(8, Property::Translation, Interpolation::Linear, &times, &[1.; 12]),
+        channel(
+            8,
+            Property::Rotation,
+            Interpolation::Linear,
+            &times,
+            &quat_keys(&[5., 6., 7., 8.], glam::Vec3::Y, 1.0),
+        ),
+        channel(9, Property::Translation, Interpolation::Linear, &times, &[3.; 12]),
+        channel(
+            9,
+            Property::Rotation,
+            Interpolation::Linear,
+            &times,
+            &quat_keys(&[0., 9., 0., 9.], glam::Vec3::Y, 1.0),
+        ),
+        channel(9, Property::Rotation, Interpolation::Linear, &other, &turn),
+        channel(9, Property::Scale, Interpolation::Linear, &times, &[0.5; 12]),
+    ]);
+    let clip = Clip { name: None, channels, duration: 2.0 };
+    let mut rig = rig_with(12);
+    for node in [0, 2, 6, 7, 10] {
+        rig.nodes[node].matrix = Some(glam::Mat4::from_translation(glam::Vec3::new(node as f32, 1.0, 2.0)));
+    }
+    check_clip(&rig, &clip, "whole nodes");
+    rig.nodes.truncate(4);
+    check_clip(&rig, &clip, "whole nodes, small rig");
+}
+
 #[test]
 fn rebakes_for_another_clip_and_on_bind() {
     let rig = rig_with(2);
