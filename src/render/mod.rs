@@ -12,9 +12,10 @@
 //!
 //! Files: `camera` (orbit camera, projection), `raster` (buffers, per-pixel rules, the
 //! low-level screen-space drawing calls), `fill` (triangle coverage), `line` (Bresenham),
-//! `clip` (near plane and guard band), `project` (per-vertex work), `topology` (glTF
-//! primitive modes), `mesh` (drawing a mesh and its ghost), `overlay` (skeleton, gizmo),
-//! `glyphs` (cells), `ansi` (escapes), `color` (Rgb, heat ramp).
+//! `clip` (near plane and guard band), `project` (per-vertex work; `project_avx2` is its
+//! eight-lane kernel), `topology` (glTF primitive modes), `mesh` (drawing a mesh and its
+//! ghost), `overlay` (skeleton, gizmo), `glyphs` (cells), `ansi` (escapes), `color` (Rgb,
+//! heat ramp).
 
 mod ansi;
 mod bin;
@@ -27,6 +28,10 @@ mod line;
 mod mesh;
 mod overlay;
 mod project;
+// The render module's `unsafe`: AVX2 intrinsics behind runtime detection.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod project_avx2;
 mod raster;
 mod scene;
 mod topology;

@@ -11,20 +11,23 @@ use super::fill::{SPAN_ANY, SUB, centre_span, to_fixed};
 
 /// What a projected vertex is good for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(u8)] // `project_avx2` writes the values.
 pub(crate) enum State {
     /// In front of the near plane and inside the guard band: its snapped screen position
     /// is valid and primitives made only of such vertices skip clipping.
-    Simple,
+    Simple = 0,
     /// Finite but needs clipping (behind the near plane or outside the guard band).
-    Clip,
+    Clip = 1,
     /// A coordinate is NaN or infinite: primitives using it are skipped.
     #[default]
-    Invalid,
+    Invalid = 2,
 }
 
 /// The hot per-vertex data the triangle loop reads (20 bytes: the clip-space position is
 /// not kept, only clipped primitives need it and they redo it, see `Scratch::clip_pos`).
+/// `repr(C)`: `project_avx2` writes the fields in this order.
 #[derive(Debug, Clone, Copy, Default)]
+#[repr(C)]
 pub(crate) struct ProjVertex {
     /// Screen position snapped to 1/`SUB` pixel (y down); valid when `Simple`.
     pub x: i32,
@@ -111,15 +114,29 @@ pub(super) fn project_all(
     out.view_proj = view_proj;
     let normals = normals.filter(|v| v.len() == n);
     let wide = Wide::new(view_proj, light_dir, width, height);
+    #[cfg(target_arch = "x86_64")]
+    let avx2 = super::project_avx2::Params::new(view_proj, light_dir, width, height);
     // `spans` is empty or as long as `verts`.
     let run = |start: usize, verts: &mut [ProjVertex], spans: &mut [[i16; 4]]| {
         let end = start + verts.len();
         let ps = positions.get(start..end).unwrap_or_default();
         let ns = normals.and_then(|ns| ns.get(start..end));
-        if spans.is_empty() {
-            wide.project_range::<false>(ps, ns, verts, spans);
+        let with_spans = !spans.is_empty();
+        // Whole blocks of eight with AVX2 when the CPU has it, the rest (or all) here.
+        #[cfg(target_arch = "x86_64")]
+        let done = if with_spans {
+            super::project_avx2::project::<true>(&avx2, ps, ns, verts, spans)
         } else {
+            super::project_avx2::project::<false>(&avx2, ps, ns, verts, spans)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let done = 0;
+        let (ps, ns, verts) = (&ps[done..], ns.map(|ns| &ns[done..]), &mut verts[done..]);
+        let spans = if with_spans { &mut spans[done..] } else { spans };
+        if with_spans {
             wide.project_range::<true>(ps, ns, verts, spans);
+        } else {
+            wide.project_range::<false>(ps, ns, verts, spans);
         }
     };
     let Scratch { verts, spans, .. } = out;
@@ -405,17 +422,16 @@ mod tests {
         }
     }
 
-    #[test]
-    fn four_lanes_equal_the_one_vertex_path() {
-        // Random points around the view, many behind the eye (z > 3 with the default
-        // camera), across the near plane, far outside the guard band, at the eye itself,
-        // and with NaN or infinite coordinates; normals of every length including zero,
-        // tiny (whose reciprocal length overflows), huge and non-finite.
-        let cam = Camera::default();
+    /// Points and normals of every kind, `count` of each: points around the view, many
+    /// behind the eye (z > 3 with the default camera), across the near plane, far outside
+    /// the guard band, at the eye itself, and with NaN or infinite coordinates; normals
+    /// of every length including zero, tiny (whose reciprocal length overflows), huge and
+    /// non-finite.
+    fn awkward_points(count: usize) -> (Vec<Vec3>, Vec<Vec3>) {
         let mut rng = Lcg(11);
         let mut pts = Vec::new();
         let mut normals = Vec::new();
-        for k in 0..20_000 {
+        for k in 0..count {
             let mut r = |scale: f32| (rng.next() * 2.0 - 1.0) * scale;
             let p = match k % 8 {
                 0 => Vec3::new(r(1.0), r(1.0), 3.0 + r(0.05)),
@@ -436,7 +452,50 @@ mod tests {
         }
         normals[6].z = f32::NAN;
         normals[9].x = f32::INFINITY;
-        // Not a multiple of the lane count: the tail goes through the one-vertex path.
+        (pts, normals)
+    }
+
+    /// The portable path alone (four lanes, then one vertex at a time), which `project_all`
+    /// uses only on CPUs without AVX2.
+    fn portable(projection: Projection, pts: &[Vec3], normals: Option<&[Vec3]>, with_spans: bool) -> Scratch {
+        let Projection { view_proj, light_dir, width, height } = projection;
+        let mut out = Scratch::default();
+        out.verts.resize(pts.len(), ProjVertex::default());
+        out.spans.resize(if with_spans { pts.len() } else { 0 }, SPAN_ANY);
+        let wide = Wide::new(view_proj, light_dir, width, height);
+        if with_spans {
+            wide.project_range::<true>(pts, normals, &mut out.verts, &mut out.spans);
+        } else {
+            wide.project_range::<false>(pts, normals, &mut out.verts, &mut out.spans);
+        }
+        out
+    }
+
+    /// Checks every vertex of `out` (and its span when there are spans) against
+    /// `project_one`; counts the states seen.
+    fn check_against_one(
+        out: &Scratch,
+        projection: Projection,
+        pts: &[Vec3],
+        normals: Option<&[Vec3]>,
+        states: &mut [usize; 3],
+    ) {
+        let Projection { view_proj, light_dir, width, height } = projection;
+        assert_eq!(out.verts.len(), pts.len());
+        for i in 0..pts.len() {
+            let want = project_one(view_proj, pts[i], normals.map(|ns| ns[i]), light_dir, width, height);
+            assert_eq!(bits(out.verts[i]), bits(want), "{i}: {:?} {:?}", pts[i], normals.map(|ns| ns[i]));
+            let span = if want.simple() { centre_span(width, height, want.x, want.y) } else { SPAN_ANY };
+            assert_eq!(out.spans.get(i).copied().unwrap_or(span), span, "{i}");
+            states[want.state as usize] += 1;
+        }
+    }
+
+    #[test]
+    fn every_path_equals_the_one_vertex_path() {
+        let cam = Camera::default();
+        let (pts, normals) = awkward_points(20_000);
+        // Not a multiple of eight or four: the tail goes through the narrower paths.
         let n = pts.len() - 3;
         let mut out = Scratch::default();
         let mut states = [0; 3];
@@ -444,21 +503,42 @@ mod tests {
             let vp = cam.view_proj(aspect);
             for light in [cam.back(), Vec3::new(-0.6, 0.0, -0.8)] {
                 for normals in [Some(&normals[..n]), None] {
-                    let with_spans = normals.is_some();
-                    let projection = Projection { view_proj: vp, light_dir: light, width: w, height: h };
-                    project_all(projection, &pts[..n], normals, with_spans, &mut out);
-                    assert_eq!(out.spans.len(), if with_spans { n } else { 0 });
-                    for i in 0..n {
-                        let want = project_one(vp, pts[i], normals.map(|ns| ns[i]), light, w, h);
-                        assert_eq!(bits(out.verts[i]), bits(want), "{i}: {:?} {:?}", pts[i], normals);
-                        let span = if want.simple() { centre_span(w, h, want.x, want.y) } else { SPAN_ANY };
-                        assert_eq!(out.spans.get(i).copied().unwrap_or(span), span);
-                        states[want.state as usize] += 1;
+                    for with_spans in [true, false] {
+                        let projection = Projection { view_proj: vp, light_dir: light, width: w, height: h };
+                        project_all(projection, &pts[..n], normals, with_spans, &mut out);
+                        assert_eq!(out.spans.len(), if with_spans { n } else { 0 });
+                        check_against_one(&out, projection, &pts[..n], normals, &mut states);
+                        let alone = portable(projection, &pts[..n], normals, with_spans);
+                        check_against_one(&alone, projection, &pts[..n], normals, &mut states);
                     }
                 }
             }
         }
         // Every state is well represented.
+        assert!(states.iter().all(|&k| k > 1000), "{states:?}");
+    }
+
+    #[test]
+    fn every_length_and_start_equals_the_one_vertex_path() {
+        // Every remainder after the eight-lane and the four-lane blocks, from every start
+        // (the AVX2 loads are unaligned).
+        let cam = Camera::default();
+        let (pts, normals) = awkward_points(64);
+        let vp = cam.view_proj(1.5);
+        let projection = Projection { view_proj: vp, light_dir: cam.back(), width: 90, height: 50 };
+        let mut out = Scratch::default();
+        let mut states = [0; 3];
+        for start in 0..9 {
+            for len in 0..=40 {
+                let (ps, ns) = (&pts[start..start + len], &normals[start..start + len]);
+                for (ns, with_spans) in [(Some(ns), true), (None, false), (Some(ns), false)] {
+                    project_all(projection, ps, ns, with_spans, &mut out);
+                    check_against_one(&out, projection, ps, ns, &mut states);
+                    let alone = portable(projection, ps, ns, with_spans);
+                    check_against_one(&alone, projection, ps, ns, &mut states);
+                }
+            }
+        }
         assert!(states.iter().all(|&k| k > 1000), "{states:?}");
     }
 }
