@@ -2,6 +2,10 @@
 //! world -> clip space, the guard-band test, the viewport transform and snapping to the
 //! filler's fixed-point grid, the head-light term, and for binned meshes the centre spans
 //! (see `bin`). Output goes into scratch buffers the raster keeps between frames.
+//!
+//! On x86-64 CPUs with AVX2 whole blocks of eight vertices go through `project_avx2`; the
+//! portable four-lane path here does the rest, and everything elsewhere. Both give
+//! `project_one`'s bits, which the tests check for every path.
 
 use glam::{Mat4, Vec3, Vec4};
 
