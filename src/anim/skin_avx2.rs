@@ -1,17 +1,21 @@
-//! The skinning inner loop in 256-bit AVX2, eight vertices per step (x86_64 only; the
-//! caller checks the CPU at run time). Nearly all of the crate's `unsafe` is here (the
-//! rest is one guarded call in `pose_cache`): the intrinsics need raw-pointer loads and
-//! stores, and calling a `#[target_feature]` function needs the feature checked first.
-//! Measured: 2-3x the portable SSE2 loop (see PERFORMANCE.md).
+//! The skinning inner loop in AVX2 + FMA, four vertices per step (x86_64 only; the caller
+//! checks the CPU at run time). Nearly all of the crate's `unsafe` is here (the rest is
+//! one guarded call in `pose_cache`): the intrinsics need raw-pointer loads and stores,
+//! and calling a `#[target_feature]` function needs the features checked first.
 //!
-//! Per vertex it performs the portable loop's float operations in the same order, without
-//! FMA (Rust never contracts a multiply and an add), so both give the same bits (up to the
-//! sign of an exact zero):
-//! - blend: each column `sum_k P[j_k] * w_k`, influences in order (two 8-float halves);
-//! - transpose the blended matrices of vertices A and B into `[col A | col B]` pairs, so
-//!   the transform `((x * px + y * py) + z * pz) + w` runs on both vertices at once;
-//! - normals: `(x^2 + y^2) + z^2` of eight normals through three `hadd`s (the fourth lane
-//!   is zero, and `z^2 + 0 = z^2`), one `sqrt` and one `div` for all eight, and the same
+//! Each vertex is worked in 128-bit registers, one per matrix column: Zen 1 (the host the
+//! performance issue names) splits every 256-bit operation in two, and pairing two
+//! vertices in 256-bit registers cost cross-lane shuffles (`vperm2f128`, `vpermps`) that
+//! are several micro-ops each there, for no more arithmetic per cycle.
+//!
+//! Per vertex it performs the portable loop's float operations in the same order, each
+//! multiply-add fused (the portable loop uses `mul_add`), so both give the same bits (up to
+//! the sign of an exact zero):
+//! - blend: each column `J[j0] * w0`, then `J[jk] * wk + acc` fused, influences in order;
+//! - position `z * pz + (y * py + (x * px + w))`, normal `z * nz + (y * ny + x * nx)`,
+//!   fused, with each coordinate broadcast from the vertex's own 16-byte load;
+//! - normals: `(x^2 + y^2) + z^2` of four normals through three `hadd`s (the fourth lane is
+//!   zero, and `z^2 + 0 = z^2`), one `sqrt` and one `div` for all four, and the same
 //!   finite-and-positive test as glam's `normalize_or_zero`.
 
 use std::arch::x86_64::*;
@@ -20,9 +24,12 @@ use glam::Vec3;
 
 use super::skin_wide::{WideInput, WideJoint};
 
-/// Skins whole blocks of 8 vertices and returns how many vertices were done. A block
-/// loads 8 floats at a pair's first position (2 floats past the pair) and stores 4 floats
-/// per vertex (1 past it), so the last vertex of every slice is left to the caller.
+/// Vertices per step of the kernel.
+const BLOCK: usize = 4;
+
+/// Skins whole blocks of `BLOCK` vertices and returns how many vertices were done. A
+/// vertex loads and stores 4 floats at its 3 (the store's spare lane is overwritten by the
+/// next vertex), so the last vertex of every slice is left to the caller.
 pub(super) fn skin(
     wide: WideInput,
     positions_in: &[Vec3],
@@ -30,7 +37,7 @@ pub(super) fn skin(
     positions_out: &mut [Vec3],
     normals_out: &mut [Vec3],
 ) -> usize {
-    if !is_x86_feature_detected!("avx2") {
+    if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
         return 0;
     }
     let with_normals = !normals_out.is_empty();
@@ -38,9 +45,9 @@ pub(super) fn skin(
     if with_normals {
         n = n.min(normals_in.len()).min(normals_out.len());
     }
-    // Block b covers vertices 8b..8b+8 and touches floats up to 3 * (8b + 8) + 2, which
-    // stays inside every slice when 8b + 9 <= n.
-    let blocks = n.saturating_sub(1) / 8;
+    // Block b covers vertices 4b..4b+4 and touches floats up to 3 * (4b + 4) + 2, which
+    // stays inside every slice when 4b + 5 <= n.
+    let blocks = n.saturating_sub(1) / BLOCK;
     if blocks == 0 {
         return 0;
     }
@@ -53,10 +60,11 @@ pub(super) fn skin(
         n_in: normals_in.as_ptr().cast(),
         n_out: normals_out.as_mut_ptr().cast(),
     };
-    // SAFETY: AVX2 is present (checked above). Every pointer comes from a slice of at
-    // least `n` vertices (`Vec3` is `repr(C)`, three f32; weights are `[f32; 4]`), and
-    // `blocks` was chosen so that every load and store stays inside them (see above). The
-    // normal pointers are only used when `with_normals`, when they too hold `n` vertices.
+    // SAFETY: AVX2 and FMA are present (checked above). Every pointer comes from a slice
+    // of at least `n` vertices (`Vec3` is `repr(C)`, three f32; weights are `[f32; 4]`),
+    // and `blocks` was chosen so that every load and store stays inside them (see above).
+    // The normal pointers are only used when `with_normals`, when they too hold `n`
+    // vertices.
     unsafe {
         if with_normals {
             kernel::<true>(&args, blocks);
@@ -64,7 +72,7 @@ pub(super) fn skin(
             kernel::<false>(&args, blocks);
         }
     }
-    blocks * 8
+    blocks * BLOCK
 }
 
 struct Args<'a> {
@@ -77,108 +85,92 @@ struct Args<'a> {
     n_out: *mut f32,
 }
 
-/// The blended matrix of vertex `v` as columns `[x | y]`, `[z | w]`.
+/// The blended matrix of vertex `v` as its four columns x, y, z, w.
 ///
-/// SAFETY (caller): AVX2 present; `v` is inside the joints and weights arrays.
-#[target_feature(enable = "avx2")]
+/// SAFETY (caller): AVX2 and FMA present; `v` is inside the joints and weights arrays.
+#[target_feature(enable = "avx2,fma")]
 #[inline]
-unsafe fn blend(a: &Args, v: usize) -> (__m256, __m256) {
+unsafe fn blend(a: &Args, v: usize) -> [__m128; 4] {
     // SAFETY: `v` is in bounds (caller); indexing the 256-entry palette with a `u8` cannot
-    // go out of bounds; `WideJoint` is 64-byte aligned, so both aligned loads are valid.
+    // go out of bounds; `WideJoint` is 64-byte aligned, so the aligned loads are valid.
     unsafe {
         let joints = *a.joints.add(v);
-        let w = a.weights.add(4 * v);
+        let w = _mm_loadu_ps(a.weights.add(4 * v));
         let joint = |k: usize| a.palette[usize::from(joints[k])].as_ptr();
-        let w0 = _mm256_broadcast_ss(&*w);
-        let mut lo = _mm256_mul_ps(_mm256_load_ps(joint(0)), w0);
-        let mut hi = _mm256_mul_ps(_mm256_load_ps(joint(0).add(8)), w0);
-        for k in 1..4 {
-            let wk = _mm256_broadcast_ss(&*w.add(k));
-            lo = _mm256_add_ps(lo, _mm256_mul_ps(_mm256_load_ps(joint(k)), wk));
-            hi = _mm256_add_ps(hi, _mm256_mul_ps(_mm256_load_ps(joint(k).add(8)), wk));
+        let m = joint(0);
+        let w0 = _mm_permute_ps::<0x00>(w);
+        let mut c = [0, 4, 8, 12].map(|i| _mm_mul_ps(_mm_load_ps(m.add(i)), w0));
+        for (k, wk) in
+            [(1, _mm_permute_ps::<0x55>(w)), (2, _mm_permute_ps::<0xAA>(w)), (3, _mm_permute_ps::<0xFF>(w))]
+        {
+            let m = joint(k);
+            for (i, col) in c.iter_mut().enumerate() {
+                *col = _mm_fmadd_ps(_mm_load_ps(m.add(4 * i)), wk, *col);
+            }
         }
-        (lo, hi)
+        c
     }
 }
 
-/// `((c0 * x + c1 * y) + c2 * z)` with x, y, z the pair's coordinates spread over each half.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn linear(c: &[__m256; 4], xyz: __m256) -> __m256 {
-    let spread =
-        |i: i32| _mm256_permutevar8x32_ps(xyz, _mm256_setr_epi32(i, i, i, i, i + 3, i + 3, i + 3, i + 3));
-    let xy = _mm256_add_ps(_mm256_mul_ps(c[0], spread(0)), _mm256_mul_ps(c[1], spread(1)));
-    _mm256_add_ps(xy, _mm256_mul_ps(c[2], spread(2)))
-}
-
-/// Stores the pair `[A | B]` at `out` (A) and `out + 3` (B), 4 floats each: B's store
-/// overwrites A's spare lane, and B's spare lane is overwritten by the next vertex.
-///
-/// SAFETY (caller): AVX2 present; `out .. out + 7` is writable.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn store_pair(out: *mut f32, pair: __m256) {
-    // SAFETY: in bounds (caller).
-    unsafe {
-        _mm_storeu_ps(out, _mm256_castps256_ps128(pair));
-        _mm_storeu_ps(out.add(3), _mm256_extractf128_ps(pair, 1));
-    }
-}
-
-/// SAFETY (caller): AVX2 present; every pointer of `a` valid for `8 * blocks + 1`
-/// vertices (the normal ones only when `NORMALS`).
-#[target_feature(enable = "avx2")]
+/// SAFETY (caller): AVX2 and FMA present; every pointer of `a` valid for
+/// `BLOCK * blocks + 1` vertices (the normal ones only when `NORMALS`).
+#[target_feature(enable = "avx2,fma")]
 unsafe fn kernel<const NORMALS: bool>(a: &Args, blocks: usize) {
     for b in 0..blocks {
-        let mut normals = [_mm256_setzero_ps(); 4];
-        for (pair, normal) in normals.iter_mut().enumerate() {
-            let v = 8 * b + 2 * pair;
-            // SAFETY: v + 1 < 8 * blocks + 1: every access below is in bounds (caller).
+        let mut positions = [_mm_setzero_ps(); BLOCK];
+        let mut normals = [_mm_setzero_ps(); BLOCK];
+        for (i, (position, normal)) in positions.iter_mut().zip(&mut normals).enumerate() {
+            let v = BLOCK * b + i;
+            // SAFETY: v < BLOCK * blocks: every access below (4 floats at 3v) is in bounds
+            // (caller).
             unsafe {
-                let (a_lo, a_hi) = blend(a, v);
-                let (b_lo, b_hi) = blend(a, v + 1);
-                let c = [
-                    _mm256_permute2f128_ps(a_lo, b_lo, 0x20),
-                    _mm256_permute2f128_ps(a_lo, b_lo, 0x31),
-                    _mm256_permute2f128_ps(a_hi, b_hi, 0x20),
-                    _mm256_permute2f128_ps(a_hi, b_hi, 0x31),
-                ];
-                let p = linear(&c, _mm256_loadu_ps(a.p_in.add(3 * v)));
-                store_pair(a.p_out.add(3 * v), _mm256_add_ps(p, c[3]));
+                let [x, y, z, w] = blend(a, v);
+                let p = _mm_loadu_ps(a.p_in.add(3 * v));
+                let r = _mm_fmadd_ps(x, _mm_permute_ps::<0x00>(p), w);
+                let r = _mm_fmadd_ps(y, _mm_permute_ps::<0x55>(p), r);
+                *position = _mm_fmadd_ps(z, _mm_permute_ps::<0xAA>(p), r);
                 if NORMALS {
-                    *normal = linear(&c, _mm256_loadu_ps(a.n_in.add(3 * v)));
+                    let n = _mm_loadu_ps(a.n_in.add(3 * v));
+                    let r = _mm_mul_ps(x, _mm_permute_ps::<0x00>(n));
+                    let r = _mm_fmadd_ps(y, _mm_permute_ps::<0x55>(n), r);
+                    *normal = _mm_fmadd_ps(z, _mm_permute_ps::<0xAA>(n), r);
                 }
             }
         }
+        // The block's stores come after all of its loads (measured ~5% faster than
+        // storing each position as soon as it is done: the compiler cannot move a load
+        // above a store through these raw pointers).
+        for (i, p) in positions.iter().enumerate() {
+            // SAFETY: as above; vertices are stored in order, so each store's spare lane
+            // lands on the next vertex before that vertex is written.
+            unsafe { _mm_storeu_ps(a.p_out.add(3 * (BLOCK * b + i)), *p) };
+        }
         if NORMALS {
             let rcp = reciprocal_lengths(&normals);
-            // Lane 0 of each half is A | B, lane 1 C | D, and so on (see reciprocal_lengths).
             let spread = [
-                _mm256_permute_ps(rcp, 0x00),
-                _mm256_permute_ps(rcp, 0x55),
-                _mm256_permute_ps(rcp, 0xAA),
-                _mm256_permute_ps(rcp, 0xFF),
+                _mm_permute_ps::<0x00>(rcp),
+                _mm_permute_ps::<0x55>(rcp),
+                _mm_permute_ps::<0xAA>(rcp),
+                _mm_permute_ps::<0xFF>(rcp),
             ];
-            for (pair, (n, r)) in normals.iter().zip(spread).enumerate() {
+            for (i, (n, r)) in normals.iter().zip(spread).enumerate() {
                 // SAFETY: as above.
-                unsafe { store_pair(a.n_out.add(3 * (8 * b + 2 * pair)), _mm256_mul_ps(*n, r)) };
+                unsafe { _mm_storeu_ps(a.n_out.add(3 * (BLOCK * b + i)), _mm_mul_ps(*n, r)) };
             }
         }
     }
 }
 
-/// `1 / length` of the eight normals held as pairs `[A | B], [C | D], [E | F], [G | H]`,
-/// returned as `[A, C, E, G | B, D, F, H]`; 0 where that is not finite and positive.
-#[target_feature(enable = "avx2")]
+/// `1 / length` of four normals (fourth lanes zero), 0 where that is not finite and
+/// positive.
+#[target_feature(enable = "avx2,fma")]
 #[inline]
-fn reciprocal_lengths(pairs: &[__m256; 4]) -> __m256 {
-    let sq = pairs.map(|p| _mm256_mul_ps(p, p));
-    // hadd: [a0+a1, a2+a3, b0+b1, b2+b3 | same for the high halves].
-    let abcd = _mm256_hadd_ps(sq[0], sq[1]);
-    let efgh = _mm256_hadd_ps(sq[2], sq[3]);
-    let len2 = _mm256_hadd_ps(abcd, efgh);
-    let rcp = _mm256_div_ps(_mm256_set1_ps(1.0), _mm256_sqrt_ps(len2));
-    let finite = _mm256_cmp_ps::<_CMP_LT_OQ>(rcp, _mm256_set1_ps(f32::INFINITY));
-    let positive = _mm256_cmp_ps::<_CMP_GT_OQ>(rcp, _mm256_setzero_ps());
-    _mm256_and_ps(rcp, _mm256_and_ps(finite, positive))
+fn reciprocal_lengths(n: &[__m128; 4]) -> __m128 {
+    let sq = n.map(|v| _mm_mul_ps(v, v));
+    // hadd: [a0+a1, a2+a3, b0+b1, b2+b3].
+    let len2 = _mm_hadd_ps(_mm_hadd_ps(sq[0], sq[1]), _mm_hadd_ps(sq[2], sq[3]));
+    let rcp = _mm_div_ps(_mm_set1_ps(1.0), _mm_sqrt_ps(len2));
+    let finite = _mm_cmp_ps::<_CMP_LT_OQ>(rcp, _mm_set1_ps(f32::INFINITY));
+    let positive = _mm_cmp_ps::<_CMP_GT_OQ>(rcp, _mm_setzero_ps());
+    _mm_and_ps(rcp, _mm_and_ps(finite, positive))
 }

@@ -1,4 +1,4 @@
-//! What the wide (256-bit) skinning kernel reads, and the safe entry to it.
+//! What the wide (AVX2 + FMA) skinning kernel reads, and the safe entry to it.
 //!
 //! - `WidePalette`: 256 joint matrices of 16 floats (four columns x, y, z, translation, each
 //!   with a zero fourth lane). Entries past the skin's joints stay zero, so any `u8` joint
@@ -13,7 +13,7 @@
 //!
 //! `skin_wide` runs the kernel when the CPU has it (runtime detection) and reports how
 //! many leading vertices it did; the caller finishes the rest with the portable loop,
-//! which does the same operations in the same order (so the same bits).
+//! which does the same operations in the same order, fused the same way (so the same bits).
 
 use glam::{Affine3A, Mat4, Vec3, Vec4};
 
@@ -136,7 +136,7 @@ impl WideInput<'_> {
     }
 }
 
-/// Skins the leading vertices it can with the wide kernel (whole blocks of 8, never the
+/// Skins the leading vertices it can with the wide kernel (whole blocks of 4, never the
 /// last vertex of any slice) and returns how many; 0 when the CPU lacks the instructions
 /// (or on other architectures). `normals_out` empty = positions only.
 pub(crate) fn skin_wide(
@@ -148,7 +148,7 @@ pub(crate) fn skin_wide(
 ) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2") {
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
             return super::skin_avx2::skin(wide, positions_in, normals_in, positions_out, normals_out);
         }
     }
@@ -290,7 +290,7 @@ mod tests {
 
     #[test]
     fn wide_matches_the_reference_and_the_portable_loop_at_every_remainder() {
-        for n in [0, 1, 2, 7, 8, 9, 10, 16, 17, 18, 23, 64, 1003] {
+        for n in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 16, 17, 18, 23, 64, 1003] {
             check(n, 0x1234_5677 + n as u32);
         }
     }
@@ -307,13 +307,14 @@ mod tests {
         let packed = PackedInfluences::new(&c.set, c.joints.len()).unwrap();
         let wide = wide_palette(&c.joints);
         let input = WideInput { palette: &wide, joints: &packed.joints, weights: packed.weights(&c.set) };
-        for n in [0, 1, 8, 9, 16, 17, 40] {
+        for n in [0, 1, 4, 5, 8, 9, 16, 17, 40] {
             let (mut p, mut nr) = (vec![Vec3::NAN; n], vec![Vec3::NAN; n]);
             let done = skin_wide(input, &c.positions[..n], &c.normals[..n], &mut p, &mut nr);
-            assert_eq!(done % 8, 0);
+            assert_eq!(done % 4, 0);
             assert!(done < n.max(1), "n={n} done={done}");
-            if cfg!(target_arch = "x86_64") && std::arch::is_x86_feature_detected!("avx2") {
-                assert_eq!(done, n.saturating_sub(1) / 8 * 8, "n={n}");
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+                assert_eq!(done, n.saturating_sub(1) / 4 * 4, "n={n}");
             }
             // Nothing past what it reports is touched.
             assert!(p[done..].iter().chain(&nr[done..]).all(|v| v.is_nan()), "n={n}");

@@ -10,14 +10,19 @@
 //!   allocation; a bad joint index reads a zero matrix, a non-finite weight counts as 0),
 //!   chunked so that big meshes are split over the rayon pool (persistent threads, no
 //!   spawn per frame) above `PARALLEL_MIN_VERTICES`. When the skin fits the wide palette
-//!   (<= 255 joints) and the CPU has AVX2, each chunk's vertices go through the 256-bit
-//!   kernel (`skin_wide`) first, and this loop does the few left over.
+//!   (<= 255 joints) and the CPU has AVX2 and FMA, each chunk's vertices go through the
+//!   wide kernel (`skin_wide`) first, and this loop does the few left over.
 //! - `skin_in_place`, the general one, for several influence sets or a non-finite joint
 //!   matrix (where `0 * inf` would differ from skipping the influence).
 //!
 //! The fast path performs the very same float operations in the same order as the general
-//! one (column scale-adds, then `x*px + y*py + z*pz + w`), so they agree to the bit except
-//! for the sign of an exact zero; the tests check both against a per-influence reference.
+//! one (column scale-adds `J * w + acc`, then `z * pz + (y * py + (x * px + w))`), so they
+//! agree to the bit except for the sign of an exact zero; the tests check both against a
+//! per-influence reference. Every multiply-add is fused (`mul_add`, correctly rounded on
+//! every target), so the results are also the same bits on x86_64 with or without the
+//! kernel and on aarch64 (where `mul_add` is NEON's `fmla`). On x86_64 the loops are
+//! compiled a second time with FMA enabled and chosen at run time; without FMA hardware
+//! (x86 from before 2013) `mul_add` is a libm call per lane: about 10x slower, same bits.
 
 use glam::{Affine3A, Mat3, Mat4, Vec3, Vec3A, Vec4};
 use rayon::prelude::*;
@@ -25,38 +30,77 @@ use rayon::prelude::*;
 use super::skin_wide::{WideInput, skin_wide};
 use crate::rig::InfluenceSet;
 
-/// Adds `sum_k w_k * J[joints_k]` to `acc`. An influence whose weight is zero or not finite,
-/// or whose joint index is past the skin's joints, is skipped: it is a finding for that
-/// vertex only, and skipping it keeps the rest of the vertex's influences.
-#[inline]
+/// Adds `sum_k w_k * J[joints_k]` to `acc`, each column fused: `J * w + acc`. An influence
+/// whose weight is zero or not finite, or whose joint index is past the skin's joints, is
+/// skipped: it is a finding for that vertex only, and skipping it keeps the rest of the
+/// vertex's influences.
+#[inline(always)]
 fn accumulate(acc: &mut Mat4, joint_matrices: &[Mat4], joints: &[u16; 4], weights: &[f32; 4]) {
     for (&j, &w) in joints.iter().zip(weights) {
         if w == 0.0 || !w.is_finite() {
             continue;
         }
         if let Some(m) = joint_matrices.get(usize::from(j)) {
-            *acc += *m * w;
+            let w = Vec4::splat(w);
+            acc.x_axis = m.x_axis.mul_add(w, acc.x_axis);
+            acc.y_axis = m.y_axis.mul_add(w, acc.y_axis);
+            acc.z_axis = m.z_axis.mul_add(w, acc.z_axis);
+            acc.w_axis = m.w_axis.mul_add(w, acc.w_axis);
         }
     }
 }
 
 /// `xyz` of `m * (p, 1)`: the homogeneous formula of the spec, with the w of the blended
 /// matrix ignored (weights that do not sum to 1 scale the result; that is the point).
-#[inline]
+/// Fused in the fast path's order: `z * pz + (y * py + (x * px + w))`.
+#[inline(always)]
 fn point(m: &Mat4, p: Vec3) -> Vec3 {
-    (*m * p.extend(1.0)).truncate()
+    let s = Vec4::splat;
+    m.z_axis.mul_add(s(p.z), m.y_axis.mul_add(s(p.y), m.x_axis.mul_add(s(p.x), m.w_axis))).truncate()
 }
 
 /// `xyz` of `m * (n, 0)`, renormalised; a zero (or collapsed) normal stays zero, never NaN.
-#[inline]
+/// Fused in the fast path's order: `z * nz + (y * ny + x * nx)`.
+#[inline(always)]
 fn normal(m: &Mat4, n: Vec3) -> Vec3 {
-    (*m * n.extend(0.0)).truncate().normalize_or_zero()
+    let s = Vec4::splat;
+    let v = m.z_axis.mul_add(s(n.z), m.y_axis.mul_add(s(n.y), m.x_axis * n.x));
+    v.truncate().normalize_or_zero()
 }
 
 /// Skins `positions` (and `normals` when it has one entry per position) in place. Vertices
 /// past the end of an influence set's arrays get nothing from that set; vertices past the
 /// first set's arrays stay as they are.
 pub(crate) fn skin_in_place(
+    positions: &mut [Vec3],
+    normals: &mut [Vec3],
+    sets: &[InfluenceSet],
+    joint_matrices: &[Mat4],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: `skin_in_place_fma` needs nothing but FMA, which the CPU was just seen to have.
+        #[allow(unsafe_code)]
+        return unsafe { skin_in_place_fma(positions, normals, sets, joint_matrices) };
+    }
+    skin_in_place_body(positions, normals, sets, joint_matrices);
+}
+
+/// `skin_in_place_body` where `mul_add` is one instruction, not a libm call per lane (see
+/// `skin_portable_fma`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+fn skin_in_place_fma(
+    positions: &mut [Vec3],
+    normals: &mut [Vec3],
+    sets: &[InfluenceSet],
+    joint_matrices: &[Mat4],
+) {
+    skin_in_place_body(positions, normals, sets, joint_matrices);
+}
+
+#[inline(always)]
+fn skin_in_place_body(
     positions: &mut [Vec3],
     normals: &mut [Vec3],
     sets: &[InfluenceSet],
@@ -118,22 +162,31 @@ impl Affine34 {
     }
 
     #[inline(always)]
+    fn scaled(m: &Affine34, w: f32) -> Affine34 {
+        Affine34 { cols: m.cols.map(|c| c * w) }
+    }
+
+    /// `self += m * w`, each column fused.
+    #[inline(always)]
     fn add_scaled(&mut self, m: &Affine34, w: f32) {
+        let w = Vec3A::splat(w);
         for (a, b) in self.cols.iter_mut().zip(&m.cols) {
-            *a += *b * w;
+            *a = b.mul_add(w, *a);
         }
     }
 
+    /// `z * pz + (y * py + (x * px + w))`, fused.
     #[inline(always)]
     fn point(&self, p: Vec3A) -> Vec3A {
         let [x, y, z, w] = self.cols;
-        x * p.x + y * p.y + z * p.z + w
+        z.mul_add(Vec3A::splat(p.z), y.mul_add(Vec3A::splat(p.y), x.mul_add(Vec3A::splat(p.x), w)))
     }
 
+    /// `z * nz + (y * ny + x * nx)`, fused.
     #[inline(always)]
     fn vector(&self, n: Vec3A) -> Vec3A {
         let [x, y, z, _] = self.cols;
-        x * n.x + y * n.y + z * n.z
+        z.mul_add(Vec3A::splat(n.z), y.mul_add(Vec3A::splat(n.y), x * n.x))
     }
 }
 
@@ -221,10 +274,15 @@ impl<'a> SkinInput<'a> {
 /// a non-finite weight scales by zero.
 #[inline(always)]
 fn blend(palette: &[Affine34], joints: &[u16; 4], weights: &[f32; 4]) -> Affine34 {
-    let mut m = Affine34::ZERO;
-    for (&j, &w) in joints.iter().zip(weights) {
-        let joint = palette.get(usize::from(j)).unwrap_or(&Affine34::ZERO);
-        m.add_scaled(joint, if w.is_finite() { w } else { 0.0 });
+    let influence = |k: usize| {
+        let joint = palette.get(usize::from(joints[k])).unwrap_or(&Affine34::ZERO);
+        (joint, if weights[k].is_finite() { weights[k] } else { 0.0 })
+    };
+    let (joint, w) = influence(0);
+    let mut m = Affine34::scaled(joint, w);
+    for k in 1..4 {
+        let (joint, w) = influence(k);
+        m.add_scaled(joint, w);
     }
     m
 }
@@ -260,6 +318,27 @@ fn skin_chunk(input: SkinInput, palette: &[Affine34], positions: &mut [Vec3], no
 /// The portable hot loop over one run of vertices. `normals` empty = positions only.
 #[inline(never)]
 fn skin_portable(input: SkinInput, palette: &[Affine34], positions: &mut [Vec3], normals: &mut [Vec3]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: `skin_portable_fma` needs nothing but FMA, which the CPU was just seen to have.
+        #[allow(unsafe_code)]
+        return unsafe { skin_portable_fma(input, palette, positions, normals) };
+    }
+    skin_portable_body(input, palette, positions, normals);
+}
+
+/// `skin_portable_body` where `mul_add` is one instruction: in a baseline x86_64 build it is
+/// a call to libm's `fmaf` per lane (the same correctly rounded result), which made this
+/// loop 10x slower (CesiumMan-x32 through this loop: 5 M vertices/s with the calls).
+/// Without FMA hardware (x86 from before 2013) the calls remain: slower, same bits.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+fn skin_portable_fma(input: SkinInput, palette: &[Affine34], positions: &mut [Vec3], normals: &mut [Vec3]) {
+    skin_portable_body(input, palette, positions, normals);
+}
+
+#[inline(always)]
+fn skin_portable_body(input: SkinInput, palette: &[Affine34], positions: &mut [Vec3], normals: &mut [Vec3]) {
     let with_normals = !normals.is_empty();
     let mut n = positions.len().min(input.positions.len()).min(input.joints.len()).min(input.weights.len());
     if with_normals {
