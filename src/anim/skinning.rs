@@ -637,6 +637,77 @@ pub(super) mod tests {
         }
     }
 
+    /// One vertex in plain scalar `f32`, in the documented order with every multiply-add
+    /// fused: the bits every path (AVX2 kernel, portable loop on any architecture, general
+    /// path) must give, up to the sign of an exact zero.
+    fn scalar_fused(joints: &[Mat4], j: [u16; 4], w: [f32; 4], p: Vec3, n: Vec3) -> (Vec3, Vec3) {
+        let cols = |k: usize| {
+            let m = joints.get(usize::from(j[k])).copied().unwrap_or(Mat4::ZERO);
+            [m.x_axis, m.y_axis, m.z_axis, m.w_axis].map(|c| c.truncate().to_array())
+        };
+        let weight = |k: usize| if w[k].is_finite() { w[k] } else { 0.0 };
+        let mut m = cols(0).map(|c| c.map(|x| x * weight(0)));
+        for k in 1..4 {
+            let jk = cols(k);
+            for c in 0..4 {
+                for r in 0..3 {
+                    m[c][r] = jk[c][r].mul_add(weight(k), m[c][r]);
+                }
+            }
+        }
+        let [x, y, z, t] = m;
+        let pos = [0, 1, 2].map(|r| z[r].mul_add(p.z, y[r].mul_add(p.y, x[r].mul_add(p.x, t[r]))));
+        let nrm = [0, 1, 2].map(|r| z[r].mul_add(n.z, y[r].mul_add(n.y, x[r] * n.x)));
+        let rcp = 1.0 / ((nrm[0] * nrm[0] + nrm[1] * nrm[1]) + nrm[2] * nrm[2]).sqrt();
+        let rcp = if rcp.is_finite() && rcp > 0.0 { rcp } else { 0.0 };
+        (Vec3::from_array(pos), Vec3::from_array(nrm.map(|c| c * rcp)))
+    }
+
+    fn same_bits(a: Vec3, b: Vec3) -> bool {
+        a.to_array()
+            .iter()
+            .zip(b.to_array())
+            .all(|(x, y)| x.to_bits() == y.to_bits() || (*x == 0.0 && y == 0.0))
+    }
+
+    #[test]
+    fn every_path_gives_the_fused_scalar_bits() {
+        let mut rng = Rng(0x2545_f491);
+        let joints: Vec<Mat4> = (0..5)
+            .map(|_| {
+                let axis = Vec3::new(rng.unit() - 0.5, rng.unit() + 0.1, rng.unit() - 0.5).normalize();
+                let scale = Vec3::new(0.5 + rng.unit(), 0.5 + rng.unit(), 0.5 + rng.unit());
+                let t = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 10.0 - 5.0;
+                Mat4::from_scale_rotation_translation(scale, Quat::from_axis_angle(axis, rng.unit() * 6.0), t)
+            })
+            .collect();
+        let n = 203;
+        // Joint 5 does not exist; every 7th vertex has a NaN weight.
+        let js: Vec<[u16; 4]> = (0..n).map(|_| [0, 1, 2, 3].map(|_| (rng.next() % 6) as u16)).collect();
+        let ws: Vec<[f32; 4]> = (0..n)
+            .map(|v| {
+                let w = [rng.unit(), rng.unit(), rng.unit(), rng.unit()];
+                if v % 7 == 0 { [w[0], f32::NAN, w[2], w[3]] } else { w }
+            })
+            .collect();
+        let positions: Vec<Vec3> =
+            (0..n).map(|_| Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 3.0 - 1.5).collect();
+        let normals: Vec<Vec3> = positions.iter().map(|p| p.cross(Vec3::X) + Vec3::Y * 0.3).collect();
+        let mut palette = Vec::new();
+        assert!(build_palette(&joints, &mut palette));
+        let input =
+            SkinInput { positions: &positions, normals: &normals, joints: &js, weights: &ws, wide: None };
+        let (mut p, mut nr) = (vec![Vec3::NAN; n], vec![Vec3::NAN; n]);
+        skin_fast(input, &palette, &mut p, &mut nr, false);
+        let (mut gp, mut gn) = (positions.clone(), normals.clone());
+        skin_in_place(&mut gp, &mut gn, &[set(0, js.clone(), ws.clone())], &joints);
+        for v in 0..n {
+            let (sp, sn) = scalar_fused(&joints, js[v], ws[v], positions[v], normals[v]);
+            assert!(same_bits(p[v], sp) && same_bits(nr[v], sn), "fast path, vertex {v}");
+            assert!(same_bits(gp[v], sp) && same_bits(gn[v], sn), "general path, vertex {v}");
+        }
+    }
+
     #[test]
     fn a_non_finite_joint_matrix_is_reported_for_the_general_path() {
         let mut palette = Vec::new();
