@@ -26,8 +26,11 @@
 //! (no terminal or file I/O); `tui` is the only user of ratatui and crossterm; `cli` owns the
 //! command line and exit codes.
 
-// `deny`, not `forbid`: `anim::skin_avx2` (SIMD intrinsics, checked at run time) and
-// `import::file` (mapping the input file) alone allow it.
+// `deny`, not `forbid`. What allows it, each with a SAFETY comment: SIMD intrinsics checked
+// at run time (`anim::skin_avx2`, `render::project_avx2`) or always present on x86-64 (one
+// SSE2 block in `render::fill`); calls of safe functions compiled for AVX or FMA, behind
+// the same run-time check (`anim::pose_cache`, `anim::skinning`); and `import::file`
+// (mapping the input file).
 #![deny(unsafe_code)]
 
 pub mod anim;

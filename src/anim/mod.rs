@@ -28,8 +28,8 @@ mod pose_cache;
 mod sample;
 mod sampler;
 mod skin_wide;
-// The crate's `unsafe`: AVX2 intrinsics behind runtime detection here, and in `pose_cache`
-// one call, behind the same detection, of a safe function compiled for AVX.
+// AVX2 and FMA intrinsics behind runtime detection (see `lib.rs` for the crate's other
+// `unsafe`).
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod skin_avx2;

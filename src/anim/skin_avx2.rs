@@ -1,7 +1,7 @@
 //! The skinning inner loop in AVX2 + FMA, four vertices per step (x86_64 only; the caller
-//! checks the CPU at run time). Nearly all of the crate's `unsafe` is here (the rest is
-//! one guarded call in `pose_cache`): the intrinsics need raw-pointer loads and stores,
-//! and calling a `#[target_feature]` function needs the features checked first.
+//! checks the CPU at run time). It is `unsafe` because the intrinsics need raw-pointer
+//! loads and stores, and calling a `#[target_feature]` function needs the features
+//! checked first (`lib.rs` lists the crate's other `unsafe`).
 //!
 //! Each vertex is worked in 128-bit registers, one per matrix column: Zen 1 (the host the
 //! performance issue names) splits every 256-bit operation in two, and pairing two
