@@ -212,9 +212,12 @@ fn slerp_series4(t: f32, xm1: Vec4) -> Vec4 {
     const U: [f32; 4] = [1. / 3., 1. / 10., 1. / 21., 1. / 36.];
     const V: [f32; 4] = [1. / 3., 2. / 5., 3. / 7., 4. / 9.];
     let t2 = t * t;
+    // `u * t2 - v` for the four terms at once (lane-wise, so the same bits); these depend
+    // only on `t`, so a loop over blocks computes them once.
+    let c: [f32; 4] = (Vec4::from(U) * t2 - Vec4::from(V)).into();
     let mut acc = Vec4::ONE;
-    for (u, v) in U.iter().zip(&V).rev() {
-        acc = Vec4::ONE + Vec4::splat(u * t2 - v) * xm1 * acc;
+    for c in c.into_iter().rev() {
+        acc = Vec4::ONE + Vec4::splat(c) * xm1 * acc;
     }
     Vec4::splat(t) * acc
 }

@@ -17,7 +17,7 @@
 //! property) that more than one channel animates (the last one wins, as in `sample`).
 //! Finding the span per timeline is the sampler's job, not this module's.
 
-use glam::{Mat4, Vec3, Vec3A, Vec4};
+use glam::{Vec3, Vec3A, Vec4};
 
 use super::interpolate::{Quat4, SlerpInterval, hermite_weights, normalize_quat};
 use super::pose::Pose;
@@ -132,19 +132,35 @@ struct LinearRotationGroup {
 #[derive(Debug, Clone)]
 struct NodeGroup {
     timeline: usize,
+    /// In increasing order.
     nodes: Vec<usize>,
+    /// `Some((first, end))` when `nodes` is `first..end` (a skeleton's joints
+    /// usually are): the pose is then written through one slice, without a bounds check
+    /// per node.
+    contiguous: Option<(usize, usize)>,
     blocks: usize,
     keys: Vec<TrsBlock>,
     /// Interval `k` (keys `k`, `k + 1`) is `blocks` entries.
-    intervals: Vec<SlerpInterval>,
+    intervals: Vec<TrsInterval>,
 }
 
-/// One key of four nodes, as structure of arrays: lane `i` is node `i` of the block.
+/// What the lerp and slerp need of one key interval of a block besides its first key:
+/// `b - a` for `ts` (the same subtraction `a + (b - a) * s` does, done once when baking,
+/// so the same bits) and the slerp's `SlerpInterval`.
+#[derive(Debug, Clone, Copy)]
+struct TrsInterval {
+    ts_delta: [Vec4; 6],
+    rotation: SlerpInterval,
+}
+
+/// One key of four nodes. Translations and scales are laid out so that each node's
+/// fields come out of the lerp (which is lane-wise, so the layout does not change a bit)
+/// ready to store: `ts[i]` is node `i`'s `(tx, ty, tz, sx)`, `ts[4]` is nodes 0 and 1's
+/// `(sy, sz)`, `ts[5]` nodes 2 and 3's. Rotations are structure of arrays for the slerp.
 #[derive(Debug, Clone, Copy)]
 struct TrsBlock {
-    translation: [Vec4; 3],
+    ts: [Vec4; 6],
     rotation: Quat4,
-    scale: [Vec4; 3],
 }
 
 /// STEP (keys normalised) or CUBICSPLINE (keys as stored: the spline runs on raw values and
@@ -188,6 +204,7 @@ impl ClipTracks {
                 None => tracks.node_groups.push(NodeGroup {
                     timeline,
                     nodes: vec![node],
+                    contiguous: None,
                     blocks: 0,
                     keys: Vec::new(),
                     intervals: Vec::new(),
@@ -516,11 +533,13 @@ impl NodeGroup {
             .collect();
         let scales: Vec<Vec<Vec3A>> = members.iter().map(|m| key_major(&channel(m[2]), keys, vec3)).collect();
         self.blocks = members.len().div_ceil(4);
-        let soa = |values: &[Vec<Vec3A>], k: usize, block: usize| {
-            let lane = |i: usize, axis: usize| {
-                values.get(4 * block + i).and_then(|v| v.get(k)).map_or(0.0, |v| v[axis])
-            };
-            [0, 1, 2].map(|axis| Vec4::new(lane(0, axis), lane(1, axis), lane(2, axis), lane(3, axis)))
+        let consecutive = self.nodes.windows(2).all(|w| w[0].checked_add(1) == Some(w[1]));
+        self.contiguous = match (self.nodes.first(), self.nodes.last()) {
+            (Some(&first), Some(&last)) if consecutive => last.checked_add(1).map(|end| (first, end)),
+            _ => None,
+        };
+        let at = |values: &[Vec<Vec3A>], k: usize, node: usize| {
+            values.get(node).and_then(|v| v.get(k)).copied().unwrap_or(Vec3A::ZERO)
         };
         self.keys = (0..keys)
             .flat_map(|k| (0..self.blocks).map(move |b| (k, b)))
@@ -531,10 +550,18 @@ impl NodeGroup {
                     .take(4)
                     .map(|r| r.get(k).copied().unwrap_or(Vec4::W))
                     .collect();
+                let t = [0, 1, 2, 3].map(|i| at(&translations, k, 4 * b + i));
+                let s = [0, 1, 2, 3].map(|i| at(&scales, k, 4 * b + i));
                 TrsBlock {
-                    translation: soa(&translations, k, b),
+                    ts: [
+                        t[0].extend(s[0].x),
+                        t[1].extend(s[1].x),
+                        t[2].extend(s[2].x),
+                        t[3].extend(s[3].x),
+                        Vec4::new(s[0].y, s[0].z, s[1].y, s[1].z),
+                        Vec4::new(s[2].y, s[2].z, s[3].y, s[3].z),
+                    ],
                     rotation: Quat4::from_quats(&quats),
-                    scale: soa(&scales, k, b),
                 }
             })
             .collect();
@@ -542,7 +569,10 @@ impl NodeGroup {
             .keys
             .iter()
             .zip(self.keys.iter().skip(self.blocks))
-            .map(|(a, b)| Quat4::interval(a.rotation, b.rotation))
+            .map(|(a, b)| TrsInterval {
+                ts_delta: [0, 1, 2, 3, 4, 5].map(|i| b.ts[i] - a.ts[i]),
+                rotation: Quat4::interval(a.rotation, b.rotation),
+            })
             .collect();
     }
 
@@ -550,53 +580,83 @@ impl NodeGroup {
         let key = |k: usize| self.keys.get(k * self.blocks..(k + 1) * self.blocks).unwrap_or_default();
         match span {
             Span::Hold(k) => {
-                for (nodes, block) in self.nodes.chunks(4).zip(key(k)) {
-                    write_block(pose, nodes, block);
-                }
+                let a = key(k);
+                self.write(pose, a.len(), |i| a[i]);
             }
             Span::Between(k, s) => {
                 let intervals =
                     self.intervals.get(k * self.blocks..(k + 1) * self.blocks).unwrap_or_default();
-                // `Vec3Group`'s `a + (b - a) * s`, lane by lane.
-                let lerp = |a: [Vec4; 3], b: [Vec4; 3]| [0, 1, 2].map(|i| a[i] + (b[i] - a[i]) * s);
-                for (((nodes, a), b), interval) in
-                    self.nodes.chunks(4).zip(key(k)).zip(key(k + 1)).zip(intervals)
-                {
-                    let block = TrsBlock {
-                        translation: lerp(a.translation, b.translation),
-                        rotation: Quat4::slerp(a.rotation, interval, s),
-                        scale: lerp(a.scale, b.scale),
-                    };
-                    write_block(pose, nodes, &block);
+                let a = key(k);
+                let blocks = a.len().min(intervals.len());
+                self.write(
+                    pose,
+                    blocks,
+                    #[inline(always)]
+                    |i| lerp_block(&a[i], &intervals[i], s),
+                );
+            }
+        }
+    }
+
+    /// Each node's whole local transform from its lane of `block(i)` (`i < blocks`), and
+    /// its file-matrix flag cleared (as `apply_span` does: only for a node inside the pose).
+    #[inline(always)]
+    fn write(&self, pose: &mut Pose, blocks: usize, block: impl Fn(usize) -> TrsBlock) {
+        if let Some((start, end)) = self.contiguous
+            && let Some(locals) = pose.locals.get_mut(start..end)
+            && let Some(flags) = pose.use_matrix.get_mut(start..end)
+        {
+            for (i, (locals, flags)) in locals.chunks_mut(4).zip(flags.chunks_mut(4)).take(blocks).enumerate()
+            {
+                for ((local, flag), transform) in locals.iter_mut().zip(flags).zip(transforms(&block(i))) {
+                    *local = transform;
+                    *flag = false;
+                }
+            }
+            return;
+        }
+        for (i, nodes) in self.nodes.chunks(4).take(blocks).enumerate() {
+            for (&node, transform) in nodes.iter().zip(transforms(&block(i))) {
+                if let Some(local) = pose.locals.get_mut(node) {
+                    *local = transform;
+                    if let Some(flag) = pose.use_matrix.get_mut(node) {
+                        *flag = false;
+                    }
                 }
             }
         }
     }
 }
 
-/// Each node's whole local transform from its lane of `block`, and its file-matrix flag
-/// cleared (as `apply_span` does: only for a node inside the pose).
+/// From key `a` across `interval` at `s`: `Vec3Group`'s `a + (b - a) * s` lane by lane
+/// (`b - a` precomputed), and the slerp.
 #[inline(always)]
-fn write_block(pose: &mut Pose, nodes: &[usize], block: &TrsBlock) {
-    let [tx, ty, tz] = block.translation;
-    let [sx, sy, sz] = block.scale;
-    // Lane i: (tx, ty, tz, sx) and (sy, sz, -, -) of node i.
-    let first = Mat4::from_cols(tx, ty, tz, sx).transpose();
-    let rest = Mat4::from_cols(sy, sz, Vec4::ZERO, Vec4::ZERO).transpose();
-    let first = [first.x_axis, first.y_axis, first.z_axis, first.w_axis];
-    let rest = [rest.x_axis, rest.y_axis, rest.z_axis, rest.w_axis];
-    for (((&node, a), b), rotation) in nodes.iter().zip(first).zip(rest).zip(block.rotation.to_quats()) {
-        if let Some(local) = pose.locals.get_mut(node) {
-            *local = Transform {
-                translation: Vec3::new(a.x, a.y, a.z),
-                rotation,
-                scale: Vec3::new(a.w, b.x, b.y),
-            };
-            if let Some(flag) = pose.use_matrix.get_mut(node) {
-                *flag = false;
-            }
-        }
+fn lerp_block(a: &TrsBlock, interval: &TrsInterval, s: f32) -> TrsBlock {
+    let lerp = |a: Vec4, d: Vec4| a + d * s;
+    let [a0, a1, a2, a3, a4, a5] = a.ts;
+    let [d0, d1, d2, d3, d4, d5] = interval.ts_delta;
+    TrsBlock {
+        ts: [lerp(a0, d0), lerp(a1, d1), lerp(a2, d2), lerp(a3, d3), lerp(a4, d4), lerp(a5, d5)],
+        rotation: Quat4::slerp(a.rotation, &interval.rotation, s),
     }
+}
+
+/// The four nodes' transforms of `block`, lane by lane.
+#[inline(always)]
+fn transforms(block: &TrsBlock) -> [Transform; 4] {
+    let [r0, r1, r2, r3, s01, s23] = block.ts;
+    let [q0, q1, q2, q3] = block.rotation.to_quats();
+    let node = |r: Vec4, rotation, sy: f32, sz: f32| Transform {
+        translation: Vec3::new(r.x, r.y, r.z),
+        rotation,
+        scale: Vec3::new(r.w, sy, sz),
+    };
+    [
+        node(r0, q0, s01.x, s01.y),
+        node(r1, q1, s01.z, s01.w),
+        node(r2, q2, s23.x, s23.y),
+        node(r3, q3, s23.z, s23.w),
+    ]
 }
 
 impl LinearRotationGroup {

@@ -12,7 +12,7 @@ use super::pose::Pose;
 use super::sample::sample;
 use super::sampler::Sampler;
 use super::test_rig::channel;
-use crate::rig::{Clip, Interpolation, Node, Property, Rig};
+use crate::rig::{Channel, Clip, Interpolation, Node, Property, Rig};
 
 /// Bit-exact equality of two poses (so -0 and 0 differ), with a message naming the slot.
 fn assert_same_bits(reference: &Pose, baked: &Pose, what: &str) {
@@ -182,15 +182,15 @@ fn every_interpolation_and_odd_shape_matches_the_reference() {
 /// order, a node outside the small rig, file matrices to drop, and nodes next to them that
 /// must stay per property (another timeline, a STEP scale, no scale, a target animated
 /// twice).
-#[test]
-fn whole_nodes_four_at_a_time_match_the_reference() {
-    let times = [0.0, 0.4, 1.0, 1.5];
+/// Translation, rotation and scale channels (LINEAR, on `times`, four keys) for each of
+/// `nodes`, scale first: large rotation steps (past the 4-term series), sign flips and
+/// non-unit keys.
+fn whole_node_channels(nodes: &[usize], times: &[f32; 4]) -> Vec<Channel> {
     let mut channels = Vec::new();
-    for (i, node) in [3, 0, 5, 1, 11, 2, 4].into_iter().enumerate() {
+    for (i, &node) in nodes.iter().enumerate() {
         let f = i as f32;
         let translation: Vec<f32> = (0..12).map(|k| (k as f32 * 0.37 + f).sin() * 3.0).collect();
         let scale: Vec<f32> = (0..12).map(|k| 1.0 + (k as f32 * 0.21 - f).cos() * 0.5).collect();
-        // Large steps (past the 4-term series), sign flips and non-unit keys.
         let angles = [f * 10.0, f * 10.0 + 30.0, f * 15.0 - 170.0, f * 3.0];
         let axis = glam::Vec3::new(1.0, f, 2.0);
         let mut rotation = quat_keys(&angles, axis, 1.0 + f * 0.1);
@@ -199,10 +199,33 @@ fn whole_nodes_four_at_a_time_match_the_reference() {
                 *v = -*v;
             }
         }
-        channels.push(channel(node, Property::Scale, Interpolation::Linear, &times, &scale));
-        channels.push(channel(node, Property::Rotation, Interpolation::Linear, &times, &rotation));
-        channels.push(channel(node, Property::Translation, Interpolation::Linear, &times, &translation));
+        channels.push(channel(node, Property::Scale, Interpolation::Linear, times, &scale));
+        channels.push(channel(node, Property::Rotation, Interpolation::Linear, times, &rotation));
+        channels.push(channel(node, Property::Translation, Interpolation::Linear, times, &translation));
     }
+    channels
+}
+
+#[test]
+fn whole_nodes_with_consecutive_indices_match_the_reference() {
+    // Nodes 1 to 6 (written through one slice of the pose: a full block and a padded one),
+    // channels not in node order, some nodes with a file matrix to drop.
+    let channels = whole_node_channels(&[2, 5, 3, 4, 1, 6], &[0.0, 0.25, 0.5, 2.0]);
+    let clip = Clip { name: None, channels, duration: 2.0 };
+    let mut rig = rig_with(9);
+    for node in [1, 4, 6, 8] {
+        rig.nodes[node].matrix = Some(glam::Mat4::from_translation(glam::Vec3::new(node as f32, 1.0, 2.0)));
+    }
+    check_clip(&rig, &clip, "consecutive whole nodes");
+    // The range reaches past the pose: only the nodes inside it are written.
+    rig.nodes.truncate(5);
+    check_clip(&rig, &clip, "consecutive whole nodes, small rig");
+}
+
+#[test]
+fn whole_nodes_four_at_a_time_match_the_reference() {
+    let times = [0.0, 0.4, 1.0, 1.5];
+    let mut channels = whole_node_channels(&[3, 0, 5, 1, 11, 2, 4], &times);
     let other = [0.5, 2.0];
     let pair = [1., 2., 3., -1., 0.5, 2.];
     let turn = quat_keys(&[0., 40.], glam::Vec3::Z, 1.0);
