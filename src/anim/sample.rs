@@ -84,6 +84,12 @@ pub(crate) fn span_at(times: &[f32], k: usize, t: f32) -> Span {
     let (Some(&t0), Some(&t1)) = (times.get(k), times.get(k + 1)) else {
         return Span::Hold(k.min(times.len().saturating_sub(1)));
     };
+    span_between(k, t0, t1, t)
+}
+
+/// `span_at` once `times[k]` and `times[k + 1]` are read (`t0`, `t1`).
+#[inline(always)]
+pub(crate) fn span_between(k: usize, t0: f32, t1: f32, t: f32) -> Span {
     let td = t1 - t0;
     let s = (t - t0) / td;
     if td > 0.0 && s >= 0.0 { Span::Between(k, s.min(1.0)) } else { Span::Hold(k) }

@@ -7,7 +7,7 @@
 //! binary search, and the baked arithmetic is `write_span`'s.
 
 use super::pose::Pose;
-use super::sample::{Span, clamp_span, locate, sanitize_time, span_at};
+use super::sample::{Span, clamp_span, locate, sanitize_time, span_at, span_between};
 use super::tracks::ClipTracks;
 use crate::rig::Clip;
 
@@ -67,7 +67,25 @@ impl Sampler {
 
 /// Tries the cursor's interval and its two neighbours before the binary search; `times` must be
 /// strictly increasing.
+#[inline]
 fn locate_from(times: &[f32], t: f32, cursor: &mut usize) -> Span {
+    // The hit paths first, without `clamp_span`: on strictly increasing times, `times[k] <= t
+    // < times[k + 1]` already puts `t` before the last key, and after the first one unless
+    // `k == 0` and `t` is the first key (clamped to `Hold(0)`, so left to the general path).
+    let k = *cursor;
+    if let (Some(&t0), Some(&t1)) = (times.get(k), times.get(k.wrapping_add(1))) {
+        if t < t1 && (t0 < t || (t0 == t && k > 0)) {
+            return span_between(k, t0, t1, t);
+        }
+        // The next interval (playing forwards); its start is after the first key.
+        if let Some(&t2) = times.get(k.wrapping_add(2))
+            && t1 <= t
+            && t < t2
+        {
+            *cursor = k + 1;
+            return span_between(k + 1, t1, t2, t);
+        }
+    }
     if let Some(span) = clamp_span(times, t) {
         return span;
     }
@@ -75,12 +93,8 @@ fn locate_from(times: &[f32], t: f32, cursor: &mut usize) -> Span {
         (Some(&t0), Some(&t1)) => t0 <= t && t < t1,
         _ => false,
     };
-    // The same interval, the next (playing forwards) or the previous (scrubbing back).
-    let k = if holds(*cursor) {
-        *cursor
-    } else if holds(*cursor + 1) {
-        *cursor + 1
-    } else if let Some(before) = cursor.checked_sub(1).filter(|&k| holds(k)) {
+    // The previous interval (scrubbing back), else the binary search.
+    let k = if let Some(before) = cursor.checked_sub(1).filter(|&k| holds(k)) {
         before
     } else {
         match locate(times, t) {
