@@ -606,8 +606,19 @@ impl NodeGroup {
             && let Some(locals) = pose.locals.get_mut(start..end)
             && let Some(flags) = pose.use_matrix.get_mut(start..end)
         {
-            for (i, (locals, flags)) in locals.chunks_mut(4).zip(flags.chunks_mut(4)).take(blocks).enumerate()
-            {
+            // Whole blocks of four without a per-node length check, then the padded one.
+            let (mut locals, mut flags) = (locals.chunks_exact_mut(4), flags.chunks_exact_mut(4));
+            let mut i = 0;
+            for (local, flag) in locals.by_ref().zip(flags.by_ref()) {
+                if i >= blocks {
+                    return;
+                }
+                local.copy_from_slice(&transforms(&block(i)));
+                flag.fill(false);
+                i += 1;
+            }
+            let (locals, flags) = (locals.into_remainder(), flags.into_remainder());
+            if i < blocks {
                 for ((local, flag), transform) in locals.iter_mut().zip(flags).zip(transforms(&block(i))) {
                     *local = transform;
                     *flag = false;
