@@ -45,7 +45,10 @@ impl Pose {
                     .map_or(&[][..], |m| m.default_weights.as_slice()),
             };
             weights.clear();
-            weights.extend_from_slice(rest_weights);
+            // Most nodes have no weights: skip the (out-of-line) copy of nothing.
+            if !rest_weights.is_empty() {
+                weights.extend_from_slice(rest_weights);
+            }
         }
     }
 
