@@ -212,10 +212,20 @@ fn tmux_smoke_test() {
         println!("skipping the tmux smoke test: tmux is not installed");
         return;
     }
-    let socket = format!("rigscope-test-{}", std::process::id());
+    let socket = std::env::temp_dir().join(format!("rigscope-test-{}.tmux", std::process::id()));
+    // Kills the test's tmux server and removes its socket however the test ends: a failed
+    // assertion used to leave the viewer playing in a detached session.
+    struct Server<'a>(&'a std::path::Path);
+    impl Drop for Server<'_> {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("tmux").arg("-S").arg(self.0).arg("kill-server").output();
+            let _ = std::fs::remove_file(self.0);
+        }
+    }
+    let _server = Server(&socket);
     let tmux = |args: &[&str]| -> String {
         let out =
-            std::process::Command::new("tmux").arg("-L").arg(&socket).args(args).output().expect("tmux");
+            std::process::Command::new("tmux").arg("-S").arg(&socket).args(args).output().expect("tmux");
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let bin = env!("CARGO_BIN_EXE_rigscope");
@@ -231,7 +241,6 @@ fn tmux_smoke_test() {
             }
             std::thread::sleep(std::time::Duration::from_millis(100));
         }
-        tmux(&["kill-server"]);
         panic!("{needle:?} never appeared:\n{screen}");
     };
     let first = wait_for("Keyframes: walk");
@@ -259,7 +268,6 @@ fn tmux_smoke_test() {
     assert!(after.contains("EXITED 0"), "{after}");
     let state =
         tmux(&["display-message", "-p", "-t", "smoke", "#{alternate_on} #{cursor_flag} #{mouse_any_flag}"]);
-    tmux(&["kill-server"]);
     assert_eq!(state.trim(), "0 1 0", "alternate screen, cursor, mouse after quitting");
 }
 
