@@ -154,6 +154,9 @@ fn spans_hold_centre_sse2(a: [i16; 4], b: [i16; 4], c: [i16; 4]) -> bool {
     positive & 0b11_0011 == 0
 }
 
+/// An attribute across a triangle: (value at a point, step per column, step per row).
+type Plane = (f32, f32, f32);
+
 /// A triangle ready to scan: snapped, oriented, with its pixel box.
 pub(super) struct Triangle {
     x: [i64; 3],
@@ -262,6 +265,29 @@ impl Triangle {
     /// The edge functions: per-pixel steps along x (`a`) and y (`b`), and the values at the
     /// box's first candidate centre (`c`), biased by the fill rule so that a centre is
     /// covered exactly when all three are >= 0.
+    /// The depth plane and the plane of `s` (per-vertex scalars in the caller's vertex
+    /// order), each as (value at the box's first candidate centre, step per column, step
+    /// per row), in pixel units.
+    #[inline(always)]
+    fn planes(&self, s: [f32; 3]) -> (Plane, Plane) {
+        let (x, y) = (self.x, self.y);
+        let s = [s[self.order[0]], s[self.order[1]], s[self.order[2]]];
+        let cx = self.px0 as i64 * SUB + SUB / 2;
+        let cy = self.py0 as i64 * SUB + SUB / 2;
+        let to_px = |v: i64| v as f32 / SUB as f32;
+        let (x1, y1) = (to_px(x[1] - x[0]), to_px(y[1] - y[0]));
+        let (x2, y2) = (to_px(x[2] - x[0]), to_px(y[2] - y[0]));
+        let inv_area = 1.0 / (x1 * y2 - y1 * x2);
+        let (ox, oy) = (to_px(cx - x[0]), to_px(cy - y[0]));
+        let plane = |v: [f32; 3]| {
+            let (d1, d2) = (v[1] - v[0], v[2] - v[0]);
+            let ddx = (d1 * y2 - d2 * y1) * inv_area;
+            let ddy = (d2 * x1 - d1 * x2) * inv_area;
+            (v[0] + ddx * ox + ddy * oy, ddx, ddy)
+        };
+        (plane(self.z), plane(s))
+    }
+
     #[inline(always)]
     fn edges(&self) -> ([i64; 3], [i64; 3], [i64; 3]) {
         let (x, y) = (self.x, self.y);
@@ -311,25 +337,8 @@ impl Triangle {
     /// drawer does, before shading): the same calls without asking again.
     #[inline]
     pub(super) fn scan_box(&self, s: [f32; 3], mut f: impl FnMut(usize, f32, f32)) {
-        let (x, y) = (self.x, self.y);
-        let s = [s[self.order[0]], s[self.order[1]], s[self.order[2]]];
         let (a, b, c) = self.edges();
-        let cx = self.px0 as i64 * SUB + SUB / 2;
-        let cy = self.py0 as i64 * SUB + SUB / 2;
-        // Attribute planes in pixel units, anchored at the first candidate centre.
-        let to_px = |v: i64| v as f32 / SUB as f32;
-        let (x1, y1) = (to_px(x[1] - x[0]), to_px(y[1] - y[0]));
-        let (x2, y2) = (to_px(x[2] - x[0]), to_px(y[2] - y[0]));
-        let inv_area = 1.0 / (x1 * y2 - y1 * x2);
-        let (ox, oy) = (to_px(cx - x[0]), to_px(cy - y[0]));
-        let plane = |v: [f32; 3]| {
-            let (d1, d2) = (v[1] - v[0], v[2] - v[0]);
-            let ddx = (d1 * y2 - d2 * y1) * inv_area;
-            let ddy = (d2 * x1 - d1 * x2) * inv_area;
-            (v[0] + ddx * ox + ddy * oy, ddx, ddy)
-        };
-        let (z_start, dzdx, dzdy) = plane(self.z);
-        let (s_start, dsdx, dsdy) = plane(s);
+        let ((z_start, dzdx, dzdy), (s_start, dsdx, dsdy)) = self.planes(s);
         let cols = self.px1 - self.px0 + 1;
         for py in self.row0..=self.row1 {
             let row = py - self.py0;
@@ -637,24 +646,8 @@ mod tests {
     /// `scan_box` as it was before the covered runs: every candidate of the box tested,
     /// the attributes stepped across the whole row.
     fn scan_every_candidate(t: &Triangle, s: [f32; 3]) -> Vec<(usize, u32, u32)> {
-        let (x, y) = (t.x, t.y);
-        let s = [s[t.order[0]], s[t.order[1]], s[t.order[2]]];
         let (a, b, c) = t.edges();
-        let cx = t.px0 as i64 * SUB + SUB / 2;
-        let cy = t.py0 as i64 * SUB + SUB / 2;
-        let to_px = |v: i64| v as f32 / SUB as f32;
-        let (x1, y1) = (to_px(x[1] - x[0]), to_px(y[1] - y[0]));
-        let (x2, y2) = (to_px(x[2] - x[0]), to_px(y[2] - y[0]));
-        let inv_area = 1.0 / (x1 * y2 - y1 * x2);
-        let (ox, oy) = (to_px(cx - x[0]), to_px(cy - y[0]));
-        let plane = |v: [f32; 3]| {
-            let (d1, d2) = (v[1] - v[0], v[2] - v[0]);
-            let ddx = (d1 * y2 - d2 * y1) * inv_area;
-            let ddy = (d2 * x1 - d1 * x2) * inv_area;
-            (v[0] + ddx * ox + ddy * oy, ddx, ddy)
-        };
-        let (z_start, dzdx, dzdy) = plane(t.z);
-        let (s_start, dsdx, dsdy) = plane(s);
+        let ((z_start, dzdx, dzdy), (s_start, dsdx, dsdy)) = t.planes(s);
         let mut out = Vec::new();
         for py in t.row0..=t.row1 {
             let row = (py - t.py0) as i64;
