@@ -49,9 +49,10 @@ pub struct View {
     pub heatmap: bool,
 }
 
-/// Time spent per pipeline stage in the last frame: the stages `rigscope bench` reports.
-/// `evaluate` fills sample, pose and skin (summed over the weights preview's second
-/// workspace when one is shown; 0 when the pose did not change), the event loop the rest.
+/// Time spent per pipeline stage in one frame: the stages `rigscope bench` reports.
+/// `evaluate` returns sample, pose and skin (summed over the weights preview's second
+/// workspace when one is shown; 0 when the pose did not change), the event loop adds the
+/// rest and stores the whole in `App::timings` once the frame is out.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Timings {
     pub sample_ms: f32,
@@ -101,6 +102,8 @@ pub struct App {
     /// First line of the help overlay shown (clamped when drawn).
     pub help_scroll: u16,
     pub show_stats: bool,
+    /// The last frame that was completely drawn: the status bar shows it whole, rather than
+    /// this frame's stages beside the previous frame's raster and total.
     pub timings: Timings,
     /// One line of feedback for the status bar ("no keys on this bone").
     pub message: Option<String>,
@@ -376,20 +379,19 @@ impl App {
         self.dirty = true;
     }
 
-    /// Re-evaluates the pose when playback moved. Called by the loop before drawing; it times
-    /// its stages for the status bar (the only clock it reads, and nothing drawn depends on it
-    /// unless the timings are toggled on).
-    pub fn evaluate(&mut self) {
-        let t = &mut self.timings;
-        (t.sample_ms, t.pose_ms, t.skin_ms) = (0.0, 0.0, 0.0);
+    /// Re-evaluates the pose when playback moved. Called by the loop before drawing; it
+    /// returns the time its stages took, for the status bar (the only clock it reads).
+    pub fn evaluate(&mut self) -> Timings {
+        let mut timings = Timings::default();
         if self.pose_dirty {
             let clip = self.clip.and_then(|c| self.rig.clips.get(c));
-            evaluate_timed(&mut self.ws, &self.rig, clip, self.playback.time, &mut self.timings);
+            evaluate_timed(&mut self.ws, &self.rig, clip, self.playback.time, &mut timings);
             if let (Some(rig), Some(ws)) = (&self.preview_rig, &mut self.preview_ws) {
-                evaluate_timed(ws, rig, clip, self.playback.time, &mut self.timings);
+                evaluate_timed(ws, rig, clip, self.playback.time, &mut timings);
             }
             self.pose_dirty = false;
         }
+        timings
     }
 
     fn at_end(&self) -> bool {

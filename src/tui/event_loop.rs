@@ -42,18 +42,18 @@ pub fn run(
             // in two writes (ratatui flushes after the cells, then the end marker) rather
             // than a write per kilobyte.
             terminal.backend_mut().queue(BeginSynchronizedUpdate)?;
-            app.evaluate();
+            let mut t = app.evaluate();
             terminal.draw(|f| areas = ui::draw(f, app, &mut cache))?;
             terminal.backend_mut().queue(EndSynchronizedUpdate)?;
             terminal.backend_mut().flush()?;
             app.dirty = false;
-            let t = &mut app.timings;
             t.raster_ms = cache.raster_ms;
             t.frame_ms = started.elapsed().as_secs_f32() * 1000.0;
             t.draw_ms = (t.frame_ms - t.sample_ms - t.pose_ms - t.skin_ms - t.raster_ms).max(0.0);
             t.bytes = written.load(Ordering::Relaxed) - before;
             let since = last_draw.elapsed().as_secs_f32();
             t.fps = if since > 0.0 { 1.0 / since } else { 0.0 };
+            app.timings = t;
             last_draw = Instant::now();
         }
         let timeout = if app.is_playing() {
