@@ -30,6 +30,29 @@ use rayon::prelude::*;
 use super::skin_wide::{WideInput, skin_wide};
 use crate::rig::InfluenceSet;
 
+/// Calls `body(args)` (an `#[inline(always)]` function), compiled a second time with FMA
+/// and run that way when the CPU has it. In a baseline x86_64 build `mul_add` is a call to
+/// libm's `fmaf` per lane (the same correctly rounded result), which made the portable loop
+/// 10x slower (CesiumMan-x32 through it: 5 M vertices/s with the calls). Without FMA
+/// hardware (x86 from before 2013) the calls remain: slower, same bits.
+macro_rules! with_fma {
+    ($body:ident($($arg:ident: $ty:ty),* $(,)?)) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "fma")]
+            fn with_fma($($arg: $ty),*) {
+                $body($($arg),*)
+            }
+            if std::arch::is_x86_feature_detected!("fma") {
+                // SAFETY: `with_fma` needs nothing but FMA, which the CPU was just seen to have.
+                #[allow(unsafe_code)]
+                return unsafe { with_fma($($arg),*) };
+            }
+        }
+        $body($($arg),*)
+    }};
+}
+
 /// Adds `sum_k w_k * J[joints_k]` to `acc`, each column fused: `J * w + acc`. An influence
 /// whose weight is zero or not finite, or whose joint index is past the skin's joints, is
 /// skipped: it is a finding for that vertex only, and skipping it keeps the rest of the
@@ -77,26 +100,12 @@ pub(crate) fn skin_in_place(
     sets: &[InfluenceSet],
     joint_matrices: &[Mat4],
 ) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("fma") {
-        // SAFETY: `skin_in_place_fma` needs nothing but FMA, which the CPU was just seen to have.
-        #[allow(unsafe_code)]
-        return unsafe { skin_in_place_fma(positions, normals, sets, joint_matrices) };
-    }
-    skin_in_place_body(positions, normals, sets, joint_matrices);
-}
-
-/// `skin_in_place_body` where `mul_add` is one instruction, not a libm call per lane (see
-/// `skin_portable_fma`).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "fma")]
-fn skin_in_place_fma(
-    positions: &mut [Vec3],
-    normals: &mut [Vec3],
-    sets: &[InfluenceSet],
-    joint_matrices: &[Mat4],
-) {
-    skin_in_place_body(positions, normals, sets, joint_matrices);
+    with_fma!(skin_in_place_body(
+        positions: &mut [Vec3],
+        normals: &mut [Vec3],
+        sets: &[InfluenceSet],
+        joint_matrices: &[Mat4]
+    ));
 }
 
 #[inline(always)]
@@ -318,23 +327,12 @@ fn skin_chunk(input: SkinInput, palette: &[Affine34], positions: &mut [Vec3], no
 /// The portable hot loop over one run of vertices. `normals` empty = positions only.
 #[inline(never)]
 fn skin_portable(input: SkinInput, palette: &[Affine34], positions: &mut [Vec3], normals: &mut [Vec3]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("fma") {
-        // SAFETY: `skin_portable_fma` needs nothing but FMA, which the CPU was just seen to have.
-        #[allow(unsafe_code)]
-        return unsafe { skin_portable_fma(input, palette, positions, normals) };
-    }
-    skin_portable_body(input, palette, positions, normals);
-}
-
-/// `skin_portable_body` where `mul_add` is one instruction: in a baseline x86_64 build it is
-/// a call to libm's `fmaf` per lane (the same correctly rounded result), which made this
-/// loop 10x slower (CesiumMan-x32 through this loop: 5 M vertices/s with the calls).
-/// Without FMA hardware (x86 from before 2013) the calls remain: slower, same bits.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "fma")]
-fn skin_portable_fma(input: SkinInput, palette: &[Affine34], positions: &mut [Vec3], normals: &mut [Vec3]) {
-    skin_portable_body(input, palette, positions, normals);
+    with_fma!(skin_portable_body(
+        input: SkinInput,
+        palette: &[Affine34],
+        positions: &mut [Vec3],
+        normals: &mut [Vec3]
+    ));
 }
 
 #[inline(always)]
