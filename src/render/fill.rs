@@ -165,6 +165,8 @@ pub(super) struct Triangle {
     /// Which input vertex each of `x`, `y`, `z` came from (orientation may swap two).
     order: [usize; 3],
     front: bool,
+    /// Spans less than `SMALL_EXTENT` both ways: its edge values fit `i32` (see `scan_masks`).
+    small: bool,
     width: usize,
     px0: usize,
     px1: usize,
@@ -219,10 +221,12 @@ impl Triangle {
         // Pixel i is a candidate when its centre i*SUB + SUB/2 lies within [min, max].
         // This test rejects most triangles of a dense mesh, so it comes before anything else.
         let (first, last) = (first_centre, last_centre);
-        let px0 = first(x[0].min(x[1]).min(x[2])).max(0);
-        let px1 = last(x[0].max(x[1]).max(x[2])).min(width as i64 - 1);
-        let py0 = first(y[0].min(y[1]).min(y[2])).max(0);
-        let py1 = last(y[0].max(y[1]).max(y[2])).min(height as i64 - 1);
+        let (x_min, x_max) = (x[0].min(x[1]).min(x[2]), x[0].max(x[1]).max(x[2]));
+        let (y_min, y_max) = (y[0].min(y[1]).min(y[2]), y[0].max(y[1]).max(y[2]));
+        let px0 = first(x_min).max(0);
+        let px1 = last(x_max).min(width as i64 - 1);
+        let py0 = first(y_min).max(0);
+        let py1 = last(y_max).min(height as i64 - 1);
         let row0 = py0.max(rows.start as i64);
         let row1 = py1.min(rows.end.min(height) as i64 - 1);
         if px0 > px1 || row0 > row1 {
@@ -247,6 +251,7 @@ impl Triangle {
             z,
             order,
             front,
+            small: x_max - x_min < SMALL_EXTENT && y_max - y_min < SMALL_EXTENT,
             width,
             px0: px0 as usize,
             px1: px1 as usize,
@@ -262,9 +267,6 @@ impl Triangle {
         self.front
     }
 
-    /// The edge functions: per-pixel steps along x (`a`) and y (`b`), and the values at the
-    /// box's first candidate centre (`c`), biased by the fill rule so that a centre is
-    /// covered exactly when all three are >= 0.
     /// The depth plane and the plane of `s` (per-vertex scalars in the caller's vertex
     /// order), each as (value at the box's first candidate centre, step per column, step
     /// per row), in pixel units.
@@ -288,6 +290,9 @@ impl Triangle {
         (plane(self.z), plane(s))
     }
 
+    /// The edge functions: per-pixel steps along x (`a`) and y (`b`), and the values at the
+    /// box's first candidate centre (`c`), biased by the fill rule so that a centre is
+    /// covered exactly when all three are >= 0.
     #[inline(always)]
     fn edges(&self) -> ([i64; 3], [i64; 3], [i64; 3]) {
         let (x, y) = (self.x, self.y);
@@ -309,8 +314,8 @@ impl Triangle {
     }
 
     /// Whether the box holds a single candidate centre in the scanned rows and the triangle
-    /// misses it, so that `scan` would call nothing. Most sub-pixel triangles that pass the
-    /// box test end here, before the attribute set-up (a division and some thirty flops).
+    /// misses it, so that `scan` would call nothing. The binning drops these triangles
+    /// (most sub-pixel triangles that pass the box test) before they reach a band.
     #[inline]
     pub(super) fn misses_its_only_centre(&self) -> bool {
         if self.px0 != self.px1 || self.row0 != self.row1 {
@@ -327,19 +332,27 @@ impl Triangle {
     /// `s` holds the per-vertex scalars in the caller's vertex order.
     #[inline]
     pub(super) fn scan(&self, s: [f32; 3], f: impl FnMut(usize, f32, f32)) {
-        if self.misses_its_only_centre() {
-            return;
-        }
-        self.scan_box(s, f);
+        self.scan_box(|| s, f);
     }
 
-    /// `scan` for a caller that has already asked `misses_its_only_centre` (the mesh
-    /// drawer does, before shading): the same calls without asking again.
+    /// `scan` with the per-vertex scalars asked for only once some pixel is known to be
+    /// covered: a dense mesh's triangles mostly cover none of the few centres their box
+    /// holds (thin slivers), and those then cost neither the shading nor the division of
+    /// the attribute set-up.
     #[inline]
-    pub(super) fn scan_box(&self, s: [f32; 3], mut f: impl FnMut(usize, f32, f32)) {
+    pub(super) fn scan_box(&self, s: impl Fn() -> [f32; 3], mut f: impl FnMut(usize, f32, f32)) {
         let (a, b, c) = self.edges();
-        let ((z_start, dzdx, dzdy), (s_start, dsdx, dsdy)) = self.planes(s);
         let cols = self.px1 - self.px0 + 1;
+        if self.small {
+            // At most 16 columns: the narrowest lanes that hold the box.
+            match cols {
+                0..=4 => self.scan_masks::<1>(a, b, c, s, f),
+                5..=8 => self.scan_masks::<2>(a, b, c, s, f),
+                _ => self.scan_masks::<4>(a, b, c, s, f),
+            }
+            return;
+        }
+        let ((z_start, dzdx, dzdy), (s_start, dsdx, dsdy)) = self.planes(s());
         for py in self.row0..=self.row1 {
             let row = py - self.py0;
             let e = [c[0] + b[0] * row as i64, c[1] + b[1] * row as i64, c[2] + b[2] * row as i64];
@@ -377,6 +390,140 @@ impl Triangle {
             }
         }
     }
+
+    /// `scan_box` for a small triangle, whose box is at most 16 columns wide: each row's
+    /// coverage is one bit mask worked out for all its columns at once, with no branch
+    /// per pixel (whose outcome, on slivers, is a coin toss), and the attribute planes are
+    /// set up at the first covered pixel. The edge values fit `i32`: the triangle spans
+    /// less than `SMALL_EXTENT` (2^12) both ways, so each edge's steps are below 2^20 per
+    /// pixel, its value at the box's first centre below 2^25, and every value of the box
+    /// below 2^27.
+    #[inline(always)]
+    fn scan_masks<const GROUPS: usize>(
+        &self,
+        a: [i64; 3],
+        b: [i64; 3],
+        c: [i64; 3],
+        s: impl Fn() -> [f32; 3],
+        mut f: impl FnMut(usize, f32, f32),
+    ) {
+        let cols = self.px1 - self.px0 + 1;
+        let keep = (1u32 << cols) - 1;
+        let lanes = ColumnLanes::<GROUPS>::new(a.map(|a| a as i32));
+        let mut planes = None;
+        let first_row = (self.row0 - self.py0) as i64;
+        let at = |k: usize| (c[k] + b[k] * first_row) as i32;
+        let mut e = [at(0), at(1), at(2)];
+        let b = b.map(|b| b as i32);
+        for py in self.row0..=self.row1 {
+            let row = py - self.py0;
+            let mask = lanes.covered(e) & keep;
+            e = [e[0] + b[0], e[1] + b[1], e[2] + b[2]];
+            if mask == 0 {
+                continue;
+            }
+            let ((z_start, dzdx, dzdy), (s_start, dsdx, dsdy)) =
+                *planes.get_or_insert_with(|| self.planes(s()));
+            let mut z = z_start + dzdy * row as f32;
+            let mut sv = s_start + dsdy * row as f32;
+            let base = py * self.width + self.px0;
+            // The covered columns are one run (the triangle is convex); the attributes
+            // step from the box's first column as in `scan_box`.
+            let (first, last) = (mask.trailing_zeros() as usize, 31 - mask.leading_zeros() as usize);
+            for _ in 0..first {
+                z += dzdx;
+                sv += dsdx;
+            }
+            for q in first..=last {
+                f(base + q, z, sv);
+                z += dzdx;
+                sv += dsdx;
+            }
+        }
+    }
+}
+
+/// Triangles spanning less than this (in snapped units, 16 pixels) both ways are small:
+/// their boxes are at most 16 columns wide.
+const SMALL_EXTENT: i64 = 16 * SUB;
+
+/// The three edges' steps across the first `4 * GROUPS` columns of a row (`a[k] * q`), set
+/// up once per small triangle; `covered` turns a row's first-column edge values into the
+/// bit mask of its covered columns (bit q: all three `e[k] + a[k] * q` at least zero).
+#[derive(Clone, Copy)]
+struct ColumnLanes<const GROUPS: usize> {
+    #[cfg(target_arch = "x86_64")]
+    steps: [[std::arch::x86_64::__m128i; GROUPS]; 3],
+    #[cfg(not(target_arch = "x86_64"))]
+    steps: [[[i32; 4]; GROUPS]; 3],
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+impl<const GROUPS: usize> ColumnLanes<GROUPS> {
+    #[inline(always)]
+    fn new(a: [i32; 3]) -> Self {
+        ColumnLanes {
+            steps: a.map(|a| std::array::from_fn(|g| std::array::from_fn(|q| a * (4 * g + q) as i32))),
+        }
+    }
+
+    #[inline(always)]
+    fn covered(&self, e: [i32; 3]) -> u32 {
+        covered_columns(e, &self.steps)
+    }
+}
+
+/// Four columns to an SSE2 register (the compiler kept the column loop scalar): the sign
+/// bits of the or of the three edge values are the uncovered columns.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+impl<const GROUPS: usize> ColumnLanes<GROUPS> {
+    #[inline(always)]
+    fn new(a: [i32; 3]) -> Self {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86-64 baseline (enabled at compile time); nothing
+        // here touches memory.
+        let steps = a.map(|a| unsafe {
+            let (a2, a3) = (a + a, a + a + a);
+            let first = _mm_set_epi32(a3, a2, a, 0);
+            let group = _mm_set1_epi32(a2 + a2);
+            let mut steps = [first; GROUPS];
+            for g in 1..GROUPS {
+                steps[g] = _mm_add_epi32(steps[g - 1], group);
+            }
+            steps
+        });
+        ColumnLanes { steps }
+    }
+
+    #[inline(always)]
+    fn covered(&self, e: [i32; 3]) -> u32 {
+        use std::arch::x86_64::*;
+        // SAFETY: as in `new`.
+        unsafe {
+            let e = e.map(|e| _mm_set1_epi32(e));
+            let mut uncovered = 0;
+            for g in 0..GROUPS {
+                let lane = |k: usize| _mm_add_epi32(e[k], self.steps[k][g]);
+                let or = _mm_or_si128(_mm_or_si128(lane(0), lane(1)), lane(2));
+                uncovered |= (_mm_movemask_ps(_mm_castsi128_ps(or)) as u32) << (4 * g);
+            }
+            !uncovered
+        }
+    }
+}
+
+/// `ColumnLanes::covered` a column at a time: the reference.
+#[inline(always)]
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn covered_columns<const GROUPS: usize>(e: [i32; 3], steps: &[[[i32; 4]; GROUPS]; 3]) -> u32 {
+    let mut mask = 0;
+    for q in 0..4 * GROUPS {
+        let (g, l) = (q / 4, q % 4);
+        let v = (e[0] + steps[0][g][l]) | (e[1] + steps[1][g][l]) | (e[2] + steps[2][g][l]);
+        mask |= u32::from(v >= 0) << q;
+    }
+    mask
 }
 
 /// Boxes at least this many pixels wide find each row's covered run by division rather
@@ -700,6 +847,78 @@ mod tests {
             wide += usize::from(t.px1 - t.px0 + 1 >= RUN_BY_DIVISION);
         }
         assert!(drawn > 100_000 && wide > 2000, "{drawn} {wide}");
+    }
+
+    #[test]
+    fn column_lanes_agree_with_testing_each_column() {
+        // Edge values and steps of the sizes a small triangle's can have (below 2^25 and
+        // 2^20), around zero where the verdicts change, for every lane width.
+        let mut seed = 11u64;
+        let mut next = move |bits: u32| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 33) as i32 >> (31 - bits)).wrapping_sub(1 << (bits - 1))
+        };
+        let mut checked = 0;
+        for _ in 0..20_000 {
+            let a = [next(21), next(21), next(12)];
+            let e = [next(26), next(14), next(25)];
+            fn check<const G: usize>(a: [i32; 3], e: [i32; 3]) {
+                let lanes = ColumnLanes::<G>::new(a);
+                let steps: [[[i32; 4]; G]; 3] =
+                    a.map(|a| std::array::from_fn(|g| std::array::from_fn(|q| a * (4 * g + q) as i32)));
+                let keep = (1u32 << (4 * G)) - 1;
+                assert_eq!(lanes.covered(e) & keep, covered_columns(e, &steps), "{a:?} {e:?}");
+                for q in 0..4 * G {
+                    let inside = (0..3).all(|k| e[k] + a[k] * q as i32 >= 0);
+                    assert_eq!(covered_columns(e, &steps) >> q & 1 == 1, inside, "{a:?} {e:?} {q}");
+                }
+            }
+            check::<1>(a, e);
+            check::<2>(a, e);
+            check::<4>(a, e);
+            checked += 1;
+        }
+        assert_eq!(checked, 20_000);
+    }
+
+    #[test]
+    fn scalars_are_asked_for_only_when_a_pixel_is_covered() {
+        // Slivers and sub-pixel triangles swept across a few pixels: `scan_box` calls `s`
+        // once for a small triangle that draws, never for one that does not (most of a
+        // dense mesh's), and at most once for a large one.
+        let (mut drawing, mut blank) = (0, 0);
+        for i in 0..60 {
+            for j in 0..30 {
+                let (ox, oy) = (1.0 + i as f32 * 0.071, 1.0 + j as f32 * 0.13);
+                for v in [
+                    [p(ox, oy), p(ox + 3.9, oy + 0.2), p(ox + 0.1, oy + 0.25)],
+                    [p(ox, oy), p(ox + 0.3, oy + 0.6), p(ox + 0.5, oy + 0.1)],
+                    [p(ox, oy), p(ox + 30.0, oy + 1.1), p(ox + 0.2, oy + 0.3)],
+                ] {
+                    let Some(t) = Triangle::new(48, 12, v) else { continue };
+                    let asked = std::cell::Cell::new(0);
+                    let mut drawn = 0;
+                    t.scan_box(
+                        || {
+                            asked.set(asked.get() + 1);
+                            [0.0; 3]
+                        },
+                        |_, _, _| drawn += 1,
+                    );
+                    if t.small {
+                        assert_eq!(asked.get(), usize::from(drawn > 0), "{v:?}");
+                    } else {
+                        assert!(asked.get() <= 1 && (drawn == 0 || asked.get() == 1), "{v:?}");
+                    }
+                    if drawn > 0 {
+                        drawing += 1;
+                    } else {
+                        blank += 1;
+                    }
+                }
+            }
+        }
+        assert!(drawing > 1000 && blank > 200, "{drawing} {blank}");
     }
 
     #[test]

@@ -421,13 +421,16 @@ fn fill_simple(
         return;
     };
     let front = tri.front_facing();
-    // A miss of the only candidate centre draws nothing: skip the shading set-up too.
-    if (cx.cull && !front) || tri.misses_its_only_centre() {
+    if cx.cull && !front {
         return;
     }
     let shader = cx.shader;
-    let (raw, flat) = shader.raw(cx.mesh, [v0.light, v1.light, v2.light], ix);
-    tri.scan_box(raw.map(|r| shader.finish(r, flat, front)), pixel);
+    // Shaded only once a pixel is known to be covered.
+    let s = || {
+        let (raw, flat) = shader.raw(cx.mesh, [v0.light, v1.light, v2.light], ix);
+        raw.map(|r| shader.finish(r, flat, front))
+    };
+    tri.scan_box(s, pixel);
 }
 
 /// A triangle with a vertex behind the near plane or outside the guard band (all finite):
