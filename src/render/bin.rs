@@ -30,24 +30,61 @@ const CHUNK_TRIANGLES: usize = 8192;
 /// A triangle's three vertex indices.
 pub(super) type Tri = [u32; 3];
 
-/// Per chunk and band, the triangles to fill; buffers are reused frame to frame.
+/// Per chunk and band, the triangles to fill, and where the bands meet; buffers are reused
+/// frame to frame.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Bins {
-    chunks: Vec<[Vec<Tri>; BANDS]>,
+    chunks: Vec<Chunk>,
     used: usize,
+    /// The bands of the last binning.
+    bands: [Range<usize>; BANDS],
+    /// (raster height, row) where the next frame's second band starts: the row that splits
+    /// this frame's triangles in two equal halves. A character's upper half (head, hands,
+    /// torso) holds far more triangles than its legs: even halves of the rows left one
+    /// thread filling 2.5 times as long as the other.
+    next_cut: (usize, usize),
+    /// Kept triangles per first row, summed over the chunks.
+    rows: Vec<u32>,
+}
+
+/// One chunk's lists, and how many of its triangles start on each raster row.
+#[derive(Debug, Clone, Default)]
+struct Chunk {
+    lists: [Vec<Tri>; BANDS],
+    first_rows: Vec<u32>,
 }
 
 impl Bins {
     /// The lists of `band`, in draw order.
     pub(super) fn band(&self, band: usize) -> impl Iterator<Item = &[Tri]> {
-        self.chunks[..self.used].iter().filter_map(move |c| c.get(band).map(Vec::as_slice))
+        self.chunks[..self.used].iter().filter_map(move |c| c.lists.get(band).map(Vec::as_slice))
+    }
+
+    /// The rows of each band of the last binning.
+    pub(super) fn bands(&self) -> [Range<usize>; BANDS] {
+        self.bands.clone()
     }
 }
 
-/// The rows of band `k` of a raster `height` rows tall.
-pub(super) fn band_rows(height: usize, k: usize) -> Range<usize> {
-    let cut = |k: usize| height * k / BANDS;
-    cut(k)..cut(k + 1)
+/// Two bands of equal height: the first frame's, and those of meshes not binned.
+pub(super) fn halves(height: usize) -> [Range<usize>; BANDS] {
+    [0..height / 2, height / 2..height]
+}
+
+/// The row that splits `per_row` (counts of triangles by first row) in two halves of
+/// equal count, kept off the raster's edges; the middle row when there is nothing to split.
+fn balanced_cut(per_row: &[u32]) -> usize {
+    let total: u64 = per_row.iter().map(|&n| u64::from(n)).sum();
+    let height = per_row.len();
+    if total == 0 || height < 2 {
+        return height / 2;
+    }
+    let mut seen = 0;
+    let cut = per_row.iter().position(|&n| {
+        seen += u64::from(n);
+        2 * seen >= total
+    });
+    cut.map_or(height / 2, |r| r + 1).clamp(1, height - 1)
 }
 
 /// Bin the triangle list `indices` (glTF `TRIANGLES`, three indices per triangle; `None`
@@ -69,15 +106,24 @@ pub(super) fn bin_triangles(
         bins.chunks.resize_with(chunks, Default::default);
     }
     bins.used = chunks;
+    let cut = if bins.next_cut.0 == height { bins.next_cut.1 } else { height / 2 };
+    bins.bands = [0..cut, cut..height];
+    let bands = &bins.bands;
     let skipped = bins.chunks[..chunks]
         .par_iter_mut()
         .enumerate()
-        .map(|(k, lists)| {
+        .map(|(k, chunk)| {
             let start = k * CHUNK_TRIANGLES;
             let end = (start + CHUNK_TRIANGLES).min(triangles);
-            bin_chunk(indices, start..end, verts, spans, width, height, lists)
+            bin_chunk(indices, start..end, verts, spans, (width, height), bands, chunk)
         })
         .sum();
+    bins.rows.clear();
+    bins.rows.resize(height, 0);
+    for chunk in &bins.chunks[..chunks] {
+        bins.rows.iter_mut().zip(&chunk.first_rows).for_each(|(total, n)| *total += n);
+    }
+    bins.next_cut = (height, balanced_cut(&bins.rows));
     (triangles, skipped)
 }
 
@@ -87,21 +133,17 @@ fn bin_chunk(
     range: Range<usize>,
     verts: &[ProjVertex],
     spans: &[[i16; 4]],
-    width: usize,
-    height: usize,
-    lists: &mut [Vec<Tri>; BANDS],
+    (width, height): (usize, usize),
+    bands: &[Range<usize>; BANDS],
+    chunk: &mut Chunk,
 ) -> usize {
+    let Chunk { lists, first_rows } = chunk;
     for l in lists.iter_mut() {
         l.clear();
     }
-    let mut binner = Binner {
-        verts,
-        width,
-        height,
-        bands: std::array::from_fn(|k| band_rows(height, k)),
-        lists,
-        skipped: 0,
-    };
+    first_rows.clear();
+    first_rows.resize(height, 0);
+    let mut binner = Binner { verts, width, height, bands, lists, first_rows, skipped: 0 };
     match indices {
         Some(ix) => {
             let ix = ix.get(3 * range.start..3 * range.end).unwrap_or_default();
@@ -121,8 +163,10 @@ struct Binner<'a> {
     verts: &'a [ProjVertex],
     width: usize,
     height: usize,
-    bands: [Range<usize>; BANDS],
+    bands: &'a [Range<usize>; BANDS],
     lists: &'a mut [Vec<Tri>; BANDS],
+    /// Kept triangles of simple vertices by first row (within the raster).
+    first_rows: &'a mut [u32],
     skipped: usize,
 }
 
@@ -159,7 +203,12 @@ impl Binner<'_> {
         // The raster rows the triangle may draw into.
         let (first, last) = if v0.simple() && v1.simple() && v2.simple() {
             match simple_rows(self.width, self.height, [v0, v1, v2]) {
-                Some(rows) => rows,
+                Some((first, last)) => {
+                    if let Some(n) = self.first_rows.get_mut(first) {
+                        *n += 1;
+                    }
+                    (first, last)
+                }
                 None => return,
             }
         } else if [v0, v1, v2].iter().any(|v| v.state == State::Invalid) {
@@ -168,7 +217,7 @@ impl Binner<'_> {
         } else {
             (0, usize::MAX)
         };
-        for (list, rows) in self.lists.iter_mut().zip(&self.bands) {
+        for (list, rows) in self.lists.iter_mut().zip(self.bands) {
             if first < rows.end && last >= rows.start {
                 list.push(t);
             }
@@ -213,10 +262,14 @@ mod tests {
     }
 
     /// Draw `mesh` on a pool of `threads` threads: two threads bin and split into bands,
-    /// one thread walks every triangle once over the whole raster (the reference).
+    /// one thread walks every triangle once over the whole raster (the reference). Drawn
+    /// twice, so that the second frame's bands meet where the first frame's triangles
+    /// split in halves rather than in the middle row.
     fn draw(threads: usize, mesh: &MeshView, style: &MeshStyle, cam: &Camera) -> (Raster, DrawStats) {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         let mut r = Raster::new(97, 61, 1.0);
+        pool.install(|| draw_mesh(&mut r, cam, mesh, style));
+        r.clear();
         let stats = pool.install(|| draw_mesh(&mut r, cam, mesh, style));
         (r, stats)
     }
@@ -230,7 +283,8 @@ mod tests {
         let mut rng = Lcg(7);
         let mut positions = Vec::new();
         for k in 0..9000 {
-            let c = Vec3::new(rng.next() * 2.4 - 1.2, rng.next() * 1.8 - 0.9, rng.next() - 0.5);
+            // Crowded towards one side of the raster, so that the bands do not meet in the middle.
+            let c = Vec3::new(rng.next() * 2.4 - 1.2, rng.next().powi(3) * 1.8 - 0.9, rng.next() - 0.5);
             let size = match k % 10 {
                 0 => 0.6,
                 1 => 0.08,
@@ -274,10 +328,26 @@ mod tests {
     }
 
     #[test]
-    fn bands_tile_the_rows() {
+    fn halves_tile_the_rows() {
         for h in [0, 1, 2, 3, 240, 241] {
-            let (a, b) = (super::band_rows(h, 0), super::band_rows(h, 1));
+            let [a, b] = super::halves(h);
             assert_eq!((a.start, a.end, b.start, b.end), (0, h / 2, h / 2, h));
         }
+    }
+
+    #[test]
+    fn the_cut_splits_the_triangles_in_two_halves() {
+        use super::balanced_cut;
+        // 30 triangles on rows 0..3, 10 on row 7: the first 20 are done within row 1.
+        let mut rows = vec![0u32; 10];
+        rows[..3].copy_from_slice(&[10, 10, 10]);
+        rows[7] = 10;
+        assert_eq!(balanced_cut(&rows), 2);
+        // Nothing to split: the middle. Everything on the first row: still a row each.
+        assert_eq!(balanced_cut(&[0; 10]), 5);
+        assert_eq!(balanced_cut(&[9, 0, 0, 0]), 1);
+        assert_eq!(balanced_cut(&[0, 0, 0, 9]), 3);
+        assert_eq!(balanced_cut(&[4]), 0);
+        assert_eq!(balanced_cut(&[]), 0);
     }
 }

@@ -272,45 +272,18 @@ impl Triangle {
     /// per row), in pixel units.
     #[inline(always)]
     fn planes(&self, s: [f32; 3]) -> (Plane, Plane) {
-        let (x, y) = (self.x, self.y);
         let s = [s[self.order[0]], s[self.order[1]], s[self.order[2]]];
-        let cx = self.px0 as i64 * SUB + SUB / 2;
-        let cy = self.py0 as i64 * SUB + SUB / 2;
-        let to_px = |v: i64| v as f32 / SUB as f32;
-        let (x1, y1) = (to_px(x[1] - x[0]), to_px(y[1] - y[0]));
-        let (x2, y2) = (to_px(x[2] - x[0]), to_px(y[2] - y[0]));
-        let inv_area = 1.0 / (x1 * y2 - y1 * x2);
-        let (ox, oy) = (to_px(cx - x[0]), to_px(cy - y[0]));
-        let plane = |v: [f32; 3]| {
-            let (d1, d2) = (v[1] - v[0], v[2] - v[0]);
-            let ddx = (d1 * y2 - d2 * y1) * inv_area;
-            let ddy = (d2 * x1 - d1 * x2) * inv_area;
-            (v[0] + ddx * ox + ddy * oy, ddx, ddy)
-        };
-        (plane(self.z), plane(s))
+        let (cx, cy) = (self.px0 as i64 * SUB + SUB / 2, self.py0 as i64 * SUB + SUB / 2);
+        attribute_planes(self.x, self.y, cx, cy, self.z, s)
     }
 
     /// The edge functions: per-pixel steps along x (`a`) and y (`b`), and the values at the
     /// box's first candidate centre (`c`), biased by the fill rule so that a centre is
     /// covered exactly when all three are >= 0.
     #[inline(always)]
-    fn edges(&self) -> ([i64; 3], [i64; 3], [i64; 3]) {
-        let (x, y) = (self.x, self.y);
-        // Edge k is opposite vertex k: from vertex k+1 to vertex k+2.
-        let mut a = [0i64; 3]; // dE/dx per pixel
-        let mut b = [0i64; 3]; // dE/dy per pixel
-        let mut c = [0i64; 3]; // E at the first candidate centre, biased by the fill rule
-        let cx = self.px0 as i64 * SUB + SUB / 2;
-        let cy = self.py0 as i64 * SUB + SUB / 2;
-        for k in 0..3 {
-            let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-            let (dx, dy) = (x[j] - x[i], y[j] - y[i]);
-            let top_left = dy < 0 || (dy == 0 && dx > 0);
-            a[k] = -dy * SUB;
-            b[k] = dx * SUB;
-            c[k] = dx * (cy - y[i]) - dy * (cx - x[i]) - i64::from(!top_left);
-        }
-        (a, b, c)
+    fn edges(&self) -> Edges<i64> {
+        let (cx, cy) = (self.px0 as i64 * SUB + SUB / 2, self.py0 as i64 * SUB + SUB / 2);
+        edge_functions(self.x, self.y, cx, cy)
     }
 
     /// Whether the box holds a single candidate centre in the scanned rows and the triangle
@@ -346,9 +319,9 @@ impl Triangle {
         if self.small {
             // At most 16 columns: the narrowest lanes that hold the box.
             match cols {
-                0..=4 => self.scan_masks::<1>(a, b, c, s, f),
-                5..=8 => self.scan_masks::<2>(a, b, c, s, f),
-                _ => self.scan_masks::<4>(a, b, c, s, f),
+                0..=4 => self.scan_masks::<1>((a, b, c), s, f),
+                5..=8 => self.scan_masks::<2>((a, b, c), s, f),
+                _ => self.scan_masks::<4>((a, b, c), s, f),
             }
             return;
         }
@@ -391,55 +364,219 @@ impl Triangle {
         }
     }
 
-    /// `scan_box` for a small triangle, whose box is at most 16 columns wide: each row's
-    /// coverage is one bit mask worked out for all its columns at once, with no branch
-    /// per pixel (whose outcome, on slivers, is a coin toss), and the attribute planes are
-    /// set up at the first covered pixel. The edge values fit `i32`: the triangle spans
-    /// less than `SMALL_EXTENT` (2^12) both ways, so each edge's steps are below 2^20 per
-    /// pixel, its value at the box's first centre below 2^25, and every value of the box
-    /// below 2^27.
+    /// `scan_box` for a small triangle (see `scan_masked`).
     #[inline(always)]
     fn scan_masks<const GROUPS: usize>(
         &self,
-        a: [i64; 3],
-        b: [i64; 3],
-        c: [i64; 3],
+        (a, b, c): Edges<i64>,
         s: impl Fn() -> [f32; 3],
-        mut f: impl FnMut(usize, f32, f32),
+        f: impl FnMut(usize, f32, f32),
     ) {
-        let cols = self.px1 - self.px0 + 1;
-        let keep = (1u32 << cols) - 1;
-        let lanes = ColumnLanes::<GROUPS>::new(a.map(|a| a as i32));
-        let mut planes = None;
-        let first_row = (self.row0 - self.py0) as i64;
-        let at = |k: usize| (c[k] + b[k] * first_row) as i32;
-        let mut e = [at(0), at(1), at(2)];
-        let b = b.map(|b| b as i32);
-        for py in self.row0..=self.row1 {
-            let row = py - self.py0;
-            let mask = lanes.covered(e) & keep;
-            e = [e[0] + b[0], e[1] + b[1], e[2] + b[2]];
-            if mask == 0 {
-                continue;
-            }
-            let ((z_start, dzdx, dzdy), (s_start, dsdx, dsdy)) =
-                *planes.get_or_insert_with(|| self.planes(s()));
-            let mut z = z_start + dzdy * row as f32;
-            let mut sv = s_start + dsdy * row as f32;
-            let base = py * self.width + self.px0;
-            // The covered columns are one run (the triangle is convex); the attributes
-            // step from the box's first column as in `scan_box`.
-            let (first, last) = (mask.trailing_zeros() as usize, 31 - mask.leading_zeros() as usize);
-            for _ in 0..first {
-                z += dzdx;
-                sv += dsdx;
-            }
-            for q in first..=last {
-                f(base + q, z, sv);
-                z += dzdx;
-                sv += dsdx;
-            }
+        let to_i32 = |v: [i64; 3]| v.map(|v| v as i32);
+        let (cols, edges) = (self.px1 - self.px0 + 1, (to_i32(a), to_i32(b), to_i32(c)));
+        let boxed = MaskBox { width: self.width, px0: self.px0, py0: self.py0, rows: self.row0..=self.row1 };
+        scan_masked::<GROUPS>(&boxed, cols, edges, || self.planes(s()), f);
+    }
+}
+
+/// Edge functions: per-pixel steps along x (`a`) and y (`b`), and the values at the box's
+/// first candidate centre (`c`), biased by the fill rule so that a centre is covered
+/// exactly when all three are >= 0.
+type Edges<T> = ([T; 3], [T; 3], [T; 3]);
+
+/// The integers the snapped coordinates are worked in: `i64` in general, `i32` for small
+/// triangles (see `scan_masked`).
+trait Fixed:
+    Copy
+    + Ord
+    + From<i16>
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Neg<Output = Self>
+{
+    fn to_f32(self) -> f32;
+}
+
+impl Fixed for i32 {
+    #[inline(always)]
+    fn to_f32(self) -> f32 {
+        self as f32
+    }
+}
+
+impl Fixed for i64 {
+    #[inline(always)]
+    fn to_f32(self) -> f32 {
+        self as f32
+    }
+}
+
+/// The edge functions of the oriented triangle `x`, `y` (snapped) for a box whose first
+/// candidate centre is (`cx`, `cy`). Edge k is opposite vertex k: from vertex k+1 to k+2.
+#[inline(always)]
+fn edge_functions<T: Fixed>(x: [T; 3], y: [T; 3], cx: T, cy: T) -> Edges<T> {
+    let (zero, one, sub) = (T::from(0), T::from(1), T::from(SUB as i16));
+    let edge = |k: usize| {
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        let (dx, dy) = (x[j] - x[i], y[j] - y[i]);
+        let top_left = dy < zero || (dy == zero && dx > zero);
+        let bias = if top_left { zero } else { one };
+        (-dy * sub, dx * sub, dx * (cy - y[i]) - dy * (cx - x[i]) - bias)
+    };
+    let (e0, e1, e2) = (edge(0), edge(1), edge(2));
+    ([e0.0, e1.0, e2.0], [e0.1, e1.1, e2.1], [e0.2, e1.2, e2.2])
+}
+
+/// The depth plane and the plane of `s` (both in the oriented vertex order) of the
+/// triangle `x`, `y` (snapped), each as (value at the box's first candidate centre
+/// (`cx`, `cy`), step per column, step per row), in pixel units. Every caller gets the
+/// same floats from the same integers, whatever their width.
+#[inline(always)]
+fn attribute_planes<T: Fixed>(
+    x: [T; 3],
+    y: [T; 3],
+    cx: T,
+    cy: T,
+    z: [f32; 3],
+    s: [f32; 3],
+) -> (Plane, Plane) {
+    let to_px = |v: T| v.to_f32() / SUB as f32;
+    let (x1, y1) = (to_px(x[1] - x[0]), to_px(y[1] - y[0]));
+    let (x2, y2) = (to_px(x[2] - x[0]), to_px(y[2] - y[0]));
+    let inv_area = 1.0 / (x1 * y2 - y1 * x2);
+    let (ox, oy) = (to_px(cx - x[0]), to_px(cy - y[0]));
+    let plane = |v: [f32; 3]| {
+        let (d1, d2) = (v[1] - v[0], v[2] - v[0]);
+        let ddx = (d1 * y2 - d2 * y1) * inv_area;
+        let ddy = (d2 * x1 - d1 * x2) * inv_area;
+        (v[0] + ddx * ox + ddy * oy, ddx, ddy)
+    };
+    (plane(z), plane(s))
+}
+
+/// Where a small triangle's rows are drawn: the raster's width, the box's first column
+/// and row (where the edge functions and planes are anchored), and the rows to scan.
+struct MaskBox {
+    width: usize,
+    px0: usize,
+    py0: usize,
+    rows: std::ops::RangeInclusive<usize>,
+}
+
+/// Scan a small triangle whose box is `cols` (at most 16) columns wide: each row's
+/// coverage is one bit mask worked out for all its columns at once, with no branch per
+/// pixel (whose outcome, on slivers, is a coin toss), and the attribute planes are set up
+/// at the first covered pixel. The edge values fit `i32`: the triangle spans less than
+/// `SMALL_EXTENT` (2^12) both ways, so each edge's steps are below 2^20 per pixel, its
+/// value at the box's first centre below 2^25, and every value of the box below 2^27.
+/// The attributes step from the box's first column as `Triangle::scan_box` steps them, so
+/// the values are the same.
+#[inline(always)]
+fn scan_masked<const GROUPS: usize>(
+    at: &MaskBox,
+    cols: usize,
+    (a, b, c): Edges<i32>,
+    planes: impl Fn() -> (Plane, Plane),
+    mut f: impl FnMut(usize, f32, f32),
+) {
+    let keep = (1u32 << cols) - 1;
+    let lanes = ColumnLanes::<GROUPS>::new(a);
+    let mut set_up = None;
+    let first_row = (at.rows.start() - at.py0) as i32;
+    let mut e = [c[0] + b[0] * first_row, c[1] + b[1] * first_row, c[2] + b[2] * first_row];
+    for py in at.rows.clone() {
+        let row = py - at.py0;
+        let mask = lanes.covered(e) & keep;
+        e = [e[0] + b[0], e[1] + b[1], e[2] + b[2]];
+        if mask == 0 {
+            continue;
         }
+        let ((z_start, dzdx, dzdy), (s_start, dsdx, dsdy)) = *set_up.get_or_insert_with(&planes);
+        let mut z = z_start + dzdy * row as f32;
+        let mut sv = s_start + dsdy * row as f32;
+        let base = py * at.width + at.px0;
+        // The covered columns are one run (the triangle is convex).
+        let (first, last) = (mask.trailing_zeros() as usize, 31 - mask.leading_zeros() as usize);
+        for _ in 0..first {
+            z += dzdx;
+            sv += dsdx;
+        }
+        for q in first..=last {
+            f(base + q, z, sv);
+            z += dzdx;
+            sv += dsdx;
+        }
+    }
+}
+
+/// Draw the triangle of snapped points `x`, `y` (within `COORD_LIMIT`) with finite depths
+/// `z` over the raster rows `rows`: what `Triangle::snapped_in` then `scan_box` draw,
+/// nothing for a back face when `cull`, and `s(front facing)` giving the per-vertex
+/// scalars (in the caller's order) once a pixel is known to be covered. Small triangles,
+/// most of a dense mesh's, take `scan_masked` straight from here in 32-bit integers,
+/// without the general set-up.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn fill_snapped(
+    (width, height): (usize, usize),
+    rows: &Range<usize>,
+    x: [i32; 3],
+    y: [i32; 3],
+    z: [f32; 3],
+    cull: bool,
+    s: impl Fn(bool) -> [f32; 3],
+    f: impl FnMut(usize, f32, f32),
+) {
+    let (x_min, x_max) = (x[0].min(x[1]).min(x[2]), x[0].max(x[1]).max(x[2]));
+    let (y_min, y_max) = (y[0].min(y[1]).min(y[2]), y[0].max(y[1]).max(y[2]));
+    let small = i64::from(x_max - x_min) < SMALL_EXTENT && i64::from(y_max - y_min) < SMALL_EXTENT;
+    if !small || width.max(height) > SPAN_MAX_SIDE {
+        let wide = |v: [i32; 3]| v.map(i64::from);
+        let Some(tri) = Triangle::snapped_in(width, height, rows.clone(), wide(x), wide(y), z) else {
+            return;
+        };
+        let front = tri.front_facing();
+        if front || !cull {
+            tri.scan_box(|| s(front), f);
+        }
+        return;
+    }
+    // `Triangle::snapped_in`'s box and orientation, in i32 (sides below 2^15, coordinates
+    // below 2^28).
+    const HALF: i32 = (SUB / 2) as i32;
+    let px0 = ((x_min - HALF + (SUB as i32 - 1)) >> SUB_BITS).max(0);
+    let px1 = ((x_max - HALF) >> SUB_BITS).min(width as i32 - 1);
+    let py0 = ((y_min - HALF + (SUB as i32 - 1)) >> SUB_BITS).max(0);
+    let py1 = ((y_max - HALF) >> SUB_BITS).min(height as i32 - 1);
+    let row0 = py0.max(rows.start as i32);
+    let row1 = py1.min(rows.end.min(height) as i32 - 1);
+    if px0 > px1 || row0 > row1 {
+        return;
+    }
+    // Below 2^24: the sides are below 2^12.
+    let area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
+    if area == 0 {
+        return;
+    }
+    let front = area < 0;
+    if cull && !front {
+        return;
+    }
+    let swap = |v: [i32; 3]| if front { [v[0], v[2], v[1]] } else { v };
+    let (x, y) = (swap(x), swap(y));
+    let z = if front { [z[0], z[2], z[1]] } else { z };
+    let (cx, cy) = (px0 * SUB as i32 + HALF, py0 * SUB as i32 + HALF);
+    let edges = edge_functions(x, y, cx, cy);
+    let planes = || {
+        let s = s(front);
+        attribute_planes(x, y, cx, cy, z, if front { [s[0], s[2], s[1]] } else { s })
+    };
+    let at = MaskBox { width, px0: px0 as usize, py0: py0 as usize, rows: row0 as usize..=row1 as usize };
+    match px1 - px0 + 1 {
+        cols @ 0..=4 => scan_masked::<1>(&at, cols as usize, edges, planes, f),
+        cols @ 5..=8 => scan_masked::<2>(&at, cols as usize, edges, planes, f),
+        cols => scan_masked::<4>(&at, cols as usize, edges, planes, f),
     }
 }
 

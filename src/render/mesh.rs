@@ -15,11 +15,11 @@ use std::ops::Range;
 
 use glam::Vec3;
 
-use super::bin::{Bins, Tri, band_rows, bin_triangles};
+use super::bin::{Bins, Tri, bin_triangles, halves};
 use super::camera::Camera;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
 use super::color::Rgb;
-use super::fill::{SPAN_MAX_SIDE, Triangle, box_has_centre};
+use super::fill::{SPAN_MAX_SIDE, Triangle, box_has_centre, fill_snapped};
 use super::line;
 use super::project::{ProjVertex, Projection, Scratch, State, project_all, to_screen};
 use super::raster::{Paint, Pixel, Raster, depth_only, edge, surface};
@@ -227,6 +227,7 @@ pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &
     });
     let verts: &Scratch = scratch;
     let bins = bin_stats.map(|stats| (stats, &verts.bins));
+    let bands = if bins.is_some() { verts.bins.bands() } else { halves(h) };
     let px: &mut [_] = pixels;
     let ctx = |shader| FillCtx { mesh, sc: verts, w, h, shader, cull };
 
@@ -234,7 +235,7 @@ pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &
         // Depth only, so that the edges and points drawn next hide behind the mesh's own
         // surfaces.
         let k = Shader::Constant(0.0);
-        banded(px, w, h, split, |b, rows, band, off| {
+        banded(px, w, &bands, split, |b, rows, band, off| {
             fill_band(ctx(k), bins, b, rows, |i, z, _| depth_only(band, i.wrapping_sub(off), z))
         });
     }
@@ -242,7 +243,7 @@ pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &
     match style.mode {
         DrawMode::Shaded if triangles => {
             let shader = if heat.is_some() { flat_shader } else { lit_shader };
-            banded(px, w, h, split, |b, rows, band, off| {
+            banded(px, w, &bands, split, |b, rows, band, off| {
                 fill_band(ctx(shader), bins, b, rows, |i, z, s| {
                     surface(band, i.wrapping_sub(off), z, || paint.color(s))
                 })
@@ -298,18 +299,20 @@ const PARALLEL_MIN_CORNERS: usize = 6144;
 
 /// Run `fill(band number, rows, pixels of those rows, index of their first pixel)` over
 /// the whole raster: when `split` (a big mesh, two threads, two rows or more) as the two
-/// bands of `bin::band_rows` on two threads, else as band 0 covering every row. Each band
-/// sees its triangles in draw order and a pixel belongs to exactly one band, so the result
-/// is the one-thread result exactly. The statistics do not depend on the band.
+/// `bands` (the binning's, else `bin::halves`) on two threads, else as band 0 covering
+/// every row. Each band sees its triangles in draw order and a pixel belongs to exactly
+/// one band, so the result is the one-thread result exactly, wherever the bands meet. The
+/// statistics do not depend on the band.
 fn banded(
     px: &mut [Pixel],
     w: usize,
-    h: usize,
+    [top, bottom]: &[Range<usize>; 2],
     split: bool,
     fill: impl Fn(usize, Range<usize>, &mut [Pixel], usize) -> DrawStats + Sync,
 ) -> DrawStats {
+    let h = bottom.end;
     if split {
-        let (top, bottom) = (band_rows(h, 0), band_rows(h, 1));
+        let (top, bottom) = (top.clone(), bottom.clone());
         let mid = bottom.start;
         let (top_px, bottom_px) = px.split_at_mut((mid * w).min(px.len()));
         let fill = &fill;
@@ -416,21 +419,14 @@ fn fill_simple(
     [v0, v1, v2]: [&ProjVertex; 3],
     pixel: &mut impl FnMut(usize, f32, f32),
 ) {
-    let (x, y) = ([v0.x, v1.x, v2.x].map(i64::from), [v0.y, v1.y, v2.y].map(i64::from));
-    let Some(tri) = Triangle::snapped_in(cx.w, cx.h, rows.clone(), x, y, [v0.z, v1.z, v2.z]) else {
-        return;
-    };
-    let front = tri.front_facing();
-    if cx.cull && !front {
-        return;
-    }
     let shader = cx.shader;
     // Shaded only once a pixel is known to be covered.
-    let s = || {
+    let s = |front| {
         let (raw, flat) = shader.raw(cx.mesh, [v0.light, v1.light, v2.light], ix);
         raw.map(|r| shader.finish(r, flat, front))
     };
-    tri.scan_box(s, pixel);
+    let (x, y, z) = ([v0.x, v1.x, v2.x], [v0.y, v1.y, v2.y], [v0.z, v1.z, v2.z]);
+    fill_snapped((cx.w, cx.h), rows, x, y, z, cx.cull, s, pixel);
 }
 
 /// A triangle with a vertex behind the near plane or outside the guard band (all finite):
