@@ -139,6 +139,15 @@ impl Raster {
         if x < self.width && y < self.height { self.pixels.get(y * self.width + x) } else { None }
     }
 
+    /// Row `y`'s pixels (empty when out of range).
+    pub(super) fn row(&self, y: usize) -> &[Pixel] {
+        if y < self.height {
+            self.pixels.get(y * self.width..(y + 1) * self.width).unwrap_or(&[])
+        } else {
+            &[]
+        }
+    }
+
     pub fn layer_at(&self, x: usize, y: usize) -> Layer {
         self.pixel(x, y).map(|p| p.layer).unwrap_or_default()
     }
