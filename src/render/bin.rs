@@ -89,7 +89,8 @@ fn balanced_cut(per_row: &[u32]) -> usize {
 
 /// Bin the triangle list `indices` (glTF `TRIANGLES`, three indices per triangle; `None`
 /// means the vertices in order) over the vertices `verts` of a `width` x `height` raster
-/// (sides at most `fill::SPAN_MAX_SIDE`).
+/// (sides at most `fill::SPAN_MAX_SIDE`), whose `spans` end with one `SPAN_ANY` past the
+/// last vertex (as `project_all` writes them).
 /// Returns (triangles, skipped). Runs on rayon's pool.
 pub(super) fn bin_triangles(
     indices: Option<&[u32]>,
@@ -181,7 +182,11 @@ impl Binner<'_> {
     /// checks see it.
     #[inline(always)]
     fn run(&mut self, spans: &[[i16; 4]], tris: impl Iterator<Item = Tri>) {
-        let span = |i: u32| spans.get(i as usize).copied().unwrap_or(SPAN_ANY);
+        // `spans` ends with `SPAN_ANY`, which an index out of range reads instead: no
+        // bounds check, nor branch, per vertex.
+        let spans = if spans.is_empty() { &[SPAN_ANY][..] } else { spans };
+        let last = spans.len() - 1;
+        let span = |i: u32| spans[(i as usize).min(last)];
         let mut batch = [[0u32; 3]; BATCH];
         let mut n = 0;
         for t in tris {

@@ -63,8 +63,8 @@ impl ProjVertex {
 pub(crate) struct Scratch {
     pub verts: Vec<ProjVertex>,
     /// Each vertex's `fill::centre_span` (`SPAN_ANY` unless simple) when the mesh is
-    /// binned (see `bin`), else empty. Done here, while the vertex is in registers, rather
-    /// than in a second pass over the vertices.
+    /// binned (see `bin`), then one more `SPAN_ANY`; else empty. Done here, while the
+    /// vertex is in registers, rather than in a second pass over the vertices.
     pub spans: Vec<[i16; 4]>,
     /// The transform the vertices were projected with: clipped primitives (rare) redo
     /// their vertices' clip-space positions with it (`clip_pos`) rather than every vertex
@@ -114,7 +114,8 @@ pub(super) fn project_all(
     let n = positions.len();
     // Every entry is overwritten below: no need to clear them first.
     out.verts.resize(n, ProjVertex::default());
-    out.spans.resize(if with_spans { n } else { 0 }, SPAN_ANY);
+    // One span per vertex, then `SPAN_ANY` for the binning's out-of-range indices.
+    out.spans.resize(if with_spans { n + 1 } else { 0 }, SPAN_ANY);
     out.view_proj = view_proj;
     let normals = normals.filter(|v| v.len() == n);
     let wide = Wide::new(view_proj, light_dir, width, height);
@@ -144,6 +145,7 @@ pub(super) fn project_all(
         }
     };
     let Scratch { verts, spans, .. } = out;
+    let spans = spans.get_mut(..n).unwrap_or_default();
     if n >= PARALLEL_MIN_VERTICES && rayon::current_num_threads() > 1 {
         use rayon::prelude::*;
         if with_spans {
@@ -510,7 +512,8 @@ mod tests {
                     for with_spans in [true, false] {
                         let projection = Projection { view_proj: vp, light_dir: light, width: w, height: h };
                         project_all(projection, &pts[..n], normals, with_spans, &mut out);
-                        assert_eq!(out.spans.len(), if with_spans { n } else { 0 });
+                        assert_eq!(out.spans.len(), if with_spans { n + 1 } else { 0 });
+                        assert!(out.spans.get(n).is_none_or(|&s| s == SPAN_ANY));
                         check_against_one(&out, projection, &pts[..n], normals, &mut states);
                         let alone = portable(projection, &pts[..n], normals, with_spans);
                         check_against_one(&alone, projection, &pts[..n], normals, &mut states);
