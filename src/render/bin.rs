@@ -1,22 +1,23 @@
-//! Binning a big triangle list once for the row bands the mesh drawer fills on separate
-//! threads. Without it each band walked every triangle, fetching its three projected
-//! vertices at random only to drop most of them (a dense mesh's triangles are mostly
-//! smaller than a pixel and hold no pixel centre); the fetches were paid once per band.
-//! Here the triangle list is cut into chunks binned in parallel: each chunk keeps, per
-//! band and in draw order, the triangles that may draw into that band. A band then walks
-//! its lists chunk after chunk, which is the draw order again, and makes exactly the calls
-//! the unbinned walk would have made (see `fill_binned` in `mesh`).
+//! Which triangles of a triangle list may draw, found without walking each one through
+//! the filler: most of a dense mesh's are smaller than a pixel and cover no pixel centre.
+//! `for_each_candidate` filters the list in draw order (a span test on every triangle,
+//! then `cover_avx2` on those that pass); one thread fills what it passes on directly.
+//!
+//! For two threads the filtered list is binned once for the row bands the mesh drawer
+//! fills in parallel: it is cut into chunks binned in parallel, each keeping, per band and
+//! in draw order, the triangles that may draw into that band. A band then walks its lists
+//! chunk after chunk, which is the draw order again, and makes exactly the calls the
+//! unfiltered walk would have made (see `fill_band` in `mesh`).
 //!
 //! What a band keeps: a triangle of simple vertices whose pixel box holds a pixel centre of
-//! the band's rows (the test the unbinned walk made, decided for every band at once by
-//! `fill::centre_rows`), unless its box holds a single centre that it misses (it draws
-//! nothing anywhere); and every triangle that needs clipping (rare; its extent is only known
-//! after clipping). Triangles with an out-of-range index or an invalid vertex are counted
-//! as skipped and kept nowhere.
+//! the band's rows (decided for every band at once by `fill::centre_rows`), unless its box
+//! holds a single centre that it misses (it draws nothing anywhere); and every triangle
+//! that needs clipping (rare; its extent is only known after clipping). Triangles with an
+//! out-of-range index or an invalid vertex are counted as skipped and kept nowhere.
 
 use std::ops::Range;
 
-use super::fill::{SPAN_ANY, Triangle, centre_rows, spans_hold_centre};
+use super::fill::{SPAN_ANY, centre_rows, small_misses_its_only_centre, spans_hold_centre};
 use super::project::{ProjVertex, State};
 
 /// Number of row bands: the machine this is tuned for has two cores, and more bands would
@@ -145,19 +146,84 @@ fn bin_chunk(
     row_work.clear();
     row_work.resize(height, 0);
     let mut binner = Binner { verts, width, height, bands, lists, row_work, skipped: 0 };
-    match indices {
-        Some(ix) => {
-            let ix = ix.get(3 * range.start..3 * range.end).unwrap_or_default();
-            binner.run(spans, ix.chunks_exact(3).map(|t| [t[0], t[1], t[2]]));
-        }
-        // `verts.len()` fits in u32 here: the caller bins only such meshes.
-        None => binner.run(spans, range.map(|k| [3 * k as u32, 3 * k as u32 + 1, 3 * k as u32 + 2])),
-    }
+    // `verts.len()` fits in u32 here: the caller bins only such meshes.
+    let mesh = Projected { verts, spans, width, height };
+    for_each_candidate(indices, range, mesh, |t| binner.keep(t));
     binner.skipped
 }
 
 /// Triangles that pass the span test wait in batches of this many for the full checks.
 const BATCH: usize = 64;
+
+/// A projected mesh, as the candidate filter reads it: the vertices, their centre spans
+/// (with one `SPAN_ANY` past the last vertex, as `project_all` writes them) and the raster's size.
+#[derive(Clone, Copy)]
+pub(super) struct Projected<'a> {
+    pub verts: &'a [ProjVertex],
+    pub spans: &'a [[i16; 4]],
+    pub width: usize,
+    pub height: usize,
+}
+
+/// Call `keep`, in draw order, with each triangle at the positions `range` of the
+/// triangle list `indices` (`None`: the vertices in order, whose count must fit `u32`)
+/// that may draw into the raster of `mesh`. A triangle with a vertex out of range or not
+/// simple is passed on, so that the caller's full checks see it.
+///
+/// Two tests drop the others. The span test reads only the compact spans (is there a
+/// pixel centre in the box?), and most triangles of a dense mesh end there. It is taken for
+/// every triangle without a branch (about half pass it, unpredictably): each is written to
+/// the batch, whose end advances only when it passes. A full batch then goes through
+/// `cover_avx2` (does a small triangle cover any of those centres?), eight at a time.
+#[inline(always)]
+pub(super) fn for_each_candidate(
+    indices: Option<&[u32]>,
+    range: Range<usize>,
+    mesh: Projected,
+    keep: impl FnMut(Tri),
+) {
+    match indices {
+        Some(ix) => {
+            let ix = ix.get(3 * range.start..3 * range.end).unwrap_or_default();
+            filter_batched(mesh, ix.chunks_exact(3).map(|t| [t[0], t[1], t[2]]), keep);
+        }
+        None => filter_batched(mesh, range.map(|k| [3 * k as u32, 3 * k as u32 + 1, 3 * k as u32 + 2]), keep),
+    }
+}
+
+/// `for_each_candidate` over any sequence of triangles.
+#[inline(always)]
+fn filter_batched(mesh: Projected, tris: impl Iterator<Item = Tri>, mut keep: impl FnMut(Tri)) {
+    // `spans` ends with `SPAN_ANY`, which an index out of range reads instead: no bounds
+    // check, nor branch, per vertex.
+    let spans = if mesh.spans.is_empty() { &[SPAN_ANY][..] } else { mesh.spans };
+    let last = spans.len() - 1;
+    let span = |i: u32| spans[(i as usize).min(last)];
+    let mut batch = [[0u32; 3]; BATCH];
+    let mut n = 0;
+    for t in tris {
+        batch[n % BATCH] = t;
+        n += usize::from(spans_hold_centre(span(t[0]), span(t[1]), span(t[2])));
+        if n == BATCH {
+            keep_covering(mesh, &batch, &mut keep);
+            n = 0;
+        }
+    }
+    keep_covering(mesh, &batch[..n], &mut keep);
+}
+
+/// Call `keep` with those of `tris` (at most `BATCH`) that may cover a pixel centre.
+#[inline(always)]
+fn keep_covering(mesh: Projected, tris: &[Tri], keep: &mut impl FnMut(Tri)) {
+    #[cfg(target_arch = "x86_64")]
+    let mut bits = super::cover_avx2::may_draw(tris, mesh.verts, mesh.spans, mesh.width, mesh.height);
+    #[cfg(not(target_arch = "x86_64"))]
+    let mut bits = if tris.len() >= 64 { u64::MAX } else { (1u64 << tris.len()) - 1 };
+    while bits != 0 {
+        keep(tris[bits.trailing_zeros() as usize]);
+        bits &= bits - 1;
+    }
+}
 
 /// One chunk's binning state.
 struct Binner<'a> {
@@ -175,31 +241,6 @@ struct Binner<'a> {
 }
 
 impl Binner<'_> {
-    /// Bin `tris` in order. The first test reads only the compact spans and most triangles
-    /// end there; it is taken for every triangle without a branch (about half of a dense
-    /// mesh's pass it, unpredictably): each is written to the batch, whose end advances
-    /// only when it passes. A vertex out of range, or not simple, passes, so that the full
-    /// checks see it.
-    #[inline(always)]
-    fn run(&mut self, spans: &[[i16; 4]], tris: impl Iterator<Item = Tri>) {
-        // `spans` ends with `SPAN_ANY`, which an index out of range reads instead: no
-        // bounds check, nor branch, per vertex.
-        let spans = if spans.is_empty() { &[SPAN_ANY][..] } else { spans };
-        let last = spans.len() - 1;
-        let span = |i: u32| spans[(i as usize).min(last)];
-        let mut batch = [[0u32; 3]; BATCH];
-        let mut n = 0;
-        for t in tris {
-            batch[n % BATCH] = t;
-            n += usize::from(spans_hold_centre(span(t[0]), span(t[1]), span(t[2])));
-            if n == BATCH {
-                batch.iter().for_each(|&t| self.keep(t));
-                n = 0;
-            }
-        }
-        batch[..n].iter().for_each(|&t| self.keep(t));
-    }
-
     /// The full checks for a triangle that passed the span test, and the bands it goes to.
     #[inline(always)]
     fn keep(&mut self, t: Tri) {
@@ -234,18 +275,14 @@ impl Binner<'_> {
 }
 
 /// The rows (first, last) a triangle of simple vertices may draw into; `None` when its box
-/// holds no pixel centre of the raster, or a single one that the triangle misses.
+/// holds no pixel centre of the raster, or a single one that the (small) triangle misses.
 #[inline(always)]
 fn simple_rows(width: usize, height: usize, [v0, v1, v2]: [&ProjVertex; 3]) -> Option<(usize, usize)> {
-    let (first, last) = centre_rows(width, height, [v0.x, v1.x, v2.x], [v0.y, v1.y, v2.y])?;
-    // Only a box one row tall can hold a single centre; the set-up is for those.
-    if first == last {
-        let x = [v0.x, v1.x, v2.x].map(i64::from);
-        let y = [v0.y, v1.y, v2.y].map(i64::from);
-        let tri = Triangle::snapped_in(width, height, first..first + 1, x, y, [v0.z, v1.z, v2.z])?;
-        if tri.misses_its_only_centre() {
-            return None;
-        }
+    let (x, y) = ([v0.x, v1.x, v2.x], [v0.y, v1.y, v2.y]);
+    let (first, last) = centre_rows(width, height, x, y)?;
+    // Only a box one row tall can hold a single centre.
+    if first == last && small_misses_its_only_centre(width, height, x, y) {
+        return None;
     }
     Some((first, last))
 }
@@ -255,7 +292,7 @@ mod tests {
     use glam::Vec3;
 
     use crate::render::camera::Camera;
-    use crate::render::mesh::{DrawMode, DrawStats, MeshStyle, MeshView, Shading, draw_mesh};
+    use crate::render::mesh::{DrawMode, DrawStats, MeshStyle, MeshView, Shading, draw_mesh_by};
     use crate::render::raster::Raster;
     use crate::rig::Topology;
 
@@ -269,21 +306,32 @@ mod tests {
         }
     }
 
-    /// Draw `mesh` on a pool of `threads` threads: two threads bin and split into bands,
-    /// one thread walks every triangle once over the whole raster (the reference). Drawn
-    /// twice, so that the second frame's bands meet where the first frame's triangles
-    /// split in halves rather than in the middle row.
-    fn draw(threads: usize, mesh: &MeshView, style: &MeshStyle, cam: &Camera) -> (Raster, DrawStats) {
+    /// How a triangle list is drawn.
+    #[derive(Debug, Clone, Copy)]
+    enum Way {
+        /// One thread walks every triangle once over the whole raster: the reference.
+        Walk,
+        /// One thread, through the candidate filter.
+        Listed,
+        /// Two threads bin the filtered triangles and fill a band each.
+        Binned,
+    }
+
+    /// Draw `mesh` the `way` given. Drawn twice, so that the second frame's bands meet
+    /// where the first frame's triangles split in halves rather than in the middle row.
+    fn draw(way: Way, mesh: &MeshView, style: &MeshStyle, cam: &Camera) -> (Raster, DrawStats) {
+        let threads = if matches!(way, Way::Binned) { 2 } else { 1 };
+        let use_spans = !matches!(way, Way::Walk);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         let mut r = Raster::new(97, 61, 1.0);
-        pool.install(|| draw_mesh(&mut r, cam, mesh, style));
+        pool.install(|| draw_mesh_by(&mut r, cam, mesh, style, use_spans));
         r.clear();
-        let stats = pool.install(|| draw_mesh(&mut r, cam, mesh, style));
+        let stats = pool.install(|| draw_mesh_by(&mut r, cam, mesh, style, use_spans));
         (r, stats)
     }
 
     #[test]
-    fn binned_bands_draw_what_one_walk_draws() {
+    fn filtered_and_binned_triangles_draw_what_one_walk_draws() {
         // Random triangles of every kind: sub-pixel ones (most of a dense mesh), large
         // ones across the band edge, degenerate ones (a repeated index, collinear points),
         // some reaching behind the eye or far outside the guard band (clipped), some with
@@ -325,12 +373,14 @@ mod tests {
                 MeshStyle { cull_backfaces: true, ..MeshStyle::default() },
                 MeshStyle { mode: DrawMode::Wireframe, ..MeshStyle::default() },
             ] {
-                let (one, one_stats) = draw(1, &mesh, &style, &cam);
-                let (two, two_stats) = draw(2, &mesh, &style, &cam);
-                assert!(one.lit_pixels().len() > 1000, "{style:?}");
-                assert_eq!(one_stats, two_stats, "{style:?}");
-                let diff = one.pixels.iter().zip(&two.pixels).position(|(a, b)| a != b);
-                assert_eq!(diff, None, "indexed {indexed}, {style:?}");
+                let (walk, walk_stats) = draw(Way::Walk, &mesh, &style, &cam);
+                assert!(walk.lit_pixels().len() > 1000, "{style:?}");
+                for way in [Way::Listed, Way::Binned] {
+                    let (r, stats) = draw(way, &mesh, &style, &cam);
+                    assert_eq!(stats, walk_stats, "{way:?} {style:?}");
+                    let diff = walk.pixels.iter().zip(&r.pixels).position(|(a, b)| a != b);
+                    assert_eq!(diff, None, "{way:?}, indexed {indexed}, {style:?}");
+                }
             }
         }
     }

@@ -20,7 +20,7 @@ use std::ops::Range;
 
 use glam::Vec3;
 
-const SUB_BITS: u32 = 8;
+pub(super) const SUB_BITS: u32 = 8;
 /// Sub-pixel steps per pixel of the snapped coordinates.
 pub(super) const SUB: i64 = 1 << SUB_BITS;
 /// Screen coordinates beyond this many pixels from the origin are refused; callers clip
@@ -283,22 +283,7 @@ impl Triangle {
     #[inline(always)]
     fn edges(&self) -> Edges<i64> {
         let (cx, cy) = (self.px0 as i64 * SUB + SUB / 2, self.py0 as i64 * SUB + SUB / 2);
-        edge_functions(self.x, self.y, cx, cy)
-    }
-
-    /// Whether the box holds a single candidate centre in the scanned rows and the triangle
-    /// misses it, so that `scan` would call nothing. The binning drops these triangles
-    /// (most sub-pixel triangles that pass the box test) before they reach a band.
-    #[inline]
-    pub(super) fn misses_its_only_centre(&self) -> bool {
-        if self.px0 != self.px1 || self.row0 != self.row1 {
-            return false;
-        }
-        let (_, b, c) = self.edges();
-        let row = (self.row0 - self.py0) as i64;
-        // `scan`'s value at the row's first pixel, computed the same way.
-        let e = [c[0] + b[0] * row, c[1] + b[1] * row, c[2] + b[2] * row];
-        (e[0] | e[1] | e[2]) < 0
+        edge_functions(self.x, self.y, cx, cy, 1)
     }
 
     /// Call `f(pixel index, z, s)` for every covered pixel, row by row, left to right.
@@ -414,15 +399,18 @@ impl Fixed for i64 {
 
 /// The edge functions of the oriented triangle `x`, `y` (snapped) for a box whose first
 /// candidate centre is (`cx`, `cy`). Edge k is opposite vertex k: from vertex k+1 to k+2.
+/// `sign` is 1, or -1 to reverse every edge (see `SmallTriangle`).
 #[inline(always)]
-fn edge_functions<T: Fixed>(x: [T; 3], y: [T; 3], cx: T, cy: T) -> Edges<T> {
+fn edge_functions<T: Fixed>(x: [T; 3], y: [T; 3], cx: T, cy: T, sign: T) -> Edges<T> {
     let (zero, one, sub) = (T::from(0), T::from(1), T::from(SUB as i16));
     let edge = |k: usize| {
         let (i, j) = ((k + 1) % 3, (k + 2) % 3);
         let (dx, dy) = (x[j] - x[i], y[j] - y[i]);
+        let value = dx * (cy - y[i]) - dy * (cx - x[i]);
+        let (dx, dy, value) = (dx * sign, dy * sign, value * sign);
         let top_left = dy < zero || (dy == zero && dx > zero);
         let bias = if top_left { zero } else { one };
-        (-dy * sub, dx * sub, dx * (cy - y[i]) - dy * (cx - x[i]) - bias)
+        (-dy * sub, dx * sub, value - bias)
     };
     let (e0, e1, e2) = (edge(0), edge(1), edge(2));
     ([e0.0, e1.0, e2.0], [e0.1, e1.1, e2.1], [e0.2, e1.2, e2.2])
@@ -542,42 +530,105 @@ pub(super) fn fill_snapped(
         }
         return;
     }
-    // `Triangle::snapped_in`'s box and orientation, in i32 (sides below 2^15, coordinates
-    // below 2^28).
-    const HALF: i32 = (SUB / 2) as i32;
-    let px0 = ((x_min - HALF + (SUB as i32 - 1)) >> SUB_BITS).max(0);
-    let px1 = ((x_max - HALF) >> SUB_BITS).min(width as i32 - 1);
-    let py0 = ((y_min - HALF + (SUB as i32 - 1)) >> SUB_BITS).max(0);
-    let py1 = ((y_max - HALF) >> SUB_BITS).min(height as i32 - 1);
+    let Some(tri) = SmallTriangle::new(width, height, x, y) else {
+        return;
+    };
+    let SmallTriangle { edges, front, px0, px1, py0, py1, cx, cy } = tri;
     let row0 = py0.max(rows.start as i32);
     let row1 = py1.min(rows.end.min(height) as i32 - 1);
-    if px0 > px1 || row0 > row1 {
+    if row0 > row1 || (cull && !front) {
         return;
     }
-    // Below 2^24: the sides are below 2^12.
-    let area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
-    if area == 0 {
+    let planes = || attribute_planes(x, y, cx, cy, z, s(front));
+    if px0 == px1 && row0 == row1 {
+        // A single candidate centre, as for most triangles of a dense mesh that get this
+        // far: its edge values and attributes directly, as `scan_masked` works them out.
+        let (_, b, c) = edges;
+        let row = row0 - py0;
+        let e = [c[0] + b[0] * row, c[1] + b[1] * row, c[2] + b[2] * row];
+        if (e[0] | e[1] | e[2]) >= 0 {
+            let ((z_start, _, dzdy), (s_start, _, dsdy)) = planes();
+            let mut f = f;
+            f(row0 as usize * width + px0 as usize, z_start + dzdy * row as f32, s_start + dsdy * row as f32);
+        }
         return;
     }
-    let front = area < 0;
-    if cull && !front {
-        return;
-    }
-    let swap = |v: [i32; 3]| if front { [v[0], v[2], v[1]] } else { v };
-    let (x, y) = (swap(x), swap(y));
-    let z = if front { [z[0], z[2], z[1]] } else { z };
-    let (cx, cy) = (px0 * SUB as i32 + HALF, py0 * SUB as i32 + HALF);
-    let edges = edge_functions(x, y, cx, cy);
-    let planes = || {
-        let s = s(front);
-        attribute_planes(x, y, cx, cy, z, if front { [s[0], s[2], s[1]] } else { s })
-    };
     let at = MaskBox { width, px0: px0 as usize, py0: py0 as usize, rows: row0 as usize..=row1 as usize };
     match px1 - px0 + 1 {
         cols @ 0..=4 => scan_masked::<1>(&at, cols as usize, edges, planes, f),
         cols @ 5..=8 => scan_masked::<2>(&at, cols as usize, edges, planes, f),
         cols => scan_masked::<4>(&at, cols as usize, edges, planes, f),
     }
+}
+
+/// A small triangle (see `SMALL_EXTENT`) set up in i32, as `Triangle::snapped_in` sets up
+/// any triangle: its pixel box on the raster and edge functions anchored at the box's
+/// first centre (`cx`, `cy`).
+///
+/// `Triangle` swaps two vertices of a front face so that the edge functions are
+/// non-negative inside. That reverses every edge, which exactly negates its value at any
+/// point, so here the edges are worked out in the given vertex order and negated, with no
+/// data moved: the same covered centres. The attribute planes are then set up in the given
+/// order too, which gives `Triangle`'s floats: swapping two vertices only changes the sign
+/// of each product difference in them, and of the area they are divided by.
+struct SmallTriangle {
+    edges: Edges<i32>,
+    front: bool,
+    px0: i32,
+    px1: i32,
+    py0: i32,
+    py1: i32,
+    cx: i32,
+    cy: i32,
+}
+
+impl SmallTriangle {
+    /// `None` when the box of the snapped points `x`, `y` (spanning less than
+    /// `SMALL_EXTENT` both ways, on a raster whose sides are at most `SPAN_MAX_SIDE`)
+    /// holds no pixel centre of the raster, or the triangle has no area.
+    #[inline(always)]
+    fn new(width: usize, height: usize, x: [i32; 3], y: [i32; 3]) -> Option<SmallTriangle> {
+        // Sides below 2^15, coordinates below 2^28.
+        const HALF: i32 = (SUB / 2) as i32;
+        let (x_min, x_max) = (x[0].min(x[1]).min(x[2]), x[0].max(x[1]).max(x[2]));
+        let (y_min, y_max) = (y[0].min(y[1]).min(y[2]), y[0].max(y[1]).max(y[2]));
+        let px0 = ((x_min - HALF + (SUB as i32 - 1)) >> SUB_BITS).max(0);
+        let px1 = ((x_max - HALF) >> SUB_BITS).min(width as i32 - 1);
+        let py0 = ((y_min - HALF + (SUB as i32 - 1)) >> SUB_BITS).max(0);
+        let py1 = ((y_max - HALF) >> SUB_BITS).min(height as i32 - 1);
+        if px0 > px1 || py0 > py1 {
+            return None;
+        }
+        // Below 2^24: the sides are below 2^12.
+        let area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
+        if area == 0 {
+            return None;
+        }
+        // Counter-clockwise as seen (glTF's front) is negative here because y grows down.
+        let front = area < 0;
+        let (cx, cy) = (px0 * SUB as i32 + HALF, py0 * SUB as i32 + HALF);
+        let edges = edge_functions(x, y, cx, cy, if front { -1 } else { 1 });
+        Some(SmallTriangle { edges, front, px0, px1, py0, py1, cx, cy })
+    }
+
+    /// Whether the box holds a single pixel centre and the triangle misses it.
+    #[inline(always)]
+    fn misses_its_only_centre(&self) -> bool {
+        let (_, _, c) = self.edges;
+        self.px0 == self.px1 && self.py0 == self.py1 && (c[0] | c[1] | c[2]) < 0
+    }
+}
+
+/// Whether three snapped points (within `COORD_LIMIT`) on a `width` x `height` raster
+/// make a small triangle whose box holds a single pixel centre, which it misses: such a
+/// triangle draws nothing in any band. Larger ones are not judged (false).
+#[inline(always)]
+pub(super) fn small_misses_its_only_centre(width: usize, height: usize, x: [i32; 3], y: [i32; 3]) -> bool {
+    let extent = |v: [i32; 3]| i64::from(v[0].max(v[1]).max(v[2])) - i64::from(v[0].min(v[1]).min(v[2]));
+    extent(x) < SMALL_EXTENT
+        && extent(y) < SMALL_EXTENT
+        && width.max(height) <= SPAN_MAX_SIDE
+        && SmallTriangle::new(width, height, x, y).is_some_and(|t| t.misses_its_only_centre())
 }
 
 /// Triangles spanning less than this (in snapped units, 16 pixels) both ways are small:
@@ -914,7 +965,8 @@ mod tests {
                     let mut scanned = 0;
                     t.scan([0.0; 3], |_, _, _| scanned += 1);
                     assert_eq!(scanned, drawn, "{v:?}");
-                    if t.misses_its_only_centre() {
+                    let snap = |c: fn(&Vec3) -> f32| v.each_ref().map(|p| to_fixed(c(p)) as i32);
+                    if small_misses_its_only_centre(8, 8, snap(|p| p.x), snap(|p| p.y)) {
                         assert_eq!(drawn, 0, "{v:?}");
                         misses += 1;
                     } else if t.px0 == t.px1 && t.row0 == t.row1 {
@@ -950,6 +1002,50 @@ mod tests {
     }
 
     #[test]
+    fn small_triangles_fill_as_the_general_set_up_does() {
+        // `fill_snapped` sets small triangles up in i32 without swapping a front face's
+        // vertices; every pixel, depth and scalar must be `Triangle`'s (which swaps), bit
+        // for bit, both facings, culled or not, over a band or the whole raster.
+        let mut seed = 11u64;
+        let mut next = move || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let (mut drawn, mut singles, mut culled) = (0, 0, 0);
+        for k in 0..20_000 {
+            let size = [0.6, 1.5, 4.0, 15.0][k % 4];
+            let (ox, oy) = (next() * 40.0 - 2.0, next() * 30.0 - 2.0);
+            let mut corner = || to_fixed(ox + next() * size) as i32;
+            let x = [corner(), corner(), corner()];
+            let mut corner = || to_fixed(oy + next() * size) as i32;
+            let y = [corner(), corner(), corner()];
+            let z = [next(), next(), next()];
+            let s = [next(), next(), next()];
+            let rows = if k % 3 == 0 { 5..19 } else { 0..30 };
+            let cull = k % 5 == 0;
+            let mut got = Vec::new();
+            let shade = |front: bool| s.map(|v| if front { v } else { -v });
+            fill_snapped((36, 30), &rows, x, y, z, cull, shade, |i, z, s| {
+                got.push((i, z.to_bits(), s.to_bits()))
+            });
+            let mut want = Vec::new();
+            let wide = |v: [i32; 3]| v.map(i64::from);
+            if let Some(t) = Triangle::snapped_in(36, 30, rows.clone(), wide(x), wide(y), z)
+                && (t.front_facing() || !cull)
+            {
+                let s = shade(t.front_facing());
+                t.scan(s, |i, z, s| want.push((i, z.to_bits(), s.to_bits())));
+                singles += usize::from(t.px0 == t.px1 && t.row0 == t.row1 && !want.is_empty());
+            } else if cull {
+                culled += 1;
+            }
+            assert_eq!(got, want, "{x:?} {y:?} {rows:?} cull {cull}");
+            drawn += got.len();
+        }
+        assert!(drawn > 40_000 && singles > 500 && culled > 500, "{drawn} {singles} {culled}");
+    }
+
+    #[test]
     fn covered_runs_draw_what_testing_every_candidate_draws() {
         // Triangles of every size from sub-pixel to larger than the raster, slivers in
         // every direction, vertices on centres and on edges, over a band of the rows.
@@ -978,7 +1074,7 @@ mod tests {
             let s = [next(), next(), next()];
             let mut got = Vec::new();
             t.scan(s, |i, z, sv| got.push((i, z.to_bits(), sv.to_bits())));
-            let want = if t.misses_its_only_centre() { Vec::new() } else { scan_every_candidate(&t, s) };
+            let want = scan_every_candidate(&t, s);
             assert_eq!(got, want, "{v:?}");
             drawn += got.len();
             wide += usize::from(t.px1 - t.px0 + 1 >= RUN_BY_DIVISION);

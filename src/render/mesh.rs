@@ -15,7 +15,7 @@ use std::ops::Range;
 
 use glam::Vec3;
 
-use super::bin::{Bins, Tri, bin_triangles, halves};
+use super::bin::{Bins, Projected, Tri, bin_triangles, for_each_candidate, halves};
 use super::camera::Camera;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
 use super::color::Rgb;
@@ -180,6 +180,18 @@ impl Shader<'_> {
 
 /// Draw one primitive of a mesh into the raster. See the module comment for the policy.
 pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &MeshStyle) -> DrawStats {
+    draw_mesh_by(raster, camera, mesh, style, true)
+}
+
+/// `draw_mesh`; `use_spans: false` walks every triangle instead of filtering a triangle list
+/// by its vertices' centre spans (the reference the tests hold the filtered paths to).
+pub(super) fn draw_mesh_by(
+    raster: &mut Raster,
+    camera: &Camera,
+    mesh: &MeshView,
+    style: &MeshStyle,
+    use_spans: bool,
+) -> DrawStats {
     let vp = camera.view_proj(raster.aspect());
     let light = camera.back();
     let n = mesh.positions.len();
@@ -210,24 +222,31 @@ pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &
     let fills = triangles && (style.mode == DrawMode::Shaded || style.hidden_lines);
     let big = mesh.indices.map_or(n, <[u32]>::len) >= PARALLEL_MIN_CORNERS;
     let split = big && h >= 2 && rayon::current_num_threads() > 1;
-    // Plain triangle lists (nearly every real mesh) are binned once for the bands; other
+    // Plain triangle lists (nearly every real mesh) are filtered by their vertices' centre
+    // spans: binned once for the two bands when split, else as they are drawn. Other
     // topologies are rare enough that each band walks them whole.
-    let binned = fills
-        && split
+    let listed = use_spans
+        && fills
         && mesh.topology == Topology::Triangles
         && u32::try_from(n).is_ok()
         && w.max(h) <= SPAN_MAX_SIDE;
-    // Binning reads the vertices' centre spans: worked out during the projection, and only then.
+    // The spans are worked out during the projection, and only when they will be read.
     let projection = Projection { view_proj: vp, light_dir: light, width: w, height: h };
-    project_all(projection, mesh.positions, normals, binned, scratch);
-    let bin_stats = binned.then(|| {
+    project_all(projection, mesh.positions, normals, listed, scratch);
+    let bin_stats = (listed && split).then(|| {
         let Scratch { verts, spans, bins, .. } = scratch;
         let (primitives, skipped) = bin_triangles(mesh.indices, verts, spans, w, h, bins);
         DrawStats { primitives, skipped }
     });
     let verts: &Scratch = scratch;
-    let bins = bin_stats.map(|stats| (stats, &verts.bins));
-    let bands = if bins.is_some() { verts.bins.bands() } else { halves(h) };
+    let source = match bin_stats {
+        Some(stats) => Source::Binned(stats, &verts.bins),
+        None if listed => Source::Listed,
+        None => Source::Walk,
+    };
+    let bands = if bin_stats.is_some() { verts.bins.bands() } else { halves(h) };
+    // A listed mesh not binned is one thread's: one band.
+    let split = split && !matches!(source, Source::Listed);
     let px: &mut [_] = pixels;
     let ctx = |shader| FillCtx { mesh, sc: verts, w, h, shader, cull };
 
@@ -236,7 +255,7 @@ pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &
         // surfaces.
         let k = Shader::Constant(0.0);
         banded(px, w, &bands, split, |b, rows, band, off| {
-            fill_band(ctx(k), bins, b, rows, |i, z, _| depth_only(band, i.wrapping_sub(off), z))
+            fill_band(ctx(k), source, b, rows, |i, z, _| depth_only(band, i.wrapping_sub(off), z))
         });
     }
     let unlit = |i: usize, z: f32, s: f32| edge(px, i, z, true, || paint.color(s));
@@ -244,7 +263,7 @@ pub fn draw_mesh(raster: &mut Raster, camera: &Camera, mesh: &MeshView, style: &
         DrawMode::Shaded if triangles => {
             let shader = if heat.is_some() { flat_shader } else { lit_shader };
             banded(px, w, &bands, split, |b, rows, band, off| {
-                fill_band(ctx(shader), bins, b, rows, |i, z, s| {
+                fill_band(ctx(shader), source, b, rows, |i, z, s| {
                     surface(band, i.wrapping_sub(off), z, || paint.color(s))
                 })
             })
@@ -322,49 +341,77 @@ fn banded(
     }
 }
 
-/// Fill one band: from its bins when the mesh was binned (the statistics were counted
-/// then), else by walking every triangle.
+/// Where a band's triangles come from.
+#[derive(Clone, Copy)]
+enum Source<'b> {
+    /// Every triangle of the topology, each tested against the band.
+    Walk,
+    /// The triangle list through the span filter (`bin::for_each_candidate`): one band.
+    Listed,
+    /// The band's lists from the binning, whose statistics were counted then.
+    Binned(DrawStats, &'b Bins),
+}
+
+/// Fill one band of rows from `source`.
 fn fill_band(
     cx: FillCtx,
-    bins: Option<(DrawStats, &Bins)>,
+    source: Source,
     band: usize,
     rows: Range<usize>,
     mut pixel: impl FnMut(usize, f32, f32),
 ) -> DrawStats {
-    match bins {
-        Some((stats, bins)) => {
-            fill_binned(cx, &rows, bins.band(band), &mut pixel);
+    match source {
+        Source::Binned(stats, bins) => {
+            for list in bins.band(band) {
+                for &t in list {
+                    // Binning kept only triangles whose vertices exist and are valid.
+                    fill_listed_triangle(cx, &rows, t, &mut pixel);
+                }
+            }
             stats
         }
-        None => fill_triangles(cx, rows, pixel),
+        Source::Listed => fill_listed(cx, rows, pixel),
+        Source::Walk => fill_triangles(cx, rows, pixel),
     }
 }
 
-/// Fill the binned triangles of one band, making the calls `fill_triangles` makes for
-/// them: the bins hold, in draw order, exactly the triangles it does not drop for this
-/// band, except single-centre misses, which draw nothing anyway.
-fn fill_binned<'b>(
+/// Fill the triangle list of `cx.mesh` over the raster rows `rows` (all of them: the span
+/// filter judges the whole raster), making the calls `fill_triangles` makes: the filter
+/// passes on every triangle that may hold a pixel centre, and every unusable one.
+fn fill_listed(cx: FillCtx, rows: Range<usize>, mut pixel: impl FnMut(usize, f32, f32)) -> DrawStats {
+    let primitives = cx.mesh.indices.map_or(cx.sc.verts.len(), <[u32]>::len) / 3;
+    let mut skipped = 0;
+    let mesh = Projected { verts: &cx.sc.verts, spans: &cx.sc.spans, width: cx.w, height: cx.h };
+    for_each_candidate(cx.mesh.indices, 0..primitives, mesh, |t| {
+        skipped += usize::from(!fill_listed_triangle(cx, &rows, t, &mut pixel));
+    });
+    DrawStats { primitives, skipped }
+}
+
+/// Fill one triangle of a triangle list (the span filter passed it, or the binning kept
+/// it) over the rows `rows`, as `fill_triangles` would; false, drawing nothing, when it is
+/// unusable (a vertex out of range or not finite).
+#[inline(always)]
+fn fill_listed_triangle(
     cx: FillCtx,
     rows: &Range<usize>,
-    lists: impl Iterator<Item = &'b [Tri]>,
+    t: Tri,
     pixel: &mut impl FnMut(usize, f32, f32),
-) {
+) -> bool {
     let verts = &cx.sc.verts;
-    for list in lists {
-        for t in list {
-            let get = |i: u32| verts.get(i as usize);
-            // Binning kept only triangles whose vertices exist and are valid.
-            let (Some(v0), Some(v1), Some(v2)) = (get(t[0]), get(t[1]), get(t[2])) else {
-                continue;
-            };
-            let ix = t.map(|i| i as usize);
-            if v0.simple() && v1.simple() && v2.simple() {
-                fill_simple(cx, rows, ix, [v0, v1, v2], pixel);
-            } else {
-                fill_clipped(cx, rows, ix, [v0, v1, v2], pixel);
-            }
-        }
+    let get = |i: u32| verts.get(i as usize);
+    let (Some(v0), Some(v1), Some(v2)) = (get(t[0]), get(t[1]), get(t[2])) else {
+        return false;
+    };
+    let ix = t.map(|i| i as usize);
+    if v0.simple() && v1.simple() && v2.simple() {
+        fill_simple(cx, rows, ix, [v0, v1, v2], pixel);
+    } else if [v0, v1, v2].iter().any(|v| v.state == State::Invalid) {
+        return false;
+    } else {
+        fill_clipped(cx, rows, ix, [v0, v1, v2], pixel);
     }
+    true
 }
 
 /// What one band's triangle loop reads, gathered so the rarely taken paths can live in

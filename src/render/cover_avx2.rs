@@ -1,0 +1,232 @@
+//! The span filter's second test in 256-bit AVX2, eight triangles per step (x86_64 only;
+//! checked at run time). Most triangles of a dense mesh that pass the span test (their
+//! pixel box holds a pixel centre) still cover none: measured on CesiumMan-x32, 70% of them.
+//! Each cost the scalar filler a full set-up and a mispredicted branch or three to find
+//! that out. Here a small triangle's edge functions are evaluated at every centre of its
+//! box, eight triangles at a time, with no branch, and those that cover nothing are
+//! dropped before the filler sees them.
+//!
+//! Only triangles the filler would draw nothing from are dropped: three vertices in range
+//! and simple, less than four pixels across both ways (so at most 4 x 4 centres), and no
+//! area or no centre covered, worked out with `fill::SmallTriangle`'s integers (the same
+//! box, edge functions and fill rule; integer arithmetic, so exactly its verdicts).
+//! Everything else is passed on, to be drawn, clipped or counted as skipped.
+
+use std::arch::x86_64::*;
+
+use super::bin::Tri;
+use super::fill::{SUB, SUB_BITS};
+use super::project::ProjVertex;
+
+/// Triangles spanning less than this both ways (in snapped units: 4 pixels) are judged.
+const JUDGED_EXTENT: i32 = 4 * SUB as i32;
+
+/// Bit `i` set unless `tris[i]` (at most 64 of them) is sure to draw nothing on the
+/// `width` x `height` raster (see the module comment): all set when the CPU lacks AVX2.
+/// `spans` are the vertices' centre spans with the `SPAN_ANY` sentinel after them (as
+/// `project_all` writes them, one more than `verts`).
+pub(super) fn may_draw(
+    tris: &[Tri],
+    verts: &[ProjVertex],
+    spans: &[[i16; 4]],
+    width: usize,
+    height: usize,
+) -> u64 {
+    let all = if tris.len() >= 64 { u64::MAX } else { (1u64 << tris.len()) - 1 };
+    // Gather indices are i32 in 4-byte units: five per vertex (20 bytes).
+    let n = verts.len();
+    let fits = n > 0 && spans.len() == n + 1 && n <= (i32::MAX / 5) as usize && width.max(height) < 1 << 15;
+    if tris.len() > 64 || !fits || !is_x86_feature_detected!("avx2") {
+        return all;
+    }
+    let screen = Screen {
+        verts: verts.as_ptr().cast(),
+        spans: spans.as_ptr().cast(),
+        last: n as i32 - 1,
+        max_col: width as i32 - 1,
+        max_row: height as i32 - 1,
+    };
+    let mut bits = 0u64;
+    for (k, block) in tris.chunks(8).enumerate() {
+        let mut eight = [[0u32; 3]; 8];
+        eight[..block.len()].copy_from_slice(block);
+        // SAFETY: AVX2 is present (checked above); `block8` reads `verts` and `spans` only
+        // at indices clamped to `0..=last`, inside both slices (see `Screen`).
+        let m = unsafe { block8(&screen, &eight) };
+        bits |= u64::from(m) << (8 * k);
+    }
+    // Lanes past the end were padding.
+    bits & all
+}
+
+/// Raw views of the projected vertices, and the raster's last column and row.
+struct Screen {
+    /// `ProjVertex` is `repr(C)`: x (i32) at 4-byte word 0, y at word 1, five words each.
+    verts: *const i32,
+    /// `[i16; 4]` per vertex: its first word holds the first column (low half), which is
+    /// negative only in `SPAN_ANY`, the span of a vertex that is not simple.
+    spans: *const i32,
+    /// The last vertex index.
+    last: i32,
+    max_col: i32,
+    max_row: i32,
+}
+
+/// The bits of `may_draw` for eight triangles.
+///
+/// SAFETY (caller): AVX2 present; `screen.verts` holds `last + 1` vertices and
+/// `screen.spans` at least as many spans.
+#[target_feature(enable = "avx2")]
+unsafe fn block8(screen: &Screen, tris: &[Tri; 8]) -> u32 {
+    let set1 = _mm256_set1_epi32;
+    let zero = _mm256_setzero_si256();
+    let last = set1(screen.last);
+    let corner = |k: usize| {
+        let lanes: [u32; 8] = std::array::from_fn(|t| tris[t][k]);
+        // SAFETY: an unaligned load of the 32 bytes of `lanes`.
+        unsafe { _mm256_loadu_si256(lanes.as_ptr().cast()) }
+    };
+    let mut ok = set1(-1);
+    let (mut x, mut y) = ([zero; 3], [zero; 3]);
+    for k in 0..3 {
+        let index = corner(k);
+        // In range: the unsigned minimum with the last index is the index itself.
+        let clamped = _mm256_min_epu32(index, last);
+        ok = _mm256_and_si256(ok, _mm256_cmpeq_epi32(clamped, index));
+        let five = _mm256_mullo_epi32(clamped, set1(5));
+        // SAFETY: every lane is clamped to `0..=last` (caller's bounds); x and y are the
+        // first two words of each `ProjVertex`, and a span's first word is its first four bytes.
+        let span = unsafe { _mm256_i32gather_epi32::<4>(screen.spans, _mm256_add_epi32(clamped, clamped)) };
+        x[k] = unsafe { _mm256_i32gather_epi32::<4>(screen.verts, five) };
+        y[k] = unsafe { _mm256_i32gather_epi32::<4>(screen.verts, _mm256_add_epi32(five, set1(1))) };
+        // Simple: the span's first column (the low half) is not negative.
+        let not_simple = _mm256_srai_epi32::<31>(_mm256_slli_epi32::<16>(span));
+        ok = _mm256_andnot_si256(not_simple, ok);
+    }
+    // `ok`: all ones where all three vertices are in range and simple.
+    let min = |v: [__m256i; 3]| _mm256_min_epi32(_mm256_min_epi32(v[0], v[1]), v[2]);
+    let max = |v: [__m256i; 3]| _mm256_max_epi32(_mm256_max_epi32(v[0], v[1]), v[2]);
+    let (x_min, x_max, y_min, y_max) = (min(x), max(x), min(y), max(y));
+    let under = |hi: __m256i, lo: __m256i| _mm256_cmpgt_epi32(set1(JUDGED_EXTENT), _mm256_sub_epi32(hi, lo));
+    let judged = _mm256_and_si256(ok, _mm256_and_si256(under(x_max, x_min), under(y_max, y_min)));
+    // `fill::SmallTriangle::new`'s box: first and last centres, clamped to the raster.
+    const HALF: i32 = (SUB / 2) as i32;
+    let first = |v: __m256i| {
+        _mm256_srai_epi32::<{ SUB_BITS as i32 }>(_mm256_add_epi32(v, set1(SUB as i32 - 1 - HALF)))
+    };
+    let last_c = |v: __m256i| _mm256_srai_epi32::<{ SUB_BITS as i32 }>(_mm256_sub_epi32(v, set1(HALF)));
+    let px0 = _mm256_max_epi32(first(x_min), zero);
+    let px1 = _mm256_min_epi32(last_c(x_max), set1(screen.max_col));
+    let py0 = _mm256_max_epi32(first(y_min), zero);
+    let py1 = _mm256_min_epi32(last_c(y_max), set1(screen.max_row));
+    // Sides below 2^10: products below 2^20.
+    let sub = _mm256_sub_epi32;
+    let mul = _mm256_mullo_epi32;
+    let area = sub(mul(sub(x[1], x[0]), sub(y[2], y[0])), mul(sub(y[1], y[0]), sub(x[2], x[0])));
+    let flat = _mm256_cmpeq_epi32(area, zero);
+    // All ones on a front face, whose edges are reversed (negated, see `SmallTriangle`).
+    let front = _mm256_srai_epi32::<31>(area);
+    let signed = |v: __m256i| sub(_mm256_xor_si256(v, front), front);
+    let cx = _mm256_add_epi32(_mm256_slli_epi32::<{ SUB_BITS as i32 }>(px0), set1(HALF));
+    let cy = _mm256_add_epi32(_mm256_slli_epi32::<{ SUB_BITS as i32 }>(py0), set1(HALF));
+    // Per edge: the step per column (a), per row (b) and the value at (cx, cy) (c), as
+    // `fill::edge_functions` makes them.
+    let (mut a, mut b, mut c) = ([zero; 3], [zero; 3], [zero; 3]);
+    for k in 0..3 {
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        let (dx, dy) = (sub(x[j], x[i]), sub(y[j], y[i]));
+        let value = signed(sub(mul(dx, sub(cy, y[i])), mul(dy, sub(cx, x[i]))));
+        let (dx, dy) = (signed(dx), signed(dy));
+        let top_left = _mm256_or_si256(
+            _mm256_cmpgt_epi32(zero, dy),
+            _mm256_and_si256(_mm256_cmpeq_epi32(dy, zero), _mm256_cmpgt_epi32(dx, zero)),
+        );
+        // The bias is 0 on a top or left edge (top_left all ones), else 1.
+        c[k] = sub(sub(value, set1(1)), top_left);
+        a[k] = _mm256_slli_epi32::<{ SUB_BITS as i32 }>(sub(zero, dy));
+        b[k] = _mm256_slli_epi32::<{ SUB_BITS as i32 }>(dx);
+    }
+    let (cols, rows) = (sub(px1, px0), sub(py1, py0));
+    let mut covered = zero;
+    let mut row = c;
+    for r in 0..4 {
+        let row_in = _mm256_cmpgt_epi32(rows, set1(r - 1));
+        let mut e = row;
+        for q in 0..4 {
+            let inside = _mm256_cmpgt_epi32(_mm256_or_si256(_mm256_or_si256(e[0], e[1]), e[2]), set1(-1));
+            let col_in = _mm256_cmpgt_epi32(cols, set1(q - 1));
+            covered = _mm256_or_si256(covered, _mm256_and_si256(inside, _mm256_and_si256(row_in, col_in)));
+            e = std::array::from_fn(|k| _mm256_add_epi32(e[k], a[k]));
+        }
+        row = std::array::from_fn(|k| _mm256_add_epi32(row[k], b[k]));
+    }
+    let draws_nothing = _mm256_or_si256(flat, _mm256_cmpeq_epi32(covered, zero));
+    let dropped = _mm256_and_si256(judged, draws_nothing);
+    (!_mm256_movemask_ps(_mm256_castsi256_ps(dropped)) & 0xff) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::fill::{SPAN_ANY, centre_span, fill_snapped, to_fixed};
+    use crate::render::project::State;
+
+    #[test]
+    fn only_triangles_that_draw_nothing_are_dropped() {
+        if !is_x86_feature_detected!("avx2") {
+            eprintln!("note: no AVX2 here; may_draw keeps everything and is not tested");
+            return;
+        }
+        // Vertices scattered over and around a 37 x 23 raster, every seventh not simple;
+        // triangles of three nearby vertices (sub-pixel to a few pixels), some with an index
+        // out of range. Each must be kept exactly when it is not judged (see the module
+        // comment) or the filler draws a pixel of it.
+        let (w, h) = (37, 23);
+        let mut seed = 5u64;
+        let mut next = move || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let mut verts = Vec::new();
+        for k in 0..6000 {
+            let (cx, cy) = (next() * 41.0 - 2.0, next() * 27.0 - 2.0);
+            let size = [0.3, 0.9, 2.0, 3.9, 6.0][k % 5];
+            for _ in 0..3 {
+                let (x, y) = (to_fixed(cx + next() * size) as i32, to_fixed(cy + next() * size) as i32);
+                let state = if verts.len() % 7 == 3 { State::Clip } else { State::Simple };
+                verts.push(ProjVertex { x, y, z: 0.5, light: 0.0, state });
+            }
+        }
+        let mut spans: Vec<[i16; 4]> =
+            verts.iter().map(|v| if v.simple() { centre_span(w, h, v.x, v.y) } else { SPAN_ANY }).collect();
+        spans.push(SPAN_ANY);
+        let n = verts.len() as u32;
+        let tris: Vec<Tri> = (0..n / 3)
+            .map(|k| {
+                let t = [3 * k, 3 * k + 1, 3 * k + 2];
+                if k % 50 == 7 { [t[0], n + k, t[2]] } else { t }
+            })
+            .collect();
+        let (mut dropped, mut kept_drawing) = (0, 0);
+        for batch in tris.chunks(61) {
+            let bits = may_draw(batch, &verts, &spans, w, h);
+            assert_eq!(bits >> batch.len(), 0);
+            for (i, t) in batch.iter().enumerate() {
+                let kept = bits >> i & 1 == 1;
+                let Some(v) = t.map(|i| verts.get(i as usize)).into_iter().collect::<Option<Vec<_>>>() else {
+                    assert!(kept, "{t:?} has an index out of range");
+                    continue;
+                };
+                let (x, y) = ([v[0].x, v[1].x, v[2].x], [v[0].y, v[1].y, v[2].y]);
+                let extent = |c: [i32; 3]| c.iter().max().unwrap() - c.iter().min().unwrap();
+                let judged = v.iter().all(|v| v.simple()) && extent(x) < 4 * 256 && extent(y) < 4 * 256;
+                let mut draws = false;
+                fill_snapped((w, h), &(0..h), x, y, [0.5; 3], false, |_| [0.0; 3], |_, _, _| draws = true);
+                assert_eq!(kept, !judged || draws, "{x:?} {y:?}");
+                dropped += usize::from(!kept);
+                kept_drawing += usize::from(judged && draws);
+            }
+        }
+        assert!(dropped > 1000 && kept_drawing > 500, "{dropped} {kept_drawing}");
+    }
+}
