@@ -1,7 +1,7 @@
 //! Which triangles of a triangle list may draw, found without walking each one through
 //! the filler: most of a dense mesh's are smaller than a pixel and cover no pixel centre.
 //! `for_each_candidate` filters the list in draw order (a span test on every triangle,
-//! then `cover_avx2` on those that pass); one thread fills what it passes on directly.
+//! then a coverage test on those that pass, both in `filter_avx2` where the CPU has AVX2); one thread fills what it passes on directly.
 //!
 //! For two threads the filtered list is binned once for the row bands the mesh drawer
 //! fills in parallel: it is cut into chunks binned in parallel, each keeping, per band and
@@ -171,52 +171,93 @@ pub(super) struct Projected<'a> {
 /// simple is passed on, so that the caller's full checks see it.
 ///
 /// Two tests drop the others. The span test reads only the compact spans (is there a
-/// pixel centre in the box?), and most triangles of a dense mesh end there. It is taken for
-/// every triangle without a branch (about half pass it, unpredictably): each is written to
-/// the batch, whose end advances only when it passes. A full batch then goes through
-/// `cover_avx2` (does a small triangle cover any of those centres?), eight at a time.
+/// pixel centre in the box?), and most triangles of a dense mesh end there: eight at a
+/// time with AVX2 (`filter_avx2::span_pass`), else one at a time without a branch (about
+/// half pass it, unpredictably: each is written to the batch, whose end advances only when
+/// it passes). A full batch then goes through `filter_avx2::may_draw` (does a small
+/// triangle cover any of those centres?).
 #[inline(always)]
 pub(super) fn for_each_candidate(
     indices: Option<&[u32]>,
     range: Range<usize>,
     mesh: Projected,
-    keep: impl FnMut(Tri),
+    mut keep: impl FnMut(Tri),
 ) {
-    match indices {
-        Some(ix) => {
-            let ix = ix.get(3 * range.start..3 * range.end).unwrap_or_default();
-            filter_batched(mesh, ix.chunks_exact(3).map(|t| [t[0], t[1], t[2]]), keep);
-        }
-        None => filter_batched(mesh, range.map(|k| [3 * k as u32, 3 * k as u32 + 1, 3 * k as u32 + 2]), keep),
-    }
-}
-
-/// `for_each_candidate` over any sequence of triangles.
-#[inline(always)]
-fn filter_batched(mesh: Projected, tris: impl Iterator<Item = Tri>, mut keep: impl FnMut(Tri)) {
     // `spans` ends with `SPAN_ANY`, which an index out of range reads instead: no bounds
     // check, nor branch, per vertex.
     let spans = if mesh.spans.is_empty() { &[SPAN_ANY][..] } else { mesh.spans };
-    let last = spans.len() - 1;
-    let span = |i: u32| spans[(i as usize).min(last)];
-    let mut batch = [[0u32; 3]; BATCH];
-    let mut n = 0;
-    for t in tris {
-        batch[n % BATCH] = t;
-        n += usize::from(spans_hold_centre(span(t[0]), span(t[1]), span(t[2])));
-        if n == BATCH {
-            keep_covering(mesh, &batch, &mut keep);
-            n = 0;
+    let mut batch = Batch { tris: [[0; 3]; BATCH], n: 0 };
+    let tri = |k: usize| match indices {
+        Some(ix) => ix.get(3 * k..3 * k + 3).map_or([u32::MAX; 3], |t| [t[0], t[1], t[2]]),
+        None => [3 * k as u32, 3 * k as u32 + 1, 3 * k as u32 + 2],
+    };
+    let mut start = range.start;
+    #[cfg(target_arch = "x86_64")]
+    {
+        use super::filter_avx2::{SPAN_PASS_MAX, span_pass};
+        let mut pass = [0u64; SPAN_PASS_MAX / 64];
+        loop {
+            let done = span_pass(indices, start..range.end, spans, &mut pass);
+            if done == 0 {
+                break;
+            }
+            for (w, &bits) in pass.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    batch.push(tri(start + 64 * w + bits.trailing_zeros() as usize), mesh, &mut keep);
+                    bits &= bits - 1;
+                }
+            }
+            start += done;
         }
     }
-    keep_covering(mesh, &batch[..n], &mut keep);
+    // The rest (all of it without AVX2) one at a time.
+    let last = spans.len() - 1;
+    let span = |i: u32| spans[(i as usize).min(last)];
+    let mut one = |t: Tri| {
+        let pass = spans_hold_centre(span(t[0]), span(t[1]), span(t[2]));
+        batch.push_if(pass, t, mesh, &mut keep);
+    };
+    match indices {
+        Some(ix) => {
+            let ix = ix.get(3 * start..3 * range.end).unwrap_or_default();
+            ix.chunks_exact(3).for_each(|t| one([t[0], t[1], t[2]]));
+        }
+        None => (start..range.end).for_each(|k| one(tri(k))),
+    }
+    keep_covering(mesh, &batch.tris[..batch.n], &mut keep);
+}
+
+/// Triangles that passed the span test, waiting in draw order for the second test.
+struct Batch {
+    tris: [Tri; BATCH],
+    n: usize,
+}
+
+impl Batch {
+    #[inline(always)]
+    fn push(&mut self, t: Tri, mesh: Projected, keep: &mut impl FnMut(Tri)) {
+        self.push_if(true, t, mesh, keep);
+    }
+
+    /// Add `t` when `pass`, without a branch on it: `t` is written either way, and the end
+    /// advances only when it passes.
+    #[inline(always)]
+    fn push_if(&mut self, pass: bool, t: Tri, mesh: Projected, keep: &mut impl FnMut(Tri)) {
+        self.tris[self.n % BATCH] = t;
+        self.n += usize::from(pass);
+        if self.n == BATCH {
+            keep_covering(mesh, &self.tris, keep);
+            self.n = 0;
+        }
+    }
 }
 
 /// Call `keep` with those of `tris` (at most `BATCH`) that may cover a pixel centre.
 #[inline(always)]
 fn keep_covering(mesh: Projected, tris: &[Tri], keep: &mut impl FnMut(Tri)) {
     #[cfg(target_arch = "x86_64")]
-    let mut bits = super::cover_avx2::may_draw(tris, mesh.verts, mesh.spans, mesh.width, mesh.height);
+    let mut bits = super::filter_avx2::may_draw(tris, mesh.verts, mesh.spans, mesh.width, mesh.height);
     #[cfg(not(target_arch = "x86_64"))]
     let mut bits = if tris.len() >= 64 { u64::MAX } else { (1u64 << tris.len()) - 1 };
     while bits != 0 {

@@ -12,7 +12,7 @@
 //!
 //! Files: `camera` (orbit camera, projection), `raster` (buffers, per-pixel rules, the
 //! low-level screen-space drawing calls), `fill` (triangle coverage), `bin` (which triangles
-//! of a list may draw; `cover_avx2` is its eight-lane coverage test), `line` (Bresenham),
+//! of a list may draw; `filter_avx2` holds its eight-lane tests), `line` (Bresenham),
 //! `clip` (near plane and guard band), `project` (per-vertex work; `project_avx2` is its
 //! eight-lane kernel), `topology` (glTF primitive modes), `mesh` (drawing a mesh and its
 //! ghost), `overlay` (skeleton, gizmo), `glyphs` (cells), `ansi` (escapes), `color` (Rgb,
@@ -24,10 +24,10 @@ mod camera;
 mod clip;
 mod color;
 // The render module's `unsafe`: AVX2 intrinsics behind runtime detection.
+mod fill;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-mod cover_avx2;
-mod fill;
+mod filter_avx2;
 mod glyphs;
 mod line;
 mod mesh;

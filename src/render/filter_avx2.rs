@@ -1,22 +1,143 @@
-//! The span filter's second test in 256-bit AVX2, eight triangles per step (x86_64 only;
-//! checked at run time). Most triangles of a dense mesh that pass the span test (their
-//! pixel box holds a pixel centre) still cover none: measured on CesiumMan-x32, 70% of them.
-//! Each cost the scalar filler a full set-up and a mispredicted branch or three to find
-//! that out. Here a small triangle's edge functions are evaluated at every centre of its
-//! box, eight triangles at a time, with no branch, and those that cover nothing are
-//! dropped before the filler sees them.
+//! The candidate filter's two tests in 256-bit AVX2, eight triangles per step (x86_64
+//! only; checked at run time). See `bin::for_each_candidate`, which calls both.
 //!
-//! Only triangles the filler would draw nothing from are dropped: three vertices in range
-//! and simple, less than four pixels across both ways (so at most 4 x 4 centres), and no
-//! area or no centre covered, worked out with `fill::SmallTriangle`'s integers (the same
-//! box, edge functions and fill rule; integer arithmetic, so exactly its verdicts).
-//! Everything else is passed on, to be drawn, clipped or counted as skipped.
+//! `span_pass` is the first test (does a triangle's pixel box hold a pixel centre?) read
+//! from the vertices' centre spans, as `fill::spans_hold_centre` decides it one triangle
+//! at a time: it runs on every triangle of a big mesh. Measured on CesiumMan-x32: about
+//! 38 instructions per triangle one at a time, 8 here.
+//!
+//! `may_draw` is the second. Most triangles of a dense mesh that pass the span test still
+//! cover no pixel centre: measured on CesiumMan-x32, 70% of them. Each cost the scalar
+//! filler a full set-up and a mispredicted branch or three to find that out. Here a small
+//! triangle's edge functions are evaluated at every centre of its box, eight triangles at
+//! a time, with no branch, and those that cover nothing are dropped before the filler
+//! sees them. Only triangles the filler would draw nothing from are dropped: three
+//! vertices in range and simple, less than four pixels across both ways (so at most 4 x 4
+//! centres), and no area or no centre covered, worked out with `fill::SmallTriangle`'s
+//! integers (the same box, edge functions and fill rule; integer arithmetic, so exactly
+//! its verdicts). Everything else is passed on, to be drawn, clipped or counted as skipped.
 
 use std::arch::x86_64::*;
+use std::ops::Range;
 
 use super::bin::Tri;
 use super::fill::{SUB, SUB_BITS};
 use super::project::ProjVertex;
+
+/// Triangles `span_pass` takes per call: one `u64` of pass bits per 64.
+pub(super) const SPAN_PASS_MAX: usize = 512;
+
+/// The span test of the triangles at the positions `range` of the triangle list `indices`
+/// (`None`: the vertices in order), as many whole blocks of eight as fit in
+/// `SPAN_PASS_MAX`: bit `i % 64` of `pass[i / 64]` is set when the triangle at
+/// `range.start + i` passes (see `fill::spans_hold_centre`; an index out of range reads
+/// the `SPAN_ANY` that ends `spans`, and passes). Returns how many triangles were tested:
+/// none without AVX2, or when the indices cannot be read as whole blocks.
+pub(super) fn span_pass(
+    indices: Option<&[u32]>,
+    range: Range<usize>,
+    spans: &[[i16; 4]],
+    pass: &mut [u64; SPAN_PASS_MAX / 64],
+) -> usize {
+    let count = range.len().min(SPAN_PASS_MAX) / 8 * 8;
+    let end = range.start + count;
+    let readable = match indices {
+        Some(ix) => ix.len() / 3 >= end,
+        // The vertex numbers are made in i32 lanes.
+        None => 3 * end <= i32::MAX as usize,
+    };
+    if count == 0 || spans.is_empty() || spans.len() > i32::MAX as usize || !readable {
+        return 0;
+    }
+    if !is_x86_feature_detected!("avx2") {
+        return 0;
+    }
+    *pass = [0; SPAN_PASS_MAX / 64];
+    let last = spans.len() as i32 - 1;
+    for block in 0..count / 8 {
+        let first = range.start + 8 * block;
+        // SAFETY: AVX2 is present (checked above). `corners` reads the 24 indices of
+        // triangles `first..first + 8`, inside `indices` (`readable`); the gathers read
+        // spans at indices clamped to `0..=last`, inside `spans`.
+        let bits = unsafe {
+            let corners = match indices {
+                Some(ix) => listed_corners(ix.as_ptr().add(3 * first)),
+                None => ordered_corners(first as i32),
+            };
+            span_test8(spans.as_ptr().cast(), last, corners)
+        };
+        pass[block / 8] |= u64::from(bits) << (8 * (block % 8));
+    }
+    count
+}
+
+/// The three corners of eight consecutive triangles of an index list at `p` (24 indices),
+/// one triangle per lane: lane t of corner k is `p[3 t + k]`.
+///
+/// SAFETY (caller): AVX2 present; `p .. p + 24` readable.
+#[target_feature(enable = "avx2")]
+unsafe fn listed_corners(p: *const u32) -> [__m256i; 3] {
+    // SAFETY: in bounds (caller).
+    let load = |k: usize| unsafe { _mm256_loadu_si256(p.add(8 * k).cast()) };
+    let (a, b, c) = (load(0), load(1), load(2));
+    let idx = |v: [i32; 8]| _mm256_setr_epi32(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+    let pick = |v: __m256i, lanes: [i32; 8]| _mm256_permutevar8x32_epi32(v, idx(lanes));
+    // Lanes 0..8 of a, b and c hold indices 0..8, 8..16 and 16..24.
+    let corner0 = _mm256_blend_epi32::<0b1100_0000>(
+        _mm256_blend_epi32::<0b0011_1000>(
+            pick(a, [0, 3, 6, 0, 0, 0, 0, 0]),
+            pick(b, [0, 0, 0, 1, 4, 7, 0, 0]),
+        ),
+        pick(c, [0, 0, 0, 0, 0, 0, 2, 5]),
+    );
+    let corner1 = _mm256_blend_epi32::<0b1110_0000>(
+        _mm256_blend_epi32::<0b0001_1000>(
+            pick(a, [1, 4, 7, 0, 0, 0, 0, 0]),
+            pick(b, [0, 0, 0, 2, 5, 0, 0, 0]),
+        ),
+        pick(c, [0, 0, 0, 0, 0, 0, 3, 6]),
+    );
+    let corner2 = _mm256_blend_epi32::<0b1110_0000>(
+        _mm256_blend_epi32::<0b0001_1100>(
+            pick(a, [2, 5, 0, 0, 0, 0, 0, 0]),
+            pick(b, [0, 0, 0, 3, 6, 0, 0, 0]),
+        ),
+        pick(c, [0, 0, 0, 0, 0, 1, 4, 7]),
+    );
+    [corner0, corner1, corner2]
+}
+
+/// The corners of triangles `first..first + 8` when the vertices are drawn in order.
+#[target_feature(enable = "avx2")]
+fn ordered_corners(first: i32) -> [__m256i; 3] {
+    let base = _mm256_add_epi32(_mm256_set1_epi32(3 * first), _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21));
+    [0, 1, 2].map(|k| _mm256_add_epi32(base, _mm256_set1_epi32(k)))
+}
+
+/// The span test of eight triangles: bit t set when triangle t passes.
+///
+/// SAFETY (caller): AVX2 present; `spans` holds `last + 1` spans of 8 bytes.
+#[target_feature(enable = "avx2")]
+unsafe fn span_test8(spans: *const i64, last: i32, corners: [__m256i; 3]) -> u32 {
+    // Unsigned: an index past `i32::MAX` clamps too.
+    let clamped = corners.map(|c| _mm256_min_epu32(c, _mm256_set1_epi32(last)));
+    // Triangles 0..4 from the low halves, 4..8 from the high ones, a span per 64-bit lane.
+    // SAFETY: every index is clamped to `0..=last` (caller's bounds).
+    let gather = |v: __m128i| unsafe { _mm256_i32gather_epi64::<8>(spans, v) };
+    let half = |lo: bool| {
+        let pick = |v: __m256i| if lo { _mm256_castsi256_si128(v) } else { _mm256_extracti128_si256::<1>(v) };
+        let s = clamped.map(|c| gather(pick(c)));
+        // The box: the element-wise minimum of [first col, -last col, first row, -last row].
+        let m = _mm256_min_epi16(_mm256_min_epi16(s[0], s[1]), s[2]);
+        // first + -last per axis, in i32: no saturation to think about.
+        let sums = _mm256_madd_epi16(m, _mm256_set1_epi16(1));
+        let worst = _mm256_max_epi32(sums, _mm256_shuffle_epi32::<0b10_11_00_01>(sums));
+        // A centre on both axes when neither sum is positive.
+        let fails = _mm256_cmpgt_epi32(worst, _mm256_setzero_si256());
+        _mm256_movemask_pd(_mm256_castsi256_pd(fails)) as u32
+    };
+    !(half(true) | half(false) << 4) & 0xff
+}
 
 /// Triangles spanning less than this both ways (in snapped units: 4 pixels) are judged.
 const JUDGED_EXTENT: i32 = 4 * SUB as i32;
@@ -168,8 +289,63 @@ unsafe fn block8(screen: &Screen, tris: &[Tri; 8]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::fill::{SPAN_ANY, centre_span, fill_snapped, to_fixed};
+    use crate::render::fill::{SPAN_ANY, centre_span, fill_snapped, spans_hold_centre, to_fixed};
     use crate::render::project::State;
+
+    #[test]
+    fn span_pass_decides_as_the_scalar_test() {
+        if !is_x86_feature_detected!("avx2") {
+            eprintln!("note: no AVX2 here; span_pass does nothing and is not tested");
+            return;
+        }
+        // Random spans of vertices in and around a 40 x 30 raster, every ninth not simple,
+        // an index list with some indices out of range, over ranges of every length and
+        // start: every bit must be `spans_hold_centre`'s verdict, for the list and for
+        // vertices in order.
+        let mut seed = 9u64;
+        let mut next = move |m: u32| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as u32 % m
+        };
+        let n = 3000;
+        // Three vertices within a pixel or so of each other, a group at a time.
+        let mut spans = Vec::new();
+        while spans.len() < n {
+            let (cx, cy) = (next(46 * 256) as i32 - 3 * 256, next(36 * 256) as i32 - 3 * 256);
+            for _ in 0..3 {
+                let (x, y) = (cx + next(300) as i32, cy + next(300) as i32);
+                spans.push(if spans.len() % 9 == 4 { SPAN_ANY } else { centre_span(40, 30, x, y) });
+            }
+        }
+        spans.push(SPAN_ANY);
+        let span = |i: u32| spans[(i as usize).min(n)];
+        let indices: Vec<u32> = (0..3 * n as u32)
+            .map(|k| {
+                let base = (k / 3 * 3) % n as u32;
+                if k % 97 == 5 { n as u32 + k } else { base + next(3) }
+            })
+            .collect();
+        let (mut tested, mut passed) = (0, 0);
+        for (start, len) in [(0, 1000), (3, 517), (100, 8), (40, 7), (995, 5), (7, 0)] {
+            for list in [Some(&indices[..]), None] {
+                let mut pass = [0; SPAN_PASS_MAX / 64];
+                let done = span_pass(list, start..start + len, &spans, &mut pass);
+                assert_eq!(done, len.min(SPAN_PASS_MAX) / 8 * 8);
+                for i in 0..done {
+                    let k = start + i;
+                    let t = match list {
+                        Some(ix) => [ix[3 * k], ix[3 * k + 1], ix[3 * k + 2]],
+                        None => [3 * k as u32, 3 * k as u32 + 1, 3 * k as u32 + 2],
+                    };
+                    let want = spans_hold_centre(span(t[0]), span(t[1]), span(t[2]));
+                    assert_eq!(pass[i / 64] >> (i % 64) & 1 == 1, want, "triangle {k} {t:?}");
+                    passed += usize::from(want);
+                }
+                tested += done;
+            }
+        }
+        assert!(tested > 2000 && passed > 200 && passed < tested - 200, "{tested} {passed}");
+    }
 
     #[test]
     fn only_triangles_that_draw_nothing_are_dropped() {
