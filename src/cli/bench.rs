@@ -18,6 +18,12 @@
 //! end. One warm-up frame (the first, full-screen draw) is not counted in the stages; it
 //! gives `first_frame_ms`, the time from opening the file to that frame (with `load_ms`,
 //! the import alone).
+//!
+//! The stages run as the viewer runs them, on every core where the work is split (big
+//! meshes are skinned and rasterised on rayon's pool). Then, as the targets in
+//! `PERFORMANCE.md` are stated, on one core: the raster of each frame drawn on a
+//! one-thread pool, skinning without the pool, and sampling and the pose stage in hot
+//! loops (their calls take well under a microsecond, too little to time one by one).
 
 use std::io::{self, Write};
 use std::time::Instant;
@@ -61,7 +67,7 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
     let mut samples = Samples::default();
     let mut first_frame_ms = 0.0;
     for frame in 0..=args.frames {
-        let t = if duration > 0.0 { (frame as f32 * FRAME_STEP) % duration } else { 0.0 };
+        let t = frame_time(duration, frame);
         app.playback.time = t;
         if frame == 0 {
             // The warm-up frame is the one a user waits for after opening the file: the
@@ -93,12 +99,24 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
 
     let vertices: usize = app.ws.primitives.iter().map(|p| p.positions.len()).sum();
     let joints: usize = app.rig.skins.iter().map(|s| s.joints.len()).sum();
+    let animated = clip.and_then(|c| app.rig.clips.get(c)).map_or(0, |c| {
+        let mut nodes: Vec<usize> = c.channels.iter().map(|ch| ch.node).collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        nodes.len()
+    });
+    let one_core_raster = one_core_raster(&mut screen, &mut app, clip, args.frames).map_err(io_err)?;
     let one_core_skin = one_core_skinning(&mut app, args.frames);
+    let (sample_ns, pose_ns) = hot_loops(&mut app, clip, 100 * args.frames);
     let report = Report {
         vertices,
         joints,
+        animated,
         frames: args.frames,
         skin_one_core_ms: median(&one_core_skin),
+        raster_one_core_ms: median(&one_core_raster),
+        sample_ns,
+        pose_ns,
         load_ms,
         first_frame_ms,
         samples,
@@ -124,6 +142,46 @@ fn one_core_skinning(app: &mut App, frames: u32) -> Vec<f64> {
     out
 }
 
+/// The raster stage alone on one core: `frames` frames posed and skinned as in the
+/// pipeline, each drawn on a one-thread pool. Empty when no pool can be made.
+fn one_core_raster(
+    screen: &mut HeadlessScreen,
+    app: &mut App,
+    clip: Option<usize>,
+    frames: u32,
+) -> io::Result<Vec<f64>> {
+    let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(1).build() else {
+        return Ok(Vec::new());
+    };
+    let clip = clip.and_then(|c| app.rig.clips.get(c));
+    let duration = clip.map_or(0.0, |c| c.duration);
+    let mut out = Vec::with_capacity(frames as usize);
+    for frame in 1..=frames {
+        app.ws.evaluate(&app.rig, clip, frame_time(duration, frame));
+        pool.install(|| screen.draw(app))?;
+        out.push(f64::from(screen.raster_ms()));
+    }
+    Ok(out)
+}
+
+/// Mean nanoseconds per call of the sampling and the pose stages, each run `calls` times
+/// in a row on one core (sampling stepping through the clip frame by frame).
+fn hot_loops(app: &mut App, clip: Option<usize>, calls: u32) -> (f64, f64) {
+    let clip = clip.and_then(|c| app.rig.clips.get(c));
+    let duration = clip.map_or(0.0, |c| c.duration);
+    let started = Instant::now();
+    for frame in 1..=calls {
+        app.ws.sample_pose(&app.rig, clip, frame_time(duration, frame));
+    }
+    let sample = started.elapsed().as_secs_f64() * 1e9 / f64::from(calls.max(1));
+    let started = Instant::now();
+    for _ in 0..calls {
+        app.ws.update_matrices(&app.rig);
+    }
+    let pose = started.elapsed().as_secs_f64() * 1e9 / f64::from(calls.max(1));
+    (sample, pose)
+}
+
 /// The value at rank `p` (0..=1) of the sorted samples, nearest-rank; 0 when empty.
 fn percentile(values: &[f64], p: f64) -> f64 {
     let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
@@ -135,6 +193,16 @@ fn percentile(values: &[f64], p: f64) -> f64 {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
+/// The clip time of frame `frame`: 1/30 s steps from 0, wrapping at the clip's end.
+fn frame_time(duration: f32, frame: u32) -> f32 {
+    if duration > 0.0 { (frame as f32 * FRAME_STEP) % duration } else { 0.0 }
+}
+
+/// `total` shared out over `n`; 0 when there is nothing to share it over.
+fn per_unit(total: f64, n: usize) -> f64 {
+    if n > 0 { total / n as f64 } else { 0.0 }
+}
+
 fn median(values: &[f64]) -> f64 {
     percentile(values, 0.5)
 }
@@ -142,8 +210,14 @@ fn median(values: &[f64]) -> f64 {
 struct Report {
     vertices: usize,
     joints: usize,
+    /// Nodes the clip animates.
+    animated: usize,
     frames: u32,
     skin_one_core_ms: f64,
+    raster_one_core_ms: f64,
+    /// Hot-loop means per call (see `hot_loops`).
+    sample_ns: f64,
+    pose_ns: f64,
     /// Reading and importing the file.
     load_ms: f64,
     /// From the start of the load to the first frame drawn (load, viewer set-up, frame).
@@ -183,6 +257,9 @@ impl Report {
             "frames": self.frames,
             "stages": stages,
             "skinning_vertices_per_s": self.per_second(self.skin_one_core_ms),
+            "raster_one_core_ms_median": self.raster_one_core_ms,
+            "sample_ns_per_animated_joint": per_unit(self.sample_ns, self.animated),
+            "pose_ns_per_joint": per_unit(self.pose_ns, self.joints),
             "frame_ms_median": median(&self.samples.frame),
             "frame_ms_p99": percentile(&self.samples.frame, 0.99),
             "bytes_per_frame_median": median(&self.samples.bytes),
@@ -199,17 +276,30 @@ impl Report {
             "{source}: {} vertices, {} joints, {} frames at {cols}x{rows} cells",
             self.vertices, self.joints, self.frames
         )?;
-        writeln!(out, "{:<8} {:>10} {:>10}", "stage", "median ms", "p99 ms")?;
+        // Microseconds: the sampling and pose stages of a character take well under one.
+        let us = |ms: f64| ms * 1000.0;
+        let s = &self.samples;
+        writeln!(out, "{:<8} {:>11} {:>11}", "stage", "median us", "p99 us")?;
         for (name, values) in self.stages() {
-            writeln!(out, "{name:<8} {:>10.3} {:>10.3}", median(values), percentile(values, 0.99))?;
+            writeln!(out, "{name:<8} {:>11.1} {:>11.1}", us(median(values)), us(percentile(values, 0.99)))?;
         }
-        let frame = median(&self.samples.frame);
-        writeln!(out, "{:<8} {:>10.3} {:>10.3}", "frame", frame, percentile(&self.samples.frame, 0.99))?;
+        let frame = median(&s.frame);
+        writeln!(out, "{:<8} {:>11.1} {:>11.1}", "frame", us(frame), us(percentile(&s.frame, 0.99)))?;
+        writeln!(out, "on one core:")?;
+        writeln!(
+            out,
+            "  sampling {:.1} ns per animated joint ({}), pose {:.1} ns per joint ({}) (hot loops)",
+            per_unit(self.sample_ns, self.animated),
+            self.animated,
+            per_unit(self.pose_ns, self.joints),
+            self.joints
+        )?;
+        writeln!(out, "  raster {:.1} us median", us(self.raster_one_core_ms))?;
         writeln!(
             out,
             "skinning: {:.1} M vertices/s on one core, {:.1} M vertices/s in the pipeline",
             self.per_second(self.skin_one_core_ms) / 1e6,
-            self.per_second(median(&self.samples.skin)) / 1e6
+            self.per_second(median(&s.skin)) / 1e6
         )?;
         writeln!(out, "frames/s: {:.0}", if frame > 0.0 { 1000.0 / frame } else { 0.0 })?;
         writeln!(

@@ -3,9 +3,9 @@
 //! synchronised output (DEC 2026) as the real loop does. `rigscope bench` and the criterion
 //! benches use it to measure exactly what a terminal would receive.
 
-use std::cell::Cell;
 use std::io::{self, Write};
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crossterm::QueueableCommand;
 use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
@@ -17,15 +17,16 @@ use super::app::App;
 use super::ui::{self, ViewportCache};
 
 /// A `Write` that keeps only the count: the terminal's side of the pipe. The count is
-/// shared because the backend owns its writer.
+/// shared because the backend owns its writer; atomic so that a screen can be drawn on a
+/// thread pool (`rigscope bench` times the raster on a one-thread pool).
 #[derive(Debug, Default, Clone)]
 struct ByteCounter {
-    bytes: Rc<Cell<u64>>,
+    bytes: Arc<AtomicU64>,
 }
 
 impl Write for ByteCounter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.bytes.set(self.bytes.get() + buf.len() as u64);
+        self.bytes.fetch_add(buf.len() as u64, Ordering::Relaxed);
         Ok(buf.len())
     }
 
@@ -37,7 +38,7 @@ impl Write for ByteCounter {
 /// A fixed-size screen that draws the app and counts the bytes of each frame.
 pub struct HeadlessScreen {
     terminal: Terminal<CrosstermBackend<ByteCounter>>,
-    bytes: Rc<Cell<u64>>,
+    bytes: Arc<AtomicU64>,
     cache: ViewportCache,
 }
 
@@ -52,7 +53,7 @@ impl HeadlessScreen {
 
     /// Draws one frame of `app` (as posed now) and returns the bytes it sent.
     pub fn draw(&mut self, app: &App) -> io::Result<u64> {
-        let before = self.bytes.get();
+        let before = self.bytes.load(Ordering::Relaxed);
         self.terminal.backend_mut().queue(BeginSynchronizedUpdate)?;
         let cache = &mut self.cache;
         self.terminal.draw(|f| {
@@ -60,7 +61,7 @@ impl HeadlessScreen {
         })?;
         self.terminal.backend_mut().queue(EndSynchronizedUpdate)?;
         self.terminal.backend_mut().flush()?;
-        Ok(self.bytes.get() - before)
+        Ok(self.bytes.load(Ordering::Relaxed) - before)
     }
 
     /// How long the viewport's raster took in the last frame (ms).
@@ -78,7 +79,7 @@ mod tests {
         let mut c = ByteCounter::default();
         write!(c, "abc{}", 12).unwrap();
         c.write_all(&[0; 10]).unwrap();
-        assert_eq!(c.bytes.get(), 15);
+        assert_eq!(c.bytes.load(Ordering::Relaxed), 15);
     }
 
     #[test]

@@ -34,6 +34,10 @@ fn bench_json_has_every_key_with_positive_finite_values() {
         assert!(stage["p99_ms"].as_f64() >= stage["median_ms"].as_f64(), "{name}: p99 below median");
     }
     positive(&doc["skinning_vertices_per_s"], "skinning_vertices_per_s");
+    // The one-core figures: the walker's clip animates joints, and it has a skin.
+    for key in ["raster_one_core_ms_median", "sample_ns_per_animated_joint", "pose_ns_per_joint"] {
+        positive(&doc[key], key);
+    }
     let median = positive(&doc["frame_ms_median"], "frame_ms_median");
     let p99 = positive(&doc["frame_ms_p99"], "frame_ms_p99");
     assert!(p99 >= median);
@@ -49,9 +53,18 @@ fn bench_text_names_the_stages_and_bad_input_exits_2() {
     let walker = sample("walker.glb");
     let run = rigscope(&["bench", &walker, "--frames", "2", "--size", "80x24"]);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
-    for word in
-        ["sample", "pose", "skin", "raster", "draw", "frame", "vertices/s", "bytes per frame", "first frame"]
-    {
+    for word in [
+        "sample",
+        "pose",
+        "skin",
+        "raster",
+        "draw",
+        "frame",
+        "vertices/s",
+        "bytes per frame",
+        "first frame",
+        "on one core",
+    ] {
         assert!(run.stdout.contains(word), "missing {word}: {}", run.stdout);
     }
     let run = rigscope(&["bench", "/nonexistent/rig.glb"]);
