@@ -1,6 +1,6 @@
 //! One criterion group per stage of the per-frame pipeline (see PERFORMANCE.md for the
 //! targets): sampling (forward playback, random seek, backward scrubbing), pose (globals +
-//! joint matrices + the skinning palettes built from them), skinning (one core and the rayon pool), raster (draw_scene + pack) and
+//! joint matrices + the skinning palettes built from them), skinning (one core and the rayon pool), raster (draw_scene + pack, one core and the pool) and
 //! a full viewer frame into a ratatui `TestBackend`.
 //!
 //! Inputs: the bundled samples and, when present, CesiumMan-x32 from `$RIGSCOPE_ASSETS`
@@ -179,12 +179,18 @@ fn raster(c: &mut Criterion) {
         let mut grid = Grid::new(200, 60);
         let mut scratch = SceneScratch::default();
         let opts = SceneOptions { bones: true, skin: Some(0), ..SceneOptions::default() };
-        g.bench_function(name, |b| {
-            b.iter(|| {
+        // The target is for one core; the viewer fills big meshes in two bands on the pool.
+        let Ok(one) = rayon::ThreadPoolBuilder::new().num_threads(1).build() else { continue };
+        for (label, pool) in [("1-core", Some(&one)), ("pool", None)] {
+            let mut draw = || {
                 draw_scene(&mut raster, &camera, &rig, &ws, None, &opts, &mut scratch);
                 pack(&raster, GlyphMode::Braille, &mut grid);
-            })
-        });
+            };
+            g.bench_function(format!("{label}/{name}"), |b| match pool {
+                Some(pool) => b.iter(|| pool.install(&mut draw)),
+                None => b.iter(&mut draw),
+            });
+        }
     }
 }
 

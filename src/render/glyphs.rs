@@ -4,7 +4,7 @@
 //! of escape sequences (`ansi`) or of how the raster was drawn.
 
 use super::color::Rgb;
-use super::raster::{Layer, Raster};
+use super::raster::{Layer, Pixel, Raster};
 
 /// How pixels become cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -125,10 +125,12 @@ pub fn pack(raster: &Raster, mode: GlyphMode, grid: &mut Grid) {
         return;
     }
     let pack_row = |(cy, row): (usize, &mut [Cell])| {
+        // A braille cell row's four raster rows, looked up once for the whole row.
+        let lines: [&[Pixel]; 4] = std::array::from_fn(|r| raster.row(cy * 4 + r));
         for (cx, slot) in row.iter_mut().enumerate() {
             *slot = match mode {
-                GlyphMode::Braille => braille_cell(raster, cx, cy, false),
-                GlyphMode::BrailleDither => braille_cell(raster, cx, cy, true),
+                GlyphMode::Braille => braille_cell(&lines, cx, false),
+                GlyphMode::BrailleDither => braille_cell(&lines, cx, true),
                 GlyphMode::HalfBlock => half_block_cell(raster, cx, cy),
                 GlyphMode::Ascii => match raster.color_at(cx, cy) {
                     Some(c) => Cell { ch: ascii_for(c), fg: Some(c), bg: None },
@@ -182,25 +184,25 @@ impl Mix {
 /// rather than recolouring the whole 2x4 block. Otherwise the surface dots are shown in
 /// their average colour (the average keeps shading smooth across cells; the brightest
 /// dot would make edges flicker as they move).
-fn braille_cell(raster: &Raster, cx: usize, cy: usize, dither: bool) -> Cell {
+fn braille_cell(lines: &[&[Pixel]; 4], cx: usize, dither: bool) -> Cell {
+    // The cell's two pixels of each row (fewer past the raster's last column or row).
+    let pairs: [&[Pixel]; 4] = lines.map(|l| l.get(cx * 2..).map_or(&[][..], |p| &p[..p.len().min(2)]));
+    // Most cells of a viewport are empty: a quick look before the per-dot work.
+    if pairs.iter().all(|pair| pair.iter().all(|p| p.layer == Layer::Empty)) {
+        return Cell::BLANK;
+    }
     let mut over = Mix::default();
     let mut surf = Mix::default();
     let mut shown = 0u8;
-    for row in 0..4 {
-        // The cell's two pixels of this row, read once (the cell's last column and row
-        // may lie outside the raster).
-        let line = raster.row(cy * 4 + row);
-        for (col, bits) in BRAILLE_BITS.iter().enumerate() {
-            let (Some(p), Some(&bit)) = (line.get(cx * 2 + col), bits.get(row)) else {
-                continue;
-            };
+    for (row, pair) in pairs.iter().enumerate() {
+        for (col, p) in pair.iter().enumerate() {
+            let bit = BRAILLE_BITS[col][row];
             let c = p.color;
             match p.layer {
                 Layer::Overlay => over.add(bit, c),
                 Layer::Surface => {
                     surf.add(bit, c);
-                    let rank = DITHER_RANK.get(col).and_then(|r| r.get(row)).copied().unwrap_or(0);
-                    if !dither || c.luma() > (f32::from(rank) + 0.5) / 8.0 {
+                    if !dither || c.luma() > (f32::from(DITHER_RANK[col][row]) + 0.5) / 8.0 {
                         shown |= bit;
                     }
                 }
