@@ -109,6 +109,7 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
     let one_core_skin = one_core_skinning(&mut app, args.frames);
     let (sample_ns, pose_ns) = hot_loops(&mut app, clip, 100 * args.frames);
     let report = Report {
+        dots: screen.raster_size(),
         vertices,
         joints,
         animated,
@@ -208,6 +209,8 @@ fn median(values: &[f64]) -> f64 {
 }
 
 struct Report {
+    /// The viewport's raster, in dots.
+    dots: (usize, usize),
     vertices: usize,
     joints: usize,
     /// Nodes the clip animates.
@@ -255,6 +258,7 @@ impl Report {
             "vertices": self.vertices,
             "joints": self.joints,
             "frames": self.frames,
+            "viewport_dots": [self.dots.0, self.dots.1],
             "stages": stages,
             "skinning_vertices_per_s": self.per_second(self.skin_one_core_ms),
             "raster_one_core_ms_median": self.raster_one_core_ms,
@@ -273,8 +277,8 @@ impl Report {
         let (cols, rows) = args.size;
         writeln!(
             out,
-            "{source}: {} vertices, {} joints, {} frames at {cols}x{rows} cells",
-            self.vertices, self.joints, self.frames
+            "{source}: {} vertices, {} joints, {} frames at {cols}x{rows} cells (viewport {}x{} dots)",
+            self.vertices, self.joints, self.frames, self.dots.0, self.dots.1
         )?;
         // Microseconds: the sampling and pose stages of a character take well under one.
         let us = |ms: f64| ms * 1000.0;

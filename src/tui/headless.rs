@@ -64,6 +64,11 @@ impl HeadlessScreen {
         Ok(self.bytes.load(Ordering::Relaxed) - before)
     }
 
+    /// The viewport's raster size in dots (pixels) in the last frame.
+    pub fn raster_size(&self) -> (usize, usize) {
+        self.cache.raster_size()
+    }
+
     /// How long the viewport's raster took in the last frame (ms).
     pub fn raster_ms(&self) -> f32 {
         self.cache.raster_ms

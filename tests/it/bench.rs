@@ -21,6 +21,10 @@ fn bench_json_has_every_key_with_positive_finite_values() {
     assert_eq!(doc["frames"], 5);
     positive(&doc["vertices"], "vertices");
     positive(&doc["joints"], "joints");
+    // 200x60 cells by default: the viewport is part of that, two dots wide and four tall a cell.
+    let dots = doc["viewport_dots"].as_array().expect("viewport_dots is an array");
+    let (w, h) = (positive(&dots[0], "dots wide"), positive(&dots[1], "dots tall"));
+    assert!(w <= 400.0 && h <= 240.0 && w % 2.0 == 0.0 && h % 4.0 == 0.0, "{w}x{h}");
     let stages = doc["stages"].as_object().expect("stages is an object");
     let mut names: Vec<&str> = stages.keys().map(String::as_str).collect();
     names.sort_unstable();

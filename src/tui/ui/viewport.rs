@@ -44,6 +44,13 @@ impl Default for ViewportCache {
     }
 }
 
+impl ViewportCache {
+    /// The raster's size in dots (pixels) as last drawn.
+    pub fn raster_size(&self) -> (usize, usize) {
+        (self.raster.width(), self.raster.height())
+    }
+}
+
 pub fn mode_name(m: GlyphMode) -> &'static str {
     match m {
         GlyphMode::Braille | GlyphMode::BrailleDither => "braille",
