@@ -42,14 +42,35 @@ pub(super) fn to_fixed(v: f32) -> i64 {
 /// `ceil((min - SUB/2) / SUB)`. SUB is a power of two, so this is an arithmetic shift (a
 /// floor for negative values too).
 #[inline(always)]
-fn first_centre(min: i64) -> i64 {
-    (min - SUB / 2 + (SUB - 1)) >> SUB_BITS
+fn first_centre<T: Fixed>(min: T) -> T {
+    (min - T::from(SUB as i16 / 2) + T::from(SUB as i16 - 1)) >> SUB_BITS
 }
 
 /// Last pixel whose centre is at or left of (above) the snapped `max`.
 #[inline(always)]
-fn last_centre(max: i64) -> i64 {
-    (max - SUB / 2) >> SUB_BITS
+fn last_centre<T: Fixed>(max: T) -> T {
+    (max - T::from(SUB as i16 / 2)) >> SUB_BITS
+}
+
+/// The pixel box of three snapped points on a `width` x `height` raster: `[first column,
+/// last column, first row, last row]` of the pixel centres it reaches, clamped to the
+/// raster (no centre when a first is past its last).
+#[inline(always)]
+fn pixel_box<T: Fixed>(width: usize, height: usize, x: [T; 3], y: [T; 3]) -> [T; 4] {
+    let zero = T::from(0);
+    [
+        first_centre(x[0].min(x[1]).min(x[2])).max(zero),
+        last_centre(x[0].max(x[1]).max(x[2])).min(T::from_side(width) - T::from(1)),
+        first_centre(y[0].min(y[1]).min(y[2])).max(zero),
+        last_centre(y[0].max(y[1]).max(y[2])).min(T::from_side(height) - T::from(1)),
+    ]
+}
+
+/// Twice the signed area of the snapped triangle; negative when it is counter-clockwise as
+/// seen (glTF's front face), because y grows down.
+#[inline(always)]
+fn signed_area<T: Fixed>(x: [T; 3], y: [T; 3]) -> T {
+    (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0])
 }
 
 /// Whether the pixel box of three snapped points holds a pixel centre of the raster
@@ -57,12 +78,8 @@ fn last_centre(max: i64) -> i64 {
 /// enough to run first on every triangle of a dense mesh (most fail it).
 #[inline(always)]
 pub(super) fn box_has_centre(width: usize, rows: &Range<usize>, x: [i32; 3], y: [i32; 3]) -> bool {
-    let (x, y) = (x.map(i64::from), y.map(i64::from));
-    let px0 = first_centre(x[0].min(x[1]).min(x[2])).max(0);
-    let px1 = last_centre(x[0].max(x[1]).max(x[2])).min(width as i64 - 1);
-    let py0 = first_centre(y[0].min(y[1]).min(y[2])).max(rows.start as i64);
-    let py1 = last_centre(y[0].max(y[1]).max(y[2])).min(rows.end as i64 - 1);
-    px0 <= px1 && py0 <= py1
+    let [px0, px1, py0, py1] = pixel_box(width, rows.end, x.map(i64::from), y.map(i64::from));
+    px0 <= px1 && py0.max(rows.start as i64) <= py1
 }
 
 /// The raster rows `(first, last)` whose centres the pixel box of three snapped points
@@ -71,11 +88,7 @@ pub(super) fn box_has_centre(width: usize, rows: &Range<usize>, x: [i32; 3], y: 
 /// mesh drawer's binning decides every band at once with this.
 #[inline(always)]
 pub(super) fn centre_rows(width: usize, height: usize, x: [i32; 3], y: [i32; 3]) -> Option<(usize, usize)> {
-    let (x, y) = (x.map(i64::from), y.map(i64::from));
-    let px0 = first_centre(x[0].min(x[1]).min(x[2])).max(0);
-    let px1 = last_centre(x[0].max(x[1]).max(x[2])).min(width as i64 - 1);
-    let py0 = first_centre(y[0].min(y[1]).min(y[2])).max(0);
-    let py1 = last_centre(y[0].max(y[1]).max(y[2])).min(height as i64 - 1);
+    let [px0, px1, py0, py1] = pixel_box(width, height, x.map(i64::from), y.map(i64::from));
     (px0 <= px1 && py0 <= py1).then_some((py0 as usize, py1 as usize))
 }
 
@@ -220,24 +233,18 @@ impl Triangle {
         }
         // Pixel i is a candidate when its centre i*SUB + SUB/2 lies within [min, max].
         // This test rejects most triangles of a dense mesh, so it comes before anything else.
-        let (first, last) = (first_centre, last_centre);
-        let (x_min, x_max) = (x[0].min(x[1]).min(x[2]), x[0].max(x[1]).max(x[2]));
-        let (y_min, y_max) = (y[0].min(y[1]).min(y[2]), y[0].max(y[1]).max(y[2]));
-        let px0 = first(x_min).max(0);
-        let px1 = last(x_max).min(width as i64 - 1);
-        let py0 = first(y_min).max(0);
-        let py1 = last(y_max).min(height as i64 - 1);
+        let [px0, px1, py0, py1] = pixel_box(width, height, x, y);
         let row0 = py0.max(rows.start as i64);
         let row1 = py1.min(rows.end.min(height) as i64 - 1);
         if px0 > px1 || row0 > row1 {
             return None;
         }
-        let area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
+        let area = signed_area(x, y);
         if area == 0 {
             return None;
         }
-        // Counter-clockwise as seen (glTF's front) is negative here because y grows down.
         let front = area < 0;
+        let extent = |v: [i64; 3]| v[0].max(v[1]).max(v[2]) - v[0].min(v[1]).min(v[2]);
         let mut order = [0, 1, 2];
         if front {
             x.swap(1, 2);
@@ -251,7 +258,7 @@ impl Triangle {
             z,
             order,
             front,
-            small: x_max - x_min < SMALL_EXTENT && y_max - y_min < SMALL_EXTENT,
+            small: extent(x) < SMALL_EXTENT && extent(y) < SMALL_EXTENT,
             width,
             px0: px0 as usize,
             px1: px1 as usize,
@@ -379,8 +386,11 @@ trait Fixed:
     + std::ops::Sub<Output = Self>
     + std::ops::Mul<Output = Self>
     + std::ops::Neg<Output = Self>
+    + std::ops::Shr<u32, Output = Self>
 {
     fn to_f32(self) -> f32;
+    /// A raster side (the i32 path's are at most `SPAN_MAX_SIDE`).
+    fn from_side(side: usize) -> Self;
 }
 
 impl Fixed for i32 {
@@ -388,12 +398,22 @@ impl Fixed for i32 {
     fn to_f32(self) -> f32 {
         self as f32
     }
+
+    #[inline(always)]
+    fn from_side(side: usize) -> Self {
+        side as i32
+    }
 }
 
 impl Fixed for i64 {
     #[inline(always)]
     fn to_f32(self) -> f32 {
         self as f32
+    }
+
+    #[inline(always)]
+    fn from_side(side: usize) -> Self {
+        side as i64
     }
 }
 
@@ -589,23 +609,17 @@ impl SmallTriangle {
     #[inline(always)]
     fn new(width: usize, height: usize, x: [i32; 3], y: [i32; 3]) -> Option<SmallTriangle> {
         // Sides below 2^15, coordinates below 2^28.
-        const HALF: i32 = (SUB / 2) as i32;
-        let (x_min, x_max) = (x[0].min(x[1]).min(x[2]), x[0].max(x[1]).max(x[2]));
-        let (y_min, y_max) = (y[0].min(y[1]).min(y[2]), y[0].max(y[1]).max(y[2]));
-        let px0 = ((x_min - HALF + (SUB as i32 - 1)) >> SUB_BITS).max(0);
-        let px1 = ((x_max - HALF) >> SUB_BITS).min(width as i32 - 1);
-        let py0 = ((y_min - HALF + (SUB as i32 - 1)) >> SUB_BITS).max(0);
-        let py1 = ((y_max - HALF) >> SUB_BITS).min(height as i32 - 1);
+        let [px0, px1, py0, py1] = pixel_box(width, height, x, y);
         if px0 > px1 || py0 > py1 {
             return None;
         }
         // Below 2^24: the sides are below 2^12.
-        let area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
+        let area = signed_area(x, y);
         if area == 0 {
             return None;
         }
-        // Counter-clockwise as seen (glTF's front) is negative here because y grows down.
         let front = area < 0;
+        const HALF: i32 = (SUB / 2) as i32;
         let (cx, cy) = (px0 * SUB as i32 + HALF, py0 * SUB as i32 + HALF);
         let edges = edge_functions(x, y, cx, cy, if front { -1 } else { 1 });
         Some(SmallTriangle { edges, front, px0, px1, py0, py1, cx, cy })
