@@ -317,21 +317,19 @@ impl Triangle {
             }
             return;
         }
-        let ((z_start, dzdx, dzdy), (s_start, dsdx, dsdy)) = self.planes(s());
+        let (z_plane, s_plane) = self.planes(s());
         for py in self.row0..=self.row1 {
             let row = py - self.py0;
             let e = [c[0] + b[0] * row as i64, c[1] + b[1] * row as i64, c[2] + b[2] * row as i64];
-            let mut z = z_start + dzdy * row as f32;
-            let mut sv = s_start + dsdy * row as f32;
+            let (z, sv) = (row_start(z_plane, row), row_start(s_plane, row));
             let base = py * self.width + self.px0;
-            // The covered centres of a row are consecutive (the triangle is convex), and
-            // the attributes step once per pixel from the box's first column whether it
-            // is covered or not, so that every path gives the same values.
+            let mut emit = |q: usize| f(base + q, at_column(z, z_plane, q), at_column(sv, s_plane, q));
+            // The covered centres of a row are consecutive (the triangle is convex).
             if cols < RUN_BY_DIVISION {
                 let (mut e, mut seen) = (e, false);
                 for q in 0..cols {
                     if (e[0] | e[1] | e[2]) >= 0 {
-                        f(base + q, z, sv);
+                        emit(q);
                         seen = true;
                     } else if seen {
                         break;
@@ -339,19 +337,9 @@ impl Triangle {
                     e[0] += a[0];
                     e[1] += a[1];
                     e[2] += a[2];
-                    z += dzdx;
-                    sv += dsdx;
                 }
             } else if let Some((first, last)) = covered_run(a, e, cols) {
-                for _ in 0..first {
-                    z += dzdx;
-                    sv += dsdx;
-                }
-                for q in first..=last {
-                    f(base + q, z, sv);
-                    z += dzdx;
-                    sv += dsdx;
-                }
+                (first..=last).for_each(emit);
             }
         }
     }
@@ -478,8 +466,8 @@ struct MaskBox {
 /// at the first covered pixel. The edge values fit `i32`: the triangle spans less than
 /// `SMALL_EXTENT` (2^12) both ways, so each edge's steps are below 2^20 per pixel, its
 /// value at the box's first centre below 2^25, and every value of the box below 2^27.
-/// The attributes step from the box's first column as `Triangle::scan_box` steps them, so
-/// the values are the same.
+/// The attributes are evaluated as `Triangle::scan_box` evaluates them (`row_start`,
+/// `at_column`), so the values are the same.
 #[inline(always)]
 fn scan_masked<const GROUPS: usize>(
     at: &MaskBox,
@@ -500,22 +488,31 @@ fn scan_masked<const GROUPS: usize>(
         if mask == 0 {
             continue;
         }
-        let ((z_start, dzdx, dzdy), (s_start, dsdx, dsdy)) = *set_up.get_or_insert_with(&planes);
-        let mut z = z_start + dzdy * row as f32;
-        let mut sv = s_start + dsdy * row as f32;
+        let (z_plane, s_plane) = *set_up.get_or_insert_with(&planes);
+        let (z, sv) = (row_start(z_plane, row), row_start(s_plane, row));
         let base = py * at.width + at.px0;
         // The covered columns are one run (the triangle is convex).
         let (first, last) = (mask.trailing_zeros() as usize, 31 - mask.leading_zeros() as usize);
-        for _ in 0..first {
-            z += dzdx;
-            sv += dsdx;
-        }
         for q in first..=last {
-            f(base + q, z, sv);
-            z += dzdx;
-            sv += dsdx;
+            f(base + q, at_column(z, z_plane, q), at_column(sv, s_plane, q));
         }
     }
+}
+
+/// An attribute's value at the first candidate centre of box row `row`. With `at_column`,
+/// the one formula every path evaluates a pixel's attributes by, so that they all give the
+/// same bits: a multiply and an add from the row's start, rather than stepping pixel by
+/// pixel (which also rounds once per step, and costs a step per column left of a row's
+/// covered run).
+#[inline(always)]
+fn row_start((start, _, per_row): Plane, row: usize) -> f32 {
+    start + per_row * row as f32
+}
+
+/// An attribute's value `q` columns right of its row's start `row_value` (see `row_start`).
+#[inline(always)]
+fn at_column(row_value: f32, (_, per_column, _): Plane, q: usize) -> f32 {
+    row_value + per_column * q as f32
 }
 
 /// Draw the triangle of snapped points `x`, `y` (within `COORD_LIMIT`) with finite depths
@@ -567,9 +564,11 @@ pub(super) fn fill_snapped(
         let row = row0 - py0;
         let e = [c[0] + b[0] * row, c[1] + b[1] * row, c[2] + b[2] * row];
         if (e[0] | e[1] | e[2]) >= 0 {
-            let ((z_start, _, dzdy), (s_start, _, dsdy)) = planes();
+            let (z_plane, s_plane) = planes();
+            let row = row as usize;
+            let (z, sv) = (row_start(z_plane, row), row_start(s_plane, row));
             let mut f = f;
-            f(row0 as usize * width + px0 as usize, z_start + dzdy * row as f32, s_start + dsdy * row as f32);
+            f(row0 as usize * width + px0 as usize, at_column(z, z_plane, 0), at_column(sv, s_plane, 0));
         }
         return;
     }
@@ -1001,15 +1000,14 @@ mod tests {
         let mut out = Vec::new();
         for py in t.row0..=t.row1 {
             let row = (py - t.py0) as i64;
-            let mut z = z_start + dzdy * row as f32;
-            let mut sv = s_start + dsdy * row as f32;
             for px in t.px0..=t.px1 {
                 let q = (px - t.px0) as i64;
                 if (0..3).all(|k| c[k] + b[k] * row + a[k] * q >= 0) {
+                    // A multiply and an add from the row's value, as the filler evaluates it.
+                    let z = (z_start + dzdy * row as f32) + dzdx * q as f32;
+                    let sv = (s_start + dsdy * row as f32) + dsdx * q as f32;
                     out.push((py * t.width + px, z.to_bits(), sv.to_bits()));
                 }
-                z += dzdx;
-                sv += dsdx;
             }
         }
         out
