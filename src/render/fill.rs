@@ -318,28 +318,18 @@ impl Triangle {
             return;
         }
         let (z_plane, s_plane) = self.planes(s());
+        let first_row = (self.row0 - self.py0) as i64;
+        let mut runs = RowRuns::new(a, b, [0, 1, 2].map(|k| c[k] + b[k] * first_row));
         for py in self.row0..=self.row1 {
             let row = py - self.py0;
-            let e = [c[0] + b[0] * row as i64, c[1] + b[1] * row as i64, c[2] + b[2] * row as i64];
+            // The covered centres of a row are consecutive (the triangle is convex).
+            let Some((first, last)) = runs.next_row(cols) else {
+                continue;
+            };
             let (z, sv) = (row_start(z_plane, row), row_start(s_plane, row));
             let base = py * self.width + self.px0;
-            let mut emit = |q: usize| f(base + q, at_column(z, z_plane, q), at_column(sv, s_plane, q));
-            // The covered centres of a row are consecutive (the triangle is convex).
-            if cols < RUN_BY_DIVISION {
-                let (mut e, mut seen) = (e, false);
-                for q in 0..cols {
-                    if (e[0] | e[1] | e[2]) >= 0 {
-                        emit(q);
-                        seen = true;
-                    } else if seen {
-                        break;
-                    }
-                    e[0] += a[0];
-                    e[1] += a[1];
-                    e[2] += a[2];
-                }
-            } else if let Some((first, last)) = covered_run(a, e, cols) {
-                (first..=last).for_each(emit);
+            for q in first..=last {
+                f(base + q, at_column(z, z_plane, q), at_column(sv, s_plane, q));
             }
         }
     }
@@ -727,47 +717,94 @@ fn covered_columns<const GROUPS: usize>(e: [i32; 3], steps: &[[[i32; 4]; GROUPS]
     mask
 }
 
-/// Boxes at least this many pixels wide find each row's covered run by division rather
-/// than by testing its pixels one by one.
-const RUN_BY_DIVISION: usize = 8;
-
-/// The first and last `q` in `0..cols` where every edge value `e[k] + a[k] * q` is at
-/// least zero, if any.
-#[inline(always)]
-fn covered_run(a: [i64; 3], e: [i64; 3], cols: usize) -> Option<(usize, usize)> {
-    let (mut first, mut last) = (0i64, cols as i64 - 1);
-    for k in 0..3 {
-        if a[k] > 0 {
-            if e[k] < 0 {
-                // The first q with e + a q >= 0: ceil(-e / a).
-                first = first.max(floor_div(-e[k] - 1, a[k], cols as i64) + 1);
-            }
-        } else if e[k] < 0 {
-            // Not rising and already negative: never covered.
-            return None;
-        } else if a[k] < 0 {
-            // The last q with e + a q >= 0: floor(e / -a).
-            last = last.min(floor_div(e[k], -a[k], cols as i64));
-        }
-    }
-    (first <= last).then_some((first as usize, last as usize))
+/// The covered run of each row of a box, stepped from row to row. For edge k the columns
+/// `q` with `e_k + a_k q >= 0` are `q >= floor((-e_k - 1) / a_k) + 1` when the edge rises
+/// (`a_k > 0`), `q <= floor(e_k / -a_k)` when it falls, all or none when it is flat; `e_k`
+/// grows by `b_k` a row. Each bound is the floor of a numerator that moves by a fixed
+/// amount a row over a fixed divisor, so it is divided out once per triangle and then
+/// stepped with a remainder: no division per row, and exact in integers.
+struct RowRuns {
+    bounds: [Bound; 3],
 }
 
-/// `floor(n / d)` for `0 <= n < 2^62` and `0 < d < 2^40` (edge values and steps of
-/// coordinates within `COORD_LIMIT`), or some value of at least `cols` when it is at
-/// least `cols` (at most 2^14 + 1). Estimated in f64, whose division is
-/// several times faster than a 64-bit integer one on the Zen 1 this is tuned for, then
-/// corrected exactly: the estimate's error is far below one, so it is off by at most one.
-#[inline(always)]
-fn floor_div(n: i64, d: i64, cols: i64) -> i64 {
-    // `as` truncates, which is the floor here, and saturates; the clamp keeps the
-    // products below 2^63.
-    let q = ((n as f64 / d as f64) as i64).min(cols);
-    if d * q > n {
-        q - 1
-    } else if d * (q + 1) <= n {
-        q + 1
-    } else {
+#[derive(Clone, Copy)]
+enum Bound {
+    /// A rising edge: the first covered column is `floor + 1`.
+    First(FloorStep),
+    /// A falling edge: the last covered column is `floor`.
+    Last(FloorStep),
+    /// A flat edge (`a == 0`): every column while `e >= 0`, none after.
+    Flat { e: i64, b: i64 },
+}
+
+impl RowRuns {
+    /// Edges with column steps `a`, row steps `b` and values `e` at the first column of
+    /// the first row to scan (edge values and steps of coordinates within `COORD_LIMIT`:
+    /// below 2^62 and 2^37).
+    #[inline(always)]
+    fn new(a: [i64; 3], b: [i64; 3], e: [i64; 3]) -> RowRuns {
+        RowRuns {
+            bounds: [0, 1, 2].map(|k| match a[k] {
+                0 => Bound::Flat { e: e[k], b: b[k] },
+                a if a > 0 => Bound::First(FloorStep::new(-e[k] - 1, -b[k], a)),
+                a => Bound::Last(FloorStep::new(e[k], b[k], -a)),
+            }),
+        }
+    }
+
+    /// The first and last covered column in `0..cols` of the current row, if any; then
+    /// moves to the next row.
+    #[inline(always)]
+    fn next_row(&mut self, cols: usize) -> Option<(usize, usize)> {
+        let (mut first, mut last) = (0, cols as i64 - 1);
+        for bound in &mut self.bounds {
+            match bound {
+                Bound::First(step) => first = first.max(step.next() + 1),
+                Bound::Last(step) => last = last.min(step.next()),
+                Bound::Flat { e, b } => {
+                    if *e < 0 {
+                        last = -1;
+                    }
+                    *e += *b;
+                }
+            }
+        }
+        (first <= last).then_some((first as usize, last as usize))
+    }
+}
+
+/// `floor((n + delta * i) / d)` for i = 0, 1, 2, ... and a fixed `d > 0`: the quotient
+/// and remainder of the first and of `delta`, then one add and a carry a step.
+#[derive(Clone, Copy)]
+struct FloorStep {
+    q: i64,
+    r: i64,
+    dq: i64,
+    dr: i64,
+    d: i64,
+}
+
+impl FloorStep {
+    #[inline(always)]
+    fn new(n: i64, delta: i64, d: i64) -> FloorStep {
+        FloorStep {
+            q: n.div_euclid(d),
+            r: n.rem_euclid(d),
+            dq: delta.div_euclid(d),
+            dr: delta.rem_euclid(d),
+            d,
+        }
+    }
+
+    /// The current floor; then steps to the next.
+    #[inline(always)]
+    fn next(&mut self) -> i64 {
+        let q = self.q;
+        self.q += self.dq;
+        self.r += self.dr;
+        let carry = i64::from(self.r >= self.d);
+        self.q += carry;
+        self.r -= carry * self.d;
         q
     }
 }
@@ -1089,9 +1126,9 @@ mod tests {
             let want = scan_every_candidate(&t, s);
             assert_eq!(got, want, "{v:?}");
             drawn += got.len();
-            wide += usize::from(t.px1 - t.px0 + 1 >= RUN_BY_DIVISION);
+            wide += usize::from(!t.small);
         }
-        assert!(drawn > 100_000 && wide > 2000, "{drawn} {wide}");
+        assert!(drawn > 100_000 && wide > 1500, "{drawn} {wide}");
     }
 
     #[test]
@@ -1167,49 +1204,63 @@ mod tests {
     }
 
     #[test]
-    fn covered_run_is_the_run_of_non_negative_edges() {
+    fn row_runs_are_the_runs_of_non_negative_edges() {
+        // Every mix of rising, falling and flat edges, row steps of either sign, values
+        // far on either side of zero, over several rows: each row's run is the one found
+        // by testing every column.
         let steps = [-700, -256, -3, 0, 1, 256, 999, 1 << 36, -(1 << 36) + 7];
         let starts = [-5000, -1000, -257, -256, -1, 0, 1, 255, 256, 4000, -(1 << 50) - 3, (1 << 49) + 1];
+        let mut runs_seen = 0;
         for a0 in steps {
             for a1 in steps {
                 for e0 in starts {
-                    for e1 in starts {
-                        for (a2, e2) in [(0, 0), (-512, 3000), (300, -600), (0, -1)] {
-                            let (a, e) = ([a0, a1, a2], [e0, e1, e2]);
+                    for (e1, b0, b1) in
+                        [(-1000, 77, -300), (256, 0, 1 << 20), (4000, -300, 0), (0, 1 << 20, 77)]
+                    {
+                        for (a2, e2, b2) in [(0, 0, 0), (-512, 3000, -300), (300, -600, 77), (0, -1, 1 << 20)]
+                        {
+                            let (a, b, e) = ([a0, a1, a2], [b0, b1, b2], [e0, e1, e2]);
                             for cols in [1, 2, 9, 30] {
-                                let inside: Vec<usize> = (0..cols)
-                                    .filter(|&q| (0..3).all(|k| e[k] + a[k] * q as i64 >= 0))
-                                    .collect();
-                                let want = inside.first().map(|&f| (f, *inside.last().unwrap()));
-                                assert_eq!(covered_run(a, e, cols), want, "{a:?} {e:?} {cols}");
+                                let mut runs = RowRuns::new(a, b, e);
+                                for row in 0..4i64 {
+                                    let inside: Vec<usize> = (0..cols)
+                                        .filter(|&q| (0..3).all(|k| e[k] + b[k] * row + a[k] * q as i64 >= 0))
+                                        .collect();
+                                    let want = inside.first().map(|&f| (f, *inside.last().unwrap()));
+                                    assert_eq!(
+                                        runs.next_row(cols),
+                                        want,
+                                        "{a:?} {b:?} {e:?} {cols} row {row}"
+                                    );
+                                    runs_seen += usize::from(want.is_some());
+                                }
                             }
                         }
                     }
                 }
             }
         }
+        assert!(runs_seen > 10_000, "{runs_seen}");
     }
 
     #[test]
-    fn floor_div_is_the_integer_floor() {
-        // Exact multiples and their neighbours, where the f64 estimate is off, with
-        // divisors and dividends of every magnitude the edges can have.
+    fn floor_steps_are_the_integer_floors() {
+        // Numerators and steps of either sign and every magnitude the edges can have,
+        // divisors from 1 up: each step's floor is the one worked out in i128.
         let mut seed = 9u64;
         let mut next = move || {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             seed >> 8
         };
-        for _ in 0..200_000 {
+        let signed = |v: u64, neg: bool| if neg { -(v as i64) } else { v as i64 };
+        for _ in 0..20_000 {
             let d = ((next() >> 16) >> (next() % 40)).max(1) as i64;
-            let cols = 1 + (next() % 16384) as i64;
-            let q = (next() % (cols as u64 + 3)) as i64;
-            for n in [d * q - 1, d * q, d * q + 1, d * q + d / 2, (next() >> (next() % 56)) as i64] {
-                if n < 0 || d.checked_mul(q + 1).is_none() {
-                    continue;
-                }
-                let want = n / d;
-                let got = floor_div(n, d, cols);
-                assert!(got == want || (got >= cols && want >= cols), "{n} / {d} ({cols}): {got}");
+            let n = signed(next() >> (next() % 56 + 2), next() % 2 == 0);
+            let delta = signed(next() >> (next() % 40 + 20), next() % 2 == 0);
+            let mut step = FloorStep::new(n, delta, d);
+            for i in 0..50i128 {
+                let want = (i128::from(n) + i128::from(delta) * i).div_euclid(i128::from(d));
+                assert_eq!(i128::from(step.next()), want, "({n} + {delta} * {i}) / {d}");
             }
         }
     }
