@@ -244,9 +244,8 @@ pub(super) fn draw_mesh_by(
         None if listed => Source::Listed,
         None => Source::Walk,
     };
+    // A listed mesh that is not binned is one thread's, so one band (`split` is false).
     let bands = if bin_stats.is_some() { verts.bins.bands() } else { halves(h) };
-    // A listed mesh not binned is one thread's: one band.
-    let split = split && !matches!(source, Source::Listed);
     let px: &mut [_] = pixels;
     let ctx = |shader| FillCtx { mesh, sc: verts, w, h, shader, cull };
 
