@@ -27,8 +27,8 @@
 //! command line and exit codes.
 
 // `deny`, not `forbid`. What allows it, each with a SAFETY comment: SIMD intrinsics checked
-// at run time (`anim::skin_avx2`, `render::project_avx2`) or always present on x86-64 (one
-// SSE2 block in `render::fill`); calls of safe functions compiled for AVX or FMA, behind
+// at run time (`anim::skin_avx2`, `render::project_avx2`, `render::filter_avx2`) or always
+// present on x86-64 (the SSE2 blocks in `render::fill`); calls of safe functions compiled for AVX or FMA, behind
 // the same run-time check (`anim::pose_cache`, `anim::skinning`); and `import::file`
 // (mapping the input file).
 #![deny(unsafe_code)]
