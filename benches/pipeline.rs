@@ -82,11 +82,7 @@ fn quick<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
 }
 
 fn animated_nodes(rig: &Rig) -> u64 {
-    let mut nodes: Vec<usize> =
-        rig.clips.first().map_or_else(Vec::new, |c| c.channels.iter().map(|ch| ch.node).collect());
-    nodes.sort_unstable();
-    nodes.dedup();
-    nodes.len().max(1) as u64
+    rig.clips.first().map_or(0, |c| c.animated_nodes()).max(1) as u64
 }
 
 fn sampling(c: &mut Criterion) {

@@ -99,12 +99,7 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
 
     let vertices: usize = app.ws.primitives.iter().map(|p| p.positions.len()).sum();
     let joints: usize = app.rig.skins.iter().map(|s| s.joints.len()).sum();
-    let animated = clip.and_then(|c| app.rig.clips.get(c)).map_or(0, |c| {
-        let mut nodes: Vec<usize> = c.channels.iter().map(|ch| ch.node).collect();
-        nodes.sort_unstable();
-        nodes.dedup();
-        nodes.len()
-    });
+    let animated = clip.and_then(|c| app.rig.clips.get(c)).map_or(0, |c| c.animated_nodes());
     let one_core_raster = one_core_raster(&mut screen, &mut app, clip, args.frames).map_err(io_err)?;
     let one_core_skin = one_core_skinning(&mut app, args.frames);
     let (sample_ns, pose_ns) = hot_loops(&mut app, clip, 100 * args.frames);

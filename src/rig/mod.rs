@@ -167,6 +167,16 @@ pub struct Clip {
     pub duration: f32,
 }
 
+impl Clip {
+    /// How many distinct nodes the clip's channels animate.
+    pub fn animated_nodes(&self) -> usize {
+        let mut nodes: Vec<usize> = self.channels.iter().map(|ch| ch.node).collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        nodes.len()
+    }
+}
+
 /// One channel with its sampler's data copied in.
 #[derive(Debug, Clone)]
 pub struct Channel {
