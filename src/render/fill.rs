@@ -244,7 +244,6 @@ impl Triangle {
             return None;
         }
         let front = area < 0;
-        let extent = |v: [i64; 3]| v[0].max(v[1]).max(v[2]) - v[0].min(v[1]).min(v[2]);
         let mut order = [0, 1, 2];
         if front {
             x.swap(1, 2);
@@ -258,7 +257,7 @@ impl Triangle {
             z,
             order,
             front,
-            small: extent(x) < SMALL_EXTENT && extent(y) < SMALL_EXTENT,
+            small: is_small(x, y),
             width,
             px0: px0 as usize,
             px1: px1 as usize,
@@ -523,10 +522,7 @@ pub(super) fn fill_snapped(
     s: impl Fn(bool) -> [f32; 3],
     f: impl FnMut(usize, f32, f32),
 ) {
-    let (x_min, x_max) = (x[0].min(x[1]).min(x[2]), x[0].max(x[1]).max(x[2]));
-    let (y_min, y_max) = (y[0].min(y[1]).min(y[2]), y[0].max(y[1]).max(y[2]));
-    let small = i64::from(x_max - x_min) < SMALL_EXTENT && i64::from(y_max - y_min) < SMALL_EXTENT;
-    if !small || width.max(height) > SPAN_MAX_SIDE {
+    if !is_small(x, y) || width.max(height) > SPAN_MAX_SIDE {
         let wide = |v: [i32; 3]| v.map(i64::from);
         let Some(tri) = Triangle::snapped_in(width, height, rows.clone(), wide(x), wide(y), z) else {
             return;
@@ -627,11 +623,18 @@ impl SmallTriangle {
 /// triangle draws nothing in any band. Larger ones are not judged (false).
 #[inline(always)]
 pub(super) fn small_misses_its_only_centre(width: usize, height: usize, x: [i32; 3], y: [i32; 3]) -> bool {
-    let extent = |v: [i32; 3]| i64::from(v[0].max(v[1]).max(v[2])) - i64::from(v[0].min(v[1]).min(v[2]));
-    extent(x) < SMALL_EXTENT
-        && extent(y) < SMALL_EXTENT
+    is_small(x, y)
         && width.max(height) <= SPAN_MAX_SIDE
         && SmallTriangle::new(width, height, x, y).is_some_and(|t| t.misses_its_only_centre())
+}
+
+/// Whether three snapped points (within `COORD_LIMIT`, so their differences fit either
+/// integer) span less than `SMALL_EXTENT` both ways.
+#[inline(always)]
+fn is_small<T: Fixed>(x: [T; 3], y: [T; 3]) -> bool {
+    let small = T::from_side(SMALL_EXTENT as usize);
+    let extent = |v: [T; 3]| v[0].max(v[1]).max(v[2]) - v[0].min(v[1]).min(v[2]);
+    extent(x) < small && extent(y) < small
 }
 
 /// Triangles spanning less than this (in snapped units, 16 pixels) both ways are small:
