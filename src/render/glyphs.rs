@@ -147,6 +147,11 @@ pub fn pack(raster: &Raster, mode: GlyphMode, grid: &mut Grid) {
     } else {
         grid.cells.chunks_mut(cols).enumerate().for_each(pack_row);
     }
+    for label in &raster.labels {
+        if let Some(cell) = grid.cells.get_mut(label.y / dy * cols + label.x / dx) {
+            *cell = Cell { ch: label.ch, fg: Some(label.color), bg: None };
+        }
+    }
 }
 
 /// Grids of at least this many cells are packed on two threads.

@@ -88,22 +88,38 @@ pub fn draw_axis_gizmo(raster: &mut Raster, camera: &Camera) {
     let oy = (h as f32 - len / pa - 3.0).floor();
     let origin = Vec3::new(ox + 0.5, oy + 0.5, 0.0);
     let view = camera.view();
-    let mut axes = [(Vec3::X, AXIS_X), (Vec3::Y, AXIS_Y), (Vec3::Z, AXIS_Z)].map(|(axis, c)| {
-        let d = view * Vec4::new(axis.x, axis.y, axis.z, 0.0);
-        (d, c)
-    });
+    let mut axes =
+        [(Vec3::X, AXIS_X, 'x'), (Vec3::Y, AXIS_Y, 'y'), (Vec3::Z, AXIS_Z, 'z')].map(|(axis, c, ch)| {
+            let d = view * Vec4::new(axis.x, axis.y, axis.z, 0.0);
+            (d, c, ch)
+        });
     // View z grows towards the viewer: draw the most negative (farthest) first.
     axes.sort_by(|a, b| a.0.z.total_cmp(&b.0.z));
-    for (d, c) in axes {
-        let tip = origin + Vec3::new(d.x * len, -d.y * len / pa, 0.0);
-        raster.overlay_line(origin, tip, c);
+    for (d, c, ch) in axes {
+        let on_screen = Vec3::new(d.x, -d.y / pa, 0.0);
+        raster.overlay_line(origin, origin + on_screen * len, c);
+        // The letter a few dots past the tip, so that it covers the cell beyond the axis
+        // rather than the axis. An axis pointing at the viewer (or away) has its tip at
+        // the origin, where a letter would hide the other two: it goes unlabelled.
+        if Vec3::new(d.x, d.y, 0.0).length() >= LABELLED_MIN {
+            let past = on_screen.normalize_or_zero() * LABEL_GAP;
+            raster.overlay_label(origin + on_screen * len + past, ch, c);
+        }
     }
 }
+
+/// How far past an axis tip its letter is placed, in horizontal dots: about a braille
+/// cell's width and a half.
+const LABEL_GAP: f32 = 3.0;
+/// The shortest on-screen axis (as a fraction of its full length) that gets a letter.
+const LABELLED_MIN: f32 = 0.3;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::raster::{Layer, Paint};
+    use crate::render::GlyphMode;
+    use crate::render::glyphs::{Cell, Grid};
+    use crate::render::raster::{Label, Layer, Paint};
 
     #[test]
     fn gizmo_from_the_default_camera() {
@@ -121,6 +137,20 @@ mod tests {
         assert_eq!(r.color_at(8, 39), Some(AXIS_Z));
         assert_eq!(r.lit_pixels().len(), 6 + 6 + 1);
         assert_eq!(r.layer_at(8, 39), Layer::Overlay);
+        // Letters 3 dots past the tips (14.5 + 3, 39.5) and (8.5, 33.5 - 3); none for z,
+        // whose tip is the origin.
+        let label = |x, y, ch, color| Label { x, y, ch, color };
+        assert_eq!(r.labels, [label(17, 39, 'x', AXIS_X), label(8, 30, 'y', AXIS_Y)]);
+        // Packed into braille cells of 2 x 4 dots, each letter takes its cell.
+        let mut grid = Grid::default();
+        crate::render::pack(&r, GlyphMode::Braille, &mut grid);
+        let cell = |x: usize, y: usize| grid.cells[y * grid.width + x];
+        assert_eq!((cell(8, 9).ch, cell(8, 9).fg), ('x', Some(AXIS_X)));
+        assert_eq!((cell(4, 7).ch, cell(4, 7).fg), ('y', Some(AXIS_Y)));
+        // A cleared raster forgets them.
+        r.clear();
+        crate::render::pack(&r, GlyphMode::Braille, &mut grid);
+        assert!(grid.cells.iter().all(|c| *c == Cell::BLANK));
     }
 
     #[test]

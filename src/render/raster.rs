@@ -69,6 +69,19 @@ pub struct Raster {
     pub(super) pixels: Vec<Pixel>,
     /// Projected vertices of the mesh being drawn; kept to reuse its allocation.
     pub(super) scratch: Scratch,
+    /// Characters to print over the packed cells (the gizmo's axis letters), in drawing
+    /// order: a later one wins a cell.
+    pub(super) labels: Vec<Label>,
+}
+
+/// A character printed over whichever cell holds the pixel (`x`, `y`) once the raster is
+/// packed: text cannot be drawn in dots.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Label {
+    pub x: usize,
+    pub y: usize,
+    pub ch: char,
+    pub color: Rgb,
 }
 
 impl Raster {
@@ -107,6 +120,7 @@ impl Raster {
     /// Forget everything drawn; no allocation.
     pub fn clear(&mut self) {
         self.pixels.fill(Pixel::default());
+        self.labels.clear();
     }
 
     pub fn width(&self) -> usize {
@@ -248,6 +262,14 @@ impl Raster {
             for x in x0..=x1 {
                 overlay(&mut self.pixels, y * self.width + x, c);
             }
+        }
+    }
+
+    /// The character `ch` over the cell that will hold the pixel containing `p`, on top of
+    /// everything (see `Label`); dropped outside the raster.
+    pub fn overlay_label(&mut self, p: Vec3, ch: char, color: Rgb) {
+        if let Some((x, y)) = self.pixel_of(p) {
+            self.labels.push(Label { x, y, ch, color });
         }
     }
 
