@@ -276,7 +276,7 @@ fn mouse_scrubs_the_timeline_and_orbits_the_viewport() {
     use rigscope::tui::action::Focus;
     use rigscope::tui::ui::MouseState;
     let a = app("walker.glb", paused());
-    let areas = ui::layout(Rect::new(0, 0, 160, 48), Focus::Bones);
+    let areas = ui::layout(Rect::new(0, 0, 160, 48), Focus::Bones, 30);
     let at = |kind, column, row| MouseEvent { kind, column, row, modifiers: KeyModifiers::NONE };
     let mut state = MouseState::default();
     // The timeline's last column is the clip's end, its first the start.
@@ -339,4 +339,22 @@ fn unweighted_joints_are_the_ones_no_vertex_weights() {
         assert_eq!(got, want, "{name}");
         assert_eq!(got.len(), if name == "Fox" { 2 } else { 0 }, "{name}");
     }
+}
+
+#[test]
+fn the_tree_widens_for_long_names_while_the_viewport_has_room() {
+    use ratatui::layout::Rect;
+    use rigscope::tui::action::Focus;
+    let tree = |w, h, wanted| ui::layout(Rect::new(0, 0, w, h), Focus::Bones, wanted).tree.width;
+    // 160 wide: up to 3/10 of the screen (48), never under 30.
+    assert_eq!(tree(160, 48, 38), 38);
+    assert_eq!(tree(160, 48, 100), 48);
+    assert_eq!(tree(160, 48, 12), 30);
+    // 120 wide: the side panel (46) and 60 columns of viewport leave 14, so 30.
+    assert_eq!(tree(120, 40, 38), 30);
+    // 80 wide (the tree shares its column): 2/5 of the screen.
+    assert_eq!(tree(80, 24, 38), 32);
+    // The walker's rows fit in 30 columns: its layout is unchanged.
+    let a = app("walker.glb", paused());
+    assert!(ui::tree::wanted_width(&a) <= 30, "{}", ui::tree::wanted_width(&a));
 }

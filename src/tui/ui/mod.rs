@@ -6,7 +6,7 @@ mod help;
 mod keyframes;
 mod status;
 mod theme;
-mod tree;
+pub mod tree;
 mod viewport;
 mod weights;
 
@@ -41,15 +41,34 @@ pub struct Areas {
     pub status: Rect,
 }
 
-/// Splits the screen. Pure, so tests can check it at any size.
-pub fn layout(area: Rect, focus: Focus) -> Areas {
+/// The bone tree's width unless its rows want more: enough for a few levels of a typical
+/// rig's names.
+const TREE_MIN: u16 = 30;
+
+/// The bone tree's width: `wanted` (its widest row with borders, see `tree::wanted_width`)
+/// within `TREE_MIN` and what the viewport can spare (at least 60 columns of viewport on
+/// wide screens, 40 on narrow ones, and never more than 3/10 of the screen, 2/5 when the
+/// tree shares its column).
+fn tree_width(area: Rect, wanted: u16) -> u16 {
+    let cap = if area.width >= WIDE {
+        (area.width * 3 / 10).min(area.width.saturating_sub(46 + 60))
+    } else {
+        (area.width * 2 / 5).min(area.width.saturating_sub(40))
+    };
+    wanted.min(cap).max(TREE_MIN)
+}
+
+/// Splits the screen, the bone tree `tree_wanted` columns wide if there is room (see
+/// `tree_width`). Pure, so tests can check it at any size.
+pub fn layout(area: Rect, focus: Focus, tree_wanted: u16) -> Areas {
+    let tree_w = tree_width(area, tree_wanted);
     let keys_h = (area.height / 4).clamp(6, 14);
     let [main, keys, status] =
         Layout::vertical([Constraint::Min(6), Constraint::Length(keys_h), Constraint::Length(2)]).areas(area);
     let mut a = Areas { keys, status, ..Default::default() };
     if area.width >= WIDE {
         let [tree, viewport, side] =
-            Layout::horizontal([Constraint::Length(30), Constraint::Min(40), Constraint::Length(46)])
+            Layout::horizontal([Constraint::Length(tree_w), Constraint::Min(40), Constraint::Length(46)])
                 .areas(main);
         let [details, weights] =
             Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(side);
@@ -58,7 +77,8 @@ pub fn layout(area: Rect, focus: Focus) -> Areas {
         a.details = details;
         a.weights = weights;
     } else {
-        let [left, viewport] = Layout::horizontal([Constraint::Length(30), Constraint::Min(20)]).areas(main);
+        let [left, viewport] =
+            Layout::horizontal([Constraint::Length(tree_w), Constraint::Min(20)]).areas(main);
         let [tree, info] =
             Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(left);
         a.tree = tree;
@@ -90,7 +110,7 @@ pub fn draw(frame: &mut Frame, app: &App, cache: &mut ViewportCache) -> Areas {
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }).style(theme.warning), area);
         return Areas::default();
     }
-    let areas = layout(area, app.focus);
+    let areas = layout(area, app.focus, tree::wanted_width(app));
     tree::draw(frame, app, &theme, areas.tree);
     viewport::draw(frame, app, &theme, areas.viewport, cache);
     if areas.details.area() > 0 {

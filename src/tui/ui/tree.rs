@@ -9,6 +9,7 @@ use ratatui::widgets::{List, ListItem, ListState};
 use super::{Theme, panel};
 use crate::tui::action::Focus;
 use crate::tui::app::App;
+use crate::tui::tree::Row;
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let skin_title = match app.skin.and_then(|s| app.rig.skins.get(s).map(|k| (s, k))) {
@@ -42,35 +43,43 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         frame.render_widget(List::new([ListItem::new(Line::styled(msg, theme.dim))]).block(block), area);
         return;
     }
-    let items: Vec<ListItem> = rows
-        .iter()
-        .map(|r| {
-            let fold = if !r.has_children {
-                "  "
-            } else if r.collapsed {
-                "▸ "
-            } else {
-                "▾ "
-            };
-            let name_style = if r.joint { theme.label } else { theme.dim };
-            let mut spans = vec![
-                Span::raw("  ".repeat(r.depth.min(12))),
-                Span::styled(fold, theme.dim),
-                Span::styled(app.rig.node_label(r.node), name_style),
-            ];
-            if app.animated.get(r.node).copied().unwrap_or(false) {
-                spans.push(Span::styled(" ~", theme.animated));
-            }
-            if r.joint && app.unweighted.get(r.node).copied().unwrap_or(false) {
-                spans.push(Span::styled(" ∅", theme.warning));
-            }
-            ListItem::new(Line::from(spans))
-        })
-        .collect();
+    let items: Vec<ListItem> = rows.iter().map(|r| ListItem::new(row_line(app, r, theme))).collect();
     let mut state = ListState::default().with_selected(app.tree.selected_row());
     *state.offset_mut() = scroll_offset(app, area);
     let list = List::new(items).block(block).highlight_style(theme.selected);
     frame.render_stateful_widget(list, area, &mut state);
+}
+
+/// One row: indent, fold marker, name, and the animated / unweighted markers.
+fn row_line<'a>(app: &'a App, r: &Row, theme: &Theme) -> Line<'a> {
+    let fold = if !r.has_children {
+        "  "
+    } else if r.collapsed {
+        "▸ "
+    } else {
+        "▾ "
+    };
+    let name_style = if r.joint { theme.label } else { theme.dim };
+    let mut spans = vec![
+        Span::raw("  ".repeat(r.depth.min(12))),
+        Span::styled(fold, theme.dim),
+        Span::styled(app.rig.node_label(r.node), name_style),
+    ];
+    if app.animated.get(r.node).copied().unwrap_or(false) {
+        spans.push(Span::styled(" ~", theme.animated));
+    }
+    if r.joint && app.unweighted.get(r.node).copied().unwrap_or(false) {
+        spans.push(Span::styled(" ∅", theme.warning));
+    }
+    Line::from(spans)
+}
+
+/// The width the tree panel needs to show its widest visible row whole, borders included:
+/// the layout widens the panel towards it when the screen has room.
+pub fn wanted_width(app: &App) -> u16 {
+    let theme = Theme::new(false);
+    let widest = app.tree.rows().iter().map(|r| row_line(app, r, &theme).width()).max().unwrap_or(0);
+    u16::try_from(widest + 2).unwrap_or(u16::MAX)
 }
 
 /// First visible row: keeps the selection on screen without remembering scroll state.
