@@ -35,7 +35,11 @@ pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            // clap prints help/version to stdout with exit 0 and usage errors with exit 2.
+            // clap prints help/version to stdout with exit 0 and usage errors with exit 2;
+            // the latter get the prefix every other rigscope error has, for scripts.
+            if e.use_stderr() {
+                eprint!("rigscope: ");
+            }
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }

@@ -92,6 +92,8 @@ fn bad_arguments_are_usage_errors() {
         let run = rigscope(&args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
         assert!(!run.stderr.contains("panicked"));
+        // The same prefix as every other rigscope error, clap's usage errors included.
+        assert!(run.stderr.starts_with("rigscope: error:"), "{args:?}: {}", run.stderr);
     }
     let run = rigscope(&["pose", &sample("seed-arm.gltf"), "--time", "NaN"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
@@ -102,6 +104,7 @@ fn bad_arguments_are_usage_errors() {
 fn help_and_version_exit_0() {
     let run = rigscope(&["--help"]);
     assert_eq!(run.code, 0);
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
     for cmd in ["inspect", "pose", "render", "check"] {
         assert!(run.stdout.contains(cmd), "--help lists {cmd}");
     }
