@@ -98,19 +98,24 @@ pub fn draw_axis_gizmo(raster: &mut Raster, camera: &Camera) {
     for (d, c, ch) in axes {
         let on_screen = Vec3::new(d.x, -d.y / pa, 0.0);
         raster.overlay_line(origin, origin + on_screen * len, c);
-        // The letter a few dots past the tip, so that it covers the cell beyond the axis
-        // rather than the axis. An axis pointing at the viewer (or away) has its tip at
-        // the origin, where a letter would hide the other two: it goes unlabelled.
-        if Vec3::new(d.x, d.y, 0.0).length() >= LABELLED_MIN {
-            let past = on_screen.normalize_or_zero() * LABEL_GAP;
-            raster.overlay_label(origin + on_screen * len + past, ch, c);
+        // The letter just past the tip (`LABEL_GAP` on screen, whatever the pixels'
+        // shape), so that it covers the cell beyond the axis rather than the axis, kept
+        // inside the raster for an axis that runs to its edge. An axis pointing at the
+        // viewer (or away) has its tip at the origin, where a letter would hide the other
+        // two: it goes unlabelled.
+        let flat = Vec3::new(d.x, -d.y, 0.0);
+        if flat.length() >= LABELLED_MIN {
+            let way = flat.normalize() * LABEL_GAP;
+            let at = origin + on_screen * len + Vec3::new(way.x, way.y / pa, 0.0);
+            let inside = |v: f32, side: usize| v.clamp(0.5, (side as f32 - 0.5).max(0.5));
+            raster.overlay_label(Vec3::new(inside(at.x, w), inside(at.y, h), 0.0), ch, c);
         }
     }
 }
 
-/// How far past an axis tip its letter is placed, in horizontal dots: about a braille
-/// cell's width and a half.
-const LABEL_GAP: f32 = 3.0;
+/// How far past an axis tip its letter is placed, in horizontal dots (a braille cell's
+/// width; vertical distances are divided by the pixel aspect).
+const LABEL_GAP: f32 = 2.0;
 /// The shortest on-screen axis (as a fraction of its full length) that gets a letter.
 const LABELLED_MIN: f32 = 0.3;
 
@@ -137,10 +142,10 @@ mod tests {
         assert_eq!(r.color_at(8, 39), Some(AXIS_Z));
         assert_eq!(r.lit_pixels().len(), 6 + 6 + 1);
         assert_eq!(r.layer_at(8, 39), Layer::Overlay);
-        // Letters 3 dots past the tips (14.5 + 3, 39.5) and (8.5, 33.5 - 3); none for z,
+        // Letters 2 dots past the tips (14.5 + 2, 39.5) and (8.5, 33.5 - 2); none for z,
         // whose tip is the origin.
         let label = |x, y, ch, color| Label { x, y, ch, color };
-        assert_eq!(r.labels, [label(17, 39, 'x', AXIS_X), label(8, 30, 'y', AXIS_Y)]);
+        assert_eq!(r.labels, [label(16, 39, 'x', AXIS_X), label(8, 31, 'y', AXIS_Y)]);
         // Packed into braille cells of 2 x 4 dots, each letter takes its cell.
         let mut grid = Grid::default();
         crate::render::pack(&r, GlyphMode::Braille, &mut grid);
@@ -173,6 +178,27 @@ mod tests {
         assert_eq!(r.color_at(22, 40), Some(AXIS_X));
         assert_eq!(r.color_at(12, 35), Some(AXIS_Y));
         assert!(!r.is_lit(12, 34) && !r.is_lit(23, 40));
+        // Its letters: 2 columns past x's tip (22.5 + 2), one row (2 / 2) above y's (35.5 - 1).
+        let label = |x, y, ch, color| Label { x, y, ch, color };
+        assert_eq!(r.labels, [label(24, 40, 'x', AXIS_X), label(12, 34, 'y', AXIS_Y)]);
+    }
+
+    #[test]
+    fn letters_of_axes_that_run_to_an_edge_stay_inside() {
+        // Yaw 180: x points left, to column 2, its letter would be at 0.5 - 0.5 (clamped to
+        // the first column). Pitch 90 (looking straight down): z points down to the bottom
+        // rows, its letter clamped to the last row.
+        let mut cam = Camera::default();
+        cam.orbit(std::f32::consts::PI, 0.0);
+        let mut r = Raster::new(80, 48, 1.0);
+        draw_axis_gizmo(&mut r, &cam);
+        assert!(r.labels.iter().any(|l| l.ch == 'x' && l.x == 0 && l.y == 39), "{:?}", r.labels);
+        let mut cam = Camera::default();
+        cam.orbit(0.0, std::f32::consts::FRAC_PI_2);
+        let mut r = Raster::new(80, 48, 1.0);
+        draw_axis_gizmo(&mut r, &cam);
+        assert!(r.labels.iter().any(|l| l.ch == 'z' && l.y == 47), "{:?}", r.labels);
+        assert_eq!(r.labels.len(), 2, "{:?}", r.labels);
     }
 
     #[test]
