@@ -25,6 +25,9 @@ pub struct BoneTree {
     /// The selected node (kept across filtering and collapsing).
     pub selected: Option<usize>,
     rows: Vec<Row>,
+    /// The rows with nothing collapsed or filtered out, which size the panel (so that it
+    /// keeps its width while the user folds and filters).
+    every_row: Vec<Row>,
 }
 
 impl BoneTree {
@@ -60,8 +63,10 @@ impl BoneTree {
             filtering: false,
             selected: None,
             rows: Vec::new(),
+            every_row: Vec::new(),
         };
         tree.rebuild(rig);
+        tree.every_row = tree.rows.clone();
         // Start on the first joint (the skeleton root), not on a dimmed ancestor.
         tree.selected = tree.rows.iter().find(|r| r.joint).or(tree.rows.first()).map(|r| r.node);
         tree
@@ -69,6 +74,11 @@ impl BoneTree {
 
     pub fn rows(&self) -> &[Row] {
         &self.rows
+    }
+
+    /// Every row the tree can show, as if nothing were collapsed or filtered out.
+    pub fn every_row(&self) -> &[Row] {
+        &self.every_row
     }
 
     /// Index of the selected node among the visible rows.

@@ -74,11 +74,12 @@ fn row_line<'a>(app: &'a App, r: &Row, theme: &Theme) -> Line<'a> {
     Line::from(spans)
 }
 
-/// The width the tree panel needs to show its widest visible row whole, borders included:
-/// the layout widens the panel towards it when the screen has room.
+/// The width the tree panel needs to show its widest row whole, borders included, with
+/// every row unfolded (so the panel keeps its width while the user folds and filters): the
+/// layout widens the panel towards it when the screen has room.
 pub fn wanted_width(app: &App) -> u16 {
     let theme = Theme::new(false);
-    let widest = app.tree.rows().iter().map(|r| row_line(app, r, &theme).width()).max().unwrap_or(0);
+    let widest = app.tree.every_row().iter().map(|r| row_line(app, r, &theme).width()).max().unwrap_or(0);
     u16::try_from(widest + 2).unwrap_or(u16::MAX)
 }
 
