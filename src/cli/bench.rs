@@ -241,11 +241,15 @@ impl Report {
     }
 
     fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
+        // As f32, like every float rigscope writes: the shortest text that reads back as
+        // the same f32 (an f64 carries noise digits such as 0.9342830000000001). A JSON
+        // value holds an f64, so it gets the f64 of that short text, which prints as it.
+        let f = |x: f64| (x as f32).to_string().parse::<f64>().unwrap_or(f64::NAN);
         let mut stages = serde_json::Map::new();
         for (name, values) in self.stages() {
             stages.insert(
                 name.to_string(),
-                serde_json::json!({ "median_ms": median(values), "p99_ms": percentile(values, 0.99) }),
+                serde_json::json!({ "median_ms": f(median(values)), "p99_ms": f(percentile(values, 0.99)) }),
             );
         }
         let doc = serde_json::json!({
@@ -255,15 +259,15 @@ impl Report {
             "frames": self.frames,
             "viewport_dots": [self.dots.0, self.dots.1],
             "stages": stages,
-            "skinning_vertices_per_s": self.per_second(self.skin_one_core_ms),
-            "raster_one_core_ms_median": self.raster_one_core_ms,
-            "sample_ns_per_animated_joint": per_unit(self.sample_ns, self.animated),
-            "pose_ns_per_joint": per_unit(self.pose_ns, self.joints),
-            "frame_ms_median": median(&self.samples.frame),
-            "frame_ms_p99": percentile(&self.samples.frame, 0.99),
-            "bytes_per_frame_median": median(&self.samples.bytes),
-            "load_ms": self.load_ms,
-            "first_frame_ms": self.first_frame_ms,
+            "skinning_vertices_per_s": f(self.per_second(self.skin_one_core_ms)),
+            "raster_one_core_ms_median": f(self.raster_one_core_ms),
+            "sample_ns_per_animated_joint": f(per_unit(self.sample_ns, self.animated)),
+            "pose_ns_per_joint": f(per_unit(self.pose_ns, self.joints)),
+            "frame_ms_median": f(median(&self.samples.frame)),
+            "frame_ms_p99": f(percentile(&self.samples.frame, 0.99)),
+            "bytes_per_frame_median": f(median(&self.samples.bytes)),
+            "load_ms": f(self.load_ms),
+            "first_frame_ms": f(self.first_frame_ms),
         });
         output::write_json(&doc, out)
     }
