@@ -542,17 +542,20 @@ impl App {
             self.message = Some(format!("mesh {mesh} primitive {primitive} is not drawn by any node"));
             return;
         };
-        // Select the joint with the largest weight so that the tree, heatmap and weights agree.
+        // Select the joint with the largest weight so that the tree, heatmap and weights
+        // agree; an index past the skin's joints (the problem itself, perhaps) cannot be
+        // selected, so the heaviest joint that exists wins.
         let skin = self.ws.primitives[prim].skin;
+        let joints = skin.and_then(|s| self.rig.skins.get(s)).map_or(&[][..], |k| &k.joints[..]);
         let best = vf
             .joints
             .iter()
             .zip(&vf.weights)
-            .filter(|(_, w)| w.is_finite())
+            .filter(|&(&j, w)| w.is_finite() && (j as usize) < joints.len())
             .max_by(|a, b| a.1.total_cmp(b.1))
             .map(|(&j, _)| j as usize);
         if let (Some(s), Some(j)) = (skin, best)
-            && let Some(&node) = self.rig.skins.get(s).and_then(|k| k.joints.get(j))
+            && let Some(&node) = joints.get(j)
         {
             let new_skin = self.skin != Some(s);
             if new_skin {

@@ -358,3 +358,39 @@ fn the_tree_widens_for_long_names_while_the_viewport_has_room() {
     let a = app("walker.glb", paused());
     assert!(ui::tree::wanted_width(&a) <= 30, "{}", ui::tree::wanted_width(&a));
 }
+
+#[test]
+fn enter_on_a_problem_selects_the_heaviest_joint_that_exists() {
+    // bad-weights.glb's out-of-range vertex weights joint 3 and the missing joint 7 half
+    // each: the tree can only select joint 3. Every problem vertex with a usable joint
+    // must select its heaviest one (the weights written in the file, by hand here).
+    let mut a = app("bad-weights.glb", paused());
+    for _ in 0..3 {
+        a.update(Action::FocusNext);
+    }
+    let skin = a.rig.skins[0].joints.clone();
+    let mut checked_oob = false;
+    for k in 0..a.vertex_problems.len() {
+        a.problem = k;
+        press(&mut a, "\n");
+        let f = a.diag.findings[a.vertex_problems[k]].clone();
+        let vf = f.vertex.expect("a vertex finding");
+        let usable: Vec<(usize, f32)> = vf
+            .joints
+            .iter()
+            .zip(&vf.weights)
+            .filter(|&(&j, w)| w.is_finite() && (j as usize) < skin.len())
+            .map(|(&j, &w)| (j as usize, w))
+            .collect();
+        let Some(top) = usable.iter().map(|u| u.1).reduce(f32::max) else { continue };
+        let selected = a.tree.selected.expect("a node is selected");
+        assert!(
+            usable.iter().any(|&(j, w)| w == top && skin[j] == selected),
+            "{} v{}: selected node {selected}, usable {usable:?}",
+            f.code,
+            vf.vertex
+        );
+        checked_oob |= f.code == "ACCESSOR_JOINTS_INDEX_OOB" && usable.len() < vf.joints.len();
+    }
+    assert!(checked_oob, "an out-of-range joint was among the problems");
+}
