@@ -78,7 +78,15 @@ pub static BINDINGS: &[Binding] = &[
     b(&[Code(KeyCode::End)], "End", Action::JumpEnd, Global, "go to the end of the clip"),
     b(&[Char('>')], ">", Action::SpeedUp, Global, "faster (up to 4x)"),
     b(&[Char('<')], "<", Action::SpeedDown, Global, "slower, then reverse (down to -4x)"),
-    b(&[Char('l')], "l", Action::CycleLoop, Global, "loop mode: loop / once / ping-pong"),
+    // `l` also moves in the viewport and the dope sheet (hjkl), which take it first there:
+    // `o` works everywhere.
+    b(
+        &[Char('o'), Char('l')],
+        "o l",
+        Action::CycleLoop,
+        Global,
+        "loop mode: loop / once / ping-pong (l: not where hjkl move)",
+    ),
     b(&[Char('c')], "c", Action::NextClip, Global, "next clip").hinted("clip"),
     b(&[Char('C')], "C", Action::PrevClip, Global, "previous clip"),
     b(&[Code(KeyCode::Tab)], "Tab", Action::NextSkin, Global, "next skin"),

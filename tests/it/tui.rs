@@ -189,6 +189,12 @@ fn clip_cycling_speed_and_loop_modes() {
     assert!((a.playback.speed + 0.1).abs() < 1e-6, "reverse after 0.1x");
     press(&mut a, "l");
     assert_eq!(a.playback.mode, rigscope::anim::LoopMode::Once);
+    // In the viewport `l` orbits; `o` still cycles the loop mode there.
+    a.update(Action::Focus(rigscope::tui::action::Focus::Viewport));
+    press(&mut a, "l");
+    assert_eq!(a.playback.mode, rigscope::anim::LoopMode::Once);
+    press(&mut a, "o");
+    assert_eq!(a.playback.mode, rigscope::anim::LoopMode::PingPong);
 }
 
 #[test]
