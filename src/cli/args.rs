@@ -158,7 +158,7 @@ pub struct RenderArgs {
     /// Camera yaw in degrees around the up axis (0 looks down -Z from the front).
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub yaw: f32,
-    /// Camera pitch in degrees (positive looks down from above).
+    /// Camera pitch in degrees, -90..90 (positive looks down from above).
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub pitch: f32,
     /// Zoom factor (2 = twice as close as the framing distance).

@@ -26,6 +26,13 @@ pub fn run(args: &RenderArgs) -> Result<u8, Failure> {
     if !(args.yaw.is_finite() && args.pitch.is_finite()) {
         return Err(Failure::input(format!("{}: --yaw and --pitch must be finite degrees", rig.source)));
     }
+    // Past straight down (or up) the view would turn upside down.
+    if args.pitch.abs() > 90.0 {
+        return Err(Failure::input(format!(
+            "{}: --pitch must be within -90..90 degrees, not {}",
+            rig.source, args.pitch
+        )));
+    }
     let ws = Workspace::at(&rig, clip.and_then(|c| rig.clips.get(c)), args.time);
     let camera = framed_camera(&ws, args.yaw.to_radians(), args.pitch.to_radians(), args.zoom);
     let mode = super::glyph_mode(args.mode);

@@ -187,7 +187,10 @@ fn grow_finite(points: &[Vec3], lo: &mut Vec3, hi: &mut Vec3) {
 /// A camera that frames `ws` from the front, with yaw/pitch in radians and a zoom factor.
 pub fn framed_camera(ws: &Workspace, yaw: f32, pitch: f32, zoom: f32) -> Camera {
     let (lo, hi) = bounds(ws);
-    let mut cam = Camera { yaw, pitch, ..Camera::default() };
+    // Through `orbit`, which keeps the pitch within `PITCH_LIMIT` (straight up or down
+    // has no "up" for the view) and the yaw within one turn.
+    let mut cam = Camera::default();
+    cam.orbit(yaw, pitch);
     // Aspect 1 fits the narrower field of view: right for any viewport at least as wide
     // as it is tall, which every layout here is.
     cam.frame(lo, hi, 1.0);

@@ -95,6 +95,9 @@ fn bad_arguments_are_usage_errors() {
         // The same prefix as every other rigscope error, clap's usage errors included.
         assert!(run.stderr.starts_with("rigscope: error:"), "{args:?}: {}", run.stderr);
     }
+    let run = rigscope(&["render", &sample("walker.glb"), "--pitch", "200"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("walker.glb: --pitch must be within -90..90 degrees"), "{}", run.stderr);
     let run = rigscope(&["pose", &sample("seed-arm.gltf"), "--time", "NaN"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("seed-arm.gltf: --time must be a finite number"), "{}", run.stderr);
