@@ -5,12 +5,14 @@
 //!
 //! The per-frame walk works in 3x4 (`Affine3A`): `T * R * S` built directly, 3x4 times 3x4
 //! (the last row of every glTF transform is `0 0 0 1`, so `Mat4` products only add zeros).
-//! Its operations are those of the `Mat4` walk in the same order, minus the additions of
-//! exact zeros, so the matrices are the same bits up to the sign of a zero. A file matrix
+//! Every product is fused (`mat4_mul`, `affine_mul`; compiled a second time with FMA and
+//! chosen at run time, see `with_fma!`). The 3x4 walk's operations are those of the `Mat4`
+//! walk in the same order, minus the products by exact zeros, so the matrices are the same
+//! bits up to the sign of a zero. A file matrix
 //! whose last row is not `0 0 0 1`, or a non-finite result (where `0 * inf` in the dropped
 //! row would matter), falls back to the `Mat4` walk for the frame, which is exact.
 
-use glam::{Affine3A, Mat4, Vec3A};
+use glam::{Affine3A, Mat4, Vec3A, Vec4, Vec4Swizzles};
 
 use super::palette::Palette;
 use super::pose::Pose;
@@ -26,6 +28,11 @@ pub fn compute_globals(rig: &Rig, pose: &Pose, globals: &mut [Mat4]) {
 /// `compute_globals`; returns whether every global is affine (last row `0 0 0 1`) and
 /// finite, so the joint matrices may be computed in 3x4 too.
 pub(crate) fn update_globals(rig: &Rig, pose: &Pose, globals: &mut [Mat4]) -> bool {
+    with_fma!(update_globals_body(rig: &Rig, pose: &Pose, globals: &mut [Mat4]) -> bool)
+}
+
+#[inline(always)]
+fn update_globals_body(rig: &Rig, pose: &Pose, globals: &mut [Mat4]) -> bool {
     if affine_globals(rig, pose, globals) {
         return true;
     }
@@ -36,6 +43,7 @@ pub(crate) fn update_globals(rig: &Rig, pose: &Pose, globals: &mut [Mat4]) -> bo
 /// The 3x4 walk; false (globals partly written) when a file matrix is not affine or a
 /// result is not finite. In a parents-first order the caller's `Mat4` walk then rewrites
 /// every node the same way it would have.
+#[inline(always)]
 fn affine_globals(rig: &Rig, pose: &Pose, globals: &mut [Mat4]) -> bool {
     // Any non-finite entry turns this into NaN (inf * 0); an overflowing sum of finite
     // entries does too, which only costs the exact fallback.
@@ -46,7 +54,7 @@ fn affine_globals(rig: &Rig, pose: &Pose, globals: &mut [Mat4]) -> bool {
         };
         let parent = rig.nodes.get(node).and_then(|n| n.parent).and_then(|p| globals.get(p));
         let global = match parent {
-            Some(p) => Affine3A::from_mat4(*p) * local,
+            Some(p) => Affine3A::from_mat4(affine_mul(p, &Mat4::from(local))),
             None => local,
         };
         probe += sum_of_columns(&global) * 0.0;
@@ -55,6 +63,35 @@ fn affine_globals(rig: &Rig, pose: &Pose, globals: &mut [Mat4]) -> bool {
         }
     }
     probe == Vec3A::ZERO
+}
+
+/// `a * b`, each column `a.z * b.z + (a.y * b.y + (a.x * b.x + a.w * b.w))` with every
+/// multiply-add fused. Fused, a product costs two thirds of the separate multiplies and
+/// adds (the pose stage is little else), and each entry is rounded three times instead of
+/// four. Every product of globals and joint matrices goes through this or `affine_mul`
+/// (the general paths and `PoseCache` alike), so they all give the same bits. For affine
+/// `a` and `b` the result's last row is `0 0 0 1` again (its zeros possibly `-0.0`)
+/// wherever they are finite, and its first three rows do not depend on the last rows'
+/// signs of zero.
+#[inline(always)]
+pub(crate) fn mat4_mul(a: &Mat4, b: &Mat4) -> Mat4 {
+    let column = |c: Vec4| {
+        a.z_axis
+            .mul_add(c.zzzz(), a.y_axis.mul_add(c.yyyy(), a.x_axis.mul_add(c.xxxx(), a.w_axis * c.wwww())))
+    };
+    Mat4::from_cols(column(b.x_axis), column(b.y_axis), column(b.z_axis), column(b.w_axis))
+}
+
+/// `mat4_mul` for an affine `b` (last row `0 0 0 1`), without the products by its zeros:
+/// the same entries, up to the sign of an exact zero (`a.w * 0` adds `+-0`), and the same
+/// bits in the last column (`a.w * 1` is `a.w`).
+#[inline(always)]
+pub(crate) fn affine_mul(a: &Mat4, b: &Mat4) -> Mat4 {
+    let column = |c: Vec4, inner: Vec4| {
+        a.z_axis.mul_add(c.zzzz(), a.y_axis.mul_add(c.yyyy(), a.x_axis.mul_add(c.xxxx(), inner)))
+    };
+    let first = |c: Vec4| a.z_axis.mul_add(c.zzzz(), a.y_axis.mul_add(c.yyyy(), a.x_axis * c.xxxx()));
+    Mat4::from_cols(first(b.x_axis), first(b.y_axis), first(b.z_axis), column(b.w_axis, a.w_axis))
 }
 
 #[inline(always)]
@@ -96,7 +133,7 @@ fn mat4_joint_matrices(skin: &crate::rig::Skin, globals: &[Mat4], out: &mut [Mat
     for (i, (o, &joint)) in out.iter_mut().zip(&skin.joints).enumerate() {
         let global = globals.get(joint).copied().unwrap_or(Mat4::IDENTITY);
         let inverse_bind = skin.inverse_bind.get(i).copied().unwrap_or(Mat4::IDENTITY);
-        *o = global * inverse_bind;
+        *o = mat4_mul(&global, &inverse_bind);
     }
 }
 
@@ -104,6 +141,23 @@ fn mat4_joint_matrices(skin: &crate::rig::Skin, globals: &[Mat4], out: &mut [Mat
 /// `globals_affine`: what `update_globals` returned. Products with a non-affine factor,
 /// and skins with a non-finite matrix, are done in `Mat4` (exactly the old values).
 pub(crate) fn update_joint_matrices(
+    rig: &Rig,
+    globals: &[Mat4],
+    globals_affine: bool,
+    joint_matrices: &mut [Vec<Mat4>],
+    palettes: &mut Vec<Palette>,
+) {
+    with_fma!(update_joint_matrices_body(
+        rig: &Rig,
+        globals: &[Mat4],
+        globals_affine: bool,
+        joint_matrices: &mut [Vec<Mat4>],
+        palettes: &mut Vec<Palette>,
+    ))
+}
+
+#[inline(always)]
+fn update_joint_matrices_body(
     rig: &Rig,
     globals: &[Mat4],
     globals_affine: bool,
@@ -119,12 +173,12 @@ pub(crate) fn update_joint_matrices(
             let inverse_bind = skin.inverse_bind.get(i).unwrap_or(&Mat4::IDENTITY);
             let product = match affine(inverse_bind).filter(|_| globals_affine) {
                 Some(inverse_bind) => {
-                    let j = Affine3A::from_mat4(*global) * inverse_bind;
+                    let j = Affine3A::from_mat4(affine_mul(global, &Mat4::from(inverse_bind)));
                     *o = Mat4::from(j);
                     j
                 }
                 None => {
-                    *o = *global * *inverse_bind;
+                    *o = mat4_mul(global, inverse_bind);
                     if !o.is_finite() {
                         probe = Vec3A::NAN;
                     }
@@ -173,6 +227,7 @@ pub fn compute_bind_globals(rig: &Rig, pose: &Pose, bind: &[Option<Mat4>], globa
 
 /// The parents-first walk shared by the animated and the bind-pose globals: `fixed(node)`
 /// overrides the global outright, else `parent_global * local(node)`.
+#[inline(always)]
 fn walk(
     rig: &Rig,
     globals: &mut [Mat4],
@@ -189,7 +244,7 @@ fn walk(
                     .and_then(|n| n.parent)
                     .and_then(|p| globals.get(p).copied())
                     .unwrap_or(Mat4::IDENTITY);
-                parent * local(node)
+                mat4_mul(&parent, &local(node))
             }
         };
         if let Some(slot) = globals.get_mut(node) {
@@ -282,7 +337,7 @@ pub(super) mod tests {
         let mut globals = vec![Mat4::IDENTITY; rig.nodes.len()];
         for &n in &rig.order {
             let parent = rig.nodes[n].parent.map_or(Mat4::IDENTITY, |p| globals[p]);
-            globals[n] = parent * pose.local_matrix(rig, n);
+            globals[n] = mat4_mul(&parent, &pose.local_matrix(rig, n));
         }
         let joints = rig
             .skins
@@ -291,7 +346,9 @@ pub(super) mod tests {
                 s.joints
                     .iter()
                     .enumerate()
-                    .map(|(i, &j)| globals[j] * s.inverse_bind.get(i).copied().unwrap_or(Mat4::IDENTITY))
+                    .map(|(i, &j)| {
+                        mat4_mul(&globals[j], &s.inverse_bind.get(i).copied().unwrap_or(Mat4::IDENTITY))
+                    })
                     .collect()
             })
             .collect();

@@ -30,29 +30,6 @@ use rayon::prelude::*;
 use super::skin_wide::{WideInput, skin_wide};
 use crate::rig::InfluenceSet;
 
-/// Calls `body(args)` (an `#[inline(always)]` function), compiled a second time with FMA
-/// and run that way when the CPU has it. In a baseline x86_64 build `mul_add` is a call to
-/// libm's `fmaf` per lane (the same correctly rounded result), which made the portable loop
-/// 10x slower (CesiumMan-x32 through it: 5 M vertices/s with the calls). Without FMA
-/// hardware (x86 from before 2013) the calls remain: slower, same bits.
-macro_rules! with_fma {
-    ($body:ident($($arg:ident: $ty:ty),* $(,)?)) => {{
-        #[cfg(target_arch = "x86_64")]
-        {
-            #[target_feature(enable = "fma")]
-            fn with_fma($($arg: $ty),*) {
-                $body($($arg),*)
-            }
-            if std::arch::is_x86_feature_detected!("fma") {
-                // SAFETY: `with_fma` needs nothing but FMA, which the CPU was just seen to have.
-                #[allow(unsafe_code)]
-                return unsafe { with_fma($($arg),*) };
-            }
-        }
-        $body($($arg),*)
-    }};
-}
-
 /// Adds `sum_k w_k * J[joints_k]` to `acc`, each column fused: `J * w + acc`. An influence
 /// whose weight is zero or not finite, or whose joint index is past the skin's joints, is
 /// skipped: it is a finding for that vertex only, and skipping it keeps the rest of the
