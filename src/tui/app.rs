@@ -291,7 +291,9 @@ impl App {
                     self.tree = BoneTree::new(&self.rig, self.skin);
                     self.refresh_skin();
                 } else {
-                    self.message = Some(format!("{} skin(s) in this file", self.rig.skins.len()));
+                    let n = self.rig.skins.len();
+                    self.message =
+                        Some(format!("{n} {} in this file", crate::report::inspect::plural(n, "skin")));
                 }
             }
             Action::SelectUp => self.move_selection(-1),

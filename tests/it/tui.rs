@@ -400,3 +400,27 @@ fn enter_on_a_problem_selects_the_heaviest_joint_that_exists() {
     }
     assert!(checked_oob, "an out-of-range joint was among the problems");
 }
+
+/// Counts read "1 child", "2 children": seed-arm's joints are root -> b1 -> b2 -> {b31, b32}
+/// (samples/README.md), and InterpolationTest's clips animate one node each.
+#[test]
+fn counts_of_one_are_singular() {
+    let mut a = app("seed-arm.gltf", paused());
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("root, 1 child ") && s.contains("Bones (5 joints)"), "{s}");
+    assert!(s.contains("Keyframes: translate (1/2), 2 channels "), "{s}");
+    press(&mut a, "j");
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("parent root (0), 1 child "), "{s}");
+    press(&mut a, "j");
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("parent b1 (1), 2 children"), "{s}");
+    press(&mut a, "j");
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("parent b2 (2), 0 children "), "{s}");
+    let Some(dir) = super::assets::assets_dir() else { return };
+    let rig = rigscope::load(&dir.join("InterpolationTest/InterpolationTest.gltf")).expect("rig loads");
+    let mut a = App::new(rig, &paused());
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("Keyframes: Step Scale (1/9), 1 channel "), "{s}");
+}

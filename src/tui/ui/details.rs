@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{Theme, panel};
+use super::{Theme, count, panel};
 use crate::rig::Transform;
 use crate::tui::app::App;
 
@@ -30,7 +30,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, shared: boo
             Span::styled(rig.node_label(node), theme.title),
             Span::raw(format!("  node {node}")),
         ]),
-        Line::raw(format!("{parent}, {} children", n.children.len())),
+        Line::raw(format!("{parent}, {}", count(n.children.len(), "child", "children"))),
     ];
     let world = app.ws.globals.get(node).map(|m| m.w_axis.truncate()).unwrap_or(Vec3::NAN);
     lines.push(Line::from(vec![label("world"), Span::raw(vec3(world))]));
@@ -44,7 +44,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, shared: boo
             Span::raw(if w.vertices.is_empty() {
                 "no vertex".to_string()
             } else {
-                format!("{} vertices, {:.3}/{:.3}/{:.3}", w.vertices.len(), w.min, w.mean, w.max)
+                format!(
+                    "{}, {:.3}/{:.3}/{:.3}",
+                    count(w.vertices.len(), "vertex", "vertices"),
+                    w.min,
+                    w.mean,
+                    w.max
+                )
             }),
         ]));
         let bind_world = app.rest_globals.get(node).copied().unwrap_or(Mat4::IDENTITY);

@@ -9,7 +9,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use super::{Theme, panel};
+use super::{Theme, count, panel};
 use crate::anim::{SampleInfo, sample_channel};
 use crate::report::interpolation_name;
 use crate::rig::{Channel, Interpolation, Property};
@@ -85,11 +85,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let rows_h = (inner.height as usize).saturating_sub(1 + value_lines);
     let hidden = clip.channels.len().saturating_sub(rows_h);
     let title = format!(
-        " Keyframes: {} ({}/{}), {} channels{} ",
+        " Keyframes: {} ({}/{}), {}{} ",
         app.rig.clip_label(ci),
         ci + 1,
         app.rig.clips.len(),
-        clip.channels.len(),
+        count(clip.channels.len(), "channel", "channels"),
         if hidden > 0 { format!(", {hidden} not shown") } else { String::new() }
     );
     let block = panel(title, app.focus == Focus::Keys, theme);

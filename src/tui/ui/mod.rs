@@ -127,6 +127,11 @@ pub fn draw(frame: &mut Frame, app: &App, cache: &mut ViewportCache) -> Areas {
     areas
 }
 
+/// "1 child", "3 children": a count with its noun, singular only for exactly one.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// A bordered block whose title shows focus.
 pub fn panel<'a>(title: String, focused: bool, theme: &Theme) -> Block<'a> {
     let block = Block::bordered().title(title);

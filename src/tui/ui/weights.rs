@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{Theme, panel};
+use super::{Theme, count, panel};
 use crate::report::inspect::plural;
 use crate::rig::Severity;
 use crate::tui::action::Focus;
@@ -92,7 +92,7 @@ fn bone<'a>(app: &App, theme: &Theme, lines: &mut Vec<Line<'a>>) {
         Some(node) if app.selected_joint().is_some() => {
             lines.push(Line::from(vec![
                 Span::styled(app.rig.node_label(node), theme.title),
-                Span::raw(format!(": {} vertices", w.vertices.len())),
+                Span::raw(format!(": {}", count(w.vertices.len(), "vertex", "vertices"))),
             ]));
             if !w.vertices.is_empty() {
                 lines.push(Line::raw(format!("  min {:.3} mean {:.3} max {:.3}", w.min, w.mean, w.max)));
