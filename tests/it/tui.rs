@@ -401,20 +401,21 @@ fn enter_on_a_problem_selects_the_heaviest_joint_that_exists() {
     assert!(checked_oob, "an out-of-range joint was among the problems");
 }
 
-/// Counts read "1 child", "2 children": seed-arm's joints are root -> b1 -> b2 -> {b31, b32}
-/// (samples/README.md), and InterpolationTest's clips animate one node each.
+/// Counts read "1 child", "2 children", and the children are named: seed-arm's joints are
+/// root -> b1 -> b2 -> {b31, b32} (samples/README.md); InterpolationTest's clips animate
+/// one node each.
 #[test]
 fn counts_of_one_are_singular() {
     let mut a = app("seed-arm.gltf", paused());
     let s = screen(&mut a, 120, 40);
-    assert!(s.contains("root, 1 child ") && s.contains("Bones (5 joints)"), "{s}");
+    assert!(s.contains("root, 1 child: b1 ") && s.contains("Bones (5 joints)"), "{s}");
     assert!(s.contains("Keyframes: translate (1/2), 2 channels "), "{s}");
     press(&mut a, "j");
     let s = screen(&mut a, 120, 40);
-    assert!(s.contains("parent root (0), 1 child "), "{s}");
+    assert!(s.contains("parent root (0), 1 child: b2 "), "{s}");
     press(&mut a, "j");
     let s = screen(&mut a, 120, 40);
-    assert!(s.contains("parent b1 (1), 2 children"), "{s}");
+    assert!(s.contains("parent b1 (1), 2 children: b31, b32 "), "{s}");
     press(&mut a, "j");
     let s = screen(&mut a, 120, 40);
     assert!(s.contains("parent b2 (2), 0 children "), "{s}");

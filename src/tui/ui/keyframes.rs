@@ -9,7 +9,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use super::{Theme, count, panel};
+use super::{Theme, count, fit, panel};
 use crate::anim::{SampleInfo, sample_channel};
 use crate::report::interpolation_name;
 use crate::rig::{Channel, Interpolation, Property};
@@ -192,16 +192,6 @@ pub fn value_line(ch: &Channel, t: f32) -> Line<'static> {
         Span::raw(format!("({})", values.join(", "))),
         Span::raw(format!(" = {how} [{}]", interpolation_name(ch.interpolation))),
     ])
-}
-
-fn fit(s: &str, width: usize) -> String {
-    if s.chars().count() <= width {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(width.saturating_sub(1)).collect();
-        t.push('…');
-        t
-    }
 }
 
 /// One single-width symbol into one cell; nothing outside the buffer.
