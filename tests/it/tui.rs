@@ -425,3 +425,23 @@ fn counts_of_one_are_singular() {
     let s = screen(&mut a, 120, 40);
     assert!(s.contains("Keyframes: Step Scale (1/9), 1 channel "), "{s}");
 }
+
+/// A file without a skin has nodes, not bones: the details panel says so, and nothing speaks
+/// of "this skin" (a two-node glTF written here: lamp -> shade).
+#[test]
+fn a_file_without_a_skin_shows_node_details() {
+    let json = r#"{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],
+        "nodes":[{"name":"lamp","children":[1]},{"name":"shade","translation":[0,1,0]}]}"#;
+    let rig = rigscope::load_bytes(json.as_bytes(), "lamp.gltf", None).expect("rig loads");
+    let mut a = App::new(rig, &paused());
+    for keys in ["", "j"] {
+        press(&mut a, keys);
+        let s = screen(&mut a, 120, 40);
+        assert!(s.contains(" Node details ") && !s.contains("Bone details"), "{s}");
+        assert!(!s.contains("this skin") && s.contains("no skin in this file"), "{s}");
+    }
+    assert!(screen(&mut a, 120, 40).contains("parent lamp (0), 0 children"));
+    // With a skin the same panel is about bones.
+    let mut a = app("seed-arm.gltf", paused());
+    assert!(screen(&mut a, 120, 40).contains(" Bone details "));
+}

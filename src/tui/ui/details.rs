@@ -1,4 +1,4 @@
-//! Bone details: where the selected node sits in the hierarchy, its local transform at rest
+//! Bone (or, without a skin, node) details: where the selected node sits in the hierarchy, its local transform at rest
 //! and now, its world position, and how well its inverse bind matrix matches the bind pose.
 
 use glam::{Mat4, Quat, Vec3};
@@ -14,7 +14,12 @@ use crate::tui::app::App;
 /// `shared`: the weights panel takes this place when it has focus (narrow screens).
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, shared: bool) {
     // On narrow screens this panel shares its place with the weights panel.
-    let title = if shared { " Details (⇧Tab: weights) " } else { " Bone details " };
+    // A file without a skin has nodes but no bones.
+    let title = match (shared, app.rig.skins.is_empty()) {
+        (true, _) => " Details (⇧Tab: weights) ",
+        (false, true) => " Node details ",
+        (false, false) => " Bone details ",
+    };
     let block = panel(title.into(), false, theme);
     let Some(node) = app.selected() else {
         frame.render_widget(Paragraph::new(Line::styled("(nothing selected)", theme.dim)).block(block), area);

@@ -103,6 +103,7 @@ fn bone<'a>(app: &App, theme: &Theme, lines: &mut Vec<Line<'a>>) {
                 ]));
             }
         }
+        Some(_) if app.skin.is_none() => lines.push(Line::styled("no skin in this file", theme.dim)),
         Some(_) => lines.push(Line::styled("not a joint of this skin", theme.dim)),
         None => lines.push(Line::styled("(no bone selected)", theme.dim)),
     }
