@@ -445,3 +445,61 @@ fn a_file_without_a_skin_shows_node_details() {
     let mut a = app("seed-arm.gltf", paused());
     assert!(screen(&mut a, 120, 40).contains(" Bone details "));
 }
+
+/// The weights panel's lines (the right-hand column at 160x48), each with its runs of
+/// spaces collapsed to one.
+fn weights_panel(s: &str) -> Vec<String> {
+    s.lines()
+        .map(|l| l.trim_matches('"').trim_end_matches('│'))
+        .filter_map(|l| l.rsplit('│').next())
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+/// Selects vertex `v` of bad-weights.glb's first primitive and returns the weights panel.
+fn bad_weights_vertex(a: &mut App, v: usize) -> Vec<String> {
+    let prim = a.ws.primitives.iter().position(|p| (p.mesh, p.primitive) == (0, 0)).expect("drawn");
+    a.vertex = Some(rigscope::tui::weights::VertexRef { prim, vertex: v });
+    // Focused, the panel shows the vertex before the bone's statistics.
+    a.update(Action::Focus(rigscope::tui::action::Focus::Weights));
+    weights_panel(&screen(a, 160, 48))
+}
+
+/// The vertex view's two sums against bad-weights.glb's stored weights, added by hand:
+/// the skinned sum takes every finite non-zero weight on a joint the 6-joint skin has; the
+/// check sum (the problem list's and `rigscope check`'s) follows the validator, which adds
+/// a NaN (making the sum NaN) but skips an out-of-range joint.
+#[test]
+fn the_vertex_view_names_the_sum_skinning_uses_and_the_listed_one() {
+    let mut a = app("bad-weights.glb", paused());
+    let set = &a.rig.meshes[0].primitives[0].influences[0];
+    assert_eq!(a.rig.skins[0].joints.len(), 6);
+    // The faults as samples/README.md lists them.
+    assert_eq!(set.joints[11], [2, 3, 0, 0]);
+    assert!(set.weights[11][0].is_nan() && set.weights[11][1..] == [0.5, 0.0, 0.0]);
+    assert_eq!((set.joints[13], set.weights[13]), ([3, 7, 0, 0], [0.5, 0.5, 0.0, 0.0]));
+    assert_eq!((set.joints[9], set.weights[9]), ([2, 3, 0, 0], [1.25, -0.25, 0.0, 0.0]));
+    let has =
+        |panel: &[String], want: &str| assert!(panel.iter().any(|l| l == want), "{want:?} in {panel:#?}");
+
+    // v11: skinning drops the NaN and keeps 0.5 on j3; the validator's sum is NaN + 0.5.
+    let p = bad_weights_vertex(&mut a, 11);
+    has(&p, "j2 NaN skipped");
+    has(&p, "j3 0.5000000");
+    has(&p, "skinned sum 0.50000000 n=1 off 5.0e-1");
+    has(&p, "check sum NaN n=2 (as listed)");
+    // v13: joint 7 is past the skin; both sums are j3's 0.5.
+    let p = bad_weights_vertex(&mut a, 13);
+    has(&p, "joint 7 (out of range) 0.5000000 skipped");
+    has(&p, "skinned sum 0.50000000 n=1 off 5.0e-1");
+    has(&p, "check sum 0.50000000 n=1 (as listed)");
+    // v9: 1.25 - 0.25 skins to exactly 1, but a negative weight is an error: never "ok".
+    // The validator leaves the negative weight out (1.25) and also calls it non-normalised.
+    let p = bad_weights_vertex(&mut a, 9);
+    has(&p, "skinned sum 1.00000000 n=2 but 2 errors");
+    has(&p, "check sum 1.25000000 n=1 (as listed)");
+    // A clean vertex (v0: 1.0 on j0) is "ok", with no check sum.
+    let p = bad_weights_vertex(&mut a, 0);
+    has(&p, "skinned sum 1.00000000 n=1 ok");
+    assert!(!p.iter().any(|l| l.starts_with("check sum")), "{p:#?}");
+}

@@ -1,7 +1,7 @@
 //! The skin-weights panel: the mesh's weight problems (a list with a cursor while the panel
 //! has focus; Enter jumps to the vertex), the selected bone's influence (count,
-//! min/mean/max, histogram), and the selected vertex's joints and weights with its f32 sum
-//! and the normalisation rule.
+//! min/mean/max, histogram), and the selected vertex's joints and weights with the sum that
+//! skinning uses and, for a vertex with problems, the validator's sum the list shows.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{Theme, count, panel};
+use crate::diagnose::Finding;
 use crate::report::inspect::plural;
 use crate::rig::Severity;
 use crate::tui::action::Focus;
@@ -109,6 +110,12 @@ fn bone<'a>(app: &App, theme: &Theme, lines: &mut Vec<Line<'a>>) {
     }
 }
 
+/// The selected vertex's influences and two sums that answer different questions:
+/// - "skinned sum": what the skinning in the viewport blends, every finite non-zero weight
+///   on a joint the skin has (negative ones too, a repeated joint twice), in slot order;
+/// - "check sum" (only for a vertex with findings): the validator's sum that the problem
+///   list and `rigscope check` print, which leaves out negative weights, out-of-range
+///   joints and a repeated joint's later slots, and turns NaN with a NaN weight.
 fn vertex<'a>(app: &App, theme: &Theme, lines: &mut Vec<Line<'a>>) {
     let Some(v) = app.vertex else { return };
     let Some(dp) = app.ws.primitives.get(v.prim) else { return };
@@ -124,24 +131,46 @@ fn vertex<'a>(app: &App, theme: &Theme, lines: &mut Vec<Line<'a>>) {
         if wt == 0.0 && j == 0 {
             continue;
         }
-        let name = skin
-            .and_then(|s| s.joints.get(j as usize))
-            .map_or_else(|| format!("joint {j} (out of range)"), |&nd| app.rig.node_label(nd));
-        lines.push(Line::raw(format!("  {name:<16} {wt:.7}")));
-        if wt.is_finite() && wt > 0.0 {
-            sum += wt;
-            n += 1;
+        let joint = skin.and_then(|s| s.joints.get(j as usize));
+        let name = joint.map_or_else(|| format!("joint {j} (out of range)"), |&nd| app.rig.node_label(nd));
+        let skinned = joint.is_some() && wt.is_finite();
+        let mut row = vec![Span::raw(format!("  {name:<16} {wt:.7}"))];
+        if skinned {
+            if wt != 0.0 {
+                sum += wt;
+                n += 1;
+            }
+        } else {
+            row.push(Span::styled(" skipped", theme.dim));
         }
+        lines.push(Line::from(row));
     }
+    let findings: Vec<&Finding> = app
+        .vertex_problems
+        .iter()
+        .map(|&i| &app.diag.findings[i])
+        .filter(|f| f.mesh == Some(dp.mesh) && f.primitive == Some(dp.primitive))
+        .filter(|f| f.vertex.as_ref().is_some_and(|x| x.vertex == v.vertex))
+        .collect();
+    let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
     let ok = n > 0 && f64::from((sum - 1.0).abs()) <= 2e-7 * n as f64;
     lines.push(Line::from(vec![
-        Span::raw(format!("  sum {sum:.8} n={n} ")),
-        if ok {
-            Span::styled("ok", theme.ok)
-        } else {
+        Span::raw(format!("  skinned sum {sum:.8} n={n} ")),
+        if !ok {
             Span::styled(format!("off {:.1e}", (sum - 1.0).abs()), theme.error)
+        } else if errors > 0 {
+            // The sum is fine but the weights are not: never "ok" beside an error.
+            Span::styled(format!("but {}", count(errors, "error", "errors")), theme.error)
+        } else {
+            Span::styled("ok", theme.ok)
         },
     ]));
+    if let Some(check) = findings.first().and_then(|f| f.vertex.as_ref()) {
+        lines.push(Line::from(vec![
+            Span::raw(format!("  check sum   {:.8} n={}", check.sum, check.n)),
+            Span::styled(" (as listed)", theme.dim),
+        ]));
+    }
 }
 
 fn histogram(bins: &[usize; HISTOGRAM_BINS]) -> String {
