@@ -503,3 +503,19 @@ fn the_vertex_view_names_the_sum_skinning_uses_and_the_listed_one() {
     has(&p, "skinned sum 1.00000000 n=1 ok");
     assert!(!p.iter().any(|l| l.starts_with("check sum")), "{p:#?}");
 }
+
+/// Problem rows too long for the weights panel cut the code with "…", never the sum: the
+/// validator's sums of bad-weights.glb's vertices 15 (joint 3 twice at 0.5: the repeat is
+/// left out) and 7 (all weights 0), worked out from samples/README.md.
+#[test]
+fn problem_rows_keep_their_numbers_whole() {
+    let mut a = app("bad-weights.glb", paused());
+    a.update(Action::Focus(rigscope::tui::action::Focus::Weights));
+    let p = weights_panel(&screen(&mut a, 160, 48));
+    let row = |tail: &str| p.iter().find(|l| l.ends_with(tail)).cloned();
+    let v15 = row(" v15 sum 0.5000").unwrap_or_else(|| panic!("{p:#?}"));
+    assert!(v15.starts_with("ACCESSOR_JOINTS_IN") && v15.contains("… v15"), "{v15}");
+    let v7 = row(" v7 sum 0.0000").unwrap_or_else(|| panic!("{p:#?}"));
+    assert!(v7.contains("… v7"), "{v7}");
+    assert!(row(" v13 sum 0.5000").is_some() && row(" v11 sum NaN").is_some(), "{p:#?}");
+}

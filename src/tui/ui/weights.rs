@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{Theme, count, panel};
+use super::{Theme, cols, count, fit, panel};
 use crate::diagnose::Finding;
 use crate::report::inspect::plural;
 use crate::rig::Severity;
@@ -24,7 +24,8 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let block = panel(title, focused, theme);
     let inner_h = block.inner(area).height as usize;
     let mut lines: Vec<Line> = Vec::new();
-    problems(app, theme, focused, inner_h, &mut lines);
+    let inner_w = block.inner(area).width as usize;
+    problems(app, theme, focused, inner_h, inner_w, &mut lines);
     // While walking the problem list the selected vertex matters most; otherwise the bone.
     if focused {
         vertex(app, theme, &mut lines);
@@ -37,7 +38,14 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
 }
 
 /// Counts by code, or (focused) the vertex problems around the cursor.
-fn problems<'a>(app: &App, theme: &Theme, focused: bool, height: usize, lines: &mut Vec<Line<'a>>) {
+fn problems<'a>(
+    app: &App,
+    theme: &Theme,
+    focused: bool,
+    height: usize,
+    width: usize,
+    lines: &mut Vec<Line<'a>>,
+) {
     let d = &app.diag;
     if d.findings.is_empty() {
         lines.push(Line::styled("no weight or skin problems", theme.ok));
@@ -56,10 +64,13 @@ fn problems<'a>(app: &App, theme: &Theme, focused: bool, height: usize, lines: &
         let start = app.problem.saturating_sub(room - 1);
         for (i, &fi) in app.vertex_problems.iter().enumerate().skip(start).take(room) {
             let f = &d.findings[fi];
-            let v = f.vertex.as_ref().map_or(String::new(), |v| format!(" v{} sum {:.4}", v.vertex, v.sum));
             let marker = if i == app.problem { "▸ " } else { "  " };
             let s = if i == app.problem { theme.selected } else { severity_style(f.severity, theme) };
-            lines.push(Line::styled(format!("{marker}{}{v}", f.code), s));
+            let (vertex, sum) = f
+                .vertex
+                .as_ref()
+                .map_or_else(Default::default, |v| (format!(" v{}", v.vertex), format!(" sum {:.4}", v.sum)));
+            lines.push(Line::styled(problem_row(marker, f.code, &vertex, &sum, width), s));
         }
         lines.push(Line::styled(
             format!("  {}/{}  Enter: select that vertex", app.problem + 1, app.vertex_problems.len()),
@@ -68,15 +79,32 @@ fn problems<'a>(app: &App, theme: &Theme, focused: bool, height: usize, lines: &
     } else {
         for (code, n) in d.counts.iter().take(4) {
             let sev = d.findings.iter().find(|f| f.code == *code).map_or(Severity::Info, |f| f.severity);
-            lines.push(Line::styled(format!("  {n} {code}"), severity_style(sev, theme)));
+            lines.push(Line::styled(fit(&format!("  {n} {code}"), width), severity_style(sev, theme)));
         }
         if d.counts.len() > 4 {
-            lines.push(Line::styled(format!("  and {} more codes", d.counts.len() - 4), theme.dim));
+            lines.push(Line::styled(
+                fit(&format!("  and {} more codes", d.counts.len() - 4), width),
+                theme.dim,
+            ));
         }
         if !app.vertex_problems.is_empty() {
-            lines.push(Line::styled("  Shift-Tab here to walk the vertex problems", theme.dim));
+            lines.push(Line::styled(fit("  Shift-Tab here to walk the vertex problems", width), theme.dim));
         }
     }
+}
+
+/// "▸ ACCESSOR_JOINTS_IN… v15 sum 0.5000" in `width` columns: the code gives way first (cut
+/// with "…"), then the sum goes whole, so a clipped number never reads as another one.
+fn problem_row(marker: &str, code: &str, vertex: &str, sum: &str, width: usize) -> String {
+    // Shorter than this a code no longer says which rule it is.
+    const CODE_MIN: usize = 12;
+    for tail in [format!("{vertex}{sum}"), vertex.to_string()] {
+        let room = width.saturating_sub(cols(marker) + cols(&tail));
+        if cols(code) <= room || room >= CODE_MIN {
+            return format!("{marker}{}{tail}", fit(code, room));
+        }
+    }
+    fit(&format!("{marker}{code}{vertex}"), width)
 }
 
 fn severity_style(s: Severity, theme: &Theme) -> ratatui::style::Style {
@@ -176,4 +204,23 @@ fn vertex<'a>(app: &App, theme: &Theme, lines: &mut Vec<Line<'a>>) {
 fn histogram(bins: &[usize; HISTOGRAM_BINS]) -> String {
     let max = bins.iter().copied().max().unwrap_or(0).max(1);
     bins.iter().map(|&c| if c == 0 { ' ' } else { BARS[(c * (BARS.len() - 1)).div_ceil(max)] }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::problem_row;
+
+    #[test]
+    fn problem_rows_cut_the_code_then_drop_the_sum_never_a_number() {
+        let row = |w| problem_row("▸ ", "ACCESSOR_JOINTS_INDEX_DUPLICATE", " v15", " sum 0.5000", w);
+        // 2 + 31 + 4 + 11 = 48 columns in full.
+        assert_eq!(row(48), "▸ ACCESSOR_JOINTS_INDEX_DUPLICATE v15 sum 0.5000");
+        // 44 (the panel at 160 columns): the code keeps 44 - 2 - 15 = 27 columns, 26 + "…".
+        assert_eq!(row(44), "▸ ACCESSOR_JOINTS_INDEX_DUPL… v15 sum 0.5000");
+        // 28: the code would keep 11 columns beside the sum; without it, 22.
+        assert_eq!(row(28), "▸ ACCESSOR_JOINTS_INDEX… v15");
+        // 29: 12 columns beside the sum are still enough.
+        assert_eq!(row(29), "▸ ACCESSOR_JO… v15 sum 0.5000");
+        assert_eq!(row(10), "▸ ACCESSO…");
+    }
 }
