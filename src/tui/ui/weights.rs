@@ -28,11 +28,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     problems(app, theme, focused, inner_h, inner_w, &mut lines);
     // While walking the problem list the selected vertex matters most; otherwise the bone.
     if focused {
-        vertex(app, theme, &mut lines);
+        vertex(app, theme, inner_w, &mut lines);
         bone(app, theme, &mut lines);
     } else {
         bone(app, theme, &mut lines);
-        vertex(app, theme, &mut lines);
+        vertex(app, theme, inner_w, &mut lines);
     }
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
@@ -144,7 +144,7 @@ fn bone<'a>(app: &App, theme: &Theme, lines: &mut Vec<Line<'a>>) {
 /// - "check sum" (only for a vertex with findings): the validator's sum that the problem
 ///   list and `rigscope check` print, which leaves out negative weights, out-of-range
 ///   joints and a repeated joint's later slots, and turns NaN with a NaN weight.
-fn vertex<'a>(app: &App, theme: &Theme, lines: &mut Vec<Line<'a>>) {
+fn vertex<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>) {
     let Some(v) = app.vertex else { return };
     let Some(dp) = app.ws.primitives.get(v.prim) else { return };
     let Some(prim) = app.rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else { return };
@@ -155,6 +155,8 @@ fn vertex<'a>(app: &App, theme: &Theme, lines: &mut Vec<Line<'a>>) {
     let skin = dp.skin.and_then(|s| app.rig.skins.get(s));
     let mut sum = 0.0f32;
     let mut n = 0usize;
+    // (name, weight, skinned) per influence; the padding slots (joint 0, weight 0) say nothing.
+    let mut rows: Vec<(String, String, bool)> = Vec::new();
     for (j, wt) in prim.influences_of(v.vertex) {
         if wt == 0.0 && j == 0 {
             continue;
@@ -162,17 +164,13 @@ fn vertex<'a>(app: &App, theme: &Theme, lines: &mut Vec<Line<'a>>) {
         let joint = skin.and_then(|s| s.joints.get(j as usize));
         let name = joint.map_or_else(|| format!("joint {j} (out of range)"), |&nd| app.rig.node_label(nd));
         let skinned = joint.is_some() && wt.is_finite();
-        let mut row = vec![Span::raw(format!("  {name:<16} {wt:.7}"))];
-        if skinned {
-            if wt != 0.0 {
-                sum += wt;
-                n += 1;
-            }
-        } else {
-            row.push(Span::styled(" skipped", theme.dim));
+        if skinned && wt != 0.0 {
+            sum += wt;
+            n += 1;
         }
-        lines.push(Line::from(row));
+        rows.push((name, format!("{wt:.7}"), skinned));
     }
+    lines.extend(influence_lines(&rows, width, theme));
     let findings: Vec<&Finding> = app
         .vertex_problems
         .iter()
@@ -201,6 +199,25 @@ fn vertex<'a>(app: &App, theme: &Theme, lines: &mut Vec<Line<'a>>) {
     }
 }
 
+/// One line per influence, the weights in one column: names padded to the longest shown,
+/// and cut with "…" when the panel is too narrow for them beside the weights.
+fn influence_lines<'a>(rows: &[(String, String, bool)], width: usize, theme: &Theme) -> Vec<Line<'a>> {
+    const SKIPPED: &str = " skipped";
+    let weight_w = rows.iter().map(|r| cols(&r.1)).max().unwrap_or(0);
+    let note_w = if rows.iter().any(|r| !r.2) { cols(SKIPPED) } else { 0 };
+    let room = width.saturating_sub(2 + 1 + weight_w + note_w).max(4);
+    let name_w = rows.iter().map(|r| cols(&r.0)).max().unwrap_or(0).min(room);
+    rows.iter()
+        .map(|(name, weight, skinned)| {
+            let mut spans = vec![Span::raw(format!("  {:<name_w$} {weight:>weight_w$}", fit(name, name_w)))];
+            if !skinned {
+                spans.push(Span::styled(SKIPPED, theme.dim));
+            }
+            Line::from(spans)
+        })
+        .collect()
+}
+
 fn histogram(bins: &[usize; HISTOGRAM_BINS]) -> String {
     let max = bins.iter().copied().max().unwrap_or(0).max(1);
     bins.iter().map(|&c| if c == 0 { ' ' } else { BARS[(c * (BARS.len() - 1)).div_ceil(max)] }).collect()
@@ -208,7 +225,29 @@ fn histogram(bins: &[usize; HISTOGRAM_BINS]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::problem_row;
+    use super::{influence_lines, problem_row};
+    use crate::tui::ui::Theme;
+
+    fn text(rows: &[(&str, &str, bool)], width: usize) -> Vec<String> {
+        let rows: Vec<(String, String, bool)> =
+            rows.iter().map(|&(n, w, s)| (n.to_string(), w.to_string(), s)).collect();
+        influence_lines(&rows, width, &Theme::new(false)).iter().map(|l| l.to_string()).collect()
+    }
+
+    #[test]
+    fn influence_weights_line_up_in_one_column() {
+        // CesiumMan's vertex 0 names (22 and 13 columns).
+        let rows = [("Skeleton_torso_joint_1", "0.1716089", true), ("torso_joint_3", "0.1322510", true)];
+        assert_eq!(
+            text(&rows, 44),
+            ["  Skeleton_torso_joint_1 0.1716089", "  torso_joint_3          0.1322510"]
+        );
+        // 30 columns: 2 + 1 + 9 leave 18 for the names.
+        assert_eq!(text(&rows, 30), ["  Skeleton_torso_jo… 0.1716089", "  torso_joint_3      0.1322510"]);
+        // Signs and NaN right-aligned; the note after the weight column.
+        let rows = [("j2", "1.2500000", true), ("j3", "-0.2500000", true), ("j4", "NaN", false)];
+        assert_eq!(text(&rows, 44), ["  j2  1.2500000", "  j3 -0.2500000", "  j4        NaN skipped"]);
+    }
 
     #[test]
     fn problem_rows_cut_the_code_then_drop_the_sum_never_a_number() {
