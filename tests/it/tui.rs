@@ -519,3 +519,32 @@ fn problem_rows_keep_their_numbers_whole() {
     assert!(v7.contains("… v7"), "{v7}");
     assert!(row(" v13 sum 0.5000").is_some() && row(" v11 sum NaN").is_some(), "{p:#?}");
 }
+
+/// `n` with the skeleton hidden brings the skeleton back with its names (names are drawn at
+/// the joints, so turning them on alone showed nothing). The walker's joint "head" is
+/// named inside the viewport only when both are on.
+#[test]
+fn names_bring_back_a_hidden_skeleton() {
+    use ratatui::layout::Rect;
+    use rigscope::tui::action::Focus;
+    let mut a = app("walker.glb", paused());
+    let vp = ui::layout(Rect::new(0, 0, 160, 48), Focus::Bones, ui::tree::wanted_width(&a)).viewport;
+    let in_viewport = |s: &str, word: &str| {
+        s.lines().skip(vp.y as usize + 1).take(vp.height as usize - 2).any(|l| {
+            let row: String =
+                l.trim_matches('"').chars().skip(vp.x as usize + 1).take(vp.width as usize - 2).collect();
+            row.contains(word)
+        })
+    };
+    assert!(!in_viewport(&screen(&mut a, 160, 48), "head"), "no names at start");
+    press(&mut a, "b");
+    assert!(!a.view.bones);
+    press(&mut a, "n");
+    assert!(a.view.bones && a.view.names);
+    let s = screen(&mut a, 160, 48);
+    assert!(in_viewport(&s, "head") && s.contains("skeleton shown with its names"), "{s}");
+    // With the skeleton shown, `n` toggles the names alone.
+    press(&mut a, "n");
+    assert!(a.view.bones && !a.view.names);
+    assert!(!in_viewport(&screen(&mut a, 160, 48), "head"));
+}
