@@ -548,3 +548,23 @@ fn names_bring_back_a_hidden_skeleton() {
     assert!(a.view.bones && !a.view.names);
     assert!(!in_viewport(&screen(&mut a, 160, 48), "head"));
 }
+
+/// At the smallest size (60x18) the status bar drops whole fields instead of cutting one:
+/// " ⏸ walk (1/2) " (14), " 0.000 / 1.000 s " (17), " 1.00x " (7), " loop " (6) and
+/// " focus: bones " (14) make 58 columns; the 20 of " idle  0.0 ms/frame " do not fit. The
+/// hints keep " Down j select  Enter fold  q Ctrl-C quit  ? help " (50), as " Shift-Tab
+/// panel " (17) would pass 60.
+#[test]
+fn a_narrow_status_bar_drops_whole_fields() {
+    let mut a = app("walker.glb", paused());
+    let s = screen(&mut a, 60, 18);
+    let lines: Vec<&str> = s.lines().map(|l| l.trim_matches('"').trim_end()).collect();
+    let [.., status, hints] = lines[..] else { panic!("{s}") };
+    assert_eq!(status, " ⏸ walk (1/2)  0.000 / 1.000 s  1.00x  loop  focus: bones");
+    assert_eq!(hints, " Down j select  Enter fold  q Ctrl-C quit  ? help");
+    // A message outranks the time, which the viewport's title also shows.
+    press(&mut a, "bn");
+    let s = screen(&mut a, 60, 18);
+    let status = s.lines().rev().nth(1).expect("status line").trim_matches('"').trim_end().to_string();
+    assert_eq!(status, " ⏸ walk (1/2)  skeleton shown with its names (b hides it)");
+}
