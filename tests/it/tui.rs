@@ -518,6 +518,19 @@ fn problem_rows_keep_their_numbers_whole() {
     let v7 = row(" v7 sum 0.0000").unwrap_or_else(|| panic!("{p:#?}"));
     assert!(v7.contains("… v7"), "{v7}");
     assert!(row(" v13 sum 0.5000").is_some() && row(" v11 sum NaN").is_some(), "{p:#?}");
+    // At 80x24 the panel is 28 columns inside: beside " v15 sum 0.5000" (15) the code
+    // would keep 11, too few, so the sum goes whole; beside " v11 sum NaN" (12) it keeps 14.
+    let s = screen(&mut a, 80, 24);
+    let panel: Vec<String> = s
+        .lines()
+        .filter_map(|l| l.trim_matches('"').strip_prefix('│'))
+        .map(|l| l.split('│').next().unwrap_or("").trim_end().to_string())
+        .collect();
+    for want in
+        ["12 errors, 2 warnings, 0 in…", "▸ ACCESSOR_INVA… v11 sum NaN", "  ACCESSOR_JOINTS_INDEX… v15"]
+    {
+        assert!(panel.iter().any(|l| l == want), "{want:?} in {panel:#?}");
+    }
 }
 
 /// `n` with the skeleton hidden brings the skeleton back with its names (names are drawn at

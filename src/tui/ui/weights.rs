@@ -55,7 +55,13 @@ fn problems<'a>(
     lines.push(Line::styled(
         {
             let (e, w, i) = (d.error_count(), d.warning_count(), d.info_count());
-            format!("{e} {}, {w} {}, {i} {}", plural(e, "error"), plural(w, "warning"), plural(i, "info"))
+            let counts = format!(
+                "{e} {}, {w} {}, {i} {}",
+                plural(e, "error"),
+                plural(w, "warning"),
+                plural(i, "info")
+            );
+            fit(&counts, width)
         },
         style,
     ));
@@ -73,7 +79,10 @@ fn problems<'a>(
             lines.push(Line::styled(problem_row(marker, f.code, &vertex, &sum, width), s));
         }
         lines.push(Line::styled(
-            format!("  {}/{}  Enter: select that vertex", app.problem + 1, app.vertex_problems.len()),
+            fit(
+                &format!("  {}/{}  Enter: select that vertex", app.problem + 1, app.vertex_problems.len()),
+                width,
+            ),
             theme.dim,
         ));
     } else {
