@@ -291,7 +291,9 @@ impl App {
                     self.tree = BoneTree::new(&self.rig, self.skin);
                     self.refresh_skin();
                 } else {
-                    self.message = Some(format!("{} skin(s) in this file", self.rig.skins.len()));
+                    let n = self.rig.skins.len();
+                    self.message =
+                        Some(format!("{n} {} in this file", crate::report::inspect::plural(n, "skin")));
                 }
             }
             Action::SelectUp => self.move_selection(-1),
@@ -346,7 +348,17 @@ impl App {
                 }
             }
             Action::ToggleBones => self.view.bones = !self.view.bones,
-            Action::ToggleNames => self.view.names = !self.view.names,
+            Action::ToggleNames => {
+                if self.view.bones {
+                    self.view.names = !self.view.names;
+                } else {
+                    // Names are drawn at the skeleton's joints: with the skeleton hidden, `n`
+                    // did nothing visible. Asking for names brings the skeleton back.
+                    self.view.bones = true;
+                    self.view.names = true;
+                    self.message = Some("skeleton shown with its names (b hides it)".into());
+                }
+            }
             Action::ToggleGhost => self.view.ghost = !self.view.ghost,
             Action::ToggleHeatmap => {
                 // Weights read best as colours: the heatmap draws in half blocks, and turning

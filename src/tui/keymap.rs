@@ -156,7 +156,7 @@ pub static BINDINGS: &[Binding] = &[
     b(&[Char('w')], "w", Action::CycleDrawMode, Global, "draw mode: shaded / wireframe / points")
         .hinted("draw"),
     b(&[Char('b')], "b", Action::ToggleBones, Global, "skeleton overlay"),
-    b(&[Char('n')], "n", Action::ToggleNames, Global, "bone names in the viewport"),
+    b(&[Char('n')], "n", Action::ToggleNames, Global, "bone names in the viewport (shows the skeleton too)"),
     b(&[Char('g')], "g", Action::ToggleGhost, Global, "bind-pose ghost"),
     b(&[Char('H')], "H", Action::ToggleHeatmap, Global, "heatmap of the selected bone's weights"),
     // Weights.

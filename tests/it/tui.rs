@@ -400,3 +400,184 @@ fn enter_on_a_problem_selects_the_heaviest_joint_that_exists() {
     }
     assert!(checked_oob, "an out-of-range joint was among the problems");
 }
+
+/// Counts read "1 child", "2 children", and the children are named: seed-arm's joints are
+/// root -> b1 -> b2 -> {b31, b32} (samples/README.md); InterpolationTest's clips animate
+/// one node each.
+#[test]
+fn counts_of_one_are_singular() {
+    let mut a = app("seed-arm.gltf", paused());
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("root, 1 child: b1 ") && s.contains("Bones (5 joints)"), "{s}");
+    assert!(s.contains("Keyframes: translate (1/2), 2 channels "), "{s}");
+    press(&mut a, "j");
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("parent root (0), 1 child: b2 "), "{s}");
+    press(&mut a, "j");
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("parent b1 (1), 2 children: b31, b32 "), "{s}");
+    press(&mut a, "j");
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("parent b2 (2), 0 children "), "{s}");
+    let Some(dir) = super::assets::assets_dir() else { return };
+    let rig = rigscope::load(&dir.join("InterpolationTest/InterpolationTest.gltf")).expect("rig loads");
+    let mut a = App::new(rig, &paused());
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("Keyframes: Step Scale (1/9), 1 channel "), "{s}");
+}
+
+/// A file without a skin has nodes, not bones: the details panel says so, and nothing speaks
+/// of "this skin" (a two-node glTF written here: lamp -> shade).
+#[test]
+fn a_file_without_a_skin_shows_node_details() {
+    let json = r#"{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],
+        "nodes":[{"name":"lamp","children":[1]},{"name":"shade","translation":[0,1,0]}]}"#;
+    let rig = rigscope::load_bytes(json.as_bytes(), "lamp.gltf", None).expect("rig loads");
+    let mut a = App::new(rig, &paused());
+    for keys in ["", "j"] {
+        press(&mut a, keys);
+        let s = screen(&mut a, 120, 40);
+        assert!(s.contains(" Node details ") && !s.contains("Bone details"), "{s}");
+        assert!(!s.contains("this skin") && s.contains("no skin in this file"), "{s}");
+    }
+    assert!(screen(&mut a, 120, 40).contains("parent lamp (0), 0 children"));
+    // With a skin the same panel is about bones.
+    let mut a = app("seed-arm.gltf", paused());
+    assert!(screen(&mut a, 120, 40).contains(" Bone details "));
+}
+
+/// The weights panel's lines (the right-hand column at 160x48), each with its runs of
+/// spaces collapsed to one.
+fn weights_panel(s: &str) -> Vec<String> {
+    s.lines()
+        .map(|l| l.trim_matches('"').trim_end_matches('│'))
+        .filter_map(|l| l.rsplit('│').next())
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+/// Selects vertex `v` of bad-weights.glb's first primitive and returns the weights panel.
+fn bad_weights_vertex(a: &mut App, v: usize) -> Vec<String> {
+    let prim = a.ws.primitives.iter().position(|p| (p.mesh, p.primitive) == (0, 0)).expect("drawn");
+    a.vertex = Some(rigscope::tui::weights::VertexRef { prim, vertex: v });
+    // Focused, the panel shows the vertex before the bone's statistics.
+    a.update(Action::Focus(rigscope::tui::action::Focus::Weights));
+    weights_panel(&screen(a, 160, 48))
+}
+
+/// The vertex view's two sums against bad-weights.glb's stored weights, added by hand:
+/// the skinned sum takes every finite non-zero weight on a joint the 6-joint skin has; the
+/// check sum (the problem list's and `rigscope check`'s) follows the validator, which adds
+/// a NaN (making the sum NaN) but skips an out-of-range joint.
+#[test]
+fn the_vertex_view_names_the_sum_skinning_uses_and_the_listed_one() {
+    let mut a = app("bad-weights.glb", paused());
+    let set = &a.rig.meshes[0].primitives[0].influences[0];
+    assert_eq!(a.rig.skins[0].joints.len(), 6);
+    // The faults as samples/README.md lists them.
+    assert_eq!(set.joints[11], [2, 3, 0, 0]);
+    assert!(set.weights[11][0].is_nan() && set.weights[11][1..] == [0.5, 0.0, 0.0]);
+    assert_eq!((set.joints[13], set.weights[13]), ([3, 7, 0, 0], [0.5, 0.5, 0.0, 0.0]));
+    assert_eq!((set.joints[9], set.weights[9]), ([2, 3, 0, 0], [1.25, -0.25, 0.0, 0.0]));
+    let has =
+        |panel: &[String], want: &str| assert!(panel.iter().any(|l| l == want), "{want:?} in {panel:#?}");
+
+    // v11: skinning drops the NaN and keeps 0.5 on j3; the validator's sum is NaN + 0.5.
+    let p = bad_weights_vertex(&mut a, 11);
+    has(&p, "j2 NaN skipped");
+    has(&p, "j3 0.5000000");
+    has(&p, "skinned sum 0.50000000 n=1 off 5.0e-1");
+    has(&p, "check sum NaN n=2 (as listed)");
+    // v13: joint 7 is past the skin; both sums are j3's 0.5.
+    let p = bad_weights_vertex(&mut a, 13);
+    has(&p, "joint 7 (out of range) 0.5000000 skipped");
+    has(&p, "skinned sum 0.50000000 n=1 off 5.0e-1");
+    has(&p, "check sum 0.50000000 n=1 (as listed)");
+    // v9: 1.25 - 0.25 skins to exactly 1, but a negative weight is an error: never "ok".
+    // The validator leaves the negative weight out (1.25) and also calls it non-normalised.
+    let p = bad_weights_vertex(&mut a, 9);
+    has(&p, "skinned sum 1.00000000 n=2 but 2 errors");
+    has(&p, "check sum 1.25000000 n=1 (as listed)");
+    // A clean vertex (v0: 1.0 on j0) is "ok", with no check sum.
+    let p = bad_weights_vertex(&mut a, 0);
+    has(&p, "skinned sum 1.00000000 n=1 ok");
+    assert!(!p.iter().any(|l| l.starts_with("check sum")), "{p:#?}");
+}
+
+/// Problem rows too long for the weights panel cut the code with "…", never the sum: the
+/// validator's sums of bad-weights.glb's vertices 15 (joint 3 twice at 0.5: the repeat is
+/// left out) and 7 (all weights 0), worked out from samples/README.md.
+#[test]
+fn problem_rows_keep_their_numbers_whole() {
+    let mut a = app("bad-weights.glb", paused());
+    a.update(Action::Focus(rigscope::tui::action::Focus::Weights));
+    let p = weights_panel(&screen(&mut a, 160, 48));
+    let row = |tail: &str| p.iter().find(|l| l.ends_with(tail)).cloned();
+    let v15 = row(" v15 sum 0.5000").unwrap_or_else(|| panic!("{p:#?}"));
+    assert!(v15.starts_with("ACCESSOR_JOINTS_IN") && v15.contains("… v15"), "{v15}");
+    let v7 = row(" v7 sum 0.0000").unwrap_or_else(|| panic!("{p:#?}"));
+    assert!(v7.contains("… v7"), "{v7}");
+    assert!(row(" v13 sum 0.5000").is_some() && row(" v11 sum NaN").is_some(), "{p:#?}");
+    // At 80x24 the panel is 28 columns inside: beside " v15 sum 0.5000" (15) the code
+    // would keep 11, too few, so the sum goes whole; beside " v11 sum NaN" (12) it keeps 14.
+    let s = screen(&mut a, 80, 24);
+    let panel: Vec<String> = s
+        .lines()
+        .filter_map(|l| l.trim_matches('"').strip_prefix('│'))
+        .map(|l| l.split('│').next().unwrap_or("").trim_end().to_string())
+        .collect();
+    for want in
+        ["12 errors, 2 warnings, 0 in…", "▸ ACCESSOR_INVA… v11 sum NaN", "  ACCESSOR_JOINTS_INDEX… v15"]
+    {
+        assert!(panel.iter().any(|l| l == want), "{want:?} in {panel:#?}");
+    }
+}
+
+/// `n` with the skeleton hidden brings the skeleton back with its names (names are drawn at
+/// the joints, so turning them on alone showed nothing). The walker's joint "head" is
+/// named inside the viewport only when both are on.
+#[test]
+fn names_bring_back_a_hidden_skeleton() {
+    use ratatui::layout::Rect;
+    use rigscope::tui::action::Focus;
+    let mut a = app("walker.glb", paused());
+    let vp = ui::layout(Rect::new(0, 0, 160, 48), Focus::Bones, ui::tree::wanted_width(&a)).viewport;
+    let in_viewport = |s: &str, word: &str| {
+        s.lines().skip(vp.y as usize + 1).take(vp.height as usize - 2).any(|l| {
+            let row: String =
+                l.trim_matches('"').chars().skip(vp.x as usize + 1).take(vp.width as usize - 2).collect();
+            row.contains(word)
+        })
+    };
+    assert!(!in_viewport(&screen(&mut a, 160, 48), "head"), "no names at start");
+    press(&mut a, "b");
+    assert!(!a.view.bones);
+    press(&mut a, "n");
+    assert!(a.view.bones && a.view.names);
+    let s = screen(&mut a, 160, 48);
+    assert!(in_viewport(&s, "head") && s.contains("skeleton shown with its names"), "{s}");
+    // With the skeleton shown, `n` toggles the names alone.
+    press(&mut a, "n");
+    assert!(a.view.bones && !a.view.names);
+    assert!(!in_viewport(&screen(&mut a, 160, 48), "head"));
+}
+
+/// At the smallest size (60x18) the status bar drops whole fields instead of cutting one:
+/// " ⏸ walk (1/2) " (14), " 0.000 / 1.000 s " (17), " 1.00x " (7), " loop " (6) and
+/// " focus: bones " (14) make 58 columns; the 20 of " idle  0.0 ms/frame " do not fit. The
+/// hints keep " Down j select  Enter fold  q Ctrl-C quit  ? help " (50), as " Shift-Tab
+/// panel " (17) would pass 60.
+#[test]
+fn a_narrow_status_bar_drops_whole_fields() {
+    let mut a = app("walker.glb", paused());
+    let s = screen(&mut a, 60, 18);
+    let lines: Vec<&str> = s.lines().map(|l| l.trim_matches('"').trim_end()).collect();
+    let [.., status, hints] = lines[..] else { panic!("{s}") };
+    assert_eq!(status, " ⏸ walk (1/2)  0.000 / 1.000 s  1.00x  loop  focus: bones");
+    assert_eq!(hints, " Down j select  Enter fold  q Ctrl-C quit  ? help");
+    // A message outranks the time, which the viewport's title also shows.
+    press(&mut a, "bn");
+    let s = screen(&mut a, 60, 18);
+    let status = s.lines().rev().nth(1).expect("status line").trim_matches('"').trim_end().to_string();
+    assert_eq!(status, " ⏸ walk (1/2)  skeleton shown with its names (b hides it)");
+}

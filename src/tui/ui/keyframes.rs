@@ -9,7 +9,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use super::{Theme, panel};
+use super::{Theme, count, fit, panel};
 use crate::anim::{SampleInfo, sample_channel};
 use crate::report::interpolation_name;
 use crate::rig::{Channel, Interpolation, Property};
@@ -85,11 +85,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let rows_h = (inner.height as usize).saturating_sub(1 + value_lines);
     let hidden = clip.channels.len().saturating_sub(rows_h);
     let title = format!(
-        " Keyframes: {} ({}/{}), {} channels{} ",
+        " Keyframes: {} ({}/{}), {}{} ",
         app.rig.clip_label(ci),
         ci + 1,
         app.rig.clips.len(),
-        clip.channels.len(),
+        count(clip.channels.len(), "channel", "channels"),
         if hidden > 0 { format!(", {hidden} not shown") } else { String::new() }
     );
     let block = panel(title, app.focus == Focus::Keys, theme);
@@ -192,16 +192,6 @@ pub fn value_line(ch: &Channel, t: f32) -> Line<'static> {
         Span::raw(format!("({})", values.join(", "))),
         Span::raw(format!(" = {how} [{}]", interpolation_name(ch.interpolation))),
     ])
-}
-
-fn fit(s: &str, width: usize) -> String {
-    if s.chars().count() <= width {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(width.saturating_sub(1)).collect();
-        t.push('…');
-        t
-    }
 }
 
 /// One single-width symbol into one cell; nothing outside the buffer.

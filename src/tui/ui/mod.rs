@@ -127,6 +127,30 @@ pub fn draw(frame: &mut Frame, app: &App, cache: &mut ViewportCache) -> Areas {
     areas
 }
 
+/// "1 child", "3 children": a count with its noun, singular only for exactly one.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `s` in at most `width` columns: cut with a closing "…" when it is longer, so a reader
+/// sees that something is missing (one column per char: glTF names are nearly always ASCII).
+pub fn fit(s: &str, width: usize) -> String {
+    if s.chars().count() <= width {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(width.saturating_sub(1)).collect();
+        if width > 0 {
+            t.push('…');
+        }
+        t
+    }
+}
+
+/// Columns `s` takes (see `fit`).
+pub fn cols(s: &str) -> usize {
+    s.chars().count()
+}
+
 /// A bordered block whose title shows focus.
 pub fn panel<'a>(title: String, focused: bool, theme: &Theme) -> Block<'a> {
     let block = Block::bordered().title(title);

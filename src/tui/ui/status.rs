@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::Theme;
+use super::{Theme, fit};
 use crate::anim::LoopMode;
 use crate::tui::app::App;
 use crate::tui::keymap::{BINDINGS, Context};
@@ -30,25 +30,36 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         // Paused, the viewer only redraws on input: a frame rate would mean nothing.
         format!("idle  {:.1} ms/frame", t.frame_ms)
     };
-    let mut spans = vec![
-        Span::styled(format!(" {state} {clip} "), theme.title),
-        Span::raw(format!(" {:.3} / {:.3} s ", pb.time, pb.duration)),
-        Span::raw(format!(" {:.2}x ", pb.speed)),
-        Span::raw(format!(" {mode} ")),
-        Span::styled(format!(" {perf} "), theme.dim),
-        Span::styled(format!(" focus: {} ", app.focus.title()), theme.focus),
+    // Each field with its rank: on a narrow screen whole fields go, lowest rank first, rather
+    // than the line being cut mid-word. The message answers the last key pressed; the time
+    // is also in the viewport's title.
+    let mut fields = vec![
+        (Span::styled(format!(" {state} {clip} "), theme.title), 6),
+        (Span::raw(format!(" {:.3} / {:.3} s ", pb.time, pb.duration)), 4),
+        (Span::raw(format!(" {:.2}x ", pb.speed)), 3),
+        (Span::raw(format!(" {mode} ")), 2),
+        (Span::styled(format!(" {perf} "), theme.dim), 0),
+        (Span::styled(format!(" focus: {} ", app.focus.title()), theme.focus), 1),
     ];
     if let Some(m) = &app.message {
-        spans.push(Span::styled(format!(" {m}"), theme.warning));
+        fields.push((Span::styled(format!(" {m}"), theme.warning), 5));
     }
+    let width = usize::from(area.width);
+    let first = Line::from(fit_fields(fields, width));
     // Toggled on, the stage timings (those `rigscope bench` reports) take the hints' line,
     // where they fit in 80 columns.
     if app.show_stats {
-        let stages = format!(
-            " sample {:.3} pose {:.3} skin {:.2} raster {:.2} draw {:.2} frame {:.2} ms  {} B",
-            t.sample_ms, t.pose_ms, t.skin_ms, t.raster_ms, t.draw_ms, t.frame_ms, t.bytes
-        );
-        let lines = vec![Line::from(spans), Line::from(Span::styled(stages, theme.dim))];
+        let stages = [
+            format!(" sample {:.3}", t.sample_ms),
+            format!(" pose {:.3}", t.pose_ms),
+            format!(" skin {:.2}", t.skin_ms),
+            format!(" raster {:.2}", t.raster_ms),
+            format!(" draw {:.2}", t.draw_ms),
+            format!(" frame {:.2} ms", t.frame_ms),
+            format!("  {} B", t.bytes),
+        ];
+        let stages = ranked_in_order(stages.into_iter().map(|s| Span::styled(s, theme.dim)).collect());
+        let lines = vec![first, Line::from(fit_fields(stages, width))];
         frame.render_widget(Paragraph::new(lines), area);
         return;
     }
@@ -59,8 +70,68 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         .chain(everywhere)
         .filter_map(|b| b.hint.map(|short| (b.label, short)))
         .flat_map(|(label, short)| {
+            // One field per hint: a key never shows without what it does.
             [Span::styled(format!(" {label}"), theme.key), Span::styled(format!(" {short} "), theme.dim)]
         })
         .collect();
-    frame.render_widget(Paragraph::new(vec![Line::from(spans), Line::from(hints)]), area);
+    let hints = fit_fields(pairs_ranked_in_order(hints), width);
+    frame.render_widget(Paragraph::new(vec![first, Line::from(hints)]), area);
+}
+
+/// Ranks that drop fields from the end: the first field ranks highest.
+fn ranked_in_order(spans: Vec<Span<'_>>) -> Vec<(Span<'_>, usize)> {
+    let n = spans.len();
+    spans.into_iter().enumerate().map(|(i, s)| (s, n - i)).collect()
+}
+
+/// Like `ranked_in_order`, but a key and its description (two spans) share one rank, so they
+/// go together.
+fn pairs_ranked_in_order(spans: Vec<Span<'_>>) -> Vec<(Span<'_>, usize)> {
+    let n = spans.len();
+    spans.into_iter().enumerate().map(|(i, s)| (s, n - i / 2)).collect()
+}
+
+/// The spans of `fields` (in display order, each with a rank) that fit in `width` columns:
+/// while they do not, the spans of the lowest rank go, but never the last rank left. A
+/// field left alone and still too wide is cut with "…".
+fn fit_fields<'a>(mut fields: Vec<(Span<'a>, usize)>, width: usize) -> Vec<Span<'a>> {
+    let total = |f: &[(Span, usize)]| f.iter().map(|(s, _)| s.width()).sum::<usize>();
+    while total(&fields) > width {
+        let lowest = fields.iter().map(|f| f.1).min().unwrap_or(0);
+        if fields.iter().all(|f| f.1 == lowest) {
+            break;
+        }
+        fields.retain(|f| f.1 != lowest);
+    }
+    let mut spans: Vec<Span> = fields.into_iter().map(|(s, _)| s).collect();
+    if let [only] = spans.as_mut_slice()
+        && only.width() > width
+    {
+        only.content = fit(&only.content, width).into();
+    }
+    spans
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fit_fields, pairs_ranked_in_order};
+    use ratatui::text::Span;
+
+    fn text(spans: &[Span]) -> String {
+        spans.iter().map(|s| s.content.as_ref()).collect()
+    }
+
+    #[test]
+    fn whole_fields_go_lowest_rank_first() {
+        let fields = || vec![(Span::raw(" walk "), 3), (Span::raw(" 0.500 s "), 1), (Span::raw(" loop "), 2)];
+        assert_eq!(text(&fit_fields(fields(), 21)), " walk  0.500 s  loop ");
+        // 20 columns: the time (rank 1) goes although it is not last; 12 are left.
+        assert_eq!(text(&fit_fields(fields(), 20)), " walk  loop ");
+        assert_eq!(text(&fit_fields(fields(), 11)), " walk ");
+        // The last field left is cut with "…" rather than dropped.
+        assert_eq!(text(&fit_fields(fields(), 4)), " wa…");
+        // A key and its description go together.
+        let hints = vec![Span::raw(" q"), Span::raw(" quit "), Span::raw(" ?"), Span::raw(" help ")];
+        assert_eq!(text(&fit_fields(pairs_ranked_in_order(hints), 12)), " q quit ");
+    }
 }

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState};
 
-use super::{Theme, panel};
+use super::{Theme, count, panel};
 use crate::tui::action::Focus;
 use crate::tui::app::App;
 use crate::tui::tree::Row;
@@ -14,9 +14,14 @@ use crate::tui::tree::Row;
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let skin_title = match app.skin.and_then(|s| app.rig.skins.get(s).map(|k| (s, k))) {
         Some((i, skin)) if app.rig.skins.len() > 1 => {
-            format!(" Bones: skin {}/{}, {} joints ", i + 1, app.rig.skins.len(), skin.joints.len())
+            format!(
+                " Bones: skin {}/{}, {} ",
+                i + 1,
+                app.rig.skins.len(),
+                count(skin.joints.len(), "joint", "joints")
+            )
         }
-        Some((_, skin)) => format!(" Bones ({} joints) ", skin.joints.len()),
+        Some((_, skin)) => format!(" Bones ({}) ", count(skin.joints.len(), "joint", "joints")),
         None => format!(" Nodes ({}; no skin) ", app.rig.nodes.len()),
     };
     let skin_title = if app.tree.filter.is_empty() {
