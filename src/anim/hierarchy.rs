@@ -222,6 +222,11 @@ pub fn bind_globals(rig: &Rig) -> Vec<Option<Mat4>> {
 /// Globals of the bind pose: a joint sits at its `inverse(IBM)`; every other node (including
 /// children of joints, such as a prop held in a hand) is `parent_global * rest local`.
 pub fn compute_bind_globals(rig: &Rig, pose: &Pose, bind: &[Option<Mat4>], globals: &mut [Mat4]) {
+    with_fma!(bind_globals_body(rig: &Rig, pose: &Pose, bind: &[Option<Mat4>], globals: &mut [Mat4]))
+}
+
+#[inline(always)]
+fn bind_globals_body(rig: &Rig, pose: &Pose, bind: &[Option<Mat4>], globals: &mut [Mat4]) {
     walk(rig, globals, |node| pose.local_matrix(rig, node), |node| bind.get(node).copied().flatten());
 }
 
