@@ -293,7 +293,7 @@ impl App {
                 } else {
                     let n = self.rig.skins.len();
                     self.message =
-                        Some(format!("{n} {} in this file", crate::report::inspect::plural(n, "skin")));
+                        Some(format!("{} in this file", crate::tui::ui::count(n, "skin", "skins")));
                 }
             }
             Action::SelectUp => self.move_selection(-1),

@@ -10,7 +10,6 @@ use ratatui::widgets::Paragraph;
 
 use super::{Theme, cols, count, fit, panel};
 use crate::diagnose::Finding;
-use crate::report::inspect::plural;
 use crate::rig::Severity;
 use crate::tui::action::Focus;
 use crate::tui::app::App;
@@ -56,10 +55,10 @@ fn problems<'a>(
         {
             let (e, w, i) = (d.error_count(), d.warning_count(), d.info_count());
             let counts = format!(
-                "{e} {}, {w} {}, {i} {}",
-                plural(e, "error"),
-                plural(w, "warning"),
-                plural(i, "info")
+                "{}, {}, {}",
+                count(e, "error", "errors"),
+                count(w, "warning", "warnings"),
+                count(i, "info", "infos")
             );
             fit(&counts, width)
         },
