@@ -30,8 +30,12 @@ pub fn run(args: &NormalizeArgs) -> Result<u8, Failure> {
     options.validate().map_err(|e| Failure::input(e.to_string()))?;
     check_paths(&args.file, &args.output, args.force)?;
 
-    let before = super::load_rig(&args.file)?;
-    let raw = crate::import::load_raw(&args.file).map_err(|e| Failure::input(e.to_string()))?;
+    // One read of the file for both of its views (the rig to repair, the raw document to
+    // rewrite): they cannot disagree if the file changes in between, and it is mapped once.
+    let input = |e: crate::import::ImportError| Failure::input(e.to_string());
+    let (bytes, name, base_dir) = crate::import::read_file(&args.file).map_err(input)?;
+    let before = crate::import::load_bytes(&bytes, &name, Some(base_dir)).map_err(input)?;
+    let raw = crate::import::load_raw_bytes(&bytes, &name, Some(base_dir)).map_err(input)?;
     let fixed = repair::repair(&before, &options);
     let written = export::write(&raw, &fixed, format)
         .map_err(|e| Failure::input(format!("{}: cannot write a repaired copy: {e}", before.source)))?;

@@ -15,14 +15,8 @@ pub struct RawAsset {
     pub is_glb: bool,
 }
 
-/// Reads `path` like `load` does (same validation, buffers only from the file's own folder)
-/// and returns its JSON and buffers.
-pub fn load_raw(path: &Path) -> Result<RawAsset, ImportError> {
-    let (bytes, name, base_dir) = super::read_file(path)?;
-    load_raw_bytes(&bytes, &name, Some(base_dir))
-}
-
-/// `load_raw` for a file held in memory; with `base_dir` `None`, external buffers are refused.
+/// The JSON and buffers of a file's bytes, validated as `load_bytes` validates them
+/// (external buffers only from `base_dir`; with `None`, they are refused).
 pub fn load_raw_bytes(bytes: &[u8], name: &str, base_dir: Option<&Path>) -> Result<RawAsset, ImportError> {
     build(bytes, base_dir).map_err(|fault| ImportError { file: name.to_string(), message: fault.message() })
 }
