@@ -186,7 +186,7 @@ pub static BINDINGS: &[Binding] = &[
         "select that problem's vertex",
     )
     .hinted("jump"),
-    b(&[Char('p')], "p", Action::CyclePreview, Global, "preview weights: stored / renormalised / first 4"),
+    b(&[Char('p')], "p", Action::CyclePreview, Global, "preview weights: stored / renormalised / 4 largest"),
     // Keyframes panel: the arrows scrub.
     b(&[Code(KeyCode::Left), Char('h')], "Left h", Action::StepFrames(-1), In(Focus::Keys), "step back"),
     b(&[Code(KeyCode::Right), Char('l')], "Right l", Action::StepFrames(1), In(Focus::Keys), "step forward")

@@ -85,15 +85,15 @@ pub enum Preview {
     /// Every vertex's weights divided by their sum (what three.js does at load).
     Renormalised,
     /// Only the four largest influences, renormalised (what 4-influence engines keep).
-    FirstFour,
+    LargestFour,
 }
 
 impl Preview {
     pub fn next(self) -> Preview {
         match self {
             Preview::Stored => Preview::Renormalised,
-            Preview::Renormalised => Preview::FirstFour,
-            Preview::FirstFour => Preview::Stored,
+            Preview::Renormalised => Preview::LargestFour,
+            Preview::LargestFour => Preview::Stored,
         }
     }
 
@@ -101,7 +101,7 @@ impl Preview {
         match self {
             Preview::Stored => "stored weights",
             Preview::Renormalised => "renormalised",
-            Preview::FirstFour => "first 4 influences",
+            Preview::LargestFour => "4 largest influences",
         }
     }
 
@@ -121,7 +121,7 @@ impl Preview {
                         }
                     }
                 }
-                if self == Preview::FirstFour {
+                if self == Preview::LargestFour {
                     // Keep the four largest; ties keep the earlier slot, as engines do.
                     let mut order: Vec<usize> = (0..slots.len()).collect();
                     order.sort_by(|&a, &b| slots[b].2.total_cmp(&slots[a].2).then(a.cmp(&b)));
