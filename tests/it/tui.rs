@@ -581,3 +581,21 @@ fn a_narrow_status_bar_drops_whole_fields() {
     let status = s.lines().rev().nth(1).expect("status line").trim_matches('"').trim_end().to_string();
     assert_eq!(status, " ⏸ walk (1/2)  skeleton shown with its names (b hides it)");
 }
+
+/// Every panel at every size around the layout's thresholds (the minimum, the narrow and
+/// wide layouts, the tree's widening) with every focus and a weights vertex selected:
+/// drawn without a panic, and nothing written outside the screen (TestBackend would panic).
+#[test]
+fn every_panel_draws_at_sizes_around_the_layout_thresholds() {
+    let mut a = app("bad-weights.glb", paused());
+    press(&mut a, "x");
+    for focus in 0..4 {
+        for w in [1, 20, 59, 60, 61, 79, 80, 100, 109, 110, 111, 140, 160, 250] {
+            for h in [1, 10, 17, 18, 19, 24, 48] {
+                let s = screen(&mut a, w, h);
+                assert_eq!(s.lines().count(), usize::from(h), "{w}x{h} focus {focus}");
+            }
+        }
+        a.update(Action::FocusNext);
+    }
+}
