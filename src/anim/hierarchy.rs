@@ -66,9 +66,9 @@ fn affine_globals(rig: &Rig, pose: &Pose, globals: &mut [Mat4]) -> bool {
 }
 
 /// `a * b`, each column `a.z * b.z + (a.y * b.y + (a.x * b.x + a.w * b.w))` with every
-/// multiply-add fused. Fused, a product costs two thirds of the separate multiplies and
-/// adds (the pose stage is little else), and each entry is rounded three times instead of
-/// four. Every product of globals and joint matrices goes through this or `affine_mul`
+/// multiply-add fused. Fused, a product takes about half the instructions of separate
+/// multiplies and adds (the pose stage is little else), and each entry is rounded once per
+/// multiply-add instead of once per multiply and once per add. Every product of globals and joint matrices goes through this or `affine_mul`
 /// (the general paths and `PoseCache` alike), so they all give the same bits. For affine
 /// `a` and `b` the result's last row is `0 0 0 1` again (its zeros possibly `-0.0`)
 /// wherever they are finite, and its first three rows do not depend on the last rows'
