@@ -567,16 +567,11 @@ pub(super) fn fill_snapped(
             if bits != 0 {
                 let (z_plane, s_plane) = planes();
                 let mut f = f;
-                let (mut current, mut zr, mut sr) = (usize::MAX, 0.0, 0.0);
                 while bits != 0 {
                     let bit = bits.trailing_zeros() as usize;
                     let (r, q) = (bit / 8, bit % 8);
-                    if r != current {
-                        // Each row's start once, as the row scan works it out.
-                        current = r;
-                        let row = (row0 - py0) as usize + r;
-                        (zr, sr) = (row_start(z_plane, row), row_start(s_plane, row));
-                    }
+                    let row = (row0 - py0) as usize + r;
+                    let (zr, sr) = (row_start(z_plane, row), row_start(s_plane, row));
                     let i = (row0 as usize + r) * width + px0 as usize + q;
                     f(i, at_column(zr, z_plane, q), at_column(sr, s_plane, q));
                     bits &= bits - 1;
