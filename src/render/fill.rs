@@ -558,28 +558,6 @@ pub(super) fn fill_snapped(
         }
         return;
     }
-    // A box of up to 8 x 8 centres: all its covered centres at once, in the order the row
-    // scan below visits them (`filter_avx2::box_masks`), then only those visited.
-    #[cfg(target_arch = "x86_64")]
-    {
-        let (cols, nrows) = ((px1 - px0 + 1) as usize, (row1 - row0 + 1) as usize);
-        if let Some(mut bits) = super::filter_avx2::box_masks(edges, row0 - py0, nrows, cols) {
-            if bits != 0 {
-                let (z_plane, s_plane) = planes();
-                let mut f = f;
-                while bits != 0 {
-                    let bit = bits.trailing_zeros() as usize;
-                    let (r, q) = (bit / 8, bit % 8);
-                    let row = (row0 - py0) as usize + r;
-                    let (zr, sr) = (row_start(z_plane, row), row_start(s_plane, row));
-                    let i = (row0 as usize + r) * width + px0 as usize + q;
-                    f(i, at_column(zr, z_plane, q), at_column(sr, s_plane, q));
-                    bits &= bits - 1;
-                }
-            }
-            return;
-        }
-    }
     let at = MaskBox { width, px0: px0 as usize, py0: py0 as usize, rows: row0 as usize..=row1 as usize };
     match px1 - px0 + 1 {
         cols @ 0..=4 => scan_masked::<1>(&at, cols as usize, edges, planes, f),

@@ -1,6 +1,5 @@
-//! The candidate filter's two tests in 256-bit AVX2, eight triangles per step, and the
-//! filler's box masks (x86_64 only; checked at run time). See `bin::for_each_candidate`,
-//! which calls both tests.
+//! The candidate filter's two tests in 256-bit AVX2, eight triangles per step (x86_64
+//! only; checked at run time). See `bin::for_each_candidate`, which calls both.
 //!
 //! `span_pass` is the first test (does a triangle's pixel box hold a pixel centre?) read
 //! from the vertices' centre spans, as `fill::spans_hold_centre` decides it one triangle
@@ -17,13 +16,6 @@
 //! centres), and no area or no centre covered, worked out with `fill::SmallTriangle`'s
 //! integers (the same box, edge functions and fill rule; integer arithmetic, so exactly
 //! its verdicts). Everything else is passed on, to be drawn, clipped or counted as skipped.
-//!
-//! `box_masks` serves the filler itself: which centres of a small triangle's box (up to
-//! 8 x 8) its edge functions cover, a column of eight rows per step. The small triangles
-//! that reach the filler are mostly thin slivers whose box rows are mostly empty (73% of
-//! the rows scanned, counted on CesiumMan-x32); one row at a time that cost a mask and an
-//! unpredictable branch per row. One-core raster at 444x248 dots: 1.68 -> 1.60 ms
-//! (interleaved runs), with every pixel's value and the order of the calls unchanged.
 
 use std::arch::x86_64::*;
 use std::ops::Range;
@@ -145,64 +137,6 @@ unsafe fn span_test8(spans: *const i64, last: i32, corners: [__m256i; 3]) -> u32
         _mm256_movemask_pd(_mm256_castsi256_pd(fails)) as u32
     };
     !(half(true) | half(false) << 4) & 0xff
-}
-
-/// The centres of a small triangle's box (at most 8 x 8) that its edge functions
-/// (`fill::edge_functions`: steps per column `a`, per row `b`, values `c` at the box's first
-/// centre, fill rule included) cover: bit `8 r + q` set for the centre `q` columns right of
-/// the box's first and `first_row + r` rows below it, for `q < cols` and `r < rows` (so the
-/// set bits, lowest first, are in the filler's row-by-row order). One 256-bit register
-/// holds a column's eight rows, so a box takes a step per column instead of one per row.
-/// `None` without AVX2 or for a bigger box.
-pub(super) fn box_masks(
-    (a, b, c): ([i32; 3], [i32; 3], [i32; 3]),
-    first_row: i32,
-    rows: usize,
-    cols: usize,
-) -> Option<u64> {
-    if rows > 8 || cols > 8 || !is_x86_feature_detected!("avx2") {
-        return None;
-    }
-    // SAFETY: AVX2 is present (checked above); nothing here touches memory.
-    Some(unsafe { box_masks8(a, b, c, first_row, rows as i32, cols) })
-}
-
-/// `box_masks` once AVX2 is known to be there. The edge values fit `i32` as in
-/// `fill::scan_masked` (boxes under 2^12 snapped units a side).
-#[target_feature(enable = "avx2")]
-fn box_masks8(a: [i32; 3], b: [i32; 3], c: [i32; 3], first_row: i32, rows: i32, cols: usize) -> u64 {
-    let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    let row = _mm256_add_epi32(lane, _mm256_set1_epi32(first_row));
-    // The lanes of the box's rows: all ones below `rows`.
-    let in_box = _mm256_cmpgt_epi32(_mm256_set1_epi32(rows), lane);
-    let mut e: [__m256i; 3] = std::array::from_fn(|k| {
-        _mm256_add_epi32(_mm256_set1_epi32(c[k]), _mm256_mullo_epi32(_mm256_set1_epi32(b[k]), row))
-    });
-    let mut bits = 0u64;
-    for q in 0..cols {
-        let all = _mm256_or_si256(_mm256_or_si256(e[0], e[1]), e[2]);
-        // Covered where no edge value is negative (the sign bit of their or is clear).
-        let uncovered = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_or_si256(
-            all,
-            _mm256_xor_si256(in_box, _mm256_set1_epi32(-1)),
-        )));
-        bits |= u64::from(!uncovered as u8) << (8 * q);
-        e = std::array::from_fn(|k| _mm256_add_epi32(e[k], _mm256_set1_epi32(a[k])));
-    }
-    transpose8(bits)
-}
-
-/// The 8 x 8 bit matrix `x` (byte `i`, bit `j`) transposed (byte `j`, bit `i`), by three
-/// exchanges of blocks across the diagonal (Hacker's Delight, 7-3).
-fn transpose8(mut x: u64) -> u64 {
-    let mut swap = |shift: u32, mask: u64| {
-        let t = (x ^ (x >> shift)) & mask;
-        x ^= t ^ (t << shift);
-    };
-    swap(7, 0x00AA_00AA_00AA_00AA);
-    swap(14, 0x0000_CCCC_0000_CCCC);
-    swap(28, 0x0000_0000_F0F0_F0F0);
-    x
 }
 
 /// Triangles spanning less than this both ways (in snapped units: 4 pixels) are judged.
@@ -357,62 +291,6 @@ mod tests {
     use super::*;
     use crate::render::fill::{SPAN_ANY, centre_span, fill_snapped, spans_hold_centre, to_fixed};
     use crate::render::project::State;
-
-    #[test]
-    fn transpose8_swaps_rows_and_columns() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..1000 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let t = transpose8(x);
-            for i in 0..8 {
-                for j in 0..8 {
-                    assert_eq!(t >> (8 * j + i) & 1, x >> (8 * i + j) & 1, "{x:#x} ({i}, {j})");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn box_masks_are_the_edge_functions_signs_centre_by_centre() {
-        if !is_x86_feature_detected!("avx2") {
-            eprintln!("note: no AVX2 here; box_masks is not used and not tested");
-            return;
-        }
-        // Random edge functions of the sizes a small triangle has (steps below 2^20, values
-        // below 2^25), every box shape up to 8 x 8 and a few first rows: bit 8 r + q must be
-        // whether all three e_k = c_k + b_k (first_row + r) + a_k q are non-negative,
-        // evaluated here one centre at a time in i64.
-        let mut seed = 11u64;
-        let mut next = move |m: i64| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 20) as i64 % (2 * m) - m
-        };
-        let (mut set, mut clear) = (0, 0);
-        for k in 0..4000 {
-            let (a, b, c): ([i32; 3], [i32; 3], [i32; 3]) = (
-                std::array::from_fn(|_| next(1 << 12) as i32),
-                std::array::from_fn(|_| next(1 << 12) as i32),
-                std::array::from_fn(|_| next(1 << 14) as i32),
-            );
-            let (rows, cols, first_row) = (1 + k % 8, 1 + (k / 8) % 8, (k % 3) as i32);
-            let bits = box_masks((a, b, c), first_row, rows, cols).expect("AVX2 and a box of 8 x 8 at most");
-            for r in 0..8 {
-                for q in 0..8 {
-                    let inside = r < rows
-                        && q < cols
-                        && (0..3).all(|e| {
-                            let v = i64::from(c[e]) + i64::from(b[e]) * (i64::from(first_row) + r as i64);
-                            v + i64::from(a[e]) * q as i64 >= 0
-                        });
-                    assert_eq!(bits >> (8 * r + q) & 1 == 1, inside, "{a:?} {b:?} {c:?} ({q}, {r})");
-                    set += usize::from(inside);
-                    clear += usize::from(!inside && r < rows && q < cols);
-                }
-            }
-        }
-        assert!(set > 10_000 && clear > 10_000, "{set} {clear}");
-        assert_eq!(box_masks(([0; 3], [0; 3], [0; 3]), 0, 9, 1), None);
-    }
 
     #[test]
     fn span_pass_decides_as_the_scalar_test() {
