@@ -15,6 +15,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Wrap};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 pub use theme::Theme;
 pub use viewport::ViewportCache;
@@ -132,23 +133,32 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// `s` in at most `width` columns: cut with a closing "…" when it is longer, so a reader
-/// sees that something is missing (one column per char: glTF names are nearly always ASCII).
+/// `s` in at most `width` terminal columns: cut with a closing "…" when it is wider, so a
+/// reader sees that something is missing.
 pub fn fit(s: &str, width: usize) -> String {
-    if s.chars().count() <= width {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(width.saturating_sub(1)).collect();
-        if width > 0 {
-            t.push('…');
-        }
-        t
+    if cols(s) <= width {
+        return s.to_string();
     }
+    let mut out = String::new();
+    let mut used = 0;
+    for ch in s.chars() {
+        let w = UnicodeWidthChar::width(ch).unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        out.push(ch);
+        used += w;
+    }
+    if width > 0 {
+        out.push('…');
+    }
+    out
 }
 
-/// Columns `s` takes (see `fit`).
+/// Terminal columns `s` takes (a CJK character two, a combining mark none), as ratatui
+/// lays it out.
 pub fn cols(s: &str) -> usize {
-    s.chars().count()
+    UnicodeWidthStr::width(s)
 }
 
 /// A bordered block whose title shows focus.
@@ -242,5 +252,23 @@ pub fn mouse_action(areas: &Areas, app: &App, ev: MouseEvent, state: &mut MouseS
         MouseEventKind::ScrollUp if areas.tree.contains(pos) => Some(Action::SelectUp),
         MouseEventKind::ScrollDown if areas.tree.contains(pos) => Some(Action::SelectDown),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{cols, fit};
+
+    #[test]
+    fn fit_cuts_by_terminal_columns() {
+        // ASCII: one column a char. "骨" (bone) takes two columns, "é" written as e plus a
+        // combining accent takes one.
+        assert_eq!((cols("hips"), cols("骨盤"), cols("e\u{301}")), (4, 4, 1));
+        assert_eq!(fit("hips", 4), "hips");
+        assert_eq!(fit("spine_01", 5), "spin…");
+        // Three columns: one wide char (2) and the ellipsis (1); a second would overflow.
+        assert_eq!(fit("骨盤骨", 3), "骨…");
+        assert_eq!(cols(&fit("骨盤骨", 4)), 3);
+        assert_eq!(fit("abc", 0), "");
     }
 }

@@ -217,7 +217,10 @@ fn influence_lines<'a>(rows: &[(String, String, bool)], width: usize, theme: &Th
     let name_w = rows.iter().map(|r| cols(&r.0)).max().unwrap_or(0).min(room);
     rows.iter()
         .map(|(name, weight, skinned)| {
-            let mut spans = vec![Span::raw(format!("  {:<name_w$} {weight:>weight_w$}", fit(name, name_w)))];
+            // Padded by terminal columns, not chars, so that wide names keep the column.
+            let name = fit(name, name_w);
+            let pad = " ".repeat(name_w.saturating_sub(cols(&name)));
+            let mut spans = vec![Span::raw(format!("  {name}{pad} {weight:>weight_w$}"))];
             if !skinned {
                 spans.push(Span::styled(SKIPPED, theme.dim));
             }
