@@ -158,22 +158,28 @@ mod tests {
         assert!(grid.cells.iter().all(|c| *c == Cell::BLANK));
     }
 
+    /// The gizmo of a camera turned by `yaw` and `pitch` from the default one, on an 80x48
+    /// raster of pixels `aspect` times as tall as wide.
+    fn gizmo(yaw: f32, pitch: f32, aspect: f32) -> Raster {
+        let mut cam = Camera::default();
+        cam.orbit(yaw, pitch);
+        let mut r = Raster::new(80, 48, aspect);
+        draw_axis_gizmo(&mut r, &cam);
+        r
+    }
+
     #[test]
     fn gizmo_turns_with_the_camera() {
         // Yaw 90 degrees: the eye is on +X looking towards -X; right = forward x up =
         // -X x Y = -Z, so +Z points left (6 pixels, to column 2) and +X at the viewer.
-        let mut cam = Camera::default();
-        cam.orbit(std::f32::consts::FRAC_PI_2, 0.0);
-        let mut r = Raster::new(80, 48, 1.0);
-        draw_axis_gizmo(&mut r, &cam);
+        let r = gizmo(std::f32::consts::FRAC_PI_2, 0.0, 1.0);
         assert_eq!(r.color_at(2, 39), Some(AXIS_Z));
         assert!(!r.is_lit(9, 39));
         assert_eq!(r.color_at(8, 39), Some(AXIS_X));
         // ASCII pixels are twice as tall: 80x48 is physically 80x96, so the length is
         // 80 / 8 = 10 columns and the y axis 10 / 2 = 5 rows; origin (10 + 2, 48 - 5 - 3)
         // = (12, 40).
-        let mut r = Raster::new(80, 48, 2.0);
-        draw_axis_gizmo(&mut r, &Camera::default());
+        let r = gizmo(0.0, 0.0, 2.0);
         assert_eq!(r.color_at(12, 40), Some(AXIS_Z));
         assert_eq!(r.color_at(22, 40), Some(AXIS_X));
         assert_eq!(r.color_at(12, 35), Some(AXIS_Y));
@@ -188,15 +194,9 @@ mod tests {
         // Yaw 180: x points left, to column 2, its letter would be at 0.5 - 0.5 (clamped to
         // the first column). Pitch 90 (looking straight down): z points down to the bottom
         // rows, its letter clamped to the last row.
-        let mut cam = Camera::default();
-        cam.orbit(std::f32::consts::PI, 0.0);
-        let mut r = Raster::new(80, 48, 1.0);
-        draw_axis_gizmo(&mut r, &cam);
+        let r = gizmo(std::f32::consts::PI, 0.0, 1.0);
         assert!(r.labels.iter().any(|l| l.ch == 'x' && l.x == 0 && l.y == 39), "{:?}", r.labels);
-        let mut cam = Camera::default();
-        cam.orbit(0.0, std::f32::consts::FRAC_PI_2);
-        let mut r = Raster::new(80, 48, 1.0);
-        draw_axis_gizmo(&mut r, &cam);
+        let r = gizmo(0.0, std::f32::consts::FRAC_PI_2, 1.0);
         assert!(r.labels.iter().any(|l| l.ch == 'z' && l.y == 47), "{:?}", r.labels);
         assert_eq!(r.labels.len(), 2, "{:?}", r.labels);
     }
