@@ -1,7 +1,9 @@
 //! Which triangles of a triangle list may draw, found without walking each one through
 //! the filler: most of a dense mesh's are smaller than a pixel and cover no pixel centre.
 //! `for_each_candidate` filters the list in draw order (a span test on every triangle,
-//! then a coverage test on those that pass, both in `filter_avx2` where the CPU has AVX2); one thread fills what it passes on directly.
+//! then a coverage test on those that pass, both in `filter_avx2` where the CPU has
+//! AVX2). One thread fills what `for_each_set_up` passes on directly, small triangles
+//! already set up eight at a time.
 //!
 //! For two threads the filtered list is binned once for the row bands the mesh drawer
 //! fills in parallel: it is cut into chunks binned in parallel, each keeping, per band and
@@ -17,7 +19,7 @@
 
 use std::ops::Range;
 
-use super::fill::{SPAN_ANY, centre_rows, small_misses_its_only_centre, spans_hold_centre};
+use super::fill::{SPAN_ANY, SmallLanes, centre_rows, small_misses_its_only_centre, spans_hold_centre};
 use super::project::{ProjVertex, State};
 
 /// Number of row bands: the machine this is tuned for has two cores, and more bands would
@@ -181,8 +183,92 @@ pub(super) fn for_each_candidate(
     indices: Option<&[u32]>,
     range: Range<usize>,
     mesh: Projected,
-    mut keep: impl FnMut(Tri),
+    keep: impl FnMut(Tri),
 ) {
+    filter(indices, range, mesh, &mut Covering(keep));
+}
+
+/// A triangle `for_each_set_up` passes on.
+pub(super) enum Candidate<'a> {
+    /// A small triangle of simple vertices, set up in lane `k` of the lanes.
+    SetUp(Tri, &'a SmallLanes, usize),
+    /// Any other triangle that may draw, for the filler's own checks and set-up.
+    Other(Tri),
+}
+
+/// `for_each_candidate` for the one-thread fill: small triangles are also set up, eight
+/// at a time where the CPU has AVX2 (`filter_avx2::SmallFilter`), so that the filler
+/// starts at their rows. The same triangles, in the same order; small ones that draw
+/// nothing (no area, or no centre of the raster covered) may be left out.
+#[inline(always)]
+pub(super) fn for_each_set_up(
+    indices: Option<&[u32]>,
+    range: Range<usize>,
+    mesh: Projected,
+    keep: impl FnMut(Candidate),
+) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(small) = super::filter_avx2::SmallFilter::new(mesh.verts, mesh.spans, mesh.width, mesh.height)
+    {
+        let mut sink = SettingUp { small, lanes: SmallLanes::default(), keep };
+        filter(indices, range, mesh, &mut sink);
+        return;
+    }
+    let mut keep = keep;
+    for_each_candidate(indices, range, mesh, |t| keep(Candidate::Other(t)));
+}
+
+/// Where the span test's batches go.
+trait Sink {
+    /// Up to `BATCH` triangles that passed the span test, in draw order.
+    fn take(&mut self, mesh: Projected, tris: &[Tri]);
+}
+
+/// `for_each_candidate`'s: `may_draw`, then `keep` for each triangle that passes.
+struct Covering<F>(F);
+
+impl<F: FnMut(Tri)> Sink for Covering<F> {
+    #[inline(always)]
+    fn take(&mut self, mesh: Projected, tris: &[Tri]) {
+        keep_covering(mesh, tris, &mut self.0);
+    }
+}
+
+/// `for_each_set_up`'s.
+#[cfg(target_arch = "x86_64")]
+struct SettingUp<F> {
+    small: super::filter_avx2::SmallFilter,
+    lanes: SmallLanes,
+    keep: F,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<F: FnMut(Candidate)> Sink for SettingUp<F> {
+    #[inline(always)]
+    fn take(&mut self, _: Projected, tris: &[Tri]) {
+        for block in tris.chunks(8) {
+            let mut eight = [[0u32; 3]; 8];
+            eight[..block.len()].copy_from_slice(block);
+            let (set_up, other) = self.small.set_up8(&eight, &mut self.lanes);
+            // Lanes past the end were padding.
+            let mut bits = (set_up | other) & ((1u32 << block.len()) - 1);
+            while bits != 0 {
+                let k = bits.trailing_zeros() as usize;
+                let t = block[k];
+                (self.keep)(if set_up >> k & 1 == 1 {
+                    Candidate::SetUp(t, &self.lanes, k)
+                } else {
+                    Candidate::Other(t)
+                });
+                bits &= bits - 1;
+            }
+        }
+    }
+}
+
+/// The span test over `range`, its passes handed to `sink` in batches, in draw order.
+#[inline(always)]
+fn filter(indices: Option<&[u32]>, range: Range<usize>, mesh: Projected, sink: &mut impl Sink) {
     // `spans` ends with `SPAN_ANY`, which an index out of range reads instead: no bounds
     // check, nor branch, per vertex.
     let spans = if mesh.spans.is_empty() { &[SPAN_ANY][..] } else { mesh.spans };
@@ -204,7 +290,7 @@ pub(super) fn for_each_candidate(
             for (w, &bits) in pass.iter().enumerate() {
                 let mut bits = bits;
                 while bits != 0 {
-                    batch.push(tri(start + 64 * w + bits.trailing_zeros() as usize), mesh, &mut keep);
+                    batch.push(tri(start + 64 * w + bits.trailing_zeros() as usize), mesh, sink);
                     bits &= bits - 1;
                 }
             }
@@ -216,7 +302,7 @@ pub(super) fn for_each_candidate(
     let span = |i: u32| spans[(i as usize).min(last)];
     let mut one = |t: Tri| {
         let pass = spans_hold_centre(span(t[0]), span(t[1]), span(t[2]));
-        batch.push_if(pass, t, mesh, &mut keep);
+        batch.push_if(pass, t, mesh, sink);
     };
     match indices {
         Some(ix) => {
@@ -225,7 +311,7 @@ pub(super) fn for_each_candidate(
         }
         None => (start..range.end).for_each(|k| one(tri(k))),
     }
-    keep_covering(mesh, &batch.tris[..batch.n], &mut keep);
+    sink.take(mesh, &batch.tris[..batch.n]);
 }
 
 /// Triangles that passed the span test, waiting in draw order for the second test.
@@ -236,18 +322,18 @@ struct Batch {
 
 impl Batch {
     #[inline(always)]
-    fn push(&mut self, t: Tri, mesh: Projected, keep: &mut impl FnMut(Tri)) {
-        self.push_if(true, t, mesh, keep);
+    fn push(&mut self, t: Tri, mesh: Projected, sink: &mut impl Sink) {
+        self.push_if(true, t, mesh, sink);
     }
 
     /// Add `t` when `pass`, without a branch on it: `t` is written either way, and the end
     /// advances only when it passes.
     #[inline(always)]
-    fn push_if(&mut self, pass: bool, t: Tri, mesh: Projected, keep: &mut impl FnMut(Tri)) {
+    fn push_if(&mut self, pass: bool, t: Tri, mesh: Projected, sink: &mut impl Sink) {
         self.tris[self.n % BATCH] = t;
         self.n += usize::from(pass);
         if self.n == BATCH {
-            keep_covering(mesh, &self.tris, keep);
+            sink.take(mesh, &self.tris);
             self.n = 0;
         }
     }

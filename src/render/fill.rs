@@ -168,7 +168,7 @@ fn spans_hold_centre_sse2(a: [i16; 4], b: [i16; 4], c: [i16; 4]) -> bool {
 }
 
 /// An attribute across a triangle: (value at a point, step per column, step per row).
-type Plane = (f32, f32, f32);
+pub(super) type Plane = (f32, f32, f32);
 
 /// A triangle ready to scan: snapped, oriented, with its pixel box.
 pub(super) struct Triangle {
@@ -351,11 +351,11 @@ impl Triangle {
 /// Edge functions: per-pixel steps along x (`a`) and y (`b`), and the values at the box's
 /// first candidate centre (`c`), biased by the fill rule so that a centre is covered
 /// exactly when all three are >= 0.
-type Edges<T> = ([T; 3], [T; 3], [T; 3]);
+pub(super) type Edges<T> = ([T; 3], [T; 3], [T; 3]);
 
 /// The integers the snapped coordinates are worked in: `i64` in general, `i32` for small
 /// triangles (see `scan_masked`).
-trait Fixed:
+pub(super) trait Fixed:
     Copy
     + Ord
     + From<i16>
@@ -426,18 +426,45 @@ fn attribute_planes<T: Fixed>(
     z: [f32; 3],
     s: [f32; 3],
 ) -> (Plane, Plane) {
-    let to_px = |v: T| v.to_f32() / SUB as f32;
-    let (x1, y1) = (to_px(x[1] - x[0]), to_px(y[1] - y[0]));
-    let (x2, y2) = (to_px(x[2] - x[0]), to_px(y[2] - y[0]));
-    let inv_area = 1.0 / (x1 * y2 - y1 * x2);
-    let (ox, oy) = (to_px(cx - x[0]), to_px(cy - y[0]));
-    let plane = |v: [f32; 3]| {
+    let basis = PlaneBasis::new(x, y, cx, cy);
+    (basis.plane(z), basis.plane(s))
+}
+
+/// What every attribute plane of one triangle shares, in pixel units: the two sides from
+/// vertex 0, the inverse of the area they span, and the box's first candidate centre
+/// relative to vertex 0. `filter_avx2` works these out eight triangles at a time with the
+/// same operations in the same order, so `plane` gives the same bits either way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct PlaneBasis {
+    pub x1: f32,
+    pub y1: f32,
+    pub x2: f32,
+    pub y2: f32,
+    pub inv_area: f32,
+    pub ox: f32,
+    pub oy: f32,
+}
+
+impl PlaneBasis {
+    #[inline(always)]
+    pub(super) fn new<T: Fixed>(x: [T; 3], y: [T; 3], cx: T, cy: T) -> PlaneBasis {
+        let to_px = |v: T| v.to_f32() / SUB as f32;
+        let (x1, y1) = (to_px(x[1] - x[0]), to_px(y[1] - y[0]));
+        let (x2, y2) = (to_px(x[2] - x[0]), to_px(y[2] - y[0]));
+        let inv_area = 1.0 / (x1 * y2 - y1 * x2);
+        let (ox, oy) = (to_px(cx - x[0]), to_px(cy - y[0]));
+        PlaneBasis { x1, y1, x2, y2, inv_area, ox, oy }
+    }
+
+    /// The plane of the per-vertex values `v`.
+    #[inline(always)]
+    pub(super) fn plane(&self, v: [f32; 3]) -> Plane {
+        let PlaneBasis { x1, y1, x2, y2, inv_area, ox, oy } = *self;
         let (d1, d2) = (v[1] - v[0], v[2] - v[0]);
         let ddx = (d1 * y2 - d2 * y1) * inv_area;
         let ddy = (d2 * x1 - d1 * x2) * inv_area;
         (v[0] + ddx * ox + ddy * oy, ddx, ddy)
-    };
-    (plane(z), plane(s))
+    }
 }
 
 /// Where a small triangle's rows are drawn: the raster's width, the box's first column
@@ -536,13 +563,30 @@ pub(super) fn fill_snapped(
     let Some(tri) = SmallTriangle::new(width, height, x, y) else {
         return;
     };
-    let SmallTriangle { edges, front, px0, px1, py0, py1, cx, cy } = tri;
-    let row0 = py0.max(rows.start as i32);
-    let row1 = py1.min(rows.end.min(height) as i32 - 1);
-    if row0 > row1 || (cull && !front) {
+    if cull && !tri.front {
         return;
     }
-    let planes = || attribute_planes(x, y, cx, cy, z, s(front));
+    let (front, cx, cy) = (tri.front, tri.cx, tri.cy);
+    fill_small((width, height), rows, &tri, || attribute_planes(x, y, cx, cy, z, s(front)), f);
+}
+
+/// Draw a small triangle set up as `SmallTriangle::new` sets it up (in `filter_avx2` too,
+/// eight at a time) over the raster rows `rows`, with its attribute planes (in pixel
+/// units, from the box's first centre) asked for once a pixel is known to be covered.
+#[inline(always)]
+pub(super) fn fill_small(
+    (width, height): (usize, usize),
+    rows: &Range<usize>,
+    tri: &SmallTriangle,
+    planes: impl Fn() -> (Plane, Plane),
+    f: impl FnMut(usize, f32, f32),
+) {
+    let SmallTriangle { edges, px0, px1, py0, py1, .. } = *tri;
+    let row0 = py0.max(rows.start as i32);
+    let row1 = py1.min(rows.end.min(height) as i32 - 1);
+    if row0 > row1 {
+        return;
+    }
     if px0 == px1 && row0 == row1 {
         // A single candidate centre, as for most triangles of a dense mesh that get this
         // far: its edge values and attributes directly, as `scan_masked` works them out.
@@ -576,15 +620,16 @@ pub(super) fn fill_snapped(
 /// data moved: the same covered centres. The attribute planes are then set up in the given
 /// order too, which gives `Triangle`'s floats: swapping two vertices only changes the sign
 /// of each product difference in them, and of the area they are divided by.
-struct SmallTriangle {
-    edges: Edges<i32>,
-    front: bool,
-    px0: i32,
-    px1: i32,
-    py0: i32,
-    py1: i32,
-    cx: i32,
-    cy: i32,
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct SmallTriangle {
+    pub edges: Edges<i32>,
+    pub front: bool,
+    pub px0: i32,
+    pub px1: i32,
+    pub py0: i32,
+    pub py1: i32,
+    pub cx: i32,
+    pub cy: i32,
 }
 
 impl SmallTriangle {
@@ -592,7 +637,7 @@ impl SmallTriangle {
     /// `SMALL_EXTENT` both ways, on a raster whose sides are at most `SPAN_MAX_SIDE`)
     /// holds no pixel centre of the raster, or the triangle has no area.
     #[inline(always)]
-    fn new(width: usize, height: usize, x: [i32; 3], y: [i32; 3]) -> Option<SmallTriangle> {
+    pub(super) fn new(width: usize, height: usize, x: [i32; 3], y: [i32; 3]) -> Option<SmallTriangle> {
         // Sides below 2^15, coordinates below 2^28.
         let [px0, px1, py0, py1] = pixel_box(width, height, x, y);
         if px0 > px1 || py0 > py1 {
@@ -618,6 +663,52 @@ impl SmallTriangle {
     }
 }
 
+/// Eight small triangles set up at once (`filter_avx2::SmallFilter`), a triangle per
+/// lane: what `SmallTriangle::new` and `PlaneBasis::new` give for each, and its depth
+/// plane.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct SmallLanes {
+    /// Per edge: the step per column, the step per row, the value at the first centre.
+    pub a: [[i32; 8]; 3],
+    pub b: [[i32; 8]; 3],
+    pub c: [[i32; 8]; 3],
+    /// `[px0, px1, py0, py1, cx, cy]`.
+    pub frame: [[i32; 8]; 6],
+    /// All ones on a front face.
+    pub front: [i32; 8],
+    /// `[x1, y1, x2, y2, inv_area, ox, oy]`.
+    pub basis: [[f32; 8]; 7],
+    /// The depth plane: value at the first centre, step per column, step per row.
+    pub z_plane: [[f32; 8]; 3],
+}
+
+impl SmallLanes {
+    /// Lane `k`'s triangle.
+    #[inline(always)]
+    pub(super) fn triangle(&self, k: usize) -> SmallTriangle {
+        let edge = |e: &[[i32; 8]; 3]| [e[0][k], e[1][k], e[2][k]];
+        let f = |i: usize| self.frame[i][k];
+        SmallTriangle {
+            edges: (edge(&self.a), edge(&self.b), edge(&self.c)),
+            front: self.front[k] != 0,
+            px0: f(0),
+            px1: f(1),
+            py0: f(2),
+            py1: f(3),
+            cx: f(4),
+            cy: f(5),
+        }
+    }
+
+    /// Lane `k`'s depth plane, and the basis of its other planes.
+    #[inline(always)]
+    pub(super) fn planes(&self, k: usize) -> (Plane, PlaneBasis) {
+        let b = |i: usize| self.basis[i][k];
+        let basis = PlaneBasis { x1: b(0), y1: b(1), x2: b(2), y2: b(3), inv_area: b(4), ox: b(5), oy: b(6) };
+        ((self.z_plane[0][k], self.z_plane[1][k], self.z_plane[2][k]), basis)
+    }
+}
+
 /// Whether three snapped points (within `COORD_LIMIT`) on a `width` x `height` raster
 /// make a small triangle whose box holds a single pixel centre, which it misses: such a
 /// triangle draws nothing in any band. Larger ones are not judged (false).
@@ -639,7 +730,7 @@ fn is_small<T: Fixed>(x: [T; 3], y: [T; 3]) -> bool {
 
 /// Triangles spanning less than this (in snapped units, 16 pixels) both ways are small:
 /// their boxes are at most 16 columns wide.
-const SMALL_EXTENT: i64 = 16 * SUB;
+pub(super) const SMALL_EXTENT: i64 = 16 * SUB;
 
 /// The three edges' steps across the first `4 * GROUPS` columns of a row (`a[k] * q`), set
 /// up once per small triangle; `covered` turns a row's first-column edge values into the

@@ -16,12 +16,19 @@
 //! centres), and no area or no centre covered, worked out with `fill::SmallTriangle`'s
 //! integers (the same box, edge functions and fill rule; integer arithmetic, so exactly
 //! its verdicts). Everything else is passed on, to be drawn, clipped or counted as skipped.
+//!
+//! `SmallFilter` is `may_draw` for the one-thread fill, which also hands on the set-up it
+//! has made: for every triangle under 16 pixels across (the filler's small path), the box,
+//! the edge functions, the facing and the depth plane, eight at a time, in the filler's
+//! integers and with its float operations in its order, so the same bits. The filler then
+//! starts at the triangle's rows. Measured at 400x240 on one core: the walker -7 to -10%,
+//! the tentacle -5 to -8%; CesiumMan-x32 12% fewer instructions but the same time.
 
 use std::arch::x86_64::*;
 use std::ops::Range;
 
 use super::bin::Tri;
-use super::fill::{SUB, SUB_BITS};
+use super::fill::{SMALL_EXTENT, SPAN_MAX_SIDE, SUB, SUB_BITS, SmallLanes};
 use super::project::ProjVertex;
 
 /// Triangles `span_pass` takes per call: one `u64` of pass bits per 64.
@@ -199,91 +206,251 @@ struct Screen {
 /// `screen.spans` at least as many spans.
 #[target_feature(enable = "avx2")]
 unsafe fn block8(screen: &Screen, tris: &[Tri; 8]) -> u32 {
-    let set1 = _mm256_set1_epi32;
-    let zero = _mm256_setzero_si256();
-    let last = set1(screen.last);
-    let corner = |k: usize| {
-        let lanes: [u32; 8] = std::array::from_fn(|t| tris[t][k]);
-        // SAFETY: an unaligned load of the 32 bytes of `lanes`.
-        unsafe { _mm256_loadu_si256(lanes.as_ptr().cast()) }
-    };
-    let mut ok = set1(-1);
-    let (mut x, mut y) = ([zero; 3], [zero; 3]);
-    for k in 0..3 {
-        let index = corner(k);
-        // In range: the unsigned minimum with the last index is the index itself.
-        let clamped = _mm256_min_epu32(index, last);
-        ok = _mm256_and_si256(ok, _mm256_cmpeq_epi32(clamped, index));
-        let five = _mm256_mullo_epi32(clamped, set1(5));
-        // SAFETY: every lane is clamped to `0..=last` (caller's bounds); x and y are the
-        // first two words of each `ProjVertex`, and a span's first word is its first four bytes.
-        let span = unsafe { _mm256_i32gather_epi32::<4>(screen.spans, _mm256_add_epi32(clamped, clamped)) };
-        x[k] = unsafe { _mm256_i32gather_epi32::<4>(screen.verts, five) };
-        y[k] = unsafe { _mm256_i32gather_epi32::<4>(screen.verts, _mm256_add_epi32(five, set1(1))) };
-        // Simple: the span's first column (the low half) is not negative.
-        let not_simple = _mm256_srai_epi32::<31>(_mm256_slli_epi32::<16>(span));
-        ok = _mm256_andnot_si256(not_simple, ok);
-    }
-    // `ok`: all ones where all three vertices are in range and simple.
-    let min = |v: [__m256i; 3]| _mm256_min_epi32(_mm256_min_epi32(v[0], v[1]), v[2]);
-    let max = |v: [__m256i; 3]| _mm256_max_epi32(_mm256_max_epi32(v[0], v[1]), v[2]);
-    let (x_min, x_max, y_min, y_max) = (min(x), max(x), min(y), max(y));
-    let under = |hi: __m256i, lo: __m256i| _mm256_cmpgt_epi32(set1(JUDGED_EXTENT), _mm256_sub_epi32(hi, lo));
-    let judged = _mm256_and_si256(ok, _mm256_and_si256(under(x_max, x_min), under(y_max, y_min)));
-    // `fill::SmallTriangle::new`'s box: first and last centres, clamped to the raster.
-    const HALF: i32 = (SUB / 2) as i32;
-    let first = |v: __m256i| {
-        _mm256_srai_epi32::<{ SUB_BITS as i32 }>(_mm256_add_epi32(v, set1(SUB as i32 - 1 - HALF)))
-    };
-    let last_c = |v: __m256i| _mm256_srai_epi32::<{ SUB_BITS as i32 }>(_mm256_sub_epi32(v, set1(HALF)));
-    let px0 = _mm256_max_epi32(first(x_min), zero);
-    let px1 = _mm256_min_epi32(last_c(x_max), set1(screen.max_col));
-    let py0 = _mm256_max_epi32(first(y_min), zero);
-    let py1 = _mm256_min_epi32(last_c(y_max), set1(screen.max_row));
-    // Sides below 2^10: products below 2^20.
-    let sub = _mm256_sub_epi32;
-    let mul = _mm256_mullo_epi32;
-    let area = sub(mul(sub(x[1], x[0]), sub(y[2], y[0])), mul(sub(y[1], y[0]), sub(x[2], x[0])));
-    let flat = _mm256_cmpeq_epi32(area, zero);
-    // All ones on a front face, whose edges are reversed (negated, see `SmallTriangle`).
-    let front = _mm256_srai_epi32::<31>(area);
-    let signed = |v: __m256i| sub(_mm256_xor_si256(v, front), front);
-    let cx = _mm256_add_epi32(_mm256_slli_epi32::<{ SUB_BITS as i32 }>(px0), set1(HALF));
-    let cy = _mm256_add_epi32(_mm256_slli_epi32::<{ SUB_BITS as i32 }>(py0), set1(HALF));
-    // Per edge: the step per column (a), per row (b) and the value at (cx, cy) (c), as
-    // `fill::edge_functions` makes them.
-    let (mut a, mut b, mut c) = ([zero; 3], [zero; 3], [zero; 3]);
-    for k in 0..3 {
-        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-        let (dx, dy) = (sub(x[j], x[i]), sub(y[j], y[i]));
-        let value = signed(sub(mul(dx, sub(cy, y[i])), mul(dy, sub(cx, x[i]))));
-        let (dx, dy) = (signed(dx), signed(dy));
-        let top_left = _mm256_or_si256(
-            _mm256_cmpgt_epi32(zero, dy),
-            _mm256_and_si256(_mm256_cmpeq_epi32(dy, zero), _mm256_cmpgt_epi32(dx, zero)),
-        );
-        // The bias is 0 on a top or left edge (top_left all ones), else 1.
-        c[k] = sub(sub(value, set1(1)), top_left);
-        a[k] = _mm256_slli_epi32::<{ SUB_BITS as i32 }>(sub(zero, dy));
-        b[k] = _mm256_slli_epi32::<{ SUB_BITS as i32 }>(dx);
-    }
-    let (cols, rows) = (sub(px1, px0), sub(py1, py0));
-    let mut covered = zero;
-    let mut row = c;
-    for r in 0..4 {
-        let row_in = _mm256_cmpgt_epi32(rows, set1(r - 1));
-        let mut e = row;
-        for q in 0..4 {
-            let inside = _mm256_cmpgt_epi32(_mm256_or_si256(_mm256_or_si256(e[0], e[1]), e[2]), set1(-1));
-            let col_in = _mm256_cmpgt_epi32(cols, set1(q - 1));
-            covered = _mm256_or_si256(covered, _mm256_and_si256(inside, _mm256_and_si256(row_in, col_in)));
-            e = std::array::from_fn(|k| _mm256_add_epi32(e[k], a[k]));
+    // SAFETY: the caller's.
+    let l = unsafe { Lanes::new(screen, tris) };
+    (!_mm256_movemask_ps(_mm256_castsi256_ps(l.dropped())) & 0xff) as u32
+}
+
+/// Eight triangles set up as `fill::SmallTriangle::new` sets one up, a triangle per lane.
+/// Lanes that are not `ok`, or not small, hold values of no use.
+struct Lanes {
+    /// All ones where all three vertices are in range and simple, and the triangle spans
+    /// less than `JUDGED_EXTENT` both ways.
+    judged: __m256i,
+    /// The same for less than `fill::SMALL_EXTENT`.
+    small: __m256i,
+    x: [__m256i; 3],
+    y: [__m256i; 3],
+    /// Each vertex's index times five: the 4-byte word where its `ProjVertex` starts.
+    words: [__m256i; 3],
+    px0: __m256i,
+    px1: __m256i,
+    py0: __m256i,
+    py1: __m256i,
+    cx: __m256i,
+    cy: __m256i,
+    /// All ones where the area is zero.
+    flat: __m256i,
+    /// All ones on a front face, whose edges are reversed (negated, see `SmallTriangle`).
+    front: __m256i,
+    a: [__m256i; 3],
+    b: [__m256i; 3],
+    c: [__m256i; 3],
+}
+
+impl Lanes {
+    /// SAFETY (caller): AVX2 present; `screen.verts` holds `last + 1` vertices and
+    /// `screen.spans` at least as many spans.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn new(screen: &Screen, tris: &[Tri; 8]) -> Lanes {
+        let set1 = _mm256_set1_epi32;
+        let zero = _mm256_setzero_si256();
+        let last = set1(screen.last);
+        let corner = |k: usize| {
+            let lanes: [u32; 8] = std::array::from_fn(|t| tris[t][k]);
+            // SAFETY: an unaligned load of the 32 bytes of `lanes`.
+            unsafe { _mm256_loadu_si256(lanes.as_ptr().cast()) }
+        };
+        let mut ok = set1(-1);
+        let (mut x, mut y, mut words) = ([zero; 3], [zero; 3], [zero; 3]);
+        for k in 0..3 {
+            let index = corner(k);
+            // In range: the unsigned minimum with the last index is the index itself.
+            let clamped = _mm256_min_epu32(index, last);
+            ok = _mm256_and_si256(ok, _mm256_cmpeq_epi32(clamped, index));
+            let five = _mm256_mullo_epi32(clamped, set1(5));
+            // SAFETY: every lane is clamped to `0..=last` (caller's bounds); x and y are the
+            // first two words of each `ProjVertex`, and a span's first word is its first four bytes.
+            let span =
+                unsafe { _mm256_i32gather_epi32::<4>(screen.spans, _mm256_add_epi32(clamped, clamped)) };
+            x[k] = unsafe { _mm256_i32gather_epi32::<4>(screen.verts, five) };
+            y[k] = unsafe { _mm256_i32gather_epi32::<4>(screen.verts, _mm256_add_epi32(five, set1(1))) };
+            words[k] = five;
+            // Simple: the span's first column (the low half) is not negative.
+            let not_simple = _mm256_srai_epi32::<31>(_mm256_slli_epi32::<16>(span));
+            ok = _mm256_andnot_si256(not_simple, ok);
         }
-        row = std::array::from_fn(|k| _mm256_add_epi32(row[k], b[k]));
+        let min = |v: [__m256i; 3]| _mm256_min_epi32(_mm256_min_epi32(v[0], v[1]), v[2]);
+        let max = |v: [__m256i; 3]| _mm256_max_epi32(_mm256_max_epi32(v[0], v[1]), v[2]);
+        let (x_min, x_max, y_min, y_max) = (min(x), max(x), min(y), max(y));
+        let under = |limit: i32| {
+            let below = |hi: __m256i, lo: __m256i| _mm256_cmpgt_epi32(set1(limit), _mm256_sub_epi32(hi, lo));
+            _mm256_and_si256(ok, _mm256_and_si256(below(x_max, x_min), below(y_max, y_min)))
+        };
+        let (judged, small) = (under(JUDGED_EXTENT), under(SMALL_EXTENT as i32));
+        // `fill::SmallTriangle::new`'s box: first and last centres, clamped to the raster.
+        const HALF: i32 = (SUB / 2) as i32;
+        let first = |v: __m256i| {
+            _mm256_srai_epi32::<{ SUB_BITS as i32 }>(_mm256_add_epi32(v, set1(SUB as i32 - 1 - HALF)))
+        };
+        let last_c = |v: __m256i| _mm256_srai_epi32::<{ SUB_BITS as i32 }>(_mm256_sub_epi32(v, set1(HALF)));
+        let px0 = _mm256_max_epi32(first(x_min), zero);
+        let px1 = _mm256_min_epi32(last_c(x_max), set1(screen.max_col));
+        let py0 = _mm256_max_epi32(first(y_min), zero);
+        let py1 = _mm256_min_epi32(last_c(y_max), set1(screen.max_row));
+        // Small sides are below 2^12: products below 2^24 (other lanes may wrap; unused).
+        let sub = _mm256_sub_epi32;
+        let mul = _mm256_mullo_epi32;
+        let area = sub(mul(sub(x[1], x[0]), sub(y[2], y[0])), mul(sub(y[1], y[0]), sub(x[2], x[0])));
+        let flat = _mm256_cmpeq_epi32(area, zero);
+        let front = _mm256_srai_epi32::<31>(area);
+        let signed = |v: __m256i| sub(_mm256_xor_si256(v, front), front);
+        let cx = _mm256_add_epi32(_mm256_slli_epi32::<{ SUB_BITS as i32 }>(px0), set1(HALF));
+        let cy = _mm256_add_epi32(_mm256_slli_epi32::<{ SUB_BITS as i32 }>(py0), set1(HALF));
+        // Per edge: the step per column (a), per row (b) and the value at (cx, cy) (c), as
+        // `fill::edge_functions` makes them.
+        let (mut a, mut b, mut c) = ([zero; 3], [zero; 3], [zero; 3]);
+        for k in 0..3 {
+            let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+            let (dx, dy) = (sub(x[j], x[i]), sub(y[j], y[i]));
+            let value = signed(sub(mul(dx, sub(cy, y[i])), mul(dy, sub(cx, x[i]))));
+            let (dx, dy) = (signed(dx), signed(dy));
+            let top_left = _mm256_or_si256(
+                _mm256_cmpgt_epi32(zero, dy),
+                _mm256_and_si256(_mm256_cmpeq_epi32(dy, zero), _mm256_cmpgt_epi32(dx, zero)),
+            );
+            // The bias is 0 on a top or left edge (top_left all ones), else 1.
+            c[k] = sub(sub(value, set1(1)), top_left);
+            a[k] = _mm256_slli_epi32::<{ SUB_BITS as i32 }>(sub(zero, dy));
+            b[k] = _mm256_slli_epi32::<{ SUB_BITS as i32 }>(dx);
+        }
+        Lanes { judged, small, x, y, words, px0, px1, py0, py1, cx, cy, flat, front, a, b, c }
     }
-    let draws_nothing = _mm256_or_si256(flat, _mm256_cmpeq_epi32(covered, zero));
-    let dropped = _mm256_and_si256(judged, draws_nothing);
-    (!_mm256_movemask_ps(_mm256_castsi256_ps(dropped)) & 0xff) as u32
+
+    /// All ones where a judged triangle surely draws nothing: no area, or none of the at
+    /// most 4 x 4 centres of its box covered.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn dropped(&self) -> __m256i {
+        let set1 = _mm256_set1_epi32;
+        let zero = _mm256_setzero_si256();
+        let Lanes { a, b, c, .. } = *self;
+        let (cols, rows) = (_mm256_sub_epi32(self.px1, self.px0), _mm256_sub_epi32(self.py1, self.py0));
+        let mut covered = zero;
+        let mut row = c;
+        for r in 0..4 {
+            let row_in = _mm256_cmpgt_epi32(rows, set1(r - 1));
+            let mut e = row;
+            for q in 0..4 {
+                let inside = _mm256_cmpgt_epi32(_mm256_or_si256(_mm256_or_si256(e[0], e[1]), e[2]), set1(-1));
+                let col_in = _mm256_cmpgt_epi32(cols, set1(q - 1));
+                covered =
+                    _mm256_or_si256(covered, _mm256_and_si256(inside, _mm256_and_si256(row_in, col_in)));
+                e = std::array::from_fn(|k| _mm256_add_epi32(e[k], a[k]));
+            }
+            row = std::array::from_fn(|k| _mm256_add_epi32(row[k], b[k]));
+        }
+        let draws_nothing = _mm256_or_si256(self.flat, _mm256_cmpeq_epi32(covered, zero));
+        _mm256_and_si256(self.judged, draws_nothing)
+    }
+}
+
+/// `may_draw` that also sets small triangles up, eight at a time, for the one-thread fill
+/// (`bin::for_each_set_up`): the filler then starts at their rows.
+pub(super) struct SmallFilter {
+    screen: Screen,
+}
+
+impl SmallFilter {
+    /// `None` without AVX2, or when the vertices or the raster are too big for the lanes
+    /// (see `may_draw`).
+    pub(super) fn new(verts: &[ProjVertex], spans: &[[i16; 4]], width: usize, height: usize) -> Option<Self> {
+        let n = verts.len();
+        let fits = n > 0
+            && spans.len() == n + 1
+            && n <= (i32::MAX / 5) as usize
+            && width.max(height) <= SPAN_MAX_SIDE;
+        (fits && is_x86_feature_detected!("avx2")).then(|| SmallFilter {
+            screen: Screen {
+                verts: verts.as_ptr().cast(),
+                spans: spans.as_ptr().cast(),
+                last: n as i32 - 1,
+                max_col: width as i32 - 1,
+                max_row: height as i32 - 1,
+            },
+        })
+    }
+
+    /// For eight triangles: (bits of those set up in `out`, bits of the others, to go
+    /// through the filler's own checks). Set up: three vertices in range and simple, less
+    /// than `fill::SMALL_EXTENT` across both ways, some area and a centre of the raster in
+    /// the box, and not dropped by `may_draw`'s test. The other small triangles of simple
+    /// vertices draw nothing and are in neither.
+    pub(super) fn set_up8(&self, tris: &[Tri; 8], out: &mut SmallLanes) -> (u32, u32) {
+        // SAFETY: AVX2 was detected in `new`, which also took `screen` from slices whose
+        // lengths bound every index `Lanes::new` reads at (see `may_draw`).
+        unsafe { set_up8(&self.screen, tris, out) }
+    }
+}
+
+/// `SmallFilter::set_up8`.
+///
+/// SAFETY (caller): as for `block8`.
+#[target_feature(enable = "avx2")]
+unsafe fn set_up8(screen: &Screen, tris: &[Tri; 8], out: &mut SmallLanes) -> (u32, u32) {
+    // SAFETY: the caller's.
+    let l = unsafe { Lanes::new(screen, tris) };
+    let dropped = l.dropped();
+    let no_box = _mm256_or_si256(_mm256_cmpgt_epi32(l.px0, l.px1), _mm256_cmpgt_epi32(l.py0, l.py1));
+    let unusable = _mm256_or_si256(_mm256_or_si256(no_box, l.flat), dropped);
+    let set_up = _mm256_andnot_si256(unusable, l.small);
+    let bits = |v: __m256i| (_mm256_movemask_ps(_mm256_castsi256_ps(v)) & 0xff) as u32;
+    let (set_up, small) = (bits(set_up), bits(l.small));
+    if set_up != 0 {
+        store(&l, screen, out);
+    }
+    // A small triangle that is not set up draws nothing: no area, no centre of the raster
+    // in its box, or none covered.
+    (set_up, !small & 0xff)
+}
+
+/// Write the lanes' set-up and planes (`fill::PlaneBasis`, with its operations in its
+/// order: the same bits) to `out`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn store(l: &Lanes, screen: &Screen, out: &mut SmallLanes) {
+    let put = |to: &mut [i32; 8], v: __m256i| {
+        // SAFETY: an unaligned store of the 32 bytes of `to`.
+        unsafe { _mm256_storeu_si256(to.as_mut_ptr().cast(), v) }
+    };
+    let put_f = |to: &mut [f32; 8], v: __m256| {
+        // SAFETY: as for `put`.
+        unsafe { _mm256_storeu_ps(to.as_mut_ptr(), v) }
+    };
+    for k in 0..3 {
+        put(&mut out.a[k], l.a[k]);
+        put(&mut out.b[k], l.b[k]);
+        put(&mut out.c[k], l.c[k]);
+    }
+    for (to, v) in out.frame.iter_mut().zip([l.px0, l.px1, l.py0, l.py1, l.cx, l.cy]) {
+        put(to, v);
+    }
+    put(&mut out.front, l.front);
+    let (mul, sub, add) = (_mm256_mul_ps, _mm256_sub_ps, _mm256_add_ps);
+    // `v as f32 / SUB`: the conversion rounds to nearest as `as` does, and dividing by a
+    // power of two is multiplying by its exact inverse.
+    let to_px = |v: __m256i| mul(_mm256_cvtepi32_ps(v), _mm256_set1_ps(1.0 / SUB as f32));
+    let isub = _mm256_sub_epi32;
+    let (x1, y1) = (to_px(isub(l.x[1], l.x[0])), to_px(isub(l.y[1], l.y[0])));
+    let (x2, y2) = (to_px(isub(l.x[2], l.x[0])), to_px(isub(l.y[2], l.y[0])));
+    let inv_area = _mm256_div_ps(_mm256_set1_ps(1.0), sub(mul(x1, y2), mul(y1, x2)));
+    let (ox, oy) = (to_px(isub(l.cx, l.x[0])), to_px(isub(l.cy, l.y[0])));
+    for (to, v) in out.basis.iter_mut().zip([x1, y1, x2, y2, inv_area, ox, oy]) {
+        put_f(to, v);
+    }
+    // SAFETY: `words` are indices clamped to the vertices (see `Lanes::new`); z is the
+    // third word of a `ProjVertex`.
+    let z = l.words.map(|w| unsafe {
+        _mm256_i32gather_ps::<4>(screen.verts.cast(), _mm256_add_epi32(w, _mm256_set1_epi32(2)))
+    });
+    let (d1, d2) = (sub(z[1], z[0]), sub(z[2], z[0]));
+    let ddx = mul(sub(mul(d1, y2), mul(d2, y1)), inv_area);
+    let ddy = mul(sub(mul(d2, x1), mul(d1, x2)), inv_area);
+    let start = add(add(z[0], mul(ddx, ox)), mul(ddy, oy));
+    for (to, v) in out.z_plane.iter_mut().zip([start, ddx, ddy]) {
+        put_f(to, v);
+    }
 }
 
 #[cfg(test)]
@@ -404,5 +571,92 @@ mod tests {
             }
         }
         assert!(dropped > 1000 && kept_drawing > 500, "{dropped} {kept_drawing}");
+    }
+
+    #[test]
+    fn small_triangles_are_set_up_as_the_filler_sets_them_up() {
+        use crate::render::fill::{PlaneBasis, SmallTriangle, fill_small};
+        if !is_x86_feature_detected!("avx2") {
+            eprintln!("note: no AVX2 here; SmallFilter is not used and not tested");
+            return;
+        }
+        // Triangles from sub-pixel to twenty pixels across over and around a 37 x 23
+        // raster, every seventh vertex not simple, some indices out of range. A lane set up
+        // must hold `SmallTriangle::new`'s integers and `PlaneBasis`'s floats bit for bit,
+        // and draw `fill_snapped`'s pixels; a lane in neither set must draw nothing.
+        let (w, h) = (37, 23);
+        let mut seed = 11u64;
+        let mut next = move || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let mut verts = Vec::new();
+        for k in 0..4000 {
+            let (cx, cy) = (next() * 45.0 - 4.0, next() * 31.0 - 4.0);
+            let size = [0.3, 0.9, 2.0, 3.9, 6.0, 11.0, 15.9, 21.0][k % 8];
+            for _ in 0..3 {
+                let (x, y) = (to_fixed(cx + next() * size) as i32, to_fixed(cy + next() * size) as i32);
+                let state = if verts.len() % 7 == 3 { State::Clip } else { State::Simple };
+                verts.push(ProjVertex { x, y, z: 0.1 + 0.8 * next(), light: next() - 0.5, state });
+            }
+        }
+        let mut spans: Vec<[i16; 4]> =
+            verts.iter().map(|v| if v.simple() { centre_span(w, h, v.x, v.y) } else { SPAN_ANY }).collect();
+        spans.push(SPAN_ANY);
+        let n = verts.len() as u32;
+        let tris: Vec<Tri> = (0..n / 3)
+            .map(|k| {
+                let t = [3 * k, 3 * k + 1, 3 * k + 2];
+                if k % 50 == 7 { [t[0], n + k, t[2]] } else { t }
+            })
+            .collect();
+        let filter = SmallFilter::new(&verts, &spans, w, h).unwrap();
+        let mut lanes = SmallLanes::default();
+        let (mut set_up_drawing, mut left_out) = (0, 0);
+        // `s` per vertex, depending on the facing as the mesh drawer's shading does.
+        let shade = |v: &[&ProjVertex; 3], front: bool| v.map(|v| if front { v.light } else { -v.light });
+        for block in tris.chunks_exact(8) {
+            let (set_up, other) = filter.set_up8(block.try_into().unwrap(), &mut lanes);
+            assert_eq!(set_up & other, 0);
+            for (k, t) in block.iter().enumerate() {
+                let Some(v) = t.map(|i| verts.get(i as usize)).into_iter().collect::<Option<Vec<_>>>() else {
+                    assert_eq!(other >> k & 1, 1, "{t:?} has an index out of range");
+                    continue;
+                };
+                let v = [v[0], v[1], v[2]];
+                let (x, y, z) = (v.map(|v| v.x), v.map(|v| v.y), v.map(|v| v.z));
+                let mut want = Vec::new();
+                fill_snapped(
+                    (w, h),
+                    &(0..h),
+                    x,
+                    y,
+                    z,
+                    false,
+                    |front| shade(&v, front),
+                    |i, z, s| want.push((i, z.to_bits(), s.to_bits())),
+                );
+                if set_up >> k & 1 == 1 {
+                    let tri = SmallTriangle::new(w, h, x, y).unwrap();
+                    assert_eq!(lanes.triangle(k), tri, "{x:?} {y:?}");
+                    let (z_plane, basis) = lanes.planes(k);
+                    let expected = PlaneBasis::new(x, y, tri.cx, tri.cy);
+                    assert_eq!(basis, expected, "{x:?} {y:?}");
+                    let bits = |p: (f32, f32, f32)| [p.0.to_bits(), p.1.to_bits(), p.2.to_bits()];
+                    assert_eq!(bits(z_plane), bits(expected.plane(z)), "{x:?} {y:?}");
+                    let mut got = Vec::new();
+                    let planes = || (z_plane, basis.plane(shade(&v, tri.front)));
+                    fill_small((w, h), &(0..h), &lanes.triangle(k), planes, |i, z, s| {
+                        got.push((i, z.to_bits(), s.to_bits()))
+                    });
+                    assert_eq!(got, want, "{x:?} {y:?}");
+                    set_up_drawing += usize::from(!got.is_empty());
+                } else if other >> k & 1 == 0 {
+                    assert!(v.iter().all(|v| v.simple()) && want.is_empty(), "{x:?} {y:?}");
+                    left_out += 1;
+                }
+            }
+        }
+        assert!(set_up_drawing > 300 && left_out > 300, "{set_up_drawing} {left_out}");
     }
 }

@@ -15,11 +15,13 @@ use std::ops::Range;
 
 use glam::Vec3;
 
-use super::bin::{Bins, Projected, Tri, bin_triangles, for_each_candidate, halves};
+use super::bin::{Bins, Candidate, Projected, Tri, bin_triangles, for_each_set_up, halves};
 use super::camera::Camera;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
 use super::color::Rgb;
-use super::fill::{SPAN_MAX_SIDE, Triangle, box_has_centre, fill_snapped};
+use super::fill::{
+    Plane, PlaneBasis, SPAN_MAX_SIDE, SmallTriangle, Triangle, box_has_centre, fill_small, fill_snapped,
+};
 use super::line;
 use super::project::{ProjVertex, Projection, Scratch, State, project_all, to_screen};
 use super::raster::{Paint, Pixel, Raster, depth_only, edge, surface};
@@ -381,10 +383,42 @@ fn fill_listed(cx: FillCtx, rows: Range<usize>, mut pixel: impl FnMut(usize, f32
     let primitives = cx.mesh.indices.map_or(cx.sc.verts.len(), <[u32]>::len) / 3;
     let mut skipped = 0;
     let mesh = Projected { verts: &cx.sc.verts, spans: &cx.sc.spans, width: cx.w, height: cx.h };
-    for_each_candidate(cx.mesh.indices, 0..primitives, mesh, |t| {
-        skipped += usize::from(!fill_listed_triangle(cx, &rows, t, &mut pixel));
+    for_each_set_up(cx.mesh.indices, 0..primitives, mesh, |candidate| match candidate {
+        Candidate::SetUp(t, lanes, k) => {
+            fill_set_up(cx, &rows, t, lanes.triangle(k), lanes.planes(k), &mut pixel)
+        }
+        Candidate::Other(t) => skipped += usize::from(!fill_listed_triangle(cx, &rows, t, &mut pixel)),
     });
     DrawStats { primitives, skipped }
+}
+
+/// Fill a small triangle the filter has set up (of simple vertices, all in range), with
+/// its depth plane and the basis of its other planes: what `fill_simple` draws of it.
+#[inline(always)]
+fn fill_set_up(
+    cx: FillCtx,
+    rows: &Range<usize>,
+    t: Tri,
+    tri: SmallTriangle,
+    (z_plane, basis): (Plane, PlaneBasis),
+    pixel: &mut impl FnMut(usize, f32, f32),
+) {
+    if cx.cull && !tri.front {
+        return;
+    }
+    let planes = || {
+        let light = t.map(|i| cx.sc.verts.get(i as usize).map_or(0.0, |v| v.light));
+        (z_plane, basis.plane(shade(cx, light, t.map(|i| i as usize), tri.front)))
+    };
+    fill_small((cx.w, cx.h), rows, &tri, planes, pixel);
+}
+
+/// The per-vertex values of `s` for a triangle of vertices `ix`, whose `light`s are
+/// given, seen from its front or its back.
+#[inline(always)]
+fn shade(cx: FillCtx, light: [f32; 3], ix: [usize; 3], front: bool) -> [f32; 3] {
+    let (raw, flat) = cx.shader.raw(cx.mesh, light, ix);
+    raw.map(|r| cx.shader.finish(r, flat, front))
 }
 
 /// Fill one triangle of a triangle list (the span filter passed it, or the binning kept
@@ -465,12 +499,8 @@ fn fill_simple(
     [v0, v1, v2]: [&ProjVertex; 3],
     pixel: &mut impl FnMut(usize, f32, f32),
 ) {
-    let shader = cx.shader;
     // Shaded only once a pixel is known to be covered.
-    let s = |front| {
-        let (raw, flat) = shader.raw(cx.mesh, [v0.light, v1.light, v2.light], ix);
-        raw.map(|r| shader.finish(r, flat, front))
-    };
+    let s = |front| shade(cx, [v0.light, v1.light, v2.light], ix, front);
     let (x, y, z) = ([v0.x, v1.x, v2.x], [v0.y, v1.y, v2.y], [v0.z, v1.z, v2.z]);
     fill_snapped((cx.w, cx.h), rows, x, y, z, cx.cull, s, pixel);
 }
