@@ -101,12 +101,17 @@ impl Raster {
         r
     }
 
-    /// Resize and clear, keeping the allocation when it is large enough.
+    /// Resize, keeping the allocation when it is large enough. A new size starts cleared;
+    /// the same size keeps what is drawn, so that the viewer, which resizes to its panel
+    /// before every `draw_scene` (which clears), does not clear every frame twice.
     pub fn resize(&mut self, width: usize, height: usize, pixel_aspect: f32) {
-        self.width = width.min(MAX_SIDE);
-        self.height = height.min(MAX_SIDE);
+        let (width, height) = (width.min(MAX_SIDE), height.min(MAX_SIDE));
         self.pixel_aspect = if pixel_aspect.is_finite() && pixel_aspect > 0.0 { pixel_aspect } else { 1.0 };
-        self.pixels.resize(self.width * self.height, Pixel::default());
+        if (width, height) == (self.width, self.height) {
+            return;
+        }
+        (self.width, self.height) = (width, height);
+        self.pixels.resize(width * height, Pixel::default());
         self.clear();
     }
 
@@ -409,6 +414,14 @@ mod tests {
         r.resize(3, 2, 1.0);
         assert_eq!(r.pixels.capacity(), cap);
         assert_eq!((r.width(), r.height(), r.pixels.len()), (3, 2, 6));
+        // The same size keeps the drawing; a new one starts empty.
+        square(&mut r, 0.5, NEAR_C, 0.0, 3.0);
+        let drawn = r.lit_pixels();
+        assert!(!drawn.is_empty());
+        r.resize(3, 2, 1.0);
+        assert_eq!(r.lit_pixels(), drawn);
+        r.resize(2, 3, 1.0);
+        assert!(r.lit_pixels().is_empty());
     }
 
     #[test]
