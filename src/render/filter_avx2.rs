@@ -459,6 +459,44 @@ mod tests {
     use crate::render::fill::{SPAN_ANY, centre_span, fill_snapped, spans_hold_centre, to_fixed};
     use crate::render::project::State;
 
+    /// `count` triangles of three vertices near each other, `sizes[k % len]` pixels
+    /// across, scattered over and a few pixels around a `w` x `h` raster; every seventh
+    /// vertex is not simple and every fiftieth triangle has an index out of range. Also the
+    /// vertices' spans, with `SPAN_ANY` after them, as `project_all` writes them.
+    fn scattered_triangles(
+        seed: u64,
+        count: usize,
+        sizes: &[f32],
+        (w, h): (usize, usize),
+    ) -> (Vec<ProjVertex>, Vec<[i16; 4]>, Vec<Tri>) {
+        let mut seed = seed;
+        let mut next = move || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let mut verts = Vec::new();
+        for k in 0..count {
+            let (cx, cy) = (next() * (w + 8) as f32 - 4.0, next() * (h + 8) as f32 - 4.0);
+            let size = sizes[k % sizes.len()];
+            for _ in 0..3 {
+                let (x, y) = (to_fixed(cx + next() * size) as i32, to_fixed(cy + next() * size) as i32);
+                let state = if verts.len() % 7 == 3 { State::Clip } else { State::Simple };
+                verts.push(ProjVertex { x, y, z: 0.1 + 0.8 * next(), light: next() - 0.5, state });
+            }
+        }
+        let mut spans: Vec<[i16; 4]> =
+            verts.iter().map(|v| if v.simple() { centre_span(w, h, v.x, v.y) } else { SPAN_ANY }).collect();
+        spans.push(SPAN_ANY);
+        let n = verts.len() as u32;
+        let tris = (0..n / 3)
+            .map(|k| {
+                let t = [3 * k, 3 * k + 1, 3 * k + 2];
+                if k % 50 == 7 { [t[0], n + k, t[2]] } else { t }
+            })
+            .collect();
+        (verts, spans, tris)
+    }
+
     #[test]
     fn span_pass_decides_as_the_scalar_test() {
         if !is_x86_feature_detected!("avx2") {
@@ -525,31 +563,7 @@ mod tests {
         // out of range. Each must be kept exactly when it is not judged (see the module
         // comment) or the filler draws a pixel of it.
         let (w, h) = (37, 23);
-        let mut seed = 5u64;
-        let mut next = move || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 40) as f32 / (1u64 << 24) as f32
-        };
-        let mut verts = Vec::new();
-        for k in 0..6000 {
-            let (cx, cy) = (next() * 41.0 - 2.0, next() * 27.0 - 2.0);
-            let size = [0.3, 0.9, 2.0, 3.9, 6.0][k % 5];
-            for _ in 0..3 {
-                let (x, y) = (to_fixed(cx + next() * size) as i32, to_fixed(cy + next() * size) as i32);
-                let state = if verts.len() % 7 == 3 { State::Clip } else { State::Simple };
-                verts.push(ProjVertex { x, y, z: 0.5, light: 0.0, state });
-            }
-        }
-        let mut spans: Vec<[i16; 4]> =
-            verts.iter().map(|v| if v.simple() { centre_span(w, h, v.x, v.y) } else { SPAN_ANY }).collect();
-        spans.push(SPAN_ANY);
-        let n = verts.len() as u32;
-        let tris: Vec<Tri> = (0..n / 3)
-            .map(|k| {
-                let t = [3 * k, 3 * k + 1, 3 * k + 2];
-                if k % 50 == 7 { [t[0], n + k, t[2]] } else { t }
-            })
-            .collect();
+        let (verts, spans, tris) = scattered_triangles(5, 6000, &[0.3, 0.9, 2.0, 3.9, 6.0], (w, h));
         let (mut dropped, mut kept_drawing) = (0, 0);
         for batch in tris.chunks(61) {
             let bits = may_draw(batch, &verts, &spans, w, h);
@@ -585,31 +599,8 @@ mod tests {
         // must hold `SmallTriangle::new`'s integers and `PlaneBasis`'s floats bit for bit,
         // and draw `fill_snapped`'s pixels; a lane in neither set must draw nothing.
         let (w, h) = (37, 23);
-        let mut seed = 11u64;
-        let mut next = move || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 40) as f32 / (1u64 << 24) as f32
-        };
-        let mut verts = Vec::new();
-        for k in 0..4000 {
-            let (cx, cy) = (next() * 45.0 - 4.0, next() * 31.0 - 4.0);
-            let size = [0.3, 0.9, 2.0, 3.9, 6.0, 11.0, 15.9, 21.0][k % 8];
-            for _ in 0..3 {
-                let (x, y) = (to_fixed(cx + next() * size) as i32, to_fixed(cy + next() * size) as i32);
-                let state = if verts.len() % 7 == 3 { State::Clip } else { State::Simple };
-                verts.push(ProjVertex { x, y, z: 0.1 + 0.8 * next(), light: next() - 0.5, state });
-            }
-        }
-        let mut spans: Vec<[i16; 4]> =
-            verts.iter().map(|v| if v.simple() { centre_span(w, h, v.x, v.y) } else { SPAN_ANY }).collect();
-        spans.push(SPAN_ANY);
-        let n = verts.len() as u32;
-        let tris: Vec<Tri> = (0..n / 3)
-            .map(|k| {
-                let t = [3 * k, 3 * k + 1, 3 * k + 2];
-                if k % 50 == 7 { [t[0], n + k, t[2]] } else { t }
-            })
-            .collect();
+        let sizes = [0.3, 0.9, 2.0, 3.9, 6.0, 11.0, 15.9, 21.0];
+        let (verts, spans, tris) = scattered_triangles(11, 4000, &sizes, (w, h));
         let filter = SmallFilter::new(&verts, &spans, w, h).unwrap();
         let mut lanes = SmallLanes::default();
         let (mut set_up_drawing, mut left_out) = (0, 0);
