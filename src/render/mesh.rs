@@ -406,15 +406,12 @@ fn fill_set_up(
     if cx.cull && !tri.front {
         return;
     }
-    let planes = || {
-        let light = t.map(|i| cx.sc.verts.get(i as usize).map_or(0.0, |v| v.light));
-        (z_plane, basis.plane(shade(cx, light, t.map(|i| i as usize), tri.front)))
-    };
-    // Worked out before the rows, even for a triangle that turns out to cover nothing:
-    // asked for at the first covered row instead, they were a branch a row and spilled
-    // the row loop's registers (criterion, one core at 400x240: walker and tentacle 10%
-    // slower, CesiumMan-x32 4-6%).
-    let planes = planes();
+    // The planes are worked out before the rows, even for a triangle that turns out to
+    // cover nothing: asked for at the first covered row instead, they were a branch a row
+    // and spilled the row loop's registers (criterion, one core at 400x240: walker and
+    // tentacle 10% slower, CesiumMan-x32 4-6%).
+    let light = t.map(|i| cx.sc.verts.get(i as usize).map_or(0.0, |v| v.light));
+    let planes = (z_plane, basis.plane(shade(cx, light, t.map(|i| i as usize), tri.front)));
     fill_small((cx.w, cx.h), rows, &tri, || planes, pixel);
 }
 
