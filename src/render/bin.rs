@@ -190,7 +190,9 @@ pub(super) fn for_each_candidate(
 
 /// A triangle `for_each_set_up` passes on.
 pub(super) enum Candidate<'a> {
-    /// A small triangle of simple vertices, set up in lane `k` of the lanes.
+    /// A small triangle of simple vertices, set up in lane `k` of the lanes (x86_64 with
+    /// AVX2 only).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     SetUp(Tri, &'a SmallLanes, usize),
     /// Any other triangle that may draw, for the filler's own checks and set-up.
     Other(Tri),

@@ -667,6 +667,7 @@ impl SmallTriangle {
 /// lane: what `SmallTriangle::new` and `PlaneBasis::new` give for each, and its depth
 /// plane.
 #[derive(Clone, Copy, Debug, Default)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(super) struct SmallLanes {
     /// Per edge: the step per column, the step per row, the value at the first centre.
     pub a: [[i32; 8]; 3],
