@@ -22,7 +22,7 @@ pub struct OpenArgs {
     /// A .gltf or .glb file (default: the bundled walker sample).
     pub file: Option<PathBuf>,
     /// Clip to start on, by name or index.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub clip: Option<String>,
     /// Start at this time (seconds).
     #[arg(long, value_name = "T", default_value_t = 0.0, allow_negative_numbers = true)]
@@ -130,7 +130,7 @@ pub struct PoseArgs {
     /// A .gltf or .glb file.
     pub file: PathBuf,
     /// Clip name or index (default: the first clip; with no clips, the rest pose).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub clip: Option<String>,
     /// Time in seconds; repeat for several (default: 11 evenly spaced times over the clip).
     #[arg(long = "time", value_name = "T", allow_negative_numbers = true)]
@@ -145,7 +145,7 @@ pub struct RenderArgs {
     /// A .gltf or .glb file.
     pub file: PathBuf,
     /// Clip name or index (default: the first clip; with no clips, the rest pose).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub clip: Option<String>,
     /// Time in seconds.
     #[arg(long, value_name = "T", default_value_t = 0.0, allow_negative_numbers = true)]

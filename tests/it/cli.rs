@@ -78,6 +78,10 @@ fn unknown_clip_names_the_file_and_lists_the_clips() {
     assert!(run.stderr.contains("wave") && run.stderr.contains("spline"), "{}", run.stderr);
     let run = rigscope(&["render", &sample("tentacle.glb"), "--clip", "7"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
+    // A negative index reaches the clip lookup, not clap's "unexpected argument".
+    let run = rigscope(&["pose", &sample("tentacle.glb"), "--clip", "-1"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("tentacle.glb: no clip named or numbered '-1'"), "{}", run.stderr);
 }
 
 #[test]
