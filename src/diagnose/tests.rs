@@ -339,6 +339,26 @@ fn unused_and_rarely_used_joints() {
     assert_eq!(only(&r, codes::JOINT_FEW_VERTICES).pointer, "/skins/0/joints/1");
 }
 
+#[test]
+fn a_mesh_drawn_with_two_skins_uses_the_larger_skins_joints() {
+    // Mesh 0 is drawn by node 5 with skin 0 (5 joints) and by a second node with skin 1
+    // (joints 0..3 only). Vertex 0 weights joints 3 and 4: out of range for skin 1 (the
+    // validator's limit is 3 joints, so two ACCESSOR_JOINTS_INDEX_OOB), but they are skin
+    // 0's joints 3 and 4 and must not be called unused. Nothing weights skin 0's joint 2
+    // nor skin 1's joint 2.
+    let joints = vec![[3, 4, 0, 0], [0, 1, 0, 0]];
+    let weights = vec![[0.5, 0.5, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0]];
+    let mut rig = skinned(5, WeightStorage::F32, &[(joints, weights)]);
+    rig.skins.push(Skin { joints: vec![0, 1, 2], inverse_bind: vec![Mat4::IDENTITY; 3], ..Skin::default() });
+    rig.nodes.push(Node { mesh: Some(0), skin: Some(1), ..Node::default() });
+    rig.order.push(rig.nodes.len() - 1);
+    let r = check(&rig, &Options::default());
+    assert_eq!(count(&r, codes::JOINTS_INDEX_OOB), 2);
+    let mut unused: Vec<&str> = r.with_code(codes::JOINT_UNUSED.id).map(|f| f.pointer.as_str()).collect();
+    unused.sort_unstable();
+    assert_eq!(unused, ["/skins/0/joints/2", "/skins/1/joints/2"]);
+}
+
 // ---- skins -------------------------------------------------------------------------------
 
 #[test]

@@ -97,8 +97,11 @@ pub(crate) fn check_weights(
     let mut float_checked: HashSet<usize> = HashSet::new();
     for (m, (mesh, skinning)) in rig.meshes.iter().zip(mesh_skins(rig)).enumerate() {
         let limit = skinning.limit.filter(|&(count, _)| count > 0);
-        let mut mesh_use = vec![0u32; limit.map_or(0, |(count, _)| count)];
-        let reach = joint_reach(rig, globals, &skinning.skins, mesh_use.len());
+        // Joint use is counted for every skin the mesh is drawn with, so up to the
+        // largest; the validator's rules stop at the smallest (the limit).
+        let widest = skinning.skins.iter().filter_map(|&s| rig.skins.get(s)).map(|s| s.joints.len()).max();
+        let mut mesh_use = vec![0u32; if limit.is_some() { widest.unwrap_or(0) } else { 0 }];
+        let reach = joint_reach(rig, globals, &skinning.skins, limit.map_or(0, |(count, _)| count));
         for (p, prim) in mesh.primitives.iter().enumerate() {
             if !prim.is_skinned() {
                 continue;
@@ -192,6 +195,8 @@ struct Event {
 struct Scan {
     /// Joints seen with a non-zero weight (the validator's `_currentIndices`).
     seen: Vec<u16>,
+    /// Joints past the limit seen with a positive weight (counted once for joint use).
+    beyond: Vec<u16>,
     /// The weights that went into the sum, in visiting order.
     summed: Vec<f32>,
     events: Vec<Event>,
@@ -216,6 +221,7 @@ impl Scan {
 
     fn full_vertex(&mut self, ctx: &PrimitiveCtx, v: usize, mesh_use: &mut [u32], sink: &mut Sink) {
         self.seen.clear();
+        self.beyond.clear();
         self.summed.clear();
         self.events.clear();
         let mut sum = 0.0f32;
@@ -232,6 +238,14 @@ impl Scan {
                 }
                 if usize::from(joint) > ctx.max_joint {
                     self.event(codes::JOINTS_INDEX_OOB, i, c, joint, 0.0);
+                    // Out of range for the smallest skin the mesh is drawn with, but a
+                    // larger skin's joint, which the weight then uses.
+                    if validator_weight(raw, set.weight_storage) > 0.0 && !self.beyond.contains(&joint) {
+                        self.beyond.push(joint);
+                        if let Some(n) = mesh_use.get_mut(usize::from(joint)) {
+                            *n += 1;
+                        }
+                    }
                     continue;
                 }
                 let w = validator_weight(raw, set.weight_storage);
