@@ -34,7 +34,7 @@ pub struct OpenArgs {
     #[arg(long, value_enum, default_value_t = ModeArg::Braille)]
     pub mode: ModeArg,
     /// Frames per second while playing (1 to 120).
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=120))]
+    #[arg(long, default_value_t = 30, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=120))]
     pub fps: u32,
 }
 
@@ -85,7 +85,7 @@ pub struct BenchArgs {
     /// A .gltf or .glb file.
     pub file: PathBuf,
     /// Frames to time (after one warm-up frame).
-    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(long, default_value_t = 300, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub frames: u32,
     /// Screen size in character cells, COLSxROWS.
     #[arg(long, default_value = "200x60", value_parser = parse_size)]
@@ -106,8 +106,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub json: bool,
     /// Vertices listed per code in the text output (JSON always lists every finding).
-    #[arg(long, default_value_t = 10, value_name = "N", allow_negative_numbers = true)]
-    pub max: usize,
+    #[arg(long, default_value_t = 10, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..))]
+    pub max: u32,
     /// Codes to leave out, comma-separated (for example RIG_JOINT_UNUSED,RIG_JOINT_FEW_VERTICES).
     #[arg(long, value_delimiter = ',', value_name = "CODE,...")]
     pub ignore: Vec<String>,
@@ -179,10 +179,10 @@ pub struct NormalizeArgs {
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: PathBuf,
     /// Keep at most N influences per vertex (the smallest go, the rest renormalise).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u16).range(1..))]
     pub max_influences: Option<u16>,
     /// Drop weights below BELOW (0 to 1; never a vertex's largest), then renormalise.
-    #[arg(long, value_name = "BELOW")]
+    #[arg(long, value_name = "BELOW", allow_negative_numbers = true)]
     pub prune: Option<f32>,
     /// Replace OUT if it exists.
     #[arg(long)]

@@ -18,7 +18,7 @@ pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
             output::write_json(&to_json(&report), out)
         } else {
             writeln!(out, "{}", rig.source)?;
-            out.write_all(render_text(&report, args.max).as_bytes())
+            out.write_all(render_text(&report, args.max as usize).as_bytes())
         }
     })?;
     let failed = report.error_count() > 0 || (args.deny_warnings && report.warning_count() > 0);

@@ -105,6 +105,28 @@ fn bad_arguments_are_usage_errors() {
     let run = rigscope(&["pose", &sample("seed-arm.gltf"), "--time", "NaN"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("seed-arm.gltf: --time must be a finite number"), "{}", run.stderr);
+    // A negative number is a value out of range for its option, not an unknown flag.
+    for (args, option) in [
+        (vec!["bench", "x.glb", "--frames", "-1"], "'--frames <FRAMES>'"),
+        (vec!["check", "x.glb", "--max", "-1"], "'--max <N>'"),
+        (vec!["normalize", "x.glb", "-o", "y.glb", "--max-influences", "-3"], "'--max-influences <N>'"),
+        (vec!["--fps", "-5"], "'--fps <FPS>'"),
+    ] {
+        let run = rigscope(&args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!("invalid value '{}' for {option}", args[args.len() - 1])),
+            "{}",
+            run.stderr
+        );
+    }
+    let run = rigscope(&["normalize", &sample("bad-weights.glb"), "-o", "unused.glb", "--prune", "-0.5"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("--prune must be a number from 0 up to (not including) 1, not -0.5"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
