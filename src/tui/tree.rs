@@ -96,10 +96,12 @@ impl BoneTree {
         let needle = self.filter.to_lowercase();
         // With a filter, keep matching nodes and their ancestors so the structure stays readable.
         let mut keep = self.member.clone();
+        let mut matches = vec![false; n];
         if !needle.is_empty() {
             keep = vec![false; n];
             for i in 0..n {
                 if self.member[i] && rig.node_label(i).to_lowercase().contains(&needle) {
+                    matches[i] = true;
                     let mut cur = Some(i);
                     while let Some(c) = cur {
                         if keep[c] {
@@ -131,6 +133,12 @@ impl BoneTree {
             if !collapsed {
                 stack.extend(kids.into_iter().rev().map(|c| (c, depth + 1)));
             }
+        }
+        // While filtering, the selection is a match: the first one unless a match was
+        // already selected (typing on narrows the list without moving the selection).
+        let is_match = |node: usize| matches.get(node).copied().unwrap_or(false);
+        if filtering && !self.selected.is_some_and(is_match) {
+            self.selected = self.rows.iter().find(|r| is_match(r.node)).map(|r| r.node);
         }
         if self.selected_row().is_none() {
             self.selected = self.rows.first().map(|r| r.node);
@@ -245,6 +253,8 @@ mod tests {
         t.filter = "HEA".into();
         t.rebuild(&rig);
         assert_eq!(names(&rig, &t), ["scene_root", "-hips", "--spine", "---head"]);
+        // The first match is selected, not an ancestor shown for context.
+        assert_eq!(t.selected.map(|n| rig.node_label(n)), Some("head".to_string()));
         t.filter = "zzz".into();
         t.rebuild(&rig);
         assert!(t.rows().is_empty());
