@@ -109,13 +109,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 /// Bare `rigscope [FILE]`: the full-screen viewer.
 fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
-    use std::io::IsTerminal;
-    // Refuse before loading: a script piping our output wants a clear message, fast.
-    if !std::io::stdout().is_terminal() {
-        return Err(Failure::input(
-            "stdout is not a terminal: the viewer needs one (for a frame as text, use `rigscope render FILE`)",
-        ));
-    }
+    // The file and the options are checked first, so that what is wrong with them is
+    // reported whatever stdout is; `tui::run` then refuses a stdout that is not a terminal.
     let rig = load_or_bundled(args.file.as_deref())?;
     let clip = pick_clip(&rig, args.clip.as_deref())?;
     if !args.time.is_finite() {

@@ -153,6 +153,12 @@ fn the_viewer_refuses_a_pipe_and_points_to_render() {
             run.stderr
         );
     }
+    // What is wrong with the file comes first, whatever stdout is.
+    let run = rigscope(&["no/such/file.glb"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.starts_with("rigscope: error: no/such/file.glb: "), "{}", run.stderr);
+    let run = rigscope(&[&sample("walker.glb"), "--clip", "dance"]);
+    assert!(run.stderr.contains("walker.glb: no clip named or numbered 'dance'"), "{}", run.stderr);
 }
 
 #[test]
