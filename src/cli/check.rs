@@ -6,12 +6,13 @@ use crate::diagnose::{Options, check, render_text, to_json};
 
 pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
     let rig = super::load_rig(&args.file)?;
+    // Codes are upper case; `--ignore rig_joint_unused` means the same.
+    let ignore: Vec<String> = args.ignore.iter().map(|c| c.trim().to_ascii_uppercase()).collect();
     // A misspelt code would otherwise ignore nothing without a word.
-    for code in args.ignore.iter().map(|c| c.trim()).filter(|c| !crate::diagnose::codes::is_known(c)) {
+    for code in ignore.iter().filter(|c| !crate::diagnose::codes::is_known(c)) {
         eprintln!("rigscope: note: --ignore {code}: rigscope reports no such code");
     }
-    let options =
-        Options { ignore: args.ignore.iter().map(|c| c.trim().to_string()).collect(), ..Options::default() };
+    let options = Options { ignore, ..Options::default() };
     let report = check(&rig, &options);
     output::with_stdout(|out| {
         if args.json {

@@ -256,6 +256,11 @@ fn check_exit_codes_follow_the_findings() {
     assert_eq!(clean.code, 0, "{}", clean.stdout);
     let ignored = rigscope(&["check", &sample("bad-weights.glb"), "--ignore", ERRORS_IN_BAD_WEIGHTS]);
     assert_eq!(ignored.code, 0, "{}", ignored.stdout);
+    // Codes are matched whatever their case.
+    let lower = ERRORS_IN_BAD_WEIGHTS.to_lowercase();
+    let ignored = rigscope(&["check", &sample("bad-weights.glb"), "--ignore", &lower]);
+    assert_eq!(ignored.code, 0, "{}", ignored.stdout);
+    assert!(!ignored.stderr.contains("no such code"), "{}", ignored.stderr);
     let strict = rigscope(&[
         "check",
         &sample("bad-weights.glb"),
