@@ -131,8 +131,10 @@ fn filtering_the_tree_by_name() {
     let rows: Vec<String> = a.tree.rows().iter().map(|r| a.rig.node_label(r.node)).collect();
     assert!(rows.contains(&"forearm.L".to_string()) && rows.contains(&"forearm.R".to_string()), "{rows:?}");
     assert!(!rows.contains(&"thigh.L".to_string()), "{rows:?}");
+    // The first match is selected, and the details follow it.
+    assert_eq!(a.tree.selected.map(|n| a.rig.node_label(n)), Some("forearm.L".to_string()));
     let s = screen(&mut a, 120, 40);
-    assert!(s.contains("/fore"), "{s}");
+    assert!(s.contains("/fore") && s.contains("forearm.L  node 6"), "{s}");
     insta::assert_snapshot!(s);
     press(&mut a, "\x1b");
     assert!(a.tree.rows().len() >= 17);
