@@ -21,7 +21,7 @@ pub struct Cli {
 pub struct OpenArgs {
     /// A .gltf or .glb file (default: the bundled walker sample).
     pub file: Option<PathBuf>,
-    /// Clip to start on, by name or index.
+    /// Clip to start on, by name or index (`#N`: always index N).
     #[arg(long, allow_negative_numbers = true)]
     pub clip: Option<String>,
     /// Start at this time (seconds).
@@ -129,7 +129,8 @@ pub struct InspectArgs {
 pub struct PoseArgs {
     /// A .gltf or .glb file.
     pub file: PathBuf,
-    /// Clip name or index (default: the first clip; with no clips, the rest pose).
+    /// Clip name or index, `#N` always an index (default: the first clip; with no clips,
+    /// the rest pose).
     #[arg(long, allow_negative_numbers = true)]
     pub clip: Option<String>,
     /// Time in seconds; repeat for several (default: 11 evenly spaced times over the clip).
@@ -144,7 +145,8 @@ pub struct PoseArgs {
 pub struct RenderArgs {
     /// A .gltf or .glb file.
     pub file: PathBuf,
-    /// Clip name or index (default: the first clip; with no clips, the rest pose).
+    /// Clip name or index, `#N` always an index (default: the first clip; with no clips,
+    /// the rest pose).
     #[arg(long, allow_negative_numbers = true)]
     pub clip: Option<String>,
     /// Time in seconds.

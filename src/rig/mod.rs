@@ -246,12 +246,15 @@ impl Rig {
         }
     }
 
-    /// Finds a clip by exact name, or by index when `key` is a number.
+    /// Finds a clip by exact name, or by index when `key` is a number. `#N` is always
+    /// index N (as `clip_label` writes unnamed clips), for a file whose clip names are
+    /// themselves numbers.
     pub fn find_clip(&self, key: &str) -> Option<usize> {
         if let Some(i) = self.clips.iter().position(|c| c.name.as_deref() == Some(key)) {
             return Some(i);
         }
-        key.parse::<usize>().ok().filter(|&i| i < self.clips.len())
+        let number = key.strip_prefix('#').unwrap_or(key);
+        number.parse::<usize>().ok().filter(|&i| i < self.clips.len())
     }
 }
 
@@ -322,6 +325,20 @@ impl Primitive {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clips_are_found_by_name_then_number_and_always_by_hash_number() {
+        let clip = |name: Option<&str>| Clip { name: name.map(String::from), ..Clip::default() };
+        // Two clips named "1" (the second unreachable by name), and one unnamed.
+        let rig = Rig { clips: vec![clip(Some("1")), clip(Some("1")), clip(None)], ..Rig::default() };
+        assert_eq!(rig.find_clip("1"), Some(0));
+        assert_eq!(rig.find_clip("2"), Some(2));
+        assert_eq!(rig.find_clip("#1"), Some(1));
+        assert_eq!(rig.find_clip("#2"), Some(2));
+        assert_eq!(rig.find_clip("#3"), None);
+        assert_eq!(rig.find_clip("#"), None);
+        assert_eq!(rig.find_clip("-1"), None);
+    }
 
     fn set(n: usize, joints: Vec<[u16; 4]>, weights: Vec<[f32; 4]>) -> InfluenceSet {
         InfluenceSet { set: n, joints, weights, ..InfluenceSet::default() }
