@@ -99,9 +99,9 @@ impl BoneTree {
         let mut matches = vec![false; n];
         if !needle.is_empty() {
             keep = vec![false; n];
-            for i in 0..n {
+            for (i, matched) in matches.iter_mut().enumerate() {
                 if self.member[i] && rig.node_label(i).to_lowercase().contains(&needle) {
-                    matches[i] = true;
+                    *matched = true;
                     let mut cur = Some(i);
                     while let Some(c) = cur {
                         if keep[c] {
