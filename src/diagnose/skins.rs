@@ -133,7 +133,9 @@ fn bind_mismatch(rig: &Rig, s: usize, skin: &Skin, rest: &[Mat4], tolerance: f32
         .joints
         .iter()
         .zip(&skin.inverse_bind)
-        .map(|(&node, ibm)| rest.get(node).map(|g| *g * *ibm))
+        // A rest pose that is not finite is reported where it starts, at the node
+        // (RIG_NODE_TRANSFORM_NOT_FINITE), not as a NaN mismatch of every joint below it.
+        .map(|(&node, ibm)| rest.get(node).filter(|g| g.is_finite()).map(|g| *g * *ibm))
         .collect();
     let root = skin.joint_order.first().copied().unwrap_or(0);
     let Some(Some(common)) = matrices.get(root).copied() else { return };

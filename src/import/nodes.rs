@@ -57,6 +57,24 @@ fn node(root: &json::Root, i: usize, n: &json::Node, findings: &mut Findings) ->
         s => s.map(|s| s.value()),
     };
     let matrix = n.matrix.map(|m| Mat4::from_cols_array(&m));
+    // JSON numbers beyond f32's range read as infinite: every pose below the node is then
+    // meaningless, which the rules further on would only show as NaN.
+    let not_finite =
+        |property: &str, values: &[f32]| values.iter().any(|v| !v.is_finite()).then(|| property.to_string());
+    let infinite = [
+        n.matrix.as_ref().and_then(|m| not_finite("matrix", m)),
+        n.translation.as_ref().and_then(|t| not_finite("translation", t)),
+        n.rotation.as_ref().and_then(|r| not_finite("rotation", &r.0)),
+        n.scale.as_ref().and_then(|s| not_finite("scale", s)),
+    ];
+    for property in infinite.into_iter().flatten() {
+        findings.push(
+            "RIG_NODE_TRANSFORM_NOT_FINITE",
+            Severity::Error,
+            format!("/nodes/{i}/{property}"),
+            format!("the {property} holds a value that is not a finite f32 (beyond about 3.4e38?); poses below this node are meaningless"),
+        );
+    }
     let rest = match matrix {
         Some(m) => {
             if n.translation.is_some() || n.rotation.is_some() || n.scale.is_some() {

@@ -392,6 +392,23 @@ fn node_trs_and_weights_are_kept_as_given() {
 }
 
 #[test]
+fn node_numbers_beyond_f32_are_reported_where_they_are() {
+    // 1e39 is a finite JSON number but infinite as f32; 3e38 fits.
+    let rig = load_json(json!({"asset": {"version": "2.0"},
+        "nodes": [{"translation": [1e39, 0.0, 0.0]}, {"scale": [1.0, -1e39, 1.0]},
+                  {"matrix": [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1e40, 0.0, 1.0]},
+                  {"translation": [3e38, 0.0, 0.0]}]}));
+    let Ok(rig) = rig.map_err(|e| e.to_string()) else { panic!("load failed") };
+    let found: Vec<&str> = rig
+        .findings
+        .iter()
+        .filter(|f| f.code == "RIG_NODE_TRANSFORM_NOT_FINITE")
+        .map(|f| f.pointer.as_str())
+        .collect();
+    assert_eq!(found, ["/nodes/0/translation", "/nodes/1/scale", "/nodes/2/matrix"]);
+}
+
+#[test]
 fn external_buffers_follow_the_folder_rules() {
     let dir = std::env::temp_dir().join(format!("rigscope-import-ext-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
