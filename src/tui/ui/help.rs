@@ -12,6 +12,50 @@ use crate::tui::keymap::{Context, bindings_in};
 
 const COLUMN: u16 = 76;
 
+/// `lines` fitted to `width` columns: a line too long goes on at word breaks on lines
+/// indented like its text (past the key column of a binding), so no word is cut.
+fn wrap(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines {
+        if line.width() <= width {
+            out.push(line);
+            continue;
+        }
+        // A binding's key column stays first; the rest is text to wrap.
+        let (lead, text): (Vec<Span<'static>>, String) = match line.spans.as_slice() {
+            [key, text] => (vec![key.clone()], text.content.to_string()),
+            spans => (Vec::new(), spans.iter().map(|s| s.content.as_ref()).collect()),
+        };
+        let style = line.spans.last().map(|s| s.style).unwrap_or_default().patch(line.style);
+        let indent: usize = lead.iter().map(Span::width).sum();
+        let room = width.saturating_sub(indent).max(1);
+        let mut first = true;
+        let mut current = String::new();
+        let flush = |current: &mut String, first: &mut bool, out: &mut Vec<Line<'static>>| {
+            let mut spans = if *first { lead.clone() } else { vec![Span::raw(" ".repeat(indent))] };
+            spans.push(Span::styled(std::mem::take(current), style));
+            out.push(Line::from(spans));
+            *first = false;
+        };
+        for word in text.split(' ').filter(|w| !w.is_empty()) {
+            let needed = ui_width(&current) + usize::from(!current.is_empty()) + ui_width(word);
+            if !current.is_empty() && needed > room {
+                flush(&mut current, &mut first, &mut out);
+            }
+            if !current.is_empty() {
+                current.push(' ');
+            }
+            current.push_str(word);
+        }
+        flush(&mut current, &mut first, &mut out);
+    }
+    out
+}
+
+fn ui_width(s: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(s)
+}
+
 pub fn lines(theme: &Theme) -> Vec<Line<'static>> {
     let mut lines: Vec<Line> = Vec::new();
     let sections = [("everywhere", Context::Global)]
@@ -38,8 +82,9 @@ pub fn lines(theme: &Theme) -> Vec<Line<'static>> {
 }
 
 pub fn draw(frame: &mut Frame, theme: &Theme, area: Rect, scroll: u16) {
-    let all = lines(theme);
     let columns: u16 = if area.width >= 2 * COLUMN + 4 { 2 } else { 1 };
+    // A narrow screen wraps the lines rather than cutting them (the border takes two).
+    let all = wrap(lines(theme), usize::from(area.width.saturating_sub(2).min(COLUMN)));
     let per_column = (all.len() as u16).div_ceil(columns);
     let height = (per_column + 2).min(area.height);
     let width = (columns * COLUMN + 2).min(area.width);
@@ -60,5 +105,29 @@ pub fn draw(frame: &mut Frame, theme: &Theme, area: Rect, scroll: u16) {
         let start = i * per_column as usize;
         let chunk: Vec<Line> = all.iter().skip(start).take(per_column as usize).cloned().collect();
         frame.render_widget(Paragraph::new(chunk).scroll((scroll, 0)), *col);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn narrow_help_wraps_at_word_breaks_and_keeps_every_word() {
+        let theme = Theme::new(true);
+        let words = |lines: &[Line]| -> Vec<String> {
+            lines
+                .iter()
+                .flat_map(|l| l.spans.iter().flat_map(|s| s.content.split_whitespace().map(String::from)))
+                .collect()
+        };
+        let full = lines(&theme);
+        for width in [40, 58, 76] {
+            let wrapped = wrap(lines(&theme), width);
+            assert!(wrapped.iter().all(|l| l.width() <= width), "a line is wider than {width}");
+            assert_eq!(words(&wrapped), words(&full), "width {width}");
+        }
+        assert!(wrap(lines(&theme), 40).len() > full.len());
+        assert_eq!(wrap(lines(&theme), 200).len(), full.len());
     }
 }
