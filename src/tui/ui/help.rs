@@ -6,7 +6,7 @@ use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use super::Theme;
+use super::{Theme, cols};
 use crate::tui::action::Focus;
 use crate::tui::keymap::{Context, bindings_in};
 
@@ -38,7 +38,7 @@ fn wrap(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
             *first = false;
         };
         for word in text.split(' ').filter(|w| !w.is_empty()) {
-            let needed = ui_width(&current) + usize::from(!current.is_empty()) + ui_width(word);
+            let needed = cols(&current) + usize::from(!current.is_empty()) + cols(word);
             if !current.is_empty() && needed > room {
                 flush(&mut current, &mut first, &mut out);
             }
@@ -50,10 +50,6 @@ fn wrap(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
         flush(&mut current, &mut first, &mut out);
     }
     out
-}
-
-fn ui_width(s: &str) -> usize {
-    unicode_width::UnicodeWidthStr::width(s)
 }
 
 pub fn lines(theme: &Theme) -> Vec<Line<'static>> {
