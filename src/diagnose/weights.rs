@@ -100,7 +100,7 @@ pub(crate) fn check_weights(
         // Joint use is counted for every skin the mesh is drawn with, so up to the
         // largest; the validator's rules stop at the smallest (the limit).
         let widest = skinning.skins.iter().filter_map(|&s| rig.skins.get(s)).map(|s| s.joints.len()).max();
-        let mut mesh_use = vec![0u32; if limit.is_some() { widest.unwrap_or(0) } else { 0 }];
+        let mut mesh_use = vec![0u32; limit.and(widest).unwrap_or(0)];
         let reach = joint_reach(rig, globals, &skinning.skins, limit.map_or(0, |(count, _)| count));
         for (p, prim) in mesh.primitives.iter().enumerate() {
             if !prim.is_skinned() {

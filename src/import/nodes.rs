@@ -59,15 +59,17 @@ fn node(root: &json::Root, i: usize, n: &json::Node, findings: &mut Findings) ->
     let matrix = n.matrix.map(|m| Mat4::from_cols_array(&m));
     // JSON numbers beyond f32's range read as infinite: every pose below the node is then
     // meaningless, which the rules further on would only show as NaN.
-    let not_finite =
-        |property: &str, values: &[f32]| values.iter().any(|v| !v.is_finite()).then(|| property.to_string());
-    let infinite = [
-        n.matrix.as_ref().and_then(|m| not_finite("matrix", m)),
-        n.translation.as_ref().and_then(|t| not_finite("translation", t)),
-        n.rotation.as_ref().and_then(|r| not_finite("rotation", &r.0)),
-        n.scale.as_ref().and_then(|s| not_finite("scale", s)),
+    let properties: [(&str, Option<&[f32]>); 4] = [
+        ("matrix", n.matrix.as_ref().map(|m| &m[..])),
+        ("translation", n.translation.as_ref().map(|t| &t[..])),
+        ("rotation", n.rotation.as_ref().map(|r| &r.0[..])),
+        ("scale", n.scale.as_ref().map(|s| &s[..])),
     ];
-    for property in infinite.into_iter().flatten() {
+    let infinite = properties
+        .into_iter()
+        .filter(|(_, values)| values.is_some_and(|v| v.iter().any(|x| !x.is_finite())))
+        .map(|(property, _)| property);
+    for property in infinite {
         findings.push(
             "RIG_NODE_TRANSFORM_NOT_FINITE",
             Severity::Error,
