@@ -1,6 +1,7 @@
 //! `PoseCache`: the pose stage's per-rig constants, worked out once when a `Workspace` is built,
 //! and the fast per-frame walk that reads them. Each step of the hierarchy walk is
-//! precomputed (node, parent, file matrix), the inverse bind matrices are checked affine
+//! precomputed (node, parent, file matrix) and the steps are ordered level by level, so
+//! that consecutive products seldom wait on each other; the inverse bind matrices are checked affine
 //! once, and every skin's joint matrices and palette are written in place from the
 //! products (no second pass converting `Mat4` joint matrices to the palette).
 //!
@@ -23,7 +24,7 @@
 //! first, and every file matrix and inverse bind matrix is affine. Otherwise, and on a frame
 //! with a non-finite matrix, the caller takes the general path.
 
-use glam::{Mat4, Vec3A, Vec4, Vec4Swizzles};
+use glam::{BVec4A, Mat4, Vec3A, Vec4, Vec4Swizzles};
 
 use super::hierarchy::affine_mul;
 use super::palette::Palette;
@@ -91,6 +92,16 @@ impl PoseCache {
         if steps.len() != n {
             return None;
         }
+        // Level by level instead of depth first: a node's parent is still walked before it,
+        // so every global is the same, but consecutive steps no longer wait on each other's
+        // product (a depth-first walk is one long chain of dependent products).
+        let mut depth = vec![0u32; n];
+        for step in &steps {
+            if let Some(&d) = depth.get(step.parent as usize) {
+                depth[step.node as usize] = d + 1;
+            }
+        }
+        steps.sort_by_key(|s| depth[s.node as usize]);
         let mut skins = Vec::with_capacity(rig.skins.len());
         for skin in &rig.skins {
             let joints = skin.joints.iter().map(|&j| index(j.min(n))).collect::<Option<Vec<_>>>()?;
@@ -132,36 +143,39 @@ impl PoseCache {
             return false;
         }
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx") && std::arch::is_x86_feature_detected!("fma") {
+        if let Some(avx) = wide_product::Avx::detect() {
             // SAFETY: `walk_avx` needs nothing but AVX and FMA, which the CPU was just seen to have.
             #[allow(unsafe_code)]
-            return unsafe { self.walk_avx(pose, globals, joint_matrices, palettes) };
+            return unsafe { self.walk_avx(avx, pose, globals, joint_matrices, palettes) };
         }
-        self.walk(pose, globals, joint_matrices, palettes)
+        self.walk(Portable, pose, globals, joint_matrices, palettes)
     }
 
-    /// `walk` compiled for AVX and FMA: the same operations (fused multiply-adds are
-    /// correctly rounded everywhere, so the same bits), in the three-operand encoding,
-    /// which drops the register copies that two-operand SSE shuffles and products need,
-    /// and loads broadcasts straight from memory. Measured on CesiumMan-x32: 4,790 ->
-    /// 4,020 instructions per `update_matrices` (callgrind) for AVX, then 9.6% fewer with
-    /// the products fused (walker: 9.5 -> 8.6 ns per joint in interleaved runs).
+    /// `walk` compiled for AVX and FMA, its products two columns per 256-bit register
+    /// (`wide_product`): the same operations (fused multiply-adds are correctly rounded
+    /// everywhere, so the same bits), in the three-operand encoding, which drops the
+    /// register copies that two-operand SSE shuffles and products need. Measured on
+    /// CesiumMan-x32: 4,790 -> 4,020 instructions per `update_matrices` (callgrind) for
+    /// AVX, then 9.6% fewer with the products fused (walker: 9.5 -> 8.6 ns per joint in
+    /// interleaved runs).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx,fma")]
     fn walk_avx(
         &self,
+        avx: wide_product::Avx,
         pose: &Pose,
         globals: &mut [Mat4],
         joint_matrices: &mut [Vec<Mat4>],
         palettes: &mut Vec<Palette>,
     ) -> bool {
-        self.walk(pose, globals, joint_matrices, palettes)
+        self.walk(avx, pose, globals, joint_matrices, palettes)
     }
 
-    /// `update` once the cache is known to fit.
+    /// `update` once the cache is known to fit, multiplying with `mul`.
     #[inline(always)]
     fn walk(
         &self,
+        mul: impl Product,
         pose: &Pose,
         globals: &mut [Mat4],
         joint_matrices: &mut [Vec<Mat4>],
@@ -176,12 +190,14 @@ impl PoseCache {
                 Some(m) if pose.use_matrix[node] => *m,
                 _ => local_trs(&pose.locals[node]),
             };
-            let global = match globals.get(step.parent as usize) {
-                Some(parent) => affine_mul(parent, &local),
-                None => local,
+            let (global, sum) = match globals.get(step.parent as usize) {
+                Some(parent) => mul.product(parent, &local),
+                None => {
+                    let local = positive_zero_row(local);
+                    (local, column_sum(&local))
+                }
             };
-            let global = positive_zero_row(global);
-            probe += column_sum(&global) * 0.0;
+            probe += sum;
             globals[node] = global;
         }
         palettes.resize_with(joint_matrices.len(), Palette::default);
@@ -195,29 +211,112 @@ impl PoseCache {
                 out.iter_mut().zip(&skin.joints).zip(&skin.inverse_bind).enumerate()
             {
                 let global = globals.get(joint as usize).unwrap_or(&Mat4::IDENTITY);
-                let product = positive_zero_row(affine_mul(global, inverse_bind));
-                probe += column_sum(&product) * 0.0;
+                let (product, sum) = mul.product(global, inverse_bind);
+                probe += sum;
                 *o = product;
                 writer.set(i, &product);
             }
         }
-        Vec3A::from_vec4(probe) == Vec3A::ZERO
+        Vec3A::from_vec4(probe * 0.0) == Vec3A::ZERO
+    }
+}
+
+/// How the walk multiplies two affine matrices: `positive_zero_row(affine_mul(a, b))`, and
+/// a sum of its entries for the finiteness probe (non-finite when an entry is, or when
+/// finite entries overflow). Every implementation does the same float operations on every
+/// entry, so the products are the same bits.
+trait Product: Copy {
+    fn product(self, a: &Mat4, b: &Mat4) -> (Mat4, Vec4);
+}
+
+/// The products in glam's 128-bit vectors, one column at a time.
+#[derive(Clone, Copy)]
+struct Portable;
+
+impl Product for Portable {
+    #[inline(always)]
+    fn product(self, a: &Mat4, b: &Mat4) -> (Mat4, Vec4) {
+        let m = positive_zero_row(affine_mul(a, b));
+        (m, column_sum(&m))
     }
 }
 
 /// `m` with the zeros of its last row made `+0.0`, as `Mat4::from(Affine3A)` writes them
-/// (`0.0 * -s` is `-0.0`): adding `-0.0` leaves every other entry as it is, `-0.0` included,
-/// and adding `+0.0` to a zero of either sign gives `+0.0`. Finite `m` only.
+/// (`0.0 * -s` is `-0.0`). Finite `m` only (where those entries are zeros). A lane select,
+/// off the dependency chain of the walk: it used to add `(-0, -0, -0, +0)` to each column,
+/// three cycles of latency per node (criterion, one core: walker -8%, tentacle -6%).
 #[inline(always)]
 fn positive_zero_row(m: Mat4) -> Mat4 {
-    const KEEP_XYZ: Vec4 = Vec4::new(-0.0, -0.0, -0.0, 0.0);
-    Mat4::from_cols(m.x_axis + KEEP_XYZ, m.y_axis + KEEP_XYZ, m.z_axis + KEEP_XYZ, m.w_axis)
+    const XYZ: BVec4A = BVec4A::new(true, true, true, false);
+    let row = |v: Vec4| Vec4::select(XYZ, v, Vec4::ZERO);
+    Mat4::from_cols(row(m.x_axis), row(m.y_axis), row(m.z_axis), m.w_axis)
 }
 
-/// Non-zero (NaN) in its first three lanes after `* 0.0` when `m` has a non-finite entry.
+/// Non-finite in its first three lanes when `m` has a non-finite entry (or finite ones
+/// that overflow).
 #[inline(always)]
 fn column_sum(m: &Mat4) -> Vec4 {
     m.x_axis + m.y_axis + m.z_axis + m.w_axis
+}
+
+/// The products two columns per 256-bit register (x86_64 with AVX and FMA).
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod wide_product {
+    use std::arch::x86_64::*;
+
+    use glam::{Mat4, Vec4};
+
+    use super::Product;
+
+    /// Proof that the CPU has AVX and FMA: only `detect` makes one.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx(());
+
+    impl Avx {
+        pub(super) fn detect() -> Option<Avx> {
+            let has = |avx: bool, fma: bool| (avx && fma).then_some(Avx(()));
+            has(std::arch::is_x86_feature_detected!("avx"), std::arch::is_x86_feature_detected!("fma"))
+        }
+    }
+
+    impl Product for Avx {
+        #[inline(always)]
+        fn product(self, a: &Mat4, b: &Mat4) -> (Mat4, Vec4) {
+            // SAFETY: an `Avx` exists only where the CPU has AVX and FMA.
+            unsafe { product(a, b) }
+        }
+    }
+
+    /// `affine_mul`'s operations, lane for lane: columns x | y in one register, z | w in
+    /// the other, each `a.z * b.z + (a.y * b.y + (a.x * b.x + inner))` fused, where
+    /// `inner` is `a.w` for the w column and `-0.0` for the others (`p + -0.0` is `p`
+    /// exactly, zeros' signs included, so it is `affine_mul`'s plain first product). The
+    /// last row's zeros are then set to `+0.0` (`positive_zero_row`). Half the multiply-adds
+    /// and broadcasts of working one column at a time.
+    #[target_feature(enable = "avx,fma")]
+    #[inline]
+    fn product(a: &Mat4, b: &Mat4) -> (Mat4, Vec4) {
+        let twice = |v: Vec4| _mm256_set_m128(v.into(), v.into());
+        let (ax, ay, az) = (twice(a.x_axis), twice(a.y_axis), twice(a.z_axis));
+        let pair = |lo: Vec4, hi: Vec4| _mm256_set_m128(hi.into(), lo.into());
+        let columns = |c: __m256, inner: __m256| {
+            let r = _mm256_fmadd_ps(ax, _mm256_permute_ps::<0x00>(c), inner);
+            let r = _mm256_fmadd_ps(ay, _mm256_permute_ps::<0x55>(c), r);
+            _mm256_fmadd_ps(az, _mm256_permute_ps::<0xAA>(c), r)
+        };
+        let minus_zero = Vec4::splat(-0.0);
+        let xy = columns(pair(b.x_axis, b.y_axis), pair(minus_zero, minus_zero));
+        let zw = columns(pair(b.z_axis, b.w_axis), pair(minus_zero, a.w_axis));
+        // The last row: lanes 3 and 7 of x | y, lane 3 of z | w.
+        let xy = _mm256_blend_ps::<0b1000_1000>(xy, _mm256_setzero_ps());
+        let zw = _mm256_blend_ps::<0b0000_1000>(zw, _mm256_setzero_ps());
+        let sum = _mm256_add_ps(xy, zw);
+        let sum = _mm_add_ps(_mm256_castps256_ps128(sum), _mm256_extractf128_ps::<1>(sum));
+        let lo = |v: __m256| Vec4::from(_mm256_castps256_ps128(v));
+        let hi = |v: __m256| Vec4::from(_mm256_extractf128_ps::<1>(v));
+        (Mat4::from_cols(lo(xy), hi(xy), lo(zw), hi(zw)), Vec4::from(sum))
+    }
 }
 
 /// `m` with its last row made exactly `0 0 0 1` (not `-0`); `None` unless it was that.
@@ -364,7 +463,7 @@ mod tests {
         // `update` (AVX where the CPU has it) and the portable `walk` alike.
         for portable in [false, true] {
             let done = if portable {
-                cache.walk(pose, &mut globals, &mut joints, &mut palettes)
+                cache.walk(Portable, pose, &mut globals, &mut joints, &mut palettes)
             } else {
                 cache.update(rig, pose, &mut globals, &mut joints, &mut palettes)
             };
