@@ -220,6 +220,28 @@ pub(super) fn for_each_set_up(
     for_each_candidate(indices, range, mesh, |t| keep(Candidate::Other(t)));
 }
 
+/// Call `keep` with each triangle of `lists` (a band's binned lists, in draw order) as
+/// `for_each_set_up` would: small ones set up eight at a time where the CPU has AVX2, so
+/// that the band's filler, too, starts at their rows.
+#[inline(always)]
+pub(super) fn set_up_each<'l>(
+    lists: impl Iterator<Item = &'l [Tri]>,
+    mesh: Projected,
+    keep: impl FnMut(Candidate),
+) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(small) = super::filter_avx2::SmallFilter::new(mesh.verts, mesh.spans, mesh.width, mesh.height)
+    {
+        let mut sink = SettingUp { small, lanes: SmallLanes::default(), keep };
+        for list in lists {
+            sink.take(mesh, list);
+        }
+        return;
+    }
+    let mut keep = keep;
+    lists.flatten().for_each(|&t| keep(Candidate::Other(t)));
+}
+
 /// Where the span test's batches go.
 trait Sink {
     /// Up to `BATCH` triangles that passed the span test, in draw order.

@@ -15,7 +15,7 @@ use std::ops::Range;
 
 use glam::Vec3;
 
-use super::bin::{Bins, Candidate, Projected, Tri, bin_triangles, for_each_set_up, halves};
+use super::bin::{Bins, Candidate, Projected, Tri, bin_triangles, for_each_set_up, halves, set_up_each};
 use super::camera::Camera;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
 use super::color::Rgb;
@@ -363,12 +363,14 @@ fn fill_band(
 ) -> DrawStats {
     match source {
         Source::Binned(stats, bins) => {
-            for list in bins.band(band) {
-                for &t in list {
-                    // Binning kept only triangles whose vertices exist and are valid.
-                    fill_listed_triangle(cx, &rows, t, &mut pixel);
+            // Binning kept only triangles whose vertices exist and are valid.
+            let mesh = Projected { verts: &cx.sc.verts, spans: &cx.sc.spans, width: cx.w, height: cx.h };
+            set_up_each(bins.band(band), mesh, |candidate| match candidate {
+                Candidate::SetUp(t, lanes, k) => {
+                    fill_set_up(cx, &rows, t, lanes.triangle(k), lanes.planes(k), &mut pixel)
                 }
-            }
+                Candidate::Other(t) => _ = fill_listed_triangle(cx, &rows, t, &mut pixel),
+            });
             stats
         }
         Source::Listed => fill_listed(cx, rows, pixel),
