@@ -44,12 +44,26 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    match run(cli) {
+    match on_pool(move || run(cli)) {
         Ok(code) => ExitCode::from(code),
         Err(failure) => {
             eprintln!("rigscope: error: {}", failure.message);
             ExitCode::from(failure.code)
         }
+    }
+}
+
+/// Run `f` on a worker of rayon's pool rather than beside it. A parallel stage started from
+/// outside the pool hands its work over and sleeps until a worker wakes it; started from a
+/// worker, that worker does its share and only the other one has to wake. On a 2-vCPU VM
+/// each wake-up took tens of microseconds (a `join` of two 8 us halves: 58 us from outside
+/// after a 100 us pause, 16 us from a worker), paid by every parallel stage of every frame.
+/// The worker gets the main thread's usual 8 MiB stack. Should the pool not start, `f`
+/// runs here.
+fn on_pool<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    match rayon::ThreadPoolBuilder::new().stack_size(8 << 20).build() {
+        Ok(pool) => pool.install(f),
+        Err(_) => f(),
     }
 }
 
