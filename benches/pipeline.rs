@@ -10,9 +10,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use criterion::{
-    BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
-};
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, measurement::WallTime};
 use rigscope::Rig;
 use rigscope::anim::{Pose, Sampler, Workspace, sample};
 use rigscope::render::{
@@ -313,4 +311,12 @@ fn load(c: &mut Criterion) {
 }
 
 criterion_group!(benches, sampling, pose, skinning, raster, frame, load);
-criterion_main!(benches);
+
+/// `criterion_main!`, run on a worker of rayon's pool as `rigscope` runs every command
+/// (see `cli::on_pool`): the parallel stages then wake one thread each, as in the program.
+fn main() {
+    rigscope::cli::on_pool(|| {
+        benches();
+        Criterion::default().configure_from_args().final_summary();
+    });
+}

@@ -60,7 +60,7 @@ pub fn main() -> ExitCode {
 /// after a 100 us pause, 16 us from a worker), paid by every parallel stage of every frame.
 /// The worker gets the main thread's usual 8 MiB stack. Should the pool not start, `f`
 /// runs here.
-fn on_pool<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+pub fn on_pool<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     match rayon::ThreadPoolBuilder::new().stack_size(8 << 20).build() {
         Ok(pool) => pool.install(f),
         Err(_) => f(),
