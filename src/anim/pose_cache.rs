@@ -313,9 +313,11 @@ mod wide_product {
         let zw = _mm256_blend_ps::<0b0000_1000>(zw, _mm256_setzero_ps());
         let sum = _mm256_add_ps(xy, zw);
         let sum = _mm_add_ps(_mm256_castps256_ps128(sum), _mm256_extractf128_ps::<1>(sum));
-        let lo = |v: __m256| Vec4::from(_mm256_castps256_ps128(v));
-        let hi = |v: __m256| Vec4::from(_mm256_extractf128_ps::<1>(v));
-        (Mat4::from_cols(lo(xy), hi(xy), lo(zw), hi(zw)), Vec4::from(sum))
+        // SAFETY: two 256-bit registers are 16 floats, the columns x, y, z, w in order, as a
+        // `Mat4` lays them out; every bit pattern is a valid f32. Kept whole, the matrix is
+        // stored as two 256-bit halves with no lane extraction on the walk's dependency chain.
+        let m = unsafe { std::mem::transmute::<[__m256; 2], Mat4>([xy, zw]) };
+        (m, Vec4::from(sum))
     }
 }
 
