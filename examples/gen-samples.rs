@@ -1,0 +1,17 @@
+//! Writes every generated sample into the crate's `samples/` folder.
+//!
+//! Run `cargo run --example gen-samples` after changing `src/samplegen`; the `samples` test
+//! fails until the committed files match the generator again.
+
+use std::path::Path;
+
+fn main() -> std::io::Result<()> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    std::fs::create_dir_all(&dir)?;
+    for (name, bytes) in rigscope::samplegen::all() {
+        let path = dir.join(name);
+        std::fs::write(&path, &bytes)?;
+        println!("{} ({} bytes)", path.display(), bytes.len());
+    }
+    Ok(())
+}
