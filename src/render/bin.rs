@@ -8,8 +8,9 @@
 //! For two threads the filtered list is binned once for the row bands the mesh drawer
 //! fills in parallel: it is cut into chunks binned in parallel, each keeping, per band and
 //! in draw order, the triangles that may draw into that band. A band then walks its lists
-//! chunk after chunk, which is the draw order again, and makes exactly the calls the
-//! unfiltered walk would have made (see `fill_band` in `mesh`).
+//! chunk after chunk, which is the draw order again, setting small triangles up eight at a
+//! time as one thread does (`set_up_each`), and draws exactly what the unfiltered walk
+//! would have drawn (see `fill_band` in `mesh`).
 //!
 //! What a band keeps: a triangle of simple vertices whose pixel box holds a pixel centre of
 //! the band's rows (decided for every band at once by `fill::centre_rows`), unless its box

@@ -365,12 +365,7 @@ fn fill_band(
         Source::Binned(stats, bins) => {
             // Binning kept only triangles whose vertices exist and are valid.
             let mesh = Projected { verts: &cx.sc.verts, spans: &cx.sc.spans, width: cx.w, height: cx.h };
-            set_up_each(bins.band(band), mesh, |candidate| match candidate {
-                Candidate::SetUp(t, lanes, k) => {
-                    fill_set_up(cx, &rows, t, lanes.triangle(k), lanes.planes(k), &mut pixel)
-                }
-                Candidate::Other(t) => _ = fill_listed_triangle(cx, &rows, t, &mut pixel),
-            });
+            set_up_each(bins.band(band), mesh, |c| _ = fill_candidate(cx, &rows, c, &mut pixel));
             stats
         }
         Source::Listed => fill_listed(cx, rows, pixel),
@@ -385,13 +380,28 @@ fn fill_listed(cx: FillCtx, rows: Range<usize>, mut pixel: impl FnMut(usize, f32
     let primitives = cx.mesh.indices.map_or(cx.sc.verts.len(), <[u32]>::len) / 3;
     let mut skipped = 0;
     let mesh = Projected { verts: &cx.sc.verts, spans: &cx.sc.spans, width: cx.w, height: cx.h };
-    for_each_set_up(cx.mesh.indices, 0..primitives, mesh, |candidate| match candidate {
-        Candidate::SetUp(t, lanes, k) => {
-            fill_set_up(cx, &rows, t, lanes.triangle(k), lanes.planes(k), &mut pixel)
-        }
-        Candidate::Other(t) => skipped += usize::from(!fill_listed_triangle(cx, &rows, t, &mut pixel)),
+    for_each_set_up(cx.mesh.indices, 0..primitives, mesh, |c| {
+        skipped += usize::from(!fill_candidate(cx, &rows, c, &mut pixel));
     });
     DrawStats { primitives, skipped }
+}
+
+/// Fill one triangle the filter passed on over the rows `rows`; false, drawing nothing,
+/// when it is unusable (see `fill_listed_triangle`).
+#[inline(always)]
+fn fill_candidate(
+    cx: FillCtx,
+    rows: &Range<usize>,
+    candidate: Candidate,
+    pixel: &mut impl FnMut(usize, f32, f32),
+) -> bool {
+    match candidate {
+        Candidate::SetUp(t, lanes, k) => {
+            fill_set_up(cx, rows, t, lanes.triangle(k), lanes.planes(k), pixel);
+            true
+        }
+        Candidate::Other(t) => fill_listed_triangle(cx, rows, t, pixel),
+    }
 }
 
 /// Fill a small triangle the filter has set up (of simple vertices, all in range), with
