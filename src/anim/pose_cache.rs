@@ -1,9 +1,9 @@
 //! `PoseCache`: the pose stage's per-rig constants, worked out once when a `Workspace` is built,
 //! and the fast per-frame walk that reads them. Each step of the hierarchy walk is
 //! precomputed (node, parent, file matrix) and the steps are ordered level by level, so
-//! that consecutive products seldom wait on each other; the inverse bind matrices are checked affine
-//! once, and every skin's joint matrices and palette are written in place from the
-//! products (no second pass converting `Mat4` joint matrices to the palette).
+//! that consecutive products seldom wait on each other; the inverse bind matrices are
+//! checked affine once, and every skin's joint matrices and palette are written in place
+//! from the products (no second pass converting `Mat4` joint matrices to the palette).
 //!
 //! Every matrix here is affine, and is kept in `Mat4` form with its last row `0 0 0 1`:
 //! the 3x4 products (`hierarchy::affine_mul`) then keep that row (`0 * x + 0 * y + 0 * z` and
@@ -192,10 +192,7 @@ impl PoseCache {
             };
             let (global, sum) = match globals.get(step.parent as usize) {
                 Some(parent) => mul.product(parent, &local),
-                None => {
-                    let local = positive_zero_row(local);
-                    (local, column_sum(&local))
-                }
+                None => kept(local),
             };
             probe += sum;
             globals[node] = global;
@@ -236,9 +233,15 @@ struct Portable;
 impl Product for Portable {
     #[inline(always)]
     fn product(self, a: &Mat4, b: &Mat4) -> (Mat4, Vec4) {
-        let m = positive_zero_row(affine_mul(a, b));
-        (m, column_sum(&m))
+        kept(affine_mul(a, b))
     }
+}
+
+/// `m` as the walk keeps it (`positive_zero_row`), and its sum for the probe.
+#[inline(always)]
+fn kept(m: Mat4) -> (Mat4, Vec4) {
+    let m = positive_zero_row(m);
+    (m, column_sum(&m))
 }
 
 /// `m` with the zeros of its last row made `+0.0`, as `Mat4::from(Affine3A)` writes them
@@ -275,8 +278,8 @@ mod wide_product {
 
     impl Avx {
         pub(super) fn detect() -> Option<Avx> {
-            let has = |avx: bool, fma: bool| (avx && fma).then_some(Avx(()));
-            has(std::arch::is_x86_feature_detected!("avx"), std::arch::is_x86_feature_detected!("fma"))
+            use std::arch::is_x86_feature_detected;
+            (is_x86_feature_detected!("avx") && is_x86_feature_detected!("fma")).then_some(Avx(()))
         }
     }
 
