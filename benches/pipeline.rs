@@ -174,6 +174,8 @@ fn raster(c: &mut Criterion) {
         let mut scratch = SceneScratch::default();
         let opts = SceneOptions { bones: true, skin: Some(0), ..SceneOptions::default() };
         // The target is for one core; the viewer fills big meshes in two bands on the pool.
+        // The one-core loop runs whole on its pool's thread: installing each iteration
+        // would time a thread hand-off (a wake-up, 20-80 us on a busy VM) as raster work.
         let Ok(one) = rayon::ThreadPoolBuilder::new().num_threads(1).build() else { continue };
         for (label, pool) in [("1-core", Some(&one)), ("pool", None)] {
             let mut draw = || {
@@ -181,7 +183,7 @@ fn raster(c: &mut Criterion) {
                 pack(&raster, GlyphMode::Braille, &mut grid);
             };
             g.bench_function(format!("{label}/{name}"), |b| match pool {
-                Some(pool) => b.iter(|| pool.install(&mut draw)),
+                Some(pool) => pool.install(|| b.iter(&mut draw)),
                 None => b.iter(&mut draw),
             });
         }
