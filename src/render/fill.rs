@@ -681,6 +681,10 @@ pub(super) struct SmallLanes {
     pub basis: [[f32; 8]; 7],
     /// The depth plane: value at the first centre, step per column, step per row.
     pub z_plane: [[f32; 8]; 3],
+    /// For a triangle under 4 pixels across both ways, the centres of its box that it
+    /// covers: bit `4 r + q` for the centre `q` columns right of and `r` rows below the
+    /// first (`px0`, `py0`). 0 for a larger one, which the filler scans itself.
+    pub covered: [u32; 8],
 }
 
 impl SmallLanes {
@@ -698,6 +702,36 @@ impl SmallLanes {
             py1: f(3),
             cx: f(4),
             cy: f(5),
+        }
+    }
+
+    /// Draw lane `k`'s triangle, whose depth and scalar planes are `planes`, over the raster
+    /// rows `rows`: what `fill_small` draws of it, pixel for pixel and in its order. Where
+    /// the covered centres are known, it visits those alone, with no branch per row or
+    /// column (the filler's loops mispredicted on most of these tiny triangles).
+    #[inline(always)]
+    pub(super) fn fill(
+        &self,
+        k: usize,
+        (width, height): (usize, usize),
+        rows: &Range<usize>,
+        (z_plane, s_plane): (Plane, Plane),
+        mut f: impl FnMut(usize, f32, f32),
+    ) {
+        let mut bits = self.covered[k];
+        if bits == 0 {
+            fill_small((width, height), rows, &self.triangle(k), || (z_plane, s_plane), f);
+            return;
+        }
+        let (px0, py0) = (self.frame[0][k] as usize, self.frame[2][k] as usize);
+        while bits != 0 {
+            let (row, q) = (bits.trailing_zeros() as usize / 4, bits.trailing_zeros() as usize % 4);
+            bits &= bits - 1;
+            let py = py0 + row;
+            if rows.contains(&py) {
+                let (z, s) = (row_start(z_plane, row), row_start(s_plane, row));
+                f(py * width + px0 + q, at_column(z, z_plane, q), at_column(s, s_plane, q));
+            }
         }
     }
 

@@ -208,7 +208,7 @@ struct Screen {
 unsafe fn block8(screen: &Screen, tris: &[Tri; 8]) -> u32 {
     // SAFETY: the caller's.
     let l = unsafe { Lanes::new(screen, tris) };
-    (!_mm256_movemask_ps(_mm256_castsi256_ps(l.dropped())) & 0xff) as u32
+    (!_mm256_movemask_ps(_mm256_castsi256_ps(l.dropped(l.covered()))) & 0xff) as u32
 }
 
 /// Eight triangles set up as `fill::SmallTriangle::new` sets one up, a triangle per lane.
@@ -318,16 +318,16 @@ impl Lanes {
         Lanes { judged, small, x, y, words, px0, px1, py0, py1, cx, cy, flat, front, a, b, c }
     }
 
-    /// All ones where a judged triangle surely draws nothing: no area, or none of the at
-    /// most 4 x 4 centres of its box covered.
+    /// Per lane, the centres of the box (at most 4 x 4 for a judged triangle) that the
+    /// triangle covers: bit `4 r + q` for the centre `q` columns right of and `r` rows below
+    /// the first, from the edge functions there, as the filler evaluates them.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn dropped(&self) -> __m256i {
+    fn covered(&self) -> __m256i {
         let set1 = _mm256_set1_epi32;
-        let zero = _mm256_setzero_si256();
         let Lanes { a, b, c, .. } = *self;
         let (cols, rows) = (_mm256_sub_epi32(self.px1, self.px0), _mm256_sub_epi32(self.py1, self.py0));
-        let mut covered = zero;
+        let mut covered = _mm256_setzero_si256();
         let mut row = c;
         for r in 0..4 {
             let row_in = _mm256_cmpgt_epi32(rows, set1(r - 1));
@@ -335,13 +335,24 @@ impl Lanes {
             for q in 0..4 {
                 let inside = _mm256_cmpgt_epi32(_mm256_or_si256(_mm256_or_si256(e[0], e[1]), e[2]), set1(-1));
                 let col_in = _mm256_cmpgt_epi32(cols, set1(q - 1));
-                covered =
-                    _mm256_or_si256(covered, _mm256_and_si256(inside, _mm256_and_si256(row_in, col_in)));
+                let bit = _mm256_and_si256(
+                    _mm256_and_si256(inside, row_in),
+                    _mm256_and_si256(col_in, set1(1 << (4 * r + q))),
+                );
+                covered = _mm256_or_si256(covered, bit);
                 e = std::array::from_fn(|k| _mm256_add_epi32(e[k], a[k]));
             }
             row = std::array::from_fn(|k| _mm256_add_epi32(row[k], b[k]));
         }
-        let draws_nothing = _mm256_or_si256(self.flat, _mm256_cmpeq_epi32(covered, zero));
+        covered
+    }
+
+    /// All ones where a judged triangle surely draws nothing: no area, or none of the at
+    /// most 4 x 4 centres of its box covered (`covered`, given).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn dropped(&self, covered: __m256i) -> __m256i {
+        let draws_nothing = _mm256_or_si256(self.flat, _mm256_cmpeq_epi32(covered, _mm256_setzero_si256()));
         _mm256_and_si256(self.judged, draws_nothing)
     }
 }
@@ -391,7 +402,8 @@ impl SmallFilter {
 unsafe fn set_up8(screen: &Screen, tris: &[Tri; 8], out: &mut SmallLanes) -> (u32, u32) {
     // SAFETY: the caller's.
     let l = unsafe { Lanes::new(screen, tris) };
-    let dropped = l.dropped();
+    let covered = l.covered();
+    let dropped = l.dropped(covered);
     let no_box = _mm256_or_si256(_mm256_cmpgt_epi32(l.px0, l.px1), _mm256_cmpgt_epi32(l.py0, l.py1));
     let unusable = _mm256_or_si256(_mm256_or_si256(no_box, l.flat), dropped);
     let set_up = _mm256_andnot_si256(unusable, l.small);
@@ -399,6 +411,9 @@ unsafe fn set_up8(screen: &Screen, tris: &[Tri; 8], out: &mut SmallLanes) -> (u3
     let (set_up, small) = (bits(set_up), bits(l.small));
     if set_up != 0 {
         store(&l, screen, out);
+        // The filler reads the centres of the judged triangles only.
+        // SAFETY: an unaligned store of the 32 bytes of `out.covered`.
+        unsafe { _mm256_storeu_si256(out.covered.as_mut_ptr().cast(), _mm256_and_si256(covered, l.judged)) };
     }
     // A small triangle that is not set up draws nothing: no area, no centre of the raster
     // in its box, or none covered.
@@ -603,7 +618,7 @@ mod tests {
         let (verts, spans, tris) = scattered_triangles(11, 4000, &sizes, (w, h));
         let filter = SmallFilter::new(&verts, &spans, w, h).unwrap();
         let mut lanes = SmallLanes::default();
-        let (mut set_up_drawing, mut left_out) = (0, 0);
+        let (mut set_up_drawing, mut left_out, mut judged_drawing) = (0, 0, 0);
         // `s` per vertex, depending on the facing as the mesh drawer's shading does.
         let shade = |v: &[&ProjVertex; 3], front: bool| v.map(|v| if front { v.light } else { -v.light });
         for block in tris.chunks_exact(8) {
@@ -641,6 +656,26 @@ mod tests {
                         got.push((i, z.to_bits(), s.to_bits()))
                     });
                     assert_eq!(got, want, "{x:?} {y:?}");
+                    // And through the covered centres, where the lanes know them (a triangle
+                    // under 4 pixels across both ways): the same pixels, values and order.
+                    let judged = x.iter().max().unwrap() - x.iter().min().unwrap() < 4 * 256
+                        && y.iter().max().unwrap() - y.iter().min().unwrap() < 4 * 256;
+                    assert_eq!(lanes.covered[k] != 0, judged, "{x:?} {y:?}");
+                    let mut through_lanes = Vec::new();
+                    lanes.fill(k, (w, h), &(0..h), planes(), |i, z, s| {
+                        through_lanes.push((i, z.to_bits(), s.to_bits()))
+                    });
+                    assert_eq!(through_lanes, want, "{x:?} {y:?}");
+                    // A band of rows draws the rows of `want` in it.
+                    let band = 5..11;
+                    let mut banded = Vec::new();
+                    lanes.fill(k, (w, h), &band, planes(), |i, z, s| {
+                        banded.push((i, z.to_bits(), s.to_bits()))
+                    });
+                    let in_band: Vec<_> =
+                        want.iter().copied().filter(|&(i, _, _)| band.contains(&(i / w))).collect();
+                    assert_eq!(banded, in_band, "{x:?} {y:?}");
+                    judged_drawing += usize::from(judged);
                     set_up_drawing += usize::from(!got.is_empty());
                 } else if other >> k & 1 == 0 {
                     assert!(v.iter().all(|v| v.simple()) && want.is_empty(), "{x:?} {y:?}");
@@ -649,5 +684,6 @@ mod tests {
             }
         }
         assert!(set_up_drawing > 300 && left_out > 300, "{set_up_drawing} {left_out}");
+        assert!(judged_drawing > 100 && judged_drawing < set_up_drawing, "{judged_drawing}");
     }
 }

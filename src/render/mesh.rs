@@ -19,9 +19,7 @@ use super::bin::{Bins, Candidate, Projected, Tri, bin_triangles, for_each_set_up
 use super::camera::Camera;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
 use super::color::Rgb;
-use super::fill::{
-    Plane, PlaneBasis, SPAN_MAX_SIDE, SmallTriangle, Triangle, box_has_centre, fill_small, fill_snapped,
-};
+use super::fill::{SPAN_MAX_SIDE, SmallLanes, Triangle, box_has_centre, fill_snapped};
 use super::line;
 use super::project::{ProjVertex, Projection, Scratch, State, project_all, to_screen};
 use super::raster::{Paint, Pixel, Raster, depth_only, edge, surface};
@@ -397,34 +395,36 @@ fn fill_candidate(
 ) -> bool {
     match candidate {
         Candidate::SetUp(t, lanes, k) => {
-            fill_set_up(cx, rows, t, lanes.triangle(k), lanes.planes(k), pixel);
+            fill_set_up(cx, rows, t, lanes, k, pixel);
             true
         }
         Candidate::Other(t) => fill_listed_triangle(cx, rows, t, pixel),
     }
 }
 
-/// Fill a small triangle the filter has set up (of simple vertices, all in range), with
-/// its depth plane and the basis of its other planes: what `fill_simple` draws of it.
+/// Fill the small triangle in lane `k` of `lanes` (simple vertices `t`, all in range),
+/// which the filter has set up: what `fill_simple` draws of it.
 #[inline(always)]
 fn fill_set_up(
     cx: FillCtx,
     rows: &Range<usize>,
     t: Tri,
-    tri: SmallTriangle,
-    (z_plane, basis): (Plane, PlaneBasis),
+    lanes: &SmallLanes,
+    k: usize,
     pixel: &mut impl FnMut(usize, f32, f32),
 ) {
-    if cx.cull && !tri.front {
+    let front = lanes.front[k] != 0;
+    if cx.cull && !front {
         return;
     }
     // The planes are worked out before the rows, even for a triangle that turns out to
     // cover nothing: asked for at the first covered row instead, they were a branch a row
     // and spilled the row loop's registers (criterion, one core at 400x240: walker and
     // tentacle 10% slower, CesiumMan-x32 4-6%).
+    let (z_plane, basis) = lanes.planes(k);
     let light = t.map(|i| cx.sc.verts.get(i as usize).map_or(0.0, |v| v.light));
-    let planes = (z_plane, basis.plane(shade(cx, light, t.map(|i| i as usize), tri.front)));
-    fill_small((cx.w, cx.h), rows, &tri, || planes, pixel);
+    let planes = (z_plane, basis.plane(shade(cx, light, t.map(|i| i as usize), front)));
+    lanes.fill(k, (cx.w, cx.h), rows, planes, pixel);
 }
 
 /// The per-vertex values of `s` for a triangle of vertices `ix`, whose `light`s are
