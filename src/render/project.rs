@@ -114,8 +114,12 @@ pub(super) fn project_all(
     let n = positions.len();
     // Every entry is overwritten below: no need to clear them first.
     out.verts.resize(n, ProjVertex::default());
-    // One span per vertex, then `SPAN_ANY` for the binning's out-of-range indices.
+    // One span per vertex, then `SPAN_ANY` for the binning's out-of-range indices (set
+    // again: a bigger mesh drawn before left one of its spans there).
     out.spans.resize(if with_spans { n + 1 } else { 0 }, SPAN_ANY);
+    if let Some(after) = out.spans.last_mut() {
+        *after = SPAN_ANY;
+    }
     out.view_proj = view_proj;
     let normals = normals.filter(|v| v.len() == n);
     let wide = Wide::new(view_proj, light_dir, width, height);
@@ -411,6 +415,14 @@ mod tests {
         }
         assert_eq!(out.clip_pos(&pts, 5), vp * pts[5].extend(1.0));
         assert_eq!(out.clip_pos(&pts, n), Vec4::ZERO);
+        // A smaller mesh after it, in the same scratch: the span after its last vertex is
+        // `SPAN_ANY` again (the filter reads it for indices out of range), not the span the
+        // bigger mesh left there.
+        let small = &pts[..n / 2];
+        assert_ne!(out.spans[small.len()], SPAN_ANY, "the test needs a simple vertex there");
+        project_all(projection, small, None, true, &mut out);
+        assert_eq!(out.spans.len(), small.len() + 1);
+        assert_eq!(out.spans[small.len()], SPAN_ANY);
     }
 
     /// Every field of a projected vertex, floats as bits (so -0.0 and NaN compare too).
