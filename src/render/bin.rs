@@ -201,22 +201,22 @@ pub(super) enum Candidate<'a> {
 
 /// `for_each_candidate` for the one-thread fill: small triangles are also set up, eight
 /// at a time where the CPU has AVX2 (`filter_avx2::SmallFilter`), so that the filler
-/// starts at their rows. The same triangles, in the same order; small ones that draw
-/// nothing (no area, or no centre of the raster covered) may be left out.
+/// starts at their rows; with `smooth` (`Shader::Smooth`'s ambient term) also shaded. The
+/// same triangles, in the same order; small ones that draw nothing (no area, or no centre
+/// of the raster covered) may be left out.
 #[inline(always)]
 pub(super) fn for_each_set_up(
     indices: Option<&[u32]>,
     range: Range<usize>,
     mesh: Projected,
+    smooth: Option<f32>,
     keep: impl FnMut(Candidate),
 ) {
     #[cfg(target_arch = "x86_64")]
-    if let Some(small) = super::filter_avx2::SmallFilter::new(mesh.verts, mesh.spans, mesh.width, mesh.height)
-    {
-        let mut sink = SettingUp { small, lanes: SmallLanes::default(), keep };
-        filter(indices, range, mesh, &mut sink);
-        return;
-    }
+    let keep = match setting_up(mesh, smooth, keep) {
+        Ok(mut sink) => return filter(indices, range, mesh, &mut sink),
+        Err(keep) => keep,
+    };
     let mut keep = keep;
     for_each_candidate(indices, range, mesh, |t| keep(Candidate::Other(t)));
 }
@@ -228,19 +228,26 @@ pub(super) fn for_each_set_up(
 pub(super) fn set_up_each<'l>(
     lists: impl Iterator<Item = &'l [Tri]>,
     mesh: Projected,
+    smooth: Option<f32>,
     keep: impl FnMut(Candidate),
 ) {
     #[cfg(target_arch = "x86_64")]
-    if let Some(small) = super::filter_avx2::SmallFilter::new(mesh.verts, mesh.spans, mesh.width, mesh.height)
-    {
-        let mut sink = SettingUp { small, lanes: SmallLanes::default(), keep };
-        for list in lists {
-            sink.take(mesh, list);
-        }
-        return;
-    }
+    let keep = match setting_up(mesh, smooth, keep) {
+        Ok(mut sink) => return lists.for_each(|list| sink.take(mesh, list)),
+        Err(keep) => keep,
+    };
     let mut keep = keep;
     lists.flatten().for_each(|&t| keep(Candidate::Other(t)));
+}
+
+/// The set-up sink for `mesh`, or `keep` back where the CPU or the mesh does not allow it.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn setting_up<F>(mesh: Projected, smooth: Option<f32>, keep: F) -> Result<SettingUp<F>, F> {
+    match super::filter_avx2::SmallFilter::new(mesh.verts, mesh.spans, mesh.width, mesh.height, smooth) {
+        Some(small) => Ok(SettingUp { small, lanes: SmallLanes::default(), keep }),
+        None => Err(keep),
+    }
 }
 
 /// Where the span test's batches go.

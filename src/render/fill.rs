@@ -681,6 +681,10 @@ pub(super) struct SmallLanes {
     pub basis: [[f32; 8]; 7],
     /// The depth plane: value at the first centre, step per column, step per row.
     pub z_plane: [[f32; 8]; 3],
+    /// Whether `s_plane` is set (the filter was given `Shader::Smooth`'s ambient term).
+    pub shaded: bool,
+    /// The plane of the corners' smooth-shaded values, as `z_plane`.
+    pub s_plane: [[f32; 8]; 3],
     /// For a triangle under 4 pixels across both ways, the centres of its box that it
     /// covers: bit `4 r + q` for the centre `q` columns right of and `r` rows below the
     /// first (`px0`, `py0`). 0 for a larger one, which the filler scans itself.
@@ -733,6 +737,12 @@ impl SmallLanes {
                 f(py * width + px0 + q, at_column(z, z_plane, q), at_column(s, s_plane, q));
             }
         }
+    }
+
+    /// Lane `k`'s plane of smooth-shaded values, when the filter worked them out.
+    #[inline(always)]
+    pub(super) fn s_plane(&self, k: usize) -> Option<Plane> {
+        self.shaded.then(|| (self.s_plane[0][k], self.s_plane[1][k], self.s_plane[2][k]))
     }
 
     /// Lane `k`'s depth plane, and the basis of its other planes.

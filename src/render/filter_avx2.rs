@@ -333,12 +333,21 @@ impl Lanes {
 /// (`bin::for_each_set_up`): the filler then starts at their rows.
 pub(super) struct SmallFilter {
     screen: Screen,
+    /// The ambient term of `Shader::Smooth`, when the set-up also shades (see `store`).
+    smooth: Option<f32>,
 }
 
 impl SmallFilter {
     /// `None` without AVX2, or when the vertices or the raster are too big for the lanes
-    /// (see `may_draw`).
-    pub(super) fn new(verts: &[ProjVertex], spans: &[[i16; 4]], width: usize, height: usize) -> Option<Self> {
+    /// (see `may_draw`). With `smooth` (`Shader::Smooth`'s ambient term), the lanes also
+    /// get each triangle's plane of shaded values.
+    pub(super) fn new(
+        verts: &[ProjVertex],
+        spans: &[[i16; 4]],
+        width: usize,
+        height: usize,
+        smooth: Option<f32>,
+    ) -> Option<Self> {
         let n = verts.len();
         let fits =
             n > 0 && spans.len() == n + 1 && n <= i32::MAX as usize && width.max(height) <= SPAN_MAX_SIDE;
@@ -350,6 +359,7 @@ impl SmallFilter {
                 max_col: width as i32 - 1,
                 max_row: height as i32 - 1,
             },
+            smooth,
         })
     }
 
@@ -361,7 +371,7 @@ impl SmallFilter {
     pub(super) fn set_up8(&self, tris: &[Tri; 8], out: &mut SmallLanes) -> (u32, u32) {
         // SAFETY: AVX2 was detected in `new`, which also took `screen` from slices whose
         // lengths bound every index `Lanes::new` reads at (see `may_draw`).
-        unsafe { set_up8(&self.screen, tris, out) }
+        unsafe { set_up8(&self.screen, self.smooth, tris, out) }
     }
 }
 
@@ -369,7 +379,7 @@ impl SmallFilter {
 ///
 /// SAFETY (caller): as for `block8`.
 #[target_feature(enable = "avx2")]
-unsafe fn set_up8(screen: &Screen, tris: &[Tri; 8], out: &mut SmallLanes) -> (u32, u32) {
+unsafe fn set_up8(screen: &Screen, smooth: Option<f32>, tris: &[Tri; 8], out: &mut SmallLanes) -> (u32, u32) {
     // SAFETY: the caller's.
     let l = unsafe { Lanes::new(screen, tris) };
     let covered = l.covered();
@@ -380,7 +390,7 @@ unsafe fn set_up8(screen: &Screen, tris: &[Tri; 8], out: &mut SmallLanes) -> (u3
     let bits = |v: __m256i| (_mm256_movemask_ps(_mm256_castsi256_ps(v)) & 0xff) as u32;
     let (set_up, small) = (bits(set_up), bits(l.small));
     if set_up != 0 {
-        store(&l, screen, out);
+        store(&l, screen, smooth, out);
         // The filler reads the centres of the judged triangles only.
         // SAFETY: an unaligned store of the 32 bytes of `out.covered`.
         unsafe { _mm256_storeu_si256(out.covered.as_mut_ptr().cast(), _mm256_and_si256(covered, l.judged)) };
@@ -391,10 +401,11 @@ unsafe fn set_up8(screen: &Screen, tris: &[Tri; 8], out: &mut SmallLanes) -> (u3
 }
 
 /// Write the lanes' set-up and planes (`fill::PlaneBasis`, with its operations in its
-/// order: the same bits) to `out`.
+/// order: the same bits) to `out`: the depth plane, and with `smooth` the plane of the
+/// values `Shader::Smooth` gives the corners (its `finish`, lane by lane, also in order).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn store(l: &Lanes, screen: &Screen, out: &mut SmallLanes) {
+fn store(l: &Lanes, screen: &Screen, smooth: Option<f32>, out: &mut SmallLanes) {
     let put = |to: &mut [i32; 8], v: __m256i| {
         // SAFETY: an unaligned store of the 32 bytes of `to`.
         unsafe { _mm256_storeu_si256(to.as_mut_ptr().cast(), v) }
@@ -424,18 +435,39 @@ fn store(l: &Lanes, screen: &Screen, out: &mut SmallLanes) {
     for (to, v) in out.basis.iter_mut().zip([x1, y1, x2, y2, inv_area, ox, oy]) {
         put_f(to, v);
     }
-    // SAFETY: the indices are clamped to the vertices (see `Lanes::new`); z is the third
-    // word of a `ProjVertex`.
-    let z = l.clamped.map(|c| {
-        let z = |t: usize| unsafe { *screen.verts.cast::<f32>().add(5 * c[t] + 2) };
-        _mm256_setr_ps(z(0), z(1), z(2), z(3), z(4), z(5), z(6), z(7))
-    });
-    let (d1, d2) = (sub(z[1], z[0]), sub(z[2], z[0]));
-    let ddx = mul(sub(mul(d1, y2), mul(d2, y1)), inv_area);
-    let ddy = mul(sub(mul(d2, x1), mul(d1, x2)), inv_area);
-    let start = add(add(z[0], mul(ddx, ox)), mul(ddy, oy));
-    for (to, v) in out.z_plane.iter_mut().zip([start, ddx, ddy]) {
+    // `PlaneBasis::plane` of the corner values `v`.
+    let plane = |v: [__m256; 3]| {
+        let (d1, d2) = (sub(v[1], v[0]), sub(v[2], v[0]));
+        let ddx = mul(sub(mul(d1, y2), mul(d2, y1)), inv_area);
+        let ddy = mul(sub(mul(d2, x1), mul(d1, x2)), inv_area);
+        [add(add(v[0], mul(ddx, ox)), mul(ddy, oy)), ddx, ddy]
+    };
+    // Word `word` of each corner's `ProjVertex`, as floats.
+    let corners = |word: usize| {
+        l.clamped.map(|c| {
+            // SAFETY: the indices are clamped to the vertices (see `Lanes::new`), and a
+            // `ProjVertex` is five words.
+            let v = |t: usize| unsafe { *screen.verts.cast::<f32>().add(5 * c[t] + word) };
+            _mm256_setr_ps(v(0), v(1), v(2), v(3), v(4), v(5), v(6), v(7))
+        })
+    };
+    // z is the third word.
+    for (to, v) in out.z_plane.iter_mut().zip(plane(corners(2))) {
         put_f(to, v);
+    }
+    out.shaded = smooth.is_some();
+    if let Some(ambient) = smooth {
+        // The light (the fourth word) negated on a back face, then
+        // `ambient + (1 - ambient) * max(cos, 0)`. Where `cos` is -0, `max` may give
+        // either zero, and so may the scalar one: `ambient` plus a zero is the same either way.
+        let back = _mm256_andnot_ps(_mm256_castsi256_ps(l.front), _mm256_set1_ps(-0.0));
+        let (ambient, lit) = (_mm256_set1_ps(ambient), _mm256_set1_ps(1.0 - ambient));
+        let shade = |raw: __m256| {
+            add(ambient, mul(lit, _mm256_max_ps(_mm256_xor_ps(raw, back), _mm256_setzero_ps())))
+        };
+        for (to, v) in out.s_plane.iter_mut().zip(plane(corners(3).map(shade))) {
+            put_f(to, v);
+        }
     }
 }
 
@@ -587,14 +619,23 @@ mod tests {
         let (w, h) = (37, 23);
         let sizes = [0.3, 0.9, 2.0, 3.9, 6.0, 11.0, 15.9, 21.0];
         let (verts, spans, tris) = scattered_triangles(11, 4000, &sizes, (w, h));
-        let filter = SmallFilter::new(&verts, &spans, w, h).unwrap();
+        let filter = SmallFilter::new(&verts, &spans, w, h, None).unwrap();
         let mut lanes = SmallLanes::default();
+        // The same with smooth shading: `ambient + (1 - ambient) * max(0, +-light)`.
+        let ambient = 0.2f32;
+        let shading = SmallFilter::new(&verts, &spans, w, h, Some(ambient)).unwrap();
+        let mut shaded = SmallLanes::default();
+        let smooth = |v: &[&ProjVertex; 3], front: bool| {
+            v.map(|v| ambient + (1.0 - ambient) * (if front { v.light } else { -v.light }).max(0.0))
+        };
         let (mut set_up_drawing, mut left_out, mut judged_drawing) = (0, 0, 0);
         // `s` per vertex, depending on the facing as the mesh drawer's shading does.
         let shade = |v: &[&ProjVertex; 3], front: bool| v.map(|v| if front { v.light } else { -v.light });
         for block in tris.chunks_exact(8) {
             let (set_up, other) = filter.set_up8(block.try_into().unwrap(), &mut lanes);
             assert_eq!(set_up & other, 0);
+            assert_eq!(shading.set_up8(block.try_into().unwrap(), &mut shaded), (set_up, other));
+            assert!(lanes.s_plane(0).is_none());
             for (k, t) in block.iter().enumerate() {
                 let Some(v) = t.map(|i| verts.get(i as usize)).into_iter().collect::<Option<Vec<_>>>() else {
                     assert_eq!(other >> k & 1, 1, "{t:?} has an index out of range");
@@ -621,6 +662,9 @@ mod tests {
                     assert_eq!(basis, expected, "{x:?} {y:?}");
                     let bits = |p: (f32, f32, f32)| [p.0.to_bits(), p.1.to_bits(), p.2.to_bits()];
                     assert_eq!(bits(z_plane), bits(expected.plane(z)), "{x:?} {y:?}");
+                    let s_plane = shaded.s_plane(k).expect("shaded");
+                    assert_eq!(bits(s_plane), bits(expected.plane(smooth(&v, tri.front))), "{x:?} {y:?}");
+                    assert_eq!(bits(shaded.planes(k).0), bits(z_plane));
                     let mut got = Vec::new();
                     let planes = || (z_plane, basis.plane(shade(&v, tri.front)));
                     fill_small((w, h), &(0..h), &lanes.triangle(k), planes, |i, z, s| {

@@ -147,6 +147,14 @@ enum Shader<'a> {
 }
 
 impl Shader<'_> {
+    /// The ambient term of `Smooth`, which the filter's set-up can shade with.
+    fn smooth(self) -> Option<f32> {
+        match self {
+            Shader::Smooth { ambient } => Some(ambient),
+            _ => None,
+        }
+    }
+
     /// The per-vertex values to interpolate (and clip), and the flat light value.
     #[inline]
     fn raw(self, mesh: &MeshView, light: [f32; 3], ix: [usize; 3]) -> ([f32; 3], f32) {
@@ -363,7 +371,9 @@ fn fill_band(
         Source::Binned(stats, bins) => {
             // Binning kept only triangles whose vertices exist and are valid.
             let mesh = Projected { verts: &cx.sc.verts, spans: &cx.sc.spans, width: cx.w, height: cx.h };
-            set_up_each(bins.band(band), mesh, |c| _ = fill_candidate(cx, &rows, c, &mut pixel));
+            set_up_each(bins.band(band), mesh, cx.shader.smooth(), |c| {
+                _ = fill_candidate(cx, &rows, c, &mut pixel)
+            });
             stats
         }
         Source::Listed => fill_listed(cx, rows, pixel),
@@ -378,7 +388,7 @@ fn fill_listed(cx: FillCtx, rows: Range<usize>, mut pixel: impl FnMut(usize, f32
     let primitives = cx.mesh.indices.map_or(cx.sc.verts.len(), <[u32]>::len) / 3;
     let mut skipped = 0;
     let mesh = Projected { verts: &cx.sc.verts, spans: &cx.sc.spans, width: cx.w, height: cx.h };
-    for_each_set_up(cx.mesh.indices, 0..primitives, mesh, |c| {
+    for_each_set_up(cx.mesh.indices, 0..primitives, mesh, cx.shader.smooth(), |c| {
         skipped += usize::from(!fill_candidate(cx, &rows, c, &mut pixel));
     });
     DrawStats { primitives, skipped }
@@ -422,8 +432,12 @@ fn fill_set_up(
     // and spilled the row loop's registers (criterion, one core at 400x240: walker and
     // tentacle 10% slower, CesiumMan-x32 4-6%).
     let (z_plane, basis) = lanes.planes(k);
-    let light = t.map(|i| cx.sc.verts.get(i as usize).map_or(0.0, |v| v.light));
-    let planes = (z_plane, basis.plane(shade(cx, light, t.map(|i| i as usize), front)));
+    // Smooth shading was done with the set-up, eight at a time (the same bits).
+    let s_plane = lanes.s_plane(k).unwrap_or_else(|| {
+        let light = t.map(|i| cx.sc.verts.get(i as usize).map_or(0.0, |v| v.light));
+        basis.plane(shade(cx, light, t.map(|i| i as usize), front))
+    });
+    let planes = (z_plane, s_plane);
     lanes.fill(k, (cx.w, cx.h), rows, planes, pixel);
 }
 
