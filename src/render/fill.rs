@@ -724,7 +724,7 @@ impl SmallLanes {
     ) {
         let mut bits = self.covered[k];
         if bits == 0 {
-            fill_small((width, height), rows, &self.triangle(k), || (z_plane, s_plane), f);
+            self.scan(k, (width, height), rows, (z_plane, s_plane), f);
             return;
         }
         let (px0, py0) = (self.frame[0][k] as usize, self.frame[2][k] as usize);
@@ -737,6 +737,20 @@ impl SmallLanes {
                 f(py * width + px0 + q, at_column(z, z_plane, q), at_column(s, s_plane, q));
             }
         }
+    }
+
+    /// `fill` of a triangle whose covered centres are not known (4 to 16 pixels across),
+    /// out of line: most set-up triangles are smaller, and their loop stays small.
+    #[inline(never)]
+    fn scan(
+        &self,
+        k: usize,
+        size: (usize, usize),
+        rows: &Range<usize>,
+        planes: (Plane, Plane),
+        f: impl FnMut(usize, f32, f32),
+    ) {
+        fill_small(size, rows, &self.triangle(k), || planes, f);
     }
 
     /// Lane `k`'s plane of smooth-shaded values, when the filter worked them out.

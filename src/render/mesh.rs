@@ -451,8 +451,9 @@ fn shade(cx: FillCtx, light: [f32; 3], ix: [usize; 3], front: bool) -> [f32; 3] 
 
 /// Fill one triangle of a triangle list (the span filter passed it, or the binning kept
 /// it) over the rows `rows`, as `fill_triangles` would; false, drawing nothing, when it is
-/// unusable (a vertex out of range or not finite).
-#[inline(always)]
+/// unusable (a vertex out of range or not finite). Out of line: the filter sets up most
+/// triangles that draw, and keeping this path out of its loop keeps that loop small.
+#[inline(never)]
 fn fill_listed_triangle(
     cx: FillCtx,
     rows: &Range<usize>,
