@@ -206,18 +206,30 @@ const INVERSES: [u32; 9] = {
 /// rather than recolouring the whole 2x4 block. Otherwise the surface dots are shown in
 /// their average colour (the average keeps shading smooth across cells; the brightest
 /// dot would make edges flicker as they move).
+#[inline(always)]
 fn braille_cell(lines: &[&[Pixel]; 4], cx: usize, dither: bool) -> Cell {
-    // The cell's two pixels of each row (fewer past the raster's last column or row).
-    let pairs: [&[Pixel]; 4] = lines.map(|l| l.get(cx * 2..).map_or(&[][..], |p| &p[..p.len().min(2)]));
+    // The cell's two pixels of each row: a copy of the two where the row has them (every
+    // cell but a last one cut by the raster's edge), else empty pixels past its end.
+    let dots: [[Pixel; 2]; 4] = lines.map(|line| match line.get(cx * 2..cx * 2 + 2) {
+        Some(&[a, b]) => [a, b],
+        _ => [0, 1].map(|c| line.get(cx * 2 + c).copied().unwrap_or_default()),
+    });
     // Most cells of a viewport are empty: a quick look before the per-dot work, one branch
     // for the eight dots (`Empty` is 0).
-    if pairs.iter().flat_map(|pair| pair.iter()).fold(0, |any, p| any | p.layer as u8) == 0 {
+    if dots.as_flattened().iter().fold(0, |any, p| any | p.layer as u8) == 0 {
         return Cell::BLANK;
     }
+    braille_dots(&dots, dither)
+}
+
+/// `braille_cell` of a cell with a dot drawn, out of line: the empty cells' test above
+/// stays small enough to inline into the packing loop.
+#[inline(never)]
+fn braille_dots(dots: &[[Pixel; 2]; 4], dither: bool) -> Cell {
     let mut over = Mix::default();
     let mut surf = Mix::default();
     let mut shown = 0u8;
-    for (row, pair) in pairs.iter().enumerate() {
+    for (row, pair) in dots.iter().enumerate() {
         for (col, p) in pair.iter().enumerate() {
             let bit = BRAILLE_BITS[col][row];
             let (c, surface) = (p.color, p.layer == Layer::Surface);
