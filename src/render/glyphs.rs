@@ -208,17 +208,16 @@ const INVERSES: [u32; 9] = {
 /// dot would make edges flicker as they move).
 #[inline(always)]
 fn braille_cell(lines: &[&[Pixel]; 4], cx: usize, dither: bool) -> Cell {
-    // The cell's two pixels of each row: a copy of the two where the row has them (every
-    // cell but a last one cut by the raster's edge), else empty pixels past its end.
-    let dots: [[Pixel; 2]; 4] = lines.map(|line| match line.get(cx * 2..cx * 2 + 2) {
-        Some(&[a, b]) => [a, b],
-        _ => [0, 1].map(|c| line.get(cx * 2 + c).copied().unwrap_or_default()),
-    });
-    // Most cells of a viewport are empty: a quick look before the per-dot work, one branch
-    // for the eight dots (`Empty` is 0).
-    if dots.as_flattened().iter().fold(0, |any, p| any | p.layer as u8) == 0 {
+    // The cell's pixel `c` of row `r`, if the raster has it (a last cell may be cut).
+    let at = |r: usize, c: usize| lines[r].get(cx * 2 + c);
+    // Most cells of a viewport are empty: a quick look at the eight layers, read in place,
+    // before anything else (`Empty` is 0).
+    let layer = |r: usize, c: usize| at(r, c).map_or(0, |p| p.layer as u8);
+    if (0..4).fold(0, |any, r| any | layer(r, 0) | layer(r, 1)) == 0 {
         return Cell::BLANK;
     }
+    // Pixels past a cut edge are empty.
+    let dots = std::array::from_fn(|r| std::array::from_fn(|c| at(r, c).copied().unwrap_or_default()));
     braille_dots(&dots, dither)
 }
 
