@@ -180,8 +180,9 @@ struct Lanes {
     small: __m256i,
     x: [__m256i; 3],
     y: [__m256i; 3],
-    /// Each vertex's index, clamped to the vertices.
-    clamped: [[usize; 8]; 3],
+    /// Each corner's depth and light (`ProjVertex::z`, `ProjVertex::light`).
+    z: [__m256; 3],
+    light: [__m256; 3],
     px0: __m256i,
     px1: __m256i,
     py0: __m256i,
@@ -213,30 +214,32 @@ impl Lanes {
         };
         // Each vertex read with loads of its own, which beat gathers on Zen 4 (as in
         // `span_test8`; criterion, one core at 400x240: CesiumMan-x32 about 5% off the
-        // whole raster, the walker 9%).
+        // whole raster, the walker 9%): x, y, z and the light as one 16-byte load.
         let clamped: [[usize; 8]; 3] =
             std::array::from_fn(|k| std::array::from_fn(|t| (tris[t][k] as usize).min(screen.last as usize)));
         let mut ok = set1(-1);
         let (mut x, mut y) = ([zero; 3], [zero; 3]);
+        let (mut z, mut light) = ([_mm256_setzero_ps(); 3], [_mm256_setzero_ps(); 3]);
         for k in 0..3 {
             let index = corner(k);
             // In range: the unsigned minimum with the last index is the index itself.
             ok = _mm256_and_si256(ok, _mm256_cmpeq_epi32(_mm256_min_epu32(index, last), index));
             let c = &clamped[k];
-            // SAFETY: every index is clamped to `0..=last` (caller's bounds): x and y are the
-            // first two words of each `ProjVertex` (read as one unaligned 8-byte value), and
-            // a span's first word is its first four bytes.
-            let xy = |t: usize| unsafe { screen.verts.add(5 * c[t]).cast::<i64>().read_unaligned() };
+            // SAFETY: every index is clamped to `0..=last` (caller's bounds): x, y, z and
+            // the light are the first four words of each `ProjVertex`, and a span's first
+            // word is its first four bytes.
+            let xyzl = |t: usize| unsafe { screen.verts.add(5 * c[t]).cast::<f32>() };
             let span = |t: usize| unsafe { *screen.spans.add(2 * c[t]) };
-            // Vertices 0, 1 | 4, 5 and 2, 3 | 6, 7 as x y pairs, so that the shuffles below
-            // give the lanes in order.
-            let (lo, hi) = (
-                _mm256_set_epi64x(xy(5), xy(4), xy(1), xy(0)),
-                _mm256_set_epi64x(xy(7), xy(6), xy(3), xy(2)),
-            );
-            let (lo, hi) = (_mm256_castsi256_ps(lo), _mm256_castsi256_ps(hi));
-            x[k] = _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(lo, hi));
-            y[k] = _mm256_castps_si256(_mm256_shuffle_ps::<0b11_01_11_01>(lo, hi));
+            // Vertices t | t + 4 per register, then a 4 x 4 transpose in each half.
+            let pair = |t: usize| unsafe { _mm256_loadu2_m128(xyzl(t + 4), xyzl(t)) };
+            let (r0, r1, r2, r3) = (pair(0), pair(1), pair(2), pair(3));
+            let (t0, t1) = (_mm256_unpacklo_ps(r0, r1), _mm256_unpackhi_ps(r0, r1));
+            let (t2, t3) = (_mm256_unpacklo_ps(r2, r3), _mm256_unpackhi_ps(r2, r3));
+            let (pd, ps) = (_mm256_castps_pd, _mm256_castpd_ps);
+            x[k] = _mm256_castps_si256(ps(_mm256_unpacklo_pd(pd(t0), pd(t2))));
+            y[k] = _mm256_castps_si256(ps(_mm256_unpackhi_pd(pd(t0), pd(t2))));
+            z[k] = ps(_mm256_unpacklo_pd(pd(t1), pd(t3)));
+            light[k] = ps(_mm256_unpackhi_pd(pd(t1), pd(t3)));
             let span =
                 _mm256_setr_epi32(span(0), span(1), span(2), span(3), span(4), span(5), span(6), span(7));
             // Simple: the span's first column (the low half) is not negative.
@@ -287,7 +290,7 @@ impl Lanes {
             a[k] = _mm256_slli_epi32::<{ SUB_BITS as i32 }>(sub(zero, dy));
             b[k] = _mm256_slli_epi32::<{ SUB_BITS as i32 }>(dx);
         }
-        Lanes { judged, small, x, y, clamped, px0, px1, py0, py1, cx, cy, flat, front, a, b, c }
+        Lanes { judged, small, x, y, z, light, px0, px1, py0, py1, cx, cy, flat, front, a, b, c }
     }
 
     /// Per lane, the centres of the box (at most 4 x 4 for a judged triangle) that the
@@ -390,7 +393,7 @@ unsafe fn set_up8(screen: &Screen, smooth: Option<f32>, tris: &[Tri; 8], out: &m
     let bits = |v: __m256i| (_mm256_movemask_ps(_mm256_castsi256_ps(v)) & 0xff) as u32;
     let (set_up, small) = (bits(set_up), bits(l.small));
     if set_up != 0 {
-        store(&l, screen, smooth, out);
+        store(&l, smooth, out);
         // The filler reads the centres of the judged triangles only.
         // SAFETY: an unaligned store of the 32 bytes of `out.covered`.
         unsafe { _mm256_storeu_si256(out.covered.as_mut_ptr().cast(), _mm256_and_si256(covered, l.judged)) };
@@ -405,7 +408,7 @@ unsafe fn set_up8(screen: &Screen, smooth: Option<f32>, tris: &[Tri; 8], out: &m
 /// values `Shader::Smooth` gives the corners (its `finish`, lane by lane, also in order).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn store(l: &Lanes, screen: &Screen, smooth: Option<f32>, out: &mut SmallLanes) {
+fn store(l: &Lanes, smooth: Option<f32>, out: &mut SmallLanes) {
     let put = |to: &mut [i32; 8], v: __m256i| {
         // SAFETY: an unaligned store of the 32 bytes of `to`.
         unsafe { _mm256_storeu_si256(to.as_mut_ptr().cast(), v) }
@@ -442,17 +445,7 @@ fn store(l: &Lanes, screen: &Screen, smooth: Option<f32>, out: &mut SmallLanes) 
         let ddy = mul(sub(mul(d2, x1), mul(d1, x2)), inv_area);
         [add(add(v[0], mul(ddx, ox)), mul(ddy, oy)), ddx, ddy]
     };
-    // Word `word` of each corner's `ProjVertex`, as floats.
-    let corners = |word: usize| {
-        l.clamped.map(|c| {
-            // SAFETY: the indices are clamped to the vertices (see `Lanes::new`), and a
-            // `ProjVertex` is five words.
-            let v = |t: usize| unsafe { *screen.verts.cast::<f32>().add(5 * c[t] + word) };
-            _mm256_setr_ps(v(0), v(1), v(2), v(3), v(4), v(5), v(6), v(7))
-        })
-    };
-    // z is the third word.
-    for (to, v) in out.z_plane.iter_mut().zip(plane(corners(2))) {
+    for (to, v) in out.z_plane.iter_mut().zip(plane(l.z)) {
         put_f(to, v);
     }
     out.shaded = smooth.is_some();
@@ -465,7 +458,7 @@ fn store(l: &Lanes, screen: &Screen, smooth: Option<f32>, out: &mut SmallLanes) 
         let shade = |raw: __m256| {
             add(ambient, mul(lit, _mm256_max_ps(_mm256_xor_ps(raw, back), _mm256_setzero_ps())))
         };
-        for (to, v) in out.s_plane.iter_mut().zip(plane(corners(3).map(shade))) {
+        for (to, v) in out.s_plane.iter_mut().zip(plane(l.light.map(shade))) {
             put_f(to, v);
         }
     }
