@@ -497,6 +497,30 @@ fn scan_masked<const GROUPS: usize>(
     let mut set_up = None;
     let first_row = (at.rows.start() - at.py0) as i32;
     let mut e = [c[0] + b[0] * first_row, c[1] + b[1] * first_row, c[2] + b[2] * first_row];
+    let scanned = at.rows.end() - at.rows.start() + 1;
+    if GROUPS <= 2 && scanned <= 8 {
+        // At most 8 x 8 centres: every row's mask first, with no branch, then the covered
+        // centres alone. A row loop that branched on each row's mask and looped over its
+        // run mispredicted on these boxes, which mostly hold one or two covered centres.
+        let mut all = 0u64;
+        for r in 0..scanned {
+            all |= u64::from(lanes.covered(e) & keep) << (8 * r);
+            e = [e[0] + b[0], e[1] + b[1], e[2] + b[2]];
+        }
+        if all == 0 {
+            return;
+        }
+        let (z_plane, s_plane) = planes();
+        while all != 0 {
+            let (r, q) = (all.trailing_zeros() as usize / 8, all.trailing_zeros() as usize % 8);
+            all &= all - 1;
+            let py = at.rows.start() + r;
+            let row = py - at.py0;
+            let (z, sv) = (row_start(z_plane, row), row_start(s_plane, row));
+            f(py * at.width + at.px0 + q, at_column(z, z_plane, q), at_column(sv, s_plane, q));
+        }
+        return;
+    }
     for py in at.rows.clone() {
         let row = py - at.py0;
         let mask = lanes.covered(e) & keep;
