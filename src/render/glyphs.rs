@@ -139,8 +139,7 @@ pub fn pack(raster: &Raster, mode: GlyphMode, grid: &mut Grid) {
             };
         }
     };
-    // Rows of cells are independent: a viewport-sized grid is packed on rayon's pool,
-    // which the mesh fill has just woken (a 200x60 braille grid took 0.14 ms on one core).
+    // Rows of cells are independent: a very large grid is packed on rayon's pool.
     if cols * rows >= PARALLEL_MIN_CELLS {
         use rayon::prelude::*;
         grid.cells.par_chunks_mut(cols).enumerate().for_each(pack_row);
@@ -154,8 +153,10 @@ pub fn pack(raster: &Raster, mode: GlyphMode, grid: &mut Grid) {
     }
 }
 
-/// Grids of at least this many cells are packed on two threads.
-const PARALLEL_MIN_CELLS: usize = 2048;
+/// Grids of at least this many cells are packed on two threads. A 200x60 braille grid
+/// packs in about 60 us on one core now, and a thread hand-off on a busy VM costs 20-80 us,
+/// so only grids much larger than a full-screen viewport are split.
+const PARALLEL_MIN_CELLS: usize = 32_768;
 
 /// Sums colours to average them.
 #[derive(Default)]
