@@ -139,8 +139,10 @@ pub fn pack(raster: &Raster, mode: GlyphMode, grid: &mut Grid) {
             };
         }
     };
-    // Rows of cells are independent: a very large grid is packed on rayon's pool.
-    if cols * rows >= PARALLEL_MIN_CELLS {
+    // Rows of cells are independent: a large grid is packed on rayon's pool, and so is a
+    // viewport-sized one when the mesh fill has just woken the pool's threads.
+    let cells = cols * rows;
+    if cells >= PARALLEL_MIN_CELLS || (raster.pool_woken && cells >= WOKEN_MIN_CELLS) {
         use rayon::prelude::*;
         grid.cells.par_chunks_mut(cols).enumerate().for_each(pack_row);
     } else {
@@ -154,9 +156,12 @@ pub fn pack(raster: &Raster, mode: GlyphMode, grid: &mut Grid) {
 }
 
 /// Grids of at least this many cells are packed on two threads. A 200x60 braille grid
-/// packs in about 60 us on one core now, and a thread hand-off on a busy VM costs 20-80 us,
-/// so only grids much larger than a full-screen viewport are split.
+/// packs in about 60 us on one core, and waking a sleeping thread on a busy VM costs
+/// 20-80 us, so only grids much larger than a full-screen viewport are split...
 const PARALLEL_MIN_CELLS: usize = 32_768;
+/// ...unless the mesh fill has just used the pool (`Raster::pool_woken`): its threads are
+/// awake, and a grid of this many cells gains from the split (CesiumMan-x32's frame).
+const WOKEN_MIN_CELLS: usize = 2048;
 
 /// Sums colours to average them.
 #[derive(Default)]

@@ -220,7 +220,7 @@ pub(super) fn draw_mesh_by(
     let flat_shader = heat.map_or(Shader::Constant(1.0), Shader::Scalar);
     let smooth = matches!(lit_shader, Shader::Smooth { .. });
 
-    let Raster { width, height, pixels, scratch, .. } = raster;
+    let Raster { width, height, pixels, scratch, pool_woken, .. } = raster;
     let (w, h) = (*width, *height);
     let normals =
         if smooth && heat.is_none() && style.mode == DrawMode::Shaded { usable_normals } else { None };
@@ -230,6 +230,7 @@ pub(super) fn draw_mesh_by(
     let fills = triangles && (style.mode == DrawMode::Shaded || style.hidden_lines);
     let big = mesh.indices.map_or(n, <[u32]>::len) >= PARALLEL_MIN_CORNERS;
     let split = big && h >= 2 && rayon::current_num_threads() > 1;
+    *pool_woken |= split;
     // Plain triangle lists (nearly every real mesh) are filtered by their vertices' centre
     // spans: binned once for the two bands when split, else as they are drawn. Other
     // topologies are rare enough that each band walks them whole.

@@ -72,6 +72,9 @@ pub struct Raster {
     /// Characters to print over the packed cells (the gizmo's axis letters), in drawing
     /// order: a later one wins a cell.
     pub(super) labels: Vec<Label>,
+    /// Whether a mesh since the last `clear` was filled on two threads: the pool's threads
+    /// are then awake, and packing can use them for little more than its own work.
+    pub(super) pool_woken: bool,
 }
 
 /// A character printed over whichever cell holds the pixel (`x`, `y`) once the raster is
@@ -126,6 +129,7 @@ impl Raster {
     pub fn clear(&mut self) {
         self.pixels.fill(Pixel::default());
         self.labels.clear();
+        self.pool_woken = false;
     }
 
     pub fn width(&self) -> usize {
