@@ -502,7 +502,7 @@ fn scan_masked<const GROUPS: usize>(
         // At most 8 x 8 centres: every row's mask first, with no branch, then the covered
         // centres alone. A row loop that branched on each row's mask and looped over its
         // run mispredicted on these boxes, which mostly hold one or two covered centres.
-        let mut all = 0u64;
+        let mut all = 0;
         for r in 0..scanned {
             all |= u64::from(lanes.covered(e) & keep) << (8 * r);
             e = [e[0] + b[0], e[1] + b[1], e[2] + b[2]];
@@ -510,15 +510,8 @@ fn scan_masked<const GROUPS: usize>(
         if all == 0 {
             return;
         }
-        let (z_plane, s_plane) = planes();
-        while all != 0 {
-            let (r, q) = (all.trailing_zeros() as usize / 8, all.trailing_zeros() as usize % 8);
-            all &= all - 1;
-            let py = at.rows.start() + r;
-            let row = py - at.py0;
-            let (z, sv) = (row_start(z_plane, row), row_start(s_plane, row));
-            f(py * at.width + at.px0 + q, at_column(z, z_plane, q), at_column(sv, s_plane, q));
-        }
+        let rows = *at.rows.start()..at.rows.end() + 1;
+        fill_covered(at.width, (at.px0, at.py0), (all, 8, rows.start), &rows, planes(), f);
         return;
     }
     for py in at.rows.clone() {
@@ -535,6 +528,31 @@ fn scan_masked<const GROUPS: usize>(
         let (first, last) = (mask.trailing_zeros() as usize, 31 - mask.leading_zeros() as usize);
         for q in first..=last {
             f(base + q, at_column(z, z_plane, q), at_column(sv, s_plane, q));
+        }
+    }
+}
+
+/// Call `f` for each centre set in `covered`, in bit order (row by row, left to right):
+/// bit `stride r + q` is the centre `q` columns right of `px0` on raster row `first + r`.
+/// Rows outside `rows` are left out. The attributes are anchored at the box's first centre
+/// (`px0`, `py0`) and worked out as every path works them out (`row_start`, `at_column`).
+#[inline(always)]
+fn fill_covered(
+    width: usize,
+    (px0, py0): (usize, usize),
+    (mut covered, stride, first): (u64, usize, usize),
+    rows: &Range<usize>,
+    (z_plane, s_plane): (Plane, Plane),
+    mut f: impl FnMut(usize, f32, f32),
+) {
+    while covered != 0 {
+        let bit = covered.trailing_zeros() as usize;
+        covered &= covered - 1;
+        let (py, q) = (first + bit / stride, bit % stride);
+        if rows.contains(&py) {
+            let row = py - py0;
+            let (z, s) = (row_start(z_plane, row), row_start(s_plane, row));
+            f(py * width + px0 + q, at_column(z, z_plane, q), at_column(s, s_plane, q));
         }
     }
 }
@@ -743,24 +761,16 @@ impl SmallLanes {
         k: usize,
         (width, height): (usize, usize),
         rows: &Range<usize>,
-        (z_plane, s_plane): (Plane, Plane),
-        mut f: impl FnMut(usize, f32, f32),
+        planes: (Plane, Plane),
+        f: impl FnMut(usize, f32, f32),
     ) {
-        let mut bits = self.covered[k];
-        if bits == 0 {
-            self.scan(k, (width, height), rows, (z_plane, s_plane), f);
+        let covered = u64::from(self.covered[k]);
+        if covered == 0 {
+            self.scan(k, (width, height), rows, planes, f);
             return;
         }
         let (px0, py0) = (self.frame[0][k] as usize, self.frame[2][k] as usize);
-        while bits != 0 {
-            let (row, q) = (bits.trailing_zeros() as usize / 4, bits.trailing_zeros() as usize % 4);
-            bits &= bits - 1;
-            let py = py0 + row;
-            if rows.contains(&py) {
-                let (z, s) = (row_start(z_plane, row), row_start(s_plane, row));
-                f(py * width + px0 + q, at_column(z, z_plane, q), at_column(s, s_plane, q));
-            }
-        }
+        fill_covered(width, (px0, py0), (covered, 4, py0), rows, planes, f);
     }
 
     /// `fill` of a triangle whose covered centres are not known (4 to 16 pixels across),
