@@ -3,9 +3,9 @@
 //! list, the wide kernel's 256-entry table (skins of at most 255 joints), and whether
 //! every matrix is finite (the fast paths' condition).
 
-use glam::{Affine3A, Mat4};
+use glam::Affine3A;
 
-use super::skin_wide::{WIDE_MAX_JOINTS, WidePalette};
+use super::skin_wide::{WIDE_MAX_JOINTS, WideJoint, WidePalette};
 use super::skinning::Affine34;
 
 #[derive(Debug, Clone, Default)]
@@ -28,11 +28,13 @@ impl Palette {
         }
     }
 
-    /// Starts a frame of `joints` finite matrices, every one of which the caller then
-    /// writes with `set`, in any order, over the last frame's (allocating only when the
-    /// skin grew, and not clearing what is about to be overwritten).
+    /// Starts a frame of `joints` finite matrices and hands out the slots of both forms
+    /// for the caller to write, every one of them, in any order, over the last frame's
+    /// (allocating only when the skin grew, and not clearing what is about to be
+    /// overwritten): the portable list, and the wide table's first `joints` entries when
+    /// the skin fits it. A wide entry is `WideJoint::from_affine_mat4` of the joint's matrix.
     #[inline]
-    pub(crate) fn begin_in_place(&mut self, joints: usize) -> &mut Self {
+    pub(crate) fn in_place(&mut self, joints: usize) -> (&mut [Affine34], Option<&mut [WideJoint]>) {
         self.finite = true;
         self.narrow.resize(joints, Affine34::ZERO);
         if joints > WIDE_MAX_JOINTS {
@@ -40,20 +42,8 @@ impl Palette {
         } else if self.wide.is_none() {
             self.wide = Some(WidePalette::default());
         }
-        self
-    }
-
-    /// Joint `i` of a frame started with `begin_in_place`: `m` affine, its last row exactly
-    /// `0 0 0 1` (the wide table's columns take it as their zero fourth lanes). Ignored past
-    /// the frame's joint count.
-    #[inline]
-    pub(crate) fn set(&mut self, i: usize, m: &Mat4) {
-        if let Some(slot) = self.narrow.get_mut(i) {
-            *slot = Affine34::from_affine_mat4(m);
-            if let Some(wide) = &mut self.wide {
-                wide.set_affine_mat4(i, m);
-            }
-        }
+        let wide = self.wide.as_mut().map(|w| &mut w.entries[..joints]);
+        (&mut self.narrow, wide)
     }
 
     #[inline]

@@ -24,11 +24,13 @@
 //! first, and every file matrix and inverse bind matrix is affine. Otherwise, and on a frame
 //! with a non-finite matrix, the caller takes the general path.
 
-use glam::{BVec4A, Mat4, Vec3A, Vec4, Vec4Swizzles};
+use glam::{BVec4A, Mat4, Vec4, Vec4Swizzles};
 
 use super::hierarchy::affine_mul;
 use super::palette::Palette;
 use super::pose::Pose;
+use super::skin_wide::WideJoint;
+use super::skinning::Affine34;
 use crate::rig::{Rig, Transform};
 
 /// `Step::parent` of a root.
@@ -181,49 +183,55 @@ impl PoseCache {
         joint_matrices: &mut [Vec<Mat4>],
         palettes: &mut Vec<Palette>,
     ) -> bool {
-        // Any non-finite entry turns this into NaN (inf * 0); an overflowing sum of finite
-        // entries does too, which only costs the general path.
-        let mut probe = Vec4::ZERO;
+        let mut probe = mul.probe();
         for step in &self.steps {
             let node = step.node as usize;
             let local = match self.file_matrices.get(step.file as usize) {
                 Some(m) if pose.use_matrix[node] => *m,
                 _ => local_trs(&pose.locals[node]),
             };
-            let (global, sum) = match globals.get(step.parent as usize) {
-                Some(parent) => mul.product(parent, &local),
-                None => kept(local),
+            globals[node] = match globals.get(step.parent as usize) {
+                Some(parent) => mul.product(parent, &local, &mut probe),
+                None => mul.keep(local, &mut probe),
             };
-            probe += sum;
-            globals[node] = global;
         }
         palettes.resize_with(joint_matrices.len(), Palette::default);
         for ((skin, out), palette) in
             self.skins.iter().zip(joint_matrices.iter_mut()).zip(palettes.iter_mut())
         {
             // `fits` made `out`, `skin.joints` and `skin.inverse_bind` the same length, so
-            // every joint of the palette is set.
-            let writer = palette.begin_in_place(out.len());
-            for (i, ((o, &joint), inverse_bind)) in
-                out.iter_mut().zip(&skin.joints).zip(&skin.inverse_bind).enumerate()
-            {
+            // every slot of the palette is set.
+            let (narrow, wide) = palette.in_place(out.len());
+            let joints = out.iter_mut().zip(narrow).zip(&skin.joints).zip(&skin.inverse_bind);
+            for (((o, n), &joint), inverse_bind) in joints {
                 let global = globals.get(joint as usize).unwrap_or(&Mat4::IDENTITY);
-                let (product, sum) = mul.product(global, inverse_bind);
-                probe += sum;
-                *o = product;
-                writer.set(i, &product);
+                *o = mul.product(global, inverse_bind, &mut probe);
+                *n = Affine34::from_affine_mat4(o);
+            }
+            // A second pass, so that the joint loop above has no branch on the wide table.
+            if let Some(wide) = wide {
+                for (w, o) in wide.iter_mut().zip(out.iter()) {
+                    *w = WideJoint::from_affine_mat4(o);
+                }
             }
         }
-        Vec3A::from_vec4(probe * 0.0) == Vec3A::ZERO
+        mul.finite(probe)
     }
 }
 
-/// How the walk multiplies two affine matrices: `positive_zero_row(affine_mul(a, b))`, and
-/// a sum of its entries for the finiteness probe (non-finite when an entry is, or when
-/// finite entries overflow). Every implementation does the same float operations on every
-/// entry, so the products are the same bits.
+/// How the walk multiplies two affine matrices: `positive_zero_row(affine_mul(a, b))`.
+/// Every implementation does the same float operations on every entry, so the products
+/// are the same bits. Each result's entries are also added into a probe, which is
+/// non-finite once some entry was (or finite entries overflowed, which only costs the
+/// general path): one test at the end instead of one per matrix.
 trait Product: Copy {
-    fn product(self, a: &Mat4, b: &Mat4) -> (Mat4, Vec4);
+    type Probe: Copy;
+    fn probe(self) -> Self::Probe;
+    fn product(self, a: &Mat4, b: &Mat4, probe: &mut Self::Probe) -> Mat4;
+    /// `positive_zero_row(m)`, added to the probe.
+    fn keep(self, m: Mat4, probe: &mut Self::Probe) -> Mat4;
+    /// Whether every matrix added to `probe` was finite.
+    fn finite(self, probe: Self::Probe) -> bool;
 }
 
 /// The products in glam's 128-bit vectors, one column at a time.
@@ -231,17 +239,28 @@ trait Product: Copy {
 struct Portable;
 
 impl Product for Portable {
-    #[inline(always)]
-    fn product(self, a: &Mat4, b: &Mat4) -> (Mat4, Vec4) {
-        kept(affine_mul(a, b))
-    }
-}
+    type Probe = Vec4;
 
-/// `m` as the walk keeps it (`positive_zero_row`), and its sum for the probe.
-#[inline(always)]
-fn kept(m: Mat4) -> (Mat4, Vec4) {
-    let m = positive_zero_row(m);
-    (m, column_sum(&m))
+    fn probe(self) -> Vec4 {
+        Vec4::ZERO
+    }
+
+    #[inline(always)]
+    fn product(self, a: &Mat4, b: &Mat4, probe: &mut Vec4) -> Mat4 {
+        self.keep(affine_mul(a, b), probe)
+    }
+
+    #[inline(always)]
+    fn keep(self, m: Mat4, probe: &mut Vec4) -> Mat4 {
+        let m = positive_zero_row(m);
+        *probe += m.x_axis + m.y_axis + m.z_axis + m.w_axis;
+        m
+    }
+
+    fn finite(self, probe: Vec4) -> bool {
+        // Any non-finite lane turns into NaN (inf * 0); the last row's lanes are finite.
+        probe.xyz() * 0.0 == glam::Vec3::ZERO
+    }
 }
 
 /// `m` with the zeros of its last row made `+0.0`, as `Mat4::from(Affine3A)` writes them
@@ -253,13 +272,6 @@ fn positive_zero_row(m: Mat4) -> Mat4 {
     const XYZ: BVec4A = BVec4A::new(true, true, true, false);
     let row = |v: Vec4| Vec4::select(XYZ, v, Vec4::ZERO);
     Mat4::from_cols(row(m.x_axis), row(m.y_axis), row(m.z_axis), m.w_axis)
-}
-
-/// Non-finite in its first three lanes when `m` has a non-finite entry (or finite ones
-/// that overflow).
-#[inline(always)]
-fn column_sum(m: &Mat4) -> Vec4 {
-    m.x_axis + m.y_axis + m.z_axis + m.w_axis
 }
 
 /// The products two columns per 256-bit register (x86_64 with AVX and FMA).
@@ -283,23 +295,59 @@ mod wide_product {
         }
     }
 
+    /// Each half of every product so far, summed: x | y columns, z | w columns.
+    #[derive(Clone, Copy)]
+    pub(super) struct Sums([__m256; 2]);
+
     impl Product for Avx {
+        type Probe = Sums;
+
+        fn probe(self) -> Sums {
+            // SAFETY: an `Avx` exists only where the CPU has AVX.
+            Sums(unsafe { [_mm256_setzero_ps(); 2] })
+        }
+
         #[inline(always)]
-        fn product(self, a: &Mat4, b: &Mat4) -> (Mat4, Vec4) {
+        fn product(self, a: &Mat4, b: &Mat4, probe: &mut Sums) -> Mat4 {
             // SAFETY: an `Avx` exists only where the CPU has AVX and FMA.
-            unsafe { product(a, b) }
+            unsafe { summed(product(a, b), probe) }
+        }
+
+        #[inline(always)]
+        fn keep(self, m: Mat4, probe: &mut Sums) -> Mat4 {
+            // SAFETY: as in `product`; a `Mat4` is 16 floats, the columns x, y, z, w in order.
+            unsafe {
+                let [xy, zw] = std::mem::transmute::<Mat4, [__m256; 2]>(m);
+                // The last row: lanes 3 and 7 of x | y, lane 3 of z | w.
+                let xy = _mm256_blend_ps::<0b1000_1000>(xy, _mm256_setzero_ps());
+                let zw = _mm256_blend_ps::<0b0000_1000>(zw, _mm256_setzero_ps());
+                summed([xy, zw], probe)
+            }
+        }
+
+        fn finite(self, probe: Sums) -> bool {
+            // SAFETY: as in `product`.
+            unsafe {
+                let sum = _mm256_add_ps(probe.0[0], probe.0[1]);
+                let zeros = _mm256_mul_ps(sum, _mm256_setzero_ps());
+                // Any non-finite lane is NaN now (inf * 0), and NaN == 0 is false.
+                _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_EQ_OQ>(zeros, _mm256_setzero_ps())) == 0xFF
+            }
         }
     }
 
-    /// `affine_mul`'s operations, lane for lane: columns x | y in one register, z | w in
-    /// the other, each `a.z * b.z + (a.y * b.y + (a.x * b.x + inner))` fused, where
+    /// `positive_zero_row(affine_mul(a, b))` for `a` whose last row is exactly `0 0 0 1`
+    /// (every parent and global of the walk), lane for lane: columns x | y in one register,
+    /// z | w in the other, each `a.z * b.z + (a.y * b.y + (a.x * b.x + inner))` fused, where
     /// `inner` is `a.w` for the w column and `-0.0` for the others (`p + -0.0` is `p`
-    /// exactly, zeros' signs included, so it is `affine_mul`'s plain first product). The
-    /// last row's zeros are then set to `+0.0` (`positive_zero_row`). Half the multiply-adds
-    /// and broadcasts of working one column at a time.
+    /// exactly, zeros' signs included, so it is `affine_mul`'s plain first product). Half
+    /// the multiply-adds and broadcasts of working one column at a time. In the last row,
+    /// `inner` is `+0.0` instead: the products there are `0 * b`, and a sum of zeros that
+    /// starts at `+0.0` is `+0.0`, so the row comes out as `positive_zero_row` leaves it
+    /// with no lane select (a non-finite `b` makes it NaN, which the probe catches).
     #[target_feature(enable = "avx,fma")]
     #[inline]
-    fn product(a: &Mat4, b: &Mat4) -> (Mat4, Vec4) {
+    fn product(a: &Mat4, b: &Mat4) -> [__m256; 2] {
         let twice = |v: Vec4| _mm256_set_m128(v.into(), v.into());
         let (ax, ay, az) = (twice(a.x_axis), twice(a.y_axis), twice(a.z_axis));
         let pair = |lo: Vec4, hi: Vec4| _mm256_set_m128(hi.into(), lo.into());
@@ -308,19 +356,21 @@ mod wide_product {
             let r = _mm256_fmadd_ps(ay, _mm256_permute_ps::<0x55>(c), r);
             _mm256_fmadd_ps(az, _mm256_permute_ps::<0xAA>(c), r)
         };
-        let minus_zero = Vec4::splat(-0.0);
-        let xy = columns(pair(b.x_axis, b.y_axis), pair(minus_zero, minus_zero));
-        let zw = columns(pair(b.z_axis, b.w_axis), pair(minus_zero, a.w_axis));
-        // The last row: lanes 3 and 7 of x | y, lane 3 of z | w.
-        let xy = _mm256_blend_ps::<0b1000_1000>(xy, _mm256_setzero_ps());
-        let zw = _mm256_blend_ps::<0b0000_1000>(zw, _mm256_setzero_ps());
-        let sum = _mm256_add_ps(xy, zw);
-        let sum = _mm_add_ps(_mm256_castps256_ps128(sum), _mm256_extractf128_ps::<1>(sum));
+        let inner = Vec4::new(-0.0, -0.0, -0.0, 0.0);
+        let xy = columns(pair(b.x_axis, b.y_axis), pair(inner, inner));
+        let zw = columns(pair(b.z_axis, b.w_axis), pair(inner, a.w_axis));
+        [xy, zw]
+    }
+
+    /// The matrix in halves `m`, added to `probe`.
+    #[target_feature(enable = "avx")]
+    #[inline]
+    fn summed([xy, zw]: [__m256; 2], probe: &mut Sums) -> Mat4 {
+        probe.0 = [_mm256_add_ps(probe.0[0], xy), _mm256_add_ps(probe.0[1], zw)];
         // SAFETY: two 256-bit registers are 16 floats, the columns x, y, z, w in order, as a
         // `Mat4` lays them out; every bit pattern is a valid f32. Kept whole, the matrix is
         // stored as two 256-bit halves with no lane extraction on the walk's dependency chain.
-        let m = unsafe { std::mem::transmute::<[__m256; 2], Mat4>([xy, zw]) };
-        (m, Vec4::from(sum))
+        unsafe { std::mem::transmute::<[__m256; 2], Mat4>([xy, zw]) }
     }
 }
 

@@ -43,7 +43,7 @@ impl WideJoint {
     /// `m` with its last row exactly `0 0 0 1`: its first three columns are taken as they
     /// are, the translation's fourth lane is zeroed.
     #[inline]
-    fn from_affine_mat4(m: &Mat4) -> Self {
+    pub(crate) fn from_affine_mat4(m: &Mat4) -> Self {
         WideJoint([m.x_axis, m.y_axis, m.z_axis, m.w_axis.truncate().extend(0.0)])
     }
 
@@ -66,14 +66,6 @@ impl Default for WidePalette {
 }
 
 impl WidePalette {
-    /// `set` for a matrix whose last row is exactly `0 0 0 1`.
-    #[inline]
-    pub(crate) fn set_affine_mat4(&mut self, i: usize, m: &Mat4) {
-        if let Some(slot) = self.entries.get_mut(i).filter(|_| i < WIDE_MAX_JOINTS) {
-            *slot = WideJoint::from_affine_mat4(m);
-        }
-    }
-
     /// Sets joint `i`; ignored at 255 and above, which must stay zero.
     #[inline]
     pub(crate) fn set(&mut self, i: usize, m: &Affine3A) {
