@@ -1,7 +1,8 @@
 //! `PoseCache`: the pose stage's per-rig constants, worked out once when a `Workspace` is built,
 //! and the fast per-frame walk that reads them. Each step of the hierarchy walk is
 //! precomputed (node, parent, file matrix) and the steps are ordered level by level, so
-//! that consecutive products seldom wait on each other; the inverse bind matrices are
+//! that consecutive products seldom wait on each other (where a level holds one node, its
+//! child takes it from registers instead of memory); the inverse bind matrices are
 //! checked affine once, and every skin's joint matrices and palette are written in place
 //! from the products (no second pass converting `Mat4` joint matrices to the palette).
 //!
@@ -45,6 +46,9 @@ struct Step {
     parent: u32,
     /// Index into `PoseCache::file_matrices`, or `NO_FILE`.
     file: u32,
+    /// The parent is the step before, alone on its level: the walk takes it from
+    /// registers instead of from memory (see `PoseCache::new`).
+    chained: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -89,7 +93,7 @@ impl PoseCache {
                 }
                 None => NO_FILE,
             };
-            steps.push(Step { node: index(node)?, parent, file });
+            steps.push(Step { node: index(node)?, parent, file, chained: false });
         }
         if steps.len() != n {
             return None;
@@ -104,6 +108,19 @@ impl PoseCache {
             }
         }
         steps.sort_by_key(|s| depth[s.node as usize]);
+        // Where a level holds one node, nothing overlaps its product: the walk waits for it.
+        // A child that comes right after such a parent then takes the parent from registers,
+        // which is a shorter wait than a store and a reload (a chain of single children:
+        // tentacle 100 -> 93 ns per update). Elsewhere the reload is cheaper, as the
+        // registers need three more lane shuffles, and the walk is bound by throughput.
+        let mut on_level = vec![0u32; n];
+        for step in &steps {
+            on_level[depth[step.node as usize] as usize] += 1;
+        }
+        for i in 1..steps.len() {
+            let (parent, step) = (steps[i - 1], &mut steps[i]);
+            step.chained = step.parent == parent.node && on_level[depth[parent.node as usize] as usize] == 1;
+        }
         let mut skins = Vec::with_capacity(rig.skins.len());
         for skin in &rig.skins {
             let joints = skin.joints.iter().map(|&j| index(j.min(n))).collect::<Option<Vec<_>>>()?;
@@ -184,16 +201,24 @@ impl PoseCache {
         palettes: &mut Vec<Palette>,
     ) -> bool {
         let mut probe = mul.probe();
+        // The last global, in registers; the first step is never chained.
+        let mut last = mul.keep(Mat4::IDENTITY, &mut mul.probe());
         for step in &self.steps {
             let node = step.node as usize;
             let local = match self.file_matrices.get(step.file as usize) {
                 Some(m) if pose.use_matrix[node] => *m,
                 _ => local_trs(&pose.locals[node]),
             };
-            globals[node] = match globals.get(step.parent as usize) {
-                Some(parent) => mul.product(parent, &local, &mut probe),
-                None => mul.keep(local, &mut probe),
+            let global = if step.chained {
+                mul.product_of_held(last, &local, &mut probe)
+            } else {
+                match globals.get(step.parent as usize) {
+                    Some(parent) => mul.product(parent, &local, &mut probe),
+                    None => mul.keep(local, &mut probe),
+                }
             };
+            globals[node] = mul.to_mat4(global);
+            last = global;
         }
         palettes.resize_with(joint_matrices.len(), Palette::default);
         for ((skin, out), palette) in
@@ -205,7 +230,7 @@ impl PoseCache {
             let joints = out.iter_mut().zip(narrow).zip(&skin.joints).zip(&skin.inverse_bind);
             for (((o, n), &joint), inverse_bind) in joints {
                 let global = globals.get(joint as usize).unwrap_or(&Mat4::IDENTITY);
-                *o = mul.product(global, inverse_bind, &mut probe);
+                *o = mul.to_mat4(mul.product(global, inverse_bind, &mut probe));
                 *n = Affine34::from_affine_mat4(o);
             }
             // A second pass, so that the joint loop above has no branch on the wide table.
@@ -226,12 +251,18 @@ impl PoseCache {
 /// general path): one test at the end instead of one per matrix.
 trait Product: Copy {
     type Probe: Copy;
+    /// A result as the implementation holds it in registers.
+    type Held: Copy;
     fn probe(self) -> Self::Probe;
-    fn product(self, a: &Mat4, b: &Mat4, probe: &mut Self::Probe) -> Mat4;
-    /// `positive_zero_row(m)`, added to the probe.
-    fn keep(self, m: Mat4, probe: &mut Self::Probe) -> Mat4;
     /// Whether every matrix added to `probe` was finite.
     fn finite(self, probe: Self::Probe) -> bool;
+    /// The product, added to the probe.
+    fn product(self, a: &Mat4, b: &Mat4, probe: &mut Self::Probe) -> Self::Held;
+    /// `product` with `a` taken from registers (a global just worked out).
+    fn product_of_held(self, a: Self::Held, b: &Mat4, probe: &mut Self::Probe) -> Self::Held;
+    /// `positive_zero_row(m)`, added to the probe.
+    fn keep(self, m: Mat4, probe: &mut Self::Probe) -> Self::Held;
+    fn to_mat4(self, m: Self::Held) -> Mat4;
 }
 
 /// The products in glam's 128-bit vectors, one column at a time.
@@ -240,14 +271,25 @@ struct Portable;
 
 impl Product for Portable {
     type Probe = Vec4;
+    type Held = Mat4;
 
     fn probe(self) -> Vec4 {
         Vec4::ZERO
     }
 
+    fn finite(self, probe: Vec4) -> bool {
+        // Any non-finite lane turns into NaN (inf * 0); the last row's lanes are finite.
+        probe.xyz() * 0.0 == glam::Vec3::ZERO
+    }
+
     #[inline(always)]
     fn product(self, a: &Mat4, b: &Mat4, probe: &mut Vec4) -> Mat4 {
         self.keep(affine_mul(a, b), probe)
+    }
+
+    #[inline(always)]
+    fn product_of_held(self, a: Mat4, b: &Mat4, probe: &mut Vec4) -> Mat4 {
+        self.product(&a, b, probe)
     }
 
     #[inline(always)]
@@ -257,9 +299,9 @@ impl Product for Portable {
         m
     }
 
-    fn finite(self, probe: Vec4) -> bool {
-        // Any non-finite lane turns into NaN (inf * 0); the last row's lanes are finite.
-        probe.xyz() * 0.0 == glam::Vec3::ZERO
+    #[inline(always)]
+    fn to_mat4(self, m: Mat4) -> Mat4 {
+        m
     }
 }
 
@@ -301,21 +343,38 @@ mod wide_product {
 
     impl Product for Avx {
         type Probe = Sums;
+        type Held = [__m256; 2];
 
         fn probe(self) -> Sums {
-            // SAFETY: an `Avx` exists only where the CPU has AVX.
+            // SAFETY: an `Avx` exists only where the CPU has AVX and FMA.
             Sums(unsafe { [_mm256_setzero_ps(); 2] })
         }
 
-        #[inline(always)]
-        fn product(self, a: &Mat4, b: &Mat4, probe: &mut Sums) -> Mat4 {
-            // SAFETY: an `Avx` exists only where the CPU has AVX and FMA.
-            unsafe { summed(product(a, b), probe) }
+        fn finite(self, probe: Sums) -> bool {
+            // SAFETY: as in `probe`.
+            unsafe {
+                let sum = _mm256_add_ps(probe.0[0], probe.0[1]);
+                let zeros = _mm256_mul_ps(sum, _mm256_setzero_ps());
+                // Any non-finite lane is NaN now (inf * 0), and NaN == 0 is false.
+                _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_EQ_OQ>(zeros, _mm256_setzero_ps())) == 0xFF
+            }
         }
 
         #[inline(always)]
-        fn keep(self, m: Mat4, probe: &mut Sums) -> Mat4 {
-            // SAFETY: as in `product`; a `Mat4` is 16 floats, the columns x, y, z, w in order.
+        fn product(self, a: &Mat4, b: &Mat4, probe: &mut Sums) -> [__m256; 2] {
+            // SAFETY: as in `probe`.
+            unsafe { summed(product(twice(a), b), probe) }
+        }
+
+        #[inline(always)]
+        fn product_of_held(self, a: [__m256; 2], b: &Mat4, probe: &mut Sums) -> [__m256; 2] {
+            // SAFETY: as in `probe`.
+            unsafe { summed(product(twice_held(a), b), probe) }
+        }
+
+        #[inline(always)]
+        fn keep(self, m: Mat4, probe: &mut Sums) -> [__m256; 2] {
+            // SAFETY: as in `probe`; `to_mat4` says why the transmute is sound.
             unsafe {
                 let [xy, zw] = std::mem::transmute::<Mat4, [__m256; 2]>(m);
                 // The last row: lanes 3 and 7 of x | y, lane 3 of z | w.
@@ -325,14 +384,13 @@ mod wide_product {
             }
         }
 
-        fn finite(self, probe: Sums) -> bool {
-            // SAFETY: as in `product`.
-            unsafe {
-                let sum = _mm256_add_ps(probe.0[0], probe.0[1]);
-                let zeros = _mm256_mul_ps(sum, _mm256_setzero_ps());
-                // Any non-finite lane is NaN now (inf * 0), and NaN == 0 is false.
-                _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_EQ_OQ>(zeros, _mm256_setzero_ps())) == 0xFF
-            }
+        /// Kept whole, the matrix is stored as two 256-bit halves, with no lane extraction
+        /// on the walk's dependency chain.
+        #[inline(always)]
+        fn to_mat4(self, m: [__m256; 2]) -> Mat4 {
+            // SAFETY: two 256-bit registers are 16 floats, the columns x, y, z, w in order,
+            // as a `Mat4` lays them out; every bit pattern is a valid f32.
+            unsafe { std::mem::transmute::<[__m256; 2], Mat4>(m) }
         }
     }
 
@@ -345,11 +403,10 @@ mod wide_product {
     /// `inner` is `+0.0` instead: the products there are `0 * b`, and a sum of zeros that
     /// starts at `+0.0` is `+0.0`, so the row comes out as `positive_zero_row` leaves it
     /// with no lane select (a non-finite `b` makes it NaN, which the probe catches).
+    /// `a` comes as `twice` gives it.
     #[target_feature(enable = "avx,fma")]
     #[inline]
-    fn product(a: &Mat4, b: &Mat4) -> [__m256; 2] {
-        let twice = |v: Vec4| _mm256_set_m128(v.into(), v.into());
-        let (ax, ay, az) = (twice(a.x_axis), twice(a.y_axis), twice(a.z_axis));
+    fn product([ax, ay, az, aw]: [__m256; 4], b: &Mat4) -> [__m256; 2] {
         let pair = |lo: Vec4, hi: Vec4| _mm256_set_m128(hi.into(), lo.into());
         let columns = |c: __m256, inner: __m256| {
             let r = _mm256_fmadd_ps(ax, _mm256_permute_ps::<0x00>(c), inner);
@@ -358,19 +415,38 @@ mod wide_product {
         };
         let inner = Vec4::new(-0.0, -0.0, -0.0, 0.0);
         let xy = columns(pair(b.x_axis, b.y_axis), pair(inner, inner));
-        let zw = columns(pair(b.z_axis, b.w_axis), pair(inner, a.w_axis));
+        let zw = columns(pair(b.z_axis, b.w_axis), _mm256_blend_ps::<0xF0>(pair(inner, inner), aw));
         [xy, zw]
+    }
+
+    /// Each column of `a` in both halves of a register, loaded from memory.
+    #[target_feature(enable = "avx")]
+    #[inline]
+    fn twice(a: &Mat4) -> [__m256; 4] {
+        let twice = |v: Vec4| _mm256_set_m128(v.into(), v.into());
+        [twice(a.x_axis), twice(a.y_axis), twice(a.z_axis), twice(a.w_axis)]
+    }
+
+    /// `twice` from a matrix held in halves x | y, z | w: three lane shuffles more than
+    /// loads from memory, but a shorter wait for a global just worked out than its store
+    /// and reload. (`product` reads only the high half of the w column.)
+    #[target_feature(enable = "avx")]
+    #[inline]
+    fn twice_held([xy, zw]: [__m256; 2]) -> [__m256; 4] {
+        [
+            _mm256_permute2f128_ps::<0x00>(xy, xy),
+            _mm256_permute2f128_ps::<0x11>(xy, xy),
+            _mm256_permute2f128_ps::<0x00>(zw, zw),
+            zw,
+        ]
     }
 
     /// The matrix in halves `m`, added to `probe`.
     #[target_feature(enable = "avx")]
     #[inline]
-    fn summed([xy, zw]: [__m256; 2], probe: &mut Sums) -> Mat4 {
+    fn summed([xy, zw]: [__m256; 2], probe: &mut Sums) -> [__m256; 2] {
         probe.0 = [_mm256_add_ps(probe.0[0], xy), _mm256_add_ps(probe.0[1], zw)];
-        // SAFETY: two 256-bit registers are 16 floats, the columns x, y, z, w in order, as a
-        // `Mat4` lays them out; every bit pattern is a valid f32. Kept whole, the matrix is
-        // stored as two 256-bit halves with no lane extraction on the walk's dependency chain.
-        unsafe { std::mem::transmute::<[__m256; 2], Mat4>([xy, zw]) }
+        [xy, zw]
     }
 }
 
@@ -572,6 +648,38 @@ mod tests {
                 assert_same_as_general(&rig, &cache, &pose);
             }
         }
+    }
+
+    #[test]
+    fn single_children_take_their_parent_from_registers_with_the_same_bits() {
+        let chained = |rig: &Rig| {
+            let cache = PoseCache::new(rig).expect("affine, parents first");
+            cache.steps.iter().map(|s| (s.node, s.chained)).collect::<Vec<_>>()
+        };
+        // The binary tree: only the root is alone on its level, and of its two children
+        // only the first follows it.
+        let mut want = vec![(0, false), (1, true), (2, false)];
+        want.extend((3..16).map(|i| (i, false)));
+        assert_eq!(chained(&tree()), want);
+
+        // A chain with a file matrix in it, then a fork: of the two children of the
+        // chain's end, the first follows it.
+        let mut rig = tree();
+        for (i, node) in rig.nodes.iter_mut().enumerate() {
+            node.parent = i.checked_sub(1).map(|p| if i == 15 { 13 } else { p });
+        }
+        let mut want: Vec<_> = (0..16).map(|i| (i, i > 0)).collect();
+        want[15].1 = false;
+        assert_eq!(chained(&rig), want);
+        let cache = PoseCache::new(&rig).unwrap();
+        let mut pose = Pose::rest(&rig);
+        assert_same_as_general(&rig, &cache, &pose);
+        let mut unit = rng(5);
+        pose.use_matrix[5] = false;
+        for l in pose.locals.iter_mut().skip(1).step_by(3) {
+            *l = random_transform(&mut unit);
+        }
+        assert_same_as_general(&rig, &cache, &pose);
     }
 
     #[test]
