@@ -419,7 +419,7 @@ impl Binner<'_> {
                 }
                 None => return,
             }
-        } else if [v0, v1, v2].iter().any(|v| v.state == State::Invalid) {
+        } else if [v0, v1, v2].iter().any(|v| v.state() == State::Invalid) {
             self.skipped += 1;
             return;
         } else {

@@ -148,7 +148,7 @@ pub(super) fn may_draw(
 
 /// Raw views of the projected vertices, and the raster's last column and row.
 struct Screen {
-    /// `ProjVertex` is `repr(C)`: x (i32) at 4-byte word 0, y at word 1, five words each.
+    /// `ProjVertex` is `repr(C)`: x (i32) at 4-byte word 0, y at word 1, four words each.
     verts: *const i32,
     /// `[i16; 4]` per vertex: its first word holds the first column (low half), which is
     /// negative only in `SPAN_ANY`, the span of a vertex that is not simple.
@@ -228,7 +228,7 @@ impl Lanes {
             // SAFETY: every index is clamped to `0..=last` (caller's bounds): x, y, z and
             // the light are the first four words of each `ProjVertex`, and a span's first
             // word is its first four bytes.
-            let xyzl = |t: usize| unsafe { screen.verts.add(5 * c[t]).cast::<f32>() };
+            let xyzl = |t: usize| unsafe { screen.verts.add(4 * c[t]).cast::<f32>() };
             let span = |t: usize| unsafe { *screen.spans.add(2 * c[t]) };
             // Vertices t | t + 4 per register, then a 4 x 4 transpose in each half.
             let pair = |t: usize| unsafe { _mm256_loadu2_m128(xyzl(t + 4), xyzl(t)) };
@@ -491,8 +491,12 @@ mod tests {
             let size = sizes[k % sizes.len()];
             for _ in 0..3 {
                 let (x, y) = (to_fixed(cx + next() * size) as i32, to_fixed(cy + next() * size) as i32);
-                let state = if verts.len() % 7 == 3 { State::Clip } else { State::Simple };
-                verts.push(ProjVertex { x, y, z: 0.1 + 0.8 * next(), light: next() - 0.5, state });
+                let (z, light) = (0.1 + 0.8 * next(), next() - 0.5);
+                verts.push(if verts.len() % 7 == 3 {
+                    ProjVertex::not_simple(State::Clip, light)
+                } else {
+                    ProjVertex { x, y, z, light }
+                });
             }
         }
         let mut spans: Vec<[i16; 4]> =

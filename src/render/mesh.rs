@@ -312,7 +312,7 @@ fn fetch<const N: usize>(verts: &[ProjVertex], ix: [usize; N]) -> Option<[ProjVe
     let mut out = [ProjVertex::default(); N];
     for (o, &i) in out.iter_mut().zip(&ix) {
         let v = verts.get(i)?;
-        if v.state == State::Invalid {
+        if v.state() == State::Invalid {
             return None;
         }
         *o = *v;
@@ -472,7 +472,7 @@ fn fill_listed_triangle(
     let ix = t.map(|i| i as usize);
     if v0.simple() && v1.simple() && v2.simple() {
         fill_simple(cx, rows, ix, [v0, v1, v2], pixel);
-    } else if [v0, v1, v2].iter().any(|v| v.state == State::Invalid) {
+    } else if [v0, v1, v2].iter().any(|v| v.state() == State::Invalid) {
         return false;
     } else {
         fill_clipped(cx, rows, ix, [v0, v1, v2], pixel);
@@ -514,7 +514,7 @@ fn fill_triangles(cx: FillCtx, rows: Range<usize>, mut pixel: impl FnMut(usize, 
             }
             return;
         }
-        if [v0, v1, v2].iter().any(|v| v.state == State::Invalid) {
+        if [v0, v1, v2].iter().any(|v| v.state() == State::Invalid) {
             stats.skipped += 1;
             return;
         }

@@ -27,27 +27,53 @@ pub(crate) enum State {
     Invalid = 2,
 }
 
-/// The hot per-vertex data the triangle loop reads (20 bytes: the clip-space position is
+/// The hot per-vertex data the triangle loop reads, 16 bytes (the clip-space position is
 /// not kept, only clipped primitives need it and they redo it, see `Scratch::clip_pos`).
-/// `repr(C)`: `project_avx2` writes the fields in this order.
-#[derive(Debug, Clone, Copy, Default)]
-#[repr(C)]
+/// The `State` is folded into the position: a vertex that is not simple has `y` equal to
+/// `NOT_SIMPLE`, which no snapped position reaches (the guard band keeps them within
+/// 2^27), and its state in `x`. So the projection writes one aligned 16-byte store per
+/// vertex and no state byte. `repr(C)`: `project_avx2` writes the fields in this order.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(16))]
 pub(crate) struct ProjVertex {
-    /// Screen position snapped to 1/`SUB` pixel (y down); valid when `Simple`.
+    /// Screen position snapped to 1/`SUB` pixel (y down) when simple.
     pub x: i32,
     pub y: i32,
-    /// Reversed depth; valid when `Simple`.
+    /// Reversed depth when simple, else 0.
     pub z: f32,
     /// `normal . light`, signed: the caller picks the side (two-sided lighting). 0 when
     /// there is no usable normal.
     pub light: f32,
-    pub state: State,
+}
+
+/// `ProjVertex::y` of a vertex that is not simple.
+pub(super) const NOT_SIMPLE: i32 = i32::MIN;
+
+impl Default for ProjVertex {
+    fn default() -> Self {
+        ProjVertex::not_simple(State::Invalid, 0.0)
+    }
 }
 
 impl ProjVertex {
+    /// A vertex in `state` (`Clip` or `Invalid`) with the light `light`.
+    #[inline]
+    pub fn not_simple(state: State, light: f32) -> ProjVertex {
+        ProjVertex { x: state as i32, y: NOT_SIMPLE, z: 0.0, light }
+    }
+
     #[inline]
     pub fn simple(&self) -> bool {
-        self.state == State::Simple
+        self.y != NOT_SIMPLE
+    }
+
+    #[inline]
+    pub fn state(&self) -> State {
+        match (self.simple(), self.x) {
+            (true, _) => State::Simple,
+            (false, x) if x == State::Clip as i32 => State::Clip,
+            _ => State::Invalid,
+        }
     }
 
     /// The snapped screen position as floats (for lines and points).
@@ -184,17 +210,14 @@ fn project_one(
     let clip = view_proj * p.extend(1.0);
     let mut v = ProjVertex::default();
     if clip.is_finite() {
-        v.state = State::Clip;
+        v = ProjVertex::not_simple(State::Clip, 0.0);
         // `inside_all(clip, &CLIP_PLANES)` written out: this runs once per vertex.
         let g = GUARD * clip.w;
         if clip.w >= clip.z && clip.x.abs() <= g && clip.y.abs() <= g {
             let s = to_screen(clip, width, height);
             // The guard band keeps |s.x|, |s.y| within the filler's limit for any
             // raster up to MAX_SIDE, so the snapped values fit in i32.
-            v.x = to_fixed(s.x) as i32;
-            v.y = to_fixed(s.y) as i32;
-            v.z = s.z;
-            v.state = State::Simple;
+            v = ProjVertex { x: to_fixed(s.x) as i32, y: to_fixed(s.y) as i32, z: s.z, light: 0.0 };
         }
     }
     if let Some(n) = normal {
@@ -302,19 +325,12 @@ impl Wide {
         let (fx, fy) = (sx.map(|v| to_fixed(v) as i32), sy.map(|v| to_fixed(v) as i32));
         let on: [bool; LANES] = std::array::from_fn(|j| simple & (1 << j) != 0);
         let verts = std::array::from_fn(|j| {
-            let state = if on[j] {
-                State::Simple
+            if on[j] {
+                ProjVertex { x: fx[j], y: fy[j], z: sz[j], light: light[j] }
             } else if finite & (1 << j) != 0 {
-                State::Clip
+                ProjVertex::not_simple(State::Clip, light[j])
             } else {
-                State::Invalid
-            };
-            ProjVertex {
-                x: if on[j] { fx[j] } else { 0 },
-                y: if on[j] { fy[j] } else { 0 },
-                z: if on[j] { sz[j] } else { 0.0 },
-                light: light[j],
-                state,
+                ProjVertex::not_simple(State::Invalid, light[j])
             }
         });
         let mut spans = [SPAN_ANY; LANES];
@@ -377,19 +393,19 @@ mod tests {
         assert!((v.z - 0.01 / 3.0).abs() < 1e-7);
         // The normal faces the eye (light = back vector = +Z): full light despite length 2.
         assert!((v.light - 1.0).abs() < 1e-6);
-        assert_eq!(v.state, State::Simple);
-        assert_eq!(out.verts[1].state, State::Clip);
-        assert_eq!(out.verts[2].state, State::Invalid);
-        assert_eq!(out.verts[3].state, State::Clip);
+        assert_eq!(v.state(), State::Simple);
+        assert_eq!(out.verts[1].state(), State::Clip);
+        assert_eq!(out.verts[2].state(), State::Invalid);
+        assert_eq!(out.verts[3].state(), State::Clip);
         assert_eq!(out.verts[3].light, 0.0);
         let clip: Vec<Vec4> = pts.iter().map(|p| vp * p.extend(1.0)).collect();
         assert!(v.screen().abs_diff_eq(to_screen(clip[0], 40, 20), 1e-5));
-        assert_eq!(std::mem::size_of::<ProjVertex>(), 20);
+        assert_eq!(std::mem::size_of::<ProjVertex>(), 16);
         // The written-out guard test agrees with the planes.
         use crate::render::clip::{CLIP_PLANES, inside_all};
         for (v, c) in out.verts.iter().zip(&clip) {
-            if v.state != State::Invalid {
-                assert_eq!(v.state == State::Simple, inside_all(*c, &CLIP_PLANES));
+            if v.state() != State::Invalid {
+                assert_eq!(v.state() == State::Simple, inside_all(*c, &CLIP_PLANES));
             }
         }
     }
@@ -427,7 +443,7 @@ mod tests {
 
     /// Every field of a projected vertex, floats as bits (so -0.0 and NaN compare too).
     fn bits(v: ProjVertex) -> (i32, i32, u32, u32, State) {
-        (v.x, v.y, v.z.to_bits(), v.light.to_bits(), v.state)
+        (v.x, v.y, v.z.to_bits(), v.light.to_bits(), v.state())
     }
 
     /// A small deterministic generator (64-bit LCG, high bits) in 0..1.
@@ -505,7 +521,7 @@ mod tests {
             assert_eq!(bits(out.verts[i]), bits(want), "{i}: {:?} {:?}", pts[i], normals.map(|ns| ns[i]));
             let span = if want.simple() { centre_span(width, height, want.x, want.y) } else { SPAN_ANY };
             assert_eq!(out.spans.get(i).copied().unwrap_or(span), span, "{i}");
-            states[want.state as usize] += 1;
+            states[want.state() as usize] += 1;
         }
     }
 

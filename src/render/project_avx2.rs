@@ -13,7 +13,7 @@
 //! - the snap to 1/256 pixel in f32 (`fixed`, which equals `fill::to_fixed` on every lane
 //!   that is kept, see there), and the centre spans in 32-bit integers;
 //! - `normalize_or_zero` and the dot product with the light as glam does them;
-//! - the results transposed to `ProjVertex`es (`repr(C)`, 20 bytes) and spans.
+//! - the results transposed to `ProjVertex`es (`repr(C)`, 16 bytes) and spans.
 
 use std::arch::x86_64::*;
 
@@ -21,7 +21,7 @@ use glam::{Mat4, Vec3};
 
 use super::clip::GUARD;
 use super::fill::{SPAN_ANY, SPAN_MAX_SIDE, SUB};
-use super::project::{ProjVertex, State};
+use super::project::{NOT_SIMPLE, ProjVertex, State};
 
 /// Everything a block reads besides the vertices, splatted once per call.
 pub(super) struct Params {
@@ -199,7 +199,6 @@ unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks: usize) {
         let sy = _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(one, _mm256_mul_ps(cy, inv_w)), half), height);
         let sz = _mm256_and_ps(_mm256_mul_ps(cz, inv_w), simple);
         let (fx, fy) = (fixed(sx), fixed(sy));
-        let (fx, fy) = (_mm256_and_si256(fx, simple_i), _mm256_and_si256(fy, simple_i));
         let lit = match a.ns {
             Some(ns) => {
                 // SAFETY: as for the positions (caller).
@@ -219,19 +218,14 @@ unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks: usize) {
             }
             None => _mm256_setzero_ps(),
         };
-        // Invalid, less one if finite, less one more if simple (masks are -1).
-        let state = _mm256_add_epi32(
-            _mm256_set1_epi32(State::Invalid as i32),
-            _mm256_add_epi32(_mm256_castps_si256(is_finite), simple_i),
-        );
+        // Not simple: the state in x (Invalid, less one if finite: masks are -1), and
+        // `NOT_SIMPLE` in y.
+        let state =
+            _mm256_add_epi32(_mm256_set1_epi32(State::Invalid as i32), _mm256_castps_si256(is_finite));
+        let vx = _mm256_blendv_epi8(state, fx, simple_i);
+        let vy = _mm256_blendv_epi8(_mm256_set1_epi32(NOT_SIMPLE), fy, simple_i);
         // SAFETY: vertices 8b..8b+8 are inside `verts` (caller).
-        unsafe {
-            store_verts(
-                a.verts.add(8 * b),
-                [_mm256_castsi256_ps(fx), _mm256_castsi256_ps(fy), sz, lit],
-                state,
-            )
-        };
+        unsafe { store_verts(a.verts.add(8 * b), [vx, vy].map(|v| _mm256_castsi256_ps(v)), sz, lit) };
         if SPANS {
             let keep = |v: __m256i| _mm256_blendv_epi8(span_any, v, simple_i);
             let [x0, x1] = centre_spans(params.span_sides[0], fx).map(keep);
@@ -250,14 +244,15 @@ unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks: usize) {
     }
 }
 
-/// Writes eight `ProjVertex`es from their fields across the lanes: `x y z light` as one
-/// 16-byte store each, the state as a 4-byte store over the state byte and the padding.
+/// Writes eight `ProjVertex`es from their fields across the lanes, two vertices per
+/// 32-byte store.
 ///
 /// SAFETY (caller): AVX2 present; `out .. out + 8` writable.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn store_verts(out: *mut ProjVertex, [x, y, z, l]: [__m256; 4], state: __m256i) {
-    const _: () = assert!(std::mem::size_of::<ProjVertex>() == 20 && std::mem::align_of::<ProjVertex>() == 4);
+unsafe fn store_verts(out: *mut ProjVertex, [x, y]: [__m256; 2], z: __m256, l: __m256) {
+    const _: () =
+        assert!(std::mem::size_of::<ProjVertex>() == 16 && std::mem::align_of::<ProjVertex>() == 16);
     let pd = |v: __m256| _mm256_castps_pd(v);
     let (xy01, xy23) = (pd(_mm256_unpacklo_ps(x, y)), pd(_mm256_unpackhi_ps(x, y)));
     let (zl01, zl23) = (pd(_mm256_unpacklo_ps(z, l)), pd(_mm256_unpackhi_ps(z, l)));
@@ -269,21 +264,15 @@ unsafe fn store_verts(out: *mut ProjVertex, [x, y, z, l]: [__m256; 4], state: __
         _mm256_unpackhi_pd(xy23, zl23),
     ]
     .map(|v| _mm256_castpd_ps(v));
-    let mut states = [0i32; 8];
-    // SAFETY: a local array of eight i32.
-    unsafe { _mm256_storeu_si256(states.as_mut_ptr().cast(), state) };
-    let out = out.cast::<f32>();
-    for (k, v) in v.into_iter().enumerate() {
-        // SAFETY: `ProjVertex` is `repr(C)`: x, y, z, light (4 bytes each) then the state
-        // byte (`repr(u8)`, whose value is the low byte of `states[k]`: 0, 1 or 2) and
-        // three bytes of padding, which may hold anything. Vertices k and k + 4 are
-        // inside `out .. out + 8` (caller).
-        unsafe {
-            _mm_storeu_ps(out.add(5 * k), _mm256_castps256_ps128(v));
-            _mm_storeu_ps(out.add(5 * (k + 4)), _mm256_extractf128_ps::<1>(v));
-            out.add(5 * k + 4).cast::<i32>().write(states[k]);
-            out.add(5 * (k + 4) + 4).cast::<i32>().write(states[k + 4]);
-        }
+    let out = out.cast::<__m256>();
+    // SAFETY: `ProjVertex` is `repr(C)`, x, y, z, light (4 bytes each) and 16-byte
+    // aligned, so each pair of vertices is one 32-byte store, all inside
+    // `out .. out + 8` (caller).
+    unsafe {
+        _mm256_storeu_ps(out.cast(), _mm256_permute2f128_ps::<0x20>(v[0], v[1]));
+        _mm256_storeu_ps(out.add(1).cast(), _mm256_permute2f128_ps::<0x20>(v[2], v[3]));
+        _mm256_storeu_ps(out.add(2).cast(), _mm256_permute2f128_ps::<0x31>(v[0], v[1]));
+        _mm256_storeu_ps(out.add(3).cast(), _mm256_permute2f128_ps::<0x31>(v[2], v[3]));
     }
 }
 
