@@ -228,15 +228,25 @@ impl PoseCache {
             // every slot of the palette is set.
             let (narrow, wide) = palette.in_place(out.len());
             let joints = out.iter_mut().zip(narrow).zip(&skin.joints).zip(&skin.inverse_bind);
-            for (((o, n), &joint), inverse_bind) in joints {
-                let global = globals.get(joint as usize).unwrap_or(&Mat4::IDENTITY);
-                *o = mul.to_mat4(mul.product(global, inverse_bind, &mut probe));
-                *n = Affine34::from_affine_mat4(o);
-            }
-            // A second pass, so that the joint loop above has no branch on the wide table.
-            if let Some(wide) = wide {
-                for (w, o) in wide.iter_mut().zip(out.iter()) {
-                    *w = WideJoint::from_affine_mat4(o);
+            let mut joint =
+                |(((o, n), &joint), inverse_bind): (((&mut Mat4, &mut Affine34), &u32), &Mat4)| {
+                    let global = globals.get(joint as usize).unwrap_or(&Mat4::IDENTITY);
+                    let m = mul.to_mat4(mul.product(global, inverse_bind, &mut probe));
+                    *o = m;
+                    *n = Affine34::from_affine_mat4(&m);
+                    m
+                };
+            // Two loops, so that neither has a branch on the wide table.
+            match wide {
+                Some(wide) => {
+                    for (j, w) in joints.zip(wide) {
+                        *w = WideJoint::from_affine_mat4(&joint(j));
+                    }
+                }
+                None => {
+                    for j in joints {
+                        joint(j);
+                    }
                 }
             }
         }
@@ -680,6 +690,26 @@ mod tests {
             *l = random_transform(&mut unit);
         }
         assert_same_as_general(&rig, &cache, &pose);
+    }
+
+    #[test]
+    fn a_skin_too_big_for_the_wide_table_gets_the_general_paths_palette() {
+        let mut rig = tree();
+        let mut unit = rng(11);
+        rig.nodes = (0..300usize)
+            .map(|i| Node {
+                parent: i.checked_sub(1).map(|p| p / 3),
+                rest: random_transform(&mut unit),
+                ..Node::default()
+            })
+            .collect();
+        rig.order = (0..300).collect();
+        rig.skins[0].joints = (0..300).rev().collect();
+        rig.skins[0].inverse_bind = vec![Mat4::from_translation(glam::Vec3::new(1.0, -2.0, 0.5)); 300];
+        let cache = PoseCache::new(&rig).unwrap();
+        assert_same_as_general(&rig, &cache, &Pose::rest(&rig));
+        let (_, _, palettes) = general_path(&rig, &Pose::rest(&rig));
+        assert!(palettes[0].wide.is_none() && palettes[0].narrow.len() == 300);
     }
 
     #[test]
