@@ -31,8 +31,8 @@ pub(crate) enum State {
 /// not kept, only clipped primitives need it and they redo it, see `Scratch::clip_pos`).
 /// The `State` is folded into the position: a vertex that is not simple has `y` equal to
 /// `NOT_SIMPLE`, which no snapped position reaches (the guard band keeps them within
-/// 2^27), and its state in `x`. So the projection writes one aligned 16-byte store per
-/// vertex and no state byte. `repr(C)`: `project_avx2` writes the fields in this order.
+/// 2^27), and its state in `x`. So the projection writes each vertex whole, two to a
+/// 32-byte store, and no state byte. `repr(C)`: `project_avx2` writes the fields in this order.
 #[derive(Debug, Clone, Copy)]
 #[repr(C, align(16))]
 pub(crate) struct ProjVertex {
@@ -211,9 +211,11 @@ fn project_one(
     let mut v = ProjVertex::default();
     if clip.is_finite() {
         v = ProjVertex::not_simple(State::Clip, 0.0);
-        // `inside_all(clip, &CLIP_PLANES)` written out: this runs once per vertex.
+        // `inside_all(clip, &CLIP_PLANES)` written out: this runs once per vertex. A vertex
+        // at the eye (w = 0, so x = y = 0 inside the band) has no screen position: it is
+        // clipped.
         let g = GUARD * clip.w;
-        if clip.w >= clip.z && clip.x.abs() <= g && clip.y.abs() <= g {
+        if clip.w > 0.0 && clip.w >= clip.z && clip.x.abs() <= g && clip.y.abs() <= g {
             let s = to_screen(clip, width, height);
             // The guard band keeps |s.x|, |s.y| within the filler's limit for any
             // raster up to MAX_SIDE, so the snapped values fit in i32.
@@ -298,7 +300,7 @@ impl Wide {
         let [cx, cy, cz, cw] = self.m.map(row);
         let finite = cx.is_finite_mask() & cy.is_finite_mask() & cz.is_finite_mask() & cw.is_finite_mask();
         let g = Vec4::splat(GUARD) * cw;
-        let simple = finite & cw.cmpge(cz) & cx.abs().cmple(g) & cy.abs().cmple(g);
+        let simple = finite & cw.cmpgt(Vec4::ZERO) & cw.cmpge(cz) & cx.abs().cmple(g) & cy.abs().cmple(g);
         // `to_screen`, lane by lane (lanes that are not simple are computed and dropped).
         let inv_w = Vec4::ONE / cw;
         let sx = (cx * inv_w + Vec4::ONE) * Vec4::splat(0.5) * Vec4::splat(self.width);
@@ -551,6 +553,32 @@ mod tests {
         }
         // Every state is well represented.
         assert!(states.iter().all(|&k| k > 1000), "{states:?}");
+    }
+
+    #[test]
+    fn a_vertex_at_the_eye_is_clipped_on_every_path() {
+        // clip = (x, y, -1, z): the origin lands at w = 0 with x = y = 0, inside the guard
+        // band's test and in front of the near plane, but it has no screen position.
+        let view_proj = Mat4::from_cols(Vec4::X, Vec4::Y, Vec4::W, Vec4::new(0.0, 0.0, -1.0, 0.0));
+        let projection = Projection { view_proj, light_dir: Vec3::Z, width: 40, height: 20 };
+        let mut pts = vec![Vec3::ZERO; 13];
+        pts[5] = Vec3::new(0.1, 0.2, 1.0);
+        let want = project_one(view_proj, Vec3::ZERO, None, Vec3::Z, 40, 20);
+        assert_eq!(want.state(), State::Clip);
+        let mut out = Scratch::default();
+        for with_spans in [true, false] {
+            project_all(projection, &pts, None, with_spans, &mut out);
+            let alone = portable(projection, &pts, None, with_spans);
+            for verts in [&out.verts, &alone.verts] {
+                let states: Vec<State> = verts.iter().map(ProjVertex::state).collect();
+                let mut expected = vec![State::Clip; 13];
+                expected[5] = State::Simple;
+                assert_eq!(states, expected);
+            }
+            let mut states = [0; 3];
+            check_against_one(&out, projection, &pts, None, &mut states);
+            check_against_one(&alone, projection, &pts, None, &mut states);
+        }
     }
 
     #[test]

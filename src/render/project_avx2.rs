@@ -8,8 +8,8 @@
 //! Per vertex it performs `project::project_one`'s float operations in the same order,
 //! without FMA (Rust never contracts a multiply and an add), so both give the same bits:
 //! - three unaligned loads of eight `Vec3`s, shuffled into x, y and z across the lanes;
-//! - the clip-space position `((m0 x + m1 y) + m2 z) + m3` per row, the finiteness and
-//!   guard-band tests, `to_screen` written out as it is there;
+//! - the clip-space position `((m0 x + m1 y) + m2 z) + m3` per row, the finiteness,
+//!   `w > 0` and guard-band tests, `to_screen` written out as it is there;
 //! - the snap to 1/256 pixel in f32 (`fixed`, which equals `fill::to_fixed` on every lane
 //!   that is kept, see there), and the centre spans in 32-bit integers;
 //! - `normalize_or_zero` and the dot product with the light as glam does them;
@@ -191,7 +191,11 @@ unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks: usize) {
         let abs = |v: __m256| _mm256_and_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX)));
         let inside =
             _mm256_and_ps(_mm256_cmp_ps::<_CMP_LE_OQ>(abs(cx), g), _mm256_cmp_ps::<_CMP_LE_OQ>(abs(cy), g));
-        let simple = _mm256_and_ps(_mm256_and_ps(is_finite, _mm256_cmp_ps::<_CMP_GE_OQ>(cw, cz)), inside);
+        let in_front = _mm256_and_ps(
+            _mm256_cmp_ps::<_CMP_GT_OQ>(cw, _mm256_setzero_ps()),
+            _mm256_cmp_ps::<_CMP_GE_OQ>(cw, cz),
+        );
+        let simple = _mm256_and_ps(_mm256_and_ps(is_finite, in_front), inside);
         let simple_i = _mm256_castps_si256(simple);
         // `to_screen`, on every lane; only the simple ones are kept.
         let inv_w = _mm256_div_ps(one, cw);
