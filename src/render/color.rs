@@ -28,6 +28,9 @@ impl Rgb {
         // `clamp` keeps NaN, and `NaN as u8` is 0: the same result as k = 0, stated here
         // so that a NaN light value reads as "unlit" rather than as an accident.
         let k = if k.is_nan() { 0.0 } else { k.clamp(0.0, 1.0) };
+        #[cfg(target_arch = "x86_64")]
+        return scale_lanes(self, k);
+        #[cfg(not(target_arch = "x86_64"))]
         Rgb {
             r: channel(f32::from(self.r) * k),
             g: channel(f32::from(self.g) * k),
@@ -47,6 +50,35 @@ impl Rgb {
     pub fn luma(self) -> f32 {
         (0.2126 * f32::from(self.r) + 0.7152 * f32::from(self.g) + 0.0722 * f32::from(self.b)) / 255.0
     }
+}
+
+/// `Rgb::scale` of a clamped `k`, the three channels in one SSE2 register (part of every
+/// x86_64 CPU): the same multiply and add as `channel`, then one truncation for all three.
+/// This runs for every pixel drawn, and the scalar form converts, clamps and truncates
+/// each channel on its own (the compiler cannot tell the values are in range). The sums
+/// are within 0.5..=255.5, where truncating to i32 is `channel`'s `as u8`, so the bytes
+/// are the same.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[allow(unsafe_code)]
+fn scale_lanes(c: Rgb, k: f32) -> Rgb {
+    // SAFETY: SSE2 is part of the x86_64 baseline: every x86_64 CPU has it, and Rust
+    // compiles x86_64 code with it enabled.
+    unsafe { scale_sse2(c, k) }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn scale_sse2(c: Rgb, k: f32) -> Rgb {
+    use std::arch::x86_64::*;
+    let bytes = _mm_cvtsi32_si128(i32::from_le_bytes([c.r, c.g, c.b, 0]));
+    let zero = _mm_setzero_si128();
+    let ints = _mm_unpacklo_epi16(_mm_unpacklo_epi8(bytes, zero), zero);
+    let v = _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(ints), _mm_set1_ps(k)), _mm_set1_ps(0.5));
+    let words = _mm_packs_epi32(_mm_cvttps_epi32(v), zero);
+    let [r, g, b, _] = _mm_cvtsi128_si32(_mm_packus_epi16(words, zero)).to_le_bytes();
+    Rgb { r, g, b }
 }
 
 #[inline]
@@ -99,6 +131,32 @@ mod tests {
         assert_eq!(Rgb::new(200, 100, 3).scale(2.0), Rgb::new(200, 100, 3));
         assert_eq!(Rgb::WHITE.scale(f32::NAN), Rgb::BLACK);
         assert_eq!(Rgb::WHITE.scale(-1.0), Rgb::BLACK);
+    }
+
+    #[test]
+    fn scale_in_lanes_is_the_per_channel_formula() {
+        let one_by_one = |c: Rgb, k: f32| {
+            Rgb::new(channel(f32::from(c.r) * k), channel(f32::from(c.g) * k), channel(f32::from(c.b) * k))
+        };
+        let check = |rgb: Rgb, k: f32| assert_eq!(rgb.scale(k), one_by_one(rgb, k), "{rgb:?} {k}");
+        // Every channel value over a grid of k.
+        for i in 0..=1024 {
+            for c in 0..=255u8 {
+                check(Rgb::new(c, 255 - c, c / 3 + 85), i as f32 / 1024.0);
+            }
+        }
+        // Every k where a channel's product lands on a rounding step (n - 0.5 exactly, in
+        // f32), and its neighbours a few ulps either side.
+        for c in 1..=255u8 {
+            for n in 1..=c {
+                let k = (f32::from(n) - 0.5) / f32::from(c);
+                for u in -3..=3 {
+                    let k = f32::from_bits((k.to_bits() as i32 + u) as u32).min(1.0);
+                    check(Rgb::new(c, c / 2, 255 - c), k);
+                    check(Rgb::new(255 - c, c, c / 2), k);
+                }
+            }
+        }
     }
 
     #[test]
