@@ -20,12 +20,7 @@ impl Palette {
     /// Starts a frame of `joints` matrices, pushed in order with `push`.
     pub(crate) fn begin(&mut self, joints: usize) {
         self.narrow.clear();
-        self.finite = true;
-        if joints > WIDE_MAX_JOINTS {
-            self.wide = None;
-        } else if self.wide.is_none() {
-            self.wide = Some(WidePalette::default());
-        }
+        self.start(joints);
     }
 
     /// Starts a frame of `joints` finite matrices and hands out the slots of both forms
@@ -35,15 +30,22 @@ impl Palette {
     /// the skin fits it. A wide entry is `WideJoint::from_affine_mat4` of the joint's matrix.
     #[inline]
     pub(crate) fn in_place(&mut self, joints: usize) -> (&mut [Affine34], Option<&mut [WideJoint]>) {
-        self.finite = true;
         self.narrow.resize(joints, Affine34::ZERO);
+        self.start(joints);
+        let wide = self.wide.as_mut().map(|w| &mut w.entries[..joints]);
+        (&mut self.narrow, wide)
+    }
+
+    /// What both ways of starting a frame share: finite until told otherwise, and a wide
+    /// table exactly when `joints` fit it (kept from frame to frame, not reallocated).
+    #[inline]
+    fn start(&mut self, joints: usize) {
+        self.finite = true;
         if joints > WIDE_MAX_JOINTS {
             self.wide = None;
         } else if self.wide.is_none() {
             self.wide = Some(WidePalette::default());
         }
-        let wide = self.wide.as_mut().map(|w| &mut w.entries[..joints]);
-        (&mut self.narrow, wide)
     }
 
     #[inline]
