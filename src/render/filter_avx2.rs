@@ -29,6 +29,7 @@ use std::ops::Range;
 
 use super::bin::Tri;
 use super::fill::{SMALL_EXTENT, SPAN_MAX_SIDE, SUB, SUB_BITS, SmallLanes};
+use super::isa::Isa;
 use super::project::ProjVertex;
 
 /// Triangles `span_pass` takes per call: one `u64` of pass bits per 64.
@@ -52,28 +53,73 @@ pub(super) fn span_pass(
     if count == 0 || spans.is_empty() || !readable {
         return 0;
     }
-    if !is_x86_feature_detected!("avx2") {
+    let Some(isa) = Isa::best() else {
         return 0;
-    }
+    };
     *pass = [0; SPAN_PASS_MAX / 64];
     let (spans, last) = (spans.as_ptr().cast(), spans.len() - 1);
-    for block in 0..count / 8 {
-        let first = range.start + 8 * block;
-        // SAFETY: AVX2 is present (checked above). A listed block reads the 24 indices of
-        // triangles `first..first + 8`, inside `indices` (`readable`); `span_test8` reads
-        // spans at indices clamped to `0..=last`, inside `spans`.
+    let blocks = Blocks { indices, first: range.start, count, spans, last };
+    // SAFETY: the CPU has `isa`. A listed block reads the 24 indices of its triangles, all
+    // before `end`, inside `indices` (`readable`); `span_test8` reads spans at indices
+    // clamped to `0..=last`, inside `spans`.
+    unsafe {
+        match isa {
+            Isa::Avx2 => span_blocks_avx2(&blocks, pass),
+            Isa::Avx512 => span_blocks_avx512(&blocks, pass),
+        }
+    }
+    count
+}
+
+/// What `span_pass` tests: `count` triangles (whole blocks of eight) from position
+/// `first` of the list `indices` (`None`: the vertices in order), and the spans they read,
+/// `last` being the index of the last.
+struct Blocks<'a> {
+    indices: Option<&'a [u32]>,
+    first: usize,
+    count: usize,
+    spans: *const i64,
+    last: usize,
+}
+
+/// `span_blocks` compiled for `Isa::Avx2`.
+///
+/// SAFETY (caller): as for `span_blocks`.
+#[target_feature(enable = "avx2")]
+unsafe fn span_blocks_avx2(b: &Blocks, pass: &mut [u64; SPAN_PASS_MAX / 64]) {
+    // SAFETY: the caller's.
+    unsafe { span_blocks(b, pass) }
+}
+
+/// `span_blocks` compiled for `Isa::Avx512`.
+///
+/// SAFETY (caller): as for `span_blocks`, and AVX-512F and AVX-512VL present.
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+unsafe fn span_blocks_avx512(b: &Blocks, pass: &mut [u64; SPAN_PASS_MAX / 64]) {
+    // SAFETY: the caller's.
+    unsafe { span_blocks(b, pass) }
+}
+
+/// The bits of `span_pass` for `b`, or-ed into `pass` (cleared).
+///
+/// SAFETY (caller): AVX2 present; `b.indices`, when given, holds the indices of every
+/// triangle tested; `b.spans` holds `b.last + 1` spans.
+#[inline(always)]
+unsafe fn span_blocks(b: &Blocks, pass: &mut [u64; SPAN_PASS_MAX / 64]) {
+    for block in 0..b.count / 8 {
+        let first = b.first + 8 * block;
+        // SAFETY: the caller's.
         let bits = unsafe {
-            match indices {
+            match b.indices {
                 Some(ix) => {
                     let p = ix.as_ptr().add(3 * first);
-                    span_test8(spans, last, |j| *p.add(j) as usize)
+                    span_test8(b.spans, b.last, |j| *p.add(j) as usize)
                 }
-                None => span_test8(spans, last, |j| 3 * first + j),
+                None => span_test8(b.spans, b.last, |j| 3 * first + j),
             }
         };
         pass[block / 8] |= u64::from(bits) << (8 * (block % 8));
     }
-    count
 }
 
 /// The span test of eight triangles, corner `k` of triangle `t` being vertex
@@ -83,26 +129,31 @@ pub(super) fn span_pass(
 ///
 /// SAFETY (caller): AVX2 present; `corner(j)` safe to call for `j < 24`; `spans` holds
 /// `last + 1` spans of 8 bytes.
-#[target_feature(enable = "avx2")]
+#[inline(always)]
 unsafe fn span_test8(spans: *const i64, last: usize, corner: impl Fn(usize) -> usize) -> u32 {
-    // SAFETY: the index is clamped to `0..=last` (caller's bounds).
-    let span = |j: usize| unsafe { *spans.add(corner(j).min(last)) };
-    // Triangles 0..4, then 4..8, a span per 64-bit lane.
-    let half = |t: usize| {
-        let s = [0, 1, 2].map(|k| {
-            let at = |u: usize| span(3 * (t + u) + k);
-            _mm256_set_epi64x(at(3), at(2), at(1), at(0))
-        });
-        // The box: the element-wise minimum of [first col, -last col, first row, -last row].
-        let m = _mm256_min_epi16(_mm256_min_epi16(s[0], s[1]), s[2]);
-        // first + -last per axis, in i32: no saturation to think about.
-        let sums = _mm256_madd_epi16(m, _mm256_set1_epi16(1));
-        let worst = _mm256_max_epi32(sums, _mm256_shuffle_epi32::<0b10_11_00_01>(sums));
-        // A centre on both axes when neither sum is positive.
-        let fails = _mm256_cmpgt_epi32(worst, _mm256_setzero_si256());
-        _mm256_movemask_pd(_mm256_castsi256_pd(fails)) as u32
-    };
-    !(half(0) | half(4) << 4) & 0xff
+    // SAFETY: AVX2 present (caller).
+    unsafe {
+        // SAFETY: the index is clamped to `0..=last` (caller's bounds).
+        let span = |j: usize| *spans.add(corner(j).min(last));
+        // Triangles 0..4, then 4..8, a span per 64-bit lane (a loop, not a closure: see
+        // `Isa`).
+        let mut fails = 0;
+        for t in [0, 4] {
+            let s = [0, 1, 2].map(|k| {
+                let at = |u: usize| span(3 * (t + u) + k);
+                _mm256_set_epi64x(at(3), at(2), at(1), at(0))
+            });
+            // The box: the element-wise minimum of [first col, -last col, first row, -last row].
+            let m = _mm256_min_epi16(_mm256_min_epi16(s[0], s[1]), s[2]);
+            // first + -last per axis, in i32: no saturation to think about.
+            let sums = _mm256_madd_epi16(m, _mm256_set1_epi16(1));
+            let worst = _mm256_max_epi32(sums, _mm256_shuffle_epi32::<0b10_11_00_01>(sums));
+            // A centre on both axes when neither sum is positive.
+            let fail = _mm256_cmpgt_epi32(worst, _mm256_setzero_si256());
+            fails |= (_mm256_movemask_pd(_mm256_castsi256_pd(fail)) as u32) << t;
+        }
+        !fails & 0xff
+    }
 }
 
 /// Triangles spanning less than this both ways (in snapped units: 4 pixels) are judged.
@@ -123,9 +174,10 @@ pub(super) fn may_draw(
     // The last vertex index goes in i32 lanes.
     let n = verts.len();
     let fits = n > 0 && spans.len() == n + 1 && n <= i32::MAX as usize && width.max(height) < 1 << 15;
-    if tris.len() > 64 || !fits || !is_x86_feature_detected!("avx2") {
+    let isa = Isa::best();
+    let Some(isa) = isa.filter(|_| tris.len() <= 64 && fits) else {
         return all;
-    }
+    };
     let screen = Screen {
         verts: verts.as_ptr().cast(),
         spans: spans.as_ptr().cast(),
@@ -133,17 +185,51 @@ pub(super) fn may_draw(
         max_col: width as i32 - 1,
         max_row: height as i32 - 1,
     };
+    // SAFETY: the CPU has `isa`; `block8` reads `verts` and `spans` only at indices
+    // clamped to `0..=last`, inside both slices (see `Screen`).
+    let bits = unsafe {
+        match isa {
+            Isa::Avx2 => may_draw_avx2(&screen, tris),
+            Isa::Avx512 => may_draw_avx512(&screen, tris),
+        }
+    };
+    // Lanes past the end were padding.
+    bits & all
+}
+
+/// `may_draw_blocks` compiled for `Isa::Avx2`.
+///
+/// SAFETY (caller): as for `may_draw_blocks`.
+#[target_feature(enable = "avx2")]
+unsafe fn may_draw_avx2(screen: &Screen, tris: &[Tri]) -> u64 {
+    // SAFETY: the caller's.
+    unsafe { may_draw_blocks(screen, tris) }
+}
+
+/// `may_draw_blocks` compiled for `Isa::Avx512`.
+///
+/// SAFETY (caller): as for `may_draw_blocks`, and AVX-512F and AVX-512VL present.
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+unsafe fn may_draw_avx512(screen: &Screen, tris: &[Tri]) -> u64 {
+    // SAFETY: the caller's.
+    unsafe { may_draw_blocks(screen, tris) }
+}
+
+/// `may_draw`'s bits for `tris` (at most 64), block by block; lanes past the end hold
+/// padding.
+///
+/// SAFETY (caller): as for `block8`.
+#[inline(always)]
+unsafe fn may_draw_blocks(screen: &Screen, tris: &[Tri]) -> u64 {
     let mut bits = 0u64;
     for (k, block) in tris.chunks(8).enumerate() {
         let mut eight = [[0u32; 3]; 8];
         eight[..block.len()].copy_from_slice(block);
-        // SAFETY: AVX2 is present (checked above); `block8` reads `verts` and `spans` only
-        // at indices clamped to `0..=last`, inside both slices (see `Screen`).
-        let m = unsafe { block8(&screen, &eight) };
+        // SAFETY: the caller's.
+        let m = unsafe { block8(screen, &eight) };
         bits |= u64::from(m) << (8 * k);
     }
-    // Lanes past the end were padding.
-    bits & all
+    bits
 }
 
 /// Raw views of the projected vertices, and the raster's last column and row.
@@ -163,11 +249,14 @@ struct Screen {
 ///
 /// SAFETY (caller): AVX2 present; `screen.verts` holds `last + 1` vertices and
 /// `screen.spans` at least as many spans.
-#[target_feature(enable = "avx2")]
+#[inline(always)]
 unsafe fn block8(screen: &Screen, tris: &[Tri; 8]) -> u32 {
-    // SAFETY: the caller's.
-    let l = unsafe { Lanes::new(screen, tris) };
-    (!_mm256_movemask_ps(_mm256_castsi256_ps(l.dropped(l.covered()))) & 0xff) as u32
+    // SAFETY: AVX2 present (caller).
+    unsafe {
+        // SAFETY: the caller's.
+        let l = Lanes::new(screen, tris);
+        (!_mm256_movemask_ps(_mm256_castsi256_ps(l.dropped(l.covered()))) & 0xff) as u32
+    }
 }
 
 /// Eight triangles set up as `fill::SmallTriangle::new` sets one up, a triangle per lane.
@@ -201,140 +290,152 @@ struct Lanes {
 impl Lanes {
     /// SAFETY (caller): AVX2 present; `screen.verts` holds `last + 1` vertices and
     /// `screen.spans` at least as many spans.
-    #[inline]
-    #[target_feature(enable = "avx2")]
+    #[inline(always)]
     unsafe fn new(screen: &Screen, tris: &[Tri; 8]) -> Lanes {
-        let set1 = _mm256_set1_epi32;
-        let zero = _mm256_setzero_si256();
-        let last = set1(screen.last);
-        let corner = |k: usize| {
-            let lanes: [u32; 8] = std::array::from_fn(|t| tris[t][k]);
-            // SAFETY: an unaligned load of the 32 bytes of `lanes`.
-            unsafe { _mm256_loadu_si256(lanes.as_ptr().cast()) }
-        };
-        // Each vertex read with loads of its own, which beat gathers on Zen 4 (as in
-        // `span_test8`; criterion, one core at 400x240: CesiumMan-x32 about 5% off the
-        // whole raster, the walker 9%): x, y, z and the light as one 16-byte load.
-        let clamped: [[usize; 8]; 3] =
-            std::array::from_fn(|k| std::array::from_fn(|t| (tris[t][k] as usize).min(screen.last as usize)));
-        let mut ok = set1(-1);
-        let (mut x, mut y) = ([zero; 3], [zero; 3]);
-        let (mut z, mut light) = ([_mm256_setzero_ps(); 3], [_mm256_setzero_ps(); 3]);
-        for k in 0..3 {
-            let index = corner(k);
-            // In range: the unsigned minimum with the last index is the index itself.
-            ok = _mm256_and_si256(ok, _mm256_cmpeq_epi32(_mm256_min_epu32(index, last), index));
-            let c = &clamped[k];
-            // SAFETY: every index is clamped to `0..=last` (caller's bounds): x, y, z and
-            // the light are the first four words of each `ProjVertex`, and a span's first
-            // word is its first four bytes.
-            let xyzl = |t: usize| unsafe { screen.verts.add(4 * c[t]).cast::<f32>() };
-            let span = |t: usize| unsafe { *screen.spans.add(2 * c[t]) };
-            // Vertices t | t + 4 per register, then a 4 x 4 transpose in each half.
-            let pair = |t: usize| unsafe { _mm256_loadu2_m128(xyzl(t + 4), xyzl(t)) };
-            let (r0, r1, r2, r3) = (pair(0), pair(1), pair(2), pair(3));
-            let (t0, t1) = (_mm256_unpacklo_ps(r0, r1), _mm256_unpackhi_ps(r0, r1));
-            let (t2, t3) = (_mm256_unpacklo_ps(r2, r3), _mm256_unpackhi_ps(r2, r3));
-            let (pd, ps) = (_mm256_castps_pd, _mm256_castpd_ps);
-            x[k] = _mm256_castps_si256(ps(_mm256_unpacklo_pd(pd(t0), pd(t2))));
-            y[k] = _mm256_castps_si256(ps(_mm256_unpackhi_pd(pd(t0), pd(t2))));
-            z[k] = ps(_mm256_unpacklo_pd(pd(t1), pd(t3)));
-            light[k] = ps(_mm256_unpackhi_pd(pd(t1), pd(t3)));
-            let span =
-                _mm256_setr_epi32(span(0), span(1), span(2), span(3), span(4), span(5), span(6), span(7));
-            // Simple: the span's first column (the low half) is not negative.
-            let not_simple = _mm256_srai_epi32::<31>(_mm256_slli_epi32::<16>(span));
-            ok = _mm256_andnot_si256(not_simple, ok);
+        // SAFETY: AVX2 present (caller).
+        unsafe {
+            let set1 = _mm256_set1_epi32;
+            let zero = _mm256_setzero_si256();
+            let last = set1(screen.last);
+            let corner = |k: usize| {
+                let lanes: [u32; 8] = std::array::from_fn(|t| tris[t][k]);
+                // SAFETY: an unaligned load of the 32 bytes of `lanes`.
+                _mm256_loadu_si256(lanes.as_ptr().cast())
+            };
+            // Each vertex read with loads of its own, which beat gathers on Zen 4 (as in
+            // `span_test8`; criterion, one core at 400x240: CesiumMan-x32 about 5% off the
+            // whole raster, the walker 9%): x, y, z and the light as one 16-byte load.
+            let clamped: [[usize; 8]; 3] = std::array::from_fn(|k| {
+                std::array::from_fn(|t| (tris[t][k] as usize).min(screen.last as usize))
+            });
+            let mut ok = set1(-1);
+            let (mut x, mut y) = ([zero; 3], [zero; 3]);
+            let (mut z, mut light) = ([_mm256_setzero_ps(); 3], [_mm256_setzero_ps(); 3]);
+            for k in 0..3 {
+                let index = corner(k);
+                // In range: the unsigned minimum with the last index is the index itself.
+                ok = _mm256_and_si256(ok, _mm256_cmpeq_epi32(_mm256_min_epu32(index, last), index));
+                let c = &clamped[k];
+                // SAFETY: every index is clamped to `0..=last` (caller's bounds): x, y, z and
+                // the light are the first four words of each `ProjVertex`, and a span's first
+                // word is its first four bytes.
+                let xyzl = |t: usize| screen.verts.add(4 * c[t]).cast::<f32>();
+                let span = |t: usize| *screen.spans.add(2 * c[t]);
+                // Vertices t | t + 4 per register, then a 4 x 4 transpose in each half.
+                let pair = |t: usize| _mm256_loadu2_m128(xyzl(t + 4), xyzl(t));
+                let (r0, r1, r2, r3) = (pair(0), pair(1), pair(2), pair(3));
+                let (t0, t1) = (_mm256_unpacklo_ps(r0, r1), _mm256_unpackhi_ps(r0, r1));
+                let (t2, t3) = (_mm256_unpacklo_ps(r2, r3), _mm256_unpackhi_ps(r2, r3));
+                let (pd, ps) = (_mm256_castps_pd, _mm256_castpd_ps);
+                x[k] = _mm256_castps_si256(ps(_mm256_unpacklo_pd(pd(t0), pd(t2))));
+                y[k] = _mm256_castps_si256(ps(_mm256_unpackhi_pd(pd(t0), pd(t2))));
+                z[k] = ps(_mm256_unpacklo_pd(pd(t1), pd(t3)));
+                light[k] = ps(_mm256_unpackhi_pd(pd(t1), pd(t3)));
+                let span =
+                    _mm256_setr_epi32(span(0), span(1), span(2), span(3), span(4), span(5), span(6), span(7));
+                // Simple: the span's first column (the low half) is not negative.
+                let not_simple = _mm256_srai_epi32::<31>(_mm256_slli_epi32::<16>(span));
+                ok = _mm256_andnot_si256(not_simple, ok);
+            }
+            let min = |v: [__m256i; 3]| _mm256_min_epi32(_mm256_min_epi32(v[0], v[1]), v[2]);
+            let max = |v: [__m256i; 3]| _mm256_max_epi32(_mm256_max_epi32(v[0], v[1]), v[2]);
+            let (x_min, x_max, y_min, y_max) = (min(x), max(x), min(y), max(y));
+            let under = |limit: i32| {
+                let below =
+                    |hi: __m256i, lo: __m256i| _mm256_cmpgt_epi32(set1(limit), _mm256_sub_epi32(hi, lo));
+                _mm256_and_si256(ok, _mm256_and_si256(below(x_max, x_min), below(y_max, y_min)))
+            };
+            let (judged, small) = (under(JUDGED_EXTENT), under(SMALL_EXTENT as i32));
+            // `fill::SmallTriangle::new`'s box: first and last centres, clamped to the raster.
+            const HALF: i32 = (SUB / 2) as i32;
+            let first = |v: __m256i| {
+                _mm256_srai_epi32::<{ SUB_BITS as i32 }>(_mm256_add_epi32(v, set1(SUB as i32 - 1 - HALF)))
+            };
+            let last_c =
+                |v: __m256i| _mm256_srai_epi32::<{ SUB_BITS as i32 }>(_mm256_sub_epi32(v, set1(HALF)));
+            let px0 = _mm256_max_epi32(first(x_min), zero);
+            let px1 = _mm256_min_epi32(last_c(x_max), set1(screen.max_col));
+            let py0 = _mm256_max_epi32(first(y_min), zero);
+            let py1 = _mm256_min_epi32(last_c(y_max), set1(screen.max_row));
+            // Small sides are below 2^12: products below 2^24 (other lanes may wrap; unused).
+            let sub = _mm256_sub_epi32;
+            let mul = _mm256_mullo_epi32;
+            let area = sub(mul(sub(x[1], x[0]), sub(y[2], y[0])), mul(sub(y[1], y[0]), sub(x[2], x[0])));
+            let flat = _mm256_cmpeq_epi32(area, zero);
+            let front = _mm256_srai_epi32::<31>(area);
+            let signed = |v: __m256i| sub(_mm256_xor_si256(v, front), front);
+            let cx = _mm256_add_epi32(_mm256_slli_epi32::<{ SUB_BITS as i32 }>(px0), set1(HALF));
+            let cy = _mm256_add_epi32(_mm256_slli_epi32::<{ SUB_BITS as i32 }>(py0), set1(HALF));
+            // Per edge: the step per column (a), per row (b) and the value at (cx, cy) (c), as
+            // `fill::edge_functions` makes them.
+            let (mut a, mut b, mut c) = ([zero; 3], [zero; 3], [zero; 3]);
+            for k in 0..3 {
+                let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+                let (dx, dy) = (sub(x[j], x[i]), sub(y[j], y[i]));
+                let value = signed(sub(mul(dx, sub(cy, y[i])), mul(dy, sub(cx, x[i]))));
+                let (dx, dy) = (signed(dx), signed(dy));
+                let top_left = _mm256_or_si256(
+                    _mm256_cmpgt_epi32(zero, dy),
+                    _mm256_and_si256(_mm256_cmpeq_epi32(dy, zero), _mm256_cmpgt_epi32(dx, zero)),
+                );
+                // The bias is 0 on a top or left edge (top_left all ones), else 1.
+                c[k] = sub(sub(value, set1(1)), top_left);
+                a[k] = _mm256_slli_epi32::<{ SUB_BITS as i32 }>(sub(zero, dy));
+                b[k] = _mm256_slli_epi32::<{ SUB_BITS as i32 }>(dx);
+            }
+            Lanes { judged, small, x, y, z, light, px0, px1, py0, py1, cx, cy, flat, front, a, b, c }
         }
-        let min = |v: [__m256i; 3]| _mm256_min_epi32(_mm256_min_epi32(v[0], v[1]), v[2]);
-        let max = |v: [__m256i; 3]| _mm256_max_epi32(_mm256_max_epi32(v[0], v[1]), v[2]);
-        let (x_min, x_max, y_min, y_max) = (min(x), max(x), min(y), max(y));
-        let under = |limit: i32| {
-            let below = |hi: __m256i, lo: __m256i| _mm256_cmpgt_epi32(set1(limit), _mm256_sub_epi32(hi, lo));
-            _mm256_and_si256(ok, _mm256_and_si256(below(x_max, x_min), below(y_max, y_min)))
-        };
-        let (judged, small) = (under(JUDGED_EXTENT), under(SMALL_EXTENT as i32));
-        // `fill::SmallTriangle::new`'s box: first and last centres, clamped to the raster.
-        const HALF: i32 = (SUB / 2) as i32;
-        let first = |v: __m256i| {
-            _mm256_srai_epi32::<{ SUB_BITS as i32 }>(_mm256_add_epi32(v, set1(SUB as i32 - 1 - HALF)))
-        };
-        let last_c = |v: __m256i| _mm256_srai_epi32::<{ SUB_BITS as i32 }>(_mm256_sub_epi32(v, set1(HALF)));
-        let px0 = _mm256_max_epi32(first(x_min), zero);
-        let px1 = _mm256_min_epi32(last_c(x_max), set1(screen.max_col));
-        let py0 = _mm256_max_epi32(first(y_min), zero);
-        let py1 = _mm256_min_epi32(last_c(y_max), set1(screen.max_row));
-        // Small sides are below 2^12: products below 2^24 (other lanes may wrap; unused).
-        let sub = _mm256_sub_epi32;
-        let mul = _mm256_mullo_epi32;
-        let area = sub(mul(sub(x[1], x[0]), sub(y[2], y[0])), mul(sub(y[1], y[0]), sub(x[2], x[0])));
-        let flat = _mm256_cmpeq_epi32(area, zero);
-        let front = _mm256_srai_epi32::<31>(area);
-        let signed = |v: __m256i| sub(_mm256_xor_si256(v, front), front);
-        let cx = _mm256_add_epi32(_mm256_slli_epi32::<{ SUB_BITS as i32 }>(px0), set1(HALF));
-        let cy = _mm256_add_epi32(_mm256_slli_epi32::<{ SUB_BITS as i32 }>(py0), set1(HALF));
-        // Per edge: the step per column (a), per row (b) and the value at (cx, cy) (c), as
-        // `fill::edge_functions` makes them.
-        let (mut a, mut b, mut c) = ([zero; 3], [zero; 3], [zero; 3]);
-        for k in 0..3 {
-            let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-            let (dx, dy) = (sub(x[j], x[i]), sub(y[j], y[i]));
-            let value = signed(sub(mul(dx, sub(cy, y[i])), mul(dy, sub(cx, x[i]))));
-            let (dx, dy) = (signed(dx), signed(dy));
-            let top_left = _mm256_or_si256(
-                _mm256_cmpgt_epi32(zero, dy),
-                _mm256_and_si256(_mm256_cmpeq_epi32(dy, zero), _mm256_cmpgt_epi32(dx, zero)),
-            );
-            // The bias is 0 on a top or left edge (top_left all ones), else 1.
-            c[k] = sub(sub(value, set1(1)), top_left);
-            a[k] = _mm256_slli_epi32::<{ SUB_BITS as i32 }>(sub(zero, dy));
-            b[k] = _mm256_slli_epi32::<{ SUB_BITS as i32 }>(dx);
-        }
-        Lanes { judged, small, x, y, z, light, px0, px1, py0, py1, cx, cy, flat, front, a, b, c }
     }
 
     /// Per lane, the centres of the box (at most 4 x 4 for a judged triangle) that the
     /// triangle covers: bit `4 r + q` for the centre `q` columns right of and `r` rows below
     /// the first, from the edge functions there, as the filler evaluates them.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn covered(&self) -> __m256i {
-        let set1 = _mm256_set1_epi32;
-        let Lanes { a, b, c, .. } = *self;
-        let (cols, rows) = (_mm256_sub_epi32(self.px1, self.px0), _mm256_sub_epi32(self.py1, self.py0));
-        let mut covered = _mm256_setzero_si256();
-        let mut row = c;
-        for r in 0..4 {
-            let row_in = _mm256_cmpgt_epi32(rows, set1(r - 1));
-            let mut e = row;
-            for q in 0..4 {
-                let inside = _mm256_cmpgt_epi32(_mm256_or_si256(_mm256_or_si256(e[0], e[1]), e[2]), set1(-1));
-                let col_in = _mm256_cmpgt_epi32(cols, set1(q - 1));
-                let bit = _mm256_and_si256(
-                    _mm256_and_si256(inside, row_in),
-                    _mm256_and_si256(col_in, set1(1 << (4 * r + q))),
-                );
-                covered = _mm256_or_si256(covered, bit);
-                e = std::array::from_fn(|k| _mm256_add_epi32(e[k], a[k]));
+    #[inline(always)]
+    unsafe fn covered(&self) -> __m256i {
+        // SAFETY: AVX2 present (caller).
+        unsafe {
+            let set1 = _mm256_set1_epi32;
+            let Lanes { a, b, c, .. } = *self;
+            let (cols, rows) = (_mm256_sub_epi32(self.px1, self.px0), _mm256_sub_epi32(self.py1, self.py0));
+            let mut covered = _mm256_setzero_si256();
+            let mut row = c;
+            for r in 0..4 {
+                let row_in = _mm256_cmpgt_epi32(rows, set1(r - 1));
+                let mut e = row;
+                for q in 0..4 {
+                    let inside =
+                        _mm256_cmpgt_epi32(_mm256_or_si256(_mm256_or_si256(e[0], e[1]), e[2]), set1(-1));
+                    let col_in = _mm256_cmpgt_epi32(cols, set1(q - 1));
+                    let bit = _mm256_and_si256(
+                        _mm256_and_si256(inside, row_in),
+                        _mm256_and_si256(col_in, set1(1 << (4 * r + q))),
+                    );
+                    covered = _mm256_or_si256(covered, bit);
+                    e = std::array::from_fn(|k| _mm256_add_epi32(e[k], a[k]));
+                }
+                row = std::array::from_fn(|k| _mm256_add_epi32(row[k], b[k]));
             }
-            row = std::array::from_fn(|k| _mm256_add_epi32(row[k], b[k]));
+            covered
         }
-        covered
     }
 
     /// All ones where a judged triangle surely draws nothing: no area, or none of the at
     /// most 4 x 4 centres of its box covered (`covered`, given).
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn dropped(&self, covered: __m256i) -> __m256i {
-        let draws_nothing = _mm256_or_si256(self.flat, _mm256_cmpeq_epi32(covered, _mm256_setzero_si256()));
-        _mm256_and_si256(self.judged, draws_nothing)
+    #[inline(always)]
+    unsafe fn dropped(&self, covered: __m256i) -> __m256i {
+        // SAFETY: AVX2 present (caller).
+        unsafe {
+            let draws_nothing =
+                _mm256_or_si256(self.flat, _mm256_cmpeq_epi32(covered, _mm256_setzero_si256()));
+            _mm256_and_si256(self.judged, draws_nothing)
+        }
     }
 }
 
 /// `may_draw` that also sets small triangles up, eight at a time, for the one-thread fill
 /// (`bin::for_each_set_up`): the filler then starts at their rows.
 pub(super) struct SmallFilter {
+    isa: Isa,
     screen: Screen,
     /// The ambient term of `Shader::Smooth`, when the set-up also shades (see `store`).
     smooth: Option<f32>,
@@ -354,7 +455,9 @@ impl SmallFilter {
         let n = verts.len();
         let fits =
             n > 0 && spans.len() == n + 1 && n <= i32::MAX as usize && width.max(height) <= SPAN_MAX_SIDE;
-        (fits && is_x86_feature_detected!("avx2")).then(|| SmallFilter {
+        let isa = Isa::best().filter(|_| fits)?;
+        Some(SmallFilter {
+            isa,
             screen: Screen {
                 verts: verts.as_ptr().cast(),
                 spans: spans.as_ptr().cast(),
@@ -372,94 +475,159 @@ impl SmallFilter {
     /// the box, and not dropped by `may_draw`'s test. The other small triangles of simple
     /// vertices draw nothing and are in neither.
     pub(super) fn set_up8(&self, tris: &[Tri; 8], out: &mut SmallLanes) -> (u32, u32) {
-        // SAFETY: AVX2 was detected in `new`, which also took `screen` from slices whose
-        // lengths bound every index `Lanes::new` reads at (see `may_draw`).
-        unsafe { set_up8(&self.screen, self.smooth, tris, out) }
+        // SAFETY: `new` found the CPU has `isa`, and took `screen` from slices whose lengths
+        // bound every index `Lanes::new` reads at (see `may_draw`).
+        unsafe {
+            match self.isa {
+                Isa::Avx2 => set_up8_avx2(&self.screen, self.smooth, tris, out),
+                Isa::Avx512 => set_up8_avx512(&self.screen, self.smooth, tris, out),
+            }
+        }
     }
+}
+
+/// `set_up8` compiled for `Isa::Avx2`.
+///
+/// SAFETY (caller): as for `set_up8`.
+#[target_feature(enable = "avx2")]
+unsafe fn set_up8_avx2(
+    screen: &Screen,
+    smooth: Option<f32>,
+    tris: &[Tri; 8],
+    out: &mut SmallLanes,
+) -> (u32, u32) {
+    // SAFETY: the caller's.
+    unsafe { set_up8(screen, smooth, tris, out) }
+}
+
+/// `set_up8` compiled for `Isa::Avx512`.
+///
+/// SAFETY (caller): as for `set_up8`, and AVX-512F and AVX-512VL present.
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+unsafe fn set_up8_avx512(
+    screen: &Screen,
+    smooth: Option<f32>,
+    tris: &[Tri; 8],
+    out: &mut SmallLanes,
+) -> (u32, u32) {
+    // SAFETY: the caller's.
+    unsafe { set_up8(screen, smooth, tris, out) }
 }
 
 /// `SmallFilter::set_up8`.
 ///
 /// SAFETY (caller): as for `block8`.
-#[target_feature(enable = "avx2")]
+#[inline(always)]
 unsafe fn set_up8(screen: &Screen, smooth: Option<f32>, tris: &[Tri; 8], out: &mut SmallLanes) -> (u32, u32) {
-    // SAFETY: the caller's.
-    let l = unsafe { Lanes::new(screen, tris) };
-    let covered = l.covered();
-    let dropped = l.dropped(covered);
-    let no_box = _mm256_or_si256(_mm256_cmpgt_epi32(l.px0, l.px1), _mm256_cmpgt_epi32(l.py0, l.py1));
-    let unusable = _mm256_or_si256(_mm256_or_si256(no_box, l.flat), dropped);
-    let set_up = _mm256_andnot_si256(unusable, l.small);
-    let bits = |v: __m256i| (_mm256_movemask_ps(_mm256_castsi256_ps(v)) & 0xff) as u32;
-    let (set_up, small) = (bits(set_up), bits(l.small));
-    if set_up != 0 {
-        store(&l, smooth, out);
-        // The filler reads the centres of the judged triangles only.
-        // SAFETY: an unaligned store of the 32 bytes of `out.covered`.
-        unsafe { _mm256_storeu_si256(out.covered.as_mut_ptr().cast(), _mm256_and_si256(covered, l.judged)) };
+    // SAFETY: AVX2 present (caller).
+    unsafe {
+        // SAFETY: the caller's.
+        let l = Lanes::new(screen, tris);
+        let covered = l.covered();
+        let dropped = l.dropped(covered);
+        let no_box = _mm256_or_si256(_mm256_cmpgt_epi32(l.px0, l.px1), _mm256_cmpgt_epi32(l.py0, l.py1));
+        let unusable = _mm256_or_si256(_mm256_or_si256(no_box, l.flat), dropped);
+        let set_up = _mm256_andnot_si256(unusable, l.small);
+        let bits = |v: __m256i| (_mm256_movemask_ps(_mm256_castsi256_ps(v)) & 0xff) as u32;
+        let (set_up, small) = (bits(set_up), bits(l.small));
+        if set_up != 0 {
+            store(&l, smooth, out);
+            // The filler reads the centres of the judged triangles only.
+            // SAFETY: an unaligned store of the 32 bytes of `out.covered`.
+            _mm256_storeu_si256(out.covered.as_mut_ptr().cast(), _mm256_and_si256(covered, l.judged));
+        }
+        // A small triangle that is not set up draws nothing: no area, no centre of the raster
+        // in its box, or none covered.
+        (set_up, !small & 0xff)
     }
-    // A small triangle that is not set up draws nothing: no area, no centre of the raster
-    // in its box, or none covered.
-    (set_up, !small & 0xff)
 }
 
 /// Write the lanes' set-up and planes (`fill::PlaneBasis`, with its operations in its
 /// order: the same bits) to `out`: the depth plane, and with `smooth` the plane of the
 /// values `Shader::Smooth` gives the corners (its `finish`, lane by lane, also in order).
-#[inline]
-#[target_feature(enable = "avx2")]
-fn store(l: &Lanes, smooth: Option<f32>, out: &mut SmallLanes) {
-    let put = |to: &mut [i32; 8], v: __m256i| {
-        // SAFETY: an unaligned store of the 32 bytes of `to`.
-        unsafe { _mm256_storeu_si256(to.as_mut_ptr().cast(), v) }
-    };
-    let put_f = |to: &mut [f32; 8], v: __m256| {
-        // SAFETY: as for `put`.
-        unsafe { _mm256_storeu_ps(to.as_mut_ptr(), v) }
-    };
-    for k in 0..3 {
-        put(&mut out.a[k], l.a[k]);
-        put(&mut out.b[k], l.b[k]);
-        put(&mut out.c[k], l.c[k]);
-    }
-    for (to, v) in out.frame.iter_mut().zip([l.px0, l.px1, l.py0, l.py1, l.cx, l.cy]) {
-        put(to, v);
-    }
-    put(&mut out.front, l.front);
-    let (mul, sub, add) = (_mm256_mul_ps, _mm256_sub_ps, _mm256_add_ps);
-    // `v as f32 / SUB`: the conversion rounds to nearest as `as` does, and dividing by a
-    // power of two is multiplying by its exact inverse.
-    let to_px = |v: __m256i| mul(_mm256_cvtepi32_ps(v), _mm256_set1_ps(1.0 / SUB as f32));
-    let isub = _mm256_sub_epi32;
-    let (x1, y1) = (to_px(isub(l.x[1], l.x[0])), to_px(isub(l.y[1], l.y[0])));
-    let (x2, y2) = (to_px(isub(l.x[2], l.x[0])), to_px(isub(l.y[2], l.y[0])));
-    let inv_area = _mm256_div_ps(_mm256_set1_ps(1.0), sub(mul(x1, y2), mul(y1, x2)));
-    let (ox, oy) = (to_px(isub(l.cx, l.x[0])), to_px(isub(l.cy, l.y[0])));
-    for (to, v) in out.basis.iter_mut().zip([x1, y1, x2, y2, inv_area, ox, oy]) {
-        put_f(to, v);
-    }
-    // `PlaneBasis::plane` of the corner values `v`.
-    let plane = |v: [__m256; 3]| {
-        let (d1, d2) = (sub(v[1], v[0]), sub(v[2], v[0]));
-        let ddx = mul(sub(mul(d1, y2), mul(d2, y1)), inv_area);
-        let ddy = mul(sub(mul(d2, x1), mul(d1, x2)), inv_area);
-        [add(add(v[0], mul(ddx, ox)), mul(ddy, oy)), ddx, ddy]
-    };
-    for (to, v) in out.z_plane.iter_mut().zip(plane(l.z)) {
-        put_f(to, v);
-    }
-    out.shaded = smooth.is_some();
-    if let Some(ambient) = smooth {
-        // The light (the fourth word) negated on a back face, then
-        // `ambient + (1 - ambient) * max(cos, 0)`. Where `cos` is -0, `max` may give
-        // either zero, and so may the scalar one: `ambient` plus a zero is the same either way.
-        let back = _mm256_andnot_ps(_mm256_castsi256_ps(l.front), _mm256_set1_ps(-0.0));
-        let (ambient, lit) = (_mm256_set1_ps(ambient), _mm256_set1_ps(1.0 - ambient));
-        let shade = |raw: __m256| {
-            add(ambient, mul(lit, _mm256_max_ps(_mm256_xor_ps(raw, back), _mm256_setzero_ps())))
+#[inline(always)]
+unsafe fn store(l: &Lanes, smooth: Option<f32>, out: &mut SmallLanes) {
+    // SAFETY: AVX2 present (caller).
+    unsafe {
+        let put = |to: &mut [i32; 8], v: __m256i| {
+            // SAFETY: an unaligned store of the 32 bytes of `to`.
+            _mm256_storeu_si256(to.as_mut_ptr().cast(), v)
         };
-        for (to, v) in out.s_plane.iter_mut().zip(plane(l.light.map(shade))) {
+        let put_f = |to: &mut [f32; 8], v: __m256| {
+            // SAFETY: as for `put`.
+            _mm256_storeu_ps(to.as_mut_ptr(), v)
+        };
+        for k in 0..3 {
+            put(&mut out.a[k], l.a[k]);
+            put(&mut out.b[k], l.b[k]);
+            put(&mut out.c[k], l.c[k]);
+        }
+        for (to, v) in out.frame.iter_mut().zip([l.px0, l.px1, l.py0, l.py1, l.cx, l.cy]) {
+            put(to, v);
+        }
+        put(&mut out.front, l.front);
+        let (mul, sub, add) = (_mm256_mul_ps, _mm256_sub_ps, _mm256_add_ps);
+        // `v as f32 / SUB`: the conversion rounds to nearest as `as` does, and dividing by a
+        // power of two is multiplying by its exact inverse.
+        let to_px = |v: __m256i| mul(_mm256_cvtepi32_ps(v), _mm256_set1_ps(1.0 / SUB as f32));
+        let isub = _mm256_sub_epi32;
+        let (x1, y1) = (to_px(isub(l.x[1], l.x[0])), to_px(isub(l.y[1], l.y[0])));
+        let (x2, y2) = (to_px(isub(l.x[2], l.x[0])), to_px(isub(l.y[2], l.y[0])));
+        let inv_area = _mm256_div_ps(_mm256_set1_ps(1.0), sub(mul(x1, y2), mul(y1, x2)));
+        let (ox, oy) = (to_px(isub(l.cx, l.x[0])), to_px(isub(l.cy, l.y[0])));
+        for (to, v) in out.basis.iter_mut().zip([x1, y1, x2, y2, inv_area, ox, oy]) {
             put_f(to, v);
+        }
+        let basis = Basis { x1, y1, x2, y2, inv_area, ox, oy };
+        for (to, v) in out.z_plane.iter_mut().zip(basis.plane(l.z)) {
+            put_f(to, v);
+        }
+        out.shaded = smooth.is_some();
+        if let Some(ambient) = smooth {
+            // The light (the fourth word) negated on a back face, then
+            // `ambient + (1 - ambient) * max(cos, 0)`. Where `cos` is -0, `max` may give
+            // either zero, and so may the scalar one: `ambient` plus a zero is the same either way.
+            let back = _mm256_andnot_ps(_mm256_castsi256_ps(l.front), _mm256_set1_ps(-0.0));
+            let (ambient, lit) = (_mm256_set1_ps(ambient), _mm256_set1_ps(1.0 - ambient));
+            let shade = |raw: __m256| {
+                add(ambient, mul(lit, _mm256_max_ps(_mm256_xor_ps(raw, back), _mm256_setzero_ps())))
+            };
+            for (to, v) in out.s_plane.iter_mut().zip(basis.plane([
+                shade(l.light[0]),
+                shade(l.light[1]),
+                shade(l.light[2]),
+            ])) {
+                put_f(to, v);
+            }
+        }
+    }
+}
+
+/// `fill::PlaneBasis` of eight triangles, a triangle per lane.
+struct Basis {
+    x1: __m256,
+    y1: __m256,
+    x2: __m256,
+    y2: __m256,
+    inv_area: __m256,
+    ox: __m256,
+    oy: __m256,
+}
+
+impl Basis {
+    /// `PlaneBasis::plane` of the corner values `v`, in its order.
+    ///
+    /// SAFETY (caller): AVX2 present.
+    #[inline(always)]
+    unsafe fn plane(&self, v: [__m256; 3]) -> [__m256; 3] {
+        let Basis { x1, y1, x2, y2, inv_area, ox, oy } = *self;
+        // SAFETY: AVX2 present (caller).
+        unsafe {
+            let (mul, sub, add) = (_mm256_mul_ps, _mm256_sub_ps, _mm256_add_ps);
+            let (d1, d2) = (sub(v[1], v[0]), sub(v[2], v[0]));
+            let ddx = mul(sub(mul(d1, y2), mul(d2, y1)), inv_area);
+            let ddy = mul(sub(mul(d2, x1), mul(d1, x2)), inv_area);
+            [add(add(v[0], mul(ddx, ox)), mul(ddy, oy)), ddx, ddy]
         }
     }
 }
@@ -512,206 +680,213 @@ mod tests {
         (verts, spans, tris)
     }
 
+    /// `check()` with each instruction set this CPU has (see `Isa`); a note when none.
+    fn with_each_isa(what: &str, check: impl Fn()) {
+        let isas: Vec<Isa> = Isa::available().collect();
+        for isa in &isas {
+            isa.forced(&check);
+        }
+        if isas.is_empty() {
+            eprintln!("note: no AVX2 here; {what} is not tested");
+        }
+    }
+
     #[test]
     fn span_pass_decides_as_the_scalar_test() {
-        if !is_x86_feature_detected!("avx2") {
-            eprintln!("note: no AVX2 here; span_pass does nothing and is not tested");
-            return;
-        }
-        // Random spans of vertices in and around a 40 x 30 raster, every ninth not simple,
-        // an index list with some indices out of range, over ranges of every length and
-        // start: every bit must be `spans_hold_centre`'s verdict, for the list and for
-        // vertices in order.
-        let mut seed = 9u64;
-        let mut next = move |m: u32| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as u32 % m
-        };
-        let n = 3000;
-        // Three vertices within a pixel or so of each other, a group at a time.
-        let mut spans = Vec::new();
-        while spans.len() < n {
-            let (cx, cy) = (next(46 * 256) as i32 - 3 * 256, next(36 * 256) as i32 - 3 * 256);
-            for _ in 0..3 {
-                let (x, y) = (cx + next(300) as i32, cy + next(300) as i32);
-                spans.push(if spans.len() % 9 == 4 { SPAN_ANY } else { centre_span(40, 30, x, y) });
-            }
-        }
-        spans.push(SPAN_ANY);
-        let span = |i: u32| spans[(i as usize).min(n)];
-        let indices: Vec<u32> = (0..3 * n as u32)
-            .map(|k| {
-                let base = (k / 3 * 3) % n as u32;
-                if k % 97 == 5 { n as u32 + k } else { base + next(3) }
-            })
-            .collect();
-        let (mut tested, mut passed) = (0, 0);
-        for (start, len) in [(0, 1000), (3, 517), (100, 8), (40, 7), (995, 5), (7, 0)] {
-            for list in [Some(&indices[..]), None] {
-                let mut pass = [0; SPAN_PASS_MAX / 64];
-                let done = span_pass(list, start..start + len, &spans, &mut pass);
-                assert_eq!(done, len.min(SPAN_PASS_MAX) / 8 * 8);
-                for i in 0..done {
-                    let k = start + i;
-                    let t = match list {
-                        Some(ix) => [ix[3 * k], ix[3 * k + 1], ix[3 * k + 2]],
-                        None => [3 * k as u32, 3 * k as u32 + 1, 3 * k as u32 + 2],
-                    };
-                    let want = spans_hold_centre(span(t[0]), span(t[1]), span(t[2]));
-                    assert_eq!(pass[i / 64] >> (i % 64) & 1 == 1, want, "triangle {k} {t:?}");
-                    passed += usize::from(want);
+        with_each_isa("span_pass", || {
+            // Random spans of vertices in and around a 40 x 30 raster, every ninth not simple,
+            // an index list with some indices out of range, over ranges of every length and
+            // start: every bit must be `spans_hold_centre`'s verdict, for the list and for
+            // vertices in order.
+            let mut seed = 9u64;
+            let mut next = move |m: u32| {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (seed >> 33) as u32 % m
+            };
+            let n = 3000;
+            // Three vertices within a pixel or so of each other, a group at a time.
+            let mut spans = Vec::new();
+            while spans.len() < n {
+                let (cx, cy) = (next(46 * 256) as i32 - 3 * 256, next(36 * 256) as i32 - 3 * 256);
+                for _ in 0..3 {
+                    let (x, y) = (cx + next(300) as i32, cy + next(300) as i32);
+                    spans.push(if spans.len() % 9 == 4 { SPAN_ANY } else { centre_span(40, 30, x, y) });
                 }
-                tested += done;
             }
-        }
-        assert!(tested > 2000 && passed > 200 && passed < tested - 200, "{tested} {passed}");
+            spans.push(SPAN_ANY);
+            let span = |i: u32| spans[(i as usize).min(n)];
+            let indices: Vec<u32> = (0..3 * n as u32)
+                .map(|k| {
+                    let base = (k / 3 * 3) % n as u32;
+                    if k % 97 == 5 { n as u32 + k } else { base + next(3) }
+                })
+                .collect();
+            let (mut tested, mut passed) = (0, 0);
+            for (start, len) in [(0, 1000), (3, 517), (100, 8), (40, 7), (995, 5), (7, 0)] {
+                for list in [Some(&indices[..]), None] {
+                    let mut pass = [0; SPAN_PASS_MAX / 64];
+                    let done = span_pass(list, start..start + len, &spans, &mut pass);
+                    assert_eq!(done, len.min(SPAN_PASS_MAX) / 8 * 8);
+                    for i in 0..done {
+                        let k = start + i;
+                        let t = match list {
+                            Some(ix) => [ix[3 * k], ix[3 * k + 1], ix[3 * k + 2]],
+                            None => [3 * k as u32, 3 * k as u32 + 1, 3 * k as u32 + 2],
+                        };
+                        let want = spans_hold_centre(span(t[0]), span(t[1]), span(t[2]));
+                        assert_eq!(pass[i / 64] >> (i % 64) & 1 == 1, want, "triangle {k} {t:?}");
+                        passed += usize::from(want);
+                    }
+                    tested += done;
+                }
+            }
+            assert!(tested > 2000 && passed > 200 && passed < tested - 200, "{tested} {passed}");
+        });
     }
 
     #[test]
     fn only_triangles_that_draw_nothing_are_dropped() {
-        if !is_x86_feature_detected!("avx2") {
-            eprintln!("note: no AVX2 here; may_draw keeps everything and is not tested");
-            return;
-        }
-        // Vertices scattered over and around a 37 x 23 raster, every seventh not simple;
-        // triangles of three nearby vertices (sub-pixel to a few pixels), some with an index
-        // out of range. Each must be kept exactly when it is not judged (see the module
-        // comment) or the filler draws a pixel of it.
-        let (w, h) = (37, 23);
-        let (verts, spans, tris) = scattered_triangles(5, 6000, &[0.3, 0.9, 2.0, 3.9, 6.0], (w, h));
-        let (mut dropped, mut kept_drawing) = (0, 0);
-        for batch in tris.chunks(61) {
-            let bits = may_draw(batch, &verts, &spans, w, h);
-            assert_eq!(bits >> batch.len(), 0);
-            for (i, t) in batch.iter().enumerate() {
-                let kept = bits >> i & 1 == 1;
-                let Some(v) = t.map(|i| verts.get(i as usize)).into_iter().collect::<Option<Vec<_>>>() else {
-                    assert!(kept, "{t:?} has an index out of range");
-                    continue;
-                };
-                let (x, y) = ([v[0].x, v[1].x, v[2].x], [v[0].y, v[1].y, v[2].y]);
-                let extent = |c: [i32; 3]| c.iter().max().unwrap() - c.iter().min().unwrap();
-                // A vertex that is not simple has no position to draw (`NOT_SIMPLE`).
-                let simple = v.iter().all(|v| v.simple());
-                let judged = simple && extent(x) < 4 * 256 && extent(y) < 4 * 256;
-                let mut draws = false;
-                if simple {
-                    fill_snapped(
-                        (w, h),
-                        &(0..h),
-                        x,
-                        y,
-                        [0.5; 3],
-                        false,
-                        |_| [0.0; 3],
-                        |_, _, _| draws = true,
-                    );
+        with_each_isa("may_draw", || {
+            // Vertices scattered over and around a 37 x 23 raster, every seventh not simple;
+            // triangles of three nearby vertices (sub-pixel to a few pixels), some with an index
+            // out of range. Each must be kept exactly when it is not judged (see the module
+            // comment) or the filler draws a pixel of it.
+            let (w, h) = (37, 23);
+            let (verts, spans, tris) = scattered_triangles(5, 6000, &[0.3, 0.9, 2.0, 3.9, 6.0], (w, h));
+            let (mut dropped, mut kept_drawing) = (0, 0);
+            for batch in tris.chunks(61) {
+                let bits = may_draw(batch, &verts, &spans, w, h);
+                assert_eq!(bits >> batch.len(), 0);
+                for (i, t) in batch.iter().enumerate() {
+                    let kept = bits >> i & 1 == 1;
+                    let Some(v) = t.map(|i| verts.get(i as usize)).into_iter().collect::<Option<Vec<_>>>()
+                    else {
+                        assert!(kept, "{t:?} has an index out of range");
+                        continue;
+                    };
+                    let (x, y) = ([v[0].x, v[1].x, v[2].x], [v[0].y, v[1].y, v[2].y]);
+                    let extent = |c: [i32; 3]| c.iter().max().unwrap() - c.iter().min().unwrap();
+                    // A vertex that is not simple has no position to draw (`NOT_SIMPLE`).
+                    let simple = v.iter().all(|v| v.simple());
+                    let judged = simple && extent(x) < 4 * 256 && extent(y) < 4 * 256;
+                    let mut draws = false;
+                    if simple {
+                        fill_snapped(
+                            (w, h),
+                            &(0..h),
+                            x,
+                            y,
+                            [0.5; 3],
+                            false,
+                            |_| [0.0; 3],
+                            |_, _, _| draws = true,
+                        );
+                    }
+                    assert_eq!(kept, !judged || draws, "{x:?} {y:?}");
+                    dropped += usize::from(!kept);
+                    kept_drawing += usize::from(judged && draws);
                 }
-                assert_eq!(kept, !judged || draws, "{x:?} {y:?}");
-                dropped += usize::from(!kept);
-                kept_drawing += usize::from(judged && draws);
             }
-        }
-        assert!(dropped > 1000 && kept_drawing > 500, "{dropped} {kept_drawing}");
+            assert!(dropped > 1000 && kept_drawing > 500, "{dropped} {kept_drawing}");
+        });
     }
 
     #[test]
     fn small_triangles_are_set_up_as_the_filler_sets_them_up() {
         use crate::render::fill::{PlaneBasis, SmallTriangle, fill_small};
-        if !is_x86_feature_detected!("avx2") {
-            eprintln!("note: no AVX2 here; SmallFilter is not used and not tested");
-            return;
-        }
-        // Triangles from sub-pixel to twenty pixels across over and around a 37 x 23
-        // raster, every seventh vertex not simple, some indices out of range. A lane set up
-        // must hold `SmallTriangle::new`'s integers and `PlaneBasis`'s floats bit for bit,
-        // and draw `fill_snapped`'s pixels; a lane in neither set must draw nothing.
-        let (w, h) = (37, 23);
-        let sizes = [0.3, 0.9, 2.0, 3.9, 6.0, 11.0, 15.9, 21.0];
-        let (verts, spans, tris) = scattered_triangles(11, 4000, &sizes, (w, h));
-        let filter = SmallFilter::new(&verts, &spans, w, h, None).unwrap();
-        let mut lanes = SmallLanes::default();
-        // The same with smooth shading: `ambient + (1 - ambient) * max(0, +-light)`.
-        let ambient = 0.2f32;
-        let shading = SmallFilter::new(&verts, &spans, w, h, Some(ambient)).unwrap();
-        let mut shaded = SmallLanes::default();
-        let smooth = |v: &[&ProjVertex; 3], front: bool| {
-            v.map(|v| ambient + (1.0 - ambient) * (if front { v.light } else { -v.light }).max(0.0))
-        };
-        let (mut set_up_drawing, mut left_out, mut judged_drawing) = (0, 0, 0);
-        // `s` per vertex, depending on the facing as the mesh drawer's shading does.
-        let shade = |v: &[&ProjVertex; 3], front: bool| v.map(|v| if front { v.light } else { -v.light });
-        for block in tris.chunks_exact(8) {
-            let (set_up, other) = filter.set_up8(block.try_into().unwrap(), &mut lanes);
-            assert_eq!(set_up & other, 0);
-            assert_eq!(shading.set_up8(block.try_into().unwrap(), &mut shaded), (set_up, other));
-            assert!(lanes.s_plane(0).is_none());
-            for (k, t) in block.iter().enumerate() {
-                let Some(v) = t.map(|i| verts.get(i as usize)).into_iter().collect::<Option<Vec<_>>>() else {
-                    assert_eq!(other >> k & 1, 1, "{t:?} has an index out of range");
-                    continue;
-                };
-                let v = [v[0], v[1], v[2]];
-                let (x, y, z) = (v.map(|v| v.x), v.map(|v| v.y), v.map(|v| v.z));
-                let mut want = Vec::new();
-                // A vertex that is not simple has no position to draw (`NOT_SIMPLE`).
-                if v.iter().all(|v| v.simple()) {
-                    fill_snapped(
-                        (w, h),
-                        &(0..h),
-                        x,
-                        y,
-                        z,
-                        false,
-                        |front| shade(&v, front),
-                        |i, z, s| want.push((i, z.to_bits(), s.to_bits())),
-                    );
-                }
-                if set_up >> k & 1 == 1 {
-                    let tri = SmallTriangle::new(w, h, x, y).unwrap();
-                    assert_eq!(lanes.triangle(k), tri, "{x:?} {y:?}");
-                    let (z_plane, basis) = lanes.planes(k);
-                    let expected = PlaneBasis::new(x, y, tri.cx, tri.cy);
-                    assert_eq!(basis, expected, "{x:?} {y:?}");
-                    let bits = |p: (f32, f32, f32)| [p.0.to_bits(), p.1.to_bits(), p.2.to_bits()];
-                    assert_eq!(bits(z_plane), bits(expected.plane(z)), "{x:?} {y:?}");
-                    let s_plane = shaded.s_plane(k).expect("shaded");
-                    assert_eq!(bits(s_plane), bits(expected.plane(smooth(&v, tri.front))), "{x:?} {y:?}");
-                    assert_eq!(bits(shaded.planes(k).0), bits(z_plane));
-                    let mut got = Vec::new();
-                    let planes = || (z_plane, basis.plane(shade(&v, tri.front)));
-                    fill_small((w, h), &(0..h), &lanes.triangle(k), planes, |i, z, s| {
-                        got.push((i, z.to_bits(), s.to_bits()))
-                    });
-                    assert_eq!(got, want, "{x:?} {y:?}");
-                    // And through the covered centres, where the lanes know them (a triangle
-                    // under 4 pixels across both ways): the same pixels, values and order.
-                    let judged = x.iter().max().unwrap() - x.iter().min().unwrap() < 4 * 256
-                        && y.iter().max().unwrap() - y.iter().min().unwrap() < 4 * 256;
-                    assert_eq!(lanes.covered[k] != 0, judged, "{x:?} {y:?}");
-                    let mut through_lanes = Vec::new();
-                    lanes.fill(k, (w, h), &(0..h), planes(), |i, z, s| {
-                        through_lanes.push((i, z.to_bits(), s.to_bits()))
-                    });
-                    assert_eq!(through_lanes, want, "{x:?} {y:?}");
-                    // A band of rows draws the rows of `want` in it.
-                    let band = 5..11;
-                    let mut banded = Vec::new();
-                    lanes.fill(k, (w, h), &band, planes(), |i, z, s| {
-                        banded.push((i, z.to_bits(), s.to_bits()))
-                    });
-                    let in_band: Vec<_> =
-                        want.iter().copied().filter(|&(i, _, _)| band.contains(&(i / w))).collect();
-                    assert_eq!(banded, in_band, "{x:?} {y:?}");
-                    judged_drawing += usize::from(judged);
-                    set_up_drawing += usize::from(!got.is_empty());
-                } else if other >> k & 1 == 0 {
-                    assert!(v.iter().all(|v| v.simple()) && want.is_empty(), "{x:?} {y:?}");
-                    left_out += 1;
+        with_each_isa("SmallFilter", || {
+            // Triangles from sub-pixel to twenty pixels across over and around a 37 x 23
+            // raster, every seventh vertex not simple, some indices out of range. A lane set up
+            // must hold `SmallTriangle::new`'s integers and `PlaneBasis`'s floats bit for bit,
+            // and draw `fill_snapped`'s pixels; a lane in neither set must draw nothing.
+            let (w, h) = (37, 23);
+            let sizes = [0.3, 0.9, 2.0, 3.9, 6.0, 11.0, 15.9, 21.0];
+            let (verts, spans, tris) = scattered_triangles(11, 4000, &sizes, (w, h));
+            let filter = SmallFilter::new(&verts, &spans, w, h, None).unwrap();
+            let mut lanes = SmallLanes::default();
+            // The same with smooth shading: `ambient + (1 - ambient) * max(0, +-light)`.
+            let ambient = 0.2f32;
+            let shading = SmallFilter::new(&verts, &spans, w, h, Some(ambient)).unwrap();
+            let mut shaded = SmallLanes::default();
+            let smooth = |v: &[&ProjVertex; 3], front: bool| {
+                v.map(|v| ambient + (1.0 - ambient) * (if front { v.light } else { -v.light }).max(0.0))
+            };
+            let (mut set_up_drawing, mut left_out, mut judged_drawing) = (0, 0, 0);
+            // `s` per vertex, depending on the facing as the mesh drawer's shading does.
+            let shade = |v: &[&ProjVertex; 3], front: bool| v.map(|v| if front { v.light } else { -v.light });
+            for block in tris.chunks_exact(8) {
+                let (set_up, other) = filter.set_up8(block.try_into().unwrap(), &mut lanes);
+                assert_eq!(set_up & other, 0);
+                assert_eq!(shading.set_up8(block.try_into().unwrap(), &mut shaded), (set_up, other));
+                assert!(lanes.s_plane(0).is_none());
+                for (k, t) in block.iter().enumerate() {
+                    let Some(v) = t.map(|i| verts.get(i as usize)).into_iter().collect::<Option<Vec<_>>>()
+                    else {
+                        assert_eq!(other >> k & 1, 1, "{t:?} has an index out of range");
+                        continue;
+                    };
+                    let v = [v[0], v[1], v[2]];
+                    let (x, y, z) = (v.map(|v| v.x), v.map(|v| v.y), v.map(|v| v.z));
+                    let mut want = Vec::new();
+                    // A vertex that is not simple has no position to draw (`NOT_SIMPLE`).
+                    if v.iter().all(|v| v.simple()) {
+                        fill_snapped(
+                            (w, h),
+                            &(0..h),
+                            x,
+                            y,
+                            z,
+                            false,
+                            |front| shade(&v, front),
+                            |i, z, s| want.push((i, z.to_bits(), s.to_bits())),
+                        );
+                    }
+                    if set_up >> k & 1 == 1 {
+                        let tri = SmallTriangle::new(w, h, x, y).unwrap();
+                        assert_eq!(lanes.triangle(k), tri, "{x:?} {y:?}");
+                        let (z_plane, basis) = lanes.planes(k);
+                        let expected = PlaneBasis::new(x, y, tri.cx, tri.cy);
+                        assert_eq!(basis, expected, "{x:?} {y:?}");
+                        let bits = |p: (f32, f32, f32)| [p.0.to_bits(), p.1.to_bits(), p.2.to_bits()];
+                        assert_eq!(bits(z_plane), bits(expected.plane(z)), "{x:?} {y:?}");
+                        let s_plane = shaded.s_plane(k).expect("shaded");
+                        assert_eq!(bits(s_plane), bits(expected.plane(smooth(&v, tri.front))), "{x:?} {y:?}");
+                        assert_eq!(bits(shaded.planes(k).0), bits(z_plane));
+                        let mut got = Vec::new();
+                        let planes = || (z_plane, basis.plane(shade(&v, tri.front)));
+                        fill_small((w, h), &(0..h), &lanes.triangle(k), planes, |i, z, s| {
+                            got.push((i, z.to_bits(), s.to_bits()))
+                        });
+                        assert_eq!(got, want, "{x:?} {y:?}");
+                        // And through the covered centres, where the lanes know them (a triangle
+                        // under 4 pixels across both ways): the same pixels, values and order.
+                        let judged = x.iter().max().unwrap() - x.iter().min().unwrap() < 4 * 256
+                            && y.iter().max().unwrap() - y.iter().min().unwrap() < 4 * 256;
+                        assert_eq!(lanes.covered[k] != 0, judged, "{x:?} {y:?}");
+                        let mut through_lanes = Vec::new();
+                        lanes.fill(k, (w, h), &(0..h), planes(), |i, z, s| {
+                            through_lanes.push((i, z.to_bits(), s.to_bits()))
+                        });
+                        assert_eq!(through_lanes, want, "{x:?} {y:?}");
+                        // A band of rows draws the rows of `want` in it.
+                        let band = 5..11;
+                        let mut banded = Vec::new();
+                        lanes.fill(k, (w, h), &band, planes(), |i, z, s| {
+                            banded.push((i, z.to_bits(), s.to_bits()))
+                        });
+                        let in_band: Vec<_> =
+                            want.iter().copied().filter(|&(i, _, _)| band.contains(&(i / w))).collect();
+                        assert_eq!(banded, in_band, "{x:?} {y:?}");
+                        judged_drawing += usize::from(judged);
+                        set_up_drawing += usize::from(!got.is_empty());
+                    } else if other >> k & 1 == 0 {
+                        assert!(v.iter().all(|v| v.simple()) && want.is_empty(), "{x:?} {y:?}");
+                        left_out += 1;
+                    }
                 }
             }
-        }
-        assert!(set_up_drawing > 300 && left_out > 300, "{set_up_drawing} {left_out}");
-        assert!(judged_drawing > 100 && judged_drawing < set_up_drawing, "{judged_drawing}");
+            assert!(set_up_drawing > 300 && left_out > 300, "{set_up_drawing} {left_out}");
+            assert!(judged_drawing > 100 && judged_drawing < set_up_drawing, "{judged_drawing}");
+        });
     }
 }

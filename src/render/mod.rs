@@ -14,9 +14,9 @@
 //! low-level screen-space drawing calls), `fill` (triangle coverage), `bin` (which triangles
 //! of a list may draw; `filter_avx2` holds its eight-lane tests), `line` (Bresenham),
 //! `clip` (near plane and guard band), `project` (per-vertex work; `project_avx2` is its
-//! eight-lane kernel), `topology` (glTF primitive modes), `mesh` (drawing a mesh and its
-//! ghost), `overlay` (skeleton, gizmo), `glyphs` (cells), `ansi` (escapes), `color` (Rgb,
-//! heat ramp).
+//! eight-lane kernel; `isa` picks the instruction set both kernels are compiled for),
+//! `topology` (glTF primitive modes), `mesh` (drawing a mesh and its ghost), `overlay`
+//! (skeleton, gizmo), `glyphs` (cells), `ansi` (escapes), `color` (Rgb, heat ramp).
 
 mod ansi;
 mod bin;
@@ -29,6 +29,8 @@ mod fill;
 #[allow(unsafe_code)]
 mod filter_avx2;
 mod glyphs;
+#[cfg(target_arch = "x86_64")]
+mod isa;
 mod line;
 mod mesh;
 mod overlay;

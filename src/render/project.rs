@@ -555,6 +555,30 @@ mod tests {
         assert!(states.iter().all(|&k| k > 1000), "{states:?}");
     }
 
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn every_instruction_set_equals_the_one_vertex_path() {
+        // `every_path_equals_the_one_vertex_path` runs the best kernel this CPU has; here
+        // each of them (on one thread: the choice is forced per thread).
+        use crate::render::isa::Isa;
+        let cam = Camera::default();
+        let (pts, normals) = awkward_points(4_000);
+        let projection =
+            Projection { view_proj: cam.view_proj(2.0), light_dir: cam.back(), width: 400, height: 240 };
+        let mut states = [0; 3];
+        let mut out = Scratch::default();
+        let mut tried = Vec::new();
+        for isa in Isa::available() {
+            for normals in [Some(&normals[..]), None] {
+                isa.forced(|| project_all(projection, &pts, normals, true, &mut out));
+                check_against_one(&out, projection, &pts, normals, &mut states);
+            }
+            tried.push(isa);
+        }
+        eprintln!("note: projection kernels tested: {tried:?}");
+        assert!(tried.is_empty() || states.iter().all(|&k| k > 100), "{states:?}");
+    }
+
     #[test]
     fn a_vertex_at_the_eye_is_clipped_on_every_path() {
         // clip = (x, y, -1, z): the origin lands at w = 0 with x = y = 0, inside the guard

@@ -21,6 +21,7 @@ use glam::{Mat4, Vec3};
 
 use super::clip::GUARD;
 use super::fill::{SPAN_ANY, SPAN_MAX_SIDE, SUB};
+use super::isa::Isa;
 use super::project::{NOT_SIMPLE, ProjVertex, State};
 
 /// Everything a block reads besides the vertices, splatted once per call.
@@ -58,9 +59,9 @@ pub(super) fn project<const SPANS: bool>(
     verts: &mut [ProjVertex],
     spans: &mut [[i16; 4]],
 ) -> usize {
-    if !is_x86_feature_detected!("avx2") {
+    let Some(isa) = Isa::best() else {
         return 0;
-    }
+    };
     let mut n = ps.len().min(verts.len());
     if let Some(ns) = ns {
         n = n.min(ns.len());
@@ -75,11 +76,16 @@ pub(super) fn project<const SPANS: bool>(
         verts: verts.as_mut_ptr(),
         spans: spans.as_mut_ptr().cast(),
     };
-    // SAFETY: AVX2 is present (checked above). Block b reads the 24 floats of vertices
-    // 8b..8b+8 of `ps` and `ns` (`Vec3` is `repr(C)`, three f32) and writes those
-    // vertices of `verts` and, when `SPANS`, of `spans` (`[i16; 4]`, 8 bytes): all inside
-    // the slices, which hold at least `n >= 8 * blocks` vertices (see above).
-    unsafe { kernel::<SPANS>(params, &args, blocks) };
+    // SAFETY: the CPU has `isa`. Block b reads the 24 floats of vertices 8b..8b+8 of `ps`
+    // and `ns` (`Vec3` is `repr(C)`, three f32) and writes those vertices of `verts` and,
+    // when `SPANS`, of `spans` (`[i16; 4]`, 8 bytes): all inside the slices, which hold at
+    // least `n >= 8 * blocks` vertices (see above).
+    unsafe {
+        match isa {
+            Isa::Avx2 => kernel_avx2::<SPANS>(params, &args, blocks),
+            Isa::Avx512 => kernel_avx512::<SPANS>(params, &args, blocks),
+        }
+    };
     blocks * 8
 }
 
@@ -168,79 +174,107 @@ fn centre_spans(side: i32, v: __m256i) -> [__m256i; 2] {
     [first, neg_last]
 }
 
+/// `kernel` compiled for AVX2.
+///
+/// SAFETY (caller): as for `kernel`.
+#[target_feature(enable = "avx2")]
+unsafe fn kernel_avx2<const SPANS: bool>(params: &Params, a: &Args, blocks: usize) {
+    // SAFETY: the caller's.
+    unsafe { kernel::<SPANS>(params, a, blocks) }
+}
+
+/// `kernel` compiled for `Isa::Avx512`.
+///
+/// SAFETY (caller): as for `kernel`, and AVX-512F and AVX-512VL present.
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+unsafe fn kernel_avx512<const SPANS: bool>(params: &Params, a: &Args, blocks: usize) {
+    // SAFETY: the caller's.
+    unsafe { kernel::<SPANS>(params, a, blocks) }
+}
+
+/// The loop, compiled into each of the wrappers above for its instruction set (see `Isa`).
+///
 /// SAFETY (caller): AVX2 present; `a` valid for `8 * blocks` vertices (the spans only
 /// when `SPANS`).
-#[target_feature(enable = "avx2")]
+#[inline(always)]
 unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks: usize) {
-    let m = params.m.map(|row| row.map(|v| splat(v)));
-    let light = params.light.map(|v| splat(v));
-    let (width, height) = (splat(params.width), splat(params.height));
-    let (one, half) = (splat(1.0), splat(0.5));
-    let span_any = _mm256_set1_epi32(i32::from(SPAN_ANY[0]));
-    for b in 0..blocks {
-        // SAFETY: 24 floats from vertex 8b, inside `ps` (caller).
-        let [x, y, z] = unsafe { load_xyz(a.ps.add(24 * b)) };
-        let row = |r: &[__m256; 4]| {
-            let xy = _mm256_add_ps(_mm256_mul_ps(r[0], x), _mm256_mul_ps(r[1], y));
-            _mm256_add_ps(_mm256_add_ps(xy, _mm256_mul_ps(r[2], z)), r[3])
-        };
-        let [cx, cy, cz, cw] = [row(&m[0]), row(&m[1]), row(&m[2]), row(&m[3])];
-        let is_finite =
-            _mm256_and_ps(_mm256_and_ps(finite(cx), finite(cy)), _mm256_and_ps(finite(cz), finite(cw)));
-        let g = _mm256_mul_ps(splat(GUARD), cw);
-        let abs = |v: __m256| _mm256_and_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX)));
-        let inside =
-            _mm256_and_ps(_mm256_cmp_ps::<_CMP_LE_OQ>(abs(cx), g), _mm256_cmp_ps::<_CMP_LE_OQ>(abs(cy), g));
-        let in_front = _mm256_and_ps(
-            _mm256_cmp_ps::<_CMP_GT_OQ>(cw, _mm256_setzero_ps()),
-            _mm256_cmp_ps::<_CMP_GE_OQ>(cw, cz),
-        );
-        let simple = _mm256_and_ps(_mm256_and_ps(is_finite, in_front), inside);
-        let simple_i = _mm256_castps_si256(simple);
-        // `to_screen`, on every lane; only the simple ones are kept.
-        let inv_w = _mm256_div_ps(one, cw);
-        let sx = _mm256_mul_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(cx, inv_w), one), half), width);
-        let sy = _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(one, _mm256_mul_ps(cy, inv_w)), half), height);
-        let sz = _mm256_and_ps(_mm256_mul_ps(cz, inv_w), simple);
-        let (fx, fy) = (fixed(sx), fixed(sy));
-        let lit = match a.ns {
-            Some(ns) => {
-                // SAFETY: as for the positions (caller).
-                let [nx, ny, nz] = unsafe { load_xyz(ns.add(24 * b)) };
-                let len2 = _mm256_add_ps(
-                    _mm256_add_ps(_mm256_mul_ps(nx, nx), _mm256_mul_ps(ny, ny)),
-                    _mm256_mul_ps(nz, nz),
-                );
-                let rcp = _mm256_div_ps(one, _mm256_sqrt_ps(len2));
-                let ok = _mm256_and_ps(finite(rcp), _mm256_cmp_ps::<_CMP_GT_OQ>(rcp, _mm256_setzero_ps()));
-                let unit = |c: __m256| _mm256_and_ps(_mm256_mul_ps(c, rcp), ok);
-                let l = _mm256_add_ps(
-                    _mm256_add_ps(_mm256_mul_ps(unit(nx), light[0]), _mm256_mul_ps(unit(ny), light[1])),
-                    _mm256_mul_ps(unit(nz), light[2]),
-                );
-                _mm256_and_ps(l, finite(l))
-            }
-            None => _mm256_setzero_ps(),
-        };
-        // Not simple: the state in x (Invalid, less one if finite: masks are -1), and
-        // `NOT_SIMPLE` in y.
-        let state =
-            _mm256_add_epi32(_mm256_set1_epi32(State::Invalid as i32), _mm256_castps_si256(is_finite));
-        let vx = _mm256_blendv_epi8(state, fx, simple_i);
-        let vy = _mm256_blendv_epi8(_mm256_set1_epi32(NOT_SIMPLE), fy, simple_i);
-        // SAFETY: vertices 8b..8b+8 are inside `verts` (caller).
-        unsafe { store_verts(a.verts.add(8 * b), [vx, vy].map(|v| _mm256_castsi256_ps(v)), sz, lit) };
-        if SPANS {
-            let keep = |v: __m256i| _mm256_blendv_epi8(span_any, v, simple_i);
-            let [x0, x1] = centre_spans(params.span_sides[0], fx).map(keep);
-            let [y0, y1] = centre_spans(params.span_sides[1], fy).map(keep);
-            // Per 128-bit half (vertices 0..4 | 4..8): x0 of 4, y0 of 4 and x1, y1.
-            let (firsts, lasts) = (_mm256_packs_epi32(x0, y0), _mm256_packs_epi32(x1, y1));
-            let (xs, ys) = (_mm256_unpacklo_epi16(firsts, lasts), _mm256_unpackhi_epi16(firsts, lasts));
-            // Whole spans of vertices 0, 1 | 4, 5 and 2, 3 | 6, 7.
-            let (s01, s23) = (_mm256_unpacklo_epi32(xs, ys), _mm256_unpackhi_epi32(xs, ys));
-            // SAFETY: the 64 bytes of spans 8b..8b+8 are inside `spans` (caller).
-            unsafe {
+    // SAFETY: every operation below is an AVX2 intrinsic or helper, present (caller); the
+    // memory accesses are covered by their own comments.
+    unsafe {
+        // Arrays built by hand: a closure given to `map` runs inside the standard library's
+        // code, which is not compiled for AVX2 (see `Isa`).
+        let rows = |r: [f32; 4]| [splat(r[0]), splat(r[1]), splat(r[2]), splat(r[3])];
+        let m = [rows(params.m[0]), rows(params.m[1]), rows(params.m[2]), rows(params.m[3])];
+        let light = [splat(params.light[0]), splat(params.light[1]), splat(params.light[2])];
+        let (width, height) = (splat(params.width), splat(params.height));
+        let (one, half) = (splat(1.0), splat(0.5));
+        let span_any = _mm256_set1_epi32(i32::from(SPAN_ANY[0]));
+        for b in 0..blocks {
+            // SAFETY: 24 floats from vertex 8b, inside `ps` (caller).
+            let [x, y, z] = load_xyz(a.ps.add(24 * b));
+            let row = |r: &[__m256; 4]| {
+                let xy = _mm256_add_ps(_mm256_mul_ps(r[0], x), _mm256_mul_ps(r[1], y));
+                _mm256_add_ps(_mm256_add_ps(xy, _mm256_mul_ps(r[2], z)), r[3])
+            };
+            let [cx, cy, cz, cw] = [row(&m[0]), row(&m[1]), row(&m[2]), row(&m[3])];
+            let is_finite =
+                _mm256_and_ps(_mm256_and_ps(finite(cx), finite(cy)), _mm256_and_ps(finite(cz), finite(cw)));
+            let g = _mm256_mul_ps(splat(GUARD), cw);
+            let abs = |v: __m256| _mm256_and_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX)));
+            let inside = _mm256_and_ps(
+                _mm256_cmp_ps::<_CMP_LE_OQ>(abs(cx), g),
+                _mm256_cmp_ps::<_CMP_LE_OQ>(abs(cy), g),
+            );
+            let in_front = _mm256_and_ps(
+                _mm256_cmp_ps::<_CMP_GT_OQ>(cw, _mm256_setzero_ps()),
+                _mm256_cmp_ps::<_CMP_GE_OQ>(cw, cz),
+            );
+            let simple = _mm256_and_ps(_mm256_and_ps(is_finite, in_front), inside);
+            let simple_i = _mm256_castps_si256(simple);
+            // `to_screen`, on every lane; only the simple ones are kept.
+            let inv_w = _mm256_div_ps(one, cw);
+            let sx = _mm256_mul_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(cx, inv_w), one), half), width);
+            let sy = _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(one, _mm256_mul_ps(cy, inv_w)), half), height);
+            let sz = _mm256_and_ps(_mm256_mul_ps(cz, inv_w), simple);
+            let (fx, fy) = (fixed(sx), fixed(sy));
+            let lit = match a.ns {
+                Some(ns) => {
+                    // SAFETY: as for the positions (caller).
+                    let [nx, ny, nz] = load_xyz(ns.add(24 * b));
+                    let len2 = _mm256_add_ps(
+                        _mm256_add_ps(_mm256_mul_ps(nx, nx), _mm256_mul_ps(ny, ny)),
+                        _mm256_mul_ps(nz, nz),
+                    );
+                    let rcp = _mm256_div_ps(one, _mm256_sqrt_ps(len2));
+                    let ok =
+                        _mm256_and_ps(finite(rcp), _mm256_cmp_ps::<_CMP_GT_OQ>(rcp, _mm256_setzero_ps()));
+                    let unit = |c: __m256| _mm256_and_ps(_mm256_mul_ps(c, rcp), ok);
+                    let l = _mm256_add_ps(
+                        _mm256_add_ps(_mm256_mul_ps(unit(nx), light[0]), _mm256_mul_ps(unit(ny), light[1])),
+                        _mm256_mul_ps(unit(nz), light[2]),
+                    );
+                    _mm256_and_ps(l, finite(l))
+                }
+                None => _mm256_setzero_ps(),
+            };
+            // Not simple: the state in x (Invalid, less one if finite: masks are -1), and
+            // `NOT_SIMPLE` in y.
+            let state =
+                _mm256_add_epi32(_mm256_set1_epi32(State::Invalid as i32), _mm256_castps_si256(is_finite));
+            let vx = _mm256_blendv_epi8(state, fx, simple_i);
+            let vy = _mm256_blendv_epi8(_mm256_set1_epi32(NOT_SIMPLE), fy, simple_i);
+            // SAFETY: vertices 8b..8b+8 are inside `verts` (caller).
+            store_verts(a.verts.add(8 * b), [vx, vy].map(|v| _mm256_castsi256_ps(v)), sz, lit);
+            if SPANS {
+                let keep = |v: __m256i| _mm256_blendv_epi8(span_any, v, simple_i);
+                let [x0, x1] = centre_spans(params.span_sides[0], fx).map(keep);
+                let [y0, y1] = centre_spans(params.span_sides[1], fy).map(keep);
+                // Per 128-bit half (vertices 0..4 | 4..8): x0 of 4, y0 of 4 and x1, y1.
+                let (firsts, lasts) = (_mm256_packs_epi32(x0, y0), _mm256_packs_epi32(x1, y1));
+                let (xs, ys) = (_mm256_unpacklo_epi16(firsts, lasts), _mm256_unpackhi_epi16(firsts, lasts));
+                // Whole spans of vertices 0, 1 | 4, 5 and 2, 3 | 6, 7.
+                let (s01, s23) = (_mm256_unpacklo_epi32(xs, ys), _mm256_unpackhi_epi32(xs, ys));
+                // SAFETY: the 64 bytes of spans 8b..8b+8 are inside `spans` (caller).
                 _mm256_storeu_si256(a.spans.add(2 * b), _mm256_permute2x128_si256::<0x20>(s01, s23));
                 _mm256_storeu_si256(a.spans.add(2 * b + 1), _mm256_permute2x128_si256::<0x31>(s01, s23));
             }
