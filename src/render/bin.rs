@@ -244,7 +244,7 @@ pub(super) fn set_up_each<'l>(
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn setting_up<F>(mesh: Projected, smooth: Option<f32>, keep: F) -> Result<SettingUp<F>, F> {
-    match super::filter_avx2::SmallFilter::new(mesh.verts, mesh.spans, mesh.width, mesh.height, smooth) {
+    match super::filter_avx2::SmallFilter::new(mesh.verts, mesh.width, mesh.height, smooth) {
         Some(small) => Ok(SettingUp { small, lanes: SmallLanes::default(), keep }),
         None => Err(keep),
     }
@@ -375,7 +375,7 @@ impl Batch {
 #[inline(always)]
 fn keep_covering(mesh: Projected, tris: &[Tri], keep: &mut impl FnMut(Tri)) {
     #[cfg(target_arch = "x86_64")]
-    let mut bits = super::filter_avx2::may_draw(tris, mesh.verts, mesh.spans, mesh.width, mesh.height);
+    let mut bits = super::filter_avx2::may_draw(tris, mesh.verts, mesh.width, mesh.height);
     #[cfg(not(target_arch = "x86_64"))]
     let mut bits = if tris.len() >= 64 { u64::MAX } else { (1u64 << tris.len()) - 1 };
     while bits != 0 {

@@ -30,7 +30,7 @@ use std::ops::Range;
 use super::bin::Tri;
 use super::fill::{SMALL_EXTENT, SPAN_MAX_SIDE, SUB, SUB_BITS, SmallLanes};
 use super::isa::Isa;
-use super::project::ProjVertex;
+use super::project::{NOT_SIMPLE, ProjVertex};
 
 /// Triangles `span_pass` takes per call: one `u64` of pass bits per 64.
 pub(super) const SPAN_PASS_MAX: usize = 512;
@@ -161,32 +161,23 @@ const JUDGED_EXTENT: i32 = 4 * SUB as i32;
 
 /// Bit `i` set unless `tris[i]` (at most 64 of them) is sure to draw nothing on the
 /// `width` x `height` raster (see the module comment): all set when the CPU lacks AVX2.
-/// `spans` are the vertices' centre spans with the `SPAN_ANY` sentinel after them (as
-/// `project_all` writes them, one more than `verts`).
-pub(super) fn may_draw(
-    tris: &[Tri],
-    verts: &[ProjVertex],
-    spans: &[[i16; 4]],
-    width: usize,
-    height: usize,
-) -> u64 {
+pub(super) fn may_draw(tris: &[Tri], verts: &[ProjVertex], width: usize, height: usize) -> u64 {
     let all = if tris.len() >= 64 { u64::MAX } else { (1u64 << tris.len()) - 1 };
     // The last vertex index goes in i32 lanes.
     let n = verts.len();
-    let fits = n > 0 && spans.len() == n + 1 && n <= i32::MAX as usize && width.max(height) < 1 << 15;
+    let fits = n > 0 && n <= i32::MAX as usize && width.max(height) < 1 << 15;
     let isa = Isa::best();
     let Some(isa) = isa.filter(|_| tris.len() <= 64 && fits) else {
         return all;
     };
     let screen = Screen {
         verts: verts.as_ptr().cast(),
-        spans: spans.as_ptr().cast(),
         last: n as i32 - 1,
         max_col: width as i32 - 1,
         max_row: height as i32 - 1,
     };
-    // SAFETY: the CPU has `isa`; `block8` reads `verts` and `spans` only at indices
-    // clamped to `0..=last`, inside both slices (see `Screen`).
+    // SAFETY: the CPU has `isa`; `block8` reads `verts` only at indices clamped to
+    // `0..=last` (see `Screen`).
     let bits = unsafe {
         match isa {
             Isa::Avx2 => may_draw_avx2(&screen, tris),
@@ -236,9 +227,6 @@ unsafe fn may_draw_blocks(screen: &Screen, tris: &[Tri]) -> u64 {
 struct Screen {
     /// `ProjVertex` is `repr(C)`: x (i32) at 4-byte word 0, y at word 1, four words each.
     verts: *const i32,
-    /// `[i16; 4]` per vertex: its first word holds the first column (low half), which is
-    /// negative only in `SPAN_ANY`, the span of a vertex that is not simple.
-    spans: *const i32,
     /// The last vertex index.
     last: i32,
     max_col: i32,
@@ -247,8 +235,7 @@ struct Screen {
 
 /// The bits of `may_draw` for eight triangles.
 ///
-/// SAFETY (caller): AVX2 present; `screen.verts` holds `last + 1` vertices and
-/// `screen.spans` at least as many spans.
+/// SAFETY (caller): AVX2 present; `screen.verts` holds `last + 1` vertices.
 #[inline(always)]
 unsafe fn block8(screen: &Screen, tris: &[Tri; 8]) -> u32 {
     // SAFETY: AVX2 present (caller).
@@ -288,8 +275,7 @@ struct Lanes {
 }
 
 impl Lanes {
-    /// SAFETY (caller): AVX2 present; `screen.verts` holds `last + 1` vertices and
-    /// `screen.spans` at least as many spans.
+    /// SAFETY (caller): AVX2 present; `screen.verts` holds `last + 1` vertices.
     #[inline(always)]
     unsafe fn new(screen: &Screen, tris: &[Tri; 8]) -> Lanes {
         // SAFETY: AVX2 present (caller).
@@ -297,30 +283,45 @@ impl Lanes {
             let set1 = _mm256_set1_epi32;
             let zero = _mm256_setzero_si256();
             let last = set1(screen.last);
-            let corner = |k: usize| {
-                let lanes: [u32; 8] = std::array::from_fn(|t| tris[t][k]);
-                // SAFETY: an unaligned load of the 32 bytes of `lanes`.
-                _mm256_loadu_si256(lanes.as_ptr().cast())
+            // The 24 indices, triangle by triangle (`Tri` is three u32, so `tris` is 96
+            // bytes), sorted into one register per corner by a permute of each third and two
+            // blends; then each clamped to `0..=last` and stored for the loads below.
+            let third = |i: usize| _mm256_loadu_si256(tris.as_ptr().cast::<__m256i>().add(i));
+            let thirds = [third(0), third(1), third(2)];
+            // Corner k of triangle t is word 3 t + k: word (3 t + k) % 8 of third
+            // (3 t + k) / 8. Each third is permuted so that lane t holds that word, and
+            // the blends take each lane from its third.
+            let pick = |k: i32| {
+                let word = |t: i32| (3 * t + k) % 8;
+                let idx =
+                    _mm256_setr_epi32(word(0), word(1), word(2), word(3), word(4), word(5), word(6), word(7));
+                let from = |i: usize| _mm256_permutevar8x32_epi32(thirds[i], idx);
+                let (f0, f1, f2) = (from(0), from(1), from(2));
+                match k {
+                    // Lanes 3..6 from the second third, 6..8 from the last.
+                    0 => _mm256_blend_epi32::<0b1100_0000>(_mm256_blend_epi32::<0b0011_1000>(f0, f1), f2),
+                    // Lanes 3..5, 5..8.
+                    1 => _mm256_blend_epi32::<0b1110_0000>(_mm256_blend_epi32::<0b0001_1000>(f0, f1), f2),
+                    // Lanes 2..5, 5..8.
+                    _ => _mm256_blend_epi32::<0b1110_0000>(_mm256_blend_epi32::<0b0001_1100>(f0, f1), f2),
+                }
             };
-            // Each vertex read with loads of its own, which beat gathers on Zen 4 (as in
-            // `span_test8`; criterion, one core at 400x240: CesiumMan-x32 about 5% off the
-            // whole raster, the walker 9%): x, y, z and the light as one 16-byte load.
-            let clamped: [[usize; 8]; 3] = std::array::from_fn(|k| {
-                std::array::from_fn(|t| (tris[t][k] as usize).min(screen.last as usize))
-            });
             let mut ok = set1(-1);
             let (mut x, mut y) = ([zero; 3], [zero; 3]);
             let (mut z, mut light) = ([_mm256_setzero_ps(); 3], [_mm256_setzero_ps(); 3]);
             for k in 0..3 {
-                let index = corner(k);
+                let index = pick(k as i32);
                 // In range: the unsigned minimum with the last index is the index itself.
-                ok = _mm256_and_si256(ok, _mm256_cmpeq_epi32(_mm256_min_epu32(index, last), index));
-                let c = &clamped[k];
+                let clamped_v = _mm256_min_epu32(index, last);
+                ok = _mm256_and_si256(ok, _mm256_cmpeq_epi32(clamped_v, index));
+                let mut c = [0u32; 8];
+                _mm256_storeu_si256(c.as_mut_ptr().cast(), clamped_v);
                 // SAFETY: every index is clamped to `0..=last` (caller's bounds): x, y, z and
-                // the light are the first four words of each `ProjVertex`, and a span's first
-                // word is its first four bytes.
-                let xyzl = |t: usize| screen.verts.add(4 * c[t]).cast::<f32>();
-                let span = |t: usize| *screen.spans.add(2 * c[t]);
+                // the light are the first four words of each `ProjVertex`. Each vertex is read
+                // with a load of its own, which beat gathers on Zen 4 (as in `span_test8`;
+                // criterion, one core at 400x240: CesiumMan-x32 about 5% off the whole raster,
+                // the walker 9%).
+                let xyzl = |t: usize| screen.verts.add(4 * c[t] as usize).cast::<f32>();
                 // Vertices t | t + 4 per register, then a 4 x 4 transpose in each half.
                 let pair = |t: usize| _mm256_loadu2_m128(xyzl(t + 4), xyzl(t));
                 let (r0, r1, r2, r3) = (pair(0), pair(1), pair(2), pair(3));
@@ -331,11 +332,8 @@ impl Lanes {
                 y[k] = _mm256_castps_si256(ps(_mm256_unpackhi_pd(pd(t0), pd(t2))));
                 z[k] = ps(_mm256_unpacklo_pd(pd(t1), pd(t3)));
                 light[k] = ps(_mm256_unpackhi_pd(pd(t1), pd(t3)));
-                let span =
-                    _mm256_setr_epi32(span(0), span(1), span(2), span(3), span(4), span(5), span(6), span(7));
-                // Simple: the span's first column (the low half) is not negative.
-                let not_simple = _mm256_srai_epi32::<31>(_mm256_slli_epi32::<16>(span));
-                ok = _mm256_andnot_si256(not_simple, ok);
+                // Simple: `y` is not `NOT_SIMPLE` (a simple vertex is inside the guard band).
+                ok = _mm256_andnot_si256(_mm256_cmpeq_epi32(y[k], set1(NOT_SIMPLE)), ok);
             }
             let min = |v: [__m256i; 3]| _mm256_min_epi32(_mm256_min_epi32(v[0], v[1]), v[2]);
             let max = |v: [__m256i; 3]| _mm256_max_epi32(_mm256_max_epi32(v[0], v[1]), v[2]);
@@ -447,20 +445,17 @@ impl SmallFilter {
     /// get each triangle's plane of shaded values.
     pub(super) fn new(
         verts: &[ProjVertex],
-        spans: &[[i16; 4]],
         width: usize,
         height: usize,
         smooth: Option<f32>,
     ) -> Option<Self> {
         let n = verts.len();
-        let fits =
-            n > 0 && spans.len() == n + 1 && n <= i32::MAX as usize && width.max(height) <= SPAN_MAX_SIDE;
+        let fits = n > 0 && n <= i32::MAX as usize && width.max(height) <= SPAN_MAX_SIDE;
         let isa = Isa::best().filter(|_| fits)?;
         Some(SmallFilter {
             isa,
             screen: Screen {
                 verts: verts.as_ptr().cast(),
-                spans: spans.as_ptr().cast(),
                 last: n as i32 - 1,
                 max_col: width as i32 - 1,
                 max_row: height as i32 - 1,
@@ -640,14 +635,13 @@ mod tests {
 
     /// `count` triangles of three vertices near each other, `sizes[k % len]` pixels
     /// across, scattered over and a few pixels around a `w` x `h` raster; every seventh
-    /// vertex is not simple and every fiftieth triangle has an index out of range. Also the
-    /// vertices' spans, with `SPAN_ANY` after them, as `project_all` writes them.
+    /// vertex is not simple and every fiftieth triangle has an index out of range.
     fn scattered_triangles(
         seed: u64,
         count: usize,
         sizes: &[f32],
         (w, h): (usize, usize),
-    ) -> (Vec<ProjVertex>, Vec<[i16; 4]>, Vec<Tri>) {
+    ) -> (Vec<ProjVertex>, Vec<Tri>) {
         let mut seed = seed;
         let mut next = move || {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -667,9 +661,6 @@ mod tests {
                 });
             }
         }
-        let mut spans: Vec<[i16; 4]> =
-            verts.iter().map(|v| if v.simple() { centre_span(w, h, v.x, v.y) } else { SPAN_ANY }).collect();
-        spans.push(SPAN_ANY);
         let n = verts.len() as u32;
         let tris = (0..n / 3)
             .map(|k| {
@@ -677,7 +668,7 @@ mod tests {
                 if k % 50 == 7 { [t[0], n + k, t[2]] } else { t }
             })
             .collect();
-        (verts, spans, tris)
+        (verts, tris)
     }
 
     /// `check()` with each instruction set this CPU has (see `Isa`); a note when none.
@@ -752,10 +743,10 @@ mod tests {
             // out of range. Each must be kept exactly when it is not judged (see the module
             // comment) or the filler draws a pixel of it.
             let (w, h) = (37, 23);
-            let (verts, spans, tris) = scattered_triangles(5, 6000, &[0.3, 0.9, 2.0, 3.9, 6.0], (w, h));
+            let (verts, tris) = scattered_triangles(5, 6000, &[0.3, 0.9, 2.0, 3.9, 6.0], (w, h));
             let (mut dropped, mut kept_drawing) = (0, 0);
             for batch in tris.chunks(61) {
-                let bits = may_draw(batch, &verts, &spans, w, h);
+                let bits = may_draw(batch, &verts, w, h);
                 assert_eq!(bits >> batch.len(), 0);
                 for (i, t) in batch.iter().enumerate() {
                     let kept = bits >> i & 1 == 1;
@@ -801,12 +792,12 @@ mod tests {
             // and draw `fill_snapped`'s pixels; a lane in neither set must draw nothing.
             let (w, h) = (37, 23);
             let sizes = [0.3, 0.9, 2.0, 3.9, 6.0, 11.0, 15.9, 21.0];
-            let (verts, spans, tris) = scattered_triangles(11, 4000, &sizes, (w, h));
-            let filter = SmallFilter::new(&verts, &spans, w, h, None).unwrap();
+            let (verts, tris) = scattered_triangles(11, 4000, &sizes, (w, h));
+            let filter = SmallFilter::new(&verts, w, h, None).unwrap();
             let mut lanes = SmallLanes::default();
             // The same with smooth shading: `ambient + (1 - ambient) * max(0, +-light)`.
             let ambient = 0.2f32;
-            let shading = SmallFilter::new(&verts, &spans, w, h, Some(ambient)).unwrap();
+            let shading = SmallFilter::new(&verts, w, h, Some(ambient)).unwrap();
             let mut shaded = SmallLanes::default();
             let smooth = |v: &[&ProjVertex; 3], front: bool| {
                 v.map(|v| ambient + (1.0 - ambient) * (if front { v.light } else { -v.light }).max(0.0))
