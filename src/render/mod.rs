@@ -14,7 +14,8 @@
 //! low-level screen-space drawing calls), `fill` (triangle coverage), `bin` (which triangles
 //! of a list may draw; `filter_avx2` holds its eight-lane tests), `line` (Bresenham),
 //! `clip` (near plane and guard band), `project` (per-vertex work; `project_avx2` is its
-//! eight-lane kernel; `isa` picks the instruction set both kernels are compiled for),
+//! eight-lane kernel, `project_avx512` its sixteen-lane one; `isa` picks the instruction
+//! set the kernels are compiled for),
 //! `topology` (glTF primitive modes), `mesh` (drawing a mesh and its ghost), `overlay`
 //! (skeleton, gizmo), `glyphs` (cells), `ansi` (escapes), `color` (Rgb, heat ramp).
 
@@ -39,6 +40,9 @@ mod project;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod project_avx2;
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod project_avx512;
 mod raster;
 mod scene;
 mod topology;

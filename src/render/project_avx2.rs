@@ -27,12 +27,12 @@ use super::project::{NOT_SIMPLE, ProjVertex, State};
 /// Everything a block reads besides the vertices, splatted once per call.
 pub(super) struct Params {
     /// The matrix by rows: `m[row][col]`.
-    m: [[f32; 4]; 4],
-    light: [f32; 3],
-    width: f32,
-    height: f32,
+    pub m: [[f32; 4]; 4],
+    pub light: [f32; 3],
+    pub width: f32,
+    pub height: f32,
     /// The sides as `fill::centre_span` clamps them.
-    span_sides: [i32; 2],
+    pub span_sides: [i32; 2],
 }
 
 impl Params {
@@ -83,17 +83,40 @@ pub(super) fn project<const SPANS: bool>(
     unsafe {
         match isa {
             Isa::Avx2 => kernel_avx2::<SPANS>(params, &args, blocks),
-            Isa::Avx512 => kernel_avx512::<SPANS>(params, &args, blocks),
+            Isa::Avx512 => {
+                // Sixteen at a time, then the last eight if there are.
+                let wide = blocks / 2;
+                super::project_avx512::kernel::<SPANS>(params, &args, wide);
+                kernel_avx512::<SPANS>(params, &args.from(16 * wide), blocks - 2 * wide);
+            }
         }
     };
     blocks * 8
 }
 
-struct Args {
-    ps: *const f32,
-    ns: Option<*const f32>,
-    verts: *mut ProjVertex,
-    spans: *mut __m256i,
+/// Where a kernel reads and writes: vertex 0 of each.
+pub(super) struct Args {
+    pub ps: *const f32,
+    pub ns: Option<*const f32>,
+    pub verts: *mut ProjVertex,
+    pub spans: *mut __m256i,
+}
+
+impl Args {
+    /// The same from vertex `k` on.
+    ///
+    /// SAFETY (caller): every slice holds at least `k` vertices.
+    unsafe fn from(&self, k: usize) -> Args {
+        // SAFETY: the caller's (`spans` is 8 bytes a vertex, `ps` and `ns` 12).
+        unsafe {
+            Args {
+                ps: self.ps.add(3 * k),
+                ns: self.ns.map(|ns| ns.add(3 * k)),
+                verts: self.verts.add(k),
+                spans: self.spans.cast::<[i16; 4]>().add(k).cast(),
+            }
+        }
+    }
 }
 
 /// `_MM_SHUFFLE(d, c, b, a)`.
