@@ -29,7 +29,7 @@ use std::ops::Range;
 
 use super::bin::Tri;
 use super::fill::{SMALL_EXTENT, SPAN_MAX_SIDE, SUB, SUB_BITS, SmallLanes};
-use super::isa::Isa;
+use super::isa::{Isa, compiled_for_isa};
 use super::project::{NOT_SIMPLE, ProjVertex};
 
 /// Triangles `span_pass` takes per call: one `u64` of pass bits per 64.
@@ -62,12 +62,7 @@ pub(super) fn span_pass(
     // SAFETY: the CPU has `isa`. A listed block reads the 24 indices of its triangles, all
     // before `end`, inside `indices` (`readable`); `span_test8` reads spans at indices
     // clamped to `0..=last`, inside `spans`.
-    unsafe {
-        match isa {
-            Isa::Avx2 => span_blocks_avx2(&blocks, pass),
-            Isa::Avx512 => span_blocks_avx512(&blocks, pass),
-        }
-    }
+    unsafe { span_blocks_for(isa, &blocks, pass) }
     count
 }
 
@@ -82,22 +77,9 @@ struct Blocks<'a> {
     last: usize,
 }
 
-/// `span_blocks` compiled for `Isa::Avx2`.
-///
-/// SAFETY (caller): as for `span_blocks`.
-#[target_feature(enable = "avx2")]
-unsafe fn span_blocks_avx2(b: &Blocks, pass: &mut [u64; SPAN_PASS_MAX / 64]) {
-    // SAFETY: the caller's.
-    unsafe { span_blocks(b, pass) }
-}
-
-/// `span_blocks` compiled for `Isa::Avx512`.
-///
-/// SAFETY (caller): as for `span_blocks`, and AVX-512F and AVX-512VL present.
-#[target_feature(enable = "avx2,avx512f,avx512vl")]
-unsafe fn span_blocks_avx512(b: &Blocks, pass: &mut [u64; SPAN_PASS_MAX / 64]) {
-    // SAFETY: the caller's.
-    unsafe { span_blocks(b, pass) }
+compiled_for_isa! {
+    /// `span_blocks` compiled for `isa`.
+    unsafe fn span_blocks_for(b: &Blocks, pass: &mut [u64; SPAN_PASS_MAX / 64]) => span_blocks
 }
 
 /// The bits of `span_pass` for `b`, or-ed into `pass` (cleared).
@@ -178,32 +160,14 @@ pub(super) fn may_draw(tris: &[Tri], verts: &[ProjVertex], width: usize, height:
     };
     // SAFETY: the CPU has `isa`; `block8` reads `verts` only at indices clamped to
     // `0..=last` (see `Screen`).
-    let bits = unsafe {
-        match isa {
-            Isa::Avx2 => may_draw_avx2(&screen, tris),
-            Isa::Avx512 => may_draw_avx512(&screen, tris),
-        }
-    };
+    let bits = unsafe { may_draw_for(isa, &screen, tris) };
     // Lanes past the end were padding.
     bits & all
 }
 
-/// `may_draw_blocks` compiled for `Isa::Avx2`.
-///
-/// SAFETY (caller): as for `may_draw_blocks`.
-#[target_feature(enable = "avx2")]
-unsafe fn may_draw_avx2(screen: &Screen, tris: &[Tri]) -> u64 {
-    // SAFETY: the caller's.
-    unsafe { may_draw_blocks(screen, tris) }
-}
-
-/// `may_draw_blocks` compiled for `Isa::Avx512`.
-///
-/// SAFETY (caller): as for `may_draw_blocks`, and AVX-512F and AVX-512VL present.
-#[target_feature(enable = "avx2,avx512f,avx512vl")]
-unsafe fn may_draw_avx512(screen: &Screen, tris: &[Tri]) -> u64 {
-    // SAFETY: the caller's.
-    unsafe { may_draw_blocks(screen, tris) }
+compiled_for_isa! {
+    /// `may_draw_blocks` compiled for `isa`.
+    unsafe fn may_draw_for(screen: &Screen, tris: &[Tri]) -> u64 => may_draw_blocks
 }
 
 /// `may_draw`'s bits for `tris` (at most 64), block by block; lanes past the end hold
@@ -472,41 +436,18 @@ impl SmallFilter {
     pub(super) fn set_up8(&self, tris: &[Tri; 8], out: &mut SmallLanes) -> (u32, u32) {
         // SAFETY: `new` found the CPU has `isa`, and took `screen` from slices whose lengths
         // bound every index `Lanes::new` reads at (see `may_draw`).
-        unsafe {
-            match self.isa {
-                Isa::Avx2 => set_up8_avx2(&self.screen, self.smooth, tris, out),
-                Isa::Avx512 => set_up8_avx512(&self.screen, self.smooth, tris, out),
-            }
-        }
+        unsafe { set_up8_for(self.isa, &self.screen, self.smooth, tris, out) }
     }
 }
 
-/// `set_up8` compiled for `Isa::Avx2`.
-///
-/// SAFETY (caller): as for `set_up8`.
-#[target_feature(enable = "avx2")]
-unsafe fn set_up8_avx2(
-    screen: &Screen,
-    smooth: Option<f32>,
-    tris: &[Tri; 8],
-    out: &mut SmallLanes,
-) -> (u32, u32) {
-    // SAFETY: the caller's.
-    unsafe { set_up8(screen, smooth, tris, out) }
-}
-
-/// `set_up8` compiled for `Isa::Avx512`.
-///
-/// SAFETY (caller): as for `set_up8`, and AVX-512F and AVX-512VL present.
-#[target_feature(enable = "avx2,avx512f,avx512vl")]
-unsafe fn set_up8_avx512(
-    screen: &Screen,
-    smooth: Option<f32>,
-    tris: &[Tri; 8],
-    out: &mut SmallLanes,
-) -> (u32, u32) {
-    // SAFETY: the caller's.
-    unsafe { set_up8(screen, smooth, tris, out) }
+compiled_for_isa! {
+    /// `set_up8` compiled for `isa`.
+    unsafe fn set_up8_for(
+        screen: &Screen,
+        smooth: Option<f32>,
+        tris: &[Tri; 8],
+        out: &mut SmallLanes,
+    ) -> (u32, u32) => set_up8
 }
 
 /// `SmallFilter::set_up8`.

@@ -6,9 +6,10 @@
 //! three-input logic and mask registers. Measured on Zen 4 (criterion, one core at
 //! 400x240): CesiumMan-x32's raster about 7% faster; the AVX2 build unchanged.
 //!
-//! How: each kernel's entry has two thin wrappers, `#[target_feature]` for each set, around
-//! one `#[inline(always)]` body that carries no features of its own; everything the body
-//! calls is inlined into the wrapper and compiled for its set. That holds only for what
+//! How: each kernel's entry is made by `compiled_for_isa!`, which wraps one
+//! `#[inline(always)]` body (carrying no features of its own) in a `#[target_feature]`
+//! function per set and picks one by the `Isa` it is given; everything the body calls is
+//! inlined into the wrapper and compiled for its set. That holds only for what
 //! the compiler does inline. A closure it leaves out of line, or one handed to the
 //! standard library (`array::map` inside a kernel), is compiled for neither set and calls
 //! every intrinsic in it: the kernels then ran three times slower. So the kernels keep
@@ -58,6 +59,40 @@ impl Isa {
         }
     }
 }
+
+/// `$vis unsafe fn $name(isa: Isa, args...) -> R`: `$body(args...)` compiled for `isa`
+/// (see the module comment), through a `#[target_feature]` function for each set.
+/// `$body` must be `#[inline(always)]`. SAFETY (caller of `$name`): the CPU has `isa`, and
+/// `$body`'s own conditions hold.
+macro_rules! compiled_for_isa {
+    (
+        $(#[$meta:meta])*
+        $vis:vis unsafe fn $name:ident $(<const $c:ident: $ct:ty>)?
+        ($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? => $body:ident
+    ) => {
+        $(#[$meta])*
+        $vis unsafe fn $name $(<const $c: $ct>)? (isa: $crate::render::isa::Isa, $($arg: $ty),*) $(-> $ret)? {
+            #[target_feature(enable = "avx2")]
+            unsafe fn avx2 $(<const $c: $ct>)? ($($arg: $ty),*) $(-> $ret)? {
+                // SAFETY: the caller's.
+                unsafe { $body $(::<$c>)? ($($arg),*) }
+            }
+            #[target_feature(enable = "avx2,avx512f,avx512vl")]
+            unsafe fn avx512 $(<const $c: $ct>)? ($($arg: $ty),*) $(-> $ret)? {
+                // SAFETY: the caller's.
+                unsafe { $body $(::<$c>)? ($($arg),*) }
+            }
+            // SAFETY: the CPU has `isa` (caller).
+            unsafe {
+                match isa {
+                    $crate::render::isa::Isa::Avx2 => avx2 $(::<$c>)? ($($arg),*),
+                    $crate::render::isa::Isa::Avx512 => avx512 $(::<$c>)? ($($arg),*),
+                }
+            }
+        }
+    };
+}
+pub(super) use compiled_for_isa;
 
 #[cfg(test)]
 thread_local! {

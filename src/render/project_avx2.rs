@@ -21,7 +21,7 @@ use glam::{Mat4, Vec3};
 
 use super::clip::GUARD;
 use super::fill::{SPAN_ANY, SPAN_MAX_SIDE, SUB};
-use super::isa::Isa;
+use super::isa::{Isa, compiled_for_isa};
 use super::project::{NOT_SIMPLE, ProjVertex, State};
 
 /// Everything a block reads besides the vertices, splatted once per call.
@@ -76,20 +76,18 @@ pub(super) fn project<const SPANS: bool>(
         verts: verts.as_mut_ptr(),
         spans: spans.as_mut_ptr().cast(),
     };
-    // SAFETY: the CPU has `isa`. Block b reads the 24 floats of vertices 8b..8b+8 of `ps`
-    // and `ns` (`Vec3` is `repr(C)`, three f32) and writes those vertices of `verts` and,
-    // when `SPANS`, of `spans` (`[i16; 4]`, 8 bytes): all inside the slices, which hold at
-    // least `n >= 8 * blocks` vertices (see above).
+    // With AVX-512, sixteen at a time first (pairs of blocks), then the last eight if any.
+    let pairs = if isa == Isa::Avx512 { blocks / 2 } else { 0 };
+    // SAFETY: the CPU has `isa`, and the sixteen-lane kernel is entered only with AVX-512.
+    // Block b reads the 24 floats of vertices 8b..8b+8 of `ps` and `ns` (`Vec3` is
+    // `repr(C)`, three f32) and writes those vertices of `verts` and, when `SPANS`, of
+    // `spans` (`[i16; 4]`, 8 bytes): all inside the slices, which hold at least
+    // `n >= 8 * blocks` vertices (see above).
     unsafe {
-        match isa {
-            Isa::Avx2 => kernel_avx2::<SPANS>(params, &args, blocks),
-            Isa::Avx512 => {
-                // Sixteen at a time, then the last eight if there are.
-                let wide = blocks / 2;
-                super::project_avx512::kernel::<SPANS>(params, &args, wide);
-                kernel_avx512::<SPANS>(params, &args.from(16 * wide), blocks - 2 * wide);
-            }
+        if pairs > 0 {
+            super::project_avx512::kernel::<SPANS>(params, &args, pairs);
         }
+        kernel_for::<SPANS>(isa, params, &args.from(16 * pairs), blocks - 2 * pairs);
     };
     blocks * 8
 }
@@ -197,25 +195,12 @@ fn centre_spans(side: i32, v: __m256i) -> [__m256i; 2] {
     [first, neg_last]
 }
 
-/// `kernel` compiled for AVX2.
-///
-/// SAFETY (caller): as for `kernel`.
-#[target_feature(enable = "avx2")]
-unsafe fn kernel_avx2<const SPANS: bool>(params: &Params, a: &Args, blocks: usize) {
-    // SAFETY: the caller's.
-    unsafe { kernel::<SPANS>(params, a, blocks) }
+compiled_for_isa! {
+    /// `kernel` compiled for `isa`.
+    unsafe fn kernel_for<const SPANS: bool>(params: &Params, a: &Args, blocks: usize) => kernel
 }
 
-/// `kernel` compiled for `Isa::Avx512`.
-///
-/// SAFETY (caller): as for `kernel`, and AVX-512F and AVX-512VL present.
-#[target_feature(enable = "avx2,avx512f,avx512vl")]
-unsafe fn kernel_avx512<const SPANS: bool>(params: &Params, a: &Args, blocks: usize) {
-    // SAFETY: the caller's.
-    unsafe { kernel::<SPANS>(params, a, blocks) }
-}
-
-/// The loop, compiled into each of the wrappers above for its instruction set (see `Isa`).
+/// The loop, compiled by `kernel_for` for each instruction set (see `Isa`).
 ///
 /// SAFETY (caller): AVX2 present; `a` valid for `8 * blocks` vertices (the spans only
 /// when `SPANS`).
