@@ -27,10 +27,11 @@
 //! command line and exit codes.
 
 // `deny`, not `forbid`. What allows it, each with a SAFETY comment: SIMD intrinsics checked
-// at run time (`anim::skin_avx2`, `render::project_avx2`, `render::filter_avx2`) or always
-// present on x86-64 (the SSE2 blocks in `render::fill`); calls of safe functions compiled for AVX or FMA, behind
-// the same run-time check (`anim::pose_cache`, `anim::skinning`); and `import::file`
-// (mapping the input file).
+// at run time (`anim::skin_avx2`, `render::project_avx2`, `render::project_avx512`,
+// `render::filter_avx2`, the wrappers `isa::compiled_for_isa!` makes) or always present on
+// x86-64 (the SSE2 blocks in `render::fill`); calls of safe functions compiled for AVX or
+// FMA, behind the same run-time check (`anim::pose_cache`, `anim::skinning`); and
+// `import::file` (mapping the input file).
 #![deny(unsafe_code)]
 
 pub mod anim;
@@ -38,6 +39,8 @@ pub mod cli;
 pub mod diagnose;
 pub mod export;
 pub mod import;
+#[cfg(target_arch = "x86_64")]
+mod isa;
 pub mod render;
 pub mod repair;
 pub mod report;

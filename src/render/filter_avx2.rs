@@ -29,8 +29,8 @@ use std::ops::Range;
 
 use super::bin::Tri;
 use super::fill::{SMALL_EXTENT, SPAN_MAX_SIDE, SUB, SUB_BITS, SmallLanes};
-use super::isa::{Isa, compiled_for_isa};
 use super::project::{NOT_SIMPLE, ProjVertex};
+use crate::isa::{Isa, compiled_for_isa};
 
 /// Triangles `span_pass` takes per call: one `u64` of pass bits per 64.
 pub(super) const SPAN_PASS_MAX: usize = 512;

@@ -14,8 +14,8 @@
 //! low-level screen-space drawing calls), `fill` (triangle coverage), `bin` (which triangles
 //! of a list may draw; `filter_avx2` holds its eight-lane tests), `line` (Bresenham),
 //! `clip` (near plane and guard band), `project` (per-vertex work; `project_avx2` is its
-//! eight-lane kernel, `project_avx512` its sixteen-lane one; `isa` picks the instruction
-//! set the kernels are compiled for),
+//! eight-lane kernel, `project_avx512` its sixteen-lane one; `crate::isa` picks the
+//! instruction set the kernels are compiled for),
 //! `topology` (glTF primitive modes), `mesh` (drawing a mesh and its ghost), `overlay`
 //! (skeleton, gizmo), `glyphs` (cells), `ansi` (escapes), `color` (Rgb, heat ramp).
 
@@ -30,8 +30,6 @@ mod fill;
 #[allow(unsafe_code)]
 mod filter_avx2;
 mod glyphs;
-#[cfg(target_arch = "x86_64")]
-mod isa;
 mod line;
 mod mesh;
 mod overlay;

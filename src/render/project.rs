@@ -560,7 +560,7 @@ mod tests {
     fn every_instruction_set_equals_the_one_vertex_path() {
         // `every_path_equals_the_one_vertex_path` runs the best kernel this CPU has; here
         // each of them (on one thread: the choice is forced per thread).
-        use crate::render::isa::Isa;
+        use crate::isa::Isa;
         let cam = Camera::default();
         let (pts, normals) = awkward_points(4_000);
         let projection =

@@ -21,8 +21,8 @@ use glam::{Mat4, Vec3};
 
 use super::clip::GUARD;
 use super::fill::{SPAN_ANY, SPAN_MAX_SIDE, SUB};
-use super::isa::{Isa, compiled_for_isa};
 use super::project::{NOT_SIMPLE, ProjVertex, State};
+use crate::isa::{Isa, compiled_for_isa};
 
 /// Everything a block reads besides the vertices, splatted once per call.
 pub(super) struct Params {

@@ -1,6 +1,7 @@
-//! Which x86-64 vector instruction set the kernels of this module run with, chosen at run
-//! time. The kernels (`project_avx2`, `filter_avx2`) are written once with 256-bit AVX2
-//! intrinsics and compiled twice: for AVX2, and for AVX2 with AVX-512F and AVX-512VL. The
+//! Which x86-64 vector instruction set the SIMD kernels run with, chosen at run time. The
+//! kernels (`render::project_avx2`, `render::filter_avx2`, `anim::skin_avx2`) are written
+//! once with 256-bit AVX2 intrinsics and compiled twice: for AVX2, and for AVX2 with
+//! AVX-512F and AVX-512VL. The
 //! second does the same 256-bit operations, so it gives the same bits, but the compiler
 //! then has 32 vector registers instead of 16 (fewer constants reloaded, fewer spills),
 //! three-input logic and mask registers. Measured on Zen 4 (criterion, one core at
@@ -18,7 +19,7 @@
 
 /// An instruction set a kernel is compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Isa {
+pub(crate) enum Isa {
     Avx2,
     /// AVX2 plus AVX-512F and AVX-512VL.
     Avx512,
@@ -27,7 +28,7 @@ pub(super) enum Isa {
 impl Isa {
     /// The best this CPU has; `None` without AVX2. In tests, the one `forced` on this
     /// thread, if any.
-    pub(super) fn best() -> Option<Isa> {
+    pub(crate) fn best() -> Option<Isa> {
         #[cfg(test)]
         if let Some(isa) = FORCED.get() {
             return Some(isa);
@@ -37,7 +38,7 @@ impl Isa {
 
     /// `f()` with `best` giving this instruction set on this thread (which must have it).
     #[cfg(test)]
-    pub(super) fn forced<R>(self, f: impl FnOnce() -> R) -> R {
+    pub(crate) fn forced<R>(self, f: impl FnOnce() -> R) -> R {
         assert!(self.present());
         let before = FORCED.replace(Some(self));
         let out = f();
@@ -47,7 +48,7 @@ impl Isa {
 
     /// Every one this CPU has: the tests hold each to the same results.
     #[cfg(test)]
-    pub(super) fn available() -> impl Iterator<Item = Isa> {
+    pub(crate) fn available() -> impl Iterator<Item = Isa> {
         [Isa::Avx2, Isa::Avx512].into_iter().filter(|isa| isa.present())
     }
 
@@ -70,14 +71,27 @@ macro_rules! compiled_for_isa {
         $vis:vis unsafe fn $name:ident $(<const $c:ident: $ct:ty>)?
         ($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? => $body:ident
     ) => {
+        $crate::isa::compiled_for_isa! {
+            features ("avx2", "avx2,avx512f,avx512vl")
+            $(#[$meta])*
+            $vis unsafe fn $name $(<const $c: $ct>)? ($($arg: $ty),*) $(-> $ret)? => $body
+        }
+    };
+    // The same with the features of each set spelled out (both sets with FMA, say).
+    (
+        features ($avx2_features:literal, $avx512_features:literal)
+        $(#[$meta:meta])*
+        $vis:vis unsafe fn $name:ident $(<const $c:ident: $ct:ty>)?
+        ($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? => $body:ident
+    ) => {
         $(#[$meta])*
-        $vis unsafe fn $name $(<const $c: $ct>)? (isa: $crate::render::isa::Isa, $($arg: $ty),*) $(-> $ret)? {
-            #[target_feature(enable = "avx2")]
+        $vis unsafe fn $name $(<const $c: $ct>)? (isa: $crate::isa::Isa, $($arg: $ty),*) $(-> $ret)? {
+            #[target_feature(enable = $avx2_features)]
             unsafe fn avx2 $(<const $c: $ct>)? ($($arg: $ty),*) $(-> $ret)? {
                 // SAFETY: the caller's.
                 unsafe { $body $(::<$c>)? ($($arg),*) }
             }
-            #[target_feature(enable = "avx2,avx512f,avx512vl")]
+            #[target_feature(enable = $avx512_features)]
             unsafe fn avx512 $(<const $c: $ct>)? ($($arg: $ty),*) $(-> $ret)? {
                 // SAFETY: the caller's.
                 unsafe { $body $(::<$c>)? ($($arg),*) }
@@ -85,14 +99,14 @@ macro_rules! compiled_for_isa {
             // SAFETY: the CPU has `isa` (caller).
             unsafe {
                 match isa {
-                    $crate::render::isa::Isa::Avx2 => avx2 $(::<$c>)? ($($arg),*),
-                    $crate::render::isa::Isa::Avx512 => avx512 $(::<$c>)? ($($arg),*),
+                    $crate::isa::Isa::Avx2 => avx2 $(::<$c>)? ($($arg),*),
+                    $crate::isa::Isa::Avx512 => avx512 $(::<$c>)? ($($arg),*),
                 }
             }
         }
     };
 }
-pub(super) use compiled_for_isa;
+pub(crate) use compiled_for_isa;
 
 #[cfg(test)]
 thread_local! {
