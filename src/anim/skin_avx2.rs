@@ -25,6 +25,7 @@ use std::arch::x86_64::*;
 use glam::Vec3;
 
 use super::skin_wide::{WideInput, WideJoint};
+use crate::isa::{Isa, compiled_for_isa};
 
 /// Vertices per step of the kernel.
 const BLOCK: usize = 4;
@@ -39,9 +40,9 @@ pub(super) fn skin(
     positions_out: &mut [Vec3],
     normals_out: &mut [Vec3],
 ) -> usize {
-    if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
+    let Some(isa) = Isa::best().filter(|_| is_x86_feature_detected!("fma")) else {
         return 0;
-    }
+    };
     let with_normals = !normals_out.is_empty();
     let mut n = positions_in.len().min(positions_out.len()).min(wide.joints.len()).min(wide.weights.len());
     if with_normals {
@@ -62,16 +63,16 @@ pub(super) fn skin(
         n_in: normals_in.as_ptr().cast(),
         n_out: normals_out.as_mut_ptr().cast(),
     };
-    // SAFETY: AVX2 and FMA are present (checked above). Every pointer comes from a slice
+    // SAFETY: the CPU has `isa` and FMA (checked above). Every pointer comes from a slice
     // of at least `n` vertices (`Vec3` is `repr(C)`, three f32; weights are `[f32; 4]`),
     // and `blocks` was chosen so that every load and store stays inside them (see above).
     // The normal pointers are only used when `with_normals`, when they too hold `n`
     // vertices.
     unsafe {
         if with_normals {
-            kernel::<true>(&args, blocks);
+            kernel_for::<true>(isa, &args, blocks);
         } else {
-            kernel::<false>(&args, blocks);
+            kernel_for::<false>(isa, &args, blocks);
         }
     }
     blocks * BLOCK
@@ -95,8 +96,7 @@ struct Args<'a> {
 /// rather than the shuffle units. Only the split into columns crosses lanes.
 ///
 /// SAFETY (caller): AVX2 and FMA present; `v` is inside the joints and weights arrays.
-#[target_feature(enable = "avx2,fma")]
-#[inline]
+#[inline(always)]
 unsafe fn blend(a: &Args, v: usize) -> [__m128; 4] {
     // SAFETY: `v` is in bounds (caller), so its four weights are; indexing the 256-entry
     // palette with a `u8` cannot go out of bounds; `WideJoint` is 64-byte aligned, so the
@@ -122,18 +122,27 @@ unsafe fn blend(a: &Args, v: usize) -> [__m128; 4] {
     }
 }
 
+compiled_for_isa! {
+    features ("avx2,fma", "avx2,fma,avx512f,avx512vl")
+    /// `kernel` compiled for `isa` (with FMA).
+    unsafe fn kernel_for<const NORMALS: bool>(a: &Args, blocks: usize) => kernel
+}
+
+/// The loop, compiled by `kernel_for` for each instruction set (see `crate::isa`).
+///
 /// SAFETY (caller): AVX2 and FMA present; every pointer of `a` valid for
 /// `BLOCK * blocks + 1` vertices (the normal ones only when `NORMALS`).
-#[target_feature(enable = "avx2,fma")]
+#[inline(always)]
 unsafe fn kernel<const NORMALS: bool>(a: &Args, blocks: usize) {
-    for b in 0..blocks {
-        let mut positions = [_mm_setzero_ps(); BLOCK];
-        let mut normals = [_mm_setzero_ps(); BLOCK];
-        for (i, (position, normal)) in positions.iter_mut().zip(&mut normals).enumerate() {
-            let v = BLOCK * b + i;
-            // SAFETY: v < BLOCK * blocks: every access below (4 floats at 3v) is in bounds
-            // (caller).
-            unsafe {
+    // SAFETY: AVX2 and FMA present (caller); the memory accesses have their own comments.
+    unsafe {
+        for b in 0..blocks {
+            let mut positions = [_mm_setzero_ps(); BLOCK];
+            let mut normals = [_mm_setzero_ps(); BLOCK];
+            for (i, (position, normal)) in positions.iter_mut().zip(&mut normals).enumerate() {
+                let v = BLOCK * b + i;
+                // SAFETY: v < BLOCK * blocks: every access below (4 floats at 3v) is in bounds
+                // (caller).
                 let [x, y, z, w] = blend(a, v);
                 let p = _mm_loadu_ps(a.p_in.add(3 * v));
                 let r = _mm_fmadd_ps(x, _mm_permute_ps::<0x00>(p), w);
@@ -146,26 +155,26 @@ unsafe fn kernel<const NORMALS: bool>(a: &Args, blocks: usize) {
                     *normal = _mm_fmadd_ps(z, _mm_permute_ps::<0xAA>(n), r);
                 }
             }
-        }
-        // The block's stores come after all of its loads (measured ~5% faster than
-        // storing each position as soon as it is done: the compiler cannot move a load
-        // above a store through these raw pointers).
-        for (i, p) in positions.iter().enumerate() {
-            // SAFETY: as above; vertices are stored in order, so each store's spare lane
-            // lands on the next vertex before that vertex is written.
-            unsafe { _mm_storeu_ps(a.p_out.add(3 * (BLOCK * b + i)), *p) };
-        }
-        if NORMALS {
-            let rcp = reciprocal_lengths(&normals);
-            let spread = [
-                _mm_permute_ps::<0x00>(rcp),
-                _mm_permute_ps::<0x55>(rcp),
-                _mm_permute_ps::<0xAA>(rcp),
-                _mm_permute_ps::<0xFF>(rcp),
-            ];
-            for (i, (n, r)) in normals.iter().zip(spread).enumerate() {
-                // SAFETY: as above.
-                unsafe { _mm_storeu_ps(a.n_out.add(3 * (BLOCK * b + i)), _mm_mul_ps(*n, r)) };
+            // The block's stores come after all of its loads (measured ~5% faster than
+            // storing each position as soon as it is done: the compiler cannot move a load
+            // above a store through these raw pointers).
+            for (i, p) in positions.iter().enumerate() {
+                // SAFETY: as above; vertices are stored in order, so each store's spare lane
+                // lands on the next vertex before that vertex is written.
+                _mm_storeu_ps(a.p_out.add(3 * (BLOCK * b + i)), *p);
+            }
+            if NORMALS {
+                let rcp = reciprocal_lengths(&normals);
+                let spread = [
+                    _mm_permute_ps::<0x00>(rcp),
+                    _mm_permute_ps::<0x55>(rcp),
+                    _mm_permute_ps::<0xAA>(rcp),
+                    _mm_permute_ps::<0xFF>(rcp),
+                ];
+                for (i, (n, r)) in normals.iter().zip(spread).enumerate() {
+                    // SAFETY: as above.
+                    _mm_storeu_ps(a.n_out.add(3 * (BLOCK * b + i)), _mm_mul_ps(*n, r));
+                }
             }
         }
     }
@@ -173,14 +182,19 @@ unsafe fn kernel<const NORMALS: bool>(a: &Args, blocks: usize) {
 
 /// `1 / length` of four normals (fourth lanes zero), 0 where that is not finite and
 /// positive.
-#[target_feature(enable = "avx2,fma")]
-#[inline]
-fn reciprocal_lengths(n: &[__m128; 4]) -> __m128 {
-    let sq = n.map(|v| _mm_mul_ps(v, v));
-    // hadd: [a0+a1, a2+a3, b0+b1, b2+b3].
-    let len2 = _mm_hadd_ps(_mm_hadd_ps(sq[0], sq[1]), _mm_hadd_ps(sq[2], sq[3]));
-    let rcp = _mm_div_ps(_mm_set1_ps(1.0), _mm_sqrt_ps(len2));
-    let finite = _mm_cmp_ps::<_CMP_LT_OQ>(rcp, _mm_set1_ps(f32::INFINITY));
-    let positive = _mm_cmp_ps::<_CMP_GT_OQ>(rcp, _mm_setzero_ps());
-    _mm_and_ps(rcp, _mm_and_ps(finite, positive))
+///
+/// SAFETY (caller): AVX present.
+#[inline(always)]
+unsafe fn reciprocal_lengths(n: &[__m128; 4]) -> __m128 {
+    // SAFETY: the caller's.
+    unsafe {
+        let square = |v: __m128| _mm_mul_ps(v, v);
+        let sq = [square(n[0]), square(n[1]), square(n[2]), square(n[3])];
+        // hadd: [a0+a1, a2+a3, b0+b1, b2+b3].
+        let len2 = _mm_hadd_ps(_mm_hadd_ps(sq[0], sq[1]), _mm_hadd_ps(sq[2], sq[3]));
+        let rcp = _mm_div_ps(_mm_set1_ps(1.0), _mm_sqrt_ps(len2));
+        let finite = _mm_cmp_ps::<_CMP_LT_OQ>(rcp, _mm_set1_ps(f32::INFINITY));
+        let positive = _mm_cmp_ps::<_CMP_GT_OQ>(rcp, _mm_setzero_ps());
+        _mm_and_ps(rcp, _mm_and_ps(finite, positive))
+    }
 }
