@@ -1,11 +1,11 @@
 //! Which x86-64 vector instruction set the SIMD kernels run with, chosen at run time. The
 //! kernels (`render::project_avx2`, `render::filter_avx2`, `anim::skin_avx2`) are written
-//! once with 256-bit AVX2 intrinsics and compiled twice: for AVX2, and for AVX2 with
-//! AVX-512F and AVX-512VL. The
-//! second does the same 256-bit operations, so it gives the same bits, but the compiler
-//! then has 32 vector registers instead of 16 (fewer constants reloaded, fewer spills),
-//! three-input logic and mask registers. Measured on Zen 4 (criterion, one core at
-//! 400x240): CesiumMan-x32's raster about 7% faster; the AVX2 build unchanged.
+//! once with AVX2 intrinsics and compiled twice: for AVX2, and for AVX2 with AVX-512F and
+//! AVX-512VL. The second does the same operations, so it gives the same bits, but the
+//! compiler then has 32 vector registers instead of 16 (fewer constants reloaded, fewer
+//! spills), three-input logic and mask registers. Measured on Zen 4 (criterion, one core):
+//! CesiumMan-x32's raster at 400x240 about 7% faster, its skinning 16%; the AVX2 build
+//! unchanged.
 //!
 //! How: each kernel's entry is made by `compiled_for_isa!`, which wraps one
 //! `#[inline(always)]` body (carrying no features of its own) in a `#[target_feature]`
