@@ -399,8 +399,11 @@ impl Fixed for i64 {
 /// `sign` is 1, or -1 to reverse every edge (see `SmallTriangle`).
 #[inline(always)]
 fn edge_functions<T: Fixed>(x: [T; 3], y: [T; 3], cx: T, cy: T, sign: T) -> Edges<T> {
-    let (zero, one, sub) = (T::from(0), T::from(1), T::from(SUB as i16));
-    let edge = |k: usize| {
+    // A function rather than a closure: the compiler left the closure out of line, a
+    // call per edge on the binning's path (2% of a CesiumMan-x32 frame).
+    #[inline(always)]
+    fn edge<T: Fixed>(x: [T; 3], y: [T; 3], (cx, cy): (T, T), sign: T, k: usize) -> (T, T, T) {
+        let (zero, one, sub) = (T::from(0), T::from(1), T::from(SUB as i16));
         let (i, j) = ((k + 1) % 3, (k + 2) % 3);
         let (dx, dy) = (x[j] - x[i], y[j] - y[i]);
         let value = dx * (cy - y[i]) - dy * (cx - x[i]);
@@ -408,8 +411,9 @@ fn edge_functions<T: Fixed>(x: [T; 3], y: [T; 3], cx: T, cy: T, sign: T) -> Edge
         let top_left = dy < zero || (dy == zero && dx > zero);
         let bias = if top_left { zero } else { one };
         (-dy * sub, dx * sub, value - bias)
-    };
-    let (e0, e1, e2) = (edge(0), edge(1), edge(2));
+    }
+    let c = (cx, cy);
+    let (e0, e1, e2) = (edge(x, y, c, sign, 0), edge(x, y, c, sign, 1), edge(x, y, c, sign, 2));
     ([e0.0, e1.0, e2.0], [e0.1, e1.1, e2.1], [e0.2, e1.2, e2.2])
 }
 
