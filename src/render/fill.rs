@@ -928,18 +928,33 @@ enum Bound {
     Flat { e: i64, b: i64 },
 }
 
+impl Bound {
+    /// The bound of an edge with column step `a`, row step `b` and value `e` (see
+    /// `RowRuns::new`).
+    #[inline(always)]
+    fn new(a: i64, b: i64, e: i64) -> Bound {
+        match a {
+            0 => Bound::Flat { e, b },
+            a if a > 0 => Bound::First(FloorStep::new(-e - 1, -b, a)),
+            a => Bound::Last(FloorStep::new(e, b, -a)),
+        }
+    }
+}
+
 impl RowRuns {
     /// Edges with column steps `a`, row steps `b` and values `e` at the first column of
     /// the first row to scan (edge values and steps of coordinates within `COORD_LIMIT`:
     /// below 2^62 and 2^37).
     #[inline(always)]
     fn new(a: [i64; 3], b: [i64; 3], e: [i64; 3]) -> RowRuns {
+        // Spelled out rather than `[0, 1, 2].map(..)`, whose closure the compiler called
+        // out of line (1.6% of the one-core raster on CesiumMan-x32).
         RowRuns {
-            bounds: [0, 1, 2].map(|k| match a[k] {
-                0 => Bound::Flat { e: e[k], b: b[k] },
-                a if a > 0 => Bound::First(FloorStep::new(-e[k] - 1, -b[k], a)),
-                a => Bound::Last(FloorStep::new(e[k], b[k], -a)),
-            }),
+            bounds: [
+                Bound::new(a[0], b[0], e[0]),
+                Bound::new(a[1], b[1], e[1]),
+                Bound::new(a[2], b[2], e[2]),
+            ],
         }
     }
 
