@@ -146,18 +146,12 @@ const JUDGED_EXTENT: i32 = 4 * SUB as i32;
 pub(super) fn may_draw(tris: &[Tri], verts: &[ProjVertex], width: usize, height: usize) -> u64 {
     let all = if tris.len() >= 64 { u64::MAX } else { (1u64 << tris.len()) - 1 };
     // The last vertex index goes in i32 lanes.
-    let n = verts.len();
-    let fits = n > 0 && n <= i32::MAX as usize && width.max(height) < 1 << 15;
-    let isa = Isa::best();
-    let Some(isa) = isa.filter(|_| tris.len() <= 64 && fits) else {
+    let (Some(isa), Some(screen)) = (Isa::best(), Screen::new(verts, width, height)) else {
         return all;
     };
-    let screen = Screen {
-        verts: verts.as_ptr().cast(),
-        last: n as i32 - 1,
-        max_col: width as i32 - 1,
-        max_row: height as i32 - 1,
-    };
+    if tris.len() > 64 {
+        return all;
+    }
     // SAFETY: the CPU has `isa`; `block8` reads `verts` only at indices clamped to
     // `0..=last` (see `Screen`).
     let bits = unsafe { may_draw_for(isa, &screen, tris) };
@@ -195,6 +189,21 @@ struct Screen {
     last: i32,
     max_col: i32,
     max_row: i32,
+}
+
+impl Screen {
+    /// `None` when there are no vertices, or the vertex indices or the raster are too big
+    /// for the lanes (the filler's small path also wants sides of at most `SPAN_MAX_SIDE`).
+    fn new(verts: &[ProjVertex], width: usize, height: usize) -> Option<Screen> {
+        let n = verts.len();
+        let fits = n > 0 && n <= i32::MAX as usize && width.max(height) <= SPAN_MAX_SIDE;
+        fits.then(|| Screen {
+            verts: verts.as_ptr().cast(),
+            last: n as i32 - 1,
+            max_col: width as i32 - 1,
+            max_row: height as i32 - 1,
+        })
+    }
 }
 
 /// The bits of `may_draw` for eight triangles.
@@ -405,7 +414,7 @@ pub(super) struct SmallFilter {
 
 impl SmallFilter {
     /// `None` without AVX2, or when the vertices or the raster are too big for the lanes
-    /// (see `may_draw`). With `smooth` (`Shader::Smooth`'s ambient term), the lanes also
+    /// (see `Screen::new`). With `smooth` (`Shader::Smooth`'s ambient term), the lanes also
     /// get each triangle's plane of shaded values.
     pub(super) fn new(
         verts: &[ProjVertex],
@@ -413,19 +422,7 @@ impl SmallFilter {
         height: usize,
         smooth: Option<f32>,
     ) -> Option<Self> {
-        let n = verts.len();
-        let fits = n > 0 && n <= i32::MAX as usize && width.max(height) <= SPAN_MAX_SIDE;
-        let isa = Isa::best().filter(|_| fits)?;
-        Some(SmallFilter {
-            isa,
-            screen: Screen {
-                verts: verts.as_ptr().cast(),
-                last: n as i32 - 1,
-                max_col: width as i32 - 1,
-                max_row: height as i32 - 1,
-            },
-            smooth,
-        })
+        Some(SmallFilter { isa: Isa::best()?, screen: Screen::new(verts, width, height)?, smooth })
     }
 
     /// For eight triangles: (bits of those set up in `out`, bits of the others, to go
@@ -435,7 +432,7 @@ impl SmallFilter {
     /// vertices draw nothing and are in neither.
     pub(super) fn set_up8(&self, tris: &[Tri; 8], out: &mut SmallLanes) -> (u32, u32) {
         // SAFETY: `new` found the CPU has `isa`, and took `screen` from slices whose lengths
-        // bound every index `Lanes::new` reads at (see `may_draw`).
+        // bound every index `Lanes::new` reads at (see `Screen`).
         unsafe { set_up8_for(self.isa, &self.screen, self.smooth, tris, out) }
     }
 }
