@@ -127,7 +127,12 @@ pub fn pack(raster: &Raster, mode: GlyphMode, grid: &mut Grid) {
     let pack_row = |(cy, row): (usize, &mut [Cell])| {
         // A braille cell row's four raster rows, looked up once for the whole row.
         let lines: [&[Pixel]; 4] = std::array::from_fn(|r| raster.row(cy * 4 + r));
-        for (cx, slot) in row.iter_mut().enumerate() {
+        let whole = match mode {
+            GlyphMode::Braille => braille_whole_cells(&lines, row, false),
+            GlyphMode::BrailleDither => braille_whole_cells(&lines, row, true),
+            GlyphMode::HalfBlock | GlyphMode::Ascii => 0,
+        };
+        for (cx, slot) in row.iter_mut().enumerate().skip(whole) {
             *slot = match mode {
                 GlyphMode::Braille => braille_cell(&lines, cx, false),
                 GlyphMode::BrailleDither => braille_cell(&lines, cx, true),
@@ -225,6 +230,27 @@ fn braille_cell(lines: &[&[Pixel]; 4], cx: usize, dither: bool) -> Cell {
     // Pixels past a cut edge are empty.
     let dots = std::array::from_fn(|r| std::array::from_fn(|c| at(r, c).copied().unwrap_or_default()));
     braille_dots(&dots, dither)
+}
+
+/// `braille_cell` for the cells of `row` (blank, as `Grid::resize` leaves them) whose
+/// eight dots are all in the raster, from the first: most of a row. Returns how many there
+/// were. With each cell's four pairs of pixels taken straight from the rows, the empty
+/// cells, most of a viewport, cost eight byte loads and no bounds check, and are not
+/// written again.
+#[inline(always)]
+fn braille_whole_cells(lines: &[&[Pixel]; 4], row: &mut [Cell], dither: bool) -> usize {
+    let pairs = |r: usize| lines[r].chunks_exact(2);
+    let cells = pairs(0).zip(pairs(1)).zip(pairs(2)).zip(pairs(3)).zip(row.iter_mut());
+    let mut whole = 0;
+    for ((((a, b), c), d), slot) in cells {
+        whole += 1;
+        let layers = [a, b, c, d].iter().fold(0, |any, p| any | p[0].layer as u8 | p[1].layer as u8);
+        if layers != 0 {
+            let dots = [a, b, c, d].map(|p| [p[0], p[1]]);
+            *slot = braille_dots(&dots, dither);
+        }
+    }
+    whole
 }
 
 /// `braille_cell` of a cell with a dot drawn, out of line: the empty cells' test above
@@ -406,6 +432,51 @@ mod tests {
         assert_eq!(g.cells[3], Cell::BLANK);
         assert_eq!(ASCII_RAMP.chars().count(), RAMP.len());
         assert!(ASCII_RAMP.chars().eq(RAMP.iter().copied()));
+    }
+
+    #[test]
+    fn whole_cells_pack_as_each_cell_alone() {
+        // Random surface and overlay dots on rasters cut mid-cell both ways, packed into a
+        // grid that held a fully drawn picture: every cell is what `braille_cell` makes of
+        // it alone (the whole cells' path writes only the cells with a dot drawn).
+        let mut seed = 17u32;
+        let mut next = |n: u32| {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) % n
+        };
+        for (w, h) in [(7, 9), (8, 8), (2, 4), (1, 3), (13, 6)] {
+            let mut full = Raster::new(w, h, 1.0);
+            for y in 0..h {
+                for x in 0..w {
+                    dot(&mut full, x, y, Rgb::WHITE);
+                }
+            }
+            let mut r = Raster::new(w, h, 1.0);
+            for _ in 0..(w * h).div_ceil(2) {
+                let (x, y) = (next(w as u32) as usize, next(h as u32) as usize);
+                let c = Rgb::new(next(256) as u8, next(256) as u8, next(256) as u8);
+                if next(4) == 0 {
+                    r.overlay_dot(Vec3::new(x as f32 + 0.5, y as f32 + 0.5, 0.0), 0, c);
+                } else {
+                    dot(&mut r, x, y, c);
+                }
+            }
+            for (mode, dither) in [(GlyphMode::Braille, false), (GlyphMode::BrailleDither, true)] {
+                let mut g = packed(&full, mode);
+                pack(&r, mode, &mut g);
+                for cy in 0..g.height {
+                    let lines: [&[Pixel]; 4] = std::array::from_fn(|k| r.row(cy * 4 + k));
+                    for cx in 0..g.width {
+                        assert_eq!(
+                            g.get(cx, cy),
+                            Some(&braille_cell(&lines, cx, dither)),
+                            "{w}x{h} {cx} {cy}"
+                        );
+                    }
+                }
+                assert!(dither || g.cells.iter().any(|c| c.ch != ' '), "{w}x{h}");
+            }
+        }
     }
 
     #[test]
