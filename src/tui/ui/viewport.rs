@@ -11,8 +11,8 @@ use ratatui::text::Line;
 
 use super::{Theme, panel};
 use crate::render::{
-    ColorDepth, DrawMode, GlyphMode, Grid, Raster, Rgb, SceneOptions, SceneScratch, StablePalette, ansi256,
-    draw_scene,
+    Cell, ColorDepth, DrawMode, GlyphMode, Grid, Raster, Rgb, SceneOptions, SceneScratch, StablePalette,
+    ansi256, draw_scene,
 };
 use crate::tui::action::Focus;
 use crate::tui::app::App;
@@ -156,6 +156,8 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
 
 /// The packed cells into the frame's buffer at `inner`, row slice by row slice: this runs
 /// for every cell of the viewport each frame, so it avoids per-cell position lookups.
+/// Blank cells are left as they are: ratatui hands each frame a reset buffer, whose cells
+/// are already blank, and most of a viewport is empty.
 fn copy_grid(
     grid: &Grid,
     buf: &mut Buffer,
@@ -173,6 +175,9 @@ fn copy_grid(
         let Some(out_row) = buf.content.get_mut(start..start + cols) else { continue };
         let mut left = None;
         for (x, (out, cell)) in out_row.iter_mut().zip(grid.row(y)).enumerate() {
+            if *cell == Cell::BLANK {
+                continue;
+            }
             out.set_char(cell.ch);
             let fg = match (cell.fg, palette.as_deref_mut()) {
                 (Some(c), Some(p)) => {
@@ -236,5 +241,84 @@ fn draw_names(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
         taken.push((y, x, end));
         let style = if Some(node) == app.selected() { theme.focus } else { theme.label };
         buf.set_stringn(x, y, name, room, style);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `copy_grid` as it was before it skipped blank cells: every cell written.
+    fn copy_every_cell(
+        grid: &Grid,
+        buf: &mut Buffer,
+        inner: Rect,
+        depth: ColorDepth,
+        palette: &mut StablePalette,
+    ) {
+        for y in 0..inner.height.min(grid.height as u16) {
+            let mut left = None;
+            for x in 0..inner.width.min(grid.width as u16) {
+                let Some(cell) = grid.get(x as usize, y as usize) else { continue };
+                let out = &mut buf[(inner.x + x, inner.y + y)];
+                out.set_char(cell.ch);
+                let fg = match (cell.fg, depth) {
+                    (Some(c), ColorDepth::Ansi256) => {
+                        let entry = palette.index(y as usize * grid.width + x as usize, c, left);
+                        left = Some(entry);
+                        Some(Color::Indexed(entry))
+                    }
+                    (c, _) => c.and_then(|c| color(c, depth)),
+                };
+                if let Some(fg) = fg {
+                    out.set_fg(fg);
+                }
+                if let Some(bg) = cell.bg.and_then(|c| color(c, depth)) {
+                    out.set_bg(bg);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn blank_cells_left_alone_give_the_same_buffer() {
+        // A grid of blank and drawn cells (runs of one colour, lone cells, background
+        // colours) into a fresh buffer, as ratatui hands one over each frame: the same
+        // cells as writing every one, in each colour depth.
+        let (w, h) = (23, 7);
+        let mut grid = Grid::new(w, h);
+        for (i, cell) in grid.cells.iter_mut().enumerate() {
+            let k = (i * 7 + i / 5) % 11;
+            let c = Rgb::new((k * 23) as u8, (i % 256) as u8, 200);
+            *cell = match k {
+                0..=4 => Cell::BLANK,
+                5..=8 => Cell { ch: '⣿', fg: Some(Rgb::new(200, 10, 10)), bg: None },
+                9 => Cell { ch: '⠁', fg: Some(c), bg: None },
+                _ => Cell { ch: '▀', fg: Some(c), bg: Some(Rgb::new(1, 2, 3)) },
+            };
+        }
+        // Two greys on either side of a 256-colour boundary, a blank between them: the
+        // second keeps the first's entry (the palette's left neighbour skips the blank).
+        let grey = |v| Cell { ch: '⣿', fg: Some(Rgb::new(v, v, v)), bg: None };
+        grid.cells[..3].copy_from_slice(&[grey(102), Cell::BLANK, grey(104)]);
+        let area = Rect::new(0, 0, 30, 10);
+        let inner = Rect::new(3, 2, w as u16, h as u16);
+        for depth in [ColorDepth::TrueColor, ColorDepth::Ansi256, ColorDepth::None] {
+            let (mut skipping, mut every) = (StablePalette::default(), StablePalette::default());
+            skipping.reset(w * h);
+            every.reset(w * h);
+            let mut fast = Buffer::empty(area);
+            copy_grid(
+                &grid,
+                &mut fast,
+                inner,
+                depth,
+                (depth == ColorDepth::Ansi256).then_some(&mut skipping),
+            );
+            let mut slow = Buffer::empty(area);
+            copy_every_cell(&grid, &mut slow, inner, depth, &mut every);
+            assert_eq!(fast, slow, "{depth:?}");
+            assert!(fast.content.iter().any(|c| c.symbol() == "⣿"));
+        }
     }
 }
