@@ -178,22 +178,35 @@ fn copy_grid(
             if *cell == Cell::BLANK {
                 continue;
             }
-            out.set_char(cell.ch);
-            let fg = match (cell.fg, palette.as_deref_mut()) {
-                (Some(c), Some(p)) => {
-                    let entry = p.index(y * grid.width + x, c, left);
-                    left = Some(entry);
-                    Some(Color::Indexed(entry))
-                }
-                (c, _) => c.and_then(|c| color(c, depth)),
-            };
-            if let Some(fg) = fg {
-                out.set_fg(fg);
-            }
-            if let Some(bg) = cell.bg.and_then(|c| color(c, depth)) {
-                out.set_bg(bg);
-            }
+            write_cell(out, cell, y * grid.width + x, depth, palette.as_deref_mut(), &mut left);
         }
+    }
+}
+
+/// Write the packed `cell`, number `i` of its grid, into `out`. `left` is the palette entry
+/// of the last coloured cell to its left in the row, updated when this one takes an entry.
+fn write_cell(
+    out: &mut ratatui::buffer::Cell,
+    cell: &Cell,
+    i: usize,
+    depth: ColorDepth,
+    palette: Option<&mut StablePalette>,
+    left: &mut Option<u8>,
+) {
+    out.set_char(cell.ch);
+    let fg = match (cell.fg, palette) {
+        (Some(c), Some(p)) => {
+            let entry = p.index(i, c, *left);
+            *left = Some(entry);
+            Some(Color::Indexed(entry))
+        }
+        (c, _) => c.and_then(|c| color(c, depth)),
+    };
+    if let Some(fg) = fg {
+        out.set_fg(fg);
+    }
+    if let Some(bg) = cell.bg.and_then(|c| color(c, depth)) {
+        out.set_bg(bg);
     }
 }
 
@@ -248,7 +261,8 @@ fn draw_names(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
 mod tests {
     use super::*;
 
-    /// `copy_grid` as it was before it skipped blank cells: every cell written.
+    /// `copy_grid` as it was before it skipped blank cells: every cell written, looked up
+    /// by its position.
     fn copy_every_cell(
         grid: &Grid,
         buf: &mut Buffer,
@@ -260,22 +274,9 @@ mod tests {
             let mut left = None;
             for x in 0..inner.width.min(grid.width as u16) {
                 let Some(cell) = grid.get(x as usize, y as usize) else { continue };
-                let out = &mut buf[(inner.x + x, inner.y + y)];
-                out.set_char(cell.ch);
-                let fg = match (cell.fg, depth) {
-                    (Some(c), ColorDepth::Ansi256) => {
-                        let entry = palette.index(y as usize * grid.width + x as usize, c, left);
-                        left = Some(entry);
-                        Some(Color::Indexed(entry))
-                    }
-                    (c, _) => c.and_then(|c| color(c, depth)),
-                };
-                if let Some(fg) = fg {
-                    out.set_fg(fg);
-                }
-                if let Some(bg) = cell.bg.and_then(|c| color(c, depth)) {
-                    out.set_bg(bg);
-                }
+                let i = y as usize * grid.width + x as usize;
+                let palette = (depth == ColorDepth::Ansi256).then_some(&mut *palette);
+                write_cell(&mut buf[(inner.x + x, inner.y + y)], cell, i, depth, palette, &mut left);
             }
         }
     }
