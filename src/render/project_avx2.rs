@@ -272,11 +272,12 @@ unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks: usize) {
             let vx = _mm256_blendv_epi8(state, fx, simple_i);
             let vy = _mm256_blendv_epi8(_mm256_set1_epi32(NOT_SIMPLE), fy, simple_i);
             // SAFETY: vertices 8b..8b+8 are inside `verts` (caller).
-            store_verts(a.verts.add(8 * b), [vx, vy].map(|v| _mm256_castsi256_ps(v)), sz, lit);
+            store_verts(a.verts.add(8 * b), [_mm256_castsi256_ps(vx), _mm256_castsi256_ps(vy)], sz, lit);
             if SPANS {
                 let keep = |v: __m256i| _mm256_blendv_epi8(span_any, v, simple_i);
-                let [x0, x1] = centre_spans(params.span_sides[0], fx).map(keep);
-                let [y0, y1] = centre_spans(params.span_sides[1], fy).map(keep);
+                let [x0, x1] = centre_spans(params.span_sides[0], fx);
+                let [y0, y1] = centre_spans(params.span_sides[1], fy);
+                let [x0, x1, y0, y1] = [keep(x0), keep(x1), keep(y0), keep(y1)];
                 // Per 128-bit half (vertices 0..4 | 4..8): x0 of 4, y0 of 4 and x1, y1.
                 let (firsts, lasts) = (_mm256_packs_epi32(x0, y0), _mm256_packs_epi32(x1, y1));
                 let (xs, ys) = (_mm256_unpacklo_epi16(firsts, lasts), _mm256_unpackhi_epi16(firsts, lasts));
@@ -303,13 +304,13 @@ unsafe fn store_verts(out: *mut ProjVertex, [x, y]: [__m256; 2], z: __m256, l: _
     let (xy01, xy23) = (pd(_mm256_unpacklo_ps(x, y)), pd(_mm256_unpackhi_ps(x, y)));
     let (zl01, zl23) = (pd(_mm256_unpacklo_ps(z, l)), pd(_mm256_unpackhi_ps(z, l)));
     // Vertices (0 | 4), (1 | 5), (2 | 6), (3 | 7).
+    let ps = |v: __m256d| _mm256_castpd_ps(v);
     let v = [
-        _mm256_unpacklo_pd(xy01, zl01),
-        _mm256_unpackhi_pd(xy01, zl01),
-        _mm256_unpacklo_pd(xy23, zl23),
-        _mm256_unpackhi_pd(xy23, zl23),
-    ]
-    .map(|v| _mm256_castpd_ps(v));
+        ps(_mm256_unpacklo_pd(xy01, zl01)),
+        ps(_mm256_unpackhi_pd(xy01, zl01)),
+        ps(_mm256_unpacklo_pd(xy23, zl23)),
+        ps(_mm256_unpackhi_pd(xy23, zl23)),
+    ];
     let out = out.cast::<__m256>();
     // SAFETY: `ProjVertex` is `repr(C)`, x, y, z, light (4 bytes each) and 16-byte
     // aligned, so each pair of vertices is one 32-byte store, all inside
