@@ -316,6 +316,66 @@ impl Triangle {
             }
             return;
         }
+        #[cfg(target_arch = "x86_64")]
+        if self.scan_runs((a, b, c), cols, &s, &mut f) {
+            return;
+        }
+        self.scan_rows((a, b, c), cols, s, f);
+    }
+
+    /// `scan_box`'s rows for a triangle that is not small, each row's covered run worked
+    /// out by `runs_avx2` (several rows per instruction, none waiting on the row before),
+    /// `RUN_ROWS` rows at a time. False, having drawn nothing, where that cannot be used.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn scan_runs(
+        &self,
+        (a, b, c): Edges<i64>,
+        cols: usize,
+        s: &impl Fn() -> [f32; 3],
+        f: &mut impl FnMut(usize, f32, f32),
+    ) -> bool {
+        use super::runs_avx2::{RUN_ROWS, RowRunner, Runs};
+        let first_row = (self.row0 - self.py0) as i64;
+        let e = [c[0] + b[0] * first_row, c[1] + b[1] * first_row, c[2] + b[2] * first_row];
+        let Some(runner) = RowRunner::new(a, b, e, cols, self.row1 - self.row0 + 1) else {
+            return false;
+        };
+        let mut runs = Runs::default();
+        for from in (self.row0..=self.row1).step_by(RUN_ROWS) {
+            let count = (self.row1 + 1 - from).min(RUN_ROWS);
+            let mut covered = runner.block(from - self.row0, count, &mut runs);
+            if covered == 0 {
+                continue;
+            }
+            // Worked out again for each block that draws (the same floats): most triangles
+            // are one block.
+            let (z_plane, s_plane) = self.planes(s());
+            while covered != 0 {
+                let r = covered.trailing_zeros() as usize;
+                covered &= covered - 1;
+                let py = from + r;
+                let row = py - self.py0;
+                let (z, sv) = (row_start(z_plane, row), row_start(s_plane, row));
+                let base = py * self.width + self.px0;
+                for q in runs.first[r] as usize..=runs.last[r] as usize {
+                    f(base + q, at_column(z, z_plane, q), at_column(sv, s_plane, q));
+                }
+            }
+        }
+        true
+    }
+
+    /// `scan_box`'s rows for a triangle that is not small, each row's covered run stepped
+    /// from the row before's (`RowRuns`).
+    #[inline(always)]
+    fn scan_rows(
+        &self,
+        (a, b, c): Edges<i64>,
+        cols: usize,
+        s: impl Fn() -> [f32; 3],
+        mut f: impl FnMut(usize, f32, f32),
+    ) {
         let (z_plane, s_plane) = self.planes(s());
         let first_row = (self.row0 - self.py0) as i64;
         let mut runs = RowRuns::new(a, b, [0, 1, 2].map(|k| c[k] + b[k] * first_row));
@@ -1447,6 +1507,83 @@ mod tests {
             }
         }
         assert!(runs_seen > 10_000, "{runs_seen}");
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn vector_row_runs_are_the_stepped_ones() {
+        use super::super::runs_avx2::{RUN_ROWS, RowRunner, Runs};
+        use crate::isa::Isa;
+        // Random boxes up to 300 x 200 (several blocks of rows, and a last block cut
+        // short), edges of every kind (flat among them) whose values range from a few
+        // pixels' to 2^50: every block's runs are `RowRuns`', row for row.
+        let mut seed = 11u64;
+        let mut next = move |bits: u32| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 11) & ((1 << bits) - 1)) as i64 - (1 << (bits - 1))
+        };
+        let (mut runs_seen, mut rows_seen, mut flats) = (0, 0, 0);
+        let isas: Vec<Isa> = Isa::available().collect();
+        if isas.is_empty() {
+            eprintln!("note: no AVX2 here; runs_avx2 is not tested");
+            return;
+        }
+        for isa in isas {
+            isa.forced(|| {
+                for k in 0..4000 {
+                    let (mut a, b, e);
+                    if k % 2 == 0 {
+                        // As snapped triangles make them: steps in whole pixels (of 256
+                        // sub-pixel units each way), values that often land on zero, so
+                        // that centres lie exactly on edges.
+                        let mut step = || 256 * next(6);
+                        (a, b) = ([step(), step(), step()], [step(), step(), step()]);
+                        let mut value = || 256 * next(10) + next(2);
+                        e = [value(), value(), value()];
+                    } else {
+                        let magnitude = [12, 20, 30, 40, 51][k % 5];
+                        (a, b) = ([next(18), next(18), next(18)], [next(18), next(18), next(18)]);
+                        e = [next(magnitude), next(magnitude), next(magnitude)];
+                    }
+                    if k % 4 < 2 {
+                        a[k % 3] = 0;
+                    }
+                    let (cols, rows) =
+                        (1 + (next(10) + 512) as usize % 300, 1 + (next(10) + 512) as usize % 200);
+                    let runner = RowRunner::new(a, b, e, cols, rows).expect("values within 2^52");
+                    let mut stepped = RowRuns::new(a, b, e);
+                    let mut out = Runs::default();
+                    for from in (0..rows).step_by(RUN_ROWS) {
+                        let count = (rows - from).min(RUN_ROWS);
+                        let bits = runner.block(from, count, &mut out);
+                        for r in 0..count {
+                            let got =
+                                (bits >> r & 1 == 1).then(|| (out.first[r] as usize, out.last[r] as usize));
+                            assert_eq!(
+                                got,
+                                stepped.next_row(cols),
+                                "{isa:?} {a:?} {b:?} {e:?} {cols} row {}",
+                                from + r
+                            );
+                            runs_seen += usize::from(got.is_some());
+                        }
+                        assert_eq!(bits.checked_shr(count as u32).unwrap_or(0), 0);
+                        rows_seen += count;
+                    }
+                    flats += usize::from(a.contains(&0));
+                }
+            });
+        }
+        assert!(runs_seen > 20_000 && rows_seen > 200_000 && flats > 500, "{runs_seen} {rows_seen} {flats}");
+        // Values that could pass 2^52 within the box are left to `RowRuns`.
+        let (a, b) = ([256, -256, 0], [256, 256, -512]);
+        for k in 0..3 {
+            let at = |v: i64| std::array::from_fn(|i| if i == k { v } else { 0 });
+            assert!(RowRunner::new(a, b, at((1 << 52) - 1 - 512 * 10), 10, 10).is_some());
+            assert!(RowRunner::new(a, b, at(1 << 52), 10, 10).is_none());
+            assert!(RowRunner::new(a, at(1 << 37), [0; 3], 10, 1 << 14).is_some());
+            assert!(RowRunner::new(a, at(1 << 37), at(1 << 51), 10, 1 << 14).is_none());
+        }
     }
 
     #[test]

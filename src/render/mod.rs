@@ -11,7 +11,8 @@
 //! projection scratch are reused, so a steady frame allocates nothing.
 //!
 //! Files: `camera` (orbit camera, projection), `raster` (buffers, per-pixel rules, the
-//! low-level screen-space drawing calls), `fill` (triangle coverage), `bin` (which triangles
+//! low-level screen-space drawing calls), `fill` (triangle coverage; `runs_avx2` works out a
+//! long triangle's rows four at a time), `bin` (which triangles
 //! of a list may draw; `filter_avx2` holds its eight-lane tests), `line` (Bresenham),
 //! `clip` (near plane and guard band), `project` (per-vertex work; `project_avx2` is its
 //! eight-lane kernel, `project_avx512` its sixteen-lane one; `crate::isa` picks the
@@ -42,6 +43,9 @@ mod project_avx2;
 #[allow(unsafe_code)]
 mod project_avx512;
 mod raster;
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod runs_avx2;
 mod scene;
 mod topology;
 
