@@ -12,8 +12,9 @@
 //! triangle's edge functions are evaluated at every centre of its box, eight triangles at
 //! a time, with no branch, and those that cover nothing are dropped before the filler
 //! sees them. Only triangles the filler would draw nothing from are dropped: three
-//! vertices in range and simple, less than four pixels across both ways (so at most 4 x 4
-//! centres), and no area or no centre covered, worked out with `fill::SmallTriangle`'s
+//! vertices in range and simple, less than `fill::SMALL_EXTENT` across both ways and a box
+//! of at most 4 x 4 pixel centres (every triangle under four pixels across has one, and so
+//! do many a little larger), and no area or no centre covered, worked out with `fill::SmallTriangle`'s
 //! integers (the same box, edge functions and fill rule; integer arithmetic, so exactly
 //! its verdicts). Everything else is passed on, to be drawn, clipped or counted as skipped.
 //!
@@ -142,9 +143,6 @@ unsafe fn span_test8(spans: *const i64, last: usize, corner: impl Fn(usize) -> u
     }
 }
 
-/// Triangles spanning less than this both ways (in snapped units: 4 pixels) are judged.
-const JUDGED_EXTENT: i32 = 4 * SUB as i32;
-
 /// Bit `i` set unless `tris[i]` (at most 64 of them) is sure to draw nothing on the
 /// `width` x `height` raster (see the module comment): all set when the CPU lacks AVX2.
 pub(super) fn may_draw(tris: &[Tri], verts: &[ProjVertex], width: usize, height: usize) -> u64 {
@@ -226,10 +224,10 @@ unsafe fn block8(screen: &Screen, tris: &[Tri; 8]) -> u32 {
 /// Eight triangles set up as `fill::SmallTriangle::new` sets one up, a triangle per lane.
 /// Lanes that are not `ok`, or not small, hold values of no use.
 struct Lanes {
-    /// All ones where all three vertices are in range and simple, and the triangle spans
-    /// less than `JUDGED_EXTENT` both ways.
+    /// All ones where `small` and the box holds at most 4 x 4 centres of the raster.
     judged: __m256i,
-    /// The same for less than `fill::SMALL_EXTENT`.
+    /// All ones where all three vertices are in range and simple, and the triangle spans
+    /// less than `fill::SMALL_EXTENT` both ways.
     small: __m256i,
     x: [__m256i; 3],
     y: [__m256i; 3],
@@ -320,7 +318,7 @@ impl Lanes {
                     |hi: __m256i, lo: __m256i| _mm256_cmpgt_epi32(set1(limit), _mm256_sub_epi32(hi, lo));
                 _mm256_and_si256(ok, _mm256_and_si256(below(x_max, x_min), below(y_max, y_min)))
             };
-            let (judged, small) = (under(JUDGED_EXTENT), under(SMALL_EXTENT as i32));
+            let small = under(SMALL_EXTENT as i32);
             // `fill::SmallTriangle::new`'s box: first and last centres, clamped to the raster.
             const HALF: i32 = (SUB / 2) as i32;
             let first = |v: __m256i| {
@@ -332,6 +330,9 @@ impl Lanes {
             let px1 = _mm256_min_epi32(last_c(x_max), set1(screen.max_col));
             let py0 = _mm256_max_epi32(first(y_min), zero);
             let py1 = _mm256_min_epi32(last_c(y_max), set1(screen.max_row));
+            // A box of at most four centres each way (or none: a first past its last).
+            let within4 = |lo: __m256i, hi: __m256i| _mm256_cmpgt_epi32(set1(4), _mm256_sub_epi32(hi, lo));
+            let judged = _mm256_and_si256(small, _mm256_and_si256(within4(px0, px1), within4(py0, py1)));
             // Small sides are below 2^12: products below 2^24 (other lanes may wrap; unused).
             let sub = _mm256_sub_epi32;
             let mul = _mm256_mullo_epi32;
@@ -613,6 +614,18 @@ mod tests {
         (verts, tris)
     }
 
+    /// Whether the filter knows which centres the triangle of snapped corners `x`, `y`
+    /// covers: less than 16 pixels across both ways, and at most four pixel centres of a
+    /// `w` x `h` raster between its lowest and highest corner each way, counted one by one.
+    fn judged((w, h): (usize, usize), x: [i32; 3], y: [i32; 3]) -> bool {
+        let fits = |c: [i32; 3], side: usize| {
+            let (lo, hi) = (*c.iter().min().unwrap(), *c.iter().max().unwrap());
+            let centres = (0..side as i32).filter(|i| (lo..=hi).contains(&(i * 256 + 128))).count();
+            hi - lo < 16 * 256 && centres <= 4
+        };
+        fits(x, w) && fits(y, h)
+    }
+
     /// `check()` with each instruction set this CPU has (see `Isa`); a note when none.
     fn with_each_isa(what: &str, check: impl Fn()) {
         let isas: Vec<Isa> = Isa::available().collect();
@@ -698,10 +711,9 @@ mod tests {
                         continue;
                     };
                     let (x, y) = ([v[0].x, v[1].x, v[2].x], [v[0].y, v[1].y, v[2].y]);
-                    let extent = |c: [i32; 3]| c.iter().max().unwrap() - c.iter().min().unwrap();
                     // A vertex that is not simple has no position to draw (`NOT_SIMPLE`).
                     let simple = v.iter().all(|v| v.simple());
-                    let judged = simple && extent(x) < 4 * 256 && extent(y) < 4 * 256;
+                    let judged = simple && judged((w, h), x, y);
                     let mut draws = false;
                     if simple {
                         fill_snapped(
@@ -791,10 +803,9 @@ mod tests {
                             got.push((i, z.to_bits(), s.to_bits()))
                         });
                         assert_eq!(got, want, "{x:?} {y:?}");
-                        // And through the covered centres, where the lanes know them (a triangle
-                        // under 4 pixels across both ways): the same pixels, values and order.
-                        let judged = x.iter().max().unwrap() - x.iter().min().unwrap() < 4 * 256
-                            && y.iter().max().unwrap() - y.iter().min().unwrap() < 4 * 256;
+                        // And through the covered centres, where the lanes know them (a box of
+                        // at most 4 x 4 centres): the same pixels, values and order.
+                        let judged = judged((w, h), x, y);
                         assert_eq!(lanes.covered[k] != 0, judged, "{x:?} {y:?}");
                         let mut through_lanes = Vec::new();
                         lanes.fill(k, (w, h), &(0..h), planes(), |i, z, s| {
