@@ -22,7 +22,7 @@ use super::MAX_SIDE;
 use crate::isa::{Isa, compiled_for_isa};
 
 /// Rows worked out per call.
-pub(super) const RUN_ROWS: usize = 64;
+pub(super) const RUN_ROWS: usize = 32;
 
 /// Numerators and divisors stay below this in magnitude (see the module comment).
 const EXACT: i64 = 1 << 52;
