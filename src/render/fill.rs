@@ -1003,11 +1003,33 @@ impl Bound {
     /// `RowRuns::new`).
     #[inline(always)]
     fn new(a: i64, b: i64, e: i64) -> Bound {
-        match a {
-            0 => Bound::Flat { e, b },
-            a if a > 0 => Bound::First(FloorStep::new(-e - 1, -b, a)),
-            a => Bound::Last(FloorStep::new(e, b, -a)),
+        match edge_bound(a, b, e) {
+            EdgeBound::Rising { num, step, div } => Bound::First(FloorStep::new(num, step, div)),
+            EdgeBound::Falling { num, step, div } => Bound::Last(FloorStep::new(num, step, div)),
+            EdgeBound::Flat => Bound::Flat { e, b },
         }
+    }
+}
+
+/// How an edge bounds a row's covered columns (see `RowRuns`): by `floor((num + step r) /
+/// div)` on row `r`, plus one for the first column of a rising edge, as it is for the last
+/// of a falling one; a flat edge by its sign alone. `RowRuns` and `runs_avx2` both start
+/// from these quotients.
+#[derive(Clone, Copy)]
+pub(super) enum EdgeBound {
+    Rising { num: i64, step: i64, div: i64 },
+    Falling { num: i64, step: i64, div: i64 },
+    Flat,
+}
+
+/// The `EdgeBound` of an edge with column step `a`, row step `b` and value `e` at the first
+/// column of the first row.
+#[inline(always)]
+pub(super) fn edge_bound(a: i64, b: i64, e: i64) -> EdgeBound {
+    match a {
+        0 => EdgeBound::Flat,
+        a if a > 0 => EdgeBound::Rising { num: -e - 1, step: -b, div: a },
+        a => EdgeBound::Falling { num: e, step: b, div: -a },
     }
 }
 

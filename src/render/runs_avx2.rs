@@ -19,6 +19,7 @@
 use std::arch::x86_64::*;
 
 use super::MAX_SIDE;
+use super::fill::{EdgeBound, edge_bound};
 use crate::isa::{Isa, compiled_for_isa};
 
 /// Rows worked out per call.
@@ -48,11 +49,11 @@ impl Default for Runs {
     }
 }
 
-/// One edge's bound as `row_runs` divides it out: row `r`'s bound is
+/// One edge's bound as `RowRunner::block` divides it out: row `r`'s bound is
 /// `floor((num + step r) / div) + add`, the first column of the run for a rising edge,
 /// the last for a falling or flat one.
 #[derive(Clone, Copy)]
-struct EdgeBound {
+struct LaneBound {
     num: f64,
     step: f64,
     div: f64,
@@ -60,28 +61,27 @@ struct EdgeBound {
     rising: bool,
 }
 
-impl EdgeBound {
+impl LaneBound {
     /// The bound of an edge with column step `a`, row step `b` and value `e` at the first
-    /// column of the first row (the same quotients as `fill::Bound::new`'s), and the
-    /// largest magnitude its numerator reaches over `rows` rows, or the divisor if larger
-    /// (edge values are below 2^62, steps below 2^37, rows at most `raster::MAX_SIDE`:
-    /// no overflow).
+    /// column of the first row (`fill::edge_bound`'s quotients), and the largest magnitude
+    /// its numerator reaches over `rows` rows, or the divisor if larger (edge values are
+    /// below 2^62, steps below 2^37, rows at most `raster::MAX_SIDE`: no overflow).
     #[inline(always)]
-    fn new(a: i64, b: i64, e: i64, rows: usize) -> (EdgeBound, i64) {
-        let (num, step, div, add, rising) = match a {
-            0 => (e, b, 1.0 / FLAT_SCALE, FLAT_SCALE - 1.0, false),
-            a if a > 0 => (-e - 1, -b, a as f64, 1.0, true),
-            a => (e, b, -a as f64, 0.0, false),
+    fn new(a: i64, b: i64, e: i64, rows: usize) -> (LaneBound, i64) {
+        let (num, step, div, add, rising) = match edge_bound(a, b, e) {
+            EdgeBound::Rising { num, step, div } => (num, step, div as f64, 1.0, true),
+            EdgeBound::Falling { num, step, div } => (num, step, div as f64, 0.0, false),
+            EdgeBound::Flat => (e, b, 1.0 / FLAT_SCALE, FLAT_SCALE - 1.0, false),
         };
         let reach = (num.abs() + step.abs() * rows as i64).max(a.abs());
-        (EdgeBound { num: num as f64, step: step as f64, div, add, rising }, reach)
+        (LaneBound { num: num as f64, step: step as f64, div, add, rising }, reach)
     }
 }
 
 /// The covered runs of a box's rows, worked out `RUN_ROWS` rows at a time (`block`).
 pub(super) struct RowRunner {
     isa: Isa,
-    bounds: [EdgeBound; 3],
+    bounds: [LaneBound; 3],
     cols: f64,
 }
 
@@ -95,9 +95,9 @@ impl RowRunner {
     pub(super) fn new(a: [i64; 3], b: [i64; 3], e: [i64; 3], cols: usize, rows: usize) -> Option<RowRunner> {
         debug_assert!(cols <= MAX_SIDE && rows <= MAX_SIDE);
         let isa = Isa::best()?;
-        let (b0, reach0) = EdgeBound::new(a[0], b[0], e[0], rows);
-        let (b1, reach1) = EdgeBound::new(a[1], b[1], e[1], rows);
-        let (b2, reach2) = EdgeBound::new(a[2], b[2], e[2], rows);
+        let (b0, reach0) = LaneBound::new(a[0], b[0], e[0], rows);
+        let (b1, reach1) = LaneBound::new(a[1], b[1], e[1], rows);
+        let (b2, reach2) = LaneBound::new(a[2], b[2], e[2], rows);
         let fits = reach0.max(reach1).max(reach2) < EXACT;
         fits.then_some(RowRunner { isa, bounds: [b0, b1, b2], cols: cols as f64 })
     }
@@ -116,14 +116,14 @@ impl RowRunner {
 
 compiled_for_isa! {
     /// `runs` compiled for `isa`.
-    unsafe fn runs_for(bounds: &[EdgeBound; 3], cols: f64, from: f64, count: usize, out: &mut Runs) -> u64 => runs
+    unsafe fn runs_for(bounds: &[LaneBound; 3], cols: f64, from: f64, count: usize, out: &mut Runs) -> u64 => runs
 }
 
 /// `RowRunner::block`'s bits (rows past `count` in the last four included) and runs.
 ///
 /// SAFETY (caller): AVX2 present; `count <= RUN_ROWS`.
 #[inline(always)]
-unsafe fn runs(bounds: &[EdgeBound; 3], cols: f64, from: f64, count: usize, out: &mut Runs) -> u64 {
+unsafe fn runs(bounds: &[LaneBound; 3], cols: f64, from: f64, count: usize, out: &mut Runs) -> u64 {
     // SAFETY: AVX2 present (caller); the stores write four lanes at `block <= RUN_ROWS - 4`.
     unsafe {
         let splat = _mm256_set1_pd;
