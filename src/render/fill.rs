@@ -1616,6 +1616,10 @@ mod tests {
             assert!(RowRunner::new(a, at(1 << 37), [0; 3], 10, 1 << 14).is_some());
             assert!(RowRunner::new(a, at(1 << 37), at(1 << 51), 10, 1 << 14).is_none());
         }
+        // Past the largest raster side a flat edge's scaled bound could fall inside a row.
+        assert!(RowRunner::new(a, b, [0; 3], 16384, 10).is_some());
+        assert!(RowRunner::new(a, b, [0; 3], 16385, 10).is_none());
+        assert!(RowRunner::new(a, b, [0; 3], 10, 16385).is_none());
     }
 
     #[test]

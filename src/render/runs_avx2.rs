@@ -36,8 +36,8 @@ const EXACT: i64 = 1 << 52;
 /// thresholds are representable.
 const FLAT_SCALE: f64 = 65536.0;
 
-/// The covered columns of each row worked out by `row_runs`: `first[r]..=last[r]` when
-/// the row has any.
+/// The covered columns of each row worked out by `RowRunner::block`: `first[r]..=last[r]`
+/// when the row has any.
 pub(super) struct Runs {
     pub first: [i32; RUN_ROWS],
     pub last: [i32; RUN_ROWS],
@@ -86,14 +86,16 @@ pub(super) struct RowRunner {
 }
 
 impl RowRunner {
-    /// For a box `cols` columns wide and `rows` rows high (each at most
-    /// `raster::MAX_SIDE`) and edges with column steps `a`, row steps `b` and values `e`
-    /// at its first column of the first row (covered where all three are >= 0). `None`
-    /// without AVX2, or when the values are too large to be exact in f64 (not on a
-    /// raster's guard band; `fill::RowRuns` then does it).
+    /// For a box `cols` columns wide and `rows` rows high and edges with column steps `a`,
+    /// row steps `b` and values `e` at its first column of the first row (covered where
+    /// all three are >= 0). `None` without AVX2, when a side is over `raster::MAX_SIDE`
+    /// (no raster's is), or when the values are too large to be exact in f64 (not on a
+    /// raster's guard band); `fill::RowRuns` then does it.
     #[inline(always)]
     pub(super) fn new(a: [i64; 3], b: [i64; 3], e: [i64; 3], cols: usize, rows: usize) -> Option<RowRunner> {
-        debug_assert!(cols <= MAX_SIDE && rows <= MAX_SIDE);
+        if cols > MAX_SIDE || rows > MAX_SIDE {
+            return None;
+        }
         let isa = Isa::best()?;
         let (b0, reach0) = LaneBound::new(a[0], b[0], e[0], rows);
         let (b1, reach1) = LaneBound::new(a[1], b[1], e[1], rows);
