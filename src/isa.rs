@@ -19,7 +19,6 @@
 
 /// An instruction set a kernel is compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
 pub(crate) enum Isa {
     Avx2,
     /// AVX2 plus AVX-512F and AVX-512VL.
@@ -36,20 +35,8 @@ impl Isa {
             return Some(isa);
         }
         // Asked once per kernel call, some of them per triangle: the answer is kept.
-        use std::sync::atomic::{AtomicU8, Ordering};
-        static BEST: AtomicU8 = AtomicU8::new(UNKNOWN);
-        const UNKNOWN: u8 = 0;
-        const NONE: u8 = 1;
-        match BEST.load(Ordering::Relaxed) {
-            UNKNOWN => {
-                let best = [Isa::Avx512, Isa::Avx2].into_iter().find(|isa| isa.present());
-                BEST.store(best.map_or(NONE, |isa| isa as u8 + 2), Ordering::Relaxed);
-                best
-            }
-            NONE => None,
-            2 => Some(Isa::Avx2),
-            _ => Some(Isa::Avx512),
-        }
+        static BEST: std::sync::OnceLock<Option<Isa>> = std::sync::OnceLock::new();
+        *BEST.get_or_init(|| [Isa::Avx512, Isa::Avx2].into_iter().find(|isa| isa.present()))
     }
 
     /// `f()` with `best` giving this instruction set on this thread (which must have it).
