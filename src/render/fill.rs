@@ -316,28 +316,30 @@ impl Triangle {
             }
             return;
         }
+        // The edge values at the first column of the first row scanned (of a band).
+        let first_row = (self.row0 - self.py0) as i64;
+        let e = [c[0] + b[0] * first_row, c[1] + b[1] * first_row, c[2] + b[2] * first_row];
         #[cfg(target_arch = "x86_64")]
-        if self.scan_runs((a, b, c), cols, &s, &mut f) {
+        if self.scan_runs((a, b, e), cols, &s, &mut f) {
             return;
         }
-        self.scan_rows((a, b, c), cols, s, f);
+        self.scan_rows((a, b, e), cols, s, f);
     }
 
     /// `scan_box`'s rows for a triangle that is not small, each row's covered run worked
     /// out by `runs_avx2` (several rows per instruction, none waiting on the row before),
-    /// `RUN_ROWS` rows at a time. False, having drawn nothing, where that cannot be used.
+    /// `RUN_ROWS` rows at a time; `e` holds the edge values at the first column of the
+    /// first row scanned. False, having drawn nothing, where that cannot be used.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn scan_runs(
         &self,
-        (a, b, c): Edges<i64>,
+        (a, b, e): Edges<i64>,
         cols: usize,
         s: &impl Fn() -> [f32; 3],
         f: &mut impl FnMut(usize, f32, f32),
     ) -> bool {
         use super::runs_avx2::{RUN_ROWS, RowRunner, Runs};
-        let first_row = (self.row0 - self.py0) as i64;
-        let e = [c[0] + b[0] * first_row, c[1] + b[1] * first_row, c[2] + b[2] * first_row];
         let Some(runner) = RowRunner::new(a, b, e, cols, self.row1 - self.row0 + 1) else {
             return false;
         };
@@ -362,18 +364,17 @@ impl Triangle {
     }
 
     /// `scan_box`'s rows for a triangle that is not small, each row's covered run stepped
-    /// from the row before's (`RowRuns`).
+    /// from the row before's (`RowRuns`); `e` as for `scan_runs`.
     #[inline(always)]
     fn scan_rows(
         &self,
-        (a, b, c): Edges<i64>,
+        (a, b, e): Edges<i64>,
         cols: usize,
         s: impl Fn() -> [f32; 3],
         mut f: impl FnMut(usize, f32, f32),
     ) {
         let (z_plane, s_plane) = self.planes(s());
-        let first_row = (self.row0 - self.py0) as i64;
-        let mut runs = RowRuns::new(a, b, [0, 1, 2].map(|k| c[k] + b[k] * first_row));
+        let mut runs = RowRuns::new(a, b, e);
         for py in self.row0..=self.row1 {
             let row = py - self.py0;
             // The covered centres of a row are consecutive (the triangle is convex).
