@@ -606,6 +606,34 @@ mod tests {
     }
 
     #[test]
+    fn an_overflowing_depth_is_invalid_on_every_path() {
+        // clip = (x, y, 3e38 z, 1): inside the guard band and in front, but z overflows
+        // to an infinity for |z| > 1.2 (the kernels take x and y within the band as
+        // finite, so w and z are the ones they must test).
+        let view_proj = Mat4::from_cols(Vec4::X, Vec4::Y, Vec4::new(0.0, 0.0, 3e38, 0.0), Vec4::W);
+        let projection = Projection { view_proj, light_dir: Vec3::Z, width: 40, height: 20 };
+        let pts: Vec<Vec3> =
+            (0..37).map(|k| Vec3::new(0.01 * k as f32, -0.3, [-2.0, -0.5, 0.0, 2.0][k % 4])).collect();
+        let mut states = [0; 3];
+        let mut out = Scratch::default();
+        #[cfg(target_arch = "x86_64")]
+        for isa in crate::isa::Isa::available() {
+            for with_spans in [true, false] {
+                isa.forced(|| project_all(projection, &pts, None, with_spans, &mut out));
+                check_against_one(&out, projection, &pts, None, &mut states);
+            }
+        }
+        for with_spans in [true, false] {
+            project_all(projection, &pts, None, with_spans, &mut out);
+            check_against_one(&out, projection, &pts, None, &mut states);
+            let alone = portable(projection, &pts, None, with_spans);
+            check_against_one(&alone, projection, &pts, None, &mut states);
+        }
+        // -2 overflows to -inf (in front of w = 1 still), 2 to +inf (behind it).
+        assert!(states[State::Simple as usize] > 0 && states[State::Invalid as usize] > 0, "{states:?}");
+    }
+
+    #[test]
     fn every_length_and_start_equals_the_one_vertex_path() {
         // Every remainder after the eight-lane and the four-lane blocks, from every start
         // (the AVX2 loads are unaligned).

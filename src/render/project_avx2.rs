@@ -9,7 +9,9 @@
 //! without FMA (Rust never contracts a multiply and an add), so both give the same bits:
 //! - three unaligned loads of eight `Vec3`s, shuffled into x, y and z across the lanes;
 //! - the clip-space position `((m0 x + m1 y) + m2 z) + m3` per row, the finiteness,
-//!   `w > 0` and guard-band tests, `to_screen` written out as it is there;
+//!   `w > 0` and guard-band tests, `to_screen` written out as it is there but for its
+//!   scalings by 0.5 and the side, one multiply together with the snap's by 256 (powers of
+//!   two apart: the same bits, see `Params::half_sub`);
 //! - the snap to 1/256 pixel in f32 (`fixed`, which equals `fill::to_fixed` on every lane
 //!   that is kept, see there), and the centre spans in 32-bit integers;
 //! - `normalize_or_zero` and the dot product with the light as glam does them;
@@ -29,10 +31,13 @@ pub(super) struct Params {
     /// The matrix by rows: `m[row][col]`.
     pub m: [[f32; 4]; 4],
     pub light: [f32; 3],
-    pub width: f32,
-    pub height: f32,
     /// The sides as `fill::centre_span` clamps them.
     pub span_sides: [i32; 2],
+    /// `width * 0.5 * SUB` and `height * 0.5 * SUB`: `to_screen` multiplies by 0.5, then
+    /// by the side, and `fixed` by `SUB`. Scaling by a power of two is exact (here, far
+    /// from overflow and underflow), so one multiply by this rounds to the same bits as
+    /// the three.
+    pub half_sub: [f32; 2],
 }
 
 impl Params {
@@ -41,9 +46,8 @@ impl Params {
         Params {
             m: std::array::from_fn(|r| std::array::from_fn(|c| cols[c][r])),
             light: light_dir.to_array(),
-            width: width as f32,
-            height: height as f32,
             span_sides: [width, height].map(|s| s.min(SPAN_MAX_SIDE) as i32),
+            half_sub: [width, height].map(|s| s as f32 * (SUB / 2) as f32),
         }
     }
 }
@@ -166,8 +170,16 @@ fn finite(v: __m256) -> __m256 {
 /// so do fractions within one rounding step below them.
 #[target_feature(enable = "avx2")]
 #[inline]
+#[cfg(test)]
 fn fixed(v: __m256) -> __m256i {
-    let x = _mm256_mul_ps(v, splat(SUB as f32));
+    snap(_mm256_mul_ps(v, splat(SUB as f32)))
+}
+
+/// `fixed` of `x / SUB`: the kernels scale by `SUB` together with the raster's half side,
+/// a power of two apart, so the product rounds to the same bits (see `Params::half_sub`).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn snap(x: __m256) -> __m256i {
     let floor = _mm256_floor_ps(x);
     let frac = _mm256_sub_ps(x, floor);
     let at_least = _mm256_blendv_ps(
@@ -214,8 +226,8 @@ unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks: usize) {
         let rows = |r: [f32; 4]| [splat(r[0]), splat(r[1]), splat(r[2]), splat(r[3])];
         let m = [rows(params.m[0]), rows(params.m[1]), rows(params.m[2]), rows(params.m[3])];
         let light = [splat(params.light[0]), splat(params.light[1]), splat(params.light[2])];
-        let (width, height) = (splat(params.width), splat(params.height));
-        let (one, half) = (splat(1.0), splat(0.5));
+        let (half_width, half_height) = (splat(params.half_sub[0]), splat(params.half_sub[1]));
+        let one = splat(1.0);
         let span_any = _mm256_set1_epi32(i32::from(SPAN_ANY[0]));
         for b in 0..blocks {
             // SAFETY: 24 floats from vertex 8b, inside `ps` (caller).
@@ -225,8 +237,6 @@ unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks: usize) {
                 _mm256_add_ps(_mm256_add_ps(xy, _mm256_mul_ps(r[2], z)), r[3])
             };
             let [cx, cy, cz, cw] = [row(&m[0]), row(&m[1]), row(&m[2]), row(&m[3])];
-            let is_finite =
-                _mm256_and_ps(_mm256_and_ps(finite(cx), finite(cy)), _mm256_and_ps(finite(cz), finite(cw)));
             let g = _mm256_mul_ps(splat(GUARD), cw);
             let abs = |v: __m256| _mm256_and_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX)));
             let inside = _mm256_and_ps(
@@ -237,14 +247,16 @@ unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks: usize) {
                 _mm256_cmp_ps::<_CMP_GT_OQ>(cw, _mm256_setzero_ps()),
                 _mm256_cmp_ps::<_CMP_GE_OQ>(cw, cz),
             );
-            let simple = _mm256_and_ps(_mm256_and_ps(is_finite, in_front), inside);
+            // Finite: x and y within a finite band are, so only z and w are tested.
+            let simple =
+                _mm256_and_ps(_mm256_and_ps(finite(cz), finite(cw)), _mm256_and_ps(in_front, inside));
             let simple_i = _mm256_castps_si256(simple);
-            // `to_screen`, on every lane; only the simple ones are kept.
+            // `to_screen` and `fixed`, on every lane; only the simple ones are kept.
             let inv_w = _mm256_div_ps(one, cw);
-            let sx = _mm256_mul_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(cx, inv_w), one), half), width);
-            let sy = _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(one, _mm256_mul_ps(cy, inv_w)), half), height);
+            let sx = _mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(cx, inv_w), one), half_width);
+            let sy = _mm256_mul_ps(_mm256_sub_ps(one, _mm256_mul_ps(cy, inv_w)), half_height);
             let sz = _mm256_and_ps(_mm256_mul_ps(cz, inv_w), simple);
-            let (fx, fy) = (fixed(sx), fixed(sy));
+            let (fx, fy) = (snap(sx), snap(sy));
             let lit = match a.ns {
                 Some(ns) => {
                     // SAFETY: as for the positions (caller).
@@ -266,9 +278,16 @@ unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks: usize) {
                 None => _mm256_setzero_ps(),
             };
             // Not simple: the state in x (Invalid, less one if finite: masks are -1), and
-            // `NOT_SIMPLE` in y.
-            let state =
-                _mm256_add_epi32(_mm256_set1_epi32(State::Invalid as i32), _mm256_castps_si256(is_finite));
+            // `NOT_SIMPLE` in y. Rare: worked out only for blocks that have such a vertex.
+            let state = if _mm256_movemask_ps(simple) == 0xff {
+                _mm256_setzero_si256()
+            } else {
+                let is_finite = _mm256_and_ps(
+                    _mm256_and_ps(finite(cx), finite(cy)),
+                    _mm256_and_ps(finite(cz), finite(cw)),
+                );
+                _mm256_add_epi32(_mm256_set1_epi32(State::Invalid as i32), _mm256_castps_si256(is_finite))
+            };
             let vx = _mm256_blendv_epi8(state, fx, simple_i);
             let vy = _mm256_blendv_epi8(_mm256_set1_epi32(NOT_SIMPLE), fy, simple_i);
             // SAFETY: vertices 8b..8b+8 are inside `verts` (caller).

@@ -50,14 +50,13 @@ unsafe fn finite(v: __m512) -> __mmask16 {
     unsafe { _mm512_cmp_ps_mask::<_CMP_LT_OQ>(_mm512_abs_ps(v), _mm512_set1_ps(f32::INFINITY)) }
 }
 
-/// `project_avx2::fixed`, sixteen lanes.
+/// `project_avx2::snap`, sixteen lanes.
 ///
 /// SAFETY (caller): AVX-512F present.
 #[inline(always)]
-unsafe fn fixed(v: __m512) -> __m512i {
+unsafe fn snap(x: __m512) -> __m512i {
     // SAFETY: the caller's.
     unsafe {
-        let x = _mm512_mul_ps(v, _mm512_set1_ps(SUB as f32));
         let floor = _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(x);
         let frac = _mm512_sub_ps(x, floor);
         let non_negative = _mm512_cmp_ps_mask::<_CMP_GE_OQ>(x, _mm512_set1_ps(-0.5));
@@ -100,8 +99,8 @@ pub(super) unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks
     let rows = |r: [f32; 4]| [splat(r[0]), splat(r[1]), splat(r[2]), splat(r[3])];
     let m = [rows(params.m[0]), rows(params.m[1]), rows(params.m[2]), rows(params.m[3])];
     let light = [splat(params.light[0]), splat(params.light[1]), splat(params.light[2])];
-    let (width, height) = (splat(params.width), splat(params.height));
-    let (one, half, zero) = (splat(1.0), splat(0.5), _mm512_setzero_ps());
+    let (half_width, half_height) = (splat(params.half_sub[0]), splat(params.half_sub[1]));
+    let (one, zero) = (splat(1.0), _mm512_setzero_ps());
     let span_any = _mm512_set1_epi32(i32::from(SPAN_ANY[0]));
     for b in 0..blocks {
         // SAFETY: 48 floats from vertex 16b, inside `ps` (caller).
@@ -111,18 +110,18 @@ pub(super) unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks
             _mm512_add_ps(_mm512_add_ps(xy, _mm512_mul_ps(r[2], z)), r[3])
         };
         let [cx, cy, cz, cw] = [row(&m[0]), row(&m[1]), row(&m[2]), row(&m[3])];
-        // SAFETY (for the helpers here and below): AVX-512F is present (caller).
-        let is_finite = unsafe { finite(cx) & finite(cy) & finite(cz) & finite(cw) };
         let g = _mm512_mul_ps(splat(GUARD), cw);
         let inside = _mm512_cmp_ps_mask::<_CMP_LE_OQ>(_mm512_abs_ps(cx), g)
             & _mm512_cmp_ps_mask::<_CMP_LE_OQ>(_mm512_abs_ps(cy), g);
         let in_front = _mm512_cmp_ps_mask::<_CMP_GT_OQ>(cw, zero) & _mm512_cmp_ps_mask::<_CMP_GE_OQ>(cw, cz);
-        let simple = is_finite & in_front & inside;
+        // SAFETY (for the helpers here and below): AVX-512F is present (caller). Finite: x
+        // and y within a finite band are, so only z and w are tested.
+        let simple = unsafe { finite(cz) & finite(cw) } & in_front & inside;
         let inv_w = _mm512_div_ps(one, cw);
-        let sx = _mm512_mul_ps(_mm512_mul_ps(_mm512_add_ps(_mm512_mul_ps(cx, inv_w), one), half), width);
-        let sy = _mm512_mul_ps(_mm512_mul_ps(_mm512_sub_ps(one, _mm512_mul_ps(cy, inv_w)), half), height);
+        let sx = _mm512_mul_ps(_mm512_add_ps(_mm512_mul_ps(cx, inv_w), one), half_width);
+        let sy = _mm512_mul_ps(_mm512_sub_ps(one, _mm512_mul_ps(cy, inv_w)), half_height);
         let sz = _mm512_maskz_mov_ps(simple, _mm512_mul_ps(cz, inv_w));
-        let (fx, fy) = unsafe { (fixed(sx), fixed(sy)) };
+        let (fx, fy) = unsafe { (snap(sx), snap(sy)) };
         let lit = match a.ns {
             Some(ns) => {
                 // SAFETY: as for the positions (caller).
@@ -143,8 +142,14 @@ pub(super) unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks
             None => zero,
         };
         // Not simple: the state in x (Invalid, less one if finite), `NOT_SIMPLE` in y.
-        let invalid = _mm512_set1_epi32(State::Invalid as i32);
-        let state = _mm512_mask_sub_epi32(invalid, is_finite, invalid, _mm512_set1_epi32(1));
+        // Rare: worked out only for blocks that have such a vertex.
+        let state = if simple == 0xffff {
+            _mm512_setzero_si512()
+        } else {
+            let is_finite = unsafe { finite(cx) & finite(cy) & finite(cz) & finite(cw) };
+            let invalid = _mm512_set1_epi32(State::Invalid as i32);
+            _mm512_mask_sub_epi32(invalid, is_finite, invalid, _mm512_set1_epi32(1))
+        };
         let vx = _mm512_castsi512_ps(_mm512_mask_blend_epi32(simple, state, fx));
         let vy = _mm512_castsi512_ps(_mm512_mask_blend_epi32(simple, _mm512_set1_epi32(NOT_SIMPLE), fy));
         // SAFETY: vertices 16b..16b+16 are inside `verts` (caller).
