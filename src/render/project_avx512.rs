@@ -71,29 +71,11 @@ unsafe fn snap(x: __m512) -> __m512i {
     }
 }
 
-/// `project_avx2::centre_spans`, sixteen lanes.
-///
-/// SAFETY (caller): AVX-512F present.
-#[inline(always)]
-unsafe fn centre_spans(side: i32, v: __m512i) -> [__m512i; 2] {
-    const HALF: i32 = (SUB / 2) as i32;
-    // SAFETY: the caller's.
-    unsafe {
-        let set1 = _mm512_set1_epi32;
-        let first = _mm512_srai_epi32::<8>(_mm512_add_epi32(v, set1(SUB as i32 - 1 - HALF)));
-        let first = _mm512_min_epi32(_mm512_max_epi32(first, _mm512_setzero_si512()), set1(side));
-        let last = _mm512_srai_epi32::<8>(_mm512_sub_epi32(v, set1(HALF)));
-        let neg_last = _mm512_sub_epi32(_mm512_setzero_si512(), last);
-        let neg_last = _mm512_min_epi32(_mm512_max_epi32(neg_last, set1(1 - side)), set1(1));
-        [first, neg_last]
-    }
-}
-
 /// Projects `blocks` blocks of 16 vertices as `project_avx2::kernel` projects blocks of 8.
 ///
-/// SAFETY (caller): AVX-512F present; `a` valid for `16 * blocks` vertices (the spans only
-/// when `SPANS`).
-#[target_feature(enable = "avx2,avx512f,avx512vl")]
+/// SAFETY (caller): AVX-512F, VL and BW present (`Isa::Avx512`); `a` valid for `16 * blocks`
+/// vertices (the spans only when `SPANS`).
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw")]
 pub(super) unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks: usize) {
     let splat = _mm512_set1_ps;
     let rows = |r: [f32; 4]| [splat(r[0]), splat(r[1]), splat(r[2]), splat(r[3])];
@@ -101,7 +83,12 @@ pub(super) unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks
     let light = [splat(params.light[0]), splat(params.light[1]), splat(params.light[2])];
     let (half_width, half_height) = (splat(params.half_sub[0]), splat(params.half_sub[1]));
     let (one, zero) = (splat(1.0), _mm512_setzero_ps());
-    let span_any = _mm512_set1_epi32(i32::from(SPAN_ANY[0]));
+    // The spans' bounds, packed as the spans are (see below): per 128 bits, four words for
+    // the width, then four for the height.
+    let packed = |x: i32, y: i32| _mm512_packs_epi32(_mm512_set1_epi32(x), _mm512_set1_epi32(y));
+    let [w, h] = params.span_sides;
+    let (hi_first, lo_neg_last) = (packed(w, h), packed(1 - w, 1 - h));
+    let span_any = _mm512_set1_epi16(SPAN_ANY[0]);
     for b in 0..blocks {
         // SAFETY: 48 floats from vertex 16b, inside `ps` (caller).
         let [x, y, z] = unsafe { load_xyz(a.ps.add(48 * b)) };
@@ -155,27 +142,37 @@ pub(super) unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks
         // SAFETY: vertices 16b..16b+16 are inside `verts` (caller).
         unsafe { store_verts(a.verts.add(16 * b), [vx, vy], sz, lit) };
         if SPANS {
-            let keep = |v: __m512i| _mm512_mask_blend_epi32(simple, span_any, v);
-            // SAFETY: as above.
-            let [x0, x1] = unsafe { centre_spans(params.span_sides[0], fx) };
-            let [y0, y1] = unsafe { centre_spans(params.span_sides[1], fy) };
-            let [x0, x1, y0, y1] = [keep(x0), keep(x1), keep(y0), keep(y1)];
-            // Each value fits i16 (the sides are at most `SPAN_MAX_SIDE`): per vertex the
-            // words [x0, x1] and [y0, y1], then the two as one 64-bit span.
-            let low = _mm512_set1_epi32(0xffff);
-            let pair = |lo: __m512i, hi: __m512i| {
-                _mm512_or_si512(_mm512_and_si512(lo, low), _mm512_slli_epi32::<16>(hi))
-            };
-            let (xs, ys) = (pair(x0, x1), pair(y0, y1));
-            // Per 128-bit lane: the spans of vertices (0, 1 | 4, 5 | ...) and (2, 3 | 6, 7 | ...).
+            // `fill::centre_span` in 16-bit lanes, twice as many to an operation: each
+            // coordinate's first and last centre shifted out in 32 bits, then packed with
+            // saturation, which the clamps to the raster undo (the bounds fit 16 bits).
+            const HALF: i32 = (SUB / 2) as i32;
+            let set1 = _mm512_set1_epi32;
+            let first_centre =
+                |v: __m512i| _mm512_srai_epi32::<8>(_mm512_add_epi32(v, set1(SUB as i32 - 1 - HALF)));
+            let last_centre = |v: __m512i| _mm512_srai_epi32::<8>(_mm512_sub_epi32(v, set1(HALF)));
+            // Per 128 bits (vertices 4j..4j + 4): the four x values, then the four y values.
+            let firsts = _mm512_packs_epi32(first_centre(fx), first_centre(fy));
+            let lasts = _mm512_packs_epi32(last_centre(fx), last_centre(fy));
+            let zero = _mm512_setzero_si512();
+            let firsts = _mm512_min_epi16(_mm512_max_epi16(firsts, zero), hi_first);
+            let neg_lasts = _mm512_subs_epi16(zero, lasts);
+            let neg_lasts = _mm512_min_epi16(_mm512_max_epi16(neg_lasts, lo_neg_last), _mm512_set1_epi16(1));
+            // Per vertex [first, -last] of x, and of y, then the two as one 64-bit span:
+            // per 128 bits the spans of vertices (0, 1 | 4, 5 | ...) and (2, 3 | 6, 7 | ...).
+            let (xs, ys) =
+                (_mm512_unpacklo_epi16(firsts, neg_lasts), _mm512_unpackhi_epi16(firsts, neg_lasts));
             let (s01, s23) = (_mm512_unpacklo_epi32(xs, ys), _mm512_unpackhi_epi32(xs, ys));
             let first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
             let second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+            // `SPAN_ANY` for the vertices that are not simple.
+            let spans = |order: __m512i, simple: u8| {
+                _mm512_mask_blend_epi64(simple, span_any, _mm512_permutex2var_epi64(s01, order, s23))
+            };
             let out = a.spans.cast::<__m512i>();
             // SAFETY: the 128 bytes of spans 16b..16b+16 are inside `spans` (caller).
             unsafe {
-                _mm512_storeu_si512(out.add(2 * b), _mm512_permutex2var_epi64(s01, first, s23));
-                _mm512_storeu_si512(out.add(2 * b + 1), _mm512_permutex2var_epi64(s01, second, s23));
+                _mm512_storeu_si512(out.add(2 * b), spans(first, simple as u8));
+                _mm512_storeu_si512(out.add(2 * b + 1), spans(second, (simple >> 8) as u8));
             }
         }
     }
