@@ -537,7 +537,9 @@ mod tests {
         let mut states = [0; 3];
         for (w, h, aspect) in [(400, 240, 2.0), (7, 3, 1.0)] {
             let vp = cam.view_proj(aspect);
-            for light in [cam.back(), Vec3::new(-0.6, 0.0, -0.8)] {
+            // Lights no camera gives, which make some dot products overflow or NaN.
+            let odd = [Vec3::new(3e38, -3e38, 1.0), Vec3::new(f32::NAN, 0.5, 0.5)];
+            for light in [cam.back(), Vec3::new(-0.6, 0.0, -0.8), odd[0], odd[1]] {
                 for normals in [Some(&normals[..n]), None] {
                     for with_spans in [true, false] {
                         let projection = Projection { view_proj: vp, light_dir: light, width: w, height: h };

@@ -118,13 +118,19 @@ pub(super) unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks
                     _mm512_mul_ps(nz, nz),
                 );
                 let rcp = _mm512_div_ps(one, _mm512_sqrt_ps(len2));
-                let ok = unsafe { finite(rcp) } & _mm512_cmp_ps_mask::<_CMP_GT_OQ>(rcp, zero);
+                // `normalize_or_zero` keeps a reciprocal length that is finite and
+                // positive: exactly where 0 < len2 < inf (the square root of the smallest
+                // subnormal is 3.7e-23), known before the square root.
+                let ok = _mm512_cmp_ps_mask::<_CMP_GT_OQ>(len2, zero)
+                    & _mm512_cmp_ps_mask::<_CMP_LT_OQ>(len2, splat(f32::INFINITY));
                 let unit = |c: __m512| _mm512_maskz_mul_ps(ok, c, rcp);
                 let l = _mm512_add_ps(
                     _mm512_add_ps(_mm512_mul_ps(unit(nx), light[0]), _mm512_mul_ps(unit(ny), light[1])),
                     _mm512_mul_ps(unit(nz), light[2]),
                 );
-                _mm512_maskz_mov_ps(unsafe { finite(l) }, l)
+                // A unit vector's components are below 2 (even with a subnormal length), so
+                // with a bounded light the dot product is finite: tested only otherwise.
+                if params.light_bounded { l } else { _mm512_maskz_mov_ps(unsafe { finite(l) }, l) }
             }
             None => zero,
         };
