@@ -802,7 +802,7 @@ pub(super) struct SmallLanes {
     pub shaded: bool,
     /// The plane of the corners' smooth-shaded values, as `z_plane`.
     pub s_plane: [[f32; 8]; 3],
-    /// For a triangle whose box holds at most 4 x 4 centres, the centres of its box that
+    /// For a triangle whose box holds at most 4 x 8 centres, the centres of its box that
     /// it covers: bit `4 r + q` for the centre `q` columns right of and `r` rows below the
     /// first (`px0`, `py0`). 0 for a larger box, which the filler scans itself.
     pub covered: [u32; 8],
@@ -848,7 +848,7 @@ impl SmallLanes {
         fill_covered(width, (px0, py0), (covered, 4, py0), rows, planes, f);
     }
 
-    /// `fill` of a triangle whose covered centres are not known (boxes larger than 4 x 4),
+    /// `fill` of a triangle whose covered centres are not known (boxes larger than 4 x 8),
     /// out of line: most set-up triangles are smaller, and their loop stays small.
     #[inline(never)]
     fn scan(

@@ -13,8 +13,9 @@
 //! a time, with no branch, and those that cover nothing are dropped before the filler
 //! sees them. Only triangles the filler would draw nothing from are dropped: three
 //! vertices in range and simple, less than `fill::SMALL_EXTENT` across both ways and a box
-//! of at most 4 x 4 pixel centres (every triangle under four pixels across has one, and so
-//! do many a little larger), and no area or no centre covered, worked out with `fill::SmallTriangle`'s
+//! of at most 4 x 8 pixel centres, columns x rows (every triangle under four pixels across
+//! fits 4 x 4, and so do many a little larger; rows 5 to 8 are tested only in blocks that
+//! need them), and no area or no centre covered, worked out with `fill::SmallTriangle`'s
 //! integers (the same box, edge functions and fill rule; integer arithmetic, so exactly
 //! its verdicts). Everything else is passed on, to be drawn, clipped or counted as skipped.
 //!
@@ -224,8 +225,11 @@ unsafe fn block8(screen: &Screen, tris: &[Tri; 8]) -> u32 {
 /// Eight triangles set up as `fill::SmallTriangle::new` sets one up, a triangle per lane.
 /// Lanes that are not `ok`, or not small, hold values of no use.
 struct Lanes {
-    /// All ones where `small` and the box holds at most 4 x 4 centres of the raster.
+    /// All ones where `small` and the box holds at most 4 x 8 centres of the raster
+    /// (columns x rows).
     judged: __m256i,
+    /// All ones where `judged` and the box has more than four rows.
+    tall: __m256i,
     /// All ones where all three vertices are in range and simple, and the triangle spans
     /// less than `fill::SMALL_EXTENT` both ways.
     small: __m256i,
@@ -330,9 +334,12 @@ impl Lanes {
             let px1 = _mm256_min_epi32(last_c(x_max), set1(screen.max_col));
             let py0 = _mm256_max_epi32(first(y_min), zero);
             let py1 = _mm256_min_epi32(last_c(y_max), set1(screen.max_row));
-            // A box of at most four centres each way (or none: a first past its last).
-            let within4 = |lo: __m256i, hi: __m256i| _mm256_cmpgt_epi32(set1(4), _mm256_sub_epi32(hi, lo));
-            let judged = _mm256_and_si256(small, _mm256_and_si256(within4(px0, px1), within4(py0, py1)));
+            // A box of at most four centres across and eight down (or none: a first past
+            // its last); `tall` where it has more than four rows.
+            let within =
+                |n: i32, lo: __m256i, hi: __m256i| _mm256_cmpgt_epi32(set1(n), _mm256_sub_epi32(hi, lo));
+            let judged = _mm256_and_si256(small, _mm256_and_si256(within(4, px0, px1), within(8, py0, py1)));
+            let tall = _mm256_andnot_si256(within(4, py0, py1), judged);
             // Small sides are below 2^12: products below 2^24 (other lanes may wrap; unused).
             let sub = _mm256_sub_epi32;
             let mul = _mm256_mullo_epi32;
@@ -359,13 +366,16 @@ impl Lanes {
                 a[k] = _mm256_slli_epi32::<{ SUB_BITS as i32 }>(sub(zero, dy));
                 b[k] = _mm256_slli_epi32::<{ SUB_BITS as i32 }>(dx);
             }
-            Lanes { judged, small, x, y, z, light, px0, px1, py0, py1, cx, cy, flat, front, a, b, c }
+            Lanes { judged, tall, small, x, y, z, light, px0, px1, py0, py1, cx, cy, flat, front, a, b, c }
         }
     }
 
-    /// Per lane, the centres of the box (at most 4 x 4 for a judged triangle) that the
+    /// Per lane, the centres of the box (at most 4 x 8 for a judged triangle) that the
     /// triangle covers: bit `4 r + q` for the centre `q` columns right of and `r` rows below
-    /// the first, from the edge functions there, as the filler evaluates them.
+    /// the first, from the edge functions there, as the filler evaluates them. Rows 4 to 7
+    /// only in blocks that have a `tall` lane: thin upright slivers are common in dense
+    /// meshes (a quarter of the triangles the filler would scan row by row on
+    /// CesiumMan-x32), but every block paying for eight rows slowed the samples down.
     #[inline(always)]
     unsafe fn covered(&self) -> __m256i {
         // SAFETY: AVX2 present (caller).
@@ -375,7 +385,11 @@ impl Lanes {
             let (cols, rows) = (_mm256_sub_epi32(self.px1, self.px0), _mm256_sub_epi32(self.py1, self.py0));
             let mut covered = _mm256_setzero_si256();
             let mut row = c;
-            for r in 0..4 {
+            let any_tall = _mm256_movemask_ps(_mm256_castsi256_ps(self.tall)) != 0;
+            for r in 0..8 {
+                if r == 4 && !any_tall {
+                    break;
+                }
                 let row_in = _mm256_cmpgt_epi32(rows, set1(r - 1));
                 let mut e = row;
                 for q in 0..4 {
@@ -396,7 +410,7 @@ impl Lanes {
     }
 
     /// All ones where a judged triangle surely draws nothing: no area, or none of the at
-    /// most 4 x 4 centres of its box covered (`covered`, given).
+    /// most 4 x 8 centres of its box covered (`covered`, given).
     #[inline(always)]
     unsafe fn dropped(&self, covered: __m256i) -> __m256i {
         // SAFETY: AVX2 present (caller).
@@ -616,14 +630,15 @@ mod tests {
 
     /// Whether the filter knows which centres the triangle of snapped corners `x`, `y`
     /// covers: less than 16 pixels across both ways, and at most four pixel centres of a
-    /// `w` x `h` raster between its lowest and highest corner each way, counted one by one.
+    /// `w` x `h` raster between its lowest and highest corner across, eight down, counted
+    /// one by one.
     fn judged((w, h): (usize, usize), x: [i32; 3], y: [i32; 3]) -> bool {
-        let fits = |c: [i32; 3], side: usize| {
+        let fits = |c: [i32; 3], side: usize, most: usize| {
             let (lo, hi) = (*c.iter().min().unwrap(), *c.iter().max().unwrap());
             let centres = (0..side as i32).filter(|i| (lo..=hi).contains(&(i * 256 + 128))).count();
-            hi - lo < 16 * 256 && centres <= 4
+            hi - lo < 16 * 256 && centres <= most
         };
-        fits(x, w) && fits(y, h)
+        fits(x, w, 4) && fits(y, h, 8)
     }
 
     /// `check()` with each instruction set this CPU has (see `Isa`); a note when none.
@@ -804,7 +819,7 @@ mod tests {
                         });
                         assert_eq!(got, want, "{x:?} {y:?}");
                         // And through the covered centres, where the lanes know them (a box of
-                        // at most 4 x 4 centres): the same pixels, values and order.
+                        // at most 4 x 8 centres): the same pixels, values and order.
                         let judged = judged((w, h), x, y);
                         assert_eq!(lanes.covered[k] != 0, judged, "{x:?} {y:?}");
                         let mut through_lanes = Vec::new();
