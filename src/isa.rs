@@ -1,9 +1,9 @@
 //! Which x86-64 vector instruction set the SIMD kernels run with, chosen at run time. The
 //! kernels (`render::project_avx2`, `render::filter_avx2`, `anim::skin_avx2`) are written
 //! once with AVX2 intrinsics and compiled twice: for AVX2, and for AVX2 with AVX-512F,
-//! AVX-512VL and AVX-512BW. The second does the same operations, so it gives the same bits, but the
-//! compiler then has 32 vector registers instead of 16 (fewer constants reloaded, fewer
-//! spills), three-input logic and mask registers. Measured on Zen 4 (criterion, one core):
+//! AVX-512VL and AVX-512BW. The second does the same operations, so it gives the same
+//! bits, but the compiler then has 32 vector registers instead of 16 (fewer constants
+//! reloaded, fewer spills), three-input logic and mask registers. Measured on Zen 4 (criterion, one core):
 //! CesiumMan-x32's raster at 400x240 about 7% faster, its skinning 16%; the AVX2 build
 //! unchanged.
 //!
