@@ -567,7 +567,7 @@ fn scan_masked<const GROUPS: usize>(
             return;
         }
         let rows = *at.rows.start()..at.rows.end() + 1;
-        fill_covered(at.width, (at.px0, at.py0), (all, 8, rows.start), &rows, planes(), f);
+        fill_covered(at.width, (at.px0, at.py0), (all, 3, rows.start), &rows, planes(), f);
         return;
     }
     for py in at.rows.clone() {
@@ -590,14 +590,14 @@ fn scan_masked<const GROUPS: usize>(
 }
 
 /// Call `f` for each centre set in `covered`, in bit order (row by row, left to right):
-/// bit `stride r + q` is the centre `q` columns right of `px0` on raster row `first + r`.
+/// bit `r << row_bits | q` is the centre `q` columns right of `px0` on raster row `first + r`.
 /// Rows outside `rows` are left out. The attributes are anchored at the box's first centre
 /// (`px0`, `py0`) and worked out as every path works them out (`row_start`, `at_column`).
 #[inline(always)]
 fn fill_covered(
     width: usize,
     (px0, py0): (usize, usize),
-    (mut covered, stride, first): (u64, usize, usize),
+    (mut covered, row_bits, first): (u64, u32, usize),
     rows: &Range<usize>,
     (z_plane, s_plane): (Plane, Plane),
     mut f: impl FnMut(usize, f32, f32),
@@ -605,7 +605,7 @@ fn fill_covered(
     while covered != 0 {
         let bit = covered.trailing_zeros() as usize;
         covered &= covered - 1;
-        let (py, q) = (first + bit / stride, bit % stride);
+        let (py, q) = (first + (bit >> row_bits), bit & ((1 << row_bits) - 1));
         if rows.contains(&py) {
             let row = py - py0;
             let (z, s) = (row_start(z_plane, row), row_start(s_plane, row));
@@ -802,9 +802,10 @@ pub(super) struct SmallLanes {
     pub shaded: bool,
     /// The plane of the corners' smooth-shaded values, as `z_plane`.
     pub s_plane: [[f32; 8]; 3],
-    /// For a triangle whose box holds at most 4 x 8 centres, the centres of its box that
-    /// it covers: bit `4 r + q` for the centre `q` columns right of and `r` rows below the
-    /// first (`px0`, `py0`). 0 for a larger box, which the filler scans itself.
+    /// For a triangle whose box holds at most 4 x 8 or 8 x 4 centres, the centres of its box
+    /// that it covers: bit `4 r + q` for the centre `q` columns right of and `r` rows below
+    /// the first (`px0`, `py0`), `8 r + q` in a box more than four columns wide. 0 for a
+    /// larger box, which the filler scans itself.
     pub covered: [u32; 8],
 }
 
@@ -845,10 +846,12 @@ impl SmallLanes {
             return;
         }
         let (px0, py0) = (self.frame[0][k] as usize, self.frame[2][k] as usize);
-        fill_covered(width, (px0, py0), (covered, 4, py0), rows, planes, f);
+        // Four bits to a row in a box up to four columns wide, else eight.
+        let row_bits = if self.frame[1][k] - self.frame[0][k] < 4 { 2 } else { 3 };
+        fill_covered(width, (px0, py0), (covered, row_bits, py0), rows, planes, f);
     }
 
-    /// `fill` of a triangle whose covered centres are not known (boxes larger than 4 x 8),
+    /// `fill` of a triangle whose covered centres are not known (larger boxes),
     /// out of line: most set-up triangles are smaller, and their loop stays small.
     #[inline(never)]
     fn scan(

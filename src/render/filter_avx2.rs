@@ -13,9 +13,9 @@
 //! a time, with no branch, and those that cover nothing are dropped before the filler
 //! sees them. Only triangles the filler would draw nothing from are dropped: three
 //! vertices in range and simple, less than `fill::SMALL_EXTENT` across both ways and a box
-//! of at most 4 x 8 pixel centres, columns x rows (every triangle under four pixels across
-//! fits 4 x 4, and so do many a little larger; rows 5 to 8 are tested only in blocks that
-//! need them), and no area or no centre covered, worked out with `fill::SmallTriangle`'s
+//! of at most 4 x 8 or 8 x 4 pixel centres, columns x rows (every triangle under four
+//! pixels across fits 4 x 4, and so do many a little larger; the centres past 4 x 4 are
+//! tested only in blocks that need them), and no area or no centre covered, worked out with `fill::SmallTriangle`'s
 //! integers (the same box, edge functions and fill rule; integer arithmetic, so exactly
 //! its verdicts). Everything else is passed on, to be drawn, clipped or counted as skipped.
 //!
@@ -225,11 +225,13 @@ unsafe fn block8(screen: &Screen, tris: &[Tri; 8]) -> u32 {
 /// Eight triangles set up as `fill::SmallTriangle::new` sets one up, a triangle per lane.
 /// Lanes that are not `ok`, or not small, hold values of no use.
 struct Lanes {
-    /// All ones where `small` and the box holds at most 4 x 8 centres of the raster
-    /// (columns x rows).
+    /// All ones where `small` and the box holds at most 4 x 8 or 8 x 4 centres of the
+    /// raster (columns x rows).
     judged: __m256i,
     /// All ones where `judged` and the box has more than four rows.
     tall: __m256i,
+    /// All ones where `judged` and the box has more than four columns.
+    wide: __m256i,
     /// All ones where all three vertices are in range and simple, and the triangle spans
     /// less than `fill::SMALL_EXTENT` both ways.
     small: __m256i,
@@ -338,8 +340,14 @@ impl Lanes {
             // its last); `tall` where it has more than four rows.
             let within =
                 |n: i32, lo: __m256i, hi: __m256i| _mm256_cmpgt_epi32(set1(n), _mm256_sub_epi32(hi, lo));
-            let judged = _mm256_and_si256(small, _mm256_and_si256(within(4, px0, px1), within(8, py0, py1)));
+            let narrow = _mm256_and_si256(within(4, px0, px1), within(8, py0, py1));
+            let wide = _mm256_andnot_si256(
+                within(4, px0, px1),
+                _mm256_and_si256(within(8, px0, px1), within(4, py0, py1)),
+            );
+            let judged = _mm256_and_si256(small, _mm256_or_si256(narrow, wide));
             let tall = _mm256_andnot_si256(within(4, py0, py1), judged);
+            let wide = _mm256_and_si256(small, wide);
             // Small sides are below 2^12: products below 2^24 (other lanes may wrap; unused).
             let sub = _mm256_sub_epi32;
             let mul = _mm256_mullo_epi32;
@@ -366,16 +374,37 @@ impl Lanes {
                 a[k] = _mm256_slli_epi32::<{ SUB_BITS as i32 }>(sub(zero, dy));
                 b[k] = _mm256_slli_epi32::<{ SUB_BITS as i32 }>(dx);
             }
-            Lanes { judged, tall, small, x, y, z, light, px0, px1, py0, py1, cx, cy, flat, front, a, b, c }
+            Lanes {
+                judged,
+                tall,
+                wide,
+                small,
+                x,
+                y,
+                z,
+                light,
+                px0,
+                px1,
+                py0,
+                py1,
+                cx,
+                cy,
+                flat,
+                front,
+                a,
+                b,
+                c,
+            }
         }
     }
 
-    /// Per lane, the centres of the box (at most 4 x 8 for a judged triangle) that the
-    /// triangle covers: bit `4 r + q` for the centre `q` columns right of and `r` rows below
-    /// the first, from the edge functions there, as the filler evaluates them. Rows 4 to 7
-    /// only in blocks that have a `tall` lane: thin upright slivers are common in dense
-    /// meshes (a quarter of the triangles the filler would scan row by row on
-    /// CesiumMan-x32), but every block paying for eight rows slowed the samples down.
+    /// Per lane, the centres of the box (at most 4 x 8 or 8 x 4 for a judged triangle) that
+    /// the triangle covers: bit `4 r + q` for the centre `q` columns right of and `r` rows
+    /// below the first, or `8 r + q` in a `wide` box, from the edge functions there, as the
+    /// filler evaluates them. Rows 4 to 7 only in blocks that have a `tall` lane, columns 4
+    /// to 7 only in blocks that have a `wide` one: thin slivers are common in dense meshes
+    /// (two thirds of the triangles the filler would scan row by row on CesiumMan-x32), but
+    /// every block paying for 32 centres slowed the samples down.
     #[inline(always)]
     unsafe fn covered(&self) -> __m256i {
         // SAFETY: AVX2 present (caller).
@@ -405,12 +434,44 @@ impl Lanes {
                 }
                 row = std::array::from_fn(|k| _mm256_add_epi32(row[k], b[k]));
             }
+            if _mm256_movemask_ps(_mm256_castsi256_ps(self.wide)) == 0 {
+                return covered;
+            }
+            // A wide box's rows are eight bits apart: its first four columns' bits spread
+            // out, then columns 4 to 7 of its (at most four) rows.
+            let at = |v: __m256i, m: i32| _mm256_and_si256(v, set1(m));
+            let spread = _mm256_or_si256(
+                _mm256_or_si256(at(covered, 0xf), _mm256_slli_epi32::<4>(at(covered, 0xf0))),
+                _mm256_or_si256(
+                    _mm256_slli_epi32::<8>(at(covered, 0xf00)),
+                    _mm256_slli_epi32::<12>(at(covered, 0xf000)),
+                ),
+            );
+            let mut covered = _mm256_blendv_epi8(covered, spread, self.wide);
+            let mut row: [__m256i; 3] =
+                std::array::from_fn(|k| _mm256_add_epi32(c[k], _mm256_slli_epi32::<2>(a[k])));
+            for r in 0..4 {
+                let row_in = _mm256_cmpgt_epi32(rows, set1(r - 1));
+                let mut e = row;
+                for q in 4..8 {
+                    let inside =
+                        _mm256_cmpgt_epi32(_mm256_or_si256(_mm256_or_si256(e[0], e[1]), e[2]), set1(-1));
+                    let col_in = _mm256_cmpgt_epi32(cols, set1(q - 1));
+                    let bit = _mm256_and_si256(
+                        _mm256_and_si256(inside, row_in),
+                        _mm256_and_si256(col_in, set1(1 << (8 * r + q))),
+                    );
+                    covered = _mm256_or_si256(covered, bit);
+                    e = std::array::from_fn(|k| _mm256_add_epi32(e[k], a[k]));
+                }
+                row = std::array::from_fn(|k| _mm256_add_epi32(row[k], b[k]));
+            }
             covered
         }
     }
 
     /// All ones where a judged triangle surely draws nothing: no area, or none of the at
-    /// most 4 x 8 centres of its box covered (`covered`, given).
+    /// most 32 centres of its box covered (`covered`, given).
     #[inline(always)]
     unsafe fn dropped(&self, covered: __m256i) -> __m256i {
         // SAFETY: AVX2 present (caller).
@@ -630,15 +691,15 @@ mod tests {
 
     /// Whether the filter knows which centres the triangle of snapped corners `x`, `y`
     /// covers: less than 16 pixels across both ways, and at most four pixel centres of a
-    /// `w` x `h` raster between its lowest and highest corner across, eight down, counted
-    /// one by one.
+    /// `w` x `h` raster between its lowest and highest corner across and eight down, or
+    /// eight across and four down, counted one by one.
     fn judged((w, h): (usize, usize), x: [i32; 3], y: [i32; 3]) -> bool {
         let fits = |c: [i32; 3], side: usize, most: usize| {
             let (lo, hi) = (*c.iter().min().unwrap(), *c.iter().max().unwrap());
             let centres = (0..side as i32).filter(|i| (lo..=hi).contains(&(i * 256 + 128))).count();
             hi - lo < 16 * 256 && centres <= most
         };
-        fits(x, w, 4) && fits(y, h, 8)
+        (fits(x, w, 4) && fits(y, h, 8)) || (fits(x, w, 8) && fits(y, h, 4))
     }
 
     /// `check()` with each instruction set this CPU has (see `Isa`); a note when none.
@@ -819,7 +880,7 @@ mod tests {
                         });
                         assert_eq!(got, want, "{x:?} {y:?}");
                         // And through the covered centres, where the lanes know them (a box of
-                        // at most 4 x 8 centres): the same pixels, values and order.
+                        // at most 4 x 8 or 8 x 4 centres): the same pixels, values and order.
                         let judged = judged((w, h), x, y);
                         assert_eq!(lanes.covered[k] != 0, judged, "{x:?} {y:?}");
                         let mut through_lanes = Vec::new();
