@@ -438,7 +438,8 @@ impl Lanes {
                 return covered;
             }
             // A wide box's rows are eight bits apart: its first four columns' bits spread
-            // out, then columns 4 to 7 of its (at most four) rows.
+            // out, then columns 4 to 7 of its (at most four) rows. (The loop above written
+            // again: as one helper called for both, the set-up compiled 3% slower.)
             let at = |v: __m256i, m: i32| _mm256_and_si256(v, set1(m));
             let spread = _mm256_or_si256(
                 _mm256_or_si256(at(covered, 0xf), _mm256_slli_epi32::<4>(at(covered, 0xf0))),
