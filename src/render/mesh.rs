@@ -17,12 +17,13 @@ use glam::Vec3;
 
 use super::bin::{Bins, Candidate, Projected, Tri, bin_triangles, for_each_set_up, halves, set_up_each};
 use super::camera::Camera;
+use super::canvas::Canvas;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
 use super::color::Rgb;
 use super::fill::{SPAN_MAX_SIDE, SmallLanes, Triangle, box_has_centre, fill_snapped};
 use super::line;
 use super::project::{ProjVertex, Projection, Scratch, State, project_all, to_screen};
-use super::raster::{Paint, Pixel, Raster, depth_only, edge, surface};
+use super::raster::{Paint, Raster};
 use super::topology::{for_each_point, for_each_segment, for_each_triangle, is_lines, is_triangles};
 use crate::rig::Topology;
 
@@ -220,7 +221,7 @@ pub(super) fn draw_mesh_by(
     let flat_shader = heat.map_or(Shader::Constant(1.0), Shader::Scalar);
     let smooth = matches!(lit_shader, Shader::Smooth { .. });
 
-    let Raster { width, height, pixels, scratch, pool_woken, .. } = raster;
+    let Raster { width, height, pixels, touched, scratch, pool_woken, .. } = raster;
     let (w, h) = (*width, *height);
     let normals =
         if smooth && heat.is_none() && style.mode == DrawMode::Shaded { usable_normals } else { None };
@@ -255,25 +256,23 @@ pub(super) fn draw_mesh_by(
     };
     // A listed mesh that is not binned is one thread's, so one band (`split` is false).
     let bands = if bin_stats.is_some() { verts.bins.bands() } else { halves(h) };
-    let px: &mut [_] = pixels;
+    let mut canvas = Canvas::new(pixels, touched);
     let ctx = |shader| FillCtx { mesh, sc: verts, w, h, shader, cull };
 
     if triangles && style.hidden_lines && style.mode != DrawMode::Shaded {
         // Depth only, so that the edges and points drawn next hide behind the mesh's own
         // surfaces.
         let k = Shader::Constant(0.0);
-        banded(px, w, &bands, split, |b, rows, band, off| {
-            fill_band(ctx(k), source, b, rows, |i, z, _| depth_only(band, i.wrapping_sub(off), z))
+        banded(canvas.reborrow(), w, &bands, split, |b, rows, mut band| {
+            fill_band(ctx(k), source, b, rows, |i, z, _| band.depth_only(i, z))
         });
     }
-    let unlit = |i: usize, z: f32, s: f32| edge(px, i, z, true, || paint.color(s));
+    let unlit = |i: usize, z: f32, s: f32| canvas.edge(i, z, true, || paint.color(s));
     match style.mode {
         DrawMode::Shaded if triangles => {
             let shader = if heat.is_some() { flat_shader } else { lit_shader };
-            banded(px, w, &bands, split, |b, rows, band, off| {
-                fill_band(ctx(shader), source, b, rows, |i, z, s| {
-                    surface(band, i.wrapping_sub(off), z, || paint.color(s))
-                })
+            banded(canvas.reborrow(), w, &bands, split, |b, rows, mut band| {
+                fill_band(ctx(shader), source, b, rows, |i, z, s| band.surface(i, z, || paint.color(s)))
             })
         }
         DrawMode::Wireframe if triangles => triangle_edges(mesh, verts, w, h, flat_shader, unlit),
@@ -290,12 +289,13 @@ pub(super) fn draw_mesh_by(
 /// mesh so that the mesh occludes it.
 pub fn draw_ghost(raster: &mut Raster, camera: &Camera, mesh: &MeshView, c: Rgb) -> DrawStats {
     let vp = camera.view_proj(raster.aspect());
-    let Raster { width, height, pixels, scratch, .. } = raster;
+    let Raster { width, height, pixels, touched, scratch, .. } = raster;
     let (w, h) = (*width, *height);
     let projection = Projection { view_proj: vp, light_dir: Vec3::ZERO, width: w, height: h };
     project_all(projection, mesh.positions, None, false, scratch);
     let verts: &Scratch = scratch;
-    let pixel = |i: usize, z: f32, _: f32| edge(pixels, i, z, false, || c);
+    let mut canvas = Canvas::new(pixels, touched);
+    let pixel = |i: usize, z: f32, _: f32| canvas.edge(i, z, false, || c);
     let k = Shader::Constant(1.0);
     if is_triangles(mesh.topology) {
         triangle_edges(mesh, verts, w, h, k, pixel)
@@ -327,28 +327,26 @@ fn fetch<const N: usize>(verts: &[ProjVertex], ix: [usize; N]) -> Option<[ProjVe
 /// tentacle 264 us against 182 us. CesiumMan-x32 (150k) gains from the bands.
 const PARALLEL_MIN_CORNERS: usize = 65_536;
 
-/// Run `fill(band number, rows, pixels of those rows, index of their first pixel)` over
-/// the whole raster: when `split` (a big mesh, two threads, two rows or more) as the two
+/// Run `fill(band number, rows, the canvas of those rows)` over the whole raster: when `split` (a big mesh, two threads, two rows or more) as the two
 /// `bands` (the binning's, else `bin::halves`) on two threads, else as band 0 covering
 /// every row. Each band sees its triangles in draw order and a pixel belongs to exactly
 /// one band, so the result is the one-thread result exactly, wherever the bands meet. The
 /// statistics do not depend on the band.
 fn banded(
-    px: &mut [Pixel],
+    canvas: Canvas,
     w: usize,
     [top, bottom]: &[Range<usize>; 2],
     split: bool,
-    fill: impl Fn(usize, Range<usize>, &mut [Pixel], usize) -> DrawStats + Sync,
+    fill: impl Fn(usize, Range<usize>, Canvas) -> DrawStats + Sync,
 ) -> DrawStats {
     let h = bottom.end;
     if split {
         let (top, bottom) = (top.clone(), bottom.clone());
-        let mid = bottom.start;
-        let (top_px, bottom_px) = px.split_at_mut((mid * w).min(px.len()));
+        let (top_px, bottom_px) = canvas.split_at(bottom.start * w);
         let fill = &fill;
-        rayon::join(|| fill(0, top, top_px, 0), || fill(1, bottom, bottom_px, mid * w)).0
+        rayon::join(|| fill(0, top, top_px), || fill(1, bottom, bottom_px)).0
     } else {
-        fill(0, 0..h, px, 0)
+        fill(0, 0..h, canvas)
     }
 }
 
@@ -697,6 +695,7 @@ fn points(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::raster::Layer;
 
     // Default camera: eye at (0, 0, 3) looking down -Z, fov 45 degrees, so with
     // f = 1 / tan(22.5 deg) = 2.414214 a point (x, y, z) lands at
@@ -740,9 +739,12 @@ mod tests {
                 pool.install(|| draw_mesh(&mut r, &cam, &mesh, &style));
                 r
             };
-            let (one, two) = (draw(1), draw(2));
+            let (one, mut two) = (draw(1), draw(2));
             assert!(one.lit_pixels().len() > 500);
             assert!(one.pixels == two.pixels, "{mode:?}");
+            // Both bands flagged what they wrote: a clear empties every pixel.
+            two.clear();
+            assert!(two.pixels.iter().all(|p| p.depth == 0.0 && p.layer == Layer::Empty), "{mode:?}");
         }
     }
 

@@ -10,8 +10,8 @@
 //! copies into its buffer and the CLI prints with `to_ansi`. Rasters, grids and the
 //! projection scratch are reused, so a steady frame allocates nothing.
 //!
-//! Files: `camera` (orbit camera, projection), `raster` (buffers, per-pixel rules, the
-//! low-level screen-space drawing calls), `fill` (triangle coverage; `runs_avx2` works out a
+//! Files: `camera` (orbit camera, projection), `raster` (buffers, the low-level
+//! screen-space drawing calls), `canvas` (per-pixel rules, which blocks were written), `fill` (triangle coverage; `runs_avx2` works out a
 //! long triangle's rows four at a time), `bin` (which triangles
 //! of a list may draw; `filter_avx2` holds its eight-lane tests), `line` (Bresenham),
 //! `clip` (near plane and guard band), `project` (per-vertex work; `project_avx2` is its
@@ -23,6 +23,7 @@
 mod ansi;
 mod bin;
 mod camera;
+mod canvas;
 mod clip;
 mod color;
 // The render module's `unsafe`: AVX2 intrinsics behind runtime detection.
@@ -51,6 +52,7 @@ mod topology;
 
 pub use ansi::{ColorDepth, StablePalette, ansi256, ansi256_rgb, to_ansi, write_ansi};
 pub use camera::{Camera, MAX_DISTANCE, MIN_DISTANCE, PITCH_LIMIT};
+pub use canvas::EDGE_DEPTH_BIAS;
 pub use color::{Rgb, heat};
 pub use glyphs::{ASCII_RAMP, BRAILLE_BASE, BRAILLE_BITS, Cell, GlyphMode, Grid, ascii_for, braille, pack};
 pub use mesh::{
@@ -58,5 +60,5 @@ pub use mesh::{
     draw_ghost, draw_mesh,
 };
 pub use overlay::{AXIS_X, AXIS_Y, AXIS_Z, BoneStyle, draw_axis_gizmo, draw_bones};
-pub use raster::{CELL_ASPECT, EDGE_DEPTH_BIAS, Layer, MAX_SIDE, Paint, Raster};
+pub use raster::{CELL_ASPECT, Layer, MAX_SIDE, Paint, Raster};
 pub use scene::{SceneOptions, SceneScratch, bounds, draw_scene, framed_camera, glyphs_for, strip_color};

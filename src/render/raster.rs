@@ -1,6 +1,7 @@
 //! The raster: one flat buffer of pixels (depth, colour, layer) sized in dots, plus the
 //! scratch space the mesh drawer reuses between frames. It owns allocation and the
-//! per-pixel write rules; it does not know about triangles, cameras or glyphs.
+//! low-level screen-space drawing calls (the per-pixel write rules are `canvas`'s); it
+//! does not know about cameras or glyphs.
 //!
 //! Depth is reversed (see `camera`): larger is nearer, a cleared pixel holds 0. Pixel
 //! (x, y) covers `[x, x+1) x [y, y+1)` in screen coordinates (x right, y down) and is
@@ -9,8 +10,11 @@
 //! A pixel keeps its three fields together (8 bytes): the depth test and the colour write
 //! then touch one cache line and need one bounds check.
 
+use std::ops::Range;
+
 use glam::{Vec3, Vec4};
 
+use super::canvas::{Canvas, Touched};
 use super::clip::{ClipVertex, Polygon};
 use super::color::{Rgb, heat};
 use super::fill::{COORD_LIMIT, Triangle};
@@ -67,6 +71,8 @@ pub struct Raster {
     pub(super) height: usize,
     pub(super) pixel_aspect: f32,
     pub(super) pixels: Vec<Pixel>,
+    /// Which blocks of `pixels` were written since the last `clear`.
+    pub(super) touched: Touched,
     /// Projected vertices of the mesh being drawn; kept to reuse its allocation.
     pub(super) scratch: Scratch,
     /// Characters to print over the packed cells (the gizmo's axis letters), in drawing
@@ -115,6 +121,7 @@ impl Raster {
         }
         (self.width, self.height) = (width, height);
         self.pixels.resize(width * height, Pixel::default());
+        self.touched.resize(width * height);
         self.clear();
     }
 
@@ -125,9 +132,9 @@ impl Raster {
         self.resize(cols.saturating_mul(dx), rows.saturating_mul(dy), aspect);
     }
 
-    /// Forget everything drawn; no allocation.
+    /// Forget everything drawn; no allocation. Only the blocks written are visited.
     pub fn clear(&mut self) {
-        self.pixels.fill(Pixel::default());
+        self.touched.clear(&mut self.pixels);
         self.labels.clear();
         self.pool_woken = false;
     }
@@ -171,6 +178,18 @@ impl Raster {
         }
     }
 
+    /// Whether a pixel of row `y` in the columns `cols` may have been drawn since the last
+    /// `clear` (false: they are all empty), from the written blocks' flags.
+    pub(super) fn drawn_in(&self, y: usize, cols: Range<usize>) -> bool {
+        let cols = cols.start.min(self.width)..cols.end.min(self.width);
+        y < self.height && self.touched.any(y * self.width + cols.start..y * self.width + cols.end)
+    }
+
+    /// All the pixels, to draw into.
+    pub(super) fn canvas(&mut self) -> Canvas<'_> {
+        Canvas::new(&mut self.pixels, &self.touched)
+    }
+
     pub fn layer_at(&self, x: usize, y: usize) -> Layer {
         self.pixel(x, y).map(|p| p.layer).unwrap_or_default()
     }
@@ -209,8 +228,8 @@ impl Raster {
     /// nothing.
     pub fn fill_triangle(&mut self, v: [Vec3; 3], s: [f32; 3], paint: Paint) {
         let (w, h) = (self.width, self.height);
-        let px = &mut self.pixels;
-        let mut pixel = |i, z, s| surface(px, i, z, || paint.color(s));
+        let mut canvas = self.canvas();
+        let mut pixel = |i, z, s| canvas.surface(i, z, || paint.color(s));
         if !v.iter().all(|p| p.is_finite()) {
             return;
         }
@@ -245,15 +264,15 @@ impl Raster {
     /// depth-writing (see `line` for the pixels it covers).
     pub fn line(&mut self, a: Vec3, b: Vec3, s: [f32; 2], paint: Paint) {
         let (w, h) = (self.width, self.height);
-        let px = &mut self.pixels;
-        super::line::scan(w, h, a, b, s, |i, z, s| edge(px, i, z, true, || paint.color(s)));
+        let mut canvas = self.canvas();
+        super::line::scan(w, h, a, b, s, |i, z, s| canvas.edge(i, z, true, || paint.color(s)));
     }
 
     /// A line drawn over everything, not touching depth.
     pub fn overlay_line(&mut self, a: Vec3, b: Vec3, c: Rgb) {
         let (w, h) = (self.width, self.height);
-        let px = &mut self.pixels;
-        super::line::scan(w, h, a, b, [1.0, 1.0], |i, _, _| overlay(px, i, c));
+        let mut canvas = self.canvas();
+        super::line::scan(w, h, a, b, [1.0, 1.0], |i, _, _| canvas.overlay(i, c));
     }
 
     /// A square dot of side `2 * radius + 1` centred on the pixel containing `p`, drawn
@@ -267,9 +286,11 @@ impl Raster {
         let y0 = cy.saturating_sub(r);
         let x1 = (cx + r).min(self.width.saturating_sub(1));
         let y1 = (cy + r).min(self.height.saturating_sub(1));
+        let w = self.width;
+        let mut canvas = self.canvas();
         for y in y0..=y1 {
             for x in x0..=x1 {
-                overlay(&mut self.pixels, y * self.width + x, c);
+                canvas.overlay(y * w + x, c);
             }
         }
     }
@@ -285,7 +306,8 @@ impl Raster {
     /// A single pixel, depth-tested like a line (`EDGE_DEPTH_BIAS`) and depth-writing.
     pub fn point(&mut self, p: Vec3, c: Rgb) {
         if let Some((x, y)) = self.pixel_of(p) {
-            edge(&mut self.pixels, y * self.width + x, p.z, true, || c);
+            let w = self.width;
+            self.canvas().edge(y * w + x, p.z, true, || c);
         }
     }
 
@@ -294,64 +316,6 @@ impl Raster {
         let inside = |v: f32, n: usize| v.is_finite() && v >= 0.0 && v < n as f32;
         (inside(p.x, self.width) && inside(p.y, self.height))
             .then(|| ((p.x as usize).min(self.width - 1), (p.y as usize).min(self.height - 1)))
-    }
-}
-
-/// Lines and points lying on a surface sample depth slightly differently from the
-/// surface's own pixels; this relative slack (1% of the view distance) lets them show on
-/// the surface they belong to while surfaces clearly in front still hide them.
-pub const EDGE_DEPTH_BIAS: f32 = 0.01;
-
-/// The depth rule for surfaces: strictly nearer wins, so that of two equal depths the
-/// first drawn stays (draw order then decides, predictably). The colour is computed only
-/// for pixels that pass.
-#[inline]
-pub(super) fn surface(px: &mut [Pixel], i: usize, z: f32, c: impl FnOnce() -> Rgb) {
-    if let Some(p) = px.get_mut(i)
-        && z > p.depth
-    {
-        p.depth = z;
-        // Overlays stay on top whatever is drawn after them; the depth still records the
-        // surface so that later surfaces are tested against it.
-        if p.layer != Layer::Overlay {
-            p.color = c();
-            p.layer = Layer::Surface;
-        }
-    }
-}
-
-/// Depth only (the hidden-line prepass).
-#[inline]
-pub(super) fn depth_only(px: &mut [Pixel], i: usize, z: f32) {
-    if let Some(p) = px.get_mut(i)
-        && z > p.depth
-    {
-        p.depth = z;
-    }
-}
-
-/// The depth rule for edges and points: pass unless clearly behind (`EDGE_DEPTH_BIAS`);
-/// when `write`, raise the stored depth to the edge's own.
-#[inline]
-pub(super) fn edge(px: &mut [Pixel], i: usize, z: f32, write: bool, c: impl FnOnce() -> Rgb) {
-    if let Some(p) = px.get_mut(i)
-        && z * (1.0 + EDGE_DEPTH_BIAS) > p.depth
-    {
-        if write && z > p.depth {
-            p.depth = z;
-        }
-        if p.layer != Layer::Overlay {
-            p.color = c();
-            p.layer = Layer::Surface;
-        }
-    }
-}
-
-#[inline]
-pub(super) fn overlay(px: &mut [Pixel], i: usize, c: Rgb) {
-    if let Some(p) = px.get_mut(i) {
-        p.color = c;
-        p.layer = Layer::Overlay;
     }
 }
 
@@ -426,6 +390,41 @@ mod tests {
         assert_eq!(r.lit_pixels(), drawn);
         r.resize(2, 3, 1.0);
         assert!(r.lit_pixels().is_empty());
+    }
+
+    #[test]
+    fn every_drawing_call_flags_what_it_draws_and_clear_empties_it() {
+        // A 200 x 100 raster, drawn into by each call in its left half only (a triangle
+        // far past the edge takes the clipped path).
+        let mut r = Raster::new(200, 100, 1.0);
+        let p = |x, y| Vec3::new(x, y, 0.5);
+        r.fill_triangle([p(3.0, 2.0), p(40.0, 9.0), p(10.0, 30.0)], [1.0; 3], Paint::Heat);
+        r.fill_triangle([p(-5e4, 50.0), p(60.0, 52.0), p(20.0, 70.0)], [1.0; 3], Paint::Heat);
+        r.line(p(1.5, 90.5), p(80.5, 60.5), [0.0, 1.0], Paint::Heat);
+        r.overlay_line(p(90.5, 1.5), p(90.5, 98.5), Rgb::YELLOW);
+        r.overlay_dot(p(70.5, 20.5), 2, Rgb::RED);
+        r.point(p(95.5, 95.5), Rgb::WHITE);
+        let drawn: Vec<(usize, usize)> =
+            (0..100).flat_map(|y| (0..200).map(move |x| (x, y))).filter(|&(x, y)| r.is_lit(x, y)).collect();
+        assert!(drawn.len() > 1000, "{}", drawn.len());
+        assert!(drawn.iter().all(|&(x, y)| r.drawn_in(y, x..x + 1)));
+        // Nothing was drawn right of column 96: the blocks of 32 pixels that hold columns
+        // 128..160 (within 97..192 of the same row) are still unwritten.
+        assert!((0..100).all(|y| !r.drawn_in(y, 128..160)));
+        // Out of the raster: nothing.
+        assert!(!r.drawn_in(100, 0..200) && !r.drawn_in(5, 300..400));
+        // The same size keeps the drawing and its flags; clear then empties every pixel.
+        r.resize(200, 100, 1.0);
+        assert!(r.drawn_in(drawn[0].1, drawn[0].0..drawn[0].0 + 1));
+        r.clear();
+        assert!(r.pixels.iter().all(|p| *p == Pixel::default()));
+        assert!((0..100).all(|y| !r.drawn_in(y, 0..200)));
+        // A new size, drawn into and shrunk: its pixels start and end empty.
+        r.resize(50, 300, 1.0);
+        assert!(r.pixels.iter().all(|p| *p == Pixel::default()));
+        r.fill_triangle([p(0.0, 0.0), p(50.0, 290.0), p(0.0, 300.0)], [1.0; 3], Paint::Heat);
+        r.resize(40, 40, 1.0);
+        assert!(r.pixels.iter().all(|p| *p == Pixel::default()));
     }
 
     #[test]
