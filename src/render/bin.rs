@@ -191,19 +191,19 @@ pub(super) fn for_each_candidate(
 
 /// A triangle `for_each_set_up` passes on.
 pub(super) enum Candidate<'a> {
-    /// A small triangle of simple vertices, set up in lane `k` of the lanes (x86_64 with
-    /// AVX2 only).
+    /// A triangle of simple vertices under 64 pixels across (`fill::SET_UP_EXTENT`), set
+    /// up in lane `k` of the lanes (x86_64 with AVX2 only).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     SetUp(Tri, &'a SmallLanes, usize),
     /// Any other triangle that may draw, for the filler's own checks and set-up.
     Other(Tri),
 }
 
-/// `for_each_candidate` for the one-thread fill: small triangles are also set up, eight
-/// at a time where the CPU has AVX2 (`filter_avx2::SmallFilter`), so that the filler
-/// starts at their rows; with `smooth` (`Shader::Smooth`'s ambient term) also shaded. The
-/// same triangles, in the same order; small ones that draw nothing (no area, or no centre
-/// of the raster covered) may be left out.
+/// `for_each_candidate` for the one-thread fill: triangles under 64 pixels across are
+/// also set up, eight at a time where the CPU has AVX2 (`filter_avx2::SmallFilter`), so
+/// that the filler starts at their rows; with `smooth` (`Shader::Smooth`'s ambient term)
+/// also shaded. The same triangles, in the same order; set-up ones that draw nothing (no
+/// area, or no centre of the raster covered) may be left out.
 #[inline(always)]
 pub(super) fn for_each_set_up(
     indices: Option<&[u32]>,

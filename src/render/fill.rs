@@ -304,7 +304,7 @@ impl Triangle {
     /// holds (thin slivers), and those then cost neither the shading nor the division of
     /// the attribute set-up.
     #[inline]
-    pub(super) fn scan_box(&self, s: impl Fn() -> [f32; 3], mut f: impl FnMut(usize, f32, f32)) {
+    pub(super) fn scan_box(&self, s: impl Fn() -> [f32; 3], f: impl FnMut(usize, f32, f32)) {
         let (a, b, c) = self.edges();
         let cols = self.px1 - self.px0 + 1;
         if self.small {
@@ -316,73 +316,8 @@ impl Triangle {
             }
             return;
         }
-        // The edge values at the first column of the first row scanned (of a band).
-        let first_row = (self.row0 - self.py0) as i64;
-        let e = [c[0] + b[0] * first_row, c[1] + b[1] * first_row, c[2] + b[2] * first_row];
-        #[cfg(target_arch = "x86_64")]
-        if self.scan_runs((a, b, e), cols, &s, &mut f) {
-            return;
-        }
-        self.scan_rows((a, b, e), cols, s, f);
-    }
-
-    /// `scan_box`'s rows for a triangle that is not small, each row's covered run worked
-    /// out by `runs_avx2` (several rows per instruction, none waiting on the row before),
-    /// `RUN_ROWS` rows at a time; `e` holds the edge values at the first column of the
-    /// first row scanned. False, having drawn nothing, where that cannot be used.
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn scan_runs(
-        &self,
-        (a, b, e): Edges<i64>,
-        cols: usize,
-        s: &impl Fn() -> [f32; 3],
-        f: &mut impl FnMut(usize, f32, f32),
-    ) -> bool {
-        use super::runs_avx2::{RUN_ROWS, RowRunner, Runs};
-        let Some(runner) = RowRunner::new(a, b, e, cols, self.row1 - self.row0 + 1) else {
-            return false;
-        };
-        let mut runs = Runs::default();
-        for from in (self.row0..=self.row1).step_by(RUN_ROWS) {
-            let count = (self.row1 + 1 - from).min(RUN_ROWS);
-            let mut covered = runner.block(from - self.row0, count, &mut runs);
-            if covered == 0 {
-                continue;
-            }
-            // Worked out again for each block that draws (the same floats): most triangles
-            // are one block.
-            let (z_plane, s_plane) = self.planes(s());
-            while covered != 0 {
-                let r = covered.trailing_zeros() as usize;
-                covered &= covered - 1;
-                let (py, run) = (from + r, (runs.first[r] as usize, runs.last[r] as usize));
-                fill_run(self.width, (self.px0, py, py - self.py0), run, (z_plane, s_plane), f);
-            }
-        }
-        true
-    }
-
-    /// `scan_box`'s rows for a triangle that is not small, each row's covered run stepped
-    /// from the row before's (`RowRuns`); `e` as for `scan_runs`.
-    #[inline(always)]
-    fn scan_rows(
-        &self,
-        (a, b, e): Edges<i64>,
-        cols: usize,
-        s: impl Fn() -> [f32; 3],
-        mut f: impl FnMut(usize, f32, f32),
-    ) {
-        let (z_plane, s_plane) = self.planes(s());
-        let mut runs = RowRuns::new(a, b, e);
-        for py in self.row0..=self.row1 {
-            let row = py - self.py0;
-            // The covered centres of a row are consecutive (the triangle is convex).
-            let Some(run) = runs.next_row(cols) else {
-                continue;
-            };
-            fill_run(self.width, (self.px0, py, row), run, (z_plane, s_plane), &mut f);
-        }
+        let at = MaskBox { width: self.width, px0: self.px0, py0: self.py0, rows: self.row0..=self.row1 };
+        scan_long(&at, (a, b, c), cols, || self.planes(s()), f);
     }
 
     /// `scan_box` for a small triangle (see `scan_masked`).
@@ -523,13 +458,94 @@ impl PlaneBasis {
     }
 }
 
-/// Where a small triangle's rows are drawn: the raster's width, the box's first column
-/// and row (where the edge functions and planes are anchored), and the rows to scan.
+/// Where a triangle's rows are drawn: the raster's width, the box's first column and row
+/// (where the edge functions and planes are anchored), and the rows to scan.
 struct MaskBox {
     width: usize,
     px0: usize,
     py0: usize,
     rows: std::ops::RangeInclusive<usize>,
+}
+
+/// Scan the rows `at.rows` of a triangle that is not small, whose box is `cols` columns
+/// wide and whose edges (`i64`: any size) are anchored at the box's first centre, with
+/// its attribute planes asked for once a row is known to have a covered centre.
+#[inline(always)]
+fn scan_long(
+    at: &MaskBox,
+    (a, b, c): Edges<i64>,
+    cols: usize,
+    planes: impl Fn() -> (Plane, Plane),
+    mut f: impl FnMut(usize, f32, f32),
+) {
+    // The edge values at the first column of the first row scanned (of a band).
+    let first_row = (at.rows.start() - at.py0) as i64;
+    let e = [c[0] + b[0] * first_row, c[1] + b[1] * first_row, c[2] + b[2] * first_row];
+    #[cfg(target_arch = "x86_64")]
+    if scan_runs(at, (a, b, e), cols, &planes, &mut f) {
+        return;
+    }
+    scan_rows(at, (a, b, e), cols, planes, f);
+}
+
+/// `scan_long`'s rows, each row's covered run worked out by `runs_avx2` (several rows per
+/// instruction, none waiting on the row before), `RUN_ROWS` rows at a time; `e` holds the
+/// edge values at the first column of the first row scanned. False, having drawn nothing,
+/// where that cannot be used.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn scan_runs(
+    at: &MaskBox,
+    (a, b, e): Edges<i64>,
+    cols: usize,
+    planes: &impl Fn() -> (Plane, Plane),
+    f: &mut impl FnMut(usize, f32, f32),
+) -> bool {
+    use super::runs_avx2::{RUN_ROWS, RowRunner, Runs};
+    let (row0, row1) = (*at.rows.start(), *at.rows.end());
+    let Some(runner) = RowRunner::new(a, b, e, cols, row1 - row0 + 1) else {
+        return false;
+    };
+    let mut runs = Runs::default();
+    for from in (row0..=row1).step_by(RUN_ROWS) {
+        let count = (row1 + 1 - from).min(RUN_ROWS);
+        let mut covered = runner.block(from - row0, count, &mut runs);
+        if covered == 0 {
+            continue;
+        }
+        // Worked out again for each block that draws (the same floats): most triangles
+        // are one block.
+        let (z_plane, s_plane) = planes();
+        while covered != 0 {
+            let r = covered.trailing_zeros() as usize;
+            covered &= covered - 1;
+            let (py, run) = (from + r, (runs.first[r] as usize, runs.last[r] as usize));
+            fill_run(at.width, (at.px0, py, py - at.py0), run, (z_plane, s_plane), f);
+        }
+    }
+    true
+}
+
+/// `scan_long`'s rows, each row's covered run stepped from the row before's (`RowRuns`);
+/// `e` as for `scan_runs`.
+#[inline(always)]
+fn scan_rows(
+    at: &MaskBox,
+    (a, b, e): Edges<i64>,
+    cols: usize,
+    planes: impl Fn() -> (Plane, Plane),
+    mut f: impl FnMut(usize, f32, f32),
+) {
+    let (z_plane, s_plane) = planes();
+    let mut runs = RowRuns::new(a, b, e);
+    for py in at.rows.clone() {
+        let row = py - at.py0;
+        // The covered centres of a row are consecutive (the triangle is convex).
+        let Some(run) = runs.next_row(cols) else {
+            continue;
+        };
+        fill_run(at.width, (at.px0, py, row), run, (z_plane, s_plane), &mut f);
+    }
 }
 
 /// Scan a small triangle whose box is `cols` (at most 16) columns wide: each row's
@@ -727,8 +743,8 @@ pub(super) fn fill_small(
     }
 }
 
-/// A small triangle (see `SMALL_EXTENT`) set up in i32, as `Triangle::snapped_in` sets up
-/// any triangle: its pixel box on the raster and edge functions anchored at the box's
+/// A triangle spanning less than `SET_UP_EXTENT` (every small one) set up in i32, as
+/// `Triangle::snapped_in` sets up any triangle: its pixel box on the raster and edge functions anchored at the box's
 /// first centre (`cx`, `cy`).
 ///
 /// `Triangle` swaps two vertices of a front face so that the edge functions are
@@ -751,7 +767,7 @@ pub(super) struct SmallTriangle {
 
 impl SmallTriangle {
     /// `None` when the box of the snapped points `x`, `y` (spanning less than
-    /// `SMALL_EXTENT` both ways, on a raster whose sides are at most `SPAN_MAX_SIDE`)
+    /// `SET_UP_EXTENT` both ways, on a raster whose sides are at most `SPAN_MAX_SIDE`)
     /// holds no pixel centre of the raster, or the triangle has no area.
     #[inline(always)]
     pub(super) fn new(width: usize, height: usize, x: [i32; 3], y: [i32; 3]) -> Option<SmallTriangle> {
@@ -760,7 +776,7 @@ impl SmallTriangle {
         if px0 > px1 || py0 > py1 {
             return None;
         }
-        // Below 2^24: the sides are below 2^12.
+        // Below 2^29: the sides are below 2^14.
         let area = signed_area(x, y);
         if area == 0 {
             return None;
@@ -802,7 +818,10 @@ pub(super) struct SmallLanes {
     pub shaded: bool,
     /// The plane of the corners' smooth-shaded values, as `z_plane`.
     pub s_plane: [[f32; 8]; 3],
-    /// For a triangle whose box holds at most 4 x 8 or 8 x 4 centres, the centres of its box
+    /// All ones where the triangle is not small (`SMALL_EXTENT`): it is scanned as
+    /// `Triangle::scan_box` scans one, from these edges and planes.
+    pub long: [i32; 8],
+    /// For a small triangle whose box holds at most 4 x 8 or 8 x 4 centres, the centres of its box
     /// that it covers: bit `4 r + q` for the centre `q` columns right of and `r` rows below
     /// the first (`px0`, `py0`), `8 r + q` in a box more than four columns wide. 0 for a
     /// larger box, which the filler scans itself.
@@ -862,7 +881,26 @@ impl SmallLanes {
         planes: (Plane, Plane),
         f: impl FnMut(usize, f32, f32),
     ) {
-        fill_small(size, rows, &self.triangle(k), || planes, f);
+        let tri = self.triangle(k);
+        if self.long[k] == 0 {
+            fill_small(size, rows, &tri, || planes, f);
+            return;
+        }
+        let (width, height) = size;
+        let row0 = tri.py0.max(rows.start as i32);
+        let row1 = tri.py1.min(rows.end.min(height) as i32 - 1);
+        if row0 > row1 {
+            return;
+        }
+        let at = MaskBox {
+            width,
+            px0: tri.px0 as usize,
+            py0: tri.py0 as usize,
+            rows: row0 as usize..=row1 as usize,
+        };
+        let wide = |v: [i32; 3]| v.map(i64::from);
+        let (a, b, c) = tri.edges;
+        scan_long(&at, (wide(a), wide(b), wide(c)), (tri.px1 - tri.px0 + 1) as usize, || planes, f);
     }
 
     /// Lane `k`'s plane of smooth-shaded values, when the filter worked them out.
@@ -902,6 +940,11 @@ fn is_small<T: Fixed>(x: [T; 3], y: [T; 3]) -> bool {
 /// Triangles spanning less than this (in snapped units, 16 pixels) both ways are small:
 /// their boxes are at most 16 columns wide.
 pub(super) const SMALL_EXTENT: i64 = 16 * SUB;
+
+/// Triangles spanning less than this (64 pixels) both ways are set up in `i32` eight at a
+/// time by the filter (`SmallLanes`), small or not: their sides are below 2^14, so the
+/// products in their area and edge values below 2^28.
+pub(super) const SET_UP_EXTENT: i64 = 64 * SUB;
 
 /// The three edges' steps across the first `4 * GROUPS` columns of a row (`a[k] * q`), set
 /// up once per small triangle; `covered` turns a row's first-column edge values into the

@@ -20,17 +20,18 @@
 //! its verdicts). Everything else is passed on, to be drawn, clipped or counted as skipped.
 //!
 //! `SmallFilter` is `may_draw` for the one-thread fill, which also hands on the set-up it
-//! has made: for every triangle under 16 pixels across (the filler's small path), the box,
+//! has made: for every triangle under 64 pixels across (`fill::SET_UP_EXTENT`), the box,
 //! the edge functions, the facing and the depth plane, eight at a time, in the filler's
 //! integers and with its float operations in its order, so the same bits. The filler then
-//! starts at the triangle's rows. Measured at 400x240 on one core: the walker -7 to -10%,
-//! the tentacle -5 to -8%; CesiumMan-x32 12% fewer instructions but the same time.
+//! starts at the triangle's rows. Measured at 400x240 on one core, for the triangles under
+//! 16 pixels: the walker -7 to -10%, the tentacle -5 to -8%; CesiumMan-x32 12% fewer
+//! instructions but the same time. The longer ones, scanned row by row, came later.
 
 use std::arch::x86_64::*;
 use std::ops::Range;
 
 use super::bin::Tri;
-use super::fill::{SMALL_EXTENT, SPAN_MAX_SIDE, SUB, SUB_BITS, SmallLanes};
+use super::fill::{SET_UP_EXTENT, SMALL_EXTENT, SPAN_MAX_SIDE, SUB, SUB_BITS, SmallLanes};
 use super::project::{NOT_SIMPLE, ProjVertex};
 use crate::isa::{Isa, compiled_for_isa};
 
@@ -235,6 +236,8 @@ struct Lanes {
     /// All ones where all three vertices are in range and simple, and the triangle spans
     /// less than `fill::SMALL_EXTENT` both ways.
     small: __m256i,
+    /// The same for `fill::SET_UP_EXTENT`: the triangles `SmallFilter` sets up.
+    sized: __m256i,
     x: [__m256i; 3],
     y: [__m256i; 3],
     /// Each corner's depth and light (`ProjVertex::z`, `ProjVertex::light`).
@@ -324,7 +327,7 @@ impl Lanes {
                     |hi: __m256i, lo: __m256i| _mm256_cmpgt_epi32(set1(limit), _mm256_sub_epi32(hi, lo));
                 _mm256_and_si256(ok, _mm256_and_si256(below(x_max, x_min), below(y_max, y_min)))
             };
-            let small = under(SMALL_EXTENT as i32);
+            let (small, sized) = (under(SMALL_EXTENT as i32), under(SET_UP_EXTENT as i32));
             // `fill::SmallTriangle::new`'s box: first and last centres, clamped to the raster.
             const HALF: i32 = (SUB / 2) as i32;
             let first = |v: __m256i| {
@@ -348,7 +351,7 @@ impl Lanes {
             let judged = _mm256_and_si256(small, _mm256_or_si256(narrow, wide));
             let tall = _mm256_andnot_si256(within(4, py0, py1), judged);
             let wide = _mm256_and_si256(small, wide);
-            // Small sides are below 2^12: products below 2^24 (other lanes may wrap; unused).
+            // Set-up sides are below 2^14: products below 2^28 (other lanes may wrap; unused).
             let sub = _mm256_sub_epi32;
             let mul = _mm256_mullo_epi32;
             let area = sub(mul(sub(x[1], x[0]), sub(y[2], y[0])), mul(sub(y[1], y[0]), sub(x[2], x[0])));
@@ -379,6 +382,7 @@ impl Lanes {
                 tall,
                 wide,
                 small,
+                sized,
                 x,
                 y,
                 z,
@@ -508,9 +512,9 @@ impl SmallFilter {
 
     /// For eight triangles: (bits of those set up in `out`, bits of the others, to go
     /// through the filler's own checks). Set up: three vertices in range and simple, less
-    /// than `fill::SMALL_EXTENT` across both ways, some area and a centre of the raster in
-    /// the box, and not dropped by `may_draw`'s test. The other small triangles of simple
-    /// vertices draw nothing and are in neither.
+    /// than `fill::SET_UP_EXTENT` across both ways, some area and a centre of the raster in
+    /// the box, and not dropped by `may_draw`'s test. The other triangles of that size and
+    /// of simple vertices draw nothing and are in neither.
     pub(super) fn set_up8(&self, tris: &[Tri; 8], out: &mut SmallLanes) -> (u32, u32) {
         // SAFETY: `new` found the CPU has `isa`, and took `screen` from slices whose lengths
         // bound every index `Lanes::new` reads at (see `Screen`).
@@ -541,18 +545,20 @@ unsafe fn set_up8(screen: &Screen, smooth: Option<f32>, tris: &[Tri; 8], out: &m
         let dropped = l.dropped(covered);
         let no_box = _mm256_or_si256(_mm256_cmpgt_epi32(l.px0, l.px1), _mm256_cmpgt_epi32(l.py0, l.py1));
         let unusable = _mm256_or_si256(_mm256_or_si256(no_box, l.flat), dropped);
-        let set_up = _mm256_andnot_si256(unusable, l.small);
+        let set_up = _mm256_andnot_si256(unusable, l.sized);
         let bits = |v: __m256i| (_mm256_movemask_ps(_mm256_castsi256_ps(v)) & 0xff) as u32;
-        let (set_up, small) = (bits(set_up), bits(l.small));
+        let (set_up, sized) = (bits(set_up), bits(l.sized));
         if set_up != 0 {
             store(&l, smooth, out);
+            // SAFETY: an unaligned store of the 32 bytes of `out.long`.
+            _mm256_storeu_si256(out.long.as_mut_ptr().cast(), _mm256_andnot_si256(l.small, l.sized));
             // The filler reads the centres of the judged triangles only.
             // SAFETY: an unaligned store of the 32 bytes of `out.covered`.
             _mm256_storeu_si256(out.covered.as_mut_ptr().cast(), _mm256_and_si256(covered, l.judged));
         }
-        // A small triangle that is not set up draws nothing: no area, no centre of the raster
-        // in its box, or none covered.
-        (set_up, !small & 0xff)
+        // A triangle of this size that is not set up draws nothing: no area, no centre of the
+        // raster in its box, or (small) none covered.
+        (set_up, !sized & 0xff)
     }
 }
 
@@ -817,12 +823,13 @@ mod tests {
     fn small_triangles_are_set_up_as_the_filler_sets_them_up() {
         use crate::render::fill::{PlaneBasis, SmallTriangle, fill_small};
         with_each_isa("SmallFilter", || {
-            // Triangles from sub-pixel to twenty pixels across over and around a 37 x 23
+            // Triangles from sub-pixel to ninety pixels across over and around a 37 x 23
             // raster, every seventh vertex not simple, some indices out of range. A lane set up
             // must hold `SmallTriangle::new`'s integers and `PlaneBasis`'s floats bit for bit,
-            // and draw `fill_snapped`'s pixels; a lane in neither set must draw nothing.
+            // and draw `fill_snapped`'s pixels; a lane in neither set must draw nothing; only
+            // triangles 64 pixels across or more go to the filler's own set-up.
             let (w, h) = (37, 23);
-            let sizes = [0.3, 0.9, 2.0, 3.9, 6.0, 11.0, 15.9, 21.0];
+            let sizes = [0.3, 0.9, 2.0, 3.9, 6.0, 11.0, 15.9, 21.0, 0.6, 2.5, 40.0, 63.0, 90.0];
             let (verts, tris) = scattered_triangles(11, 4000, &sizes, (w, h));
             let filter = SmallFilter::new(&verts, w, h, None).unwrap();
             let mut lanes = SmallLanes::default();
@@ -833,7 +840,9 @@ mod tests {
             let smooth = |v: &[&ProjVertex; 3], front: bool| {
                 v.map(|v| ambient + (1.0 - ambient) * (if front { v.light } else { -v.light }).max(0.0))
             };
-            let (mut set_up_drawing, mut left_out, mut judged_drawing) = (0, 0, 0);
+            let (mut set_up_drawing, mut left_out, mut judged_drawing, mut long_drawing) = (0, 0, 0, 0);
+            let extent =
+                |v: [i32; 3]| i64::from(*v.iter().max().unwrap()) - i64::from(*v.iter().min().unwrap());
             // `s` per vertex, depending on the facing as the mesh drawer's shading does.
             let shade = |v: &[&ProjVertex; 3], front: bool| v.map(|v| if front { v.light } else { -v.light });
             for block in tris.chunks_exact(8) {
@@ -863,7 +872,10 @@ mod tests {
                             |i, z, s| want.push((i, z.to_bits(), s.to_bits())),
                         );
                     }
+                    let widest = extent(x).max(extent(y));
                     if set_up >> k & 1 == 1 {
+                        assert!(widest < SET_UP_EXTENT, "{x:?} {y:?}");
+                        assert_eq!(lanes.long[k] != 0, widest >= SMALL_EXTENT, "{x:?} {y:?}");
                         let tri = SmallTriangle::new(w, h, x, y).unwrap();
                         assert_eq!(lanes.triangle(k), tri, "{x:?} {y:?}");
                         let (z_plane, basis) = lanes.planes(k);
@@ -874,12 +886,14 @@ mod tests {
                         let s_plane = shaded.s_plane(k).expect("shaded");
                         assert_eq!(bits(s_plane), bits(expected.plane(smooth(&v, tri.front))), "{x:?} {y:?}");
                         assert_eq!(bits(shaded.planes(k).0), bits(z_plane));
-                        let mut got = Vec::new();
                         let planes = || (z_plane, basis.plane(shade(&v, tri.front)));
-                        fill_small((w, h), &(0..h), &lanes.triangle(k), planes, |i, z, s| {
-                            got.push((i, z.to_bits(), s.to_bits()))
-                        });
-                        assert_eq!(got, want, "{x:?} {y:?}");
+                        if widest < SMALL_EXTENT {
+                            let mut got = Vec::new();
+                            fill_small((w, h), &(0..h), &lanes.triangle(k), planes, |i, z, s| {
+                                got.push((i, z.to_bits(), s.to_bits()))
+                            });
+                            assert_eq!(got, want, "{x:?} {y:?}");
+                        }
                         // And through the covered centres, where the lanes know them (a box of
                         // at most 4 x 8 or 8 x 4 centres): the same pixels, values and order.
                         let judged = judged((w, h), x, y);
@@ -899,15 +913,19 @@ mod tests {
                             want.iter().copied().filter(|&(i, _, _)| band.contains(&(i / w))).collect();
                         assert_eq!(banded, in_band, "{x:?} {y:?}");
                         judged_drawing += usize::from(judged);
-                        set_up_drawing += usize::from(!got.is_empty());
+                        set_up_drawing += usize::from(!want.is_empty());
+                        long_drawing += usize::from(!want.is_empty() && widest >= SMALL_EXTENT);
                     } else if other >> k & 1 == 0 {
                         assert!(v.iter().all(|v| v.simple()) && want.is_empty(), "{x:?} {y:?}");
                         left_out += 1;
+                    } else if v.iter().all(|v| v.simple()) {
+                        assert!(widest >= SET_UP_EXTENT, "{x:?} {y:?}");
                     }
                 }
             }
             assert!(set_up_drawing > 300 && left_out > 300, "{set_up_drawing} {left_out}");
             assert!(judged_drawing > 100 && judged_drawing < set_up_drawing, "{judged_drawing}");
+            assert!(long_drawing > 100, "{long_drawing}");
         });
     }
 }

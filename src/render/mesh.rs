@@ -414,7 +414,7 @@ fn fill_candidate(
     }
 }
 
-/// Fill the small triangle in lane `k` of `lanes` (simple vertices `t`, all in range),
+/// Fill the triangle in lane `k` of `lanes` (simple vertices `t`, all in range),
 /// which the filter has set up: what `fill_simple` draws of it.
 #[inline(always)]
 fn fill_set_up(
