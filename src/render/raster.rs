@@ -52,9 +52,17 @@ impl Paint {
     pub fn color(self, s: f32) -> Rgb {
         match self {
             Paint::Lit(c) => c.scale(s),
-            Paint::Heat => heat(s),
+            Paint::Heat => heat_out_of_line(s),
         }
     }
+}
+
+/// `heat`, kept out of the pixel writers that `Paint::color` is inlined into: with the
+/// ramp's three branches inlined too, the compiler called the whole writer out of line
+/// from the fill's scans.
+#[inline(never)]
+fn heat_out_of_line(s: f32) -> Rgb {
+    heat(s)
 }
 
 /// One raster pixel.
