@@ -278,10 +278,9 @@ struct SettingUp<F> {
 impl<F: FnMut(Candidate)> Sink for SettingUp<F> {
     #[inline(always)]
     fn take(&mut self, _: Projected, tris: &[Tri]) {
+        let mut pad = [[0u32; 3]; 8];
         for block in tris.chunks(8) {
-            let mut eight = [[0u32; 3]; 8];
-            eight[..block.len()].copy_from_slice(block);
-            let (set_up, other) = self.small.set_up8(&eight, &mut self.lanes);
+            let (set_up, other) = self.small.set_up8(eight(block, &mut pad), &mut self.lanes);
             // Lanes past the end were padding.
             let mut bits = (set_up | other) & ((1u32 << block.len()) - 1);
             while bits != 0 {
@@ -294,6 +293,22 @@ impl<F: FnMut(Candidate)> Sink for SettingUp<F> {
                 });
                 bits &= bits - 1;
             }
+        }
+    }
+}
+
+/// `block` (at most eight triangles) as eight: itself when whole, else copied into `pad`
+/// after its triangles. (Copying every block, of a length known only at run time, was a
+/// call to `memcpy` per block: 0.7% of a CesiumMan-x32 profile.)
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) fn eight<'a>(block: &'a [Tri], pad: &'a mut [Tri; 8]) -> &'a [Tri; 8] {
+    match block.try_into() {
+        Ok(whole) => whole,
+        Err(_) => {
+            let n = block.len().min(8);
+            pad[..n].copy_from_slice(&block[..n]);
+            pad
         }
     }
 }

@@ -174,12 +174,10 @@ compiled_for_isa! {
 /// SAFETY (caller): as for `block8`.
 #[inline(always)]
 unsafe fn may_draw_blocks(screen: &Screen, tris: &[Tri]) -> u64 {
-    let mut bits = 0u64;
+    let (mut bits, mut pad) = (0u64, [[0u32; 3]; 8]);
     for (k, block) in tris.chunks(8).enumerate() {
-        let mut eight = [[0u32; 3]; 8];
-        eight[..block.len()].copy_from_slice(block);
         // SAFETY: the caller's.
-        let m = unsafe { block8(screen, &eight) };
+        let m = unsafe { block8(screen, super::bin::eight(block, &mut pad)) };
         bits |= u64::from(m) << (8 * k);
     }
     bits
