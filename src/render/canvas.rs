@@ -105,12 +105,7 @@ impl<'a> Canvas<'a> {
             && z > p.depth
         {
             p.depth = z;
-            // Overlays stay on top whatever is drawn after them; the depth still records
-            // the surface so that later surfaces are tested against it.
-            if p.layer != Layer::Overlay {
-                p.color = c();
-                p.layer = Layer::Surface;
-            }
+            cover(p, c);
             self.touched.flag(i);
         }
     }
@@ -136,10 +131,7 @@ impl<'a> Canvas<'a> {
             if write && z > p.depth {
                 p.depth = z;
             }
-            if p.layer != Layer::Overlay {
-                p.color = c();
-                p.layer = Layer::Surface;
-            }
+            cover(p, c);
             self.touched.flag(i);
         }
     }
@@ -152,6 +144,17 @@ impl<'a> Canvas<'a> {
             p.layer = Layer::Overlay;
             self.touched.flag(i);
         }
+    }
+}
+
+/// A pixel a surface, an edge or a point passes takes its colour, unless an overlay is
+/// on top: overlays stay on top whatever is drawn after them (the depth still records
+/// the surface, so that later surfaces are tested against it).
+#[inline(always)]
+fn cover(p: &mut Pixel, c: impl FnOnce() -> Rgb) {
+    if p.layer != Layer::Overlay {
+        p.color = c();
+        p.layer = Layer::Surface;
     }
 }
 
