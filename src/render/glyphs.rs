@@ -261,7 +261,9 @@ fn braille_whole_cells(
         for ((((a, b), c), d), slot) in run {
             let layers = [a, b, c, d].iter().fold(0, |any, p| any | p[0].layer as u8 | p[1].layer as u8);
             if layers != 0 {
-                let dots = [a, b, c, d].map(|p| [p[0], p[1]]);
+                // Built by hand: `array::map` was at times left out of line (a call per
+                // drawn cell).
+                let dots = [[a[0], a[1]], [b[0], b[1]], [c[0], c[1]], [d[0], d[1]]];
                 *slot = braille_dots(&dots, dither);
             }
         }
