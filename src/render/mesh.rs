@@ -229,7 +229,8 @@ pub(super) fn draw_mesh_by(
 
     let triangles = is_triangles(mesh.topology);
     let fills = triangles && (style.mode == DrawMode::Shaded || style.hidden_lines);
-    let big = mesh.indices.map_or(n, <[u32]>::len) >= PARALLEL_MIN_CORNERS;
+    let corners = mesh.indices.map_or(n, <[u32]>::len);
+    let big = corners >= PARALLEL_MIN_CORNERS;
     let split = big && h >= 2 && rayon::current_num_threads() > 1;
     *pool_woken |= split;
     // Plain triangle lists (nearly every real mesh) are filtered by their vertices' centre
@@ -272,7 +273,7 @@ pub(super) fn draw_mesh_by(
         DrawMode::Shaded if triangles => {
             let shader = if heat.is_some() { flat_shader } else { lit_shader };
             let canvas = canvas.reborrow();
-            if mesh.indices.map_or(n, <[u32]>::len) / 3 >= w * h {
+            if corners / 3 >= w * h {
                 // More triangles than pixels: see `Canvas::surface_unbranched`.
                 banded(canvas, w, &bands, split, |b, rows, mut band| {
                     fill_band(ctx(shader), source, b, rows, |i, z, s| {
