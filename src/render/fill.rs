@@ -714,12 +714,10 @@ pub(super) fn fill_small(
     planes: impl Fn() -> (Plane, Plane),
     f: impl FnMut(usize, f32, f32),
 ) {
-    let SmallTriangle { edges, px0, px1, py0, py1, .. } = *tri;
-    let row0 = py0.max(rows.start as i32);
-    let row1 = py1.min(rows.end.min(height) as i32 - 1);
-    if row0 > row1 {
+    let SmallTriangle { edges, px0, px1, py0, .. } = *tri;
+    let Some((row0, row1)) = tri.rows_in(height, rows) else {
         return;
-    }
+    };
     if px0 == px1 && row0 == row1 {
         // A single candidate centre, as for most triangles of a dense mesh that get this
         // far: its edge values and attributes directly, as `scan_masked` works them out.
@@ -786,6 +784,15 @@ impl SmallTriangle {
         let (cx, cy) = (px0 * SUB as i32 + HALF, py0 * SUB as i32 + HALF);
         let edges = edge_functions(x, y, cx, cy, if front { -1 } else { 1 });
         Some(SmallTriangle { edges, front, px0, px1, py0, py1, cx, cy })
+    }
+
+    /// The first and last rows of the box within the raster rows `rows` (of a raster
+    /// `height` rows high), if any.
+    #[inline(always)]
+    fn rows_in(&self, height: usize, rows: &Range<usize>) -> Option<(i32, i32)> {
+        let row0 = self.py0.max(rows.start as i32);
+        let row1 = self.py1.min(rows.end.min(height) as i32 - 1);
+        (row0 <= row1).then_some((row0, row1))
     }
 
     /// Whether the box holds a single pixel centre and the triangle misses it.
@@ -870,8 +877,9 @@ impl SmallLanes {
         fill_covered(width, (px0, py0), (covered, row_bits, py0), rows, planes, f);
     }
 
-    /// `fill` of a triangle whose covered centres are not known (larger boxes),
-    /// out of line: most set-up triangles are smaller, and their loop stays small.
+    /// `fill` of a triangle whose covered centres are not known (larger boxes, and every
+    /// triangle that is not small, scanned as `Triangle::scan_box` scans it), out of
+    /// line: most set-up triangles are smaller, and their loop stays small.
     #[inline(never)]
     fn scan(
         &self,
@@ -887,11 +895,9 @@ impl SmallLanes {
             return;
         }
         let (width, height) = size;
-        let row0 = tri.py0.max(rows.start as i32);
-        let row1 = tri.py1.min(rows.end.min(height) as i32 - 1);
-        if row0 > row1 {
+        let Some((row0, row1)) = tri.rows_in(height, rows) else {
             return;
-        }
+        };
         let at = MaskBox {
             width,
             px0: tri.px0 as usize,
