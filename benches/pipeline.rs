@@ -65,7 +65,7 @@ fn tiled(rig: &Rig, times: usize) -> Rig {
                 for k in 0..times {
                     all.extend(indices.iter().map(|&i| i + (k * n) as u32));
                 }
-                p.indices = Some(all);
+                p.indices = Some(all.into());
             }
             p.morph_targets.clear();
         }
@@ -164,7 +164,7 @@ fn raster(c: &mut Criterion) {
             .meshes
             .iter()
             .flat_map(|m| &m.primitives)
-            .map(|p| p.indices.as_ref().map_or(p.positions.len(), Vec::len) / 3)
+            .map(|p| p.indices.as_deref().map_or(p.positions.len(), <[u32]>::len) / 3)
             .sum();
         g.throughput(Throughput::Elements(triangles as u64));
         let camera = framed_camera(&ws, 0.0, 0.0, 1.0);

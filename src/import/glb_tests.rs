@@ -204,7 +204,7 @@ fn interleaved_attributes_read_by_hand() {
     let p = &rig.meshes[0].primitives[0];
     assert_eq!(p.positions[3], Vec3::new(1.0, 1.0, -2.5));
     assert_eq!(p.normals.as_deref().map(|n| n[2]), Some(Vec3::Z));
-    assert_eq!(p.indices, Some(vec![0, 1, 2, 2, 1, 3]));
+    assert_eq!(p.indices.as_deref(), Some(&[0, 1, 2, 2, 1, 3][..]));
     let set = &p.influences[0];
     assert_eq!(set.joints[3], [1, 1, 0, 0]);
     assert_eq!(set.weights[1], [32768.0 / 65535.0, 32767.0 / 65535.0, 0.0, 0.0]);

@@ -5,7 +5,7 @@
 
 use super::accessors::{self, CheckedAccessor, Format, Source, unorm8, unorm16};
 use super::{Fault, direct, findings::Findings};
-use crate::rig::{InfluenceSet, Mesh, MorphTarget, Primitive, Severity, Topology, WeightStorage};
+use crate::rig::{Indices, InfluenceSet, Mesh, MorphTarget, Primitive, Severity, Topology, WeightStorage};
 use glam::Vec3;
 use gltf::json;
 use gltf::json::accessor::{ComponentType as C, Type as T};
@@ -170,9 +170,10 @@ fn one_primitive(
                 Some(indices) => indices,
                 None => accessors::collect(&acc, reader.read_indices().map(|r| r.into_u32()), 0, &i_at)?,
             };
-            // The maximum is a branch-free pass; the offending element is looked for only
-            // when there is one.
-            if indices.iter().copied().max().is_some_and(|max| max as usize >= count)
+            // The maximum (kept with the list) is a branch-free pass; the offending element
+            // is looked for only when there is one.
+            let indices = Indices::new(indices);
+            if indices.max().is_some_and(|max| max as usize >= count)
                 && let Some((k, v)) = indices.iter().enumerate().find(|&(_, &v)| v as usize >= count)
             {
                 return Err(Fault::new(

@@ -151,10 +151,10 @@ fn indices_of_every_width_widen_to_u32() {
     let rig = load(&doc).map_err(|e| e.to_string());
     let Ok(rig) = rig else { panic!("{rig:?}") };
     let prims = &rig.meshes[0].primitives;
-    assert_eq!(prims[0].indices, Some(vec![2, 1, 0]));
-    assert_eq!(prims[1].indices, Some(vec![1, 2, 0]));
+    assert_eq!(prims[0].indices.as_deref(), Some(&[2, 1, 0][..]));
+    assert_eq!(prims[1].indices.as_deref(), Some(&[1, 2, 0][..]));
     assert_eq!(prims[1].topology, Topology::TriangleStrip);
-    assert_eq!(prims[2].indices, Some(vec![0, 2, 1]));
+    assert_eq!(prims[2].indices.as_deref(), Some(&[0, 2, 1][..]));
     assert_eq!(prims[2].topology, Topology::Points);
     assert_eq!(prims[3].indices, None);
     assert_eq!(prims[3].positions[1], Vec3::new(1.0, 0.0, 0.0));

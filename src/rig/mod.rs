@@ -6,9 +6,11 @@
 //! lists the same nodes parents-first so that hierarchy walks are one linear loop.
 
 mod finding;
+mod indices;
 mod transform;
 
 pub use finding::{Finding, Severity};
+pub use indices::Indices;
 pub use transform::Transform;
 
 use glam::{Mat4, Vec3};
@@ -106,7 +108,7 @@ pub struct Primitive {
     pub positions: Vec<Vec3>,
     pub normals: Option<Vec<Vec3>>,
     /// Vertex indices; `None` means the vertices are drawn in order.
-    pub indices: Option<Vec<u32>>,
+    pub indices: Option<Indices>,
     /// One entry per `JOINTS_n`/`WEIGHTS_n` pair, in set order (n = 0, 1, ...).
     pub influences: Vec<InfluenceSet>,
     pub morph_targets: Vec<MorphTarget>,

@@ -1,0 +1,57 @@
+//! A primitive's index list, kept with its greatest index. The loader has checked that
+//! every index names a vertex; keeping the maximum lets the renderer know it too, and read
+//! the vertices a list names without clamping each index (`render::bin`'s span test, the
+//! loop every triangle of a big mesh goes through).
+
+use std::ops::Deref;
+
+/// Vertex indices in drawing order, immutable once made, with their greatest value.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Indices {
+    list: Vec<u32>,
+    max: Option<u32>,
+}
+
+impl Indices {
+    pub fn new(list: Vec<u32>) -> Indices {
+        let max = list.iter().copied().max();
+        Indices { list, max }
+    }
+
+    /// The greatest index; `None` for an empty list.
+    pub fn max(&self) -> Option<u32> {
+        self.max
+    }
+
+    pub fn as_slice(&self) -> &[u32] {
+        &self.list
+    }
+}
+
+impl Deref for Indices {
+    type Target = [u32];
+
+    fn deref(&self) -> &[u32] {
+        &self.list
+    }
+}
+
+impl From<Vec<u32>> for Indices {
+    fn from(list: Vec<u32>) -> Indices {
+        Indices::new(list)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_maximum_is_the_greatest_index() {
+        assert_eq!(Indices::new(vec![3, 9, 0, 7]).max(), Some(9));
+        assert_eq!(Indices::new(vec![u32::MAX, 1]).max(), Some(u32::MAX));
+        assert_eq!(Indices::new(Vec::new()).max(), None);
+        let from: Indices = vec![4, 3, 2, 1, 0].into();
+        assert_eq!((from.max(), from.as_slice()), (Some(4), &[4, 3, 2, 1, 0][..]));
+    }
+}
