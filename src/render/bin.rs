@@ -34,6 +34,15 @@ const CHUNK_TRIANGLES: usize = 8192;
 /// A triangle's three vertex indices.
 pub(super) type Tri = [u32; 3];
 
+/// A triangle list as the filter reads it: its indices (`None`: the vertices in order)
+/// and, when known without reading them (`MeshView::max_index`), the greatest. A list
+/// whose every index names a span is span-tested without clamping each index.
+#[derive(Clone, Copy)]
+pub(super) struct TriangleList<'a> {
+    pub indices: Option<&'a [u32]>,
+    pub max: Option<u32>,
+}
+
 /// Per chunk and band, the triangles to fill, and where the bands meet; buffers are reused
 /// frame to frame.
 #[derive(Debug, Clone, Default)]
@@ -91,13 +100,13 @@ fn balanced_cut(per_row: &[u32]) -> usize {
     cut.map_or(height / 2, |r| r + 1).clamp(1, height - 1)
 }
 
-/// Bin the triangle list `indices` (glTF `TRIANGLES`, three indices per triangle; `None`
+/// Bin the triangle list `list` (glTF `TRIANGLES`, three indices per triangle; no indices
 /// means the vertices in order) over the vertices `verts` of a `width` x `height` raster
 /// (sides at most `fill::SPAN_MAX_SIDE`), whose `spans` end with one `SPAN_ANY` past the
 /// last vertex (as `project_all` writes them).
 /// Returns (triangles, skipped). Runs on rayon's pool.
 pub(super) fn bin_triangles(
-    indices: Option<&[u32]>,
+    list: TriangleList,
     verts: &[ProjVertex],
     spans: &[[i16; 4]],
     width: usize,
@@ -105,7 +114,7 @@ pub(super) fn bin_triangles(
     bins: &mut Bins,
 ) -> (usize, usize) {
     use rayon::prelude::*;
-    let triangles = indices.map_or(verts.len(), <[u32]>::len) / 3;
+    let triangles = list.indices.map_or(verts.len(), <[u32]>::len) / 3;
     let chunks = triangles.div_ceil(CHUNK_TRIANGLES);
     if bins.chunks.len() < chunks {
         bins.chunks.resize_with(chunks, Default::default);
@@ -120,7 +129,7 @@ pub(super) fn bin_triangles(
         .map(|(k, chunk)| {
             let start = k * CHUNK_TRIANGLES;
             let end = (start + CHUNK_TRIANGLES).min(triangles);
-            bin_chunk(indices, start..end, verts, spans, (width, height), bands, chunk)
+            bin_chunk(list, start..end, verts, spans, (width, height), bands, chunk)
         })
         .sum();
     bins.row_work.clear();
@@ -134,7 +143,7 @@ pub(super) fn bin_triangles(
 
 /// One chunk of triangles (positions in the drawing order); returns how many were skipped.
 fn bin_chunk(
-    indices: Option<&[u32]>,
+    list: TriangleList,
     range: Range<usize>,
     verts: &[ProjVertex],
     spans: &[[i16; 4]],
@@ -151,7 +160,7 @@ fn bin_chunk(
     let mut binner = Binner { verts, width, height, bands, lists, row_work, skipped: 0 };
     // `verts.len()` fits in u32 here: the caller bins only such meshes.
     let mesh = Projected { verts, spans, width, height };
-    for_each_candidate(indices, range, mesh, |t| binner.keep(t));
+    for_each_candidate(list, range, mesh, |t| binner.keep(t));
     binner.skipped
 }
 
@@ -169,7 +178,7 @@ pub(super) struct Projected<'a> {
 }
 
 /// Call `keep`, in draw order, with each triangle at the positions `range` of the
-/// triangle list `indices` (`None`: the vertices in order, whose count must fit `u32`)
+/// triangle list `list` (no indices: the vertices in order, whose count must fit `u32`)
 /// that may draw into the raster of `mesh`. A triangle with a vertex out of range or not
 /// simple is passed on, so that the caller's full checks see it.
 ///
@@ -181,12 +190,12 @@ pub(super) struct Projected<'a> {
 /// triangle cover any of those centres?).
 #[inline(always)]
 pub(super) fn for_each_candidate(
-    indices: Option<&[u32]>,
+    list: TriangleList,
     range: Range<usize>,
     mesh: Projected,
     keep: impl FnMut(Tri),
 ) {
-    filter(indices, range, mesh, &mut Covering(keep));
+    filter(list, range, mesh, &mut Covering(keep));
 }
 
 /// A triangle `for_each_set_up` passes on.
@@ -206,7 +215,7 @@ pub(super) enum Candidate<'a> {
 /// area, or no centre of the raster covered) may be left out.
 #[inline(always)]
 pub(super) fn for_each_set_up(
-    indices: Option<&[u32]>,
+    list: TriangleList,
     range: Range<usize>,
     mesh: Projected,
     smooth: Option<f32>,
@@ -214,11 +223,11 @@ pub(super) fn for_each_set_up(
 ) {
     #[cfg(target_arch = "x86_64")]
     let keep = match setting_up(mesh, smooth, keep) {
-        Ok(mut sink) => return filter(indices, range, mesh, &mut sink),
+        Ok(mut sink) => return filter(list, range, mesh, &mut sink),
         Err(keep) => keep,
     };
     let mut keep = keep;
-    for_each_candidate(indices, range, mesh, |t| keep(Candidate::Other(t)));
+    for_each_candidate(list, range, mesh, |t| keep(Candidate::Other(t)));
 }
 
 /// Call `keep` with each triangle of `lists` (a band's binned lists, in draw order) as
@@ -315,7 +324,8 @@ pub(super) fn eight<'a>(block: &'a [Tri], pad: &'a mut [Tri; 8]) -> &'a [Tri; 8]
 
 /// The span test over `range`, its passes handed to `sink` in batches, in draw order.
 #[inline(always)]
-fn filter(indices: Option<&[u32]>, range: Range<usize>, mesh: Projected, sink: &mut impl Sink) {
+fn filter(list: TriangleList, range: Range<usize>, mesh: Projected, sink: &mut impl Sink) {
+    let indices = list.indices;
     // `spans` ends with `SPAN_ANY`, which an index out of range reads instead: no bounds
     // check, nor branch, per vertex.
     let spans = if mesh.spans.is_empty() { &[SPAN_ANY][..] } else { mesh.spans };
@@ -330,7 +340,7 @@ fn filter(indices: Option<&[u32]>, range: Range<usize>, mesh: Projected, sink: &
         use super::filter_avx2::{SPAN_PASS_MAX, span_pass};
         let mut pass = [0u64; SPAN_PASS_MAX / 64];
         loop {
-            let done = span_pass(indices, start..range.end, spans, &mut pass);
+            let done = span_pass(list, start..range.end, spans, &mut pass);
             if done == 0 {
                 break;
             }

@@ -30,7 +30,7 @@
 use std::arch::x86_64::*;
 use std::ops::Range;
 
-use super::bin::Tri;
+use super::bin::{Tri, TriangleList};
 use super::fill::{SET_UP_EXTENT, SMALL_EXTENT, SPAN_MAX_SIDE, SUB, SUB_BITS, SmallLanes};
 use super::project::{NOT_SIMPLE, ProjVertex};
 use crate::isa::{Isa, compiled_for_isa};
@@ -38,24 +38,29 @@ use crate::isa::{Isa, compiled_for_isa};
 /// Triangles `span_pass` takes per call: one `u64` of pass bits per 64.
 pub(super) const SPAN_PASS_MAX: usize = 512;
 
-/// The span test of the triangles at the positions `range` of the triangle list `indices`
-/// (`None`: the vertices in order), as many whole blocks of eight as fit in
-/// `SPAN_PASS_MAX`: bit `i % 64` of `pass[i / 64]` is set when the triangle at
-/// `range.start + i` passes (see `fill::spans_hold_centre`; an index out of range reads
-/// the `SPAN_ANY` that ends `spans`, and passes). Returns how many triangles were tested:
-/// none without AVX2, or when the indices cannot be read as whole blocks.
+/// The span test of the triangles at the positions `range` of `list`, as many whole
+/// blocks of eight as fit in `SPAN_PASS_MAX`: bit `i % 64` of `pass[i / 64]` is set when
+/// the triangle at `range.start + i` passes (see `fill::spans_hold_centre`; an index out
+/// of range reads the `SPAN_ANY` that ends `spans`, and passes). Returns how many triangles
+/// were tested: none without AVX2, or when the indices cannot be read as whole blocks.
 pub(super) fn span_pass(
-    indices: Option<&[u32]>,
+    list: TriangleList,
     range: Range<usize>,
     spans: &[[i16; 4]],
     pass: &mut [u64; SPAN_PASS_MAX / 64],
 ) -> usize {
     let count = range.len().min(SPAN_PASS_MAX) / 8 * 8;
     let end = range.start + count;
+    let indices = list.indices;
     let readable = indices.is_none_or(|ix| ix.len() / 3 >= end);
     if count == 0 || spans.is_empty() || !readable {
         return 0;
     }
+    // The greatest index the blocks read, when known without reading them.
+    let greatest = match indices {
+        Some(_) => list.max.map(|m| m as usize),
+        None => Some(3 * end - 1),
+    };
     let Some(isa) = Isa::best() else {
         return 0;
     };
@@ -64,8 +69,15 @@ pub(super) fn span_pass(
     let blocks = Blocks { indices, first: range.start, count, spans, last };
     // SAFETY: the CPU has `isa`. A listed block reads the 24 indices of its triangles, all
     // before `end`, inside `indices` (`readable`); `span_test8` reads spans at indices
-    // clamped to `0..=last`, inside `spans`.
-    unsafe { span_blocks_for(isa, &blocks, pass) }
+    // clamped to `0..=last`, or at indices known to be at most `last`: inside `spans`.
+    // Unclamped, the test is 15% faster (CesiumMan-x32: 3% off the raster).
+    unsafe {
+        if greatest.is_some_and(|g| g <= last) {
+            span_blocks_for::<false>(isa, &blocks, pass)
+        } else {
+            span_blocks_for::<true>(isa, &blocks, pass)
+        }
+    }
     count
 }
 
@@ -82,19 +94,24 @@ struct Blocks<'a> {
 
 compiled_for_isa! {
     /// `span_blocks` compiled for `isa`.
-    unsafe fn span_blocks_for(b: &Blocks, pass: &mut [u64; SPAN_PASS_MAX / 64]) => span_blocks
+    unsafe fn span_blocks_for<const CLAMP: bool>(
+        b: &Blocks,
+        pass: &mut [u64; SPAN_PASS_MAX / 64],
+    ) => span_blocks
 }
 
 /// How far ahead of the span test its indices are fetched, in indices (2 KB): see
 /// `span_blocks`.
 const INDEX_PREFETCH: usize = 512;
 
-/// The bits of `span_pass` for `b`, or-ed into `pass` (cleared).
+/// The bits of `span_pass` for `b`, or-ed into `pass` (cleared); with `CLAMP`, every
+/// index read is clamped to `b.last`.
 ///
 /// SAFETY (caller): AVX2 present; `b.indices`, when given, holds the indices of every
-/// triangle tested; `b.spans` holds `b.last + 1` spans.
+/// triangle tested; `b.spans` holds `b.last + 1` spans; without `CLAMP`, no index read
+/// is greater than `b.last`.
 #[inline(always)]
-unsafe fn span_blocks(b: &Blocks, pass: &mut [u64; SPAN_PASS_MAX / 64]) {
+unsafe fn span_blocks<const CLAMP: bool>(b: &Blocks, pass: &mut [u64; SPAN_PASS_MAX / 64]) {
     for block in 0..b.count / 8 {
         let first = b.first + 8 * block;
         // SAFETY: the caller's.
@@ -108,9 +125,9 @@ unsafe fn span_blocks(b: &Blocks, pass: &mut [u64; SPAN_PASS_MAX / 64]) {
                     // fetch every line of it; past the end too (a prefetch does not fault).
                     _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(INDEX_PREFETCH).cast());
                     _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(INDEX_PREFETCH + 16).cast());
-                    span_test8(b.spans, b.last, |j| *p.add(j) as usize)
+                    span_test8::<CLAMP>(b.spans, b.last, |j| *p.add(j) as usize)
                 }
-                None => span_test8(b.spans, b.last, |j| 3 * first + j),
+                None => span_test8::<CLAMP>(b.spans, b.last, |j| 3 * first + j),
             }
         };
         pass[block / 8] |= u64::from(bits) << (8 * (block % 8));
@@ -123,13 +140,17 @@ unsafe fn span_blocks(b: &Blocks, pass: &mut [u64; SPAN_PASS_MAX / 64]) {
 /// 400x240, CesiumMan-x32: about 7% off the whole raster).
 ///
 /// SAFETY (caller): AVX2 present; `corner(j)` safe to call for `j < 24`; `spans` holds
-/// `last + 1` spans of 8 bytes.
+/// `last + 1` spans of 8 bytes; without `CLAMP`, `corner(j)` is at most `last`.
 #[inline(always)]
-unsafe fn span_test8(spans: *const i64, last: usize, corner: impl Fn(usize) -> usize) -> u32 {
+unsafe fn span_test8<const CLAMP: bool>(
+    spans: *const i64,
+    last: usize,
+    corner: impl Fn(usize) -> usize,
+) -> u32 {
     // SAFETY: AVX2 present (caller).
     unsafe {
-        // SAFETY: the index is clamped to `0..=last` (caller's bounds).
-        let span = |j: usize| *spans.add(corner(j).min(last));
+        // SAFETY: the index is clamped to `0..=last`, or known to be in it (caller's bounds).
+        let span = |j: usize| *spans.add(if CLAMP { corner(j).min(last) } else { corner(j) });
         // Triangles 0..4, then 4..8, a span per 64-bit lane (a loop, not a closure: see
         // `Isa`).
         let mut fails = 0;
@@ -733,8 +754,9 @@ mod tests {
         with_each_isa("span_pass", || {
             // Random spans of vertices in and around a 40 x 30 raster, every ninth not simple,
             // an index list with some indices out of range, over ranges of every length and
-            // start: every bit must be `spans_hold_centre`'s verdict, for the list and for
-            // vertices in order.
+            // start: every bit must be `spans_hold_centre`'s verdict, for the list (its
+            // maximum known or not), for the list with those indices brought in range (read
+            // unclamped when its maximum is known) and for vertices in order.
             let mut seed = 9u64;
             let mut next = move |m: u32| {
                 seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -758,15 +780,24 @@ mod tests {
                     if k % 97 == 5 { n as u32 + k } else { base + next(3) }
                 })
                 .collect();
+            let in_range: Vec<u32> = indices.iter().map(|&i| i % n as u32).collect();
+            let max = |ix: &[u32]| ix.iter().copied().max();
+            let lists = [
+                TriangleList { indices: Some(&indices), max: None },
+                TriangleList { indices: Some(&indices), max: max(&indices) },
+                TriangleList { indices: Some(&in_range), max: None },
+                TriangleList { indices: Some(&in_range), max: max(&in_range) },
+                TriangleList { indices: None, max: None },
+            ];
             let (mut tested, mut passed) = (0, 0);
             for (start, len) in [(0, 1000), (3, 517), (100, 8), (40, 7), (995, 5), (7, 0)] {
-                for list in [Some(&indices[..]), None] {
+                for list in lists {
                     let mut pass = [0; SPAN_PASS_MAX / 64];
                     let done = span_pass(list, start..start + len, &spans, &mut pass);
                     assert_eq!(done, len.min(SPAN_PASS_MAX) / 8 * 8);
                     for i in 0..done {
                         let k = start + i;
-                        let t = match list {
+                        let t = match list.indices {
                             Some(ix) => [ix[3 * k], ix[3 * k + 1], ix[3 * k + 2]],
                             None => [3 * k as u32, 3 * k as u32 + 1, 3 * k as u32 + 2],
                         };

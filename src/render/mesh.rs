@@ -15,7 +15,9 @@ use std::ops::Range;
 
 use glam::Vec3;
 
-use super::bin::{Bins, Candidate, Projected, Tri, bin_triangles, for_each_set_up, halves, set_up_each};
+use super::bin::{
+    Bins, Candidate, Projected, Tri, TriangleList, bin_triangles, for_each_set_up, halves, set_up_each,
+};
 use super::camera::Camera;
 use super::canvas::Canvas;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
@@ -25,7 +27,7 @@ use super::line;
 use super::project::{ProjVertex, Projection, Scratch, State, project_all, to_screen};
 use super::raster::{Paint, Raster};
 use super::topology::{for_each_point, for_each_segment, for_each_triangle, is_lines, is_triangles};
-use crate::rig::Topology;
+use crate::rig::{Indices, Topology};
 
 /// The vertex data of one primitive, borrowed (typically from `anim`'s skinned output).
 #[derive(Debug, Clone, Copy)]
@@ -40,11 +42,13 @@ pub struct MeshView<'a> {
     pub topology: Topology,
     /// One scalar per position for `Coloring::Heat` (0..1 along the ramp).
     pub scalars: Option<&'a [f32]>,
+    /// The list `with_index_list` was given and its greatest index (see `max_index`).
+    known_max: Option<(&'a [u32], u32)>,
 }
 
 impl<'a> MeshView<'a> {
     pub fn new(positions: &'a [Vec3], topology: Topology) -> MeshView<'a> {
-        MeshView { positions, normals: None, indices: None, topology, scalars: None }
+        MeshView { positions, normals: None, indices: None, topology, scalars: None, known_max: None }
     }
 
     pub fn with_normals(mut self, normals: &'a [Vec3]) -> Self {
@@ -55,6 +59,26 @@ impl<'a> MeshView<'a> {
     pub fn with_indices(mut self, indices: &'a [u32]) -> Self {
         self.indices = Some(indices);
         self
+    }
+
+    /// `with_indices` for a list that knows its greatest index (a loaded primitive's):
+    /// the draw then skips a clamp per index read.
+    pub fn with_index_list(mut self, indices: &'a Indices) -> Self {
+        self.indices = Some(indices);
+        self.known_max = indices.max().map(|max| (indices.as_slice(), max));
+        self
+    }
+
+    /// The greatest of `indices`, when known without reading them: they are still the
+    /// list `with_index_list` was given (the same slice: an `Indices` cannot change).
+    pub fn max_index(&self) -> Option<u32> {
+        let (list, max) = self.known_max?;
+        std::ptr::eq(self.indices?, list).then_some(max)
+    }
+
+    /// The triangle list as the filter reads it.
+    fn triangle_list(&self) -> TriangleList<'a> {
+        TriangleList { indices: self.indices, max: self.max_index() }
     }
 
     pub fn with_scalars(mut self, scalars: &'a [f32]) -> Self {
@@ -246,7 +270,7 @@ pub(super) fn draw_mesh_by(
     project_all(projection, mesh.positions, normals, listed, scratch);
     let bin_stats = (listed && split).then(|| {
         let Scratch { verts, spans, bins, .. } = scratch;
-        let (primitives, skipped) = bin_triangles(mesh.indices, verts, spans, w, h, bins);
+        let (primitives, skipped) = bin_triangles(mesh.triangle_list(), verts, spans, w, h, bins);
         DrawStats { primitives, skipped }
     });
     let verts: &Scratch = scratch;
@@ -401,7 +425,7 @@ fn fill_listed(cx: FillCtx, rows: Range<usize>, mut pixel: impl FnMut(usize, f32
     let primitives = cx.mesh.indices.map_or(cx.sc.verts.len(), <[u32]>::len) / 3;
     let mut skipped = 0;
     let mesh = Projected { verts: &cx.sc.verts, spans: &cx.sc.spans, width: cx.w, height: cx.h };
-    for_each_set_up(cx.mesh.indices, 0..primitives, mesh, cx.shader.smooth(), |c| {
+    for_each_set_up(cx.mesh.triangle_list(), 0..primitives, mesh, cx.shader.smooth(), |c| {
         skipped += usize::from(!fill_candidate(cx, &rows, c, &mut pixel));
     });
     DrawStats { primitives, skipped }
@@ -764,6 +788,22 @@ mod tests {
 
     fn solid(c: Rgb) -> MeshStyle {
         MeshStyle { coloring: Coloring::Solid(c), ..MeshStyle::default() }
+    }
+
+    #[test]
+    fn the_greatest_index_is_known_only_for_the_list_it_came_with() {
+        let p = [Vec3::ZERO; 6];
+        let list = Indices::new(vec![0, 5, 2]);
+        let view = MeshView::new(&p, Topology::Triangles).with_index_list(&list);
+        assert_eq!(view.max_index(), Some(5));
+        // The same numbers in another slice, or a part of the list, are not known.
+        let copy = [0, 5, 2];
+        assert_eq!(MeshView { indices: Some(&copy), ..view }.max_index(), None);
+        assert_eq!(MeshView { indices: Some(&list[..2]), ..view }.max_index(), None);
+        assert_eq!(MeshView { indices: None, ..view }.max_index(), None);
+        assert_eq!(MeshView::new(&p, Topology::Triangles).with_indices(&list).max_index(), None);
+        let empty = Indices::new(Vec::new());
+        assert_eq!(MeshView::new(&p, Topology::Triangles).with_index_list(&empty).max_index(), None);
     }
 
     #[test]

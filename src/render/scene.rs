@@ -74,7 +74,9 @@ pub fn draw_scene(
         for dp in &bind.primitives {
             if let Some(prim) = rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) {
                 let mut view = MeshView::new(&dp.positions, prim.topology);
-                view.indices = prim.indices.as_deref();
+                if let Some(indices) = &prim.indices {
+                    view = view.with_index_list(indices);
+                }
                 draw_ghost(raster, camera, &view, DEFAULT_GHOST_COLOR);
             }
         }
@@ -84,7 +86,9 @@ pub fn draw_scene(
             continue;
         };
         let mut view = MeshView::new(&dp.positions, prim.topology);
-        view.indices = prim.indices.as_deref();
+        if let Some(indices) = &prim.indices {
+            view = view.with_index_list(indices);
+        }
         if dp.normals.len() == dp.positions.len() {
             view.normals = Some(&dp.normals);
         }
