@@ -42,13 +42,13 @@ pub struct MeshView<'a> {
     pub topology: Topology,
     /// One scalar per position for `Coloring::Heat` (0..1 along the ramp).
     pub scalars: Option<&'a [f32]>,
-    /// The list `with_index_list` was given and its greatest index (see `max_index`).
-    known_max: Option<(&'a [u32], u32)>,
+    /// The list `with_index_list` was given (see `max_index`).
+    list: Option<&'a Indices>,
 }
 
 impl<'a> MeshView<'a> {
     pub fn new(positions: &'a [Vec3], topology: Topology) -> MeshView<'a> {
-        MeshView { positions, normals: None, indices: None, topology, scalars: None, known_max: None }
+        MeshView { positions, normals: None, indices: None, topology, scalars: None, list: None }
     }
 
     pub fn with_normals(mut self, normals: &'a [Vec3]) -> Self {
@@ -65,15 +65,15 @@ impl<'a> MeshView<'a> {
     /// the draw then skips a clamp per index read.
     pub fn with_index_list(mut self, indices: &'a Indices) -> Self {
         self.indices = Some(indices);
-        self.known_max = indices.max().map(|max| (indices.as_slice(), max));
+        self.list = Some(indices);
         self
     }
 
     /// The greatest of `indices`, when known without reading them: they are still the
     /// list `with_index_list` was given (the same slice: an `Indices` cannot change).
     pub fn max_index(&self) -> Option<u32> {
-        let (list, max) = self.known_max?;
-        std::ptr::eq(self.indices?, list).then_some(max)
+        let list = self.list?;
+        if std::ptr::eq(self.indices?, list.as_slice()) { list.max() } else { None }
     }
 
     /// The triangle list as the filter reads it.

@@ -12,7 +12,7 @@ use super::mesh::{Coloring, DEFAULT_GHOST_COLOR, DrawMode, MeshStyle, MeshView, 
 use super::overlay::{BoneStyle, draw_axis_gizmo, draw_bones};
 use super::raster::Raster;
 use crate::anim::Workspace;
-use crate::rig::Rig;
+use crate::rig::{Primitive, Rig};
 
 /// What to draw besides the mesh.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -57,6 +57,15 @@ pub struct SceneScratch {
 
 const MARK: Rgb = Rgb::new(255, 0, 255);
 
+/// A primitive's deformed `positions` with its topology and index list.
+fn view_of<'a>(positions: &'a [Vec3], prim: &'a Primitive) -> MeshView<'a> {
+    let view = MeshView::new(positions, prim.topology);
+    match &prim.indices {
+        Some(indices) => view.with_index_list(indices),
+        None => view,
+    }
+}
+
 /// Draws the rig as posed in `ws` (and `bind` for the ghost) into a cleared raster.
 pub fn draw_scene(
     raster: &mut Raster,
@@ -73,11 +82,7 @@ pub fn draw_scene(
     {
         for dp in &bind.primitives {
             if let Some(prim) = rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) {
-                let mut view = MeshView::new(&dp.positions, prim.topology);
-                if let Some(indices) = &prim.indices {
-                    view = view.with_index_list(indices);
-                }
-                draw_ghost(raster, camera, &view, DEFAULT_GHOST_COLOR);
+                draw_ghost(raster, camera, &view_of(&dp.positions, prim), DEFAULT_GHOST_COLOR);
             }
         }
     }
@@ -85,10 +90,7 @@ pub fn draw_scene(
         let Some(prim) = rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else {
             continue;
         };
-        let mut view = MeshView::new(&dp.positions, prim.topology);
-        if let Some(indices) = &prim.indices {
-            view = view.with_index_list(indices);
-        }
+        let mut view = view_of(&dp.positions, prim);
         if dp.normals.len() == dp.positions.len() {
             view.normals = Some(&dp.normals);
         }
