@@ -298,7 +298,7 @@ impl Lanes {
             let last = set1(screen.last);
             // The 24 indices, triangle by triangle (`Tri` is three u32, so `tris` is 96
             // bytes), sorted into one register per corner by a permute of each third and two
-            // blends; then each clamped to `0..=last` and stored for the loads below.
+            // blends, for the range test; the loads below read them again one by one.
             let third = |i: usize| _mm256_loadu_si256(tris.as_ptr().cast::<__m256i>().add(i));
             let thirds = [third(0), third(1), third(2)];
             // Corner k of triangle t is word 3 t + k: word (3 t + k) % 8 of third
@@ -327,14 +327,18 @@ impl Lanes {
                 // In range: the unsigned minimum with the last index is the index itself.
                 let clamped_v = _mm256_min_epu32(index, last);
                 ok = _mm256_and_si256(ok, _mm256_cmpeq_epi32(clamped_v, index));
-                let mut c = [0u32; 8];
-                _mm256_storeu_si256(c.as_mut_ptr().cast(), clamped_v);
                 // SAFETY: every index is clamped to `0..=last` (caller's bounds): x, y, z and
                 // the light are the first four words of each `ProjVertex`. Each vertex is read
                 // with a load of its own, which beat gathers on Zen 4 (as in `span_test8`;
                 // criterion, one core at 400x240: CesiumMan-x32 about 5% off the whole raster,
-                // the walker 9%).
-                let xyzl = |t: usize| screen.verts.add(4 * c[t] as usize).cast::<f32>();
+                // the walker 9%). Its index is read from `tris` and clamped in a general
+                // register: taken from the clamped lanes instead, the compiler moved each
+                // address out of a vector register, two shuffles apiece (on the Xeon VM:
+                // walker 8-10%, CesiumMan-x32 3-7% of the raster).
+                let xyzl = |t: usize| {
+                    let i = (tris[t][k] as usize).min(screen.last as usize);
+                    screen.verts.add(4 * i).cast::<f32>()
+                };
                 // Vertices t | t + 4 per register, then a 4 x 4 transpose in each half.
                 let pair = |t: usize| _mm256_loadu2_m128(xyzl(t + 4), xyzl(t));
                 let (r0, r1, r2, r3) = (pair(0), pair(1), pair(2), pair(3));
