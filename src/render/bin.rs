@@ -288,7 +288,15 @@ impl<F: FnMut(Candidate)> Sink for SettingUp<F> {
     #[inline(always)]
     fn take(&mut self, _: Projected, tris: &[Tri]) {
         let mut pad = [[0u32; 3]; 8];
-        for block in tris.chunks(8) {
+        // Each block's vertices are fetched while the block before is set up.
+        let mut blocks = tris.chunks(8).peekable();
+        if let Some(first) = blocks.peek() {
+            self.small.prefetch(first);
+        }
+        while let Some(block) = blocks.next() {
+            if let Some(next) = blocks.peek() {
+                self.small.prefetch(next);
+            }
             let (set_up, other) = self.small.set_up8(eight(block, &mut pad), &mut self.lanes);
             // Lanes past the end were padding.
             let mut bits = (set_up | other) & ((1u32 << block.len()) - 1);
