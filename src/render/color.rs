@@ -25,17 +25,7 @@ impl Rgb {
 
     /// Every channel multiplied by `k` (clamped to 0..=1; NaN counts as 0), rounded.
     pub fn scale(self, k: f32) -> Rgb {
-        // `clamp` keeps NaN, and `NaN as u8` is 0: the same result as k = 0, stated here
-        // so that a NaN light value reads as "unlit" rather than as an accident.
-        let k = if k.is_nan() { 0.0 } else { k.clamp(0.0, 1.0) };
-        #[cfg(target_arch = "x86_64")]
-        return scale_lanes(self, k);
-        #[cfg(not(target_arch = "x86_64"))]
-        Rgb {
-            r: channel(f32::from(self.r) * k),
-            g: channel(f32::from(self.g) * k),
-            b: channel(f32::from(self.b) * k),
-        }
+        Scaler::new(self).scale(k)
     }
 
     /// Straight blend: `self` at t = 0, `other` at t = 1 (t clamped).
@@ -52,16 +42,40 @@ impl Rgb {
     }
 }
 
-/// `Rgb::scale` of a clamped `k`, the three channels in one SSE2 register (part of every
-/// x86_64 CPU): the same multiply and add as `channel`, then one truncation for all three.
-/// This runs for every pixel drawn, and the scalar form converts, clamps and truncates
-/// each channel on its own (the compiler cannot tell the values are in range). The sums
-/// are within 0.5..=255.5, where truncating to i32 is `channel`'s `as u8`, so the bytes
-/// are the same.
+/// A colour to be scaled many times (`Rgb::scale`, for every pixel of a lit mesh), its
+/// channels converted to floats once: in the pixel loops the compiler did not hoist the
+/// conversion (CesiumMan-x32, one core at 400x240: the raster about 1.5% faster).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Scaler([f32; 4]);
+
+impl Scaler {
+    pub(super) fn new(c: Rgb) -> Scaler {
+        Scaler([f32::from(c.r), f32::from(c.g), f32::from(c.b), 0.0])
+    }
+
+    /// `Rgb::scale` of the colour.
+    #[inline]
+    pub(super) fn scale(self, k: f32) -> Rgb {
+        // `clamp` keeps NaN, and `NaN as u8` is 0: the same result as k = 0, stated here
+        // so that a NaN light value reads as "unlit" rather than as an accident.
+        let k = if k.is_nan() { 0.0 } else { k.clamp(0.0, 1.0) };
+        #[cfg(target_arch = "x86_64")]
+        return scale_lanes(self.0, k);
+        #[cfg(not(target_arch = "x86_64"))]
+        Rgb { r: channel(self.0[0] * k), g: channel(self.0[1] * k), b: channel(self.0[2] * k) }
+    }
+}
+
+/// `Scaler::scale` of a clamped `k`, the three channels in one SSE2 register (part of
+/// every x86_64 CPU): the same multiply and add as `channel`, then one truncation for all
+/// three. This runs for every pixel drawn, and the scalar form converts, clamps and
+/// truncates each channel on its own (the compiler cannot tell the values are in range).
+/// The sums are within 0.5..=255.5, where truncating to i32 is `channel`'s `as u8`, so
+/// the bytes are the same.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[allow(unsafe_code)]
-fn scale_lanes(c: Rgb, k: f32) -> Rgb {
+fn scale_lanes(c: [f32; 4], k: f32) -> Rgb {
     // SAFETY: SSE2 is part of the x86_64 baseline: every x86_64 CPU has it, and Rust
     // compiles x86_64 code with it enabled.
     unsafe { scale_sse2(c, k) }
@@ -70,12 +84,11 @@ fn scale_lanes(c: Rgb, k: f32) -> Rgb {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
 #[inline]
-fn scale_sse2(c: Rgb, k: f32) -> Rgb {
+fn scale_sse2(c: [f32; 4], k: f32) -> Rgb {
     use std::arch::x86_64::*;
-    let bytes = _mm_cvtsi32_si128(i32::from_le_bytes([c.r, c.g, c.b, 0]));
     let zero = _mm_setzero_si128();
-    let ints = _mm_unpacklo_epi16(_mm_unpacklo_epi8(bytes, zero), zero);
-    let v = _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(ints), _mm_set1_ps(k)), _mm_set1_ps(0.5));
+    let channels = _mm_set_ps(c[3], c[2], c[1], c[0]);
+    let v = _mm_add_ps(_mm_mul_ps(channels, _mm_set1_ps(k)), _mm_set1_ps(0.5));
     let words = _mm_packs_epi32(_mm_cvttps_epi32(v), zero);
     let [r, g, b, _] = _mm_cvtsi128_si32(_mm_packus_epi16(words, zero)).to_le_bytes();
     Rgb { r, g, b }

@@ -236,7 +236,8 @@ pub(super) fn draw_mesh_by(
         (Some(_), _) => Paint::Heat,
         (None, Coloring::Solid(c)) => Paint::Lit(c),
         (None, Coloring::Heat) => Paint::Lit(DEFAULT_MESH_COLOR),
-    };
+    }
+    .painter();
     let usable_normals = mesh.normals.filter(|v| v.len() == n);
     let lit_shader = match (style.shading, usable_normals) {
         (Shading::Smooth, Some(_)) => Shader::Smooth { ambient: style.ambient },

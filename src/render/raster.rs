@@ -16,7 +16,7 @@ use glam::{Vec3, Vec4};
 
 use super::canvas::{Canvas, Touched};
 use super::clip::{ClipVertex, Polygon};
-use super::color::{Rgb, heat};
+use super::color::{Rgb, Scaler, heat};
 use super::fill::{COORD_LIMIT, Triangle};
 use super::glyphs::GlyphMode;
 use super::project::Scratch;
@@ -50,9 +50,33 @@ pub enum Paint {
 impl Paint {
     #[inline]
     pub fn color(self, s: f32) -> Rgb {
+        self.painter().color(s)
+    }
+
+    /// The paint made ready for the pixel loops, which call `color` once per pixel.
+    #[inline]
+    pub(super) fn painter(self) -> Painter {
         match self {
-            Paint::Lit(c) => c.scale(s),
-            Paint::Heat => heat_out_of_line(s),
+            Paint::Lit(c) => Painter::Lit(Scaler::new(c)),
+            Paint::Heat => Painter::Heat,
+        }
+    }
+}
+
+/// `Paint` with a lit colour's channels already converted (see `Scaler`).
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Painter {
+    Lit(Scaler),
+    Heat,
+}
+
+impl Painter {
+    /// `Paint::color`.
+    #[inline]
+    pub(super) fn color(self, s: f32) -> Rgb {
+        match self {
+            Painter::Lit(c) => c.scale(s),
+            Painter::Heat => heat_out_of_line(s),
         }
     }
 }
@@ -236,8 +260,8 @@ impl Raster {
     /// nothing.
     pub fn fill_triangle(&mut self, v: [Vec3; 3], s: [f32; 3], paint: Paint) {
         let (w, h) = (self.width, self.height);
-        let mut canvas = self.canvas();
-        let mut pixel = |i, z, s| canvas.surface(i, z, || paint.color(s));
+        let (mut canvas, painter) = (self.canvas(), paint.painter());
+        let mut pixel = |i, z, s| canvas.surface(i, z, || painter.color(s));
         if !v.iter().all(|p| p.is_finite()) {
             return;
         }
@@ -272,8 +296,8 @@ impl Raster {
     /// depth-writing (see `line` for the pixels it covers).
     pub fn line(&mut self, a: Vec3, b: Vec3, s: [f32; 2], paint: Paint) {
         let (w, h) = (self.width, self.height);
-        let mut canvas = self.canvas();
-        super::line::scan(w, h, a, b, s, |i, z, s| canvas.edge(i, z, true, || paint.color(s)));
+        let (mut canvas, painter) = (self.canvas(), paint.painter());
+        super::line::scan(w, h, a, b, s, |i, z, s| canvas.edge(i, z, true, || painter.color(s)));
     }
 
     /// A line drawn over everything, not touching depth.
