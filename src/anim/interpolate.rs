@@ -215,8 +215,13 @@ impl Quat4 {
     /// `without_negligible` on each lane (the identity has no such component).
     #[inline(always)]
     fn without_negligible(self) -> Self {
-        let tiny = |v: Vec4| Vec4::select(v.abs().cmplt(Vec4::splat(NEGLIGIBLE)), Vec4::ZERO, v);
-        Self { x: tiny(self.x), y: tiny(self.y), z: tiny(self.z), w: tiny(self.w) }
+        let Self { x, y, z, w } = self;
+        Self {
+            x: without_negligible(x),
+            y: without_negligible(y),
+            z: without_negligible(z),
+            w: without_negligible(w),
+        }
     }
 }
 
