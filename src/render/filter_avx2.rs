@@ -448,63 +448,89 @@ impl Lanes {
         unsafe {
             let set1 = _mm256_set1_epi32;
             let Lanes { a, b, c, .. } = *self;
-            let (cols, rows) = (_mm256_sub_epi32(self.px1, self.px0), _mm256_sub_epi32(self.py1, self.py0));
-            let mut covered = _mm256_setzero_si256();
+            let step = |e: [__m256i; 3], d: [__m256i; 3]| -> [__m256i; 3] {
+                std::array::from_fn(|k| _mm256_add_epi32(e[k], d[k]))
+            };
+            // Or-ed into `out`: bit `p` set where a centre's edge values `e` are not all at
+            // least zero (the sign bit of their or, moved to bit `p`). The uncovered
+            // centres are gathered, and the box applied once at the end: per centre, no
+            // compare against the box and no bit built at run time (the loops unroll, so
+            // `p` is a constant). Against a compare per centre and row and column: the
+            // raster 1.6% faster (CesiumMan-x32, one core at 400x240, frame by frame).
+            let outside = |e: &[__m256i; 3], p: i32, out: __m256i| {
+                let or = _mm256_or_si256(_mm256_or_si256(e[0], e[1]), e[2]);
+                let sign = _mm256_srlv_epi32(or, set1(31 - p));
+                _mm256_or_si256(out, _mm256_and_si256(sign, set1(1 << p)))
+            };
+            let mut out = _mm256_setzero_si256();
             let mut row = c;
-            let any_tall = _mm256_movemask_ps(_mm256_castsi256_ps(self.tall)) != 0;
-            for r in 0..8 {
-                if r == 4 && !any_tall {
-                    break;
-                }
-                let row_in = _mm256_cmpgt_epi32(rows, set1(r - 1));
+            for r in 0..4 {
                 let mut e = row;
                 for q in 0..4 {
-                    let inside =
-                        _mm256_cmpgt_epi32(_mm256_or_si256(_mm256_or_si256(e[0], e[1]), e[2]), set1(-1));
-                    let col_in = _mm256_cmpgt_epi32(cols, set1(q - 1));
-                    let bit = _mm256_and_si256(
-                        _mm256_and_si256(inside, row_in),
-                        _mm256_and_si256(col_in, set1(1 << (4 * r + q))),
-                    );
-                    covered = _mm256_or_si256(covered, bit);
-                    e = std::array::from_fn(|k| _mm256_add_epi32(e[k], a[k]));
+                    out = outside(&e, 4 * r + q, out);
+                    e = step(e, a);
                 }
-                row = std::array::from_fn(|k| _mm256_add_epi32(row[k], b[k]));
+                row = step(row, b);
             }
+            if _mm256_movemask_ps(_mm256_castsi256_ps(self.tall)) != 0 {
+                for r in 4..8 {
+                    let mut e = row;
+                    for q in 0..4 {
+                        out = outside(&e, 4 * r + q, out);
+                        e = step(e, a);
+                    }
+                    row = step(row, b);
+                }
+            }
+            let covered = _mm256_andnot_si256(out, self.centres::<2>());
             if _mm256_movemask_ps(_mm256_castsi256_ps(self.wide)) == 0 {
                 return covered;
             }
             // A wide box's rows are eight bits apart: its first four columns' bits spread
-            // out, then columns 4 to 7 of its (at most four) rows. (The loop above written
-            // again: as one helper called for both, the set-up compiled 3% slower.)
+            // out, then columns 4 to 7 of its (at most four) rows.
             let at = |v: __m256i, m: i32| _mm256_and_si256(v, set1(m));
-            let spread = _mm256_or_si256(
-                _mm256_or_si256(at(covered, 0xf), _mm256_slli_epi32::<4>(at(covered, 0xf0))),
+            let mut out = _mm256_or_si256(
+                _mm256_or_si256(at(out, 0xf), _mm256_slli_epi32::<4>(at(out, 0xf0))),
                 _mm256_or_si256(
-                    _mm256_slli_epi32::<8>(at(covered, 0xf00)),
-                    _mm256_slli_epi32::<12>(at(covered, 0xf000)),
+                    _mm256_slli_epi32::<8>(at(out, 0xf00)),
+                    _mm256_slli_epi32::<12>(at(out, 0xf000)),
                 ),
             );
-            let mut covered = _mm256_blendv_epi8(covered, spread, self.wide);
             let mut row: [__m256i; 3] =
                 std::array::from_fn(|k| _mm256_add_epi32(c[k], _mm256_slli_epi32::<2>(a[k])));
             for r in 0..4 {
-                let row_in = _mm256_cmpgt_epi32(rows, set1(r - 1));
                 let mut e = row;
                 for q in 4..8 {
-                    let inside =
-                        _mm256_cmpgt_epi32(_mm256_or_si256(_mm256_or_si256(e[0], e[1]), e[2]), set1(-1));
-                    let col_in = _mm256_cmpgt_epi32(cols, set1(q - 1));
-                    let bit = _mm256_and_si256(
-                        _mm256_and_si256(inside, row_in),
-                        _mm256_and_si256(col_in, set1(1 << (8 * r + q))),
-                    );
-                    covered = _mm256_or_si256(covered, bit);
-                    e = std::array::from_fn(|k| _mm256_add_epi32(e[k], a[k]));
+                    out = outside(&e, 8 * r + q, out);
+                    e = step(e, a);
                 }
-                row = std::array::from_fn(|k| _mm256_add_epi32(row[k], b[k]));
+                row = step(row, b);
             }
-            covered
+            _mm256_blendv_epi8(covered, _mm256_andnot_si256(out, self.centres::<3>()), self.wide)
+        }
+    }
+
+    /// Per lane, the bits of the centres of its box (at most eight rows, and columns of
+    /// `1 << ROW_BITS` bits): bit `(r << ROW_BITS) + q` for each `r <= py1 - py0` and
+    /// `q <= px1 - px0`; none for a box without a centre.
+    #[inline(always)]
+    unsafe fn centres<const ROW_BITS: i32>(&self) -> __m256i {
+        // SAFETY: AVX2 present (caller).
+        unsafe {
+            let (set1, ones, zero) = (_mm256_set1_epi32, _mm256_set1_epi32(-1), _mm256_setzero_si256());
+            // The bits below `n` (0 to 32 and more: a shift by 32 or more gives zero).
+            let below =
+                |n: __m256i| _mm256_andnot_si256(_mm256_sllv_epi32(ones, _mm256_max_epi32(n, zero)), ones);
+            let row_width = 1 << ROW_BITS;
+            let cols = _mm256_add_epi32(_mm256_sub_epi32(self.px1, self.px0), set1(1));
+            let mut each_row = _mm256_and_si256(below(cols), set1((1 << row_width) - 1));
+            let mut width = row_width;
+            while width < 32 {
+                each_row = _mm256_or_si256(each_row, _mm256_sllv_epi32(each_row, set1(width)));
+                width *= 2;
+            }
+            let rows = _mm256_add_epi32(_mm256_sub_epi32(self.py1, self.py0), set1(1));
+            _mm256_and_si256(each_row, below(_mm256_slli_epi32::<ROW_BITS>(rows)))
         }
     }
 
