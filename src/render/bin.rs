@@ -198,12 +198,16 @@ pub(super) fn for_each_candidate(
     filter(list, range, mesh, &mut Covering(keep));
 }
 
-/// A triangle `for_each_set_up` passes on.
+/// What `for_each_set_up` passes on.
 pub(super) enum Candidate<'a> {
-    /// A triangle of simple vertices under 64 pixels across (`fill::SET_UP_EXTENT`), set
-    /// up in lane `k` of the lanes (x86_64 with AVX2 only).
+    /// A block of up to eight triangles, in draw order (x86_64 with AVX2 only): bit `k` of
+    /// `set_up` set when `tris[k]`, of simple vertices and under 64 pixels across
+    /// (`fill::SET_UP_EXTENT`), is set up in lane `k` of `lanes`; bit `k` of `other` when
+    /// it is another that may draw. A block at a time: one call for its triangles rather
+    /// than one each (most set-up ones draw a pixel or two, and the call was a good part
+    /// of their cost).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    SetUp(Tri, &'a SmallLanes, usize),
+    Block { tris: &'a [Tri], lanes: &'a SmallLanes, set_up: u32, other: u32 },
     /// Any other triangle that may draw, for the filler's own checks and set-up.
     Other(Tri),
 }
@@ -299,16 +303,10 @@ impl<F: FnMut(Candidate)> Sink for SettingUp<F> {
             }
             let (set_up, other) = self.small.set_up8(eight(block, &mut pad), &mut self.lanes);
             // Lanes past the end were padding.
-            let mut bits = (set_up | other) & ((1u32 << block.len()) - 1);
-            while bits != 0 {
-                let k = bits.trailing_zeros() as usize;
-                let t = block[k];
-                (self.keep)(if set_up >> k & 1 == 1 {
-                    Candidate::SetUp(t, &self.lanes, k)
-                } else {
-                    Candidate::Other(t)
-                });
-                bits &= bits - 1;
+            let live = (1u32 << block.len()) - 1;
+            let (set_up, other) = (set_up & live, other & live);
+            if set_up | other != 0 {
+                (self.keep)(Candidate::Block { tris: block, lanes: &self.lanes, set_up, other });
             }
         }
     }

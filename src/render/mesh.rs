@@ -427,26 +427,36 @@ fn fill_listed(cx: FillCtx, rows: Range<usize>, mut pixel: impl FnMut(usize, f32
     let mut skipped = 0;
     let mesh = Projected { verts: &cx.sc.verts, spans: &cx.sc.spans, width: cx.w, height: cx.h };
     for_each_set_up(cx.mesh.triangle_list(), 0..primitives, mesh, cx.shader.smooth(), |c| {
-        skipped += usize::from(!fill_candidate(cx, &rows, c, &mut pixel));
+        skipped += fill_candidate(cx, &rows, c, &mut pixel);
     });
     DrawStats { primitives, skipped }
 }
 
-/// Fill one triangle the filter passed on over the rows `rows`; false, drawing nothing,
-/// when it is unusable (see `fill_listed_triangle`).
+/// Fill what the filter passed on over the rows `rows`; returns how many of its triangles
+/// were unusable and drew nothing (see `fill_listed_triangle`).
 #[inline(always)]
 fn fill_candidate(
     cx: FillCtx,
     rows: &Range<usize>,
     candidate: Candidate,
     pixel: &mut impl FnMut(usize, f32, f32),
-) -> bool {
+) -> usize {
     match candidate {
-        Candidate::SetUp(t, lanes, k) => {
-            fill_set_up(cx, rows, t, lanes, k, pixel);
-            true
+        Candidate::Block { tris, lanes, set_up, other } => {
+            let (mut bits, mut skipped) = (set_up | other, 0);
+            while bits != 0 {
+                let k = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let Some(&t) = tris.get(k) else { continue };
+                if set_up >> k & 1 == 1 {
+                    fill_set_up(cx, rows, t, lanes, k, pixel);
+                } else {
+                    skipped += usize::from(!fill_listed_triangle(cx, rows, t, pixel));
+                }
+            }
+            skipped
         }
-        Candidate::Other(t) => fill_listed_triangle(cx, rows, t, pixel),
+        Candidate::Other(t) => usize::from(!fill_listed_triangle(cx, rows, t, pixel)),
     }
 }
 
