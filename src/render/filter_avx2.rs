@@ -472,6 +472,9 @@ impl Lanes {
                 }
                 row = step(row, b);
             }
+            // Rows 4 to 7 written out again, as are the wide boxes' columns below: as one
+            // closure called three times, the compiler left it out of line, and every
+            // intrinsic in it with it (see `crate::isa`).
             if _mm256_movemask_ps(_mm256_castsi256_ps(self.tall)) != 0 {
                 for r in 4..8 {
                     let mut e = row;
