@@ -3,13 +3,13 @@
 //! `for_each_candidate` filters the list in draw order (a span test on every triangle,
 //! then a coverage test on those that pass, both in `filter_avx2` where the CPU has
 //! AVX2). One thread fills what `for_each_set_up` passes on directly, small triangles
-//! already set up eight at a time.
+//! already set up sixteen at a time.
 //!
 //! For two threads the filtered list is binned once for the row bands the mesh drawer
 //! fills in parallel: it is cut into chunks binned in parallel, each keeping, per band and
 //! in draw order, the triangles that may draw into that band. A band then walks its lists
-//! chunk after chunk, which is the draw order again, setting small triangles up eight at a
-//! time as one thread does (`set_up_each`), and draws exactly what the unfiltered walk
+//! chunk after chunk, which is the draw order again, setting small triangles up sixteen at
+//! a time as one thread does (`set_up_each`), and draws exactly what the unfiltered walk
 //! would have drawn (see `fill_band` in `mesh`).
 //!
 //! What a band keeps: a triangle of simple vertices whose pixel box holds a pixel centre of
@@ -20,7 +20,9 @@
 
 use std::ops::Range;
 
-use super::fill::{SPAN_ANY, SmallLanes, centre_rows, small_misses_its_only_centre, spans_hold_centre};
+use super::fill::{
+    LANES, SPAN_ANY, SmallLanes, centre_rows, small_misses_its_only_centre, spans_hold_centre,
+};
 use super::project::{ProjVertex, State};
 
 /// Number of row bands: the machine this is tuned for has two cores, and more bands would
@@ -200,7 +202,7 @@ pub(super) fn for_each_candidate(
 
 /// What `for_each_set_up` passes on.
 pub(super) enum Candidate<'a> {
-    /// A block of up to eight triangles, in draw order (x86_64 with AVX2 only): bit `k` of
+    /// A block of up to sixteen triangles, in draw order (x86_64 with AVX2 only): bit `k` of
     /// `set_up` set when `tris[k]`, of simple vertices and under 64 pixels across
     /// (`fill::SET_UP_EXTENT`), is set up in lane `k` of `lanes`; bit `k` of `other` when
     /// it is another that may draw. A block at a time: one call for its triangles rather
@@ -213,7 +215,7 @@ pub(super) enum Candidate<'a> {
 }
 
 /// `for_each_candidate` for the one-thread fill: triangles under 64 pixels across are
-/// also set up, eight at a time where the CPU has AVX2 (`filter_avx2::SmallFilter`), so
+/// also set up, sixteen at a time where the CPU has AVX2 (`filter_avx2::SmallFilter`), so
 /// that the filler starts at their rows; with `smooth` (`Shader::Smooth`'s ambient term)
 /// also shaded. The same triangles, in the same order; set-up ones that draw nothing (no
 /// area, or no centre of the raster covered) may be left out.
@@ -235,7 +237,7 @@ pub(super) fn for_each_set_up(
 }
 
 /// Call `keep` with each triangle of `lists` (a band's binned lists, in draw order) as
-/// `for_each_set_up` would: small ones set up eight at a time where the CPU has AVX2, so
+/// `for_each_set_up` would: small ones set up sixteen at a time where the CPU has AVX2, so
 /// that the band's filler, too, starts at their rows.
 #[inline(always)]
 pub(super) fn set_up_each<'l>(
@@ -291,9 +293,9 @@ struct SettingUp<F> {
 impl<F: FnMut(Candidate)> Sink for SettingUp<F> {
     #[inline(always)]
     fn take(&mut self, _: Projected, tris: &[Tri]) {
-        let mut pad = [[0u32; 3]; 8];
+        let mut pad = [[0u32; 3]; LANES];
         // Each block's vertices are fetched while the block before is set up.
-        let mut blocks = tris.chunks(8).peekable();
+        let mut blocks = tris.chunks(LANES).peekable();
         if let Some(first) = blocks.peek() {
             self.small.prefetch(first);
         }
@@ -301,7 +303,7 @@ impl<F: FnMut(Candidate)> Sink for SettingUp<F> {
             if let Some(next) = blocks.peek() {
                 self.small.prefetch(next);
             }
-            let (set_up, other) = self.small.set_up8(eight(block, &mut pad), &mut self.lanes);
+            let (set_up, other) = self.small.set_up16(padded(block, &mut pad), &mut self.lanes);
             // Lanes past the end were padding.
             let live = (1u32 << block.len()) - 1;
             let (set_up, other) = (set_up & live, other & live);
@@ -312,16 +314,16 @@ impl<F: FnMut(Candidate)> Sink for SettingUp<F> {
     }
 }
 
-/// `block` (at most eight triangles) as eight: itself when whole, else copied into `pad`
+/// `block` (at most `N` triangles) as `N`: itself when whole, else copied into `pad`
 /// after its triangles. (Copying every block, of a length known only at run time, was a
 /// call to `memcpy` per block: 0.7% of a CesiumMan-x32 profile.)
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(super) fn eight<'a>(block: &'a [Tri], pad: &'a mut [Tri; 8]) -> &'a [Tri; 8] {
+pub(super) fn padded<'a, const N: usize>(block: &'a [Tri], pad: &'a mut [Tri; N]) -> &'a [Tri; N] {
     match block.try_into() {
         Ok(whole) => whole,
         Err(_) => {
-            let n = block.len().min(8);
+            let n = block.len().min(N);
             pad[..n].copy_from_slice(&block[..n]);
             pad
         }

@@ -423,7 +423,8 @@ fn attribute_planes<T: Fixed>(
 
 /// What every attribute plane of one triangle shares, in pixel units: the two sides from
 /// vertex 0, the inverse of the area they span, and the box's first candidate centre
-/// relative to vertex 0. `filter_avx2` works these out eight triangles at a time with the
+/// relative to vertex 0. `filter_avx2` works these out eight triangles at a time (and
+/// `filter_avx512` sixteen) with the
 /// same operations in the same order, so `plane` gives the same bits either way.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct PlaneBasis {
@@ -704,7 +705,7 @@ pub(super) fn fill_snapped(
 }
 
 /// Draw a small triangle set up as `SmallTriangle::new` sets it up (in `filter_avx2` too,
-/// eight at a time) over the raster rows `rows`, with its attribute planes (in pixel
+/// sixteen at a time) over the raster rows `rows`, with its attribute planes (in pixel
 /// units, from the box's first centre) asked for once a pixel is known to be covered.
 #[inline(always)]
 pub(super) fn fill_small(
@@ -803,40 +804,43 @@ impl SmallTriangle {
     }
 }
 
-/// Eight small triangles set up at once (`filter_avx2::SmallFilter`), a triangle per
+/// Triangles `SmallLanes` holds.
+pub(super) const LANES: usize = 16;
+
+/// Sixteen small triangles set up at once (`filter_avx2::SmallFilter`), a triangle per
 /// lane: what `SmallTriangle::new` and `PlaneBasis::new` give for each, and its depth
 /// plane.
 ///
-/// The set-up writes every field with 32-byte stores: aligned to a cache line, with the
-/// flag last, no store straddles two lines. On the stack at whatever offset, half of them
-/// did, and the set-up waited on them (on the Xeon VM the hottest spot of its profile;
+/// The set-up writes every field with 32- or 64-byte stores: aligned to a cache line, with
+/// the flag last, no store straddles two lines. On the stack at whatever offset, half of
+/// them did, and the set-up waited on them (on the Xeon VM the hottest spot of its profile;
 /// CesiumMan-x32, one core at 400x240: the set-up's share 19.6% -> 17.0%).
 #[derive(Clone, Copy, Debug, Default)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[repr(C, align(64))]
 pub(super) struct SmallLanes {
     /// Per edge: the step per column, the step per row, the value at the first centre.
-    pub a: [[i32; 8]; 3],
-    pub b: [[i32; 8]; 3],
-    pub c: [[i32; 8]; 3],
+    pub a: [[i32; LANES]; 3],
+    pub b: [[i32; LANES]; 3],
+    pub c: [[i32; LANES]; 3],
     /// `[px0, px1, py0, py1, cx, cy]`.
-    pub frame: [[i32; 8]; 6],
+    pub frame: [[i32; LANES]; 6],
     /// All ones on a front face.
-    pub front: [i32; 8],
+    pub front: [i32; LANES],
     /// `[x1, y1, x2, y2, inv_area, ox, oy]`.
-    pub basis: [[f32; 8]; 7],
+    pub basis: [[f32; LANES]; 7],
     /// The depth plane: value at the first centre, step per column, step per row.
-    pub z_plane: [[f32; 8]; 3],
+    pub z_plane: [[f32; LANES]; 3],
     /// The plane of the corners' smooth-shaded values, as `z_plane`.
-    pub s_plane: [[f32; 8]; 3],
+    pub s_plane: [[f32; LANES]; 3],
     /// All ones where the triangle is not small (`SMALL_EXTENT`): it is scanned as
     /// `Triangle::scan_box` scans one, from these edges and planes.
-    pub long: [i32; 8],
+    pub long: [i32; LANES],
     /// For a small triangle whose box holds at most 4 x 8 or 8 x 4 centres, the centres of its box
     /// that it covers: bit `4 r + q` for the centre `q` columns right of and `r` rows below
     /// the first (`px0`, `py0`), `8 r + q` in a box more than four columns wide. 0 for a
     /// larger box, which the filler scans itself.
-    pub covered: [u32; 8],
+    pub covered: [u32; LANES],
     /// Whether `s_plane` is set (the filter was given `Shader::Smooth`'s ambient term).
     pub shaded: bool,
 }
@@ -845,7 +849,7 @@ impl SmallLanes {
     /// Lane `k`'s triangle.
     #[inline(always)]
     pub(super) fn triangle(&self, k: usize) -> SmallTriangle {
-        let edge = |e: &[[i32; 8]; 3]| [e[0][k], e[1][k], e[2][k]];
+        let edge = |e: &[[i32; LANES]; 3]| [e[0][k], e[1][k], e[2][k]];
         let f = |i: usize| self.frame[i][k];
         SmallTriangle {
             edges: (edge(&self.a), edge(&self.b), edge(&self.c)),
@@ -953,7 +957,7 @@ fn is_small<T: Fixed>(x: [T; 3], y: [T; 3]) -> bool {
 /// their boxes are at most 16 columns wide.
 pub(super) const SMALL_EXTENT: i64 = 16 * SUB;
 
-/// Triangles spanning less than this (64 pixels) both ways are set up in `i32` eight at a
+/// Triangles spanning less than this (64 pixels) both ways are set up in `i32` sixteen at a
 /// time by the filter (`SmallLanes`), small or not: their sides are below 2^14, so the
 /// products in their area and edge values below 2^28.
 pub(super) const SET_UP_EXTENT: i64 = 64 * SUB;

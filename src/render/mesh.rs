@@ -480,7 +480,7 @@ fn fill_set_up(
     // and spilled the row loop's registers (criterion, one core at 400x240: walker and
     // tentacle 10% slower, CesiumMan-x32 4-6%).
     let (z_plane, basis) = lanes.planes(k);
-    // Smooth shading was done with the set-up, eight at a time (the same bits).
+    // Smooth shading was done with the set-up, sixteen at a time (the same bits).
     let s_plane = lanes.s_plane(k).unwrap_or_else(|| {
         let light = t.map(|i| cx.sc.verts.get(i as usize).map_or(0.0, |v| v.light));
         basis.plane(shade(cx, light, t.map(|i| i as usize), front))

@@ -31,6 +31,9 @@ mod fill;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod filter_avx2;
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod filter_avx512;
 mod glyphs;
 mod line;
 mod mesh;
