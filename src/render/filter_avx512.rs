@@ -79,6 +79,85 @@ pub(super) unsafe fn set_up16(
     (u32::from(set_up), u32::from(!l.sized))
 }
 
+/// One corner of sixteen triangles (`corner`).
+struct Corner {
+    /// Lanes whose index is in range and whose vertex is simple.
+    ok: __mmask16,
+    x: __m512i,
+    y: __m512i,
+    z: __m512,
+    light: __m512,
+}
+
+/// For each corner `K` (0 to 2), the lane of the 48 indices (three registers of sixteen)
+/// that each triangle's corner is: word `3 t + K` for triangle `t`. `PICK_AB` takes it
+/// from the first two registers (words 0 to 31; a lane past them takes any); `PICK_C` then
+/// takes the words from 32 on from the third (16 + j is its word j) and keeps the others.
+const PICK_AB: [[i32; 16]; 3] = pick_lanes(false);
+const PICK_C: [[i32; 16]; 3] = pick_lanes(true);
+
+const fn pick_lanes(third: bool) -> [[i32; 16]; 3] {
+    let mut out = [[0i32; 16]; 3];
+    let mut k = 0i32;
+    while k < 3 {
+        let mut t = 0i32;
+        while t < 16 {
+            let word = 3 * t + k;
+            out[k as usize][t as usize] = match (third, word >= 32) {
+                (false, _) => word & 31,
+                (true, true) => 16 + word - 32,
+                (true, false) => t,
+            };
+            t += 1;
+        }
+        k += 1;
+    }
+    out
+}
+
+/// Corner `K` of the triangles `tris`, whose 48 indices are `thirds`.
+///
+/// SAFETY (caller): as for `set_up16`.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw")]
+unsafe fn corner<const K: usize>(screen: &Screen, tris: &[Tri; LANES], thirds: &[__m512i; 3]) -> Corner {
+    // SAFETY: loads of the 64 bytes of each table row.
+    let (ab, c) = unsafe {
+        (_mm512_loadu_si512(PICK_AB[K].as_ptr().cast()), _mm512_loadu_si512(PICK_C[K].as_ptr().cast()))
+    };
+    let index = _mm512_permutex2var_epi32(_mm512_permutex2var_epi32(thirds[0], ab, thirds[1]), c, thirds[2]);
+    // In range: at most the last index, unsigned.
+    let in_range = _mm512_cmple_epu32_mask(index, _mm512_set1_epi32(screen.last));
+    // SAFETY: every index is clamped to `0..=last` (caller's bounds): x, y, z and the light
+    // are the first four words of each `ProjVertex`. Each vertex is read with a load of its
+    // own, its index clamped in a general register, as in `filter_avx2::Lanes::new`.
+    let xyzl = |t: usize| unsafe {
+        let i = (tris[t][K] as usize).min(screen.last as usize);
+        _mm_loadu_ps(screen.verts.add(4 * i).cast::<f32>())
+    };
+    // Vertices t | t + 4 | t + 8 | t + 12 per register, then a 4 x 4 transpose in each
+    // 128 bits: lane 4 j + t holds vertex 4 j + t.
+    let quad = |t: usize| {
+        let v = _mm512_castps128_ps512(xyzl(t));
+        let v = _mm512_insertf32x4::<1>(v, xyzl(t + 4));
+        let v = _mm512_insertf32x4::<2>(v, xyzl(t + 8));
+        _mm512_insertf32x4::<3>(v, xyzl(t + 12))
+    };
+    let (r0, r1, r2, r3) = (quad(0), quad(1), quad(2), quad(3));
+    let (t0, t1) = (_mm512_unpacklo_ps(r0, r1), _mm512_unpackhi_ps(r0, r1));
+    let (t2, t3) = (_mm512_unpacklo_ps(r2, r3), _mm512_unpackhi_ps(r2, r3));
+    let (pd, ps) = (_mm512_castps_pd, _mm512_castpd_ps);
+    let y = _mm512_castps_si512(ps(_mm512_unpackhi_pd(pd(t0), pd(t2))));
+    Corner {
+        // Simple: `y` is not `NOT_SIMPLE`.
+        ok: _mm512_mask_cmpneq_epi32_mask(in_range, y, _mm512_set1_epi32(NOT_SIMPLE)),
+        x: _mm512_castps_si512(ps(_mm512_unpacklo_pd(pd(t0), pd(t2)))),
+        y,
+        z: ps(_mm512_unpacklo_pd(pd(t1), pd(t3))),
+        light: ps(_mm512_unpackhi_pd(pd(t1), pd(t3))),
+    }
+}
+
 impl Lanes16 {
     /// SAFETY (caller): as for `set_up16`.
     #[inline]
@@ -86,58 +165,25 @@ impl Lanes16 {
     unsafe fn new(screen: &Screen, tris: &[Tri; LANES]) -> Lanes16 {
         let set1 = _mm512_set1_epi32;
         let zero = _mm512_setzero_si512();
-        let last = set1(screen.last);
-        // The 48 indices, triangle by triangle, in three registers; corner k of triangle
-        // t is word 3 t + k: from the first two registers (words 0..32) by one permute,
-        // then the lanes whose word is 32 or more from the third.
-        // SAFETY: `Tri` is three u32, so `tris` is 192 bytes.
+        // The 48 indices, triangle by triangle, in three registers (`Tri` is three u32, so
+        // `tris` is 192 bytes).
+        // SAFETY: loads of the 192 bytes of `tris`.
         let third = |i: usize| unsafe { _mm512_loadu_si512(tris.as_ptr().cast::<__m512i>().add(i)) };
         let thirds = [third(0), third(1), third(2)];
-        let lanes = |f: &dyn Fn(i32) -> i32| {
-            let idx: [i32; 16] = std::array::from_fn(|t| f(t as i32));
-            // SAFETY: a load of the 64 bytes of `idx`.
-            unsafe { _mm512_loadu_si512(idx.as_ptr().cast()) }
+        // One call per corner, each compiled for its own: as a loop over the corners, the
+        // compiler kept the loop, its permutes' indices worked out at run time and the
+        // corners' registers in memory.
+        // SAFETY: the caller's.
+        let (c0, c1, c2) = unsafe {
+            (
+                corner::<0>(screen, tris, &thirds),
+                corner::<1>(screen, tris, &thirds),
+                corner::<2>(screen, tris, &thirds),
+            )
         };
-        let pick = |k: i32| {
-            let word = |t: i32| 3 * t + k;
-            let from_ab = _mm512_permutex2var_epi32(thirds[0], lanes(&|t| word(t) & 31), thirds[1]);
-            // Index 16 + j takes word j of the third register; index t keeps lane t.
-            let from_c = lanes(&|t| if word(t) >= 32 { 16 + word(t) - 32 } else { t });
-            _mm512_permutex2var_epi32(from_ab, from_c, thirds[2])
-        };
-        let mut ok: __mmask16 = 0xffff;
-        let (mut x, mut y) = ([zero; 3], [zero; 3]);
-        let (mut z, mut light) = ([_mm512_setzero_ps(); 3], [_mm512_setzero_ps(); 3]);
-        for k in 0..3 {
-            // In range: at most the last index, unsigned.
-            ok &= _mm512_cmple_epu32_mask(pick(k as i32), last);
-            // SAFETY: every index is clamped to `0..=last` (caller's bounds): x, y, z and
-            // the light are the first four words of each `ProjVertex`. Each vertex is read
-            // with a load of its own, its index clamped in a general register, as in
-            // `filter_avx2::Lanes::new`.
-            let xyzl = |t: usize| unsafe {
-                let i = (tris[t][k] as usize).min(screen.last as usize);
-                _mm_loadu_ps(screen.verts.add(4 * i).cast::<f32>())
-            };
-            // Vertices t | t + 4 | t + 8 | t + 12 per register, then a 4 x 4 transpose in
-            // each 128 bits: lane 4 j + t holds vertex 4 j + t.
-            let quad = |t: usize| {
-                let v = _mm512_castps128_ps512(xyzl(t));
-                let v = _mm512_insertf32x4::<1>(v, xyzl(t + 4));
-                let v = _mm512_insertf32x4::<2>(v, xyzl(t + 8));
-                _mm512_insertf32x4::<3>(v, xyzl(t + 12))
-            };
-            let (r0, r1, r2, r3) = (quad(0), quad(1), quad(2), quad(3));
-            let (t0, t1) = (_mm512_unpacklo_ps(r0, r1), _mm512_unpackhi_ps(r0, r1));
-            let (t2, t3) = (_mm512_unpacklo_ps(r2, r3), _mm512_unpackhi_ps(r2, r3));
-            let (pd, ps) = (_mm512_castps_pd, _mm512_castpd_ps);
-            x[k] = _mm512_castps_si512(ps(_mm512_unpacklo_pd(pd(t0), pd(t2))));
-            y[k] = _mm512_castps_si512(ps(_mm512_unpackhi_pd(pd(t0), pd(t2))));
-            z[k] = ps(_mm512_unpacklo_pd(pd(t1), pd(t3)));
-            light[k] = ps(_mm512_unpackhi_pd(pd(t1), pd(t3)));
-            // Simple: `y` is not `NOT_SIMPLE`.
-            ok = _mm512_mask_cmpneq_epi32_mask(ok, y[k], set1(NOT_SIMPLE));
-        }
+        let ok = c0.ok & c1.ok & c2.ok;
+        let (x, y) = ([c0.x, c1.x, c2.x], [c0.y, c1.y, c2.y]);
+        let (z, light) = ([c0.z, c1.z, c2.z], [c0.light, c1.light, c2.light]);
         let min = |v: [__m512i; 3]| _mm512_min_epi32(_mm512_min_epi32(v[0], v[1]), v[2]);
         let max = |v: [__m512i; 3]| _mm512_max_epi32(_mm512_max_epi32(v[0], v[1]), v[2]);
         let (x_min, x_max, y_min, y_max) = (min(x), max(x), min(y), max(y));
