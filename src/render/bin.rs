@@ -355,8 +355,20 @@ fn filter(list: TriangleList, range: Range<usize>, mesh: Projected, sink: &mut i
             for (w, &bits) in pass.iter().enumerate() {
                 let mut bits = bits;
                 while bits != 0 {
-                    batch.push(tri(start + 64 * w + bits.trailing_zeros() as usize), mesh, sink);
-                    bits &= bits - 1;
+                    // Up to the batch's end in a loop of its own, the count in a register:
+                    // pushed one at a time with the sink's call in the loop, the count went
+                    // through memory each time, and the loop waited on it.
+                    let mut n = batch.n;
+                    while bits != 0 && n < BATCH {
+                        batch.tris[n] = tri(start + 64 * w + bits.trailing_zeros() as usize);
+                        bits &= bits - 1;
+                        n += 1;
+                    }
+                    batch.n = n;
+                    if n == BATCH {
+                        sink.take(mesh, &batch.tris);
+                        batch.n = 0;
+                    }
                 }
             }
             start += done;
@@ -386,11 +398,6 @@ struct Batch {
 }
 
 impl Batch {
-    #[inline(always)]
-    fn push(&mut self, t: Tri, mesh: Projected, sink: &mut impl Sink) {
-        self.push_if(true, t, mesh, sink);
-    }
-
     /// Add `t` when `pass`, without a branch on it: `t` is written either way, and the end
     /// advances only when it passes.
     #[inline(always)]
