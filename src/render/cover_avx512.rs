@@ -10,6 +10,7 @@
 
 use std::arch::x86_64::*;
 
+use super::fill::{LANES, SmallLanes};
 use crate::isa::Isa;
 
 /// The widest box `row_masks` takes: two operations a row.
@@ -17,29 +18,39 @@ pub(super) const MASK_COLS: usize = 32;
 /// The most rows it takes at once: a set-up triangle spans less than 64 pixels.
 pub(super) const MASK_ROWS: usize = 64;
 
-/// The covered centres of `rows` rows (at most `MASK_ROWS`) of a box `cols` wide (1 to
-/// `MASK_COLS`), whose edges step by `a` a column and `b` a row and have the values `e` at
-/// the first column of the first row: bit `q` of `masks[r]` is set when all three edge
-/// values at column `q` of row `r` are at least zero. Returns bit `r` set when `masks[r]`
-/// is not 0, or `None` (nothing written) without AVX-512.
+/// The covered centres of `rows` rows (at most `MASK_ROWS`) of the box of lane `k`'s
+/// triangle in `lanes`, from its row `first` on, the box being `cols` wide (1 to
+/// `MASK_COLS`): bit `q` of `masks[r]` is set when all three edge values at column `q` of
+/// row `first + r` are at least zero. Returns bit `r` set when `masks[r]` is not 0, or
+/// `None` (nothing written) without AVX-512.
 ///
-/// The values are worked out in i32, as adds from `e`: exact where every edge value of the
-/// box, and of the columns past it to the next multiple of 16, fits (set-up triangles
-/// span less than 64 pixels: their values stay below 2^30).
+/// The values are worked out in i32, as adds from the lane's: exact where every edge
+/// value of the box, and of the columns past it to the next multiple of 16, fits (set-up
+/// triangles span less than 64 pixels: their values stay below 2^30).
+///
+/// The edges are read from `lanes` here: handed over as values, they went through the
+/// stack four bytes at a time and were read back sixteen at a time, and a load that
+/// spans several stores waits for them to reach the cache.
 pub(super) fn row_masks(
-    (a, b, e): ([i32; 3], [i32; 3], [i32; 3]),
+    lanes: &SmallLanes,
+    k: usize,
+    first: i32,
     cols: usize,
     rows: usize,
     masks: &mut [u32; MASK_ROWS],
 ) -> Option<u64> {
-    if Isa::best() != Some(Isa::Avx512) || cols == 0 || cols > MASK_COLS {
+    if Isa::best() != Some(Isa::Avx512) || cols == 0 || cols > MASK_COLS || k >= LANES {
         return None;
     }
+    let edge = |e: &[[i32; LANES]; 3]| [e[0][k], e[1][k], e[2][k]];
+    let (a, b, c) = (edge(&lanes.a), edge(&lanes.b), edge(&lanes.c));
+    let e = [c[0] + b[0] * first, c[1] + b[1] * first, c[2] + b[2] * first];
     // SAFETY: the CPU has AVX-512F, VL and BW (`Isa::Avx512`).
     Some(unsafe { masks_avx512(a, b, e, cols, rows.min(MASK_ROWS), masks) })
 }
 
-/// `row_masks`, for `rows <= MASK_ROWS`.
+/// `row_masks` of the edges stepping by `a` a column and `b` a row, with the values `e` at
+/// the first column of the first row, for `rows <= MASK_ROWS`.
 ///
 /// SAFETY (caller): AVX-512F, VL and BW present.
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw")]
@@ -94,7 +105,7 @@ mod tests {
     fn row_masks_test_every_centre() {
         if Isa::best() != Some(Isa::Avx512) {
             eprintln!("note: no AVX-512 here; row_masks is not tested");
-            assert_eq!(row_masks(([1; 3], [1; 3], [0; 3]), 4, 4, &mut [0; MASK_ROWS]), None);
+            assert_eq!(row_masks(&SmallLanes::default(), 0, 0, 4, 4, &mut [0; MASK_ROWS]), None);
             return;
         }
         // Random edges (steps of up to 64 pixels' worth) over boxes of every width: each
@@ -116,7 +127,13 @@ mod tests {
             let e: [i32; 3] =
                 std::array::from_fn(|k| (next(1 << 10) * 256 + next(1) - i64::from(a[k]) * 8) as i32);
             let mut masks = [0; MASK_ROWS];
-            let nonempty = row_masks((a, b, e), cols, rows, &mut masks).expect("AVX-512");
+            // In lane `k`, anchored `first` rows above the first row asked for.
+            let (k, first) = (trial % LANES, (trial / 3 % 5) as i32);
+            let mut lanes = SmallLanes::default();
+            for i in 0..3 {
+                (lanes.a[i][k], lanes.b[i][k], lanes.c[i][k]) = (a[i], b[i], e[i] - b[i] * first);
+            }
+            let nonempty = row_masks(&lanes, k, first, cols, rows, &mut masks).expect("AVX-512");
             for (r, &got) in masks.iter().enumerate().take(rows) {
                 let mut want = 0u32;
                 for q in 0..cols {
@@ -137,7 +154,9 @@ mod tests {
         assert!(covered > 20_000 && covered < centres - 20_000, "{covered} of {centres}");
         assert!(zeros > 100, "{zeros} covered centres on an edge");
         // Boxes it does not take.
-        assert_eq!(row_masks(([1; 3], [1; 3], [0; 3]), 0, 4, &mut [0; MASK_ROWS]), None);
-        assert_eq!(row_masks(([1; 3], [1; 3], [0; 3]), MASK_COLS + 1, 4, &mut [0; MASK_ROWS]), None);
+        let lanes = SmallLanes::default();
+        assert_eq!(row_masks(&lanes, 0, 0, 0, 4, &mut [0; MASK_ROWS]), None);
+        assert_eq!(row_masks(&lanes, 0, 0, MASK_COLS + 1, 4, &mut [0; MASK_ROWS]), None);
+        assert_eq!(row_masks(&lanes, LANES, 0, 4, 4, &mut [0; MASK_ROWS]), None);
     }
 }

@@ -903,7 +903,7 @@ impl SmallLanes {
     ) {
         let tri = self.triangle(k);
         #[cfg(target_arch = "x86_64")]
-        if scan_row_masks(&tri, size, rows, planes, &mut f) {
+        if scan_row_masks(self, k, &tri, size, rows, planes, &mut f) {
             return;
         }
         if self.long[k] == 0 {
@@ -940,13 +940,15 @@ impl SmallLanes {
     }
 }
 
-/// `SmallLanes::scan` of a set-up triangle `tri` whose planes are `planes`, each row's
+/// `SmallLanes::scan` of lane `k`'s triangle `tri`, whose planes are `planes`, each row's
 /// covered centres found by testing them all (`cover_avx512::row_masks`): the same pixels,
 /// values and order. False, having drawn nothing, without AVX-512 or for a box more than
 /// `MASK_COLS` wide.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn scan_row_masks(
+    lanes: &SmallLanes,
+    k: usize,
     tri: &SmallTriangle,
     (width, height): (usize, usize),
     rows: &Range<usize>,
@@ -962,14 +964,9 @@ fn scan_row_masks(
     if count > MASK_ROWS {
         return false;
     }
-    // The edge values at the first column of row `row0`: a centre of the box, so they fit
-    // (see `SET_UP_EXTENT`).
-    let (a, b, c) = tri.edges;
-    let first = row0 - tri.py0;
-    let e = [c[0] + b[0] * first, c[1] + b[1] * first, c[2] + b[2] * first];
     let mut masks = [0u32; MASK_ROWS];
     let cols = (tri.px1 - tri.px0 + 1) as usize;
-    let Some(mut nonempty) = row_masks((a, b, e), cols, count, &mut masks) else {
+    let Some(mut nonempty) = row_masks(lanes, k, row0 - tri.py0, cols, count, &mut masks) else {
         return false;
     };
     let (px0, py0) = (tri.px0 as usize, tri.py0 as usize);
