@@ -8,6 +8,13 @@
 //! the raster 3-5% faster frame by frame against two eight-lane blocks, criterion medians
 //! 3%, minima 6%; the walker and the tentacle 1-3%. (Zen 4 runs a 512-bit operation as
 //! two halves: there it saves instructions, not operations.)
+//!
+//! The eight-lane code is mirrored here line for line rather than shared: the two use
+//! other register types, and lane tests that are vectors there and mask registers here.
+//! One body generic over both would go through a layer of vector traits whose every call
+//! must be inlined into the kernel, which the compiler does not promise (see `crate::isa`:
+//! an intrinsic left out of line made the kernels three times slower). The set-up test
+//! holds both to the filler's scalar set-up, bit for bit.
 
 use std::arch::x86_64::*;
 
