@@ -424,8 +424,8 @@ fn attribute_planes<T: Fixed>(
 /// What every attribute plane of one triangle shares, in pixel units: the two sides from
 /// vertex 0, the inverse of the area they span, and the box's first candidate centre
 /// relative to vertex 0. `filter_avx2` works these out eight triangles at a time (and
-/// `filter_avx512` sixteen) with the
-/// same operations in the same order, so `plane` gives the same bits either way.
+/// `filter_avx512` sixteen) with the same operations in the same order, so `plane` gives
+/// the same bits either way.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct PlaneBasis {
     pub x1: f32,
@@ -890,7 +890,8 @@ impl SmallLanes {
     /// `fill` of a triangle whose covered centres are not known (larger boxes, and every
     /// triangle that is not small, scanned as `Triangle::scan_box` scans it), out of
     /// line: most set-up triangles are smaller, and their loop stays small. With AVX-512,
-    /// boxes up to `MASK_COLS` wide have every centre tested instead (`scan_row_masks`):
+    /// boxes up to `cover_avx512::MASK_COLS` wide have every centre tested instead
+    /// (`scan_row_masks`):
     /// CesiumMan-x32, one core at 400x240, the raster 4% faster frame by frame.
     #[inline(never)]
     fn scan(
