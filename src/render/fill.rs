@@ -889,10 +889,9 @@ impl SmallLanes {
 
     /// `fill` of a triangle whose covered centres are not known (larger boxes, and every
     /// triangle that is not small, scanned as `Triangle::scan_box` scans it), out of
-    /// line: most set-up triangles are smaller, and their loop stays small. With AVX-512,
-    /// boxes up to `cover_avx512::MASK_COLS` wide have every centre tested instead
-    /// (`scan_row_masks`):
-    /// CesiumMan-x32, one core at 400x240, the raster 4% faster frame by frame.
+    /// line: most set-up triangles are smaller, and their loop stays small. Boxes up to
+    /// `cover::MASK_COLS` wide have every centre tested instead (`scan_row_masks`; the
+    /// set-up's lanes exist only where the CPU has AVX2, which that needs).
     #[inline(never)]
     fn scan(
         &self,
@@ -942,8 +941,8 @@ impl SmallLanes {
 }
 
 /// `SmallLanes::scan` of lane `k`'s triangle `tri`, whose planes are `planes`, each row's
-/// covered centres found by testing them all (`cover_avx512::row_masks`): the same pixels,
-/// values and order. False, having drawn nothing, without AVX-512 or for a box more than
+/// covered centres found by testing them all (`cover::row_masks`): the same pixels,
+/// values and order. False, having drawn nothing, without AVX2 or for a box more than
 /// `MASK_COLS` wide.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
@@ -956,7 +955,7 @@ fn scan_row_masks(
     (z_plane, s_plane): (Plane, Plane),
     f: &mut impl FnMut(usize, f32, f32),
 ) -> bool {
-    use super::cover_avx512::{MASK_ROWS, row_masks};
+    use super::cover::{MASK_ROWS, row_masks};
     let Some((row0, row1)) = tri.rows_in(height, rows) else {
         // No row of the box in `rows`: nothing to draw, whichever way.
         return true;

@@ -28,7 +28,7 @@ mod clip;
 mod color;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-mod cover_avx512;
+mod cover;
 // The render module's `unsafe`: AVX2 intrinsics behind runtime detection.
 mod fill;
 #[cfg(target_arch = "x86_64")]

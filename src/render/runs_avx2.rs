@@ -16,8 +16,9 @@
 //! exactly representable, below 2^52) or at least `1 / d` from one, while the rounding
 //! error is at most `|n / d| 2^-53 < 1 / (2d)`.
 //!
-//! With AVX-512, the set-up's long triangles up to 32 columns wide (nearly all of them)
-//! have every centre of their box tested instead (`cover_avx512`), which costs less still.
+//! The set-up's long triangles up to 32 columns wide (nearly all of them) have every
+//! centre of their box tested instead (`cover`), which costs less still: these runs are
+//! left for wider boxes and for the triangles the set-up does not take.
 
 use std::arch::x86_64::*;
 
