@@ -610,22 +610,27 @@ impl SmallFilter {
             return (0, (1 << LANES) - 1);
         };
         unsafe {
-            let (set_up, other) = set_up8_for(self.isa, &self.screen, self.smooth, first, out, 0);
-            let (more, others) = set_up8_for(self.isa, &self.screen, self.smooth, second, out, 8);
+            let (set_up, other) = set_up8_avx2(&self.screen, self.smooth, first, out, 0);
+            let (more, others) = set_up8_avx2(&self.screen, self.smooth, second, out, 8);
             (set_up | more << 8, other | others << 8)
         }
     }
 }
 
-compiled_for_isa! {
-    /// `set_up8` compiled for `isa`.
-    unsafe fn set_up8_for(
-        screen: &Screen,
-        smooth: Option<f32>,
-        tris: &[Tri; 8],
-        out: &mut SmallLanes,
-        base: usize,
-    ) -> (u32, u32) => set_up8
+/// `set_up8` compiled for AVX2 alone: with AVX-512, `filter_avx512` sets sixteen up
+/// instead, so this is not compiled for it as the other kernels are (see `crate::isa`).
+///
+/// SAFETY (caller): as for `set_up8`.
+#[target_feature(enable = "avx2")]
+unsafe fn set_up8_avx2(
+    screen: &Screen,
+    smooth: Option<f32>,
+    tris: &[Tri; 8],
+    out: &mut SmallLanes,
+    base: usize,
+) -> (u32, u32) {
+    // SAFETY: the caller's.
+    unsafe { set_up8(screen, smooth, tris, out, base) }
 }
 
 /// `SmallFilter::set_up16` of eight triangles, into lanes `base..base + 8` of `out`.
