@@ -139,6 +139,19 @@ pub struct PoseArgs {
     /// Print the versioned JSON document instead of text (schema in the README).
     #[arg(long)]
     pub json: bool,
+    /// Only this node (and its mesh), by name or index (`#N`: always index N); repeat for
+    /// several. A name selects every node so named.
+    #[arg(long = "node", value_name = "NAME|N", allow_negative_numbers = true)]
+    pub nodes: Vec<String>,
+    /// Add each node's local translation, rotation and scale.
+    #[arg(long)]
+    pub local: bool,
+    /// Leave out the deformed positions (matrices only).
+    #[arg(long)]
+    pub no_positions: bool,
+    /// The rest pose (every node as the file gives it), once, instead of a clip.
+    #[arg(long, conflicts_with_all = ["clip", "times"])]
+    pub rest: bool,
 }
 
 #[derive(Debug, Args)]
@@ -171,6 +184,9 @@ pub struct RenderArgs {
     pub bones: bool,
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     pub color: ColorArg,
+    /// The rest pose (every node as the file gives it) instead of a clip.
+    #[arg(long, conflicts_with_all = ["clip", "time"])]
+    pub rest: bool,
 }
 
 #[derive(Debug, Args)]

@@ -6,6 +6,7 @@
 mod args;
 mod bench;
 mod check;
+mod clamp;
 mod inspect;
 mod normalize;
 mod output;
@@ -89,7 +90,10 @@ fn mistyped_command(first: Option<std::ffi::OsString>) -> Option<Failure> {
     if looks_like_path || Path::new(&word).exists() {
         return None;
     }
-    let commands: Vec<String> = Cli::command().get_subcommands().map(|c| c.get_name().to_string()).collect();
+    let mut commands: Vec<String> =
+        Cli::command().get_subcommands().map(|c| c.get_name().to_string()).collect();
+    // clap adds `help` only when it builds the parser, so the list above lacks it.
+    commands.push("help".to_string());
     if commands.contains(&word) {
         return None;
     }
@@ -130,6 +134,8 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
     if !args.time.is_finite() {
         return Err(Failure::input(format!("{}: --time must be a finite number of seconds", rig.source)));
     }
+    // Printed before the alternate screen opens, so it is on the terminal after quitting.
+    clamp::warn_times(&rig, clip, &[args.time]);
     let launch = crate::tui::Launch {
         clip,
         time: args.time,
