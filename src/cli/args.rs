@@ -78,6 +78,25 @@ pub enum Command {
     /// Time the viewer's per-frame pipeline headless over N frames of the first clip:
     /// per-stage median and p99, vertices/s, frames/s and bytes sent per frame.
     Bench(BenchArgs),
+    /// Print a shell completion script, made from these very definitions (for example
+    /// `rigscope completions bash > ~/.local/share/bash-completion/completions/rigscope`).
+    Completions(CompletionsArgs),
+    /// Print the manual page as roff (`rigscope man | man -l -`); with COMMAND, that
+    /// command's page.
+    Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// A command whose own page to print (default: the page of rigscope itself).
+    pub command: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -105,7 +124,8 @@ pub struct CheckArgs {
     /// Print every finding as versioned JSON (schema in the README).
     #[arg(long)]
     pub json: bool,
-    /// Vertices listed per code in the text output (JSON always lists every finding).
+    /// Findings listed per code in the text output, vertices and joints alike (JSON always
+    /// lists every finding).
     #[arg(long, default_value_t = 10, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..))]
     pub max: u32,
     /// Codes to leave out, comma-separated (for example RIG_JOINT_UNUSED,RIG_JOINT_FEW_VERTICES).
@@ -170,11 +190,13 @@ pub struct RenderArgs {
     pub size: (u16, u16),
     #[arg(long, value_enum, default_value_t = ModeArg::Braille)]
     pub mode: ModeArg,
-    /// Camera yaw in degrees around the up axis (0 looks down -Z from the front).
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    /// Camera yaw in degrees around the up axis (0 looks down -Z from the front; the
+    /// default is the viewer's opening view).
+    #[arg(long, default_value_t = crate::render::OPENING_YAW_DEGREES, allow_negative_numbers = true)]
     pub yaw: f32,
-    /// Camera pitch in degrees, -90..90 (positive looks down from above).
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    /// Camera pitch in degrees, -90..90 (positive looks down from above; the default is the
+    /// viewer's opening view).
+    #[arg(long, default_value_t = crate::render::OPENING_PITCH_DEGREES, allow_negative_numbers = true)]
     pub pitch: f32,
     /// Zoom factor (2 = twice as close as the framing distance).
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]

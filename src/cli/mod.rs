@@ -7,6 +7,7 @@ mod args;
 mod bench;
 mod check;
 mod clamp;
+mod generate;
 mod inspect;
 mod normalize;
 mod output;
@@ -77,6 +78,8 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Some(Command::Check(a)) => check::run(&a),
         Some(Command::Normalize(a)) => normalize::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
+        Some(Command::Completions(a)) => generate::completions(&a),
+        Some(Command::Man(a)) => generate::man(&a),
         None => open_viewer(&cli.open),
     }
 }
@@ -150,7 +153,8 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
     };
     let source = rig.source.clone();
     match crate::tui::run(rig, &launch).map_err(|e| Failure::input(format!("{source}: {e}")))? {
-        // Ended by a signal: exit as shells report it (143 for SIGTERM, 129 for SIGHUP).
+        // Ended by a signal: exit as shells report it (143 for SIGTERM, 129 for SIGHUP, 130 for
+        // Ctrl-C).
         Some(sig) => Ok((128 + sig).clamp(0, 255) as u8),
         None => Ok(0),
     }
