@@ -532,3 +532,186 @@ fn completions_and_man_pages_name_every_command() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("no command named 'frobnicate'"), "{}", run.stderr);
 }
+
+#[test]
+fn inspect_says_what_each_skin_deforms() {
+    // The nodes that name each skin, read with the gltf crate rather than rigscope's loader.
+    let bytes = std::fs::read(sample("walker.glb")).expect("read");
+    let gltf = gltf::Gltf::from_slice(&bytes).expect("glTF");
+    let users: Vec<(usize, usize, Option<usize>)> = gltf
+        .nodes()
+        .filter_map(|n| Some((n.skin()?.index(), n.index(), n.mesh().map(|m| m.index()))))
+        .collect();
+    assert!(!users.is_empty());
+    let run = rigscope(&["inspect", &sample("walker.glb"), "--json"]);
+    let doc: Value = serde_json::from_str(&run.stdout).expect("JSON");
+    for (s, skin) in doc["skins"].as_array().expect("skins").iter().enumerate() {
+        let listed: Vec<(usize, usize, Option<usize>)> = (skin["deforms"]
+            .as_array()
+            .expect("deforms")
+            .iter())
+        .map(|u| (s, u["node"].as_u64().expect("node") as usize, u["mesh"].as_u64().map(|m| m as usize)))
+        .collect();
+        let expected: Vec<_> = users.iter().copied().filter(|u| u.0 == s).collect();
+        assert_eq!(listed, expected, "skin {s}");
+    }
+    let (_, node, mesh) = users[0];
+    let mesh = mesh.expect("a mesh");
+    let mesh_name = gltf.meshes().nth(mesh).and_then(|m| m.name().map(str::to_string)).expect("named");
+    let node_name = gltf.nodes().nth(node).and_then(|n| n.name().map(str::to_string)).expect("named");
+    let text = rigscope(&["inspect", &sample("walker.glb")]).stdout;
+    assert!(
+        text.contains(&format!("deforms mesh #{mesh} \"{mesh_name}\" on node {node} \"{node_name}\"")),
+        "{text}"
+    );
+}
+
+/// A .gltf with `n` root nodes, a skin per node but the last, and `n` clips (each moving one
+/// node), in `dir`: enough indices to reach two digits.
+fn many_indices(dir: &std::path::Path, n: usize) -> String {
+    use base64::Engine;
+    let mut bytes = Vec::new();
+    for f in [0.0f32, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0] {
+        bytes.extend_from_slice(&f.to_le_bytes());
+    }
+    let uri = format!(
+        "data:application/octet-stream;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(&bytes)
+    );
+    let nodes: Vec<Value> = (0..n).map(|i| serde_json::json!({ "name": format!("n{i}") })).collect();
+    let skins: Vec<Value> =
+        (0..n - 1).map(|i| serde_json::json!({ "name": format!("skin{i}"), "joints": [i] })).collect();
+    let clips: Vec<Value> = (0..n)
+        .map(|i| {
+            serde_json::json!({
+                "name": format!("clip{i}"),
+                "channels": [{ "sampler": 0, "target": { "node": i, "path": "translation" } }],
+                "samplers": [{ "input": 0, "output": 1 }]
+            })
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "asset": { "version": "2.0" },
+        "scene": 0,
+        "scenes": [{ "nodes": (0..n).collect::<Vec<_>>() }],
+        "nodes": nodes,
+        "skins": skins,
+        "animations": clips,
+        "buffers": [{ "byteLength": bytes.len(), "uri": uri }],
+        "bufferViews": [
+            { "buffer": 0, "byteOffset": 0, "byteLength": 8 },
+            { "buffer": 0, "byteOffset": 8, "byteLength": 24 }
+        ],
+        "accessors": [
+            { "bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0.0], "max": [1.0] },
+            { "bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC3" }
+        ]
+    });
+    let path = dir.join("many.gltf");
+    std::fs::write(&path, serde_json::to_vec(&doc).expect("JSON")).expect("write");
+    path.display().to_string()
+}
+
+/// The lines of the section headed `title` in inspect's text.
+fn section<'a>(text: &'a str, title: &str) -> Vec<&'a str> {
+    let start = text.find(&format!("\n{title}")).expect("section");
+    text[start + 1..].lines().skip(1).take_while(|l| !l.is_empty()).collect()
+}
+
+#[test]
+fn inspect_columns_line_up_past_index_9() {
+    let dir = temp_dir("many");
+    let file = many_indices(&dir, 12);
+    let run = rigscope(&["inspect", &file]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let skins: Vec<&str> =
+        section(&run.stdout, "skins (11)").into_iter().filter(|l| l.starts_with("  #")).collect();
+    let clips = section(&run.stdout, "clips (12)");
+    assert_eq!((skins.len(), clips.len()), (11, 12), "{}", run.stdout);
+    // Every name starts in the same column, #0 as #10, and so does the column after it.
+    for (lines, later) in [(skins, " joints"), (clips, " s ")] {
+        for needle in ["\"", later] {
+            let columns: Vec<Option<usize>> = lines.iter().map(|l| l.find(needle)).collect();
+            assert!(columns.iter().all(|c| *c == columns[0] && c.is_some()), "{needle}: {lines:#?}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_tables_keep_their_columns_whatever_the_cell_widths() {
+    let run = rigscope(&["check", &sample("bad-weights.glb"), "--max", "100"]);
+    let mut header: Option<&str> = None;
+    let mut rows = 0;
+    for line in run.stdout.lines() {
+        if line.trim_start().starts_with("mesh/prim") {
+            header = Some(line);
+            continue;
+        }
+        let Some(h) = header else { continue };
+        if !line.starts_with("  ") || line.trim_start().starts_with("...") {
+            header = None;
+            continue;
+        }
+        // Left-aligned lists start under their headings; the right-aligned sum ends under its.
+        let chars: Vec<char> = line.chars().collect();
+        for heading in [" joints", " weights"] {
+            let at = h.find(heading).expect("heading") + 1;
+            assert_eq!(chars[at], '[', "{heading} in\n{h}\n{line}");
+        }
+        let sum_end = h.find(" sum").expect("sum") + 4;
+        assert!(!chars[sum_end - 1].is_whitespace() && chars[sum_end] == ' ', "sum in\n{h}\n{line}");
+        rows += 1;
+    }
+    // One row per vertex finding the file has (14 findings, all about vertices).
+    assert_eq!(rows, 14, "{}", run.stdout);
+}
+
+/// The real viewer in tmux: `--time 99` is said on the terminal once the viewer has closed,
+/// and Ctrl-C ends it with 130 as shells report an interrupted program (128 + SIGINT).
+/// Skipped with a note when tmux is not installed.
+#[test]
+fn ctrl_c_ends_the_viewer_with_130_and_a_clamped_time_is_said() {
+    let tmux_ok = Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
+    if !tmux_ok {
+        println!("skipping the Ctrl-C test: tmux is not installed");
+        return;
+    }
+    let socket = std::env::temp_dir().join(format!("rigscope-ctrl-c-{}.tmux", std::process::id()));
+    struct Server<'a>(&'a std::path::Path);
+    impl Drop for Server<'_> {
+        fn drop(&mut self) {
+            let _ = Command::new("tmux").arg("-S").arg(self.0).arg("kill-server").output();
+            let _ = std::fs::remove_file(self.0);
+        }
+    }
+    let _server = Server(&socket);
+    let tmux = |args: &[&str]| -> String {
+        let out = Command::new("tmux").arg("-S").arg(&socket).args(args).output().expect("tmux");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let walker = sample("walker.glb");
+    let cmd =
+        format!("{} {walker} --time 99 --paused; echo EXITED $?; sleep 30", env!("CARGO_BIN_EXE_rigscope"));
+    tmux(&["new-session", "-d", "-s", "ctrlc", "-x", "120", "-y", "40", &cmd]);
+    let wait_for = |needle: &str| -> String {
+        let mut screen = String::new();
+        for _ in 0..100 {
+            // -J joins the lines tmux wrapped at the pane's width.
+            screen = tmux(&["capture-pane", "-p", "-J", "-t", "ctrlc"]);
+            if screen.contains(needle) {
+                return screen;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        panic!("{needle:?} never appeared:\n{screen}");
+    };
+    // The clamped start: the clip's end, 1 s.
+    wait_for("1.000 / 1.000 s");
+    tmux(&["send-keys", "-t", "ctrlc", "C-c"]);
+    let after = wait_for("EXITED");
+    assert!(after.contains("EXITED 130"), "{after}");
+    let note =
+        format!("rigscope: note: {walker}: --time 99 is past the end of clip walk (1 s long): showing t = 1");
+    assert!(after.contains(&note), "{after}");
+}
