@@ -78,11 +78,14 @@ pub enum Command {
     /// Time the viewer's per-frame pipeline headless over N frames of the first clip:
     /// per-stage median and p99, vertices/s, frames/s and bytes sent per frame.
     Bench(BenchArgs),
-    /// Print a shell completion script, made from these very definitions (for example
-    /// `rigscope completions bash > ~/.local/share/bash-completion/completions/rigscope`).
+    /// Print a shell completion script (bash, zsh, fish, powershell or elvish).
+    ///
+    /// Made from these very definitions, so it always matches the binary; for example
+    /// `rigscope completions bash > ~/.local/share/bash-completion/completions/rigscope`.
     Completions(CompletionsArgs),
-    /// Print the manual page as roff (`rigscope man | man -l -`); with COMMAND, that
-    /// command's page.
+    /// Print the manual page as roff; with COMMAND, that command's page.
+    ///
+    /// For example `rigscope man | man -l -`, or `rigscope man pose | man -l -`.
     Man(ManArgs),
 }
 
@@ -154,6 +157,7 @@ pub struct PoseArgs {
     #[arg(long, allow_negative_numbers = true)]
     pub clip: Option<String>,
     /// Time in seconds; repeat for several (default: 11 evenly spaced times over the clip).
+    /// A time outside the clip shows its nearer end, with a note on stderr.
     #[arg(long = "time", value_name = "T", allow_negative_numbers = true)]
     pub times: Vec<f32>,
     /// Print the versioned JSON document instead of text (schema in the README).

@@ -227,6 +227,8 @@ mod tests {
         assert_eq!(f.code, 2);
         assert!(f.message.contains("did you mean 'inspect'"), "{}", f.message);
         assert!(mistyped_command(Some("inspect".into())).is_none());
+        // clap's own `help` command is a command too.
+        assert!(mistyped_command(Some("help".into())).is_none());
         assert!(mistyped_command(Some("walker.glb".into())).is_none());
         assert!(mistyped_command(Some("--help".into())).is_none());
     }
