@@ -78,6 +78,28 @@ pub enum Command {
     /// Time the viewer's per-frame pipeline headless over N frames of the first clip:
     /// per-stage median and p99, vertices/s, frames/s and bytes sent per frame.
     Bench(BenchArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell or elvish).
+    ///
+    /// Made from these very definitions, so it always matches the binary; for example
+    /// `rigscope completions bash > ~/.local/share/bash-completion/completions/rigscope`.
+    Completions(CompletionsArgs),
+    /// Print the manual page as roff; with COMMAND, that command's page.
+    ///
+    /// For example `rigscope man | man -l -`, or `rigscope man pose | man -l -`.
+    Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// A command whose own page to print (default: the page of rigscope itself).
+    pub command: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -105,7 +127,8 @@ pub struct CheckArgs {
     /// Print every finding as versioned JSON (schema in the README).
     #[arg(long)]
     pub json: bool,
-    /// Vertices listed per code in the text output (JSON always lists every finding).
+    /// Findings listed per code in the text output, vertices and joints alike (JSON always
+    /// lists every finding).
     #[arg(long, default_value_t = 10, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..))]
     pub max: u32,
     /// Codes to leave out, comma-separated (for example RIG_JOINT_UNUSED,RIG_JOINT_FEW_VERTICES).
@@ -134,11 +157,25 @@ pub struct PoseArgs {
     #[arg(long, allow_negative_numbers = true)]
     pub clip: Option<String>,
     /// Time in seconds; repeat for several (default: 11 evenly spaced times over the clip).
+    /// A time outside the clip shows its nearer end, with a note on stderr.
     #[arg(long = "time", value_name = "T", allow_negative_numbers = true)]
     pub times: Vec<f32>,
     /// Print the versioned JSON document instead of text (schema in the README).
     #[arg(long)]
     pub json: bool,
+    /// Only this node (and its mesh), by name or index (`#N`: always index N); repeat for
+    /// several. A name selects every node so named.
+    #[arg(long = "node", value_name = "NAME|N", allow_negative_numbers = true)]
+    pub nodes: Vec<String>,
+    /// Add each node's local translation, rotation and scale.
+    #[arg(long)]
+    pub local: bool,
+    /// Leave out the deformed positions (matrices only).
+    #[arg(long)]
+    pub no_positions: bool,
+    /// The rest pose (every node as the file gives it), once, instead of a clip.
+    #[arg(long, conflicts_with_all = ["clip", "times"])]
+    pub rest: bool,
 }
 
 #[derive(Debug, Args)]
@@ -157,11 +194,13 @@ pub struct RenderArgs {
     pub size: (u16, u16),
     #[arg(long, value_enum, default_value_t = ModeArg::Braille)]
     pub mode: ModeArg,
-    /// Camera yaw in degrees around the up axis (0 looks down -Z from the front).
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    /// Camera yaw in degrees around the up axis (0 looks down -Z from the front; the
+    /// default is the viewer's opening view).
+    #[arg(long, default_value_t = crate::render::OPENING_YAW_DEGREES, allow_negative_numbers = true)]
     pub yaw: f32,
-    /// Camera pitch in degrees, -90..90 (positive looks down from above).
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    /// Camera pitch in degrees, -90..90 (positive looks down from above; the default is the
+    /// viewer's opening view).
+    #[arg(long, default_value_t = crate::render::OPENING_PITCH_DEGREES, allow_negative_numbers = true)]
     pub pitch: f32,
     /// Zoom factor (2 = twice as close as the framing distance).
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
@@ -171,6 +210,9 @@ pub struct RenderArgs {
     pub bones: bool,
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     pub color: ColorArg,
+    /// The rest pose (every node as the file gives it) instead of a clip.
+    #[arg(long, conflicts_with_all = ["clip", "time"])]
+    pub rest: bool,
 }
 
 #[derive(Debug, Args)]

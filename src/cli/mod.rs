@@ -6,6 +6,8 @@
 mod args;
 mod bench;
 mod check;
+mod clamp;
+mod generate;
 mod inspect;
 mod normalize;
 mod output;
@@ -76,6 +78,8 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Some(Command::Check(a)) => check::run(&a),
         Some(Command::Normalize(a)) => normalize::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
+        Some(Command::Completions(a)) => generate::completions(&a),
+        Some(Command::Man(a)) => generate::man(&a),
         None => open_viewer(&cli.open),
     }
 }
@@ -89,7 +93,10 @@ fn mistyped_command(first: Option<std::ffi::OsString>) -> Option<Failure> {
     if looks_like_path || Path::new(&word).exists() {
         return None;
     }
-    let commands: Vec<String> = Cli::command().get_subcommands().map(|c| c.get_name().to_string()).collect();
+    let mut commands: Vec<String> =
+        Cli::command().get_subcommands().map(|c| c.get_name().to_string()).collect();
+    // clap adds `help` only when it builds the parser, so the list above lacks it.
+    commands.push("help".to_string());
     if commands.contains(&word) {
         return None;
     }
@@ -130,6 +137,8 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
     if !args.time.is_finite() {
         return Err(Failure::input(format!("{}: --time must be a finite number of seconds", rig.source)));
     }
+    // Printed before the alternate screen opens, so it is on the terminal after quitting.
+    clamp::warn_times(&rig, clip, &[args.time]);
     let launch = crate::tui::Launch {
         clip,
         time: args.time,
@@ -144,7 +153,8 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
     };
     let source = rig.source.clone();
     match crate::tui::run(rig, &launch).map_err(|e| Failure::input(format!("{source}: {e}")))? {
-        // Ended by a signal: exit as shells report it (143 for SIGTERM, 129 for SIGHUP).
+        // Ended by a signal: exit as shells report it (143 for SIGTERM, 129 for SIGHUP, 130 for
+        // Ctrl-C).
         Some(sig) => Ok((128 + sig).clamp(0, 255) as u8),
         None => Ok(0),
     }
@@ -217,6 +227,8 @@ mod tests {
         assert_eq!(f.code, 2);
         assert!(f.message.contains("did you mean 'inspect'"), "{}", f.message);
         assert!(mistyped_command(Some("inspect".into())).is_none());
+        // clap's own `help` command is a command too.
+        assert!(mistyped_command(Some("help".into())).is_none());
         assert!(mistyped_command(Some("walker.glb".into())).is_none());
         assert!(mistyped_command(Some("--help".into())).is_none());
     }

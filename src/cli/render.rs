@@ -13,7 +13,7 @@ use crate::render::{
 
 pub fn run(args: &RenderArgs) -> Result<u8, Failure> {
     let rig = super::load_rig(&args.file)?;
-    let clip = super::pick_clip(&rig, args.clip.as_deref())?;
+    let clip = if args.rest { None } else { super::pick_clip(&rig, args.clip.as_deref())? };
     if !args.time.is_finite() {
         return Err(Failure::input(format!("{}: --time must be a finite number of seconds", rig.source)));
     }
@@ -33,6 +33,7 @@ pub fn run(args: &RenderArgs) -> Result<u8, Failure> {
             rig.source, args.pitch
         )));
     }
+    super::clamp::warn_times(&rig, clip, &[args.time]);
     let ws = Workspace::at(&rig, clip.and_then(|c| rig.clips.get(c)), args.time);
     let camera = framed_camera(&ws, args.yaw.to_radians(), args.pitch.to_radians(), args.zoom);
     let mode = super::glyph_mode(args.mode);

@@ -13,7 +13,7 @@
 
 use super::codes;
 use super::finding::{Sink, dart_num};
-use crate::rig::{Rig, Skin};
+use crate::rig::{Primitive, Rig, Skin};
 use glam::Mat4;
 
 /// Thresholds of rigscope's own skin rules.
@@ -35,11 +35,10 @@ pub(crate) fn check_skins(
     for (s, skin) in rig.skins.iter().enumerate() {
         ibm_rules(s, skin, sink);
         root_rules(rig, s, skin, sink);
-        bind_mismatch(rig, s, skin, rest, limits.ibm_tolerance, sink);
         // Usage is only meaningful for skins some node draws a mesh with.
-        if used_skins.get(s).copied().unwrap_or(false)
-            && let Some(uses) = joint_use.get(s)
-        {
+        let uses = joint_use.get(s).filter(|_| used_skins.get(s).copied().unwrap_or(false));
+        bind_mismatch(rig, s, skin, rest, uses.map(Vec::as_slice), limits.ibm_tolerance, sink);
+        if let Some(uses) = uses {
             usage_rules(rig, s, skin, uses, limits.few_vertices, sink);
         }
     }
@@ -127,8 +126,17 @@ fn root_rules(rig: &Rig, s: usize, skin: &Skin, sink: &mut Sink) {
 /// When every joint is off by the same transform (a Z-up or scaled node above the skeleton,
 /// as COLLADA exports have) the whole skin just sits elsewhere in the rest pose: that is one
 /// finding for the skin, not one per joint. Joints off by something else are named one by one,
-/// measured against the skin's root joint.
-fn bind_mismatch(rig: &Rig, s: usize, skin: &Skin, rest: &[Mat4], tolerance: f32, sink: &mut Sink) {
+/// measured against the skin's root joint. A joint that weights no vertex (`uses`, when the
+/// skin draws a mesh) moves nothing, so its finding says that instead of warning of spikes.
+fn bind_mismatch(
+    rig: &Rig,
+    s: usize,
+    skin: &Skin,
+    rest: &[Mat4],
+    uses: Option<&[u32]>,
+    tolerance: f32,
+    sink: &mut Sink,
+) {
     let matrices: Vec<Option<Mat4>> = skin
         .joints
         .iter()
@@ -149,14 +157,24 @@ fn bind_mismatch(rig: &Rig, s: usize, skin: &Skin, rest: &[Mat4], tolerance: f32
         }
         odd += 1;
         let node = skin.joints[j];
-        let moved = (m.w_axis.truncate() - common.w_axis.truncate()).length();
+        let unused = uses.and_then(|u| u.get(j)) == Some(&0);
         sink.general(codes::IBM_BIND_MISMATCH, format!("/skins/{s}/joints/{j}"), || {
-            format!(
-                "Joint {j} ({}): its inverse bind matrix does not invert its rest pose the way the root joint's does \
-                 (rest global * IBM differs by up to {diff:.3} per element, moving the bind origin by {moved:.4}); \
-                 the mesh will spike or shear around it in the rest pose.",
-                rig.node_label(node)
-            )
+            let name = rig.node_label(node);
+            if unused {
+                let moved = (m.w_axis.truncate() - common.w_axis.truncate()).length();
+                format!(
+                    "Joint {j} ({name}): its rest pose is not its bind pose in the way the root joint's is (the point \
+                     it was bound at lands {moved:.4} scene units off), but no vertex is weighted to it \
+                     (RIG_JOINT_UNUSED), so nothing in the mesh moves wrongly; only weights added to it later would."
+                )
+            } else {
+                let pulled = joint_pull(rig, s, j, &(*m - common));
+                format!(
+                    "Joint {j} ({name}): its rest pose is not its bind pose in the way the root joint's is: in the rest \
+                     pose it pulls the vertices it weights up to {pulled:.4} scene units away from the rest of the mesh, \
+                     so the mesh spikes or shears around it (the joint matrices differ by up to {diff:.3} per element)."
+                )
+            }
         });
     }
     let off = max_abs_diff(&common, &Mat4::IDENTITY);
@@ -167,23 +185,59 @@ fn bind_mismatch(rig: &Rig, s: usize, skin: &Skin, rest: &[Mat4], tolerance: f32
         let (axis, angle) =
             if angle > std::f32::consts::PI { (-axis, std::f32::consts::TAU - angle) } else { (axis, angle) };
         sink.general(codes::IBM_BIND_MISMATCH, format!("/skins/{s}"), || {
+            let farthest = skinned_positions(rig, s)
+                .map(|p| (common.transform_point3(p) - p).length())
+                .fold(translation.length(), f32::max);
             format!(
-                "Every joint's rest pose differs from its bind pose by the same transform (rotation {:.1} degrees about \
-                 ({:.3}, {:.3}, {:.3}), translation ({:.4}, {:.4}, {:.4}), scale ({:.3}, {:.3}, {:.3})): the skin is moved \
-                 as a whole, typically by a transformed node above the skeleton; the rest pose is not the bind pose.",
+                "The rest pose is not the bind pose: in the rest pose the whole skinned mesh is drawn up to {:.4} \
+                 scene units from where it was bound (turned {:.1} degrees about ({:.3}, {:.3}, {:.3}), scaled \
+                 ({:.3}, {:.3}, {:.3}), shifted ({:.4}, {:.4}, {:.4})), every joint alike, so its shape is kept. A \
+                 transformed node above the skeleton (a Z-up to Y-up turn, a unit scale) usually does this.",
+                farthest,
                 angle.to_degrees(),
                 axis.x,
                 axis.y,
                 axis.z,
+                scale.x,
+                scale.y,
+                scale.z,
                 translation.x,
                 translation.y,
                 translation.z,
-                scale.x,
-                scale.y,
-                scale.z
             )
         });
     }
+}
+
+/// Bind-space positions of every primitive a node draws with skin `s`.
+fn skinned_primitives(rig: &Rig, s: usize) -> impl Iterator<Item = &Primitive> {
+    (rig.nodes.iter())
+        .filter(move |n| n.skin == Some(s))
+        .filter_map(|n| n.mesh.and_then(|m| rig.meshes.get(m)))
+        .flat_map(|m| m.primitives.iter())
+}
+
+fn skinned_positions(rig: &Rig, s: usize) -> impl Iterator<Item = glam::Vec3> + '_ {
+    skinned_primitives(rig, s).flat_map(|p| p.positions.iter().copied())
+}
+
+/// How far joint `j` of skin `s` pulls a vertex off, at most: its weight times the distance
+/// between where its joint matrix and the root joint's put the vertex (`delta` is their
+/// difference). 0 when no vertex weights the joint.
+fn joint_pull(rig: &Rig, s: usize, j: usize, delta: &Mat4) -> f32 {
+    let mut most = 0.0f32;
+    for p in skinned_primitives(rig, s) {
+        p.for_each_influences(|v, slots| {
+            let weight: f32 =
+                slots.iter().filter(|&&(joint, w)| usize::from(joint) == j && w > 0.0).map(|s| s.1).sum();
+            if weight > 0.0
+                && let Some(&position) = p.positions.get(v)
+            {
+                most = most.max(weight * delta.transform_point3(position).length());
+            }
+        });
+    }
+    most
 }
 
 pub(crate) fn max_abs_diff(a: &Mat4, b: &Mat4) -> f32 {

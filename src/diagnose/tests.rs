@@ -640,5 +640,46 @@ fn a_skin_moved_as_a_whole_is_one_finding_not_one_per_joint() {
     let r = check(&rig, &Options::default());
     let f = only(&r, codes::IBM_BIND_MISMATCH);
     assert_eq!(f.pointer, "/skins/0");
-    assert!(f.message.contains("rotation 90.0 degrees about (0.000, 0.000, 1.000)"), "{}", f.message);
+    assert!(f.message.contains("turned 90.0 degrees about (0.000, 0.000, 1.000)"), "{}", f.message);
+}
+
+#[test]
+fn a_mismatched_joint_says_how_far_it_pulls_its_vertices() {
+    // Joint 1 sits at (0, 2, 0) with an identity IBM: its joint matrix moves a bind-space point
+    // by (0, 2, 0), the root's by nothing; the vertex has weight 0.5 on it, so it is pulled 1.
+    let mut rig = skinned(2, WeightStorage::F32, &[(vec![[0, 1, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])]);
+    rig.nodes[1].rest.translation = Vec3::new(0.0, 2.0, 0.0);
+    let r = check(&rig, &Options::default());
+    let f = only(&r, codes::IBM_BIND_MISMATCH);
+    assert!(f.message.contains("rest pose is not its bind pose"), "{}", f.message);
+    assert!(f.message.contains("up to 1.0000 scene units"), "{}", f.message);
+    assert!(f.message.contains("spikes or shears"), "{}", f.message);
+}
+
+#[test]
+fn a_mismatched_joint_that_weights_nothing_does_not_warn_of_spikes() {
+    // Joint 2 weights no vertex and sits at (0, 3, 0) with an identity IBM.
+    let joints = vec![[0, 1, 0, 0]];
+    let weights = vec![[0.5, 0.5, 0.0, 0.0]];
+    let mut rig = skinned(3, WeightStorage::F32, &[(joints, weights)]);
+    rig.nodes[2].rest.translation = Vec3::new(0.0, 3.0, 0.0);
+    let r = check(&rig, &Options::default());
+    assert_eq!(only(&r, codes::JOINT_UNUSED).pointer, "/skins/0/joints/2");
+    let f = only(&r, codes::IBM_BIND_MISMATCH);
+    assert_eq!(f.pointer, "/skins/0/joints/2");
+    assert!(f.message.contains("lands 3.0000 scene units off"), "{}", f.message);
+    assert!(f.message.contains("nothing in the mesh moves wrongly"), "{}", f.message);
+    assert!(!f.message.contains("spike"), "{}", f.message);
+}
+
+#[test]
+fn a_skin_moved_as_a_whole_says_how_far_in_scene_units() {
+    // The root turned 90 degrees about z with identity IBMs: the vertex at (1, 0, 0) is drawn
+    // at (0, 1, 0), sqrt(2) from where it was bound.
+    let mut rig = skinned(1, WeightStorage::F32, &[(vec![[0, 0, 0, 0]], vec![[1.0, 0.0, 0.0, 0.0]])]);
+    rig.meshes[0].primitives[0].positions = vec![Vec3::X];
+    rig.nodes[0].rest.rotation = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    let f = only(&check(&rig, &Options::default()), codes::IBM_BIND_MISMATCH).clone();
+    assert!(f.message.starts_with("The rest pose is not the bind pose"), "{}", f.message);
+    assert!(f.message.contains(&format!("up to {:.4} scene units", 2f32.sqrt())), "{}", f.message);
 }

@@ -80,37 +80,65 @@ fn code_section(report: &Report, code: &str, max: usize, out: &mut String) {
         ""
     };
     let _ = writeln!(out, "\n{code} ({severity}): {total}{order}");
+    let shown = &found[..found.len().min(max)];
     if is_vertex {
-        let _ = writeln!(
-            out,
-            "  {:<9} {:>7}  {:<24} {:<40} {:>11} {:>3} {:>9}  {:<28} world error",
-            "mesh/prim", "vertex", "joints", "weights", "sum", "n", "threshold", "rule",
-        );
-    }
-    for f in found.iter().take(max) {
-        match &f.vertex {
-            Some(v) => {
-                let joints = format!("{:?}", v.joints);
-                let weights = format!("{:?}", v.weights);
-                let place = format!("{}/{}", f.mesh.unwrap_or(0), f.primitive.unwrap_or(0));
-                let world = v.world_error.map(|e| format!("{e:.4}")).unwrap_or_else(|| "-".to_string());
-                let _ = writeln!(
-                    out,
-                    "  {place:<9} {:>7}  {joints:<24} {weights:<40} {:>11} {:>3} {:>9.1e}  {:<28} {world}",
-                    v.vertex,
-                    v.sum,
-                    v.n,
-                    v.threshold,
-                    rule(f)
-                );
-            }
-            None => {
-                let _ = writeln!(out, "  {}  {}", f.pointer, f.message);
-            }
+        vertex_table(shown, out);
+    } else {
+        for f in shown {
+            let _ = writeln!(out, "  {}  {}", f.pointer, f.message);
         }
     }
     if total > max {
         let _ = writeln!(out, "  ... and {} more", total - max);
+    }
+}
+
+/// The vertex findings as a table whose columns are as wide as their widest cell, so that
+/// no index, joint list or weight list pushes the later columns out of line.
+fn vertex_table(found: &[&Finding], out: &mut String) {
+    const HEADER: [&str; 9] =
+        ["mesh/prim", "vertex", "joints", "weights", "sum", "n", "threshold", "rule", "world error"];
+    // Numbers align right, lists and words left.
+    const RIGHT: [bool; 9] = [false, true, false, false, true, true, true, false, false];
+    let rows: Vec<[String; 9]> = (found.iter())
+        .filter_map(|f| {
+            let v = f.vertex.as_ref()?;
+            Some([
+                format!("{}/{}", f.mesh.unwrap_or(0), f.primitive.unwrap_or(0)),
+                v.vertex.to_string(),
+                format!("{:?}", v.joints),
+                format!("{:?}", v.weights),
+                v.sum.to_string(),
+                v.n.to_string(),
+                format!("{:.1e}", v.threshold),
+                rule(f),
+                v.world_error.map(|e| format!("{e:.4}")).unwrap_or_else(|| "-".to_string()),
+            ])
+        })
+        .collect();
+    // The widths most findings need, so that tables of different codes look alike.
+    let mut widths = [9, 7, 24, 40, 11, 3, 9, 28, 0];
+    for (w, h) in widths.iter_mut().zip(HEADER) {
+        *w = (*w).max(h.chars().count());
+    }
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let header = HEADER.map(String::from);
+    for row in std::iter::once(&header).chain(&rows) {
+        let mut line = String::from(" ");
+        for (i, cell) in row.iter().enumerate() {
+            let w = widths[i];
+            // The last column is not padded, so lines end without trailing blanks.
+            let _ = match (RIGHT[i], i + 1 == row.len()) {
+                (_, true) => write!(line, " {cell}"),
+                (true, false) => write!(line, " {cell:>w$}"),
+                (false, false) => write!(line, " {cell:<w$}"),
+            };
+        }
+        let _ = writeln!(out, "{line}");
     }
 }
 

@@ -13,6 +13,10 @@ use glam::{Mat4, Vec3, Vec4};
 
 /// Pitch stays short of straight up or down so that the view basis never degenerates.
 pub const PITCH_LIMIT: f32 = 89.0 * std::f32::consts::PI / 180.0;
+/// The view the viewer opens on, and `rigscope render`'s default: a three-quarter view from
+/// the front right, slightly from above, so that depth reads at a glance.
+pub const OPENING_YAW_DEGREES: f32 = 25.0;
+pub const OPENING_PITCH_DEGREES: f32 = 10.0;
 /// Closest and farthest the eye may be from the target (zoom clamps to these).
 pub const MIN_DISTANCE: f32 = 1e-4;
 pub const MAX_DISTANCE: f32 = 1e7;

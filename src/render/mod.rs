@@ -57,7 +57,9 @@ mod scene;
 mod topology;
 
 pub use ansi::{ColorDepth, StablePalette, ansi256, ansi256_rgb, to_ansi, write_ansi};
-pub use camera::{Camera, MAX_DISTANCE, MIN_DISTANCE, PITCH_LIMIT};
+pub use camera::{
+    Camera, MAX_DISTANCE, MIN_DISTANCE, OPENING_PITCH_DEGREES, OPENING_YAW_DEGREES, PITCH_LIMIT,
+};
 pub use canvas::EDGE_DEPTH_BIAS;
 pub use color::{Rgb, heat};
 pub use glyphs::{ASCII_RAMP, BRAILLE_BASE, BRAILLE_BITS, Cell, GlyphMode, Grid, ascii_for, braille, pack};

@@ -55,6 +55,15 @@ pub struct SkinDoc {
     pub has_inverse_bind_matrices: bool,
     /// Levels in the joint tree (a single root joint is depth 1).
     pub depth: usize,
+    /// The nodes that use this skin, in node order, each with its mesh: what it deforms.
+    pub deforms: Vec<SkinUser>,
+}
+
+/// A node whose `skin` is this skin.
+#[derive(Debug, Serialize)]
+pub struct SkinUser {
+    pub node: usize,
+    pub mesh: Option<usize>,
 }
 
 #[derive(Debug, Serialize)]
@@ -134,6 +143,7 @@ impl InspectDoc {
                     skeleton: s.skeleton,
                     has_inverse_bind_matrices: s.inverse_bind_accessor.is_some(),
                     depth: joint_tree_depth(s),
+                    deforms: skin_users(rig, index),
                 })
                 .collect(),
             meshes: rig
@@ -199,6 +209,19 @@ fn skinned_meshes(rig: &Rig) -> Vec<bool> {
     flags
 }
 
+/// The nodes that name skin `skin`, with their meshes.
+fn skin_users(rig: &Rig, skin: usize) -> Vec<SkinUser> {
+    (rig.nodes.iter().enumerate())
+        .filter(|(_, n)| n.skin == Some(skin))
+        .map(|(node, n)| SkinUser { node, mesh: n.mesh })
+        .collect()
+}
+
+/// Characters of the largest of `count` indices, so that `#9` and `#10` line up.
+fn index_width(count: usize) -> usize {
+    count.saturating_sub(1).to_string().len()
+}
+
 /// Most non-zero weights on one vertex, counting every influence set.
 pub fn max_influences(p: &Primitive) -> usize {
     let mut most = 0;
@@ -242,6 +265,7 @@ pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "  nodes      {}", doc.nodes.len())?;
 
     writeln!(out, "\nskins ({})", doc.skins.len())?;
+    let index_w = index_width(doc.skins.len());
     for s in &doc.skins {
         let root = s
             .skeleton
@@ -249,7 +273,7 @@ pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
             .unwrap_or_else(|| "(not given)".into());
         writeln!(
             out,
-            "  #{} {:<20} {:>4} joints  depth {:>2}  IBMs {}  skeleton {}",
+            "  #{:<index_w$} {:<20} {:>4} joints  depth {:>2}  IBMs {}  skeleton {}",
             s.index,
             quoted(&s.name),
             s.joint_count,
@@ -257,16 +281,20 @@ pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
             if s.has_inverse_bind_matrices { "yes" } else { "no (identity)" },
             root
         )?;
+        writeln!(out, "   {:<index_w$} deforms {}", "", skin_users_text(rig, &s.deforms))?;
     }
 
     writeln!(out, "\nmeshes ({})", doc.meshes.len())?;
+    let label_w = (doc.meshes.iter())
+        .flat_map(|m| m.primitives.iter().map(move |p| format!("{}.{}", m.index, p.index).len()))
+        .max()
+        .unwrap_or(0);
     for m in &doc.meshes {
         for p in &m.primitives {
             writeln!(
                 out,
-                "  #{}.{} {:<20} {:>7} vertices {:>7} triangles  {:<14} {} influence set{}, max {} influences, {}{}",
-                m.index,
-                p.index,
+                "  #{:<label_w$} {:<20} {:>7} vertices {:>7} triangles  {:<14} {} influence set{}, max {} influences, {}{}",
+                format!("{}.{}", m.index, p.index),
                 quoted(&m.name),
                 p.vertices,
                 p.triangles,
@@ -291,10 +319,11 @@ pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
         .map(|c| quoted(&c.name.clone().filter(|n| !n.is_empty())).chars().count())
         .max()
         .unwrap_or(0);
+    let index_w = index_width(doc.clips.len());
     for c in &doc.clips {
         writeln!(
             out,
-            "  #{} {:<name_w$} {:>8.4} s {:>4} {:<8} {:>6} {:<4}  {}",
+            "  #{:<index_w$} {:<name_w$} {:>8.4} s {:>4} {:<8} {:>6} {:<4}  {}",
             c.index,
             quoted(&c.name.clone().filter(|n| !n.is_empty())),
             c.duration,
@@ -348,6 +377,25 @@ const MAX_INDENT: usize = 32;
 /// "channel" or "channels" for a count.
 pub fn plural(n: usize, word: &str) -> String {
     if n == 1 { word.to_string() } else { format!("{word}s") }
+}
+
+/// `node 10 "body" (mesh #0 "body")`, joined by commas; or why the skin deforms nothing.
+fn skin_users_text(rig: &Rig, users: &[SkinUser]) -> String {
+    if users.is_empty() {
+        return "nothing: no node uses this skin".to_string();
+    }
+    let named = |name: Option<&str>| name.map(|n| format!(" \"{n}\"")).unwrap_or_default();
+    (users.iter())
+        .map(|u| {
+            let node = named(rig.nodes.get(u.node).and_then(|n| n.name.as_deref()));
+            let mesh = match u.mesh {
+                Some(m) => format!("mesh #{m}{}", named(rig.meshes.get(m).and_then(|m| m.name.as_deref()))),
+                None => "no mesh".to_string(),
+            };
+            format!("{mesh} on node {}{node}", u.node)
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn quoted(name: &Option<String>) -> String {

@@ -37,6 +37,29 @@ pub struct NodeWorld {
     pub joint: bool,
     /// Column-major, as glTF stores matrices.
     pub world: [f32; 16],
+    /// The node's local transform at this time, when asked for (`--local`).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub local: Option<LocalTrs>,
+}
+
+/// A node's local translation, rotation (x, y, z, w) and scale: the sampled values, or the
+/// rest values for what the clip does not animate (decomposed from a node's `matrix`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct LocalTrs {
+    pub translation: [f32; 3],
+    pub rotation: [f32; 4],
+    pub scale: [f32; 3],
+}
+
+/// What a pose document holds besides the world matrices.
+#[derive(Debug, Clone, Default)]
+pub struct PoseOptions {
+    /// Only these nodes (and the primitives of their meshes); `None`: every node of the scene.
+    pub nodes: Option<Vec<usize>>,
+    /// Add each node's local TRS.
+    pub local: bool,
+    /// Leave the deformed positions out (and skip skinning).
+    pub no_positions: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -47,12 +70,21 @@ pub struct MeshPositions {
     pub positions: Vec<[f32; 3]>,
 }
 
-/// Evaluates `clip` (or the rest pose) at each time, keeping the scene's nodes and meshes.
-pub fn evaluate(rig: &Rig, clip: Option<usize>, times: &[f32]) -> PoseDoc {
-    let scene_nodes = rig.scene_nodes();
-    let mut in_scene = vec![false; rig.nodes.len()];
-    for &n in &scene_nodes {
-        in_scene[n] = true;
+/// Evaluates `clip` (or the rest pose) at each time, keeping the scene's nodes and meshes
+/// (or the nodes `options` names).
+pub fn evaluate(rig: &Rig, clip: Option<usize>, times: &[f32], options: &PoseOptions) -> PoseDoc {
+    let shown_nodes = match &options.nodes {
+        Some(nodes) => {
+            let mut nodes: Vec<usize> = nodes.iter().copied().filter(|&n| n < rig.nodes.len()).collect();
+            nodes.sort_unstable();
+            nodes.dedup();
+            nodes
+        }
+        None => rig.scene_nodes(),
+    };
+    let mut shown = vec![false; rig.nodes.len()];
+    for &n in &shown_nodes {
+        shown[n] = true;
     }
     let joints = rig.joint_flags();
     let mut ws = Workspace::new(rig);
@@ -60,29 +92,38 @@ pub fn evaluate(rig: &Rig, clip: Option<usize>, times: &[f32]) -> PoseDoc {
     let frames = times
         .iter()
         .map(|&t| {
-            ws.evaluate(rig, clip_data, t);
+            if options.no_positions {
+                ws.sample_pose(rig, clip_data, t);
+                ws.update_matrices(rig);
+            } else {
+                ws.evaluate(rig, clip_data, t);
+            }
             FrameDoc {
                 t,
-                nodes: scene_nodes
+                nodes: shown_nodes
                     .iter()
                     .map(|&n| NodeWorld {
                         node: n,
                         name: rig.nodes[n].name.clone(),
                         joint: joints[n],
                         world: ws.globals[n].to_cols_array(),
+                        local: options.local.then(|| local_trs(&ws, n)),
                     })
                     .collect(),
-                meshes: ws
-                    .primitives
-                    .iter()
-                    .filter(|p| in_scene.get(p.node).copied().unwrap_or(false))
-                    .map(|p| MeshPositions {
-                        node: p.node,
-                        primitive: p.primitive,
-                        skinned: p.skin.is_some(),
-                        positions: p.positions.iter().map(|v| v.to_array()).collect(),
-                    })
-                    .collect(),
+                meshes: if options.no_positions {
+                    Vec::new()
+                } else {
+                    ws.primitives
+                        .iter()
+                        .filter(|p| shown.get(p.node).copied().unwrap_or(false))
+                        .map(|p| MeshPositions {
+                            node: p.node,
+                            primitive: p.primitive,
+                            skinned: p.skin.is_some(),
+                            positions: p.positions.iter().map(|v| v.to_array()).collect(),
+                        })
+                        .collect()
+                },
             }
         })
         .collect();
@@ -97,6 +138,17 @@ pub fn evaluate(rig: &Rig, clip: Option<usize>, times: &[f32]) -> PoseDoc {
             })
         }),
         frames,
+    }
+}
+
+/// The sampled local transform of `node` (the pose keeps TRS even for a node whose file
+/// `matrix` still applies: its decomposition, as `inspect` reports it).
+fn local_trs(ws: &Workspace, node: usize) -> LocalTrs {
+    let t = ws.pose.locals.get(node).copied().unwrap_or_default();
+    LocalTrs {
+        translation: t.translation.to_array(),
+        rotation: t.rotation.to_array(),
+        scale: t.scale.to_array(),
     }
 }
 
@@ -131,6 +183,16 @@ pub fn write_text(rig: &Rig, doc: &PoseDoc, out: &mut dyn Write) -> io::Result<(
                 m[10],
                 m[14],
             )?;
+            if let Some(l) = &n.local {
+                let [tx, ty, tz] = l.translation;
+                let [rx, ry, rz, rw] = l.rotation;
+                let [sx, sy, sz] = l.scale;
+                writeln!(
+                    out,
+                    "  {:>5} local T [{tx} {ty} {tz}] R (x,y,z,w) [{rx} {ry} {rz} {rw}] S [{sx} {sy} {sz}]",
+                    ""
+                )?;
+            }
         }
         for mesh in &frame.meshes {
             writeln!(

@@ -139,7 +139,12 @@ impl App {
         );
         let rest_globals = crate::diagnose::rest_globals(&rig);
         // A three-quarter view from slightly above reads better than a flat front view.
-        let camera = framed_camera(&ws, 25f32.to_radians(), 10f32.to_radians(), 1.0);
+        let camera = framed_camera(
+            &ws,
+            crate::render::OPENING_YAW_DEGREES.to_radians(),
+            crate::render::OPENING_PITCH_DEGREES.to_radians(),
+            1.0,
+        );
         let mut app = App {
             ws,
             bind: std::sync::OnceLock::new(),

@@ -32,7 +32,8 @@ pub enum TuiError {
 }
 
 /// Opens the viewer on `rig` and returns when the user quits. Returns the signal number when
-/// SIGTERM or SIGHUP ended it (the caller exits with 128 + that number, as shells expect).
+/// SIGTERM or SIGHUP ended it, or SIGINT for Ctrl-C (the caller exits with 128 + that number,
+/// as shells expect).
 pub fn run(rig: Rig, launch: &Launch) -> Result<Option<i32>, TuiError> {
     if !std::io::stdout().is_terminal() {
         return Err(TuiError::NotATerminal);

@@ -279,3 +279,439 @@ fn check_exit_codes_follow_the_findings() {
         .count();
     assert!(n > 1, "--max does not shorten the JSON");
 }
+
+#[test]
+fn help_works_as_a_command() {
+    // `help` and `help SUB` print what `--help` and `SUB --help` print.
+    let run = rigscope(&["help"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, rigscope(&["--help"]).stdout);
+    for cmd in ["pose", "render", "check", "completions", "man"] {
+        let run = rigscope(&["help", cmd]);
+        assert_eq!(run.code, 0, "help {cmd}: {}", run.stderr);
+        assert!(run.stdout.contains(&format!("Usage: rigscope {cmd}")), "{}", run.stdout);
+        assert_eq!(run.stdout, rigscope(&[cmd, "--help"]).stdout, "help {cmd}");
+    }
+    // A near miss is still named with a suggestion.
+    let run = rigscope(&["hlep"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("did you mean 'help'"), "{}", run.stderr);
+}
+
+#[test]
+fn check_max_help_says_it_caps_joint_findings_too() {
+    let run = rigscope(&["check", "--help"]);
+    assert!(run.stdout.contains("vertices and joints alike"), "{}", run.stdout);
+}
+
+/// The JSON of a .gltf sample, read directly (not through rigscope).
+fn gltf_json(name: &str) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(sample(name)).expect("read")).expect("JSON")
+}
+
+/// Floats of accessor `index` of a .gltf whose one buffer is a data URI.
+fn accessor_floats(doc: &Value, index: usize) -> Vec<f32> {
+    use base64::Engine;
+    let accessor = &doc["accessors"][index];
+    assert_eq!(accessor["componentType"], 5126, "float accessor");
+    let view = &doc["bufferViews"][accessor["bufferView"].as_u64().expect("view") as usize];
+    let uri = doc["buffers"][0]["uri"].as_str().expect("uri");
+    let data = uri.split_once(";base64,").expect("data URI").1;
+    let bytes = base64::engine::general_purpose::STANDARD.decode(data).expect("base64");
+    let per = match accessor["type"].as_str() {
+        Some("SCALAR") => 1,
+        Some("VEC3") => 3,
+        Some("VEC4") => 4,
+        other => panic!("type {other:?}"),
+    };
+    let start =
+        (view["byteOffset"].as_u64().unwrap_or(0) + accessor["byteOffset"].as_u64().unwrap_or(0)) as usize;
+    let count = accessor["count"].as_u64().expect("count") as usize * per;
+    (0..count)
+        .map(|i| f32::from_le_bytes(bytes[start + 4 * i..start + 4 * i + 4].try_into().expect("4 bytes")))
+        .collect()
+}
+
+fn floats(v: &Value) -> Vec<f32> {
+    v.as_array().expect("array").iter().map(|x| x.as_f64().expect("number") as f32).collect()
+}
+
+#[test]
+fn pose_rest_local_trs_are_the_files_own_values() {
+    let file = gltf_json("seed-arm.gltf");
+    let run = rigscope(&["pose", &sample("seed-arm.gltf"), "--rest", "--local", "--no-positions", "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(doc["format_version"], 1);
+    assert_eq!(doc["clip"], Value::Null);
+    let frames = doc["frames"].as_array().expect("frames");
+    assert_eq!(frames.len(), 1, "--rest is one frame");
+    assert!(frames[0]["meshes"].as_array().expect("meshes").is_empty(), "--no-positions");
+    let nodes = frames[0]["nodes"].as_array().expect("nodes");
+    assert_eq!(nodes.len(), file["nodes"].as_array().expect("nodes").len());
+    for n in nodes {
+        let i = n["node"].as_u64().expect("index") as usize;
+        let own = &file["nodes"][i];
+        let or = |key: &str, default: Vec<f32>| if own[key].is_null() { default } else { floats(&own[key]) };
+        assert_eq!(floats(&n["translation"]), or("translation", vec![0.0; 3]), "node {i}");
+        assert_eq!(floats(&n["rotation"]), or("rotation", vec![0.0, 0.0, 0.0, 1.0]), "node {i}");
+        assert_eq!(floats(&n["scale"]), or("scale", vec![1.0; 3]), "node {i}");
+    }
+    // b31 (node 3) hangs off b2 off b1 off root, translations only: its world position is
+    // the sum of theirs, (0.2 + 0.2 + 0.2, 0.1, 0).
+    let world = floats(&nodes[3]["world"]);
+    let expected = [0.6f32, 0.1, 0.0];
+    for (got, want) in world[12..15].iter().zip(expected) {
+        assert!((got - want).abs() < 1e-6, "{world:?}");
+    }
+    // Without --local the fields are not there (the document is as before).
+    let plain = rigscope(&["pose", &sample("seed-arm.gltf"), "--rest", "--json"]);
+    let plain: Value = serde_json::from_str(&plain.stdout).expect("JSON");
+    assert!(plain["frames"][0]["nodes"][0].get("translation").is_none());
+    assert!(!plain["frames"][0]["meshes"].as_array().expect("meshes").is_empty());
+}
+
+#[test]
+fn pose_local_rotation_at_a_key_is_the_keys_value() {
+    // Clip `bend` turns b1 (node 1) with sampler 0: at a key time, LINEAR sampling gives the
+    // key's own value.
+    let file = gltf_json("seed-arm.gltf");
+    let sampler = &file["animations"][1]["samplers"][0];
+    assert_eq!(file["animations"][1]["channels"][0]["target"]["node"], 1);
+    let times = accessor_floats(&file, sampler["input"].as_u64().expect("input") as usize);
+    let values = accessor_floats(&file, sampler["output"].as_u64().expect("output") as usize);
+    let key = 1;
+    let t = times[key].to_string();
+    let run = rigscope(&[
+        "pose",
+        &sample("seed-arm.gltf"),
+        "--clip",
+        "bend",
+        "--time",
+        &t,
+        "--node",
+        "b1",
+        "--local",
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let nodes = doc["frames"][0]["nodes"].as_array().expect("nodes");
+    assert_eq!(nodes.len(), 1);
+    assert_eq!(nodes[0]["name"], "b1");
+    let rotation = floats(&nodes[0]["rotation"]);
+    // The sampled value is renormalised, as glTF says; the file's keys are unit already.
+    for (got, want) in rotation.iter().zip(&values[4 * key..4 * key + 4]) {
+        assert!((got - want).abs() < 1e-6, "{rotation:?} vs {:?}", &values[4 * key..4 * key + 4]);
+    }
+    // Text output shows the same line.
+    let text = rigscope(&[
+        "pose",
+        &sample("seed-arm.gltf"),
+        "--clip",
+        "bend",
+        "--time",
+        &t,
+        "--node",
+        "1",
+        "--local",
+    ]);
+    assert!(text.stdout.contains("local T [0.2 0 0] R (x,y,z,w)"), "{}", text.stdout);
+}
+
+#[test]
+fn pose_node_selects_by_name_or_number_and_refuses_unknown_ones() {
+    let arm = sample("seed-arm.gltf");
+    let run = rigscope(&["pose", &arm, "--rest", "--json", "--node", "b32", "--node", "#0", "--node", "0"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let listed: Vec<u64> = doc["frames"][0]["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .map(|n| n["node"].as_u64().expect("n"))
+        .collect();
+    assert_eq!(listed, [0, 4], "node order, each once");
+    assert!(doc["frames"][0]["meshes"].as_array().expect("meshes").is_empty(), "no mesh on those nodes");
+    // The mesh node brings its primitive's 13 positions (the accessor's count in the file).
+    let run = rigscope(&["pose", &arm, "--rest", "--json", "--node", "arm"]);
+    let doc: Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let meshes = doc["frames"][0]["meshes"].as_array().expect("meshes");
+    assert_eq!(meshes.len(), 1);
+    assert_eq!(meshes[0]["positions"].as_array().expect("positions").len(), 13);
+    for key in ["b4", "6", "#6"] {
+        let run = rigscope(&["pose", &arm, "--node", key]);
+        assert_eq!(run.code, 2, "{key}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!("seed-arm.gltf: no node named or numbered '{key}'")),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stdout.is_empty());
+    }
+    assert!(rigscope(&["pose", &arm, "--node", "B31"]).stderr.contains("did you mean 'b31'"));
+    // --rest and --clip ask for different things.
+    assert_eq!(rigscope(&["pose", &arm, "--rest", "--clip", "bend"]).code, 2);
+    assert_eq!(rigscope(&["render", &arm, "--rest", "--time", "1"]).code, 2);
+}
+
+#[test]
+fn a_time_past_the_clip_is_said_and_shows_the_last_frame() {
+    let arm = sample("seed-arm.gltf");
+    // `translate` lasts 2 s: its last key time in the file.
+    let file = gltf_json("seed-arm.gltf");
+    let input = file["animations"][0]["samplers"][0]["input"].as_u64().expect("input") as usize;
+    let end = accessor_floats(&file, input).into_iter().fold(0.0f32, f32::max);
+    assert_eq!(end, 2.0);
+    let late = rigscope(&["pose", &arm, "--clip", "translate", "--time", "99", "--json"]);
+    let last = rigscope(&["pose", &arm, "--clip", "translate", "--time", "2", "--json"]);
+    assert_eq!(late.code, 0);
+    assert_eq!(
+        late.stderr,
+        "rigscope: note: ".to_string()
+            + &arm
+            + ": --time 99 is past the end of clip translate (2 s long): showing t = 2\n"
+    );
+    assert!(last.stderr.is_empty(), "{}", last.stderr);
+    let (mut late, last): (Value, Value) = (
+        serde_json::from_str(&late.stdout).expect("JSON"),
+        serde_json::from_str(&last.stdout).expect("JSON"),
+    );
+    assert_eq!(late["frames"][0]["t"], 99.0, "the time is echoed as given");
+    late["frames"][0]["t"] = last["frames"][0]["t"].clone();
+    assert_eq!(late, last);
+    let early = rigscope(&["pose", &arm, "--clip", "translate", "--time", "-1", "--no-positions"]);
+    assert!(early.stderr.contains("--time -1 is before the start of clip translate"), "{}", early.stderr);
+    let render = |t: &str| rigscope(&["render", &arm, "--clip", "translate", "--time", t, "--size", "40x12"]);
+    let (late, last) = (render("99"), render("2"));
+    assert!(late.stderr.contains("--time 99 is past the end"), "{}", late.stderr);
+    assert_eq!(late.stdout, last.stdout);
+}
+
+#[test]
+fn render_opens_on_the_viewers_camera_and_can_show_the_rest_pose() {
+    let walker = sample("walker.glb");
+    let render = |extra: &[&str]| {
+        let mut args = vec!["render", walker.as_str(), "--size", "60x20", "--color", "never"];
+        args.extend_from_slice(extra);
+        let run = rigscope(&args);
+        assert_eq!(run.code, 0, "{extra:?}: {}", run.stderr);
+        run.stdout
+    };
+    // The viewer opens at yaw 25, pitch 10 (src/tui/app.rs); render's defaults are those.
+    let default = render(&[]);
+    assert_eq!(default, render(&["--yaw", "25", "--pitch", "10"]));
+    assert_ne!(default, render(&["--yaw", "0", "--pitch", "0"]));
+    // The rest pose is not the walk's first frame.
+    assert_ne!(render(&["--rest"]), render(&["--clip", "walk", "--time", "0.25"]));
+}
+
+#[test]
+fn completions_and_man_pages_name_every_command() {
+    let commands = ["inspect", "pose", "render", "check", "normalize", "bench", "completions", "man"];
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let run = rigscope(&["completions", shell]);
+        assert_eq!(run.code, 0, "{shell}: {}", run.stderr);
+        for cmd in commands {
+            assert!(run.stdout.contains(cmd), "{shell} completes {cmd}");
+        }
+        assert!(run.stdout.contains("no-positions"), "{shell} completes pose's flags");
+    }
+    assert_eq!(rigscope(&["completions", "tcsh"]).code, 2);
+    let man = rigscope(&["man"]);
+    assert_eq!(man.code, 0, "{}", man.stderr);
+    assert!(man.stdout.contains(".TH rigscope 1"), "{}", man.stdout);
+    for cmd in commands {
+        assert!(man.stdout.contains(&format!("rigscope\\-{cmd}(1)")), "man lists {cmd}");
+    }
+    let pose = rigscope(&["man", "pose"]);
+    assert!(pose.stdout.contains(".TH rigscope-pose 1"), "{}", pose.stdout);
+    assert!(pose.stdout.contains("\\fBrigscope pose\\fR"), "{}", pose.stdout);
+    assert!(pose.stdout.contains("\\-\\-no\\-positions"), "{}", pose.stdout);
+    let run = rigscope(&["man", "frobnicate"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("no command named 'frobnicate'"), "{}", run.stderr);
+}
+
+#[test]
+fn inspect_says_what_each_skin_deforms() {
+    // The nodes that name each skin, read with the gltf crate rather than rigscope's loader.
+    let bytes = std::fs::read(sample("walker.glb")).expect("read");
+    let gltf = gltf::Gltf::from_slice(&bytes).expect("glTF");
+    let users: Vec<(usize, usize, Option<usize>)> = gltf
+        .nodes()
+        .filter_map(|n| Some((n.skin()?.index(), n.index(), n.mesh().map(|m| m.index()))))
+        .collect();
+    assert!(!users.is_empty());
+    let run = rigscope(&["inspect", &sample("walker.glb"), "--json"]);
+    let doc: Value = serde_json::from_str(&run.stdout).expect("JSON");
+    for (s, skin) in doc["skins"].as_array().expect("skins").iter().enumerate() {
+        let listed: Vec<(usize, usize, Option<usize>)> = (skin["deforms"]
+            .as_array()
+            .expect("deforms")
+            .iter())
+        .map(|u| (s, u["node"].as_u64().expect("node") as usize, u["mesh"].as_u64().map(|m| m as usize)))
+        .collect();
+        let expected: Vec<_> = users.iter().copied().filter(|u| u.0 == s).collect();
+        assert_eq!(listed, expected, "skin {s}");
+    }
+    let (_, node, mesh) = users[0];
+    let mesh = mesh.expect("a mesh");
+    let mesh_name = gltf.meshes().nth(mesh).and_then(|m| m.name().map(str::to_string)).expect("named");
+    let node_name = gltf.nodes().nth(node).and_then(|n| n.name().map(str::to_string)).expect("named");
+    let text = rigscope(&["inspect", &sample("walker.glb")]).stdout;
+    assert!(
+        text.contains(&format!("deforms mesh #{mesh} \"{mesh_name}\" on node {node} \"{node_name}\"")),
+        "{text}"
+    );
+}
+
+/// A .gltf with `n` root nodes, a skin per node but the last, and `n` clips (each moving one
+/// node), in `dir`: enough indices to reach two digits.
+fn many_indices(dir: &std::path::Path, n: usize) -> String {
+    use base64::Engine;
+    let mut bytes = Vec::new();
+    for f in [0.0f32, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0] {
+        bytes.extend_from_slice(&f.to_le_bytes());
+    }
+    let uri = format!(
+        "data:application/octet-stream;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(&bytes)
+    );
+    let nodes: Vec<Value> = (0..n).map(|i| serde_json::json!({ "name": format!("n{i}") })).collect();
+    let skins: Vec<Value> =
+        (0..n - 1).map(|i| serde_json::json!({ "name": format!("skin{i}"), "joints": [i] })).collect();
+    let clips: Vec<Value> = (0..n)
+        .map(|i| {
+            serde_json::json!({
+                "name": format!("clip{i}"),
+                "channels": [{ "sampler": 0, "target": { "node": i, "path": "translation" } }],
+                "samplers": [{ "input": 0, "output": 1 }]
+            })
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "asset": { "version": "2.0" },
+        "scene": 0,
+        "scenes": [{ "nodes": (0..n).collect::<Vec<_>>() }],
+        "nodes": nodes,
+        "skins": skins,
+        "animations": clips,
+        "buffers": [{ "byteLength": bytes.len(), "uri": uri }],
+        "bufferViews": [
+            { "buffer": 0, "byteOffset": 0, "byteLength": 8 },
+            { "buffer": 0, "byteOffset": 8, "byteLength": 24 }
+        ],
+        "accessors": [
+            { "bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0.0], "max": [1.0] },
+            { "bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC3" }
+        ]
+    });
+    let path = dir.join("many.gltf");
+    std::fs::write(&path, serde_json::to_vec(&doc).expect("JSON")).expect("write");
+    path.display().to_string()
+}
+
+/// The lines of the section headed `title` in inspect's text.
+fn section<'a>(text: &'a str, title: &str) -> Vec<&'a str> {
+    let start = text.find(&format!("\n{title}")).expect("section");
+    text[start + 1..].lines().skip(1).take_while(|l| !l.is_empty()).collect()
+}
+
+#[test]
+fn inspect_columns_line_up_past_index_9() {
+    let dir = temp_dir("many");
+    let file = many_indices(&dir, 12);
+    let run = rigscope(&["inspect", &file]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let skins: Vec<&str> =
+        section(&run.stdout, "skins (11)").into_iter().filter(|l| l.starts_with("  #")).collect();
+    let clips = section(&run.stdout, "clips (12)");
+    assert_eq!((skins.len(), clips.len()), (11, 12), "{}", run.stdout);
+    // Every name starts in the same column, #0 as #10, and so does the column after it.
+    for (lines, later) in [(skins, " joints"), (clips, " s ")] {
+        for needle in ["\"", later] {
+            let columns: Vec<Option<usize>> = lines.iter().map(|l| l.find(needle)).collect();
+            assert!(columns.iter().all(|c| *c == columns[0] && c.is_some()), "{needle}: {lines:#?}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_tables_keep_their_columns_whatever_the_cell_widths() {
+    let run = rigscope(&["check", &sample("bad-weights.glb"), "--max", "100"]);
+    let mut header: Option<&str> = None;
+    let mut rows = 0;
+    for line in run.stdout.lines() {
+        if line.trim_start().starts_with("mesh/prim") {
+            header = Some(line);
+            continue;
+        }
+        let Some(h) = header else { continue };
+        if !line.starts_with("  ") || line.trim_start().starts_with("...") {
+            header = None;
+            continue;
+        }
+        // Left-aligned lists start under their headings; the right-aligned sum ends under its.
+        let chars: Vec<char> = line.chars().collect();
+        for heading in [" joints", " weights"] {
+            let at = h.find(heading).expect("heading") + 1;
+            assert_eq!(chars[at], '[', "{heading} in\n{h}\n{line}");
+        }
+        let sum_end = h.find(" sum").expect("sum") + 4;
+        assert!(!chars[sum_end - 1].is_whitespace() && chars[sum_end] == ' ', "sum in\n{h}\n{line}");
+        rows += 1;
+    }
+    // One row per vertex finding the file has (14 findings, all about vertices).
+    assert_eq!(rows, 14, "{}", run.stdout);
+}
+
+/// The real viewer in tmux: `--time 99` is said on the terminal once the viewer has closed,
+/// and Ctrl-C ends it with 130 as shells report an interrupted program (128 + SIGINT).
+/// Skipped with a note when tmux is not installed.
+#[test]
+fn ctrl_c_ends_the_viewer_with_130_and_a_clamped_time_is_said() {
+    let tmux_ok = Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
+    if !tmux_ok {
+        println!("skipping the Ctrl-C test: tmux is not installed");
+        return;
+    }
+    let socket = std::env::temp_dir().join(format!("rigscope-ctrl-c-{}.tmux", std::process::id()));
+    struct Server<'a>(&'a std::path::Path);
+    impl Drop for Server<'_> {
+        fn drop(&mut self) {
+            let _ = Command::new("tmux").arg("-S").arg(self.0).arg("kill-server").output();
+            let _ = std::fs::remove_file(self.0);
+        }
+    }
+    let _server = Server(&socket);
+    let tmux = |args: &[&str]| -> String {
+        let out = Command::new("tmux").arg("-S").arg(&socket).args(args).output().expect("tmux");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let walker = sample("walker.glb");
+    let cmd =
+        format!("{} {walker} --time 99 --paused; echo EXITED $?; sleep 30", env!("CARGO_BIN_EXE_rigscope"));
+    tmux(&["new-session", "-d", "-s", "ctrlc", "-x", "120", "-y", "40", &cmd]);
+    let wait_for = |needle: &str| -> String {
+        let mut screen = String::new();
+        for _ in 0..100 {
+            // -J joins the lines tmux wrapped at the pane's width.
+            screen = tmux(&["capture-pane", "-p", "-J", "-t", "ctrlc"]);
+            if screen.contains(needle) {
+                return screen;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        panic!("{needle:?} never appeared:\n{screen}");
+    };
+    // The clamped start: the clip's end, 1 s.
+    wait_for("1.000 / 1.000 s");
+    tmux(&["send-keys", "-t", "ctrlc", "C-c"]);
+    let after = wait_for("EXITED");
+    assert!(after.contains("EXITED 130"), "{after}");
+    let note =
+        format!("rigscope: note: {walker}: --time 99 is past the end of clip walk (1 s long): showing t = 1");
+    assert!(after.contains(&note), "{after}");
+}

@@ -41,3 +41,26 @@ fn every_sample_in_every_mode() {
         }
     }
 }
+
+/// `rigscope render FILE` with no camera options: the viewer's opening three-quarter view.
+#[test]
+fn the_default_camera_is_the_viewers_opening_view() {
+    for (file, clip, time) in [SAMPLES[1], SAMPLES[2]] {
+        let run = rigscope(&[
+            "render",
+            &sample(file),
+            "--clip",
+            clip,
+            "--time",
+            time,
+            "--size",
+            "64x24",
+            "--color",
+            "never",
+            "--bones",
+        ]);
+        assert_eq!(run.code, 0, "{file}: {}", run.stderr);
+        let name = format!("render_default_camera_{}", file.replace(['.', '-'], "_"));
+        insta::assert_snapshot!(name, run.stdout);
+    }
+}
