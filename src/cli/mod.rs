@@ -6,6 +6,7 @@
 mod args;
 mod bench;
 mod check;
+mod histogram;
 mod inspect;
 mod normalize;
 mod output;
