@@ -38,6 +38,7 @@ pub mod anim;
 pub mod cli;
 pub mod diagnose;
 pub mod export;
+pub mod fuzzing;
 pub mod import;
 #[cfg(target_arch = "x86_64")]
 mod isa;
