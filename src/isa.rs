@@ -37,7 +37,17 @@ impl Isa {
         }
         // Asked once per kernel call, some of them per triangle: the answer is kept.
         static BEST: std::sync::OnceLock<Option<Isa>> = std::sync::OnceLock::new();
-        *BEST.get_or_init(|| [Isa::Avx512, Isa::Avx2].into_iter().find(|isa| isa.present()))
+        *BEST.get_or_init(|| match requested() {
+            Request::Auto => [Isa::Avx512, Isa::Avx2].into_iter().find(|isa| isa.present()),
+            Request::Scalar => None,
+            Request::Only(isa) => Some(isa).filter(|isa| isa.present()),
+        })
+    }
+
+    /// False when `RIGSCOPE_SIMD=scalar`: the kernels outside `Isa` (AVX pose
+    /// composition) then take their portable paths too.
+    pub(crate) fn vectors_allowed() -> bool {
+        requested() != Request::Scalar
     }
 
     /// `f()` with `best` giving this instruction set on this thread (which must have it).
@@ -62,6 +72,30 @@ impl Isa {
             Isa::Avx2 => has!("avx2"),
             Isa::Avx512 => has!("avx2") && has!("avx512f") && has!("avx512vl") && has!("avx512bw"),
         }
+    }
+}
+
+/// What the environment variable `RIGSCOPE_SIMD` asks for, so that every path can be run
+/// (and compared) on one CPU: `scalar` (the portable paths), `avx2`, `avx512` (used when
+/// the CPU has it, else the portable paths), anything else the best the CPU has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Request {
+    Auto,
+    Scalar,
+    Only(Isa),
+}
+
+fn requested() -> Request {
+    static REQUEST: std::sync::OnceLock<Request> = std::sync::OnceLock::new();
+    *REQUEST.get_or_init(|| parse_request(std::env::var("RIGSCOPE_SIMD").ok().as_deref()))
+}
+
+fn parse_request(value: Option<&str>) -> Request {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("scalar") => Request::Scalar,
+        Some("avx2") => Request::Only(Isa::Avx2),
+        Some("avx512") => Request::Only(Isa::Avx512),
+        _ => Request::Auto,
     }
 }
 
@@ -115,4 +149,18 @@ pub(crate) use compiled_for_isa;
 #[cfg(test)]
 thread_local! {
     static FORCED: std::cell::Cell<Option<Isa>> = const { std::cell::Cell::new(None) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Isa, Request, parse_request};
+
+    #[test]
+    fn the_environment_names_a_path() {
+        assert_eq!(parse_request(None), Request::Auto);
+        assert_eq!(parse_request(Some("auto")), Request::Auto);
+        assert_eq!(parse_request(Some(" Scalar ")), Request::Scalar);
+        assert_eq!(parse_request(Some("avx2")), Request::Only(Isa::Avx2));
+        assert_eq!(parse_request(Some("AVX512")), Request::Only(Isa::Avx512));
+    }
 }

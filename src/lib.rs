@@ -38,6 +38,7 @@ pub mod anim;
 pub mod cli;
 pub mod diagnose;
 pub mod export;
+pub mod fuzzing;
 pub mod import;
 #[cfg(target_arch = "x86_64")]
 mod isa;
@@ -50,3 +51,20 @@ pub mod tui;
 
 pub use import::{ImportError, load, load_bytes};
 pub use rig::Rig;
+
+/// The vector instruction set the SIMD kernels run with, after `RIGSCOPE_SIMD`: "avx512",
+/// "avx2" or "scalar" (the portable paths, the only ones off x86-64).
+pub fn simd_path() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    {
+        match isa::Isa::best() {
+            Some(isa::Isa::Avx512) => "avx512",
+            Some(isa::Isa::Avx2) => "avx2",
+            None => "scalar",
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        "scalar"
+    }
+}

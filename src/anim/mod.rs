@@ -41,6 +41,7 @@ macro_rules! with_fma {
     }};
 }
 
+mod crosscheck;
 mod hierarchy;
 mod interpolate;
 mod morph;
@@ -65,6 +66,7 @@ mod test_rig;
 #[cfg(test)]
 mod tracks_tests;
 
+pub use crosscheck::crosscheck;
 pub use hierarchy::{bind_globals, compute_bind_globals, compute_globals, compute_joint_matrices};
 pub use playback::{LoopMode, Playback};
 pub use pose::Pose;

@@ -343,7 +343,8 @@ mod wide_product {
     impl Avx {
         pub(super) fn detect() -> Option<Avx> {
             use std::arch::is_x86_feature_detected;
-            (is_x86_feature_detected!("avx") && is_x86_feature_detected!("fma")).then_some(Avx(()))
+            let has = is_x86_feature_detected!("avx") && is_x86_feature_detected!("fma");
+            (has && crate::isa::Isa::vectors_allowed()).then_some(Avx(()))
         }
     }
 

@@ -172,8 +172,10 @@ unsafe fn kernel<const NORMALS: bool>(a: &Args, blocks: usize) {
                     _mm_permute_ps::<0xFF>(rcp),
                 ];
                 for (i, (n, r)) in normals.iter().zip(spread).enumerate() {
+                    // A zero `r` marks a normal with no direction; the mask keeps NaN * 0 out.
+                    let valid = _mm_cmp_ps::<_CMP_GT_OQ>(r, _mm_setzero_ps());
                     // SAFETY: as above.
-                    _mm_storeu_ps(a.n_out.add(3 * (BLOCK * b + i)), _mm_mul_ps(*n, r));
+                    _mm_storeu_ps(a.n_out.add(3 * (BLOCK * b + i)), _mm_and_ps(_mm_mul_ps(*n, r), valid));
                 }
             }
         }

@@ -178,7 +178,7 @@ mod tests {
     }
 
     /// `n` vertices on 9 random joints, with indices past the skin (9..11, and 300 past
-    /// any `u8`), NaN, infinite and zero weights, and a few zero normals.
+    /// any `u8`), NaN, infinite and zero weights, and a few zero, NaN and infinite normals.
     fn case(n: usize, seed: u32) -> Case {
         let mut rng = Rng(seed);
         let joints = (0..9)
@@ -209,7 +209,12 @@ mod tests {
         let normals = positions
             .iter()
             .enumerate()
-            .map(|(v, p)| if v % 17 == 4 { Vec3::ZERO } else { p.cross(Vec3::Y) + Vec3::Z * 0.1 })
+            .map(|(v, p)| match v % 17 {
+                4 => Vec3::ZERO,
+                9 => Vec3::new(f32::NAN, 0.0, 1.0),
+                12 => Vec3::new(0.0, f32::INFINITY, 0.0),
+                _ => p.cross(Vec3::Y) + Vec3::Z * 0.1,
+            })
             .collect();
         let set = InfluenceSet {
             set: 0,

@@ -282,8 +282,9 @@ fn normalize4(v: [Vec3A; 4]) -> [Vec3A; 4] {
         Vec4::new(v[0].length_squared(), v[1].length_squared(), v[2].length_squared(), v[3].length_squared());
     let rcp = Vec4::ONE / len2.sqrt();
     let ok = rcp.is_finite_mask() & rcp.cmpgt(Vec4::ZERO);
-    let rcp = Vec4::select(ok, rcp, Vec4::ZERO);
-    [v[0] * rcp.x, v[1] * rcp.y, v[2] * rcp.z, v[3] * rcp.w]
+    // Selecting the product, not the factor: a NaN or infinite normal times zero is NaN.
+    let pick = |lane: usize, v: Vec3A| if ok.test(lane) { v * rcp[lane] } else { Vec3A::ZERO };
+    [pick(0, v[0]), pick(1, v[1]), pick(2, v[2]), pick(3, v[3])]
 }
 
 /// One run of vertices: the wide kernel for what it can do, the portable loop for the

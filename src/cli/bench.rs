@@ -29,6 +29,7 @@ use std::io::{self, Write};
 use std::time::Instant;
 
 use super::args::BenchArgs;
+use super::histogram::Histogram;
 use super::output::{self, Failure};
 use crate::render::ColorDepth;
 use crate::tui::headless::HeadlessScreen;
@@ -38,16 +39,17 @@ use crate::tui::{App, Launch};
 const FORMAT_VERSION: u32 = 1;
 const FRAME_STEP: f32 = 1.0 / 30.0;
 
-/// Per-frame samples of every stage, in milliseconds, and bytes written.
+/// Every stage's times in milliseconds, and bytes written, per frame: histograms, so that
+/// memory stays flat however many frames run.
 #[derive(Debug, Default)]
 struct Samples {
-    sample: Vec<f64>,
-    pose: Vec<f64>,
-    skin: Vec<f64>,
-    raster: Vec<f64>,
-    draw: Vec<f64>,
-    frame: Vec<f64>,
-    bytes: Vec<f64>,
+    sample: Histogram,
+    pose: Histogram,
+    skin: Histogram,
+    raster: Histogram,
+    draw: Histogram,
+    frame: Histogram,
+    bytes: Histogram,
 }
 
 pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
@@ -88,13 +90,13 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
         let drawn = Instant::now();
         let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
         let raster = f64::from(screen.raster_ms());
-        samples.sample.push(ms(started, sampled));
-        samples.pose.push(ms(sampled, posed));
-        samples.skin.push(ms(posed, skinned));
-        samples.raster.push(raster);
-        samples.draw.push((ms(skinned, drawn) - raster).max(0.0));
-        samples.frame.push(ms(started, drawn));
-        samples.bytes.push(bytes as f64);
+        samples.sample.record(ms(started, sampled));
+        samples.pose.record(ms(sampled, posed));
+        samples.skin.record(ms(posed, skinned));
+        samples.raster.record(raster);
+        samples.draw.record((ms(skinned, drawn) - raster).max(0.0));
+        samples.frame.record(ms(started, drawn));
+        samples.bytes.record(bytes as f64);
     }
 
     let vertices: usize = app.ws.primitives.iter().map(|p| p.positions.len()).sum();
@@ -109,8 +111,8 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
         joints,
         animated,
         frames: args.frames,
-        skin_one_core_ms: median(&one_core_skin),
-        raster_one_core_ms: median(&one_core_raster),
+        skin_one_core_ms: one_core_skin.median(),
+        raster_one_core_ms: one_core_raster.median(),
         sample_ns,
         pose_ns,
         load_ms,
@@ -125,14 +127,14 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
 
 /// The skinning stage alone on one core, `frames` times (the pose stays put: the work per
 /// call does not depend on it).
-fn one_core_skinning(app: &mut App, frames: u32) -> Vec<f64> {
+fn one_core_skinning(app: &mut App, frames: u32) -> Histogram {
     let parallel = app.ws.parallel();
     app.ws.set_parallel(false);
-    let mut out = Vec::with_capacity(frames as usize);
+    let mut out = Histogram::default();
     for _ in 0..frames {
         let started = Instant::now();
         app.ws.skin(&app.rig);
-        out.push(started.elapsed().as_secs_f64() * 1000.0);
+        out.record(started.elapsed().as_secs_f64() * 1000.0);
     }
     app.ws.set_parallel(parallel);
     out
@@ -145,17 +147,17 @@ fn one_core_raster(
     app: &mut App,
     clip: Option<usize>,
     frames: u32,
-) -> io::Result<Vec<f64>> {
+) -> io::Result<Histogram> {
+    let mut out = Histogram::default();
     let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(1).build() else {
-        return Ok(Vec::new());
+        return Ok(out);
     };
     let clip = clip.and_then(|c| app.rig.clips.get(c));
     let duration = clip.map_or(0.0, |c| c.duration);
-    let mut out = Vec::with_capacity(frames as usize);
     for frame in 1..=frames {
         app.ws.evaluate(&app.rig, clip, frame_time(duration, frame));
         pool.install(|| screen.draw(app))?;
-        out.push(f64::from(screen.raster_ms()));
+        out.record(f64::from(screen.raster_ms()));
     }
     Ok(out)
 }
@@ -178,17 +180,6 @@ fn hot_loops(app: &mut App, clip: Option<usize>, calls: u32) -> (f64, f64) {
     (sample, pose)
 }
 
-/// The value at rank `p` (0..=1) of the sorted samples, nearest-rank; 0 when empty.
-fn percentile(values: &[f64], p: f64) -> f64 {
-    let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
-    sorted.sort_by(f64::total_cmp);
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let rank = (p * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
-}
-
 /// The clip time of frame `frame`: 1/30 s steps from 0, wrapping at the clip's end.
 fn frame_time(duration: f32, frame: u32) -> f32 {
     if duration > 0.0 { (frame as f32 * FRAME_STEP) % duration } else { 0.0 }
@@ -197,10 +188,6 @@ fn frame_time(duration: f32, frame: u32) -> f32 {
 /// `total` shared out over `n`; 0 when there is nothing to share it over.
 fn per_unit(total: f64, n: usize) -> f64 {
     if n > 0 { total / n as f64 } else { 0.0 }
-}
-
-fn median(values: &[f64]) -> f64 {
-    percentile(values, 0.5)
 }
 
 struct Report {
@@ -224,7 +211,7 @@ struct Report {
 }
 
 impl Report {
-    fn stages(&self) -> [(&'static str, &[f64]); 5] {
+    fn stages(&self) -> [(&'static str, &Histogram); 5] {
         let s = &self.samples;
         [
             ("sample", &s.sample),
@@ -249,7 +236,7 @@ impl Report {
         for (name, values) in self.stages() {
             stages.insert(
                 name.to_string(),
-                serde_json::json!({ "median_ms": f(median(values)), "p99_ms": f(percentile(values, 0.99)) }),
+                serde_json::json!({ "median_ms": f(values.median()), "p99_ms": f(values.percentile(0.99)) }),
             );
         }
         let doc = serde_json::json!({
@@ -263,11 +250,12 @@ impl Report {
             "raster_one_core_ms_median": f(self.raster_one_core_ms),
             "sample_ns_per_animated_joint": f(per_unit(self.sample_ns, self.animated)),
             "pose_ns_per_joint": f(per_unit(self.pose_ns, self.joints)),
-            "frame_ms_median": f(median(&self.samples.frame)),
-            "frame_ms_p99": f(percentile(&self.samples.frame, 0.99)),
-            "bytes_per_frame_median": f(median(&self.samples.bytes)),
+            "frame_ms_median": f(self.samples.frame.median()),
+            "frame_ms_p99": f(self.samples.frame.percentile(0.99)),
+            "bytes_per_frame_median": f(self.samples.bytes.median()),
             "load_ms": f(self.load_ms),
             "first_frame_ms": f(self.first_frame_ms),
+            "simd": crate::simd_path(),
         });
         output::write_json(&doc, out)
     }
@@ -276,18 +264,23 @@ impl Report {
         let (cols, rows) = args.size;
         writeln!(
             out,
-            "{source}: {} vertices, {} joints, {} frames at {cols}x{rows} cells (viewport {}x{} dots)",
-            self.vertices, self.joints, self.frames, self.dots.0, self.dots.1
+            "{source}: {} vertices, {} joints, {} frames at {cols}x{rows} cells (viewport {}x{} dots), {} kernels",
+            self.vertices,
+            self.joints,
+            self.frames,
+            self.dots.0,
+            self.dots.1,
+            crate::simd_path()
         )?;
         // Microseconds: the sampling and pose stages of a character take well under one.
         let us = |ms: f64| ms * 1000.0;
         let s = &self.samples;
         writeln!(out, "{:<8} {:>11} {:>11}", "stage", "median us", "p99 us")?;
         for (name, values) in self.stages() {
-            writeln!(out, "{name:<8} {:>11.1} {:>11.1}", us(median(values)), us(percentile(values, 0.99)))?;
+            writeln!(out, "{name:<8} {:>11.1} {:>11.1}", us(values.median()), us(values.percentile(0.99)))?;
         }
-        let frame = median(&s.frame);
-        writeln!(out, "{:<8} {:>11.1} {:>11.1}", "frame", us(frame), us(percentile(&s.frame, 0.99)))?;
+        let frame = s.frame.median();
+        writeln!(out, "{:<8} {:>11.1} {:>11.1}", "frame", us(frame), us(s.frame.percentile(0.99)))?;
         writeln!(out, "on one core:")?;
         writeln!(
             out,
@@ -302,7 +295,7 @@ impl Report {
             out,
             "skinning: {:.1} M vertices/s on one core, {:.1} M vertices/s in the pipeline",
             self.per_second(self.skin_one_core_ms) / 1e6,
-            self.per_second(median(&s.skin)) / 1e6
+            self.per_second(s.skin.median()) / 1e6
         )?;
         writeln!(out, "frames/s: {:.0}", if frame > 0.0 { 1000.0 / frame } else { 0.0 })?;
         writeln!(
@@ -313,25 +306,9 @@ impl Report {
         writeln!(
             out,
             "bytes per frame: {:.0} median, {:.0} p99 ({}, DEC 2026 wrapped)",
-            median(&self.samples.bytes),
-            percentile(&self.samples.bytes, 0.99),
+            self.samples.bytes.median(),
+            self.samples.bytes.percentile(0.99),
             if args.ansi256 { "256 colours" } else { "24-bit colour" }
         )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn percentile_is_nearest_rank() {
-        let v: Vec<f64> = (1..=100).rev().map(f64::from).collect();
-        assert_eq!(median(&v), 50.0);
-        assert_eq!(percentile(&v, 0.99), 99.0);
-        assert_eq!(percentile(&v, 1.0), 100.0);
-        assert_eq!(percentile(&[3.0], 0.99), 3.0);
-        assert_eq!(percentile(&[], 0.5), 0.0);
-        assert_eq!(median(&[f64::NAN, 2.0, 1.0]), 1.0);
     }
 }

@@ -8,6 +8,7 @@ mod bench;
 mod check;
 mod clamp;
 mod generate;
+mod histogram;
 mod inspect;
 mod normalize;
 mod output;

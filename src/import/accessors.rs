@@ -15,9 +15,12 @@ use gltf::json::accessor::{ComponentType, Type};
 use gltf::json::validation::Checked;
 use std::borrow::Cow;
 
-/// Accessors without a bufferView are zeros of `count` elements; refuse to allocate more
-/// than this for them (a one-line JSON could otherwise ask for gigabytes).
+/// Accessors without a bufferView are zeros of `count` elements, made per use; refuse to
+/// allocate more than this for them over the whole load, plus `ZERO_FILL_PER_BUFFER_BYTE`
+/// times the file's buffer bytes (sparse morph targets legitimately expand). A few hundred
+/// bytes of JSON could otherwise ask for gigabytes.
 const MAX_ZERO_FILL_BYTES: u64 = 256 << 20;
+const ZERO_FILL_PER_BUFFER_BYTE: u64 = 16;
 
 /// The loaded document and its buffers, cut to their `byteLength`s.
 pub(crate) struct Source<'a> {
@@ -25,6 +28,9 @@ pub(crate) struct Source<'a> {
     buffers: &'a [Cow<'a, [u8]>],
     /// Read plain accessors in bulk (`direct`); off only to test against gltf's readers.
     direct: bool,
+    /// Zero-filled bytes granted so far, against `zero_fill_budget`.
+    zero_filled: std::cell::Cell<u64>,
+    zero_fill_budget: u64,
 }
 
 /// What an accessor must be to play a role (JOINTS, an IBM, a sampler output, ...).
@@ -51,7 +57,10 @@ pub(crate) struct CheckedAccessor {
 
 impl<'a> Source<'a> {
     pub(crate) fn new(doc: &'a gltf::Document, buffers: &'a [Cow<'a, [u8]>], direct: bool) -> Self {
-        Self { doc, buffers, direct }
+        let buffer_bytes: u64 = buffers.iter().map(|b| b.len() as u64).sum();
+        let zero_fill_budget =
+            MAX_ZERO_FILL_BYTES.saturating_add(buffer_bytes.saturating_mul(ZERO_FILL_PER_BUFFER_BYTE));
+        Self { doc, buffers, direct, zero_filled: std::cell::Cell::new(0), zero_fill_budget }
     }
 
     /// The bytes of a checked accessor that can be read in bulk: one with a bufferView and
@@ -167,11 +176,14 @@ impl<'a> Source<'a> {
             }
             None => {
                 let bytes = (count as u64).saturating_mul(elem as u64);
-                if bytes > MAX_ZERO_FILL_BYTES {
+                let total = self.zero_filled.get().saturating_add(bytes);
+                if total > self.zero_fill_budget {
                     return Err(format!(
-                        "{who}: has no bufferView, and {count} zero elements ({bytes} bytes) is more than rigscope will allocate"
+                        "{who}: has no bufferView, and {count} zero elements ({bytes} bytes; {total} for every such use in the file) is more than rigscope will allocate for a file with {} buffer bytes",
+                        (self.zero_fill_budget - MAX_ZERO_FILL_BYTES) / ZERO_FILL_PER_BUFFER_BYTE
                     ));
                 }
+                self.zero_filled.set(total);
             }
         }
         if let Some(sparse) = &acc.sparse {

@@ -30,7 +30,11 @@ fn build(bytes: &[u8], base_dir: Option<&Path>) -> Result<RawAsset, Fault> {
     let text = parsed.json;
     let end = text.iter().rposition(|&b| b != 0 && !b.is_ascii_whitespace()).map_or(0, |i| i + 1);
     let text = text.get(..end).unwrap_or(text);
-    let json = serde_json::from_slice(text).map_err(|e| Fault::new("", format!("invalid JSON: {e}")))?;
+    // `parse` skips strings it ignores without checking their UTF-8 (as browsers' lossy
+    // decoders do), so such bytes are replaced here rather than refused: every command
+    // then gives the same verdict on one file.
+    let text = String::from_utf8_lossy(text);
+    let json = serde_json::from_str(&text).map_err(|e| Fault::new("", format!("invalid JSON: {e}")))?;
     // The copy that writes a modified file owns its buffers.
     let buffers = buffers.into_iter().map(std::borrow::Cow::into_owned).collect();
     Ok(RawAsset { json, buffers, is_glb })
@@ -51,6 +55,14 @@ mod tests {
         // The GLB's JSON chunk starts at byte 20 with '{'.
         assert_eq!(bytes.get(20), Some(&b'{'));
         assert_eq!(raw.json["nodes"][6]["name"], "strips");
+    }
+
+    #[test]
+    fn invalid_utf8_in_an_ignored_string_reads_as_the_loader_reads_it() {
+        let text = b"{\"asset\":{\"version\":\"2.0\"},\"extras\":{\"note\":\"a\xffb\"}}";
+        assert!(crate::import::load_bytes(text, "x.gltf", None).is_ok());
+        let raw = load_raw_bytes(text, "x.gltf", None).expect("loads like load_bytes");
+        assert_eq!(raw.json["extras"]["note"], "a\u{FFFD}b");
     }
 
     #[test]

@@ -35,7 +35,9 @@ pub(super) const COORD_LIMIT: f32 = (1u32 << 20) as f32;
 #[inline]
 pub(super) fn to_fixed(v: f32) -> i64 {
     const SHIFT: f64 = (1u64 << 40) as f64;
-    (f64::from(v) * SUB as f64 + 0.5 + SHIFT) as i64 - (1i64 << 40)
+    // Wrapping: the kernels snap every lane and keep only the valid ones, so an infinite
+    // `v` (saturated to i64::MIN by the cast) must not trap in a debug build.
+    ((f64::from(v) * SUB as f64 + 0.5 + SHIFT) as i64).wrapping_sub(1i64 << 40)
 }
 
 /// First pixel whose centre `i*SUB + SUB/2` is at or right of (below) the snapped `min`:

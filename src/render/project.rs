@@ -645,6 +645,36 @@ mod tests {
     }
 
     #[test]
+    fn an_infinite_x_under_an_overflowing_guard_band_is_invalid_on_every_path() {
+        // clip = (3e38 x, y, 0, 3e38 z): for z = 1, w is finite but `GUARD * w` overflows to
+        // infinity, so an x that overflows (|x| > 1.2) passes the band test unless it is
+        // tested for finiteness itself. Vertices near 1e38 in a file come out like this.
+        let view_proj = Mat4::from_cols(
+            Vec4::new(3e38, 0.0, 0.0, 0.0),
+            Vec4::Y,
+            Vec4::new(0.0, 0.0, 0.0, 3e38),
+            Vec4::ZERO,
+        );
+        let projection = Projection { view_proj, light_dir: Vec3::Z, width: 40, height: 20 };
+        let pts: Vec<Vec3> = (0..37).map(|k| Vec3::new([-2.0, 0.5, 2.0][k % 3], 0.1, 1.0)).collect();
+        let mut states = [0; 3];
+        let mut out = Scratch::default();
+        #[cfg(target_arch = "x86_64")]
+        for isa in crate::isa::Isa::available() {
+            for with_spans in [true, false] {
+                isa.forced(|| project_all(projection, &pts, None, with_spans, &mut out));
+                check_against_one(&out, projection, &pts, None, &mut states);
+            }
+        }
+        for with_spans in [true, false] {
+            project_all(projection, &pts, None, with_spans, &mut out);
+            check_against_one(&out, projection, &pts, None, &mut states);
+        }
+        assert_eq!(project_one(view_proj, pts[0], None, Vec3::Z, 40, 20).state(), State::Invalid);
+        assert!(states[State::Simple as usize] > 0 && states[State::Invalid as usize] > 0, "{states:?}");
+    }
+
+    #[test]
     fn every_length_and_start_equals_the_one_vertex_path() {
         // Every remainder after the eight-lane and the four-lane blocks, from every start
         // (the AVX2 loads are unaligned).

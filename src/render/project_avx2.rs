@@ -251,9 +251,11 @@ unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks: usize) {
                 _mm256_cmp_ps::<_CMP_GT_OQ>(cw, _mm256_setzero_ps()),
                 _mm256_cmp_ps::<_CMP_GE_OQ>(cw, cz),
             );
-            // Finite: x and y within a finite band are, so only z and w are tested.
-            let simple =
-                _mm256_and_ps(_mm256_and_ps(finite(cz), finite(cw)), _mm256_and_ps(in_front, inside));
+            // Every coordinate is tested for finiteness: `GUARD * w` overflows to infinity
+            // for a finite but huge `w`, and an infinite x or y is then "inside" the band.
+            let all_finite =
+                _mm256_and_ps(_mm256_and_ps(finite(cx), finite(cy)), _mm256_and_ps(finite(cz), finite(cw)));
+            let simple = _mm256_and_ps(all_finite, _mm256_and_ps(in_front, inside));
             let simple_i = _mm256_castps_si256(simple);
             // `to_screen` and `fixed`, on every lane; only the simple ones are kept.
             let inv_w = _mm256_div_ps(one, cw);

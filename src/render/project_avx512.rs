@@ -101,9 +101,10 @@ pub(super) unsafe fn kernel<const SPANS: bool>(params: &Params, a: &Args, blocks
         let inside = _mm512_cmp_ps_mask::<_CMP_LE_OQ>(_mm512_abs_ps(cx), g)
             & _mm512_cmp_ps_mask::<_CMP_LE_OQ>(_mm512_abs_ps(cy), g);
         let in_front = _mm512_cmp_ps_mask::<_CMP_GT_OQ>(cw, zero) & _mm512_cmp_ps_mask::<_CMP_GE_OQ>(cw, cz);
-        // SAFETY (for the helpers here and below): AVX-512F is present (caller). Finite: x
-        // and y within a finite band are, so only z and w are tested.
-        let simple = unsafe { finite(cz) & finite(cw) } & in_front & inside;
+        // SAFETY (for the helpers here and below): AVX-512F is present (caller). Every
+        // coordinate is tested for finiteness: `GUARD * w` overflows to infinity for a finite
+        // but huge `w`, and an infinite x or y is then "inside" the band.
+        let simple = unsafe { finite(cx) & finite(cy) & finite(cz) & finite(cw) } & in_front & inside;
         let inv_w = _mm512_div_ps(one, cw);
         let sx = _mm512_mul_ps(_mm512_add_ps(_mm512_mul_ps(cx, inv_w), one), half_width);
         let sy = _mm512_mul_ps(_mm512_sub_ps(one, _mm512_mul_ps(cy, inv_w)), half_height);

@@ -8,4 +8,5 @@ mod malformed;
 mod normalize;
 mod reference;
 mod samples;
+mod simd;
 mod tui;

@@ -225,6 +225,21 @@ pub fn cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
         "buffers[0]: has 30 bytes but its byteLength is 36",
     ));
 
+    // One zero-filled accessor (no bufferView) of 96 MB, under the per-accessor cap, drawn by
+    // three primitives: what it costs per use adds up past what a 36-byte buffer allows.
+    rows.push((
+        "zero_fill_per_use",
+        {
+            let mut bin = Bin::default();
+            bin.triangle();
+            bin.accessors.push(json!({"componentType": FLOAT, "count": 8_000_000, "type": "VEC3"}));
+            let zeros = bin.accessors.len() - 1;
+            let prim = json!({"attributes": {"POSITION": zeros}});
+            bin.gltf(json!({"meshes": [{"primitives": [prim.clone(), prim.clone(), prim]}]}))
+        },
+        "is more than rigscope will allocate",
+    ));
+
     rows.push((
         "accessor_overrun",
         {

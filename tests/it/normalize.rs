@@ -266,3 +266,50 @@ fn real_assets_round_trip() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `normalize --force` killed at moments spread over its whole run leaves OUT either as it
+/// was or as the complete new copy, never truncated (it writes a temporary file beside OUT
+/// and renames it into place).
+#[test]
+fn an_interrupted_normalize_never_leaves_out_truncated() {
+    let dir = folder("interrupted");
+    let input = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/walker.glb");
+    let reference = dir.join("reference.glb");
+    let done = normalize(&[input, "-o", path_str(&reference), "--max-influences", "2"]);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let complete = std::fs::read(&reference).expect("reference copy");
+    let old = b"the user's previous file".to_vec();
+    let out = dir.join("out.glb");
+    // How long a whole run takes here, to spread the kills over it.
+    let started = std::time::Instant::now();
+    assert!(
+        normalize(&[input, "-o", path_str(&reference), "--max-influences", "2", "--force"]).status.success()
+    );
+    let whole = started.elapsed();
+    let mut outcomes = [0usize; 2];
+    for k in 0..12u32 {
+        std::fs::write(&out, &old).expect("old OUT");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+            .args(["normalize", input, "-o", path_str(&out), "--max-influences", "2", "--force"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn");
+        std::thread::sleep(whole.mul_f64(f64::from(k) / 10.0));
+        let _ = child.kill();
+        let _ = child.wait();
+        let now = std::fs::read(&out).expect("OUT still exists");
+        if now == old {
+            outcomes[0] += 1;
+        } else {
+            assert!(
+                now == complete,
+                "kill {k}: OUT has {} bytes, neither the old file nor the copy",
+                now.len()
+            );
+            outcomes[1] += 1;
+        }
+    }
+    // Kills past the end of a run leave the complete copy; the earliest leave the old file.
+    assert!(outcomes[0] > 0 && outcomes[1] > 0, "{outcomes:?}");
+}

@@ -1,0 +1,145 @@
+//! What the fuzz targets in `fuzz/` run on each input, here so that `cargo test` replays
+//! the committed corpus through the same code (`tests` below) without a fuzzer. Each entry
+//! takes any bytes; it panics only when a contract breaks: a panic inside rigscope, the
+//! fast and general paths disagreeing, a `.glb` loading differently from the same JSON
+//! with its buffer as a data URI, or `normalize` writing a file that does not load or
+//! still breaks the weight rules.
+
+use base64::Engine as _;
+
+use crate::anim::{Workspace, crosscheck};
+use crate::render::{GlyphMode, Raster, SceneOptions, SceneScratch, draw_scene, framed_camera};
+use crate::rig::Rig;
+use crate::{diagnose, export, import, repair};
+
+/// The name every input is loaded under (messages only).
+const NAME: &str = "fuzz-input";
+
+/// Loading alone: any bytes give a rig or an error, never a panic.
+pub fn load(data: &[u8]) {
+    let _ = import::load_bytes(data, NAME, None);
+}
+
+/// Load, then every clip (and the rest pose) at odd times on both the fast and the general
+/// paths, the checks, and a small frame; and the `.glb` / data-URI differential.
+pub fn pipeline(data: &[u8]) {
+    let Ok(rig) = import::load_bytes(data, NAME, None) else { return };
+    let clips = std::iter::once(None).chain(rig.clips.iter().map(Some));
+    for clip in clips {
+        let d = clip.map_or(0.0, |c| c.duration);
+        for t in [f32::NAN, -1.0, 0.0, d / 3.0, d, d + 1.0, 1e30, f32::NEG_INFINITY] {
+            if let Err(e) = crosscheck(&rig, clip, t) {
+                panic!("fast and general paths differ: {e}");
+            }
+        }
+    }
+    let _ = diagnose::check(&rig, &diagnose::Options::default());
+    let ws = Workspace::at(&rig, rig.clips.first(), 0.25);
+    let camera = framed_camera(&ws, 0.6, -0.3, 1.0);
+    let skin = if rig.skins.is_empty() { None } else { Some(0) };
+    let opts = SceneOptions { bones: true, skin, ..SceneOptions::default() };
+    for mode in [GlyphMode::Braille, GlyphMode::HalfBlock] {
+        let mut raster = Raster::for_grid(24, 10, mode);
+        draw_scene(&mut raster, &camera, &rig, &ws, None, &opts, &mut SceneScratch::default());
+    }
+    glb_matches_data_uri(data, &rig);
+}
+
+/// A `.glb` whose first buffer is its BIN chunk loads as the same rig as its JSON with that
+/// buffer moved into a data URI.
+fn glb_matches_data_uri(data: &[u8], rig: &Rig) {
+    let Ok(mut raw) = import::load_raw_bytes(data, NAME, None) else {
+        panic!("loads as a rig but not as a document");
+    };
+    let Some(first) = raw.json.get_mut("buffers").and_then(|b| b.get_mut(0)) else { return };
+    if !raw.is_glb || first.get("uri").is_some() {
+        return;
+    }
+    let bin = raw.buffers.first().map_or(&[][..], Vec::as_slice);
+    let encoded = base64::engine::general_purpose::STANDARD.encode(bin);
+    first["uri"] = serde_json::Value::String(format!("data:application/octet-stream;base64,{encoded}"));
+    let Ok(text) = serde_json::to_vec(&raw.json) else { return };
+    match import::load_bytes(&text, NAME, None) {
+        Ok(again) => {
+            let (a, b) = (format!("{rig:?}"), format!("{again:?}"));
+            assert!(a == b, "the .glb and its data-URI twin load differently");
+        }
+        Err(e) => panic!("the .glb loads but its data-URI twin does not: {e}"),
+    }
+}
+
+/// Repair and write to memory (both formats), then reload: the copy loads, and no
+/// primitive the repair checked still breaks the weight rules.
+pub fn normalize(data: &[u8]) {
+    let Ok(rig) = import::load_bytes(data, NAME, None) else { return };
+    let Ok(raw) = import::load_raw_bytes(data, NAME, None) else {
+        panic!("loads as a rig but not as a document");
+    };
+    let options = repair::Options::default();
+    let fixed = repair::repair(&rig, &options);
+    for format in [export::Format::Glb, export::Format::Gltf] {
+        let Ok(written) = export::write(&raw, &fixed, format) else { continue };
+        let after = match import::load_bytes(&written.bytes, NAME, None) {
+            Ok(after) => after,
+            Err(e) => panic!("the repaired copy ({format:?}) does not load: {e}"),
+        };
+        let report = diagnose::check(&after, &diagnose::Options::default());
+        for finding in &report.findings {
+            let weight_rule = finding.code.starts_with("ACCESSOR_WEIGHTS_")
+                || (finding.code.starts_with("ACCESSOR_JOINTS_")
+                    && finding.code != "ACCESSOR_JOINTS_USED_ZERO_WEIGHT");
+            let repaired = fixed.primitives.iter().any(|p| {
+                Some(p.mesh) == finding.mesh && Some(p.primitive) == finding.primitive && p.unresolved == 0
+            });
+            assert!(
+                !(weight_rule && repaired),
+                "the repaired copy ({format:?}) still has {}",
+                finding.message
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    /// Every file under `fuzz/corpus/TARGET` and `fuzz/regressions/TARGET`.
+    fn inputs(target: &str) -> Vec<PathBuf> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+        let mut files = Vec::new();
+        for dir in [root.join("corpus").join(target), root.join("regressions").join(target)] {
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                files.push(entry.path());
+            }
+        }
+        files.sort();
+        files
+    }
+
+    fn replay(target: &str, body: fn(&[u8])) {
+        let files = inputs(target);
+        assert!(!files.is_empty(), "no committed inputs for the {target} target");
+        for file in files {
+            let bytes = std::fs::read(&file).unwrap_or_default();
+            if std::panic::catch_unwind(|| body(&bytes)).is_err() {
+                panic!("{}: the {target} target fails on it", file.display());
+            }
+        }
+    }
+
+    #[test]
+    fn the_load_corpus_replays() {
+        replay("load", super::load);
+    }
+
+    #[test]
+    fn the_pipeline_corpus_replays() {
+        replay("pipeline", super::pipeline);
+    }
+
+    #[test]
+    fn the_normalize_corpus_replays() {
+        replay("normalize", super::normalize);
+    }
+}
