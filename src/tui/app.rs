@@ -127,7 +127,8 @@ pub struct App {
     pub tree_page: usize,
     /// First line of the details panel shown (clamped when drawn).
     pub details_scroll: u16,
-    /// The largest useful `details_scroll` in the last draw (the panel writes it).
+    /// The largest useful `details_scroll` in the last draw (the panel writes it; no
+    /// limit before the first draw).
     pub details_max: std::sync::atomic::AtomicU16,
     /// Values with every digit (`{:?}` of the f32) instead of 3 or 4 decimals.
     pub full_precision: bool,
@@ -206,7 +207,7 @@ impl App {
             unweighted: Vec::new(),
             rest_globals,
             details_scroll: 0,
-            details_max: std::sync::atomic::AtomicU16::new(0),
+            details_max: std::sync::atomic::AtomicU16::new(u16::MAX),
             full_precision: false,
             prompt: None,
             clipboard: None,

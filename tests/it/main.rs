@@ -9,3 +9,4 @@ mod normalize;
 mod reference;
 mod samples;
 mod tui;
+mod tui_frictions;

@@ -107,10 +107,16 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         lines.push(Line::styled(format!("inverse bind matrix, joint {j} (rows)"), theme.dim));
         for r in 0..4 {
             let row = ibm.row(r);
+            // In columns when they fit; a narrow panel gets one decimal fewer so that a
+            // row stays one line (wrapped, a row would read as two).
+            let columns = format!(" {:>9.4} {:>9.4} {:>9.4} {:>9.4}", row.x, row.y, row.z, row.w);
+            let narrow = format!("{:.3} {:.3} {:.3} {:.3}", row.x, row.y, row.z, row.w);
             lines.push(Line::raw(if full {
                 format!(" {:?} {:?} {:?} {:?}", row.x, row.y, row.z, row.w)
+            } else if cols(&columns) <= width || cols(&narrow) > width {
+                columns
             } else {
-                format!(" {:>9.4} {:>9.4} {:>9.4} {:>9.4}", row.x, row.y, row.z, row.w)
+                narrow
             }));
         }
     }

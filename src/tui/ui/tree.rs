@@ -24,11 +24,8 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         Some((_, skin)) => format!(" Bones ({}) ", count(skin.joints.len(), "joint", "joints")),
         None => format!(" Nodes ({}; no skin) ", app.rig.nodes.len()),
     };
-    let skin_title = if app.show_nodes {
-        format!(" Nodes ({}, meshes and their skins; N: bones) ", app.rig.nodes.len())
-    } else {
-        skin_title
-    };
+    let skin_title =
+        if app.show_nodes { format!(" Nodes ({}; N: bones) ", app.rig.nodes.len()) } else { skin_title };
     let skin_title = if app.tree.filter.is_empty() {
         skin_title
     } else {
