@@ -138,8 +138,8 @@ pub struct App {
     pub clipboard: Option<String>,
     /// The tree shows every node of the file rather than the current skin's bones.
     pub show_nodes: bool,
-    /// The keyframes panel plots the selected bone's curves.
-    pub curves: bool,
+    /// The keyframes panel plots this one of the selected bone's channels (None: the dope sheet).
+    pub curves: Option<usize>,
     /// The viewport's size in cells as last drawn (for the `rigscope render` command line).
     pub viewport_cells: (u16, u16),
     /// The current clip's frame grid (what `,` and `.` step by).
@@ -212,7 +212,7 @@ impl App {
             prompt: None,
             clipboard: None,
             show_nodes: false,
-            curves: false,
+            curves: None,
             viewport_cells: (120, 40),
             frames: FrameGrid::of(clip.and_then(|c| rig.clips.get(c))),
             framed_distance: camera.distance,
@@ -461,7 +461,19 @@ impl App {
                     self.rebuild_tree();
                 }
             }
-            Action::ToggleCurves => self.curves = !self.curves,
+            Action::ToggleCurves => {
+                // Each press plots the bone's next channel; after the last, the dope sheet.
+                let sel = self.selected();
+                let n = self
+                    .clip
+                    .and_then(|c| self.rig.clips.get(c))
+                    .map_or(0, |c| c.channels.iter().filter(|ch| Some(ch.node) == sel).count());
+                self.curves = match self.curves {
+                    None => Some(0),
+                    Some(i) if i + 1 < n => Some(i + 1),
+                    Some(_) => None,
+                };
+            }
         }
         if (self.playback.time, self.clip, self.preview) != before {
             self.pose_dirty = true;

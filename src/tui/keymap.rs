@@ -225,7 +225,13 @@ pub static BINDINGS: &[Binding] = &[
     b(&[Char('S')], "S", Action::PrevSkin, Global, "previous skin"),
     b(&[Char('#')], "#", Action::StartPrompt(PromptKind::Skin), Global, "go to skin number N"),
     b(&[Char('N')], "N", Action::ToggleNodes, Global, "node browser: every node with its mesh and skin"),
-    b(&[Char('G')], "G", Action::ToggleCurves, Global, "curves of the selected bone's channels / dope sheet"),
+    b(
+        &[Char('G')],
+        "G",
+        Action::ToggleCurves,
+        Global,
+        "curves of the bone's channels (again: next channel, then off)",
+    ),
 ];
 
 impl Key {

@@ -355,3 +355,31 @@ fn weights_panel_says_plainly_and_lists_what_is_drawn() {
     let s = screen(&mut b, 160, 48);
     assert!(s.contains("stored weights pass the validator's rules"), "{s}");
 }
+
+/// `G` plots the selected bone's channels one after the other, then goes back to the
+/// dope sheet. The walker's head has one channel (a rotation), so the plot's range is
+/// that channel's, computed here from its keys' components with the same sampler.
+#[test]
+fn curves_plot_the_bone_channels_then_go_back() {
+    let mut a = app("walker.glb");
+    press(&mut a, "jjjj......G");
+    assert_eq!(a.curves, Some(0));
+    let s = screen(&mut a, 160, 48);
+    let ch = a.rig.clips[0].channels.iter().find(|c| Some(c.node) == a.selected()).expect("head channel");
+    assert!(s.contains("Curves: walk") && s.contains("rotation head") && s.contains("Δ/key max"), "{s}");
+    // The labels give the range of every sampled component: at least what the keys span.
+    let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+    let mut q = [0.0f32; 4];
+    for &t in &ch.times {
+        rigscope::anim::sample_channel(ch, t, &mut q);
+        for v in q {
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }
+    }
+    assert!(s.contains(&format!("max {hi:.3}")) && s.contains(&format!("min {lo:.3}")), "{lo} {hi}\n{s}");
+    insta::assert_snapshot!(s);
+    press(&mut a, "G");
+    assert_eq!(a.curves, None);
+    assert!(screen(&mut a, 160, 48).contains("Keyframes: walk"));
+}

@@ -35,7 +35,7 @@ pub fn time_at(timeline: Rect, app: &App, col: u16) -> f32 {
     x / span * app.playback.duration
 }
 
-fn column_of(t: f32, duration: f32, width: u16) -> u16 {
+pub(super) fn column_of(t: f32, duration: f32, width: u16) -> u16 {
     if duration <= 0.0 || width == 0 {
         return 0;
     }
@@ -87,7 +87,8 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let rows_h = (inner.height as usize).saturating_sub(1 + value_lines);
     let hidden = clip.channels.len().saturating_sub(rows_h);
     let title = format!(
-        " Keyframes: {} ({}/{}), {}{} ",
+        " {}: {} ({}/{}), {}{} ",
+        if app.curves.is_some() { "Curves" } else { "Keyframes" },
         app.rig.clip_label(ci),
         ci + 1,
         app.rig.clips.len(),
@@ -97,6 +98,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let block = panel(title, app.focus == Focus::Keys, theme);
     frame.render_widget(block, area);
     if inner.height < 2 || inner.width < 20 {
+        return;
+    }
+    if let Some(which) = app.curves {
+        super::curves::draw(frame, app, theme, inner, label_width(inner), which);
         return;
     }
     let mine: Vec<&Channel> = clip.channels.iter().filter(|c| Some(c.node) == sel).collect();

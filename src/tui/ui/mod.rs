@@ -1,6 +1,7 @@
 //! Drawing: a pure function of `&App` (plus the viewport's reusable raster buffers).
 //! Each panel lives in its own file; this one lays them out and routes the mouse.
 
+mod curves;
 mod details;
 mod help;
 mod keyframes;
