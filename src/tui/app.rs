@@ -424,7 +424,7 @@ impl App {
                 } else {
                     format!(" (not reproduced: {})", lost.join(", "))
                 };
-                self.message = Some(format!("{cmd}  [copied]{note}"));
+                self.message = Some(format!("copied{note}: {cmd}"));
                 self.clipboard = Some(cmd);
             }
             Action::StartPrompt(kind) => {

@@ -99,7 +99,8 @@ fn shell_word(path: &str) -> String {
 }
 
 /// The `rigscope render` command line that draws the current view, and what it cannot
-/// reproduce (a pan, a draw mode render lacks, the rest pose of a file with clips).
+/// reproduce (another centre of view, a draw mode render lacks, the rest pose of a file
+/// with clips).
 pub fn render_command(app: &App, cols: u16, rows: u16) -> (String, Vec<&'static str>) {
     let mut cmd = format!("rigscope render {}", shell_word(&app.rig.source));
     let mut lost = Vec::new();
@@ -128,7 +129,9 @@ pub fn render_command(app: &App, cols: u16, rows: u16) -> (String, Vec<&'static 
         cmd.push_str(" --bones");
     }
     if framed.target.distance(app.camera.target) > 1e-3 * framed.distance.max(1e-6) {
-        lost.push("the pan");
+        // A pan, or a pose whose bounds moved since the viewer framed it: render centres
+        // the rig as posed at --time and has no flag for another centre.
+        lost.push("the centre of view (render centres the pose at --time)");
     }
     if app.view.draw != crate::render::DrawMode::Shaded {
         lost.push("the draw mode");
