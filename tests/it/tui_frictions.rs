@@ -219,12 +219,17 @@ fn the_clip_list_ends_with_the_rest_pose_and_backspace_resets_the_speed() {
 }
 
 /// The tentacle with three more skins on copies of its mesh node: four skins, as files
-/// with one skin per part have (the 84-skin rig).
+/// with one skin per part have (the 84-skin rig). Each copy's inverse bind
+/// matrices move its bind pose 0.6 units along -X, so the copies stand side by side.
 fn four_skins() -> App {
     let mut rig = load(&sample("tentacle.glb"));
     let mesh_node = rig.nodes.iter().position(|n| n.skin == Some(0)).expect("a skinned node");
     for k in 1..4 {
         let mut skin = rig.skins[0].clone();
+        let shift = glam::Mat4::from_translation(glam::Vec3::new(0.6 * k as f32, 0.0, 0.0));
+        for ibm in &mut skin.inverse_bind {
+            *ibm *= shift;
+        }
         skin.name = Some(format!("part{k}"));
         rig.skins.push(skin);
         let mut node = rig.nodes[mesh_node].clone();
@@ -250,6 +255,7 @@ fn skins_go_back_and_by_number_and_say_what_they_deform() {
     assert_eq!(a.skin, Some(2));
     let s = screen(&mut a, 160, 48);
     assert!(s.contains("Bones: skin 3/4") && s.contains("deforms node 12 body2"), "{s}");
+    insta::assert_snapshot!(s);
     press(&mut a, "#9\n");
     assert_eq!(a.skin, Some(2));
     assert!(a.message.as_deref().is_some_and(|m| m.contains("skins 1 to 4")), "{:?}", a.message);
