@@ -248,13 +248,19 @@ fn vertex<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>)
             Span::styled(" (as listed)", theme.dim),
         ]));
     }
-    // The verdict in words, on the weights the file stores (what the validator reads).
+    // The verdict in words, on the weights the file stores (what the validator reads);
+    // with a preview on, the listed weights are not those, so it says which it means.
+    let (pass, fail) =
+        if drawn.is_some() { ("stored weights pass", "stored weights FAIL") } else { ("passes", "FAILS") };
     let verdict = if findings.is_empty() {
-        Line::styled(fit("  stored weights pass the validator's rules", width), theme.ok)
+        Line::styled(fit(&format!("  {pass} the validator's rules"), width), theme.ok)
     } else {
         let mut codes: Vec<&str> = findings.iter().map(|f| f.code).collect();
         codes.dedup();
-        Line::styled(fit(&format!("  stored weights FAIL: {}", codes.join(", ")), width), theme.error)
+        // The codes when they fit; else how many, as the problem list names them.
+        let named = format!("  {fail} validation: {}", codes.join(", "));
+        let counted = format!("  {fail} validation: {}", count(codes.len(), "rule", "rules"));
+        Line::styled(fit(if cols(&named) <= width { &named } else { &counted }, width), theme.error)
     };
     lines.push(verdict);
 }
