@@ -398,3 +398,22 @@ fn curves_plot_the_bone_channels_then_go_back() {
     assert_eq!(a.curves, None);
     assert!(screen(&mut a, 160, 48).contains("Keyframes: walk"));
 }
+
+#[test]
+fn the_wheel_scrolls_the_details_panel() {
+    use crossterm::event::{MouseEvent, MouseEventKind};
+    use rigscope::tui::ui::MouseState;
+    let a = app("walker.glb");
+    let areas = ui::layout(ratatui::layout::Rect::new(0, 0, 120, 40), Focus::Bones, 30);
+    let d = areas.details;
+    let at = |kind| MouseEvent { kind, column: d.x + 2, row: d.y + 2, modifiers: KeyModifiers::NONE };
+    let mut state = MouseState::default();
+    assert_eq!(
+        ui::mouse_action(&areas, &a, at(MouseEventKind::ScrollDown), &mut state),
+        Some(Action::ScrollDetails(1))
+    );
+    assert_eq!(
+        ui::mouse_action(&areas, &a, at(MouseEventKind::ScrollUp), &mut state),
+        Some(Action::ScrollDetails(-1))
+    );
+}
