@@ -417,3 +417,26 @@ fn the_wheel_scrolls_the_details_panel() {
         Some(Action::ScrollDetails(-1))
     );
 }
+
+/// A name too long for the tree is cut with "…" before its markers, which stay: the
+/// walker's head (animated, `~`) renamed to 60 characters, at 80x24 (a 32-column tree).
+#[test]
+fn long_names_end_with_an_ellipsis_and_keep_their_markers() {
+    let mut rig = load(&sample("walker.glb"));
+    let head = (0..rig.nodes.len()).find(|&n| rig.node_label(n) == "head").expect("head");
+    rig.nodes[head].name = Some(format!("head_{}", "x".repeat(55)));
+    let mut a = App::new(rig, &paused());
+    let s = screen(&mut a, 80, 24);
+    let row = s.lines().find(|l| l.contains("head_")).unwrap_or_else(|| panic!("{s}"));
+    let tree: String = row.trim_matches('"').split('│').nth(1).expect("the tree column").to_string();
+    assert!(tree.trim_end().ends_with("x… ~"), "{tree:?}");
+    // The row fills the panel exactly: nothing of the marker is cut.
+    assert_eq!(
+        ui::cols(&tree),
+        usize::from(
+            ui::layout(ratatui::layout::Rect::new(0, 0, 80, 24), a.focus, ui::tree::wanted_width(&a))
+                .tree
+                .width
+        ) - 2
+    );
+}

@@ -58,7 +58,7 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     let mut lines = if cols(&name) + cols(&number) <= width {
         vec![Line::from(vec![Span::styled(name, theme.title), Span::raw(number)])]
     } else {
-        vec![Line::styled(name, theme.title), Line::raw(number.trim_start().to_string())]
+        vec![Line::styled(super::fit(&name, width), theme.title), Line::raw(number.trim_start().to_string())]
     };
     lines.extend([Line::raw(family_line(
         &format!("{parent}, {}", count(n.children.len(), "child", "children")),

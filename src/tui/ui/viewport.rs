@@ -281,16 +281,17 @@ fn draw_names(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
         }
         let x = inner.x + ((ndc.x * 0.5 + 0.5) * (inner.width.saturating_sub(1)) as f32) as u16 + 1;
         let y = inner.y + ((0.5 - ndc.y * 0.5) * (inner.height.saturating_sub(1)) as f32) as u16;
-        let name = app.rig.node_label(node);
         let room = (inner.x + inner.width).saturating_sub(x) as usize;
-        let len = name.chars().count().min(room) as u16;
+        // Cut at the viewport's edge with "…", so a cut name does not pass for another.
+        let name = super::fit(&app.rig.node_label(node), room);
+        let len = super::cols(&name) as u16;
         let end = x + len;
         if len == 0 || taken.iter().any(|&(ty, a, b)| ty == y && x < b + 1 && a < end + 1) {
             continue;
         }
         taken.push((y, x, end));
         let style = if Some(node) == app.selected() { theme.focus } else { theme.label };
-        buf.set_stringn(x, y, name, room, style);
+        buf.set_stringn(x, y, &name, room, style);
     }
 }
 

@@ -28,9 +28,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     // While walking the problem list the selected vertex matters most; otherwise the bone.
     if focused {
         vertex(app, theme, inner_w, &mut lines);
-        bone(app, theme, &mut lines);
+        bone(app, theme, inner_w, &mut lines);
     } else {
-        bone(app, theme, &mut lines);
+        bone(app, theme, inner_w, &mut lines);
         vertex(app, theme, inner_w, &mut lines);
     }
     frame.render_widget(Paragraph::new(lines).block(block), area);
@@ -152,14 +152,13 @@ fn severity_style(s: Severity, theme: &Theme) -> ratatui::style::Style {
     }
 }
 
-fn bone<'a>(app: &App, theme: &Theme, lines: &mut Vec<Line<'a>>) {
+fn bone<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>) {
     let w = &app.weights;
     match app.selected() {
         Some(node) if app.selected_joint().is_some() => {
-            lines.push(Line::from(vec![
-                Span::styled(app.rig.node_label(node), theme.title),
-                Span::raw(format!(": {}", count(w.vertices.len(), "vertex", "vertices"))),
-            ]));
+            let tail = format!(": {}", count(w.vertices.len(), "vertex", "vertices"));
+            let name = fit(&app.rig.node_label(node), width.saturating_sub(cols(&tail)).max(4));
+            lines.push(Line::from(vec![Span::styled(name, theme.title), Span::raw(tail)]));
             if !w.vertices.is_empty() {
                 lines.push(Line::raw(format!("  min {:.3} mean {:.3} max {:.3}", w.min, w.mean, w.max)));
                 lines.push(Line::from(vec![
