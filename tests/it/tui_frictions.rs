@@ -440,3 +440,39 @@ fn long_names_end_with_an_ellipsis_and_keep_their_markers() {
         ) - 2
     );
 }
+
+/// A chain of 40 joints with no mesh: the tree indents two columns a level to depth 8,
+/// then one, up to half the panel, and rows past depth 8 say their depth; the deepest
+/// joint is still readable, and selecting down the chain keeps it on screen.
+#[test]
+fn a_forty_level_chain_stays_readable() {
+    use rigscope::rig::{Node, Scene, Skin};
+    let n: usize = 40;
+    let mut rig = Rig { source: "chain".into(), ..Rig::default() };
+    for i in 0..n {
+        let mut node = Node { name: Some(format!("bone{i:02}")), ..Node::default() };
+        node.rest.translation.y = 0.1;
+        node.parent = i.checked_sub(1);
+        if i + 1 < n {
+            node.children = vec![i + 1];
+        }
+        rig.nodes.push(node);
+    }
+    rig.order = (0..n).collect();
+    rig.scenes = vec![Scene { name: None, roots: vec![0] }];
+    rig.default_scene = Some(0);
+    rig.skins = vec![Skin {
+        name: Some("chain".into()),
+        joints: (0..n).collect(),
+        inverse_bind: vec![glam::Mat4::IDENTITY; n],
+        joint_order: (0..n).collect(),
+        joint_parent: (0..n).map(|i| i.checked_sub(1)).collect(),
+        ..Skin::default()
+    }];
+    let mut a = App::new(rig, &paused());
+    press(&mut a, &"j".repeat(39));
+    assert_eq!(a.selected(), Some(39));
+    let s = screen(&mut a, 160, 48);
+    assert!(s.contains("39   bone39") && s.contains(" 9 ▾ bone09") && s.contains("   ▾ bone08"), "{s}");
+    insta::assert_snapshot!(s);
+}
