@@ -459,6 +459,7 @@ impl App {
                 } else {
                     self.show_nodes = !self.show_nodes;
                     self.rebuild_tree();
+                    self.refresh_selection();
                 }
             }
             Action::ToggleCurves => {
@@ -596,7 +597,7 @@ impl App {
     }
 
     /// Recomputes what depends on the selected bone (its weight statistics and vertex).
-    pub(super) fn refresh_selection(&mut self) {
+    fn refresh_selection(&mut self) {
         self.set_weights(BoneWeights::compute(&self.rig, &self.ws, self.skin, self.selected_joint()));
     }
 

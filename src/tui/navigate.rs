@@ -29,7 +29,8 @@ impl App {
     }
 
     /// The tree for the current view (every node, or the skin's bones), keeping the
-    /// selection when the new tree has that node.
+    /// selection when the new tree has that node. The caller refreshes what depends on
+    /// the selection (a whole-mesh scan, so it is done once).
     pub(super) fn rebuild_tree(&mut self) {
         let keep = self.tree.selected;
         let skin = if self.show_nodes { None } else { self.skin };
@@ -39,7 +40,6 @@ impl App {
         {
             self.tree.selected = Some(node);
         }
-        self.refresh_selection();
     }
 
     /// "deforms node 5 body (mesh 2 Cesium_Man)": the nodes that use skin `s` and their meshes.
