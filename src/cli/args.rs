@@ -36,6 +36,10 @@ pub struct OpenArgs {
     /// Frames per second while playing (1 to 120).
     #[arg(long, default_value_t = 30, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=120))]
     pub fps: u32,
+    /// Leave the mouse to the terminal, so that text can be selected and copied as usual
+    /// (no clicking, scrubbing or orbiting with the mouse).
+    #[arg(long)]
+    pub no_mouse: bool,
 }
 
 /// Character-cell render modes.

@@ -151,6 +151,7 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
         } else {
             crate::render::ColorDepth::None
         },
+        mouse: !args.no_mouse,
     };
     let source = rig.source.clone();
     match crate::tui::run(rig, &launch).map_err(|e| Failure::input(format!("{source}: {e}")))? {

@@ -29,6 +29,9 @@ pub struct SceneOptions {
     /// A vertex to mark (index into `Workspace::primitives`, vertex).
     pub marked_vertex: Option<(usize, usize)>,
     pub gizmo: bool,
+    /// Draw the primitives that `skin` does not deform as faint ghosts, so the skin's own
+    /// mesh stands out (a file with many skins).
+    pub dim_other_skins: bool,
 }
 
 impl Default for SceneOptions {
@@ -42,6 +45,7 @@ impl Default for SceneOptions {
             heat_joint: None,
             marked_vertex: None,
             gizmo: true,
+            dim_other_skins: false,
         }
     }
 }
@@ -90,6 +94,10 @@ pub fn draw_scene(
         let Some(prim) = rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else {
             continue;
         };
+        if opts.dim_other_skins && dp.skin != opts.skin {
+            draw_ghost(raster, camera, &view_of(&dp.positions, prim), DEFAULT_GHOST_COLOR);
+            continue;
+        }
         let mut view = view_of(&dp.positions, prim);
         if dp.normals.len() == dp.positions.len() {
             view.normals = Some(&dp.normals);

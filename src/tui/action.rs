@@ -101,4 +101,39 @@ pub enum Action {
     ProblemDown,
     JumpToProblem,
     CyclePreview,
+
+    // Reading values.
+    /// Scroll the details panel by this many lines.
+    ScrollDetails(i16),
+    /// Values with every digit an f32 has, or the short form.
+    TogglePrecision,
+    /// Put the selected bone's (or, from the weights panel, the vertex's) values on the
+    /// terminal's clipboard (OSC 52).
+    Copy,
+    /// Say (and copy) the `rigscope render` command line that draws this view.
+    RenderCommand,
+
+    // Prompts: a line typed at the bottom of the screen.
+    StartPrompt(PromptKind),
+    PromptChar(char),
+    PromptBackspace,
+    PromptAccept,
+    PromptCancel,
+
+    // More playback and navigation.
+    ResetSpeed,
+    PrevSkin,
+    /// The tree shows every node of the file (meshes and their skins) or the skin's bones.
+    ToggleNodes,
+    /// The keyframes panel plots the selected bone's curves instead of the dope sheet.
+    ToggleCurves,
+}
+
+/// What a prompt asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptKind {
+    /// A time in seconds, or a frame number ("12f").
+    Time,
+    /// A skin number (1-based, as the tree's title counts them).
+    Skin,
 }

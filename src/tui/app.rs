@@ -7,7 +7,9 @@ use std::time::Instant;
 
 use glam::Vec3;
 
-use super::action::{Action, Focus};
+use super::action::{Action, Focus, PromptKind};
+use super::frames::FrameGrid;
+use super::prompt::Prompt;
 use super::tree::BoneTree;
 use super::weights::{BoneWeights, Preview, VertexRef};
 use crate::anim::{LoopMode, Playback, Workspace};
@@ -23,6 +25,8 @@ pub struct Launch {
     pub mode: GlyphMode,
     pub fps: u32,
     pub color: ColorDepth,
+    /// Capture the mouse (off: the terminal selects text as usual).
+    pub mouse: bool,
 }
 
 impl Default for Launch {
@@ -34,6 +38,7 @@ impl Default for Launch {
             mode: GlyphMode::Braille,
             fps: 30,
             color: ColorDepth::TrueColor,
+            mouse: true,
         }
     }
 }
@@ -120,6 +125,27 @@ pub struct App {
     pub rest_globals: Vec<glam::Mat4>,
     /// Rows the bone tree showed in the last draw (for page up/down).
     pub tree_page: usize,
+    /// First line of the details panel shown (clamped when drawn).
+    pub details_scroll: u16,
+    /// The largest useful `details_scroll` in the last draw (the panel writes it; no
+    /// limit before the first draw).
+    pub details_max: std::sync::atomic::AtomicU16,
+    /// Values with every digit (`{:?}` of the f32) instead of 3 or 4 decimals.
+    pub full_precision: bool,
+    /// A line being typed at the bottom of the screen.
+    pub prompt: Option<Prompt>,
+    /// Text for the terminal's clipboard: the event loop sends it (OSC 52) and clears it.
+    pub clipboard: Option<String>,
+    /// The tree shows every node of the file rather than the current skin's bones.
+    pub show_nodes: bool,
+    /// The keyframes panel plots this one of the selected bone's channels (None: the dope sheet).
+    pub curves: Option<usize>,
+    /// The viewport's size in cells as last drawn (for the `rigscope render` command line).
+    pub viewport_cells: (u16, u16),
+    /// The current clip's frame grid (what `,` and `.` step by).
+    pub frames: FrameGrid,
+    /// The camera distance that frames the rig (zoom 1), for the viewport's title.
+    pub framed_distance: f32,
 }
 
 impl App {
@@ -185,6 +211,16 @@ impl App {
             animated: Vec::new(),
             unweighted: Vec::new(),
             rest_globals,
+            details_scroll: 0,
+            details_max: std::sync::atomic::AtomicU16::new(u16::MAX),
+            full_precision: false,
+            prompt: None,
+            clipboard: None,
+            show_nodes: false,
+            curves: None,
+            viewport_cells: (120, 40),
+            frames: FrameGrid::of(clip.and_then(|c| rig.clips.get(c))),
+            framed_distance: camera.distance,
             rig,
         };
         app.vertex_problems = worst_first(&app.diag);
@@ -267,8 +303,7 @@ impl App {
             }
             Action::StepFrames(n) => {
                 self.playback.paused = true;
-                let dt = self.frame_step();
-                self.playback.seek(self.playback.time + n as f32 * dt);
+                self.playback.seek(self.frames.stepped(self.playback.time, n));
             }
             Action::PrevKey => self.jump_key(false),
             Action::NextKey => self.jump_key(true),
@@ -289,18 +324,8 @@ impl App {
                 self.playback.paused = true;
                 self.playback.seek(t);
             }
-            Action::NextSkin => {
-                if self.rig.skins.len() > 1 {
-                    let next = self.skin.map_or(0, |s| (s + 1) % self.rig.skins.len());
-                    self.skin = Some(next);
-                    self.tree = BoneTree::new(&self.rig, self.skin);
-                    self.refresh_skin();
-                } else {
-                    let n = self.rig.skins.len();
-                    self.message =
-                        Some(format!("{} in this file", crate::tui::ui::count(n, "skin", "skins")));
-                }
-            }
+            Action::NextSkin => self.step_skin(1),
+            Action::PrevSkin => self.step_skin(-1),
             Action::SelectUp => self.move_selection(-1),
             Action::SelectDown => self.move_selection(1),
             Action::SelectPageUp => self.move_selection(-(self.tree_page.max(1) as isize)),
@@ -341,6 +366,7 @@ impl App {
             Action::Reframe => {
                 let (yaw, pitch) = (self.camera.yaw, self.camera.pitch);
                 self.camera = framed_camera(&self.ws, yaw, pitch, 1.0);
+                self.framed_distance = self.camera.distance;
             }
             Action::RenderBraille => self.view.mode = GlyphMode::Braille,
             Action::RenderHalfBlock => self.view.mode = GlyphMode::HalfBlock,
@@ -389,6 +415,71 @@ impl App {
                 self.preview_rig = self.preview.apply(&self.rig);
                 self.preview_ws = self.preview_rig.as_ref().map(Workspace::new);
             }
+            Action::ScrollDetails(n) => {
+                let max = self.details_max.load(std::sync::atomic::Ordering::Relaxed);
+                self.details_scroll = self.details_scroll.min(max).saturating_add_signed(n).min(max);
+            }
+            Action::TogglePrecision => self.full_precision = !self.full_precision,
+            Action::Copy => self.copy(),
+            Action::RenderCommand => {
+                let (cols, rows) = self.viewport_cells;
+                let (cmd, lost) = super::copy::render_command(self, cols, rows);
+                let note = if lost.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (not reproduced: {})", lost.join(", "))
+                };
+                self.message = Some(format!("copied{note}: {cmd}"));
+                self.clipboard = Some(cmd);
+            }
+            Action::StartPrompt(kind) => {
+                if kind == PromptKind::Skin && self.rig.skins.len() < 2 {
+                    let n = self.rig.skins.len();
+                    self.message =
+                        Some(format!("{} in this file", crate::tui::ui::count(n, "skin", "skins")));
+                } else {
+                    self.prompt = Some(Prompt::new(kind));
+                }
+            }
+            Action::PromptChar(c) => {
+                if let Some(p) = &mut self.prompt {
+                    p.text.push(c);
+                }
+            }
+            Action::PromptBackspace => {
+                if let Some(p) = &mut self.prompt {
+                    p.text.pop();
+                }
+            }
+            Action::PromptCancel => self.prompt = None,
+            Action::PromptAccept => {
+                if let Some(p) = self.prompt.take() {
+                    self.accept_prompt(&p);
+                }
+            }
+            Action::ResetSpeed => self.playback.speed = 1.0,
+            Action::ToggleNodes => {
+                if self.rig.skins.is_empty() {
+                    self.message = Some("no skin in this file: the tree already lists every node".into());
+                } else {
+                    self.show_nodes = !self.show_nodes;
+                    self.rebuild_tree();
+                    self.refresh_selection();
+                }
+            }
+            Action::ToggleCurves => {
+                // Each press plots the bone's next channel; after the last, the dope sheet.
+                let sel = self.selected();
+                let n = self
+                    .clip
+                    .and_then(|c| self.rig.clips.get(c))
+                    .map_or(0, |c| c.channels.iter().filter(|ch| Some(ch.node) == sel).count());
+                self.curves = match self.curves {
+                    None => Some(0),
+                    Some(i) if i + 1 < n => Some(i + 1),
+                    Some(_) => None,
+                };
+            }
         }
         if (self.playback.time, self.clip, self.preview) != before {
             self.pose_dirty = true;
@@ -418,17 +509,7 @@ impl App {
 
     /// One frame: the clip's regular key spacing when it has one, else 1/30 s.
     pub fn frame_step(&self) -> f32 {
-        let Some(clip) = self.clip.and_then(|c| self.rig.clips.get(c)) else { return 1.0 / 30.0 };
-        let mut smallest = f32::INFINITY;
-        for ch in &clip.channels {
-            for w in ch.times.windows(2) {
-                let d = w[1] - w[0];
-                if d > 1e-4 && d < smallest {
-                    smallest = d;
-                }
-            }
-        }
-        if smallest.is_finite() { smallest } else { 1.0 / 30.0 }
+        self.frames.step as f32
     }
 
     fn change_speed(&mut self, dir: i32) {
@@ -444,20 +525,23 @@ impl App {
             self.message = Some("this file has no clips".into());
             return;
         }
-        let cur = self.clip.unwrap_or(0) as isize;
-        let next = (cur + dir).rem_euclid(n as isize) as usize;
-        self.clip = Some(next);
+        // The clips, then the rest pose (no clip) as one more entry.
+        let cur = self.clip.unwrap_or(n) as isize;
+        let next = (cur + dir).rem_euclid(n as isize + 1) as usize;
+        self.clip = (next < n).then_some(next);
         let was_paused = self.playback.paused;
         let (speed, mode) = (self.playback.speed, self.playback.mode);
-        self.playback = Playback::new(self.rig.clips[next].duration);
+        let duration = self.clip.map_or(0.0, |c| self.rig.clips[c].duration);
+        self.playback = Playback::new(duration);
         self.playback.speed = speed;
         self.playback.mode = mode;
         self.playback.paused = was_paused || self.playback.duration <= 0.0;
         self.refresh_clip_info();
     }
 
-    /// Which nodes the current clip animates.
+    /// Which nodes the current clip animates, and its frame grid.
     fn refresh_clip_info(&mut self) {
+        self.frames = FrameGrid::of(self.clip.and_then(|c| self.rig.clips.get(c)));
         self.animated = vec![false; self.rig.nodes.len()];
         if let Some(clip) = self.clip.and_then(|c| self.rig.clips.get(c)) {
             for ch in &clip.channels {
@@ -471,7 +555,7 @@ impl App {
     /// Recomputes what depends on the current skin: which of its joints no vertex weights,
     /// and the selected bone's weights. Both are whole-mesh scans (milliseconds on a
     /// 200k-vertex rig, before its first frame): they run side by side on the pool.
-    fn refresh_skin(&mut self) {
+    pub(super) fn refresh_skin(&mut self) {
         let joint = self.selected_joint();
         let (unweighted, weights) = rayon::join(
             || unweighted_nodes(&self.rig, &self.ws, self.skin),

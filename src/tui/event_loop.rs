@@ -44,6 +44,7 @@ pub fn run(
             terminal.backend_mut().queue(BeginSynchronizedUpdate)?;
             let mut t = app.evaluate();
             terminal.draw(|f| areas = ui::draw(f, app, &mut cache))?;
+            app.viewport_cells = ui::viewport_cells(&areas);
             terminal.backend_mut().queue(EndSynchronizedUpdate)?;
             terminal.backend_mut().flush()?;
             app.dirty = false;
@@ -78,6 +79,11 @@ pub fn run(
                 }
             }
         }
+        if let Some(text) = app.clipboard.take() {
+            // The terminal puts it on the clipboard (OSC 52), wherever the viewer runs.
+            terminal.backend_mut().write_all(super::copy::osc52(&text).as_bytes())?;
+            terminal.backend_mut().flush()?;
+        }
         let now = Instant::now();
         if app.is_playing() {
             if now >= last_tick + frame {
@@ -105,9 +111,7 @@ fn is_interrupt(ev: &Event) -> bool {
 
 fn translate(ev: Event, app: &App, areas: &Areas, mouse: &mut MouseState) -> Option<Action> {
     match ev {
-        Event::Key(k) if k.kind != KeyEventKind::Release => {
-            keymap::action_for(&k, app.focus, app.tree.filtering, app.show_help)
-        }
+        Event::Key(k) if k.kind != KeyEventKind::Release => keymap::action_for_app(&k, app),
         Event::Mouse(m) => ui::mouse_action(areas, app, m, mouse),
         // A resize needs a redraw; `ToggleHelp` twice would be a hack, so say it plainly.
         Event::Resize(..) => Some(Action::Redraw),

@@ -3,7 +3,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::action::{Action, Focus};
+use super::action::{Action, Focus, PromptKind};
 
 /// Where a binding applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -200,6 +200,38 @@ pub static BINDINGS: &[Binding] = &[
         "select the bone below",
     ),
     b(&[Char('t')], "t", Action::ToggleStats, Global, "per-stage timings in the status bar"),
+    // Reading values, time and big rigs.
+    b(&[Char('}')], "}", Action::ScrollDetails(3), Global, "scroll the details panel down"),
+    b(&[Char('{')], "{", Action::ScrollDetails(-3), Global, "scroll the details panel up"),
+    b(&[Char('P')], "P", Action::TogglePrecision, Global, "full precision (every digit) / short values"),
+    b(&[Char('y')], "y", Action::Copy, Global, "copy the bone's (weights panel: vertex's) values (OSC 52)")
+        .hinted("copy"),
+    b(
+        &[Char('R')],
+        "R",
+        Action::RenderCommand,
+        Global,
+        "the `rigscope render` command line for this view (copied)",
+    ),
+    b(
+        &[Char(':')],
+        ":",
+        Action::StartPrompt(PromptKind::Time),
+        Global,
+        "go to a time (0.5) or a frame (12f)",
+    )
+    .hinted("go to"),
+    b(&[Code(KeyCode::Backspace)], "Backspace", Action::ResetSpeed, Global, "speed back to 1x"),
+    b(&[Char('S')], "S", Action::PrevSkin, Global, "previous skin"),
+    b(&[Char('#')], "#", Action::StartPrompt(PromptKind::Skin), Global, "go to skin number N"),
+    b(&[Char('N')], "N", Action::ToggleNodes, Global, "node browser: every node with its mesh and skin"),
+    b(
+        &[Char('G')],
+        "G",
+        Action::ToggleCurves,
+        Global,
+        "curves of the bone's channels (again: next channel, then off)",
+    ),
 ];
 
 impl Key {
@@ -250,6 +282,21 @@ pub fn action_for(ev: &KeyEvent, focus: Focus, filtering: bool, help: bool) -> O
     let global =
         || BINDINGS.iter().find(|b| b.context == Context::Global && b.keys.iter().any(|k| k.matches(ev)));
     focused.or_else(global).map(|b| b.action)
+}
+
+/// What a key means for `app`: a prompt being typed takes every key, else `action_for`.
+pub fn action_for_app(ev: &KeyEvent, app: &super::App) -> Option<Action> {
+    if app.prompt.is_some() {
+        return match ev.code {
+            KeyCode::Esc => Some(Action::PromptCancel),
+            KeyCode::Enter => Some(Action::PromptAccept),
+            KeyCode::Backspace => Some(Action::PromptBackspace),
+            KeyCode::Char('c') if ev.modifiers.contains(KeyModifiers::CONTROL) => Some(Action::Quit),
+            KeyCode::Char(c) => Some(Action::PromptChar(c)),
+            _ => None,
+        };
+    }
+    action_for(ev, app.focus, app.tree.filtering, app.show_help)
 }
 
 /// Bindings that apply in a focus, for the help overlay's sections.

@@ -4,9 +4,13 @@
 
 pub mod action;
 pub mod app;
+mod copy;
 mod event_loop;
+pub mod frames;
 pub mod headless;
 pub mod keymap;
+mod navigate;
+pub mod prompt;
 mod terminal;
 pub mod tree;
 pub mod ui;
@@ -43,7 +47,7 @@ pub fn run(rig: Rig, launch: &Launch) -> Result<Option<i32>, TuiError> {
     #[cfg(unix)]
     watch_signals(stop.clone(), done.clone())?;
     let mut app = App::new(rig, launch);
-    let (mut terminal, guard, written) = terminal::Guard::enter()?;
+    let (mut terminal, guard, written) = terminal::Guard::enter(launch.mouse)?;
     let result = event_loop::run(&mut terminal, &mut app, &written, &stop);
     drop(guard);
     done.store(true, Ordering::SeqCst);

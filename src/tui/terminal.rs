@@ -40,12 +40,15 @@ pub type Term = Terminal<CrosstermBackend<CountingStdout>>;
 pub struct Guard;
 
 impl Guard {
-    /// Switches to the alternate screen in raw mode with mouse reporting.
-    pub fn enter() -> io::Result<(Term, Guard, Arc<AtomicU64>)> {
+    /// Switches to the alternate screen in raw mode, with mouse reporting when `mouse`.
+    pub fn enter(mouse: bool) -> io::Result<(Term, Guard, Arc<AtomicU64>)> {
         install_panic_hook();
         enable_raw_mode()?;
         let guard = Guard;
-        execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+        execute!(io::stdout(), EnterAlternateScreen)?;
+        if mouse {
+            execute!(io::stdout(), EnableMouseCapture)?;
+        }
         let written = Arc::new(AtomicU64::new(0));
         let inner = BufWriter::with_capacity(FRAME_BUFFER, io::stdout());
         let out = CountingStdout { inner, written: written.clone() };

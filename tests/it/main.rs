@@ -10,3 +10,4 @@ mod reference;
 mod samples;
 mod simd;
 mod tui;
+mod tui_frictions;

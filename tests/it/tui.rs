@@ -30,7 +30,7 @@ fn press(app: &mut App, keys: &str) {
             c => KeyCode::Char(c),
         };
         let ev = KeyEvent::new(code, KeyModifiers::NONE);
-        if let Some(action) = keymap::action_for(&ev, app.focus, app.tree.filtering, app.show_help) {
+        if let Some(action) = keymap::action_for_app(&ev, app) {
             app.update(action);
         }
     }
@@ -53,7 +53,7 @@ fn walker_at_start_120x40() {
     let mut a = app("walker.glb", paused());
     let s = screen(&mut a, 120, 40);
     for text in
-        ["Bones (17 joints)", "hips", "spine", "Keyframes: walk", "0.000 / 1.000 s", "Viewport: braille"]
+        ["Bones (17 joints)", "hips", "spine", "Keyframes: walk", "0.0000 / 1.0000 s", "Viewport: braille"]
     {
         assert!(s.contains(text), "missing {text:?}:\n{s}");
     }
@@ -93,7 +93,7 @@ fn playing_advances_time_by_the_ticks() {
     }
     assert!((a.playback.time - 0.25).abs() < 1e-5, "{}", a.playback.time);
     let s = screen(&mut a, 120, 40);
-    assert!(s.contains("0.250 / 1.000 s"), "{s}");
+    assert!(s.contains("0.2500 / 1.0000 s"), "{s}");
     // Space pauses; ticks no longer move time.
     press(&mut a, " ");
     a.update(Action::Tick(0.5));
@@ -252,12 +252,12 @@ fn tmux_smoke_test() {
         }
         panic!("{needles:?} never all appeared:\n{screen}");
     };
-    let first = wait_for(&["Keyframes: walk", "hips", "spine", "thigh.L", " / 1.000 s"]);
+    let first = wait_for(&["Keyframes: walk", "hips", "spine", "thigh.L", " / 1.0000 s"]);
     let time_of = |screen: &str| -> Option<f32> {
-        let at = screen.find(" / 1.000 s")?;
+        let at = screen.find(" / 1.0000 s")?;
         screen[..at].rsplit(' ').next().and_then(|t| t.parse().ok())
     };
-    let t0 = time_of(&first).expect("a time before / 1.000 s");
+    let t0 = time_of(&first).expect("a time before / 1.0000 s");
     // Polled rather than read once after a fixed wait: on a loaded machine a capture can
     // come before the next frame, or catch none.
     let mut t1 = t0;
@@ -520,8 +520,9 @@ fn problem_rows_keep_their_numbers_whole() {
     let v7 = row(" v7 sum 0.0000").unwrap_or_else(|| panic!("{p:#?}"));
     assert!(v7.contains("… v7"), "{v7}");
     assert!(row(" v13 sum 0.5000").is_some() && row(" v11 sum NaN").is_some(), "{p:#?}");
-    // At 80x24 the panel is 28 columns inside: beside " v15 sum 0.5000" (15) the code
-    // would keep 11, too few, so the sum goes whole; beside " v11 sum NaN" (12) it keeps 14.
+    // At 80x24 the panel is 28 columns inside, 26 after the marker: beside the longest
+    // tail shown (" v15 sum 0.5000", 15) every code would keep 11, too few, so the sums go
+    // whole from every row and the codes keep 22 (the 22 of ACCESSOR_INVALID_FLOAT whole).
     let s = screen(&mut a, 80, 24);
     let panel: Vec<String> = s
         .lines()
@@ -529,7 +530,7 @@ fn problem_rows_keep_their_numbers_whole() {
         .map(|l| l.split('│').next().unwrap_or("").trim_end().to_string())
         .collect();
     for want in
-        ["12 errors, 2 warnings, 0 in…", "▸ ACCESSOR_INVA… v11 sum NaN", "  ACCESSOR_JOINTS_INDEX… v15"]
+        ["12 errors, 2 warnings, 0 in…", "▸ ACCESSOR_INVALID_FLOAT v11", "  ACCESSOR_JOINTS_INDEX… v15"]
     {
         assert!(panel.iter().any(|l| l == want), "{want:?} in {panel:#?}");
     }
@@ -565,8 +566,9 @@ fn names_bring_back_a_hidden_skeleton() {
 }
 
 /// At the smallest size (60x18) the status bar drops whole fields instead of cutting one:
-/// " ⏸ walk (1/2) " (14), " 0.000 / 1.000 s " (17), " 1.00x " (7), " loop " (6) and
-/// " focus: bones " (14) make 58 columns; the 20 of " idle  0.0 ms/frame " do not fit. The
+/// " ⏸ walk (1/2) " (14), " 0.0000 / 1.0000 s " (19), " 1.00x " (7), " loop " (6) and
+/// " focus: bones " (14) make 60 columns; the 20 of " idle  0.0 ms/frame " and the 9 of
+/// " frame 0 " do not fit. The
 /// hints keep " Down j select  Enter fold  q Ctrl-C quit  ? help " (50), as " Shift-Tab
 /// panel " (17) would pass 60.
 #[test]
@@ -575,7 +577,7 @@ fn a_narrow_status_bar_drops_whole_fields() {
     let s = screen(&mut a, 60, 18);
     let lines: Vec<&str> = s.lines().map(|l| l.trim_matches('"').trim_end()).collect();
     let [.., status, hints] = lines[..] else { panic!("{s}") };
-    assert_eq!(status, " ⏸ walk (1/2)  0.000 / 1.000 s  1.00x  loop  focus: bones");
+    assert_eq!(status, " ⏸ walk (1/2)  0.0000 / 1.0000 s  1.00x  loop  focus: bones");
     assert_eq!(hints, " Down j select  Enter fold  q Ctrl-C quit  ? help");
     // A message outranks the time, which the viewport's title also shows.
     press(&mut a, "bn");

@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{Theme, cols, count, panel};
+use super::{Theme, cols, count, num, panel};
 use crate::rig::Transform;
 use crate::tui::app::App;
 
@@ -20,29 +20,57 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, shared: boo
         (false, true) => " Node details ",
         (false, false) => " Bone details ",
     };
-    let block = panel(title.into(), false, theme);
+    let mut block = panel(title.into(), false, theme);
+    // A line wider than the panel goes on below (indented past its label), so no value
+    // is cut off on the right.
+    let width = usize::from(area.width.saturating_sub(2));
+    let lines = super::help::wrap(lines(app, theme, width), width);
+    // Every value stays reachable: the panel scrolls ({ and }) when it is too short, and
+    // its bottom border says how much is above and below.
+    let visible = usize::from(area.height.saturating_sub(2));
+    let max = lines.len().saturating_sub(visible);
+    app.details_max.store(u16::try_from(max).unwrap_or(u16::MAX), std::sync::atomic::Ordering::Relaxed);
+    let scroll = usize::from(app.details_scroll).min(max);
+    if max > 0 {
+        let below = max - scroll;
+        let hint = match (scroll, below) {
+            (0, b) => format!(" }}: {b} more ↓ "),
+            (a, 0) => format!(" {{: {a} more ↑ "),
+            (a, b) => format!(" {{ ↑{a}  }} ↓{b} "),
+        };
+        block = block.title_bottom(Line::styled(hint, theme.key));
+    }
+    let shown: Vec<Line> = lines.into_iter().skip(scroll).collect();
+    frame.render_widget(Paragraph::new(shown).block(block), area);
+}
+
+/// Every line the panel has for the selected node, most telling first.
+fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     let Some(node) = app.selected() else {
-        frame.render_widget(Paragraph::new(Line::styled("(nothing selected)", theme.dim)).block(block), area);
-        return;
+        return vec![Line::styled("(nothing selected)", theme.dim)];
     };
+    let full = app.full_precision;
     let rig = &app.rig;
     let n = &rig.nodes[node];
     let label = |s: &str| Span::styled(format!("{s:<9}"), theme.label);
-    // Most telling first: what a short panel cuts is the raw matrix at the end.
     let parent = n.parent.map_or("root".to_string(), |p| format!("parent {} ({p})", rig.node_label(p)));
-    let mut lines = vec![
-        Line::from(vec![
-            Span::styled(rig.node_label(node), theme.title),
-            Span::raw(format!("  node {node}")),
-        ]),
-        Line::raw(family_line(
-            &format!("{parent}, {}", count(n.children.len(), "child", "children")),
-            n.children.iter().map(|&c| rig.node_label(c)),
-            usize::from(area.width.saturating_sub(2)),
-        )),
-    ];
+    let (name, number) = (rig.node_label(node), format!("  node {node}"));
+    let mut lines = if cols(&name) + cols(&number) <= width {
+        vec![Line::from(vec![Span::styled(name, theme.title), Span::raw(number)])]
+    } else {
+        vec![Line::styled(super::fit(&name, width), theme.title), Line::raw(number.trim_start().to_string())]
+    };
+    lines.extend([Line::raw(family_line(
+        &format!("{parent}, {}", count(n.children.len(), "child", "children")),
+        n.children.iter().map(|&c| rig.node_label(c)),
+        width,
+    ))]);
     let world = app.ws.globals.get(node).map(|m| m.w_axis.truncate()).unwrap_or(Vec3::NAN);
-    lines.push(Line::from(vec![label("world"), Span::raw(vec3(world))]));
+    lines.push(Line::from(vec![label("world"), Span::raw(vec3(world, full))]));
+    if let Some(m) = n.mesh {
+        let skin = n.skin.map_or("no skin".to_string(), |s| format!("skin {}", s + 1));
+        lines.push(Line::from(vec![label("mesh"), Span::raw(format!("{m} {}, {skin}", app.mesh_label(m)))]));
+    }
     let joint_ibm = app.selected_joint().and_then(|j| {
         app.skin.and_then(|s| app.rig.skins.get(s)).and_then(|s| s.inverse_bind.get(j)).map(|m| (j, m))
     });
@@ -62,14 +90,8 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, shared: boo
                 )
             }),
         ]));
-        let bind_world = app.rest_globals.get(node).copied().unwrap_or(Mat4::IDENTITY);
-        let err = max_abs_diff(*ibm * bind_world, Mat4::IDENTITY);
-        let style = if err > 1e-3 { theme.warning } else { theme.ok };
-        lines.push(Line::from(vec![
-            label("IBM·rest"),
-            Span::styled(format!("max |x - I| {err:.1e}"), style),
-            Span::styled(if err > 1e-3 { " rest is not bind" } else { "" }, theme.dim),
-        ]));
+        let rest_world = app.rest_globals.get(node).copied().unwrap_or(Mat4::IDENTITY);
+        lines.extend(bind_lines(*ibm, rest_world, theme, &label));
     } else if app.skin.is_some() {
         lines.push(Line::styled("not a joint of this skin", theme.dim));
     }
@@ -77,18 +99,67 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, shared: boo
     let animated = app.animated.get(node).copied().unwrap_or(false);
     let rest_kind = if n.matrix.is_some() { "rest (from matrix)" } else { "rest" };
     lines.push(Line::styled(
-        format!("{rest_kind} / now{}", if animated { " (animated)" } else { "" }),
+        format!("local {rest_kind} / now{}", if animated { " (animated)" } else { "" }),
         theme.dim,
     ));
-    lines.extend(trs_lines(n.rest, now, &label));
+    lines.extend(trs_lines(n.rest, now, full, &label));
     if let Some((j, ibm)) = joint_ibm {
         lines.push(Line::styled(format!("inverse bind matrix, joint {j} (rows)"), theme.dim));
         for r in 0..4 {
             let row = ibm.row(r);
-            lines.push(Line::raw(format!(" {:>9.4} {:>9.4} {:>9.4} {:>9.4}", row.x, row.y, row.z, row.w)));
+            // In columns when they fit; a narrow panel gets one decimal fewer so that a
+            // row stays one line (wrapped, a row would read as two).
+            let columns = format!(" {:>9.4} {:>9.4} {:>9.4} {:>9.4}", row.x, row.y, row.z, row.w);
+            let narrow = format!("{:.3} {:.3} {:.3} {:.3}", row.x, row.y, row.z, row.w);
+            lines.push(Line::raw(if full {
+                format!(" {:?} {:?} {:?} {:?}", row.x, row.y, row.z, row.w)
+            } else if cols(&columns) <= width || cols(&narrow) > width {
+                columns
+            } else {
+                narrow
+            }));
         }
     }
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    if let Some(s) = app.skin {
+        let name = rig.skins.get(s).and_then(|k| k.name.as_deref()).unwrap_or("");
+        lines.push(Line::styled(format!("skin {}/{} {name}", s + 1, rig.skins.len()), theme.dim));
+        lines.push(Line::raw(app.skin_deforms(s)));
+    }
+    lines
+}
+
+/// Whether the joint's rest pose is where its inverse bind matrix says the bind pose
+/// was, in words: how far apart the two are (scene units) and by what angle. A rest pose
+/// that is not the bind pose is common and harmless (the mesh is skinned from the bind
+/// pose either way); it matters when a tool treats the rest pose as the bind pose.
+fn bind_lines(
+    ibm: Mat4,
+    rest_world: Mat4,
+    theme: &Theme,
+    label: &dyn Fn(&str) -> Span<'static>,
+) -> Vec<Line<'static>> {
+    let bind_world = ibm.inverse();
+    if !bind_world.is_finite() {
+        return vec![Line::from(vec![
+            label("bind"),
+            Span::styled("the inverse bind matrix cannot be inverted", theme.error),
+        ])];
+    }
+    let (_, r_bind, t_bind) = bind_world.to_scale_rotation_translation();
+    let (_, r_rest, t_rest) = rest_world.to_scale_rotation_translation();
+    let dist = t_bind.distance(t_rest);
+    let angle = r_bind.angle_between(r_rest).to_degrees();
+    let err = max_abs_diff(ibm * rest_world, Mat4::IDENTITY);
+    if err <= 1e-3 {
+        return vec![Line::from(vec![
+            label("bind"),
+            Span::styled("the rest pose is the bind pose", theme.ok),
+        ])];
+    }
+    vec![
+        Line::from(vec![label("bind"), Span::styled("the rest pose is not the bind pose:", theme.warning)]),
+        Line::from(vec![label(""), Span::raw(format!("{dist:.3} units and {angle:.1}° apart"))]),
+    ]
 }
 
 /// "parent hips (0), 3 children: spine, thigh.L +1 more": as many children's names as fit
@@ -114,12 +185,17 @@ fn family_line(head: &str, children: impl ExactSizeIterator<Item = String>, widt
 }
 
 /// Rest and current T, R, S, one property per line when the current value differs, else one.
-fn trs_lines<'a>(rest: Transform, now: Transform, label: &dyn Fn(&str) -> Span<'a>) -> Vec<Line<'a>> {
-    let q = |r: Quat| format!("{:.3} {:.3} {:.3} {:.3}", r.x, r.y, r.z, r.w);
+fn trs_lines<'a>(
+    rest: Transform,
+    now: Transform,
+    full: bool,
+    label: &dyn Fn(&str) -> Span<'a>,
+) -> Vec<Line<'a>> {
+    let q = |r: Quat| [r.x, r.y, r.z, r.w].iter().map(|&v| num(v, 3, full)).collect::<Vec<_>>().join(" ");
     let rows = [
-        ("  T", vec3(rest.translation), vec3(now.translation)),
+        ("  T", vec3(rest.translation, full), vec3(now.translation, full)),
         ("  R", q(rest.rotation), q(now.rotation)),
-        ("  S", vec3(rest.scale), vec3(now.scale)),
+        ("  S", vec3(rest.scale, full), vec3(now.scale, full)),
     ];
     let mut lines = Vec::new();
     for (name, r, n) in rows {
@@ -131,8 +207,8 @@ fn trs_lines<'a>(rest: Transform, now: Transform, label: &dyn Fn(&str) -> Span<'
     lines
 }
 
-fn vec3(v: Vec3) -> String {
-    format!("{:.3} {:.3} {:.3}", v.x, v.y, v.z)
+fn vec3(v: Vec3, full: bool) -> String {
+    format!("{} {} {}", num(v.x, 3, full), num(v.y, 3, full), num(v.z, 3, full))
 }
 
 fn max_abs_diff(a: Mat4, b: Mat4) -> f32 {

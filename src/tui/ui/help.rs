@@ -14,7 +14,7 @@ const COLUMN: u16 = 76;
 
 /// `lines` fitted to `width` columns: a line too long goes on at word breaks on lines
 /// indented like its text (past the key column of a binding), so no word is cut.
-fn wrap(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
+pub(super) fn wrap(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
     let mut out = Vec::with_capacity(lines.len());
     for line in lines {
         if line.width() <= width {

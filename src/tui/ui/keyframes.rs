@@ -9,7 +9,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use super::{Theme, count, fit, panel};
+use super::{Theme, count, fit, num, panel};
 use crate::anim::{SampleInfo, sample_channel};
 use crate::report::interpolation_name;
 use crate::rig::{Channel, Interpolation, Property};
@@ -35,7 +35,7 @@ pub fn time_at(timeline: Rect, app: &App, col: u16) -> f32 {
     x / span * app.playback.duration
 }
 
-fn column_of(t: f32, duration: f32, width: u16) -> u16 {
+pub(super) fn column_of(t: f32, duration: f32, width: u16) -> u16 {
     if duration <= 0.0 || width == 0 {
         return 0;
     }
@@ -72,10 +72,12 @@ fn short_property(p: Property) -> &'static str {
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let Some((ci, clip)) = app.clip.and_then(|c| app.rig.clips.get(c).map(|x| (c, x))) else {
         let block = panel(" Keyframes ".into(), app.focus == Focus::Keys, theme);
-        frame.render_widget(
-            Paragraph::new(Line::styled("(this file has no animation clips)", theme.dim)).block(block),
-            area,
-        );
+        let text = if app.rig.clips.is_empty() {
+            "(this file has no animation clips)"
+        } else {
+            "rest pose: no clip plays (c / C: back to the clips)"
+        };
+        frame.render_widget(Paragraph::new(Line::styled(text, theme.dim)).block(block), area);
         return;
     };
     let inner = Block::bordered().inner(area);
@@ -85,7 +87,8 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let rows_h = (inner.height as usize).saturating_sub(1 + value_lines);
     let hidden = clip.channels.len().saturating_sub(rows_h);
     let title = format!(
-        " Keyframes: {} ({}/{}), {}{} ",
+        " {}: {} ({}/{}), {}{} ",
+        if app.curves.is_some() { "Curves" } else { "Keyframes" },
         app.rig.clip_label(ci),
         ci + 1,
         app.rig.clips.len(),
@@ -95,6 +98,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let block = panel(title, app.focus == Focus::Keys, theme);
     frame.render_widget(block, area);
     if inner.height < 2 || inner.width < 20 {
+        return;
+    }
+    if let Some(which) = app.curves {
+        super::curves::draw(frame, app, theme, inner, label_width(inner), which);
         return;
     }
     let mine: Vec<&Channel> = clip.channels.iter().filter(|c| Some(c.node) == sel).collect();
@@ -157,13 +164,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     // Exact values of the selected bone's channels at the playhead.
     for (i, ch) in mine.iter().take(value_lines).enumerate() {
         let y = inner.y + 1 + rows_h as u16 + i as u16;
-        let line = value_line(ch, app.playback.time);
+        let line = value_line(ch, app.playback.time, app.full_precision);
         Paragraph::new(line).render(Rect { x: inner.x, y, width: inner.width, height: 1 }, buf);
     }
 }
 
 /// "rotation (x,y,z,w) = (...) = slerp(key 12, key 13, 0.37)"
-pub fn value_line(ch: &Channel, t: f32) -> Line<'static> {
+pub fn value_line(ch: &Channel, t: f32, full: bool) -> Line<'static> {
     let mut out = vec![0.0f32; ch.components.max(1)];
     let info: SampleInfo = sample_channel(ch, t, &mut out);
     let comps = match ch.property {
@@ -171,7 +178,7 @@ pub fn value_line(ch: &Channel, t: f32) -> Line<'static> {
         Property::Translation | Property::Scale => " (x,y,z)",
         Property::Weights => "",
     };
-    let values: Vec<String> = out.iter().map(|v| format!("{v:.4}")).collect();
+    let values: Vec<String> = out.iter().map(|&v| num(v, 4, full)).collect();
     let first = ch.times.first().copied().unwrap_or(0.0);
     let last = ch.times.last().copied().unwrap_or(0.0);
     let how = match (ch.interpolation, info.next) {
@@ -181,10 +188,10 @@ pub fn value_line(ch: &Channel, t: f32) -> Line<'static> {
         (Interpolation::Step, Some(_)) => format!("step(key {})", info.key),
         (Interpolation::Linear, Some(n)) => {
             let f = if ch.property == Property::Rotation { "slerp" } else { "lerp" };
-            format!("{f}(key {}, key {n}, {:.2})", info.key, info.factor)
+            format!("{f}(key {}, key {n}, {})", info.key, num(info.factor, 2, full))
         }
         (Interpolation::CubicSpline, Some(n)) => {
-            format!("cubic(key {}, key {n}, {:.2})", info.key, info.factor)
+            format!("cubic(key {}, key {n}, {})", info.key, num(info.factor, 2, full))
         }
     };
     Line::from(vec![

@@ -1,6 +1,7 @@
 //! Drawing: a pure function of `&App` (plus the viewport's reusable raster buffers).
 //! Each panel lives in its own file; this one lays them out and routes the mouse.
 
+mod curves;
 mod details;
 mod help;
 mod keyframes;
@@ -128,6 +129,17 @@ pub fn draw(frame: &mut Frame, app: &App, cache: &mut ViewportCache) -> Areas {
     areas
 }
 
+/// The viewport's inside (without its border) in cells, as `rigscope render --size` takes it.
+pub fn viewport_cells(areas: &Areas) -> (u16, u16) {
+    (areas.viewport.width.saturating_sub(2).max(8), areas.viewport.height.saturating_sub(2).max(8))
+}
+
+/// `v` with `short` decimals, or (`full`) every digit the f32 has: the shortest decimal
+/// that reads back as the same f32.
+pub fn num(v: f32, short: usize, full: bool) -> String {
+    if full { format!("{v:?}") } else { format!("{v:.short$}") }
+}
+
 /// "1 child", "3 children": a count with its noun, singular only for exactly one.
 pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
@@ -249,6 +261,8 @@ pub fn mouse_action(areas: &Areas, app: &App, ev: MouseEvent, state: &mut MouseS
         }
         MouseEventKind::ScrollUp if areas.viewport.contains(pos) => Some(Action::Zoom(1.0 / 1.1)),
         MouseEventKind::ScrollDown if areas.viewport.contains(pos) => Some(Action::Zoom(1.1)),
+        MouseEventKind::ScrollUp if areas.details.contains(pos) => Some(Action::ScrollDetails(-1)),
+        MouseEventKind::ScrollDown if areas.details.contains(pos) => Some(Action::ScrollDetails(1)),
         MouseEventKind::ScrollUp if areas.tree.contains(pos) => Some(Action::SelectUp),
         MouseEventKind::ScrollDown if areas.tree.contains(pos) => Some(Action::SelectDown),
         _ => None,

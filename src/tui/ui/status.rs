@@ -15,6 +15,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let pb = &app.playback;
     let clip = match app.clip {
         Some(c) => format!("{} ({}/{})", app.rig.clip_label(c), c + 1, app.rig.clips.len()),
+        None if !app.rig.clips.is_empty() => {
+            format!("rest pose ({}/{})", app.rig.clips.len() + 1, app.rig.clips.len() + 1)
+        }
         None => "no clip".into(),
     };
     let state = if app.is_playing() { "▶" } else { "⏸" };
@@ -35,17 +38,39 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     // is also in the viewport's title.
     let mut fields = vec![
         (Span::styled(format!(" {state} {clip} "), theme.title), 6),
-        (Span::raw(format!(" {:.3} / {:.3} s ", pb.time, pb.duration)), 4),
+        (Span::raw(format!(" {:.4} / {:.4} s ", pb.time, pb.duration)), 4),
+        (Span::raw(frame_of(app)), 0),
         (Span::raw(format!(" {:.2}x ", pb.speed)), 3),
         (Span::raw(format!(" {mode} ")), 2),
         (Span::styled(format!(" {perf} "), theme.dim), 0),
-        (Span::styled(format!(" focus: {} ", app.focus.title()), theme.focus), 1),
+        (Span::styled(format!(" focus: {} ", app.focus_name()), theme.focus), 1),
     ];
     if let Some(m) = &app.message {
         fields.push((Span::styled(format!(" {m}"), theme.warning), 5));
     }
     let width = usize::from(area.width);
+    // A prompt being typed, or a message too long to share the first line (a command
+    // line to copy), takes the hints' line whole.
+    let clip_w = fields.first().map_or(0, |f| f.0.width());
+    let long = app.message.as_ref().filter(|m| clip_w + super::cols(m) + 1 > width);
+    if long.is_some() {
+        fields.pop();
+    }
     let first = Line::from(fit_fields(fields, width));
+    if let Some(p) = &app.prompt {
+        let line = Line::from(vec![
+            Span::styled(format!(" {}", p.label()), theme.key),
+            Span::raw(format!("{}_", p.text)),
+            Span::styled("  Enter: go  Esc: cancel", theme.dim),
+        ]);
+        frame.render_widget(Paragraph::new(vec![first, line]), area);
+        return;
+    }
+    if let Some(m) = long {
+        let line = Line::styled(fit(&format!(" {m}"), width), theme.warning);
+        frame.render_widget(Paragraph::new(vec![first, line]), area);
+        return;
+    }
     // Toggled on, the stage timings (those `rigscope bench` reports) take the hints' line,
     // where they fit in 80 columns.
     if app.show_stats {
@@ -76,6 +101,20 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         .collect();
     let hints = fit_fields(pairs_ranked_in_order(hints), width);
     frame.render_widget(Paragraph::new(vec![first, Line::from(hints)]), area);
+}
+
+/// " frame 12 ": the frame the time is on, when it is on one (stepping and the go-to
+/// prompt's "12f" count these).
+fn frame_of(app: &App) -> String {
+    if app.clip.is_none() {
+        return String::new();
+    }
+    let f = app.frames.frame_at(app.playback.time);
+    if (app.frames.time_of(f) - app.playback.time).abs() < 1e-4 {
+        format!(" frame {f} ")
+    } else {
+        String::new()
+    }
 }
 
 /// Ranks that drop fields from the end: the first field ranks highest.

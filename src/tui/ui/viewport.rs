@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Color;
 use ratatui::text::Line;
 
-use super::{Theme, panel};
+use super::{Theme, cols, panel};
 use crate::render::{
     Cell, ColorDepth, DrawMode, GlyphMode, Grid, Raster, Rgb, SceneOptions, SceneScratch, StablePalette,
     ansi256, draw_scene,
@@ -82,12 +82,25 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
         mode_name(app.view.mode),
         draw_mode_name(app.view.draw),
         if extras.is_empty() { "" } else { ", " },
-        extras.join(", ")
+        extras.join(", "),
     );
-    let block = panel(title, app.focus == Focus::Viewport, theme).title_bottom(Line::styled(
-        format!(" t = {:.3} s  [{}] ", app.playback.time, app.preview.label()),
-        theme.dim,
-    ));
+    // The camera as `rigscope render` takes it (R prints that command line): at the top
+    // right when it fits beside the title, else on the viewport's first row.
+    let camera = format!(
+        " yaw {:.0}° pitch {:.0}° zoom {:.2} ",
+        app.camera.yaw.to_degrees(),
+        app.camera.pitch.to_degrees(),
+        app.framed_distance / app.camera.distance,
+    );
+    let time = format!(" t = {:.4} s  [{}] ", app.playback.time, app.preview.label());
+    let room = usize::from(area.width.saturating_sub(4));
+    let mut block = panel(title.clone(), app.focus == Focus::Viewport, theme)
+        .title_bottom(Line::styled(time.clone(), theme.dim));
+    let camera = Line::styled(camera, theme.dim).right_aligned();
+    let in_title = cols(&title) + camera.width() <= room;
+    if in_title {
+        block = block.title(camera.clone());
+    }
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if inner.width == 0 || inner.height == 0 {
@@ -105,6 +118,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
         heat_joint: if app.view.heatmap { app.selected_joint() } else { None },
         marked_vertex: app.vertex.map(|v| (v.prim, v.vertex)),
         gizmo: true,
+        dim_other_skins: app.rig.skins.len() > 1,
     };
     // A weights preview draws the previewed skinning shaded, with the stored one as the
     // ghost next to it, so the difference an engine would make is visible at once.
@@ -151,6 +165,29 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
     copy_grid(&cache.grid, frame.buffer_mut(), inner, app.color, palette);
     if app.view.names && app.view.bones {
         draw_names(frame, app, inner, theme);
+    }
+    mark_vertex(frame, app, inner, theme);
+    if !in_title {
+        let row = Rect { height: 1, ..inner };
+        frame.render_widget(camera.style(theme.label), row);
+    }
+}
+
+/// The selected vertex as a glyph in reverse video over its cell: a dot of colour alone
+/// is lost without colour or among the mesh's own dots.
+fn mark_vertex(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
+    let Some(v) = app.vertex else { return };
+    let ws = app.preview_ws.as_ref().unwrap_or(&app.ws);
+    let Some(p) = ws.primitives.get(v.prim).and_then(|dp| dp.positions.get(v.vertex)) else { return };
+    let aspect = inner.width as f32 / (inner.height as f32 * 2.0);
+    let Some(ndc) = app.camera.project_ndc(*p, aspect) else { return };
+    if !(ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0) {
+        return;
+    }
+    let x = inner.x + ((ndc.x * 0.5 + 0.5) * inner.width as f32).min(inner.width as f32 - 1.0) as u16;
+    let y = inner.y + ((0.5 - ndc.y * 0.5) * inner.height as f32).min(inner.height as f32 - 1.0) as u16;
+    if let Some(cell) = frame.buffer_mut().cell_mut((x, y)) {
+        cell.set_symbol("◉").set_style(theme.selected.patch(theme.focus));
     }
 }
 
@@ -244,16 +281,17 @@ fn draw_names(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
         }
         let x = inner.x + ((ndc.x * 0.5 + 0.5) * (inner.width.saturating_sub(1)) as f32) as u16 + 1;
         let y = inner.y + ((0.5 - ndc.y * 0.5) * (inner.height.saturating_sub(1)) as f32) as u16;
-        let name = app.rig.node_label(node);
         let room = (inner.x + inner.width).saturating_sub(x) as usize;
-        let len = name.chars().count().min(room) as u16;
+        // Cut at the viewport's edge with "…", so a cut name does not pass for another.
+        let name = super::fit(&app.rig.node_label(node), room);
+        let len = super::cols(&name) as u16;
         let end = x + len;
         if len == 0 || taken.iter().any(|&(ty, a, b)| ty == y && x < b + 1 && a < end + 1) {
             continue;
         }
         taken.push((y, x, end));
         let style = if Some(node) == app.selected() { theme.focus } else { theme.label };
-        buf.set_stringn(x, y, name, room, style);
+        buf.set_stringn(x, y, &name, room, style);
     }
 }
 

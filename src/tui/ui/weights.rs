@@ -28,9 +28,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     // While walking the problem list the selected vertex matters most; otherwise the bone.
     if focused {
         vertex(app, theme, inner_w, &mut lines);
-        bone(app, theme, &mut lines);
+        bone(app, theme, inner_w, &mut lines);
     } else {
-        bone(app, theme, &mut lines);
+        bone(app, theme, inner_w, &mut lines);
         vertex(app, theme, inner_w, &mut lines);
     }
     frame.render_widget(Paragraph::new(lines).block(block), area);
@@ -67,15 +67,27 @@ fn problems<'a>(
     if focused && !app.vertex_problems.is_empty() {
         let room = (height / 3).max(1);
         let start = app.problem.saturating_sub(room - 1);
-        for (i, &fi) in app.vertex_problems.iter().enumerate().skip(start).take(room) {
-            let f = &d.findings[fi];
-            let marker = if i == app.problem { "▸ " } else { "  " };
-            let s = if i == app.problem { theme.selected } else { severity_style(f.severity, theme) };
-            let (vertex, sum) = f
-                .vertex
-                .as_ref()
-                .map_or_else(Default::default, |v| (format!(" v{}", v.vertex), format!(" sum {:.4}", v.sum)));
-            lines.push(Line::styled(problem_row(marker, f.code, &vertex, &sum, width), s));
+        let shown: Vec<(usize, &Finding)> = app
+            .vertex_problems
+            .iter()
+            .enumerate()
+            .skip(start)
+            .take(room)
+            .map(|(i, &fi)| (i, &d.findings[fi]))
+            .collect();
+        let rows: Vec<(&str, String, String)> = shown
+            .iter()
+            .map(|(_, f)| {
+                let (vertex, sum) = f.vertex.as_ref().map_or_else(Default::default, |v| {
+                    (format!(" v{}", v.vertex), format!(" sum {:.4}", v.sum))
+                });
+                (f.code, vertex, sum)
+            })
+            .collect();
+        for ((i, f), text) in shown.iter().zip(problem_rows(&rows, width)) {
+            let marker = if *i == app.problem { "▸ " } else { "  " };
+            let s = if *i == app.problem { theme.selected } else { severity_style(f.severity, theme) };
+            lines.push(Line::styled(format!("{marker}{text}"), s));
         }
         lines.push(Line::styled(
             fit(
@@ -85,9 +97,12 @@ fn problems<'a>(
             theme.dim,
         ));
     } else {
+        // The counts right-aligned in one column, so every code starts (and is cut) at
+        // the same place.
+        let nw = d.counts.iter().take(4).map(|(_, n)| n.to_string().len()).max().unwrap_or(1);
         for (code, n) in d.counts.iter().take(4) {
             let sev = d.findings.iter().find(|f| f.code == *code).map_or(Severity::Info, |f| f.severity);
-            lines.push(Line::styled(fit(&format!("  {n} {code}"), width), severity_style(sev, theme)));
+            lines.push(Line::styled(fit(&format!("  {n:>nw$} {code}"), width), severity_style(sev, theme)));
         }
         if d.counts.len() > 4 {
             lines.push(Line::styled(
@@ -101,18 +116,32 @@ fn problems<'a>(
     }
 }
 
-/// "▸ ACCESSOR_JOINTS_IN… v15 sum 0.5000" in `width` columns: the code gives way first (cut
-/// with "…"), then the sum goes whole, so a clipped number never reads as another one.
-fn problem_row(marker: &str, code: &str, vertex: &str, sum: &str, width: usize) -> String {
+/// Problem rows ("ACCESSOR_JOINTS_IN… v15 sum 0.5000") in `width` columns after a
+/// two-column marker, cut evenly: every code gets the same room (cut with "…" where
+/// longer), so the vertex and sum columns line up; when that room would be too small to
+/// tell codes apart, the sums go whole from every row, never a clipped number.
+fn problem_rows(rows: &[(&str, String, String)], width: usize) -> Vec<String> {
     // Shorter than this a code no longer says which rule it is.
     const CODE_MIN: usize = 12;
-    for tail in [format!("{vertex}{sum}"), vertex.to_string()] {
-        let room = width.saturating_sub(cols(marker) + cols(&tail));
-        if cols(code) <= room || room >= CODE_MIN {
-            return format!("{marker}{}{tail}", fit(code, room));
+    let width = width.saturating_sub(2);
+    let code_w = rows.iter().map(|r| cols(r.0)).max().unwrap_or(0);
+    for with_sum in [true, false] {
+        let tail =
+            |r: &(&str, String, String)| if with_sum { format!("{}{}", r.1, r.2) } else { r.1.clone() };
+        let tail_w = rows.iter().map(|r| cols(&tail(r))).max().unwrap_or(0);
+        let room = width.saturating_sub(tail_w).min(code_w);
+        if room >= code_w.min(CODE_MIN) {
+            return rows
+                .iter()
+                .map(|r| {
+                    let code = fit(r.0, room);
+                    let pad = " ".repeat(room.saturating_sub(cols(&code)));
+                    format!("{code}{pad}{}", tail(r))
+                })
+                .collect();
         }
     }
-    fit(&format!("{marker}{code}{vertex}"), width)
+    rows.iter().map(|r| fit(&format!("{}{}", r.0, r.1), width)).collect()
 }
 
 fn severity_style(s: Severity, theme: &Theme) -> ratatui::style::Style {
@@ -123,14 +152,13 @@ fn severity_style(s: Severity, theme: &Theme) -> ratatui::style::Style {
     }
 }
 
-fn bone<'a>(app: &App, theme: &Theme, lines: &mut Vec<Line<'a>>) {
+fn bone<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>) {
     let w = &app.weights;
     match app.selected() {
         Some(node) if app.selected_joint().is_some() => {
-            lines.push(Line::from(vec![
-                Span::styled(app.rig.node_label(node), theme.title),
-                Span::raw(format!(": {}", count(w.vertices.len(), "vertex", "vertices"))),
-            ]));
+            let tail = format!(": {}", count(w.vertices.len(), "vertex", "vertices"));
+            let name = fit(&app.rig.node_label(node), width.saturating_sub(cols(&tail)).max(4));
+            lines.push(Line::from(vec![Span::styled(name, theme.title), Span::raw(tail)]));
             if !w.vertices.is_empty() {
                 lines.push(Line::raw(format!("  min {:.3} mean {:.3} max {:.3}", w.min, w.mean, w.max)));
                 lines.push(Line::from(vec![
@@ -161,6 +189,20 @@ fn vertex<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>)
         theme.label,
     ));
     let skin = dp.skin.and_then(|s| app.rig.skins.get(s));
+    // With a preview on, the weights listed are those drawn, not those stored.
+    let drawn = app
+        .preview_rig
+        .as_ref()
+        .and_then(|r| r.meshes.get(dp.mesh))
+        .and_then(|m| m.primitives.get(dp.primitive));
+    let prim = drawn.unwrap_or(prim);
+    if drawn.is_some() {
+        lines.push(Line::styled(
+            fit(&format!("  weights as drawn: {}", app.preview.label()), width),
+            theme.dim,
+        ));
+    }
+    let full = app.full_precision;
     let mut sum = 0.0f32;
     let mut n = 0usize;
     // (name, weight, skinned) per influence; the padding slots (joint 0, weight 0) say nothing.
@@ -176,7 +218,7 @@ fn vertex<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>)
             sum += wt;
             n += 1;
         }
-        rows.push((name, format!("{wt:.7}"), skinned));
+        rows.push((name, if full { format!("{wt:?}") } else { format!("{wt:.7}") }, skinned));
     }
     lines.extend(influence_lines(&rows, width, theme));
     let findings: Vec<&Finding> = app
@@ -205,6 +247,21 @@ fn vertex<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>)
             Span::styled(" (as listed)", theme.dim),
         ]));
     }
+    // The verdict in words, on the weights the file stores (what the validator reads);
+    // with a preview on, the listed weights are not those, so it says which it means.
+    let (pass, fail) =
+        if drawn.is_some() { ("stored weights pass", "stored weights FAIL") } else { ("passes", "FAILS") };
+    let verdict = if findings.is_empty() {
+        Line::styled(fit(&format!("  {pass} the validator's rules"), width), theme.ok)
+    } else {
+        let mut codes: Vec<&str> = findings.iter().map(|f| f.code).collect();
+        codes.dedup();
+        // The codes when they fit; else how many, as the problem list names them.
+        let named = format!("  {fail} validation: {}", codes.join(", "));
+        let counted = format!("  {fail} validation: {}", count(codes.len(), "rule", "rules"));
+        Line::styled(fit(if cols(&named) <= width { &named } else { &counted }, width), theme.error)
+    };
+    lines.push(verdict);
 }
 
 /// One line per influence, the weights in one column: names padded to the longest shown,
@@ -236,7 +293,7 @@ fn histogram(bins: &[usize; HISTOGRAM_BINS]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{influence_lines, problem_row};
+    use super::{influence_lines, problem_rows};
     use crate::tui::ui::Theme;
 
     fn text(rows: &[(&str, &str, bool)], width: usize) -> Vec<String> {
@@ -261,16 +318,38 @@ mod tests {
     }
 
     #[test]
-    fn problem_rows_cut_the_code_then_drop_the_sum_never_a_number() {
-        let row = |w| problem_row("▸ ", "ACCESSOR_JOINTS_INDEX_DUPLICATE", " v15", " sum 0.5000", w);
-        // 2 + 31 + 4 + 11 = 48 columns in full.
-        assert_eq!(row(48), "▸ ACCESSOR_JOINTS_INDEX_DUPLICATE v15 sum 0.5000");
-        // 44 (the panel at 160 columns): the code keeps 44 - 2 - 15 = 27 columns, 26 + "…".
-        assert_eq!(row(44), "▸ ACCESSOR_JOINTS_INDEX_DUPL… v15 sum 0.5000");
-        // 28: the code would keep 11 columns beside the sum; without it, 22.
-        assert_eq!(row(28), "▸ ACCESSOR_JOINTS_INDEX… v15");
-        // 29: 12 columns beside the sum are still enough.
-        assert_eq!(row(29), "▸ ACCESSOR_JO… v15 sum 0.5000");
-        assert_eq!(row(10), "▸ ACCESSO…");
+    fn problem_rows_cut_every_code_to_one_width_then_drop_the_sums() {
+        let rows = [
+            ("ACCESSOR_JOINTS_INDEX_DUPLICATE", " v15".to_string(), " sum 0.5000".to_string()),
+            ("ACCESSOR_WEIGHTS_NON_NORMALIZED", " v3".to_string(), " sum 1.2500".to_string()),
+            ("RIG_SHORT", " v120".to_string(), " sum 0.9000".to_string()),
+        ];
+        let rows_at = |w| problem_rows(&rows, w);
+        // 2 (marker) + 31 (longest code) + 16 (longest tail) = 49 columns: nothing cut,
+        // short codes padded.
+        assert_eq!(
+            rows_at(49),
+            [
+                "ACCESSOR_JOINTS_INDEX_DUPLICATE v15 sum 0.5000",
+                "ACCESSOR_WEIGHTS_NON_NORMALIZED v3 sum 1.2500",
+                "RIG_SHORT                       v120 sum 0.9000",
+            ]
+        );
+        // 44 columns: 42 after the marker, the longest tail (" v120 sum 0.9000") 16, so
+        // every code gets 26 columns: 25 characters and "…".
+        assert_eq!(
+            rows_at(44),
+            [
+                "ACCESSOR_JOINTS_INDEX_DUP… v15 sum 0.5000",
+                "ACCESSOR_WEIGHTS_NON_NORM… v3 sum 1.2500",
+                "RIG_SHORT                  v120 sum 0.9000",
+            ]
+        );
+        // 29: 27 - 16 leaves 11 (< 12) beside the sums, so the sums go from every row
+        // and the codes get 27 - 5 = 22.
+        assert_eq!(
+            rows_at(29),
+            ["ACCESSOR_JOINTS_INDEX… v15", "ACCESSOR_WEIGHTS_NON_… v3", "RIG_SHORT              v120"]
+        );
     }
 }

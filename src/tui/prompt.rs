@@ -1,0 +1,81 @@
+//! The one-line prompts at the bottom of the screen (`:` go to a time or frame, `#` go to
+//! a skin): what is being typed, and what the text means once Enter is pressed.
+
+use super::action::PromptKind;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prompt {
+    pub kind: PromptKind,
+    pub text: String,
+}
+
+impl Prompt {
+    pub fn new(kind: PromptKind) -> Prompt {
+        Prompt { kind, text: String::new() }
+    }
+
+    /// What the status line shows before the typed text.
+    pub fn label(&self) -> &'static str {
+        match self.kind {
+            PromptKind::Time => "go to (seconds, or frame as 12f): ",
+            PromptKind::Skin => "go to skin number: ",
+        }
+    }
+}
+
+/// Where a go-to prompt's text points.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Target {
+    Seconds(f32),
+    Frame(i64),
+}
+
+/// "0.5", "0.5s" -> seconds; "12f", "f12" -> frame 12. Anything else says what it expected.
+pub fn parse_target(text: &str) -> Result<Target, String> {
+    let t = text.trim().to_ascii_lowercase();
+    let frame = t.strip_suffix('f').or_else(|| t.strip_prefix('f'));
+    if let Some(n) = frame {
+        return match n.trim().parse::<i64>() {
+            Ok(n) => Ok(Target::Frame(n)),
+            Err(_) => Err(format!("'{text}' is not a frame number (12f is frame 12)")),
+        };
+    }
+    let secs = t.strip_suffix('s').unwrap_or(&t).trim();
+    match secs.parse::<f32>() {
+        Ok(s) if s.is_finite() => Ok(Target::Seconds(s)),
+        _ => Err(format!("'{text}' is not a time (0.5 is 0.5 s, 12f is frame 12)")),
+    }
+}
+
+/// "3" -> skin index 2 (the prompt counts from 1, as the tree's title does).
+pub fn parse_skin(text: &str, skins: usize) -> Result<usize, String> {
+    match text.trim().trim_start_matches('#').parse::<usize>() {
+        Ok(n) if (1..=skins).contains(&n) => Ok(n - 1),
+        _ => Err(format!("'{text}' is not a skin number: this file has skins 1 to {skins}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_and_frames_parse() {
+        assert_eq!(parse_target("0.5"), Ok(Target::Seconds(0.5)));
+        assert_eq!(parse_target(" 1.25s "), Ok(Target::Seconds(1.25)));
+        assert_eq!(parse_target("12f"), Ok(Target::Frame(12)));
+        assert_eq!(parse_target("F7"), Ok(Target::Frame(7)));
+        assert!(parse_target("abc").unwrap_err().contains("'abc' is not a time"));
+        assert!(parse_target("1.5f").unwrap_err().contains("not a frame number"));
+        assert!(parse_target("nan").is_err());
+        assert!(parse_target("").is_err());
+    }
+
+    #[test]
+    fn skins_count_from_one() {
+        assert_eq!(parse_skin("1", 84), Ok(0));
+        assert_eq!(parse_skin("84", 84), Ok(83));
+        assert!(parse_skin("85", 84).unwrap_err().contains("skins 1 to 84"));
+        assert!(parse_skin("0", 84).is_err());
+    }
+}

@@ -1,0 +1,225 @@
+//! The keyframes panel's curve view: one channel of the selected bone over the whole clip
+//! as a braille plot, one line per component, sampled with the project's own sampler (so
+//! it shows what playback shows, interpolation and all), the keys marked on the ruler and
+//! the playhead across the plot. For a rotation, a strip below gives each key's angle to
+//! the key before it, and marks a hemisphere flip (the quaternion's sign changing, which
+//! a blend between the two keys takes the long way round unless it corrects for it).
+
+use glam::Quat;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style};
+use ratatui::symbols::Marker;
+use ratatui::text::Line;
+use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph, Widget};
+
+use super::Theme;
+use super::keyframes::{column_of, property_name, value_line};
+use crate::anim::{key_count, sample_channel};
+use crate::rig::{Channel, Property};
+use crate::tui::app::App;
+
+const COMPONENTS: [&str; 4] = ["x", "y", "z", "w"];
+const COLORS: [Color; 4] = [Color::Red, Color::Green, Color::Blue, Color::Yellow];
+const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+
+/// Angle between key `k - 1` and key `k` of a rotation channel in degrees (the shorter
+/// way), and whether the stored quaternions lie in opposite hemispheres (negative dot).
+pub fn key_steps(ch: &Channel) -> Vec<(f32, bool)> {
+    let n = key_count(ch);
+    let mut keys = Vec::with_capacity(n);
+    for k in 0..n {
+        let mut q = [0.0f32; 4];
+        sample_channel(ch, ch.times[k], &mut q);
+        keys.push(Quat::from_array(q));
+    }
+    // The stored values, not the sampled ones: the sampler may already have normalised,
+    // but the sign is what the file says.
+    let stored = |k: usize| -> Option<Quat> {
+        let per_key = if ch.interpolation == crate::rig::Interpolation::CubicSpline { 3 } else { 1 };
+        let at = (k * per_key + usize::from(per_key == 3)) * 4;
+        ch.values.get(at..at + 4).map(|v| Quat::from_xyzw(v[0], v[1], v[2], v[3]))
+    };
+    (1..n)
+        .map(|k| {
+            let angle = keys[k - 1].angle_between(keys[k]).to_degrees();
+            let flip = match (stored(k - 1), stored(k)) {
+                (Some(a), Some(b)) => a.dot(b) < 0.0,
+                _ => false,
+            };
+            (angle, flip)
+        })
+        .collect()
+}
+
+/// Draws channel `which` (wrapping) of the selected bone's channels in `inner` (the
+/// keyframes panel inside its border, `label_w` columns of labels on the left).
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, inner: Rect, label_w: u16, which: usize) {
+    let Some(clip) = app.clip.and_then(|c| app.rig.clips.get(c)) else { return };
+    let mine: Vec<&Channel> = clip.channels.iter().filter(|c| Some(c.node) == app.selected()).collect();
+    let buf = frame.buffer_mut();
+    let text = |buf: &mut ratatui::buffer::Buffer, x: u16, y: u16, s: &str, style: Style| {
+        let max = usize::from((inner.x + inner.width).saturating_sub(x));
+        buf.set_stringn(x, y, s, max, style);
+    };
+    if mine.is_empty() {
+        text(
+            buf,
+            inner.x,
+            inner.y,
+            "the selected bone has no channel in this clip: nothing to plot",
+            theme.dim,
+        );
+        return;
+    }
+    let ch = mine[which % mine.len()];
+    let duration = app.playback.duration.max(f32::MIN_POSITIVE);
+    let tl = Rect { x: inner.x + label_w, width: inner.width.saturating_sub(label_w), ..inner };
+    let rotation = ch.property == Property::Rotation;
+    // Rows: ruler, plot, the angle strip (rotations), the exact values at the playhead.
+    let plot_h = inner.height.saturating_sub(2 + u16::from(rotation));
+    if plot_h == 0 || tl.width < 4 {
+        return;
+    }
+    let plot = Rect { y: inner.y + 1, height: plot_h, ..tl };
+
+    // Samples at every braille column (two per cell), and the range they span.
+    let samples = usize::from(tl.width) * 2;
+    let comps = ch.components.clamp(1, 4);
+    let mut series: Vec<Vec<(f64, f64)>> = vec![Vec::with_capacity(samples); comps];
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    let mut out = vec![0.0f32; ch.components.max(1)];
+    for i in 0..samples {
+        let t = duration * i as f32 / (samples - 1) as f32;
+        sample_channel(ch, t, &mut out);
+        for (c, s) in series.iter_mut().enumerate() {
+            let v = f64::from(out[c]);
+            if v.is_finite() {
+                lo = lo.min(v);
+                hi = hi.max(v);
+                s.push((f64::from(t), v));
+            }
+        }
+    }
+    if !(lo.is_finite() && hi.is_finite()) {
+        (lo, hi) = (-1.0, 1.0);
+    }
+    if hi - lo < 1e-6 {
+        (lo, hi) = (lo - 0.5, hi + 0.5);
+    }
+
+    // Labels: what is plotted, the range, which colour is which component.
+    let name = format!("{} {}", property_name(ch.property), app.rig.node_label(ch.node));
+    let labels = [
+        (name, theme.title),
+        (format!("{} of {} (G: next)", which % mine.len() + 1, mine.len()), theme.dim),
+        (format!("max {hi:.3}"), theme.label),
+        (format!("min {lo:.3}"), theme.label),
+    ];
+    for (row, (s, style)) in labels.iter().enumerate().take(usize::from(plot_h)) {
+        let y = if row == 3 { plot.y + plot_h - 1 } else { plot.y + row as u16 };
+        text(buf, inner.x, y, &super::fit(s, usize::from(label_w.saturating_sub(1))), *style);
+    }
+    // The component legend between the max and min labels, when there is a row for it.
+    if plot_h >= 5 {
+        let mut x = inner.x;
+        for (c, name) in COMPONENTS.iter().enumerate().take(comps) {
+            let style = if theme.color { Style::new().fg(COLORS[c]) } else { theme.label };
+            text(buf, x, plot.y + plot_h - 2, name, style);
+            x += 2;
+        }
+    }
+
+    let datasets: Vec<Dataset> = series
+        .iter()
+        .enumerate()
+        .map(|(c, points)| {
+            let style = if theme.color { Style::new().fg(COLORS[c]) } else { Style::new() };
+            Dataset::default().marker(Marker::Braille).graph_type(GraphType::Line).style(style).data(points)
+        })
+        .collect();
+    Chart::new(datasets)
+        .x_axis(Axis::default().bounds([0.0, f64::from(duration)]))
+        .y_axis(Axis::default().bounds([lo, hi]))
+        .render(plot, buf);
+
+    // Keys on the ruler row, the playhead down the plot.
+    text(buf, inner.x, inner.y, &format!("{:<w$}", "t (s)  ◆ keys", w = usize::from(label_w)), theme.dim);
+    for &t in ch.times.iter().take(key_count(ch)) {
+        let x = tl.x + column_of(t, duration, tl.width);
+        text(buf, x, inner.y, "◆", theme.key);
+    }
+    let head = tl.x + column_of(app.playback.time, duration, tl.width);
+    for y in inner.y..plot.y + plot_h {
+        if let Some(cell) = buf.cell_mut((head, y)) {
+            if cell.symbol() == " " {
+                cell.set_symbol("│");
+            }
+            cell.set_style(if theme.color { theme.playhead } else { theme.selected });
+        }
+    }
+
+    let mut y = plot.y + plot_h;
+    if rotation {
+        let steps = key_steps(ch);
+        let max = steps.iter().map(|s| s.0).filter(|a| a.is_finite()).fold(0.0f32, f32::max);
+        let flips: Vec<usize> = steps.iter().enumerate().filter(|(_, s)| s.1).map(|(k, _)| k + 1).collect();
+        let biggest =
+            steps.iter().enumerate().max_by(|a, b| a.1.0.total_cmp(&b.1.0)).map_or(0, |(k, _)| k + 1);
+        let summary = if flips.is_empty() {
+            format!("Δ/key max {max:.1}° (key {biggest})")
+        } else {
+            format!("Δ/key max {max:.1}°, {} flip", flips.len())
+        };
+        text(buf, inner.x, y, &super::fit(&summary, usize::from(label_w.saturating_sub(1))), theme.label);
+        for (k, &(angle, flip)) in steps.iter().enumerate() {
+            let Some(&t) = ch.times.get(k + 1) else { continue };
+            let x = tl.x + column_of(t, duration, tl.width);
+            let (glyph, style) = if flip {
+                ("!".to_string(), theme.error)
+            } else {
+                // Below a twentieth of a degree the bars would only show round-off.
+                let level = if max > 0.05 { ((angle / max) * 7.0).round() as usize } else { 0 };
+                (
+                    BARS[level.min(7)].to_string(),
+                    if angle >= max * 0.999 && max > 1.0 { theme.warning } else { theme.dim },
+                )
+            };
+            text(buf, x, y, &glyph, style);
+        }
+        y += 1;
+    }
+    let line: Line = value_line(ch, app.playback.time, app.full_precision);
+    Paragraph::new(line).render(Rect { x: inner.x, y, width: inner.width, height: 1 }, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rig::Interpolation;
+
+    #[test]
+    fn key_steps_give_angles_and_sign_flips() {
+        // Keys about Z: 0°, 90°, 90° again stored with the opposite sign (the same
+        // rotation: a flip, and no angle), then 270°.
+        let q = |deg: f32| Quat::from_rotation_z(deg.to_radians());
+        let keys = [q(0.0), q(90.0), -q(90.0), q(270.0)];
+        let ch = Channel {
+            node: 0,
+            property: Property::Rotation,
+            interpolation: Interpolation::Linear,
+            components: 4,
+            times: vec![0.0, 1.0, 2.0, 3.0],
+            values: keys.iter().flat_map(|k| k.to_array()).collect(),
+        };
+        let steps = key_steps(&ch);
+        assert_eq!(steps.len(), 3);
+        assert!((steps[0].0 - 90.0).abs() < 1e-3 && !steps[0].1, "{:?}", steps[0]);
+        // f32 acos near 1 leaves a few hundredths of a degree.
+        assert!(steps[1].0.abs() < 0.1 && steps[1].1, "{:?}", steps[1]);
+        // 90° to 270° about Z is 180° either way round. -q(90) = (0, 0, -0.707, -0.707)
+        // and q(270) = (0, 0, sin 135°, cos 135°) = (0, 0, 0.707, -0.707): their dot is
+        // -0.5 + 0.5 = 0, not negative, so no flip.
+        assert!((steps[2].0 - 180.0).abs() < 1e-2 && !steps[2].1, "{:?}", steps[2]);
+    }
+}
