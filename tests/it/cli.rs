@@ -707,7 +707,7 @@ fn ctrl_c_ends_the_viewer_with_130_and_a_clamped_time_is_said() {
         panic!("{needle:?} never appeared:\n{screen}");
     };
     // The clamped start: the clip's end, 1 s.
-    wait_for("1.000 / 1.000 s");
+    wait_for("1.0000 / 1.0000 s");
     tmux(&["send-keys", "-t", "ctrlc", "C-c"]);
     let after = wait_for("EXITED");
     assert!(after.contains("EXITED 130"), "{after}");
