@@ -45,6 +45,10 @@ const HARMLESS_REQUIRED: &[&str] = &[
     "KHR_lights_punctual",
 ];
 
+/// Extensions rigscope reads (see `instancing` and `pointer`): required or not, they load.
+const SUPPORTED_REQUIRED: &[&str] =
+    &["EXT_mesh_gpu_instancing", "KHR_mesh_gpu_instancing", "KHR_animation_pointer"];
+
 pub(crate) fn parse<'a>(bytes: &'a [u8], findings: &mut Findings) -> Result<Parsed<'a>, Fault> {
     let (json, bin) = frame(bytes, findings)?;
     // Only the JSON goes to gltf-json: the binary chunk stays where it is in `bytes`.
@@ -98,7 +102,7 @@ fn check_version(root: &json::Root) -> Result<(), Fault> {
 
 fn check_required_extensions(root: &json::Root) -> Result<(), Fault> {
     for (i, ext) in root.extensions_required.iter().enumerate() {
-        if !HARMLESS_REQUIRED.contains(&ext.as_str()) {
+        if !HARMLESS_REQUIRED.contains(&ext.as_str()) && !SUPPORTED_REQUIRED.contains(&ext.as_str()) {
             let why = match ext.as_str() {
                 "KHR_draco_mesh_compression" | "EXT_meshopt_compression" => {
                     " (compressed geometry needs a decoder rigscope does not have)"

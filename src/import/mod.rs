@@ -19,6 +19,7 @@ mod document;
 mod file;
 mod findings;
 mod glb;
+mod instancing;
 mod meshes;
 mod nodes;
 mod raw;
@@ -91,7 +92,8 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
     let data = buffers::resolve(parsed.document.as_json(), parsed.bin, base_dir)?;
     let src = accessors::Source::new(&parsed.document, &data, direct);
 
-    let hierarchy = nodes::build(src.json(), &mut findings)?;
+    let mut hierarchy = nodes::build(src.json(), &mut findings)?;
+    instancing::build(&src, parsed.json, &mut hierarchy.nodes, &mut findings)?;
     let skins = skins::build(&src, &hierarchy, &mut findings)?;
     let meshes = meshes::build(&src, &mut findings)?;
     nodes::check_node_weights(src.json(), &meshes)?;

@@ -51,6 +51,9 @@ pub struct Node {
     pub skin: Option<usize>,
     /// Morph target weights given on the node; they override the mesh's defaults.
     pub weights: Option<Vec<f32>>,
+    /// GPU instancing (`EXT_mesh_gpu_instancing`): one transform per instance, each drawn
+    /// at `world * instance`. Empty for a node drawn once (the usual case).
+    pub instances: Vec<Mat4>,
 }
 
 /// A scene: the roots it lists.
