@@ -422,3 +422,12 @@ mod tests {
         assert_eq!(read_uint(&bytes, usize::MAX, 2), None);
     }
 }
+
+/// gltf's element iterator over accessor `index` of `src`, for roles read without a mesh or
+/// channel wrapper (instance attributes, pointer-targeted channels). Check the accessor first.
+pub(crate) fn items<'a, I: gltf::accessor::util::Item>(
+    src: &Source<'a>,
+    index: usize,
+) -> Option<gltf::accessor::Iter<'a, I>> {
+    gltf::accessor::Iter::new(src.doc().accessors().nth(index)?, src.data())
+}

@@ -179,69 +179,28 @@ where
         normalized_ints: normalized,
     };
     let acc = src.check(index, &format, at, findings)?;
-    let accessor = src.doc().accessors().nth(index);
-    let data = src.data();
-    fn iter<'s, I: Item>(
-        accessor: Option<gltf::Accessor<'_>>,
-        data: impl Fn(gltf::Buffer<'_>) -> Option<&'s [u8]> + Clone,
-    ) -> Option<gltf::accessor::Iter<'s, I>> {
-        gltf::accessor::Iter::new(accessor?, data)
+    fn decoded<I: Item + Copy, const N: usize>(
+        src: &Source<'_>,
+        acc: &CheckedAccessor,
+        at: &str,
+        f: fn(I) -> f32,
+    ) -> Result<Vec<[f32; N]>, Fault>
+    where
+        [I; N]: Item,
+    {
+        let iter = accessors::items::<[I; N]>(src, acc.index).map(|i| i.map(|v| v.map(f)));
+        accessors::collect(acc, iter, [0.0; N], at)
     }
-    fn map<A: Copy, const N: usize>(v: [A; N], f: impl Fn(A) -> f32) -> [f32; N] {
-        v.map(f)
-    }
-    let zero = [0.0; N];
-    let acc: &CheckedAccessor = &acc;
     match (acc.component, normalized) {
-        (C::I8, true) => accessors::collect(
-            acc,
-            iter::<[i8; N]>(accessor, data).map(|i| i.map(|v| map(v, snorm8))),
-            zero,
-            at,
-        ),
-        (C::U8, true) => accessors::collect(
-            acc,
-            iter::<[u8; N]>(accessor, data).map(|i| i.map(|v| map(v, unorm8))),
-            zero,
-            at,
-        ),
-        (C::I16, true) => accessors::collect(
-            acc,
-            iter::<[i16; N]>(accessor, data).map(|i| i.map(|v| map(v, snorm16))),
-            zero,
-            at,
-        ),
-        (C::U16, true) => accessors::collect(
-            acc,
-            iter::<[u16; N]>(accessor, data).map(|i| i.map(|v| map(v, unorm16))),
-            zero,
-            at,
-        ),
-        (C::I8, false) => accessors::collect(
-            acc,
-            iter::<[i8; N]>(accessor, data).map(|i| i.map(|v| map(v, f32::from))),
-            zero,
-            at,
-        ),
-        (C::U8, false) => accessors::collect(
-            acc,
-            iter::<[u8; N]>(accessor, data).map(|i| i.map(|v| map(v, f32::from))),
-            zero,
-            at,
-        ),
-        (C::I16, false) => accessors::collect(
-            acc,
-            iter::<[i16; N]>(accessor, data).map(|i| i.map(|v| map(v, f32::from))),
-            zero,
-            at,
-        ),
-        (C::U16, false) => accessors::collect(
-            acc,
-            iter::<[u16; N]>(accessor, data).map(|i| i.map(|v| map(v, f32::from))),
-            zero,
-            at,
-        ),
-        _ => accessors::collect(acc, iter::<[f32; N]>(accessor, data), zero, at),
+        (C::I8, true) => decoded(src, &acc, at, snorm8),
+        (C::U8, true) => decoded(src, &acc, at, unorm8),
+        (C::I16, true) => decoded(src, &acc, at, snorm16),
+        (C::U16, true) => decoded(src, &acc, at, unorm16),
+        (C::I8, false) => decoded::<i8, N>(src, &acc, at, f32::from),
+        (C::U8, false) => decoded::<u8, N>(src, &acc, at, f32::from),
+        (C::I16, false) => decoded::<i16, N>(src, &acc, at, f32::from),
+        (C::U16, false) => decoded::<u16, N>(src, &acc, at, f32::from),
+        _ => decoded::<f32, N>(src, &acc, at, std::convert::identity),
     }
 }
 

@@ -22,6 +22,7 @@ mod glb;
 mod instancing;
 mod meshes;
 mod nodes;
+mod pointer;
 mod raw;
 mod skins;
 
@@ -97,7 +98,8 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
     let skins = skins::build(&src, &hierarchy, &mut findings)?;
     let meshes = meshes::build(&src, &mut findings)?;
     nodes::check_node_weights(src.json(), &meshes)?;
-    let clips = clips::build(&src, &meshes, &mut findings)?;
+    let (clips, unpreviewed_channels) =
+        clips::build(&src, &meshes, &parsed.pointers, &hierarchy.nodes, &mut findings)?;
 
     let json = src.json();
     Ok(Rig {
@@ -110,6 +112,7 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
         skins,
         meshes,
         clips,
+        unpreviewed_channels,
         findings: findings.into_vec(),
     })
 }

@@ -32,6 +32,9 @@ pub struct Rig {
     pub skins: Vec<Skin>,
     pub meshes: Vec<Mesh>,
     pub clips: Vec<Clip>,
+    /// Channels the file animates that rigscope does not play (`KHR_animation_pointer` on a
+    /// material, camera, light, ...), listed so that reports can say so.
+    pub unpreviewed_channels: Vec<UnpreviewedChannel>,
     /// Data-level oddities found at load (never structural faults: those are errors).
     pub findings: Vec<Finding>,
 }
@@ -196,6 +199,22 @@ pub struct Channel {
     /// Floats per element: 3 for translation/scale, 4 for rotation (x, y, z, w),
     /// the morph target count for weights.
     pub components: usize,
+}
+
+/// An animation channel that is loaded but not previewed: its target is not a node's
+/// transform or morph weights.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnpreviewedChannel {
+    /// Index of the clip (glTF animation) it belongs to.
+    pub clip: usize,
+    /// Index of the channel in the file's animation.
+    pub channel: usize,
+    /// The `KHR_animation_pointer` JSON pointer it animates (`/materials/0/emissiveFactor`).
+    pub pointer: String,
+    pub interpolation: Interpolation,
+    pub keys: usize,
+    /// Why it is not played, in a few words.
+    pub reason: String,
 }
 
 impl Rig {
