@@ -95,7 +95,7 @@ pub(crate) fn build(
                         channel: pc.channel,
                         pointer: pc.pointer.clone(),
                         interpolation,
-                        keys: times.len(),
+                        times: times.clone(),
                         reason,
                     });
                     other_times.extend(times);

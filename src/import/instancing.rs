@@ -25,6 +25,9 @@ const VEC3_KINDS: &[(T, C)] =
 const VEC4_KINDS: &[(T, C)] =
     &[(T::Vec4, C::F32), (T::Vec4, C::I8), (T::Vec4, C::U8), (T::Vec4, C::I16), (T::Vec4, C::U16)];
 
+const VEC3_NEED: &str = "VEC3 of FLOAT, or of BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT";
+const VEC4_NEED: &str = "VEC4 of FLOAT, or of BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT";
+
 #[derive(Deserialize)]
 struct Nodes {
     #[serde(default)]
@@ -174,7 +177,7 @@ where
     // Either storage is allowed, so the accessor's own flag decides how it is decoded.
     let format = Format {
         role: "an instance attribute",
-        need: "FLOAT, or BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT (normalized or not)",
+        need: if N == 3 { VEC3_NEED } else { VEC4_NEED },
         allowed: kinds,
         normalized_ints: normalized,
     };

@@ -212,7 +212,8 @@ pub struct UnpreviewedChannel {
     /// The `KHR_animation_pointer` JSON pointer it animates (`/materials/0/emissiveFactor`).
     pub pointer: String,
     pub interpolation: Interpolation,
-    pub keys: usize,
+    /// Key times in seconds, as stored.
+    pub times: Vec<f32>,
     /// Why it is not played, in a few words.
     pub reason: String,
 }
