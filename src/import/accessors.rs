@@ -288,6 +288,15 @@ impl<'a> Source<'a> {
     }
 }
 
+/// gltf's element iterator over accessor `index` of `src`, for roles read without a mesh or
+/// channel wrapper (instance attributes, pointer-targeted channels). Check the accessor first.
+pub(crate) fn items<'a, I: gltf::accessor::util::Item>(
+    src: &Source<'a>,
+    index: usize,
+) -> Option<gltf::accessor::Iter<'a, I>> {
+    gltf::accessor::Iter::new(src.doc().accessors().nth(index)?, src.data())
+}
+
 /// Collects what a gltf reader yields for a checked accessor, or zeros when the accessor
 /// has no data at all. Anything but exactly `count` elements is a fault, never truncation.
 pub(crate) fn collect<T: Clone>(
@@ -421,13 +430,4 @@ mod tests {
         assert_eq!(read_uint(&bytes, 2, 4), None);
         assert_eq!(read_uint(&bytes, usize::MAX, 2), None);
     }
-}
-
-/// gltf's element iterator over accessor `index` of `src`, for roles read without a mesh or
-/// channel wrapper (instance attributes, pointer-targeted channels). Check the accessor first.
-pub(crate) fn items<'a, I: gltf::accessor::util::Item>(
-    src: &Source<'a>,
-    index: usize,
-) -> Option<gltf::accessor::Iter<'a, I>> {
-    gltf::accessor::Iter::new(src.doc().accessors().nth(index)?, src.data())
 }
