@@ -54,7 +54,7 @@ const SUPPORTED_REQUIRED: &[&str] =
 pub(crate) fn parse<'a>(bytes: &'a [u8], findings: &mut Findings) -> Result<Parsed<'a>, Fault> {
     let (json, bin) = frame(bytes, findings)?;
     // Only the JSON goes to gltf-json: the binary chunk stays where it is in `bytes`.
-    let (root, pointers): (json::Root, _) = match pointer::extract(json).map_err(pointer::parse_fault)? {
+    let (root, pointers): (json::Root, _) = match pointer::extract(json)? {
         Some(split) => split,
         None => (json::deserialize::from_slice(json).map_err(describe_json_error)?, Default::default()),
     };

@@ -45,11 +45,11 @@ impl Split {
 
 /// The document with pointer channels taken out, when the JSON text names the extension;
 /// `None` (parse it as usual) otherwise.
-pub(crate) fn extract(text: &[u8]) -> Result<Option<(json::Root, Split)>, serde_json::Error> {
+pub(crate) fn extract(text: &[u8]) -> Result<Option<(json::Root, Split)>, Fault> {
     if !mentions(text, EXTENSION.as_bytes()) {
         return Ok(None);
     }
-    let mut value: Value = serde_json::from_slice(text)?;
+    let mut value: Value = serde_json::from_slice(text).map_err(parse_fault)?;
     let mut split = Split::default();
     if let Some(animations) = value.get_mut("animations").and_then(Value::as_array_mut) {
         for (a, animation) in animations.iter_mut().enumerate() {
@@ -75,7 +75,12 @@ pub(crate) fn extract(text: &[u8]) -> Result<Option<(json::Root, Split)>, serde_
                     .and_then(|p| p.get("pointer"))
                     .and_then(Value::as_str)
                     .unwrap_or_default();
-                let sampler = channel.get("sampler").and_then(Value::as_u64).unwrap_or(u64::MAX);
+                let Some(sampler) = channel.get("sampler").and_then(Value::as_u64) else {
+                    return Err(Fault::new(
+                        format!("animations[{a}].channels[{c}].sampler"),
+                        "required property is missing or not an index",
+                    ));
+                };
                 split.channels.push(PointerChannel {
                     animation: a,
                     channel: c,
@@ -87,7 +92,7 @@ pub(crate) fn extract(text: &[u8]) -> Result<Option<(json::Root, Split)>, serde_
             split.kept.push(kept);
         }
     }
-    let root = serde_json::from_value(value)?;
+    let root = serde_json::from_value(value).map_err(parse_fault)?;
     Ok(Some((root, split)))
 }
 
@@ -156,7 +161,7 @@ fn unescape(token: &str) -> String {
 }
 
 /// A fault for a pointer document gltf-json could not read, worded like `document`'s.
-pub(crate) fn parse_fault(e: serde_json::Error) -> Fault {
+fn parse_fault(e: serde_json::Error) -> Fault {
     match e.classify() {
         serde_json::error::Category::Data => Fault::new("", format!("not a valid glTF document: {e}")),
         _ => Fault::new("", format!("invalid JSON: {e}")),

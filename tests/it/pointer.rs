@@ -136,4 +136,18 @@ fn odd_pointers_load_and_are_listed() {
         err.as_deref().is_some_and(|e| e.contains("animations[0].channels[3]") && e.contains("sampler 9")),
         "{err:?}"
     );
+    let bad = text.replace("\"sampler\": 2,", "");
+    let err = rigscope::load_bytes(bad.as_bytes(), "bad.gltf", None).err().map(|e| e.to_string());
+    assert!(
+        err.as_deref().is_some_and(|e| e.contains("animations[0].channels[3].sampler: required")),
+        "{err:?}"
+    );
+    // A pointer channel without its extension object is ignored, as glTF says of a channel
+    // without a target node.
+    let mut bare: Value = serde_json::from_str(&text).expect("JSON");
+    let target = &mut bare["animations"][0]["channels"][1]["target"];
+    target.as_object_mut().expect("target").remove("extensions");
+    let bare = serde_json::to_vec(&bare).expect("JSON");
+    let rig = rigscope::load_bytes(&bare, "bare.gltf", None).expect("loads");
+    assert_eq!(rig.unpreviewed_channels.iter().filter(|u| u.pointer.is_empty()).count(), 1);
 }
