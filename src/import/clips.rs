@@ -77,15 +77,16 @@ pub(crate) fn build(
                 }
             };
             let target = Target { node: channel.target.node.value(), property };
-            channels.push(read_channel(src, meshes, a, c, channel.sampler.value(), target, findings)?);
+            let slot = Slot { a, c, s: channel.sampler.value() };
+            channels.push(read_channel(src, meshes, slot, target, false, findings)?);
         }
         let mut other_times = Vec::new();
         for pc in pointers.channels.iter().filter(|pc| pc.animation == a) {
             match pointer::resolve(pc, nodes, meshes, findings) {
                 Ok(targets) => {
                     for target in targets {
-                        channels
-                            .push(read_channel(src, meshes, a, pc.channel, pc.sampler, target, findings)?);
+                        let slot = Slot { a, c: pc.channel, s: pc.sampler };
+                        channels.push(read_channel(src, meshes, slot, target, true, findings)?);
                     }
                 }
                 Err(reason) => {
@@ -179,22 +180,48 @@ fn read_times(
     Ok((times, interpolation))
 }
 
-fn read_channel(
-    src: &Source<'_>,
-    meshes: &[Mesh],
+/// Where a channel is in the file: animation, channel (file index) and its sampler.
+#[derive(Clone, Copy)]
+struct Slot {
     a: usize,
     c: usize,
     s: usize,
+}
+
+fn read_channel(
+    src: &Source<'_>,
+    meshes: &[Mesh],
+    Slot { a, c, s }: Slot,
     target: Target,
+    by_pointer: bool,
     findings: &mut Findings,
 ) -> Result<Channel, Fault> {
     let root = src.json();
     let at = format!("animations[{a}].channels[{c}]");
     let Target { node, property } = target;
-    let format = match property {
-        Property::Translation | Property::Scale => &VEC3_OUTPUT,
-        Property::Rotation => &ROTATION_OUTPUT,
-        Property::Weights => &WEIGHTS_OUTPUT,
+    // A pointer channel may store any component type, normalized or not (the pointer spec's
+    // conversion rules); the accessor's own flag then says how integers decode. A core
+    // channel's integers are always normalized.
+    let stored_normalized = root
+        .animations
+        .get(a)
+        .and_then(|x| x.samplers.get(s))
+        .and_then(|x| root.accessors.get(x.output.value()).map(|acc| acc.normalized));
+    let normalized = !by_pointer || stored_normalized.unwrap_or(false);
+    let pointer_format;
+    let format = match (property, by_pointer) {
+        (Property::Translation | Property::Scale, false) => &VEC3_OUTPUT,
+        (Property::Rotation, false) => &ROTATION_OUTPUT,
+        (Property::Weights, false) => &WEIGHTS_OUTPUT,
+        (_, true) => {
+            let ty = match property {
+                Property::Translation | Property::Scale => T::Vec3,
+                Property::Rotation => T::Vec4,
+                Property::Weights => T::Scalar,
+            };
+            pointer_format = pointer::output_format(ty, normalized);
+            &pointer_format
+        }
     };
     let components = match property {
         Property::Translation | Property::Scale => 3,
@@ -208,7 +235,7 @@ fn read_channel(
         return Err(Fault::new(format!("{at}.sampler"), format!("sampler {s} does not exist")));
     };
     let out_acc = src.check(output, format, &out_at, findings)?;
-    let values = read_values(src, &out_acc, property, &out_at)?;
+    let values = read_values(src, &out_acc, property, normalized, &out_at)?;
 
     let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
     let morphs = if property == Property::Weights { components } else { 1 };
@@ -260,11 +287,13 @@ fn morph_count(root: &json::Root, meshes: &[Mesh], node: usize, at: &str) -> Res
     Ok(count)
 }
 
-/// Output values flattened to f32, integers decoded as the glTF spec's normalisation.
+/// Output values flattened to f32: FLOAT as stored, normalized integers by the glTF spec's
+/// decoding, other integers as their plain values (`KHR_animation_pointer` allows those).
 fn read_values(
     src: &Source<'_>,
     acc: &CheckedAccessor,
     property: Property,
+    normalized: bool,
     at: &str,
 ) -> Result<Vec<f32>, Fault> {
     fn decoded<I: Item + Copy, const N: usize>(
@@ -279,6 +308,31 @@ fn read_values(
         let iter = accessors::items::<[I; N]>(src, acc.index).map(|i| i.map(|v| v.map(f)));
         Ok(accessors::collect(acc, iter, [0.0; N], at)?.into_iter().flatten().collect())
     }
+    fn vectors<const N: usize>(
+        src: &Source<'_>,
+        acc: &CheckedAccessor,
+        normalized: bool,
+        at: &str,
+    ) -> Result<Vec<f32>, Fault>
+    where
+        [f32; N]: Item,
+        [i8; N]: Item,
+        [u8; N]: Item,
+        [i16; N]: Item,
+        [u16; N]: Item,
+    {
+        match (acc.component, normalized) {
+            (C::I8, true) => decoded::<i8, N>(src, acc, at, snorm8),
+            (C::U8, true) => decoded::<u8, N>(src, acc, at, unorm8),
+            (C::I16, true) => decoded::<i16, N>(src, acc, at, snorm16),
+            (C::U16, true) => decoded::<u16, N>(src, acc, at, unorm16),
+            (C::I8, false) => decoded::<i8, N>(src, acc, at, f32::from),
+            (C::U8, false) => decoded::<u8, N>(src, acc, at, f32::from),
+            (C::I16, false) => decoded::<i16, N>(src, acc, at, f32::from),
+            (C::U16, false) => decoded::<u16, N>(src, acc, at, f32::from),
+            _ => decoded::<f32, N>(src, acc, at, std::convert::identity),
+        }
+    }
     fn scalars<I: Item + Copy>(
         src: &Source<'_>,
         acc: &CheckedAccessor,
@@ -287,20 +341,18 @@ fn read_values(
     ) -> Result<Vec<f32>, Fault> {
         accessors::collect(acc, accessors::items::<I>(src, acc.index).map(|i| i.map(f)), 0.0, at)
     }
-    match (property, acc.component) {
-        (Property::Translation | Property::Scale, _) => {
-            decoded::<f32, 3>(src, acc, at, std::convert::identity)
-        }
-        (Property::Rotation, C::I8) => decoded::<i8, 4>(src, acc, at, snorm8),
-        (Property::Rotation, C::U8) => decoded::<u8, 4>(src, acc, at, unorm8),
-        (Property::Rotation, C::I16) => decoded::<i16, 4>(src, acc, at, snorm16),
-        (Property::Rotation, C::U16) => decoded::<u16, 4>(src, acc, at, unorm16),
-        (Property::Rotation, _) => decoded::<f32, 4>(src, acc, at, std::convert::identity),
-        (Property::Weights, C::I8) => scalars::<i8>(src, acc, at, snorm8),
-        (Property::Weights, C::U8) => scalars::<u8>(src, acc, at, unorm8),
-        (Property::Weights, C::I16) => scalars::<i16>(src, acc, at, snorm16),
-        (Property::Weights, C::U16) => scalars::<u16>(src, acc, at, unorm16),
-        (Property::Weights, _) => scalars::<f32>(src, acc, at, std::convert::identity),
+    match (property, acc.component, normalized) {
+        (Property::Translation | Property::Scale, ..) => vectors::<3>(src, acc, normalized, at),
+        (Property::Rotation, ..) => vectors::<4>(src, acc, normalized, at),
+        (Property::Weights, C::I8, true) => scalars::<i8>(src, acc, at, snorm8),
+        (Property::Weights, C::U8, true) => scalars::<u8>(src, acc, at, unorm8),
+        (Property::Weights, C::I16, true) => scalars::<i16>(src, acc, at, snorm16),
+        (Property::Weights, C::U16, true) => scalars::<u16>(src, acc, at, unorm16),
+        (Property::Weights, C::I8, false) => scalars::<i8>(src, acc, at, f32::from),
+        (Property::Weights, C::U8, false) => scalars::<u8>(src, acc, at, f32::from),
+        (Property::Weights, C::I16, false) => scalars::<i16>(src, acc, at, f32::from),
+        (Property::Weights, C::U16, false) => scalars::<u16>(src, acc, at, f32::from),
+        (Property::Weights, ..) => scalars::<f32>(src, acc, at, std::convert::identity),
     }
 }
 

@@ -5,9 +5,11 @@
 //! (materials, cameras, lights, extensions) as not previewed. Nothing a pointer names is a
 //! load error.
 
+use super::accessors::Format;
 use super::{Fault, findings::Findings};
 use crate::rig::{Mesh, Node, Property, Severity};
 use gltf::json;
+use gltf::json::accessor::{ComponentType as C, ComponentType, Type};
 use serde_json::Value;
 
 use super::clips::Target;
@@ -153,6 +155,40 @@ pub(crate) fn resolve(
         [kind, ..] => Err(format!("targets {kind}, which rigscope does not animate")),
         [] => Err("targets the whole document".to_string()),
     }
+}
+
+/// What a pointer channel's output may be: `ty` of FLOAT or of any 8/16-bit integer, as the
+/// accessor's `normalized` says (the pointer spec converts plain integers to equal floats).
+pub(crate) fn output_format(ty: Type, normalized: bool) -> Format {
+    let allowed: &'static [(Type, ComponentType)] = match ty {
+        Type::Vec3 => &[
+            (Type::Vec3, C::F32),
+            (Type::Vec3, C::I8),
+            (Type::Vec3, C::U8),
+            (Type::Vec3, C::I16),
+            (Type::Vec3, C::U16),
+        ],
+        Type::Vec4 => &[
+            (Type::Vec4, C::F32),
+            (Type::Vec4, C::I8),
+            (Type::Vec4, C::U8),
+            (Type::Vec4, C::I16),
+            (Type::Vec4, C::U16),
+        ],
+        _ => &[
+            (Type::Scalar, C::F32),
+            (Type::Scalar, C::I8),
+            (Type::Scalar, C::U8),
+            (Type::Scalar, C::I16),
+            (Type::Scalar, C::U16),
+        ],
+    };
+    let need = match ty {
+        Type::Vec3 => "VEC3 of FLOAT, BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT",
+        Type::Vec4 => "VEC4 of FLOAT, BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT",
+        _ => "SCALAR of FLOAT, BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT",
+    };
+    Format { role: "a pointer channel's output", need, allowed, normalized_ints: normalized }
 }
 
 /// RFC 6901: `~1` is `/` and `~0` is `~`, in that order.

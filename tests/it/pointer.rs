@@ -151,3 +151,34 @@ fn odd_pointers_load_and_are_listed() {
     let rig = rigscope::load_bytes(&bare, "bare.gltf", None).expect("loads");
     assert_eq!(rig.unpreviewed_channels.iter().filter(|u| u.pointer.is_empty()).count(), 1);
 }
+
+/// The pointer spec converts plain integer outputs to equal floats: BYTE translations play
+/// like the FLOAT ones of the core file.
+#[test]
+fn integer_outputs_of_pointer_channels_convert_to_equal_floats() {
+    use base64::Engine;
+    let text = std::fs::read_to_string(fixture("swing-pointer.gltf")).expect("fixture");
+    let mut doc: Value = serde_json::from_str(&text).expect("JSON");
+    // (3,0,0), (3,2,0) as BYTE, not normalized, in a second buffer.
+    let bytes = base64::engine::general_purpose::STANDARD.encode([3u8, 0, 0, 3, 2, 0]);
+    let uri = format!("data:application/octet-stream;base64,{bytes}");
+    doc["buffers"].as_array_mut().expect("buffers").push(serde_json::json!({"byteLength": 6, "uri": uri}));
+    let view = doc["bufferViews"].as_array().expect("views").len();
+    doc["bufferViews"].as_array_mut().expect("views").push(serde_json::json!({"buffer": 1, "byteLength": 6}));
+    let accessor = doc["accessors"].as_array().expect("accessors").len();
+    doc["accessors"]
+        .as_array_mut()
+        .expect("accessors")
+        .push(serde_json::json!({"bufferView": view, "componentType": 5120, "count": 2, "type": "VEC3"}));
+    doc["animations"][0]["samplers"][1]["output"] = accessor.into();
+    let rig =
+        rigscope::load_bytes(&serde_json::to_vec(&doc).expect("JSON"), "bytes.gltf", None).expect("loads");
+    let core = load("swing-core.gltf");
+    let (mut a, mut b) = (Workspace::new(&core), Workspace::new(&rig));
+    for t in [0.0, 0.5, 1.0] {
+        a.evaluate(&core, core.clips.first(), t);
+        b.evaluate(&rig, rig.clips.first(), t);
+        assert_eq!(a.primitives, b.primitives, "t = {t}");
+    }
+    assert!(b.primitives[1].positions[1].abs_diff_eq(Vec3::new(4.0, 2.0, 1.0), 0.0));
+}
