@@ -4,7 +4,7 @@
 //! world transform of an instance is then `node world * instance` (applied by `anim`).
 //!
 //! gltf-json drops node extensions it does not know, so the extension objects are read from
-//! the JSON text with a second, shallow parse, only when the text names the extension.
+//! the JSON text with a second, shallow parse, only when `extensionsUsed` names the extension.
 
 use super::accessors::{self, CheckedAccessor, Format, Source, snorm8, snorm16, unorm8, unorm16};
 use super::{Fault, findings::Findings};
@@ -47,7 +47,9 @@ pub(crate) fn build(
     nodes: &mut [Node],
     findings: &mut Findings,
 ) -> Result<(), Fault> {
-    if !mentions(json_text, b"_mesh_gpu_instancing") {
+    // Files must list the extensions they use; going by that list spares every other file a
+    // second parse.
+    if !src.json().extensions_used.iter().any(|e| EXTENSIONS.contains(&e.as_str())) {
         return Ok(());
     }
     let parsed: Nodes =
@@ -94,11 +96,6 @@ pub(crate) fn build(
         node.instances = instances;
     }
     Ok(())
-}
-
-/// Whether `needle` occurs in `text` (a cheap test before parsing the JSON a second time).
-pub(crate) fn mentions(text: &[u8], needle: &[u8]) -> bool {
-    text.windows(needle.len()).any(|w| w == needle)
 }
 
 /// One `T * R * S` matrix per instance; empty without any of the three attributes.

@@ -252,6 +252,7 @@ fn broken_instancing_is_a_clear_error() {
     let doc = |attributes: Value| {
         let doc = json!({
             "asset": {"version": "2.0"},
+            "extensionsUsed": ["KHR_mesh_gpu_instancing"],
             "nodes": [{"mesh": 0, "extensions": {"KHR_mesh_gpu_instancing": {"attributes": attributes}}}],
             "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
             "accessors": [
