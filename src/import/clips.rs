@@ -2,7 +2,9 @@
 //! copied in (normalised-integer rotations and weights decoded per the glTF spec), the
 //! output count checked against the key count and interpolation, and the clip's duration
 //! as the largest key time. Odd key data (unsorted or negative times, non-unit rotations,
-//! NaN) loads and is reported as findings.
+//! NaN) loads and is reported as findings. `KHR_animation_pointer` channels (see `pointer`)
+//! that target a node's transform or morph weights are read by the same code; the others
+//! come back as `UnpreviewedChannel`s.
 
 use super::accessors::{self, CheckedAccessor, Format, Source, snorm8, snorm16, unorm8, unorm16};
 use super::nodes::UNIT_TOLERANCE;
@@ -58,9 +60,9 @@ pub(crate) fn build(
     let mut unpreviewed = Vec::new();
     for (a, json) in root.animations.iter().enumerate() {
         let mut channels = Vec::with_capacity(json.channels.len());
-        // gltf-json does not validate channel targets, and gltf's `Channel` accessors
-        // unwrap them: check every channel before reading it. `c` is the channel's index
-        // in the file (pointer channels were taken out before gltf-json saw the document).
+        // gltf-json does not validate channel targets: check every channel before reading
+        // it. `c` is the channel's index in the file (pointer channels were taken out before
+        // gltf-json saw the document).
         for (k, channel) in json.channels.iter().enumerate() {
             let c = pointers.file_index(a, k);
             check_target(root, a, c, channel)?;
