@@ -544,4 +544,28 @@ mod tests {
             assert!(checked > 100, "{name}: only {checked} vertices checked");
         }
     }
+
+    #[test]
+    fn each_gpu_instance_is_a_rigid_copy_at_world_times_instance() {
+        let mut rig = rig();
+        rig.nodes[3].instances =
+            vec![Mat4::from_translation(Vec3::new(0.0, 0.0, 5.0)), Mat4::from_scale(Vec3::splat(2.0))];
+        let ws = Workspace::new(&rig);
+        let copies: Vec<_> = ws.primitives.iter().filter(|p| p.node == 3).collect();
+        assert_eq!(copies.iter().map(|p| p.instance).collect::<Vec<_>>(), [Some(0), Some(1)]);
+        // Node 3's world is T(0,1,0) Rz(90) T(1,0,0); Rz(90) takes (x,y,z) to (-y,x,z).
+        // Instance 0: (0,0,0) -> (0,0,5) -> (1,0,5) -> (0,1,5) -> (0,2,5); X -> (0,3,5).
+        // Instance 1: (0,0,0) -> (0,2,0) as before without the z; X -> 2X -> (3,0,0) -> (0,4,0).
+        let v = Vec3::new;
+        for (copy, want) in
+            copies.iter().zip([[v(0.0, 2.0, 5.0), v(0.0, 3.0, 5.0)], [v(0.0, 2.0, 0.0), v(0.0, 4.0, 0.0)]])
+        {
+            for (got, want) in copy.positions.iter().zip(want) {
+                assert!(got.abs_diff_eq(want, 1e-6), "{got} vs {want}");
+            }
+            assert!(copy.normals[0].abs_diff_eq(Vec3::Y, 1e-6), "{}", copy.normals[0]);
+            assert!(copy.skin.is_none());
+        }
+        assert_eq!(ws.primitives.iter().filter(|p| p.node == 2 && p.instance.is_none()).count(), 2);
+    }
 }
