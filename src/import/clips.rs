@@ -54,12 +54,12 @@ pub(crate) fn build(
     pointers: &pointer::Split,
     nodes: &[Node],
     findings: &mut Findings,
-) -> Result<(Vec<Clip>, Vec<UnpreviewedChannel>), Fault> {
+) -> Result<Loaded, Fault> {
     let root = src.json();
-    let mut clips = Vec::with_capacity(root.animations.len());
-    let mut unpreviewed = Vec::new();
+    let mut out = Loaded::default();
     for (a, json) in root.animations.iter().enumerate() {
         let mut channels = Vec::with_capacity(json.channels.len());
+        let mut file_index = Vec::with_capacity(json.channels.len());
         // gltf-json does not validate channel targets: check every channel before reading
         // it. `c` is the channel's index in the file (pointer channels were taken out before
         // gltf-json saw the document).
@@ -81,6 +81,7 @@ pub(crate) fn build(
             let target = Target { node: channel.target.node.value(), property };
             let slot = Slot { a, c, s: channel.sampler.value() };
             channels.push(read_channel(src, meshes, slot, target, false, findings)?);
+            file_index.push(c);
         }
         let mut other_times = Vec::new();
         for pc in pointers.channels.iter().filter(|pc| pc.animation == a) {
@@ -89,11 +90,12 @@ pub(crate) fn build(
                     for target in targets {
                         let slot = Slot { a, c: pc.channel, s: pc.sampler };
                         channels.push(read_channel(src, meshes, slot, target, true, findings)?);
+                        file_index.push(pc.channel);
                     }
                 }
                 Err(reason) => {
                     let (times, interpolation) = read_times(src, a, pc.channel, pc.sampler, findings)?;
-                    unpreviewed.push(UnpreviewedChannel {
+                    out.unpreviewed.push(UnpreviewedChannel {
                         clip: a,
                         channel: pc.channel,
                         pointer: pc.pointer.clone(),
@@ -112,9 +114,18 @@ pub(crate) fn build(
             .chain(&other_times)
             .copied()
             .fold(0.0f32, f32::max);
-        clips.push(Clip { name: json.name.clone(), channels, duration });
+        out.clips.push(Clip { name: json.name.clone(), channels, duration });
+        out.file_index.push(file_index);
     }
-    Ok((clips, unpreviewed))
+    Ok(out)
+}
+
+/// The clips, the channels they do not play, and each played channel's index in the file.
+#[derive(Default)]
+pub(crate) struct Loaded {
+    pub clips: Vec<Clip>,
+    pub unpreviewed: Vec<UnpreviewedChannel>,
+    pub file_index: Vec<Vec<usize>>,
 }
 
 /// What a channel animates, however the file names it (a core target or a pointer).

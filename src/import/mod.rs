@@ -98,8 +98,7 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
     let skins = skins::build(&src, &hierarchy, &mut findings)?;
     let meshes = meshes::build(&src, &mut findings)?;
     nodes::check_node_weights(src.json(), &meshes)?;
-    let (clips, unpreviewed_channels) =
-        clips::build(&src, &meshes, &parsed.pointers, &hierarchy.nodes, &mut findings)?;
+    let animations = clips::build(&src, &meshes, &parsed.pointers, &hierarchy.nodes, &mut findings)?;
 
     let json = src.json();
     Ok(Rig {
@@ -111,8 +110,9 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
         default_scene: hierarchy.default_scene,
         skins,
         meshes,
-        clips,
-        unpreviewed_channels,
+        clips: animations.clips,
+        unpreviewed_channels: animations.unpreviewed,
+        channel_file_index: animations.file_index,
         findings: findings.into_vec(),
     })
 }

@@ -35,6 +35,10 @@ pub struct Rig {
     /// Channels the file animates that rigscope does not play (`KHR_animation_pointer` on a
     /// material, camera, light, ...), listed so that reports can say so.
     pub unpreviewed_channels: Vec<UnpreviewedChannel>,
+    /// Per clip, per channel: its index among the file's channels, where that differs from
+    /// its place in `Clip::channels` (`KHR_animation_pointer` channels follow the core ones,
+    /// and one on a mesh's weights becomes a channel per node). Empty: the same index.
+    pub channel_file_index: Vec<Vec<usize>>,
     /// Data-level oddities found at load (never structural faults: those are errors).
     pub findings: Vec<Finding>,
 }
@@ -261,6 +265,12 @@ impl Rig {
             Some(name) if !name.is_empty() => name.to_string(),
             _ => format!("#{node}"),
         }
+    }
+
+    /// The index in the file's animation of channel `channel` of clip `clip`, for reports
+    /// that point into the file.
+    pub fn file_channel(&self, clip: usize, channel: usize) -> usize {
+        self.channel_file_index.get(clip).and_then(|c| c.get(channel)).copied().unwrap_or(channel)
     }
 
     /// Display name of a clip: its name, or `#index`.

@@ -28,6 +28,11 @@ fn pointer_channels_sample_exactly_like_core_channels() {
     let core = load("swing-core.gltf");
     let pointer = load("swing-pointer.gltf");
     assert_eq!(pointer.clips[0].duration, core.clips[0].duration);
+    // Reports point at the file's channels: the material channel (file index 0) is not
+    // played, and the mesh-weights pointer (index 3) plays on two nodes.
+    let file: Vec<usize> = (0..pointer.clips[0].channels.len()).map(|k| pointer.file_channel(0, k)).collect();
+    assert_eq!(file, [1, 2, 3, 3]);
+    assert_eq!(core.file_channel(0, 2), 2);
     let (mut a, mut b) = (Workspace::new(&core), Workspace::new(&pointer));
     for t in [0.0, 0.2, 0.5, 0.75, 1.0, 1.5] {
         a.evaluate(&core, core.clips.first(), t);
