@@ -10,7 +10,8 @@
 //! impl Pose { pub fn rest(rig: &Rig) -> Pose; pub fn reset(&mut self, rig: &Rig); }
 //! pub fn sample(clip: &Clip, t: f32, pose: &mut Pose);
 //! pub struct DeformedPrimitive { pub node: usize, pub mesh: usize, pub primitive: usize,
-//!     pub skin: Option<usize>, pub positions: Vec<Vec3>, pub normals: Vec<Vec3> }
+//!     pub skin: Option<usize>, pub instance: Option<usize>, pub positions: Vec<Vec3>,
+//!     pub normals: Vec<Vec3> }
 //! pub struct Workspace { pub pose: Pose, pub globals: Vec<Mat4>,
 //!     pub joint_matrices: Vec<Vec<Mat4>>, pub primitives: Vec<DeformedPrimitive> }
 //! impl Workspace { pub fn new(rig: &Rig) -> Self;

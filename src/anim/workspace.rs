@@ -24,6 +24,9 @@ pub struct DeformedPrimitive {
     /// The skin applied: `Some` when the node has a (valid) skin AND the primitive has
     /// influences; `None` means rigid (`G(node) * p`).
     pub skin: Option<usize>,
+    /// Which of the node's GPU instances (`Node::instances`) this copy is: rigid, at
+    /// `G(node) * instance * p`. `None` for a node drawn once.
+    pub instance: Option<usize>,
     pub positions: Vec<Vec3>,
     /// One per position, or empty when the primitive has no normals.
     pub normals: Vec<Vec3>,
@@ -36,7 +39,7 @@ pub struct Workspace {
     pub globals: Vec<Mat4>,
     /// `J_i` per skin, per joint (indexed like `skin.joints`).
     pub joint_matrices: Vec<Vec<Mat4>>,
-    /// One per (node with a mesh, primitive index), in node-index order.
+    /// One per (node with a mesh, instance, primitive index), in node-index order.
     pub primitives: Vec<DeformedPrimitive>,
     /// Bind-pose global of each node that is a joint (`inverse(IBM)`), fixed per rig.
     bind: Vec<Option<Mat4>>,
@@ -72,20 +75,33 @@ impl Workspace {
             let Some((mesh_index, mesh)) = node.mesh.and_then(|m| Some((m, rig.meshes.get(m)?))) else {
                 continue;
             };
-            for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
-                let skin = node.skin.filter(|&s| s < rig.skins.len() && primitive.is_skinned());
-                packed.push(match (skin.and_then(|s| rig.skins.get(s)), primitive.influences.as_slice()) {
-                    (Some(skin), [set]) => PackedInfluences::new(set, skin.joints.len()),
-                    _ => None,
-                });
-                primitives.push(DeformedPrimitive {
-                    node: node_index,
-                    mesh: mesh_index,
-                    primitive: primitive_index,
-                    skin,
-                    positions: primitive.positions.clone(),
-                    normals: normals_buffer(primitive),
-                });
+            // Import keeps instances off skinned nodes, so an instanced copy is always rigid.
+            let copies: Vec<Option<usize>> = if node.instances.is_empty() {
+                vec![None]
+            } else {
+                (0..node.instances.len()).map(Some).collect()
+            };
+            for instance in copies {
+                for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
+                    let skin = node
+                        .skin
+                        .filter(|&s| s < rig.skins.len() && primitive.is_skinned() && instance.is_none());
+                    packed.push(
+                        match (skin.and_then(|s| rig.skins.get(s)), primitive.influences.as_slice()) {
+                            (Some(skin), [set]) => PackedInfluences::new(set, skin.joints.len()),
+                            _ => None,
+                        },
+                    );
+                    primitives.push(DeformedPrimitive {
+                        node: node_index,
+                        mesh: mesh_index,
+                        primitive: primitive_index,
+                        skin,
+                        instance,
+                        positions: primitive.positions.clone(),
+                        normals: normals_buffer(primitive),
+                    });
+                }
             }
         }
         let max_channels = rig.clips.iter().map(|c| c.channels.len()).max();
@@ -237,8 +253,10 @@ impl Workspace {
                     skin_in_place(&mut out.positions, &mut out.normals, &primitive.influences, joints)
                 }
                 None => {
-                    let global = globals.get(out.node).unwrap_or(&Mat4::IDENTITY);
-                    rigid_in_place(&mut out.positions, &mut out.normals, global);
+                    let global = *globals.get(out.node).unwrap_or(&Mat4::IDENTITY);
+                    let instance = out.instance.and_then(|k| rig.nodes.get(out.node)?.instances.get(k));
+                    let world = instance.map_or(global, |m| global * *m);
+                    rigid_in_place(&mut out.positions, &mut out.normals, &world);
                 }
             }
         }
@@ -525,5 +543,29 @@ mod tests {
             }
             assert!(checked > 100, "{name}: only {checked} vertices checked");
         }
+    }
+
+    #[test]
+    fn each_gpu_instance_is_a_rigid_copy_at_world_times_instance() {
+        let mut rig = rig();
+        rig.nodes[3].instances =
+            vec![Mat4::from_translation(Vec3::new(0.0, 0.0, 5.0)), Mat4::from_scale(Vec3::splat(2.0))];
+        let ws = Workspace::new(&rig);
+        let copies: Vec<_> = ws.primitives.iter().filter(|p| p.node == 3).collect();
+        assert_eq!(copies.iter().map(|p| p.instance).collect::<Vec<_>>(), [Some(0), Some(1)]);
+        // Node 3's world is T(0,1,0) Rz(90) T(1,0,0); Rz(90) takes (x,y,z) to (-y,x,z).
+        // Instance 0: (0,0,0) -> (0,0,5) -> (1,0,5) -> (0,1,5) -> (0,2,5); X -> (0,3,5).
+        // Instance 1: (0,0,0) -> (0,2,0) as before without the z; X -> 2X -> (3,0,0) -> (0,4,0).
+        let v = Vec3::new;
+        for (copy, want) in
+            copies.iter().zip([[v(0.0, 2.0, 5.0), v(0.0, 3.0, 5.0)], [v(0.0, 2.0, 0.0), v(0.0, 4.0, 0.0)]])
+        {
+            for (got, want) in copy.positions.iter().zip(want) {
+                assert!(got.abs_diff_eq(want, 1e-6), "{got} vs {want}");
+            }
+            assert!(copy.normals[0].abs_diff_eq(Vec3::Y, 1e-6), "{}", copy.normals[0]);
+            assert!(copy.skin.is_none());
+        }
+        assert_eq!(ws.primitives.iter().filter(|p| p.node == 2 && p.instance.is_none()).count(), 2);
     }
 }

@@ -37,7 +37,8 @@ pub(crate) struct ChannelRules {
 
 pub(crate) fn check_channels(rig: &Rig, rules: &ChannelRules, sink: &mut Sink) {
     for (a, clip) in rig.clips.iter().enumerate() {
-        for (c, channel) in clip.channels.iter().enumerate() {
+        for (k, channel) in clip.channels.iter().enumerate() {
+            let c = rig.file_channel(a, k);
             let trs = channel.property != Property::Weights;
             if trs && rig.nodes.get(channel.node).is_some_and(|n| n.skin.is_some()) {
                 sink.general(

@@ -99,6 +99,8 @@ pub const LOAD_CODES: &[&str] = &[
     "ROTATION_NON_UNIT",
     "SCENE_NON_ROOT_NODE",
     "SKIN_JOINT_DUPLICATE",
+    "RIG_INSTANCING_IGNORED",
+    "RIG_ANIMATION_POINTER_INVALID",
 ];
 
 /// Whether any rule or the loader can report `id`.

@@ -300,6 +300,15 @@ impl<'a> Source<'a> {
     }
 }
 
+/// gltf's element iterator over accessor `index` of `src`, for roles read without a mesh or
+/// channel wrapper (instance attributes, pointer-targeted channels). Check the accessor first.
+pub(crate) fn items<'a, I: gltf::accessor::util::Item>(
+    src: &Source<'a>,
+    index: usize,
+) -> Option<gltf::accessor::Iter<'a, I>> {
+    gltf::accessor::Iter::new(src.doc().accessors().nth(index)?, src.data())
+}
+
 /// Collects what a gltf reader yields for a checked accessor, or zeros when the accessor
 /// has no data at all. Anything but exactly `count` elements is a fault, never truncation.
 pub(crate) fn collect<T: Clone>(

@@ -2,15 +2,19 @@
 //! copied in (normalised-integer rotations and weights decoded per the glTF spec), the
 //! output count checked against the key count and interpolation, and the clip's duration
 //! as the largest key time. Odd key data (unsorted or negative times, non-unit rotations,
-//! NaN) loads and is reported as findings.
+//! NaN) loads and is reported as findings. `KHR_animation_pointer` channels (see `pointer`)
+//! that target a node's transform or morph weights are read by the same code; the others
+//! come back as `UnpreviewedChannel`s.
 
 use super::accessors::{self, CheckedAccessor, Format, Source, snorm8, snorm16, unorm8, unorm16};
 use super::nodes::UNIT_TOLERANCE;
+use super::pointer;
 use super::{Fault, findings::Findings};
-use crate::rig::{Channel, Clip, Interpolation, Mesh, Property, Severity};
-use gltf::animation::util::{MorphTargetWeights, ReadOutputs, Rotations};
+use crate::rig::{Channel, Clip, Interpolation, Mesh, Node, Property, Severity, UnpreviewedChannel};
+use gltf::accessor::util::Item;
 use gltf::json;
 use gltf::json::accessor::{ComponentType as C, Type as T};
+use gltf::json::animation::Property as P;
 use gltf::json::validation::Checked;
 
 const INPUT: Format = Format {
@@ -44,26 +48,91 @@ const WEIGHTS_OUTPUT: Format = Format {
     normalized_ints: true,
 };
 
-pub(crate) fn build(src: &Source<'_>, meshes: &[Mesh], findings: &mut Findings) -> Result<Vec<Clip>, Fault> {
+pub(crate) fn build(
+    src: &Source<'_>,
+    meshes: &[Mesh],
+    pointers: &pointer::Split,
+    nodes: &[Node],
+    findings: &mut Findings,
+) -> Result<Loaded, Fault> {
     let root = src.json();
-    let mut clips = Vec::with_capacity(root.animations.len());
-    for (a, animation) in src.doc().animations().enumerate() {
-        let Some(json) = root.animations.get(a) else {
-            return Err(Fault::new(format!("animations[{a}]"), "does not exist"));
-        };
-        // gltf-json does not validate channel targets, and gltf's `Channel` accessors
-        // unwrap them: check every channel before touching the wrappers.
-        for (c, channel) in json.channels.iter().enumerate() {
-            check_target(root, a, c, channel)?;
-        }
+    let mut out = Loaded::default();
+    for (a, json) in root.animations.iter().enumerate() {
         let mut channels = Vec::with_capacity(json.channels.len());
-        for (c, channel) in animation.channels().enumerate() {
-            channels.push(one_channel(src, meshes, a, c, &channel, findings)?);
+        let mut file_index = Vec::with_capacity(json.channels.len());
+        // gltf-json does not validate channel targets: check every channel before reading
+        // it. `c` is the channel's index in the file (pointer channels were taken out before
+        // gltf-json saw the document).
+        for (k, channel) in json.channels.iter().enumerate() {
+            let c = pointers.file_index(a, k);
+            check_target(root, a, c, channel)?;
+            let property = match channel.target.path {
+                Checked::Valid(P::Translation) => Property::Translation,
+                Checked::Valid(P::Rotation) => Property::Rotation,
+                Checked::Valid(P::Scale) => Property::Scale,
+                Checked::Valid(P::MorphTargetWeights) => Property::Weights,
+                Checked::Invalid => {
+                    return Err(Fault::new(
+                        format!("animations[{a}].channels[{c}].target.path"),
+                        "invalid value",
+                    ));
+                }
+            };
+            let target = Target { node: channel.target.node.value(), property };
+            let slot = Slot { a, c, s: channel.sampler.value() };
+            channels.push(read_channel(src, meshes, slot, target, false, findings)?);
+            file_index.push(c);
         }
-        let duration = channels.iter().flat_map(|ch| ch.times.iter().copied()).fold(0.0f32, f32::max);
-        clips.push(Clip { name: json.name.clone(), channels, duration });
+        let mut other_times = Vec::new();
+        for pc in pointers.channels.iter().filter(|pc| pc.animation == a) {
+            match pointer::resolve(pc, nodes, meshes, findings) {
+                Ok(targets) => {
+                    for target in targets {
+                        let slot = Slot { a, c: pc.channel, s: pc.sampler };
+                        channels.push(read_channel(src, meshes, slot, target, true, findings)?);
+                        file_index.push(pc.channel);
+                    }
+                }
+                Err(reason) => {
+                    let (times, interpolation) = read_times(src, a, pc.channel, pc.sampler, findings)?;
+                    out.unpreviewed.push(UnpreviewedChannel {
+                        clip: a,
+                        channel: pc.channel,
+                        pointer: pc.pointer.clone(),
+                        interpolation,
+                        times: times.clone(),
+                        reason,
+                    });
+                    other_times.extend(times);
+                }
+            }
+        }
+        // The clip lasts as long as its longest sampler, whether rigscope plays it or not.
+        let duration = channels
+            .iter()
+            .flat_map(|ch| ch.times.iter())
+            .chain(&other_times)
+            .copied()
+            .fold(0.0f32, f32::max);
+        out.clips.push(Clip { name: json.name.clone(), channels, duration });
+        out.file_index.push(file_index);
     }
-    Ok(clips)
+    Ok(out)
+}
+
+/// The clips, the channels they do not play, and each played channel's index in the file.
+#[derive(Default)]
+pub(crate) struct Loaded {
+    pub clips: Vec<Clip>,
+    pub unpreviewed: Vec<UnpreviewedChannel>,
+    pub file_index: Vec<Vec<usize>>,
+}
+
+/// What a channel animates, however the file names it (a core target or a pointer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Target {
+    pub node: usize,
+    pub property: Property,
 }
 
 fn check_target(
@@ -93,35 +162,20 @@ fn check_target(
     Ok(())
 }
 
-fn one_channel(
+/// The key times and interpolation of sampler `s` of animation `a` (read for channel `c`).
+fn read_times(
     src: &Source<'_>,
-    meshes: &[Mesh],
     a: usize,
     c: usize,
-    channel: &gltf::animation::Channel<'_>,
+    s: usize,
     findings: &mut Findings,
-) -> Result<Channel, Fault> {
-    use json::animation::{Interpolation as I, Property as P};
-    let root = src.json();
-    let at = format!("animations[{a}].channels[{c}]");
-    let (Some(json), Some(anim)) =
-        (root.animations.get(a).and_then(|x| x.channels.get(c)), root.animations.get(a))
-    else {
-        return Err(Fault::new(at, "does not exist"));
-    };
-    let s = json.sampler.value();
-    let Some(sampler) = anim.samplers.get(s) else {
-        return Err(Fault::new(format!("{at}.sampler"), format!("sampler {s} does not exist")));
-    };
-    let node = json.target.node.value();
-    let (property, format) = match json.target.path {
-        Checked::Valid(P::Translation) => (Property::Translation, &VEC3_OUTPUT),
-        Checked::Valid(P::Rotation) => (Property::Rotation, &ROTATION_OUTPUT),
-        Checked::Valid(P::Scale) => (Property::Scale, &VEC3_OUTPUT),
-        Checked::Valid(P::MorphTargetWeights) => (Property::Weights, &WEIGHTS_OUTPUT),
-        Checked::Invalid => {
-            return Err(Fault::new(format!("{at}.target.path"), "invalid value"));
-        }
+) -> Result<(Vec<f32>, Interpolation), Fault> {
+    use json::animation::Interpolation as I;
+    let Some(sampler) = src.json().animations.get(a).and_then(|x| x.samplers.get(s)) else {
+        return Err(Fault::new(
+            format!("animations[{a}].channels[{c}].sampler"),
+            format!("sampler {s} does not exist"),
+        ));
     };
     let interpolation = match sampler.interpolation {
         Checked::Valid(I::Step) => Interpolation::Step,
@@ -131,22 +185,70 @@ fn one_channel(
             return Err(Fault::new(format!("animations[{a}].samplers[{s}].interpolation"), "invalid value"));
         }
     };
+    let in_at = format!("animations[{a}].samplers[{s}].input");
+    let input = sampler.input.value();
+    let in_acc = src.check(input, &INPUT, &in_at, findings)?;
+    let times = accessors::collect(&in_acc, accessors::items::<f32>(src, input), 0.0, &in_at)?;
+    report_times(findings, a, s, input, &times);
+    Ok((times, interpolation))
+}
+
+/// Where a channel is in the file: animation, channel (file index) and its sampler.
+#[derive(Clone, Copy)]
+struct Slot {
+    a: usize,
+    c: usize,
+    s: usize,
+}
+
+fn read_channel(
+    src: &Source<'_>,
+    meshes: &[Mesh],
+    Slot { a, c, s }: Slot,
+    target: Target,
+    by_pointer: bool,
+    findings: &mut Findings,
+) -> Result<Channel, Fault> {
+    let root = src.json();
+    let at = format!("animations[{a}].channels[{c}]");
+    let Target { node, property } = target;
+    // A pointer channel may store any component type, normalized or not (the pointer spec's
+    // conversion rules); the accessor's own flag then says how integers decode. A core
+    // channel's integers are always normalized.
+    let stored_normalized = root
+        .animations
+        .get(a)
+        .and_then(|x| x.samplers.get(s))
+        .and_then(|x| root.accessors.get(x.output.value()).map(|acc| acc.normalized));
+    let normalized = !by_pointer || stored_normalized.unwrap_or(false);
+    let pointer_format;
+    let format = match (property, by_pointer) {
+        (Property::Translation | Property::Scale, false) => &VEC3_OUTPUT,
+        (Property::Rotation, false) => &ROTATION_OUTPUT,
+        (Property::Weights, false) => &WEIGHTS_OUTPUT,
+        (_, true) => {
+            let ty = match property {
+                Property::Translation | Property::Scale => T::Vec3,
+                Property::Rotation => T::Vec4,
+                Property::Weights => T::Scalar,
+            };
+            pointer_format = pointer::output_format(ty, normalized);
+            &pointer_format
+        }
+    };
     let components = match property {
         Property::Translation | Property::Scale => 3,
         Property::Rotation => 4,
         Property::Weights => morph_count(root, meshes, node, &at)?,
     };
-
-    let reader = channel.reader(src.data());
-    let in_at = format!("animations[{a}].samplers[{s}].input");
-    let input = sampler.input.value();
-    let in_acc = src.check(input, &INPUT, &in_at, findings)?;
-    let times = accessors::collect(&in_acc, reader.read_inputs(), 0.0, &in_at)?;
-
+    let (times, interpolation) = read_times(src, a, c, s, findings)?;
     let out_at = format!("animations[{a}].samplers[{s}].output");
-    let output = sampler.output.value();
+    let Some(output) = root.animations.get(a).and_then(|x| x.samplers.get(s)).map(|x| x.output.value())
+    else {
+        return Err(Fault::new(format!("{at}.sampler"), format!("sampler {s} does not exist")));
+    };
     let out_acc = src.check(output, format, &out_at, findings)?;
-    let values = read_values(&out_acc, reader.read_outputs(), property, &out_at)?;
+    let values = read_values(src, &out_acc, property, normalized, &out_at)?;
 
     let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
     let morphs = if property == Property::Weights { components } else { 1 };
@@ -173,7 +275,6 @@ fn one_channel(
         ));
     }
 
-    report_times(findings, a, s, input, &times);
     accessors::report_non_finite(findings, output, components, values.iter().copied(), "key");
     if property == Property::Rotation {
         report_non_unit(findings, output, &values, per_key);
@@ -199,44 +300,73 @@ fn morph_count(root: &json::Root, meshes: &[Mesh], node: usize, at: &str) -> Res
     Ok(count)
 }
 
-/// Output values flattened to f32, integers decoded as the glTF spec's normalisation.
+/// Output values flattened to f32: FLOAT as stored, normalized integers by the glTF spec's
+/// decoding, other integers as their plain values (`KHR_animation_pointer` allows those).
 fn read_values(
+    src: &Source<'_>,
     acc: &CheckedAccessor,
-    read: Option<ReadOutputs<'_>>,
     property: Property,
+    normalized: bool,
     at: &str,
 ) -> Result<Vec<f32>, Fault> {
-    let flat = |v: Vec<[f32; 4]>| v.into_iter().flatten().collect::<Vec<f32>>();
-    let three = |v: Vec<[f32; 3]>| v.into_iter().flatten().collect::<Vec<f32>>();
-    Ok(match read {
-        Some(ReadOutputs::Translations(it)) | Some(ReadOutputs::Scales(it)) => {
-            three(accessors::collect(acc, Some(it), [0.0; 3], at)?)
+    fn decoded<I: Item + Copy, const N: usize>(
+        src: &Source<'_>,
+        acc: &CheckedAccessor,
+        at: &str,
+        f: fn(I) -> f32,
+    ) -> Result<Vec<f32>, Fault>
+    where
+        [I; N]: Item,
+    {
+        let iter = accessors::items::<[I; N]>(src, acc.index).map(|i| i.map(|v| v.map(f)));
+        Ok(accessors::collect(acc, iter, [0.0; N], at)?.into_iter().flatten().collect())
+    }
+    fn vectors<const N: usize>(
+        src: &Source<'_>,
+        acc: &CheckedAccessor,
+        normalized: bool,
+        at: &str,
+    ) -> Result<Vec<f32>, Fault>
+    where
+        [f32; N]: Item,
+        [i8; N]: Item,
+        [u8; N]: Item,
+        [i16; N]: Item,
+        [u16; N]: Item,
+    {
+        match (acc.component, normalized) {
+            (C::I8, true) => decoded::<i8, N>(src, acc, at, snorm8),
+            (C::U8, true) => decoded::<u8, N>(src, acc, at, unorm8),
+            (C::I16, true) => decoded::<i16, N>(src, acc, at, snorm16),
+            (C::U16, true) => decoded::<u16, N>(src, acc, at, unorm16),
+            (C::I8, false) => decoded::<i8, N>(src, acc, at, f32::from),
+            (C::U8, false) => decoded::<u8, N>(src, acc, at, f32::from),
+            (C::I16, false) => decoded::<i16, N>(src, acc, at, f32::from),
+            (C::U16, false) => decoded::<u16, N>(src, acc, at, f32::from),
+            _ => decoded::<f32, N>(src, acc, at, std::convert::identity),
         }
-        Some(ReadOutputs::Rotations(r)) => flat(match r {
-            Rotations::F32(it) => accessors::collect(acc, Some(it), [0.0; 4], at)?,
-            Rotations::I8(it) => accessors::collect(acc, Some(it.map(|q| q.map(snorm8))), [0.0; 4], at)?,
-            Rotations::U8(it) => accessors::collect(acc, Some(it.map(|q| q.map(unorm8))), [0.0; 4], at)?,
-            Rotations::I16(it) => accessors::collect(acc, Some(it.map(|q| q.map(snorm16))), [0.0; 4], at)?,
-            Rotations::U16(it) => accessors::collect(acc, Some(it.map(|q| q.map(unorm16))), [0.0; 4], at)?,
-        }),
-        Some(ReadOutputs::MorphTargetWeights(w)) => match w {
-            MorphTargetWeights::F32(it) => accessors::collect(acc, Some(it), 0.0, at)?,
-            MorphTargetWeights::I8(it) => accessors::collect(acc, Some(it.map(snorm8)), 0.0, at)?,
-            MorphTargetWeights::U8(it) => accessors::collect(acc, Some(it.map(unorm8)), 0.0, at)?,
-            MorphTargetWeights::I16(it) => accessors::collect(acc, Some(it.map(snorm16)), 0.0, at)?,
-            MorphTargetWeights::U16(it) => accessors::collect(acc, Some(it.map(unorm16)), 0.0, at)?,
-        },
-        // No data to read: only an accessor without bufferView gets here, and it is zeros.
-        None => {
-            let width = match property {
-                Property::Translation | Property::Scale => 3,
-                Property::Rotation => 4,
-                Property::Weights => 1,
-            };
-            let zeros = accessors::collect(acc, None::<std::iter::Empty<f32>>, 0.0, at)?;
-            vec![0.0; zeros.len() * width]
-        }
-    })
+    }
+    fn scalars<I: Item + Copy>(
+        src: &Source<'_>,
+        acc: &CheckedAccessor,
+        at: &str,
+        f: fn(I) -> f32,
+    ) -> Result<Vec<f32>, Fault> {
+        accessors::collect(acc, accessors::items::<I>(src, acc.index).map(|i| i.map(f)), 0.0, at)
+    }
+    match (property, acc.component, normalized) {
+        (Property::Translation | Property::Scale, ..) => vectors::<3>(src, acc, normalized, at),
+        (Property::Rotation, ..) => vectors::<4>(src, acc, normalized, at),
+        (Property::Weights, C::I8, true) => scalars::<i8>(src, acc, at, snorm8),
+        (Property::Weights, C::U8, true) => scalars::<u8>(src, acc, at, unorm8),
+        (Property::Weights, C::I16, true) => scalars::<i16>(src, acc, at, snorm16),
+        (Property::Weights, C::U16, true) => scalars::<u16>(src, acc, at, unorm16),
+        (Property::Weights, C::I8, false) => scalars::<i8>(src, acc, at, f32::from),
+        (Property::Weights, C::U8, false) => scalars::<u8>(src, acc, at, f32::from),
+        (Property::Weights, C::I16, false) => scalars::<i16>(src, acc, at, f32::from),
+        (Property::Weights, C::U16, false) => scalars::<u16>(src, acc, at, f32::from),
+        (Property::Weights, ..) => scalars::<f32>(src, acc, at, std::convert::identity),
+    }
 }
 
 fn report_times(findings: &mut Findings, a: usize, s: usize, input: usize, times: &[f32]) {

@@ -6,7 +6,7 @@
 //! A few of gltf-json's validation rules are stricter than the glTF spec or than rigscope
 //! needs; those are turned into findings instead of refusals (see `relax`).
 
-use super::{Fault, findings::Findings, glb};
+use super::{Fault, findings::Findings, glb, pointer};
 use crate::rig::Severity;
 use gltf::json;
 
@@ -19,6 +19,8 @@ pub(crate) struct Parsed<'a> {
     pub json: &'a [u8],
     /// The .glb BIN chunk, padding included (buffers cut it to `byteLength`).
     pub bin: Option<&'a [u8]>,
+    /// `KHR_animation_pointer` channels, taken out of `document` (see `pointer`).
+    pub pointers: pointer::Split,
 }
 
 /// Extensions that only concern materials, textures or lights: rigscope ignores those parts
@@ -45,15 +47,22 @@ const HARMLESS_REQUIRED: &[&str] = &[
     "KHR_lights_punctual",
 ];
 
+/// Extensions rigscope reads (see `instancing` and `pointer`): required or not, they load.
+const SUPPORTED_REQUIRED: &[&str] =
+    &["EXT_mesh_gpu_instancing", "KHR_mesh_gpu_instancing", "KHR_animation_pointer"];
+
 pub(crate) fn parse<'a>(bytes: &'a [u8], findings: &mut Findings) -> Result<Parsed<'a>, Fault> {
     let (json, bin) = frame(bytes, findings)?;
     // Only the JSON goes to gltf-json: the binary chunk stays where it is in `bytes`.
-    let root: json::Root = json::deserialize::from_slice(json).map_err(describe_json_error)?;
+    let (root, pointers): (json::Root, _) = match pointer::extract(json)? {
+        Some(split) => split,
+        None => (json::deserialize::from_slice(json).map_err(describe_json_error)?, Default::default()),
+    };
     check_version(&root)?;
     check_required_extensions(&root)?;
     guard_validation(&root)?;
     validate(&root, findings)?;
-    Ok(Parsed { document: gltf::Document::from_json_without_validation(root), json, bin })
+    Ok(Parsed { document: gltf::Document::from_json_without_validation(root), json, bin, pointers })
 }
 
 /// Decides between .glb and JSON; for a .glb, cuts the container (see `glb`). Returns the
@@ -98,7 +107,7 @@ fn check_version(root: &json::Root) -> Result<(), Fault> {
 
 fn check_required_extensions(root: &json::Root) -> Result<(), Fault> {
     for (i, ext) in root.extensions_required.iter().enumerate() {
-        if !HARMLESS_REQUIRED.contains(&ext.as_str()) {
+        if !HARMLESS_REQUIRED.contains(&ext.as_str()) && !SUPPORTED_REQUIRED.contains(&ext.as_str()) {
             let why = match ext.as_str() {
                 "KHR_draco_mesh_compression" | "EXT_meshopt_compression" => {
                     " (compressed geometry needs a decoder rigscope does not have)"

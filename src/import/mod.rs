@@ -19,8 +19,10 @@ mod document;
 mod file;
 mod findings;
 mod glb;
+mod instancing;
 mod meshes;
 mod nodes;
+mod pointer;
 mod raw;
 mod skins;
 
@@ -91,11 +93,12 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
     let data = buffers::resolve(parsed.document.as_json(), parsed.bin, base_dir)?;
     let src = accessors::Source::new(&parsed.document, &data, direct);
 
-    let hierarchy = nodes::build(src.json(), &mut findings)?;
+    let mut hierarchy = nodes::build(src.json(), &mut findings)?;
+    instancing::build(&src, parsed.json, &mut hierarchy.nodes, &mut findings)?;
     let skins = skins::build(&src, &hierarchy, &mut findings)?;
     let meshes = meshes::build(&src, &mut findings)?;
     nodes::check_node_weights(src.json(), &meshes)?;
-    let clips = clips::build(&src, &meshes, &mut findings)?;
+    let animations = clips::build(&src, &meshes, &parsed.pointers, &hierarchy.nodes, &mut findings)?;
 
     let json = src.json();
     Ok(Rig {
@@ -107,7 +110,9 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
         default_scene: hierarchy.default_scene,
         skins,
         meshes,
-        clips,
+        clips: animations.clips,
+        unpreviewed_channels: animations.unpreviewed,
+        channel_file_index: animations.file_index,
         findings: findings.into_vec(),
     })
 }

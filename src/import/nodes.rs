@@ -126,6 +126,7 @@ fn node(root: &json::Root, i: usize, n: &json::Node, findings: &mut Findings) ->
         mesh,
         skin,
         weights: n.weights.clone(),
+        instances: Vec::new(),
     })
 }
 

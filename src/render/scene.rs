@@ -251,6 +251,7 @@ mod tests {
                 mesh: 0,
                 primitive: 0,
                 skin: None,
+                instance: None,
                 positions: p.to_vec(),
                 normals: Vec::new(),
             })

@@ -42,6 +42,10 @@ pub struct NodeDoc {
     pub translation: [f32; 3],
     pub rotation: [f32; 4],
     pub scale: [f32; 3],
+    /// GPU instances (`EXT_mesh_gpu_instancing`) the node draws its mesh at; only present
+    /// on instanced nodes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instances: Option<usize>,
 }
 
 #[derive(Debug, Serialize)]
@@ -98,6 +102,20 @@ pub struct ClipDoc {
     pub interpolations: Vec<&'static str>,
     /// Keys summed over all channels.
     pub keys: usize,
+    /// Channels loaded but not played (`KHR_animation_pointer` on materials, cameras,
+    /// lights, ...); only present when there are some. Not counted in `channels`/`keys`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_previewed: Vec<NotPreviewedDoc>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct NotPreviewedDoc {
+    /// Index of the channel in the file's animation.
+    pub channel: usize,
+    pub pointer: String,
+    pub interpolation: &'static str,
+    pub keys: usize,
+    pub reason: String,
 }
 
 impl InspectDoc {
@@ -129,6 +147,7 @@ impl InspectDoc {
                     translation: n.rest.translation.to_array(),
                     rotation: n.rest.rotation.to_array(),
                     scale: n.rest.scale.to_array(),
+                    instances: (!n.instances.is_empty()).then_some(n.instances.len()),
                 })
                 .collect(),
             skins: rig
@@ -188,12 +207,27 @@ impl InspectDoc {
                         channels: c.channels.len(),
                         interpolations: kinds.into_iter().map(interpolation_name).collect(),
                         keys: c.channels.iter().map(|ch| ch.times.len()).sum(),
+                        not_previewed: not_previewed(rig, index),
                     }
                 })
                 .collect(),
             findings: rig.findings.clone(),
         }
     }
+}
+
+fn not_previewed(rig: &Rig, clip: usize) -> Vec<NotPreviewedDoc> {
+    rig.unpreviewed_channels
+        .iter()
+        .filter(|u| u.clip == clip)
+        .map(|u| NotPreviewedDoc {
+            channel: u.channel,
+            pointer: u.pointer.clone(),
+            interpolation: interpolation_name(u.interpolation),
+            keys: u.times.len(),
+            reason: u.reason.clone(),
+        })
+        .collect()
 }
 
 /// For each mesh: is it instanced by at least one node that has a skin?
@@ -263,6 +297,16 @@ pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
     };
     writeln!(out, "  scenes     {scene}")?;
     writeln!(out, "  nodes      {}", doc.nodes.len())?;
+    for n in doc.nodes.iter().filter(|n| n.instances.is_some()) {
+        let count = n.instances.unwrap_or_default();
+        writeln!(
+            out,
+            "  instanced  {} (node {}): {count} {}",
+            rig.node_label(n.index),
+            n.index,
+            plural(count, "instance")
+        )?;
+    }
 
     writeln!(out, "\nskins ({})", doc.skins.len())?;
     let index_w = index_width(doc.skins.len());
@@ -333,6 +377,18 @@ pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
             plural(c.keys, "key"),
             c.interpolations.join(", ")
         )?;
+        for u in &c.not_previewed {
+            let target = if u.pointer.is_empty() { "(no target)" } else { u.pointer.as_str() };
+            writeln!(
+                out,
+                "      not previewed: channel {} {target} ({}, {} {}): {}",
+                u.channel,
+                u.interpolation,
+                u.keys,
+                plural(u.keys, "key"),
+                u.reason
+            )?;
+        }
     }
 
     if !doc.findings.is_empty() {

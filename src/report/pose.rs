@@ -67,6 +67,13 @@ pub struct MeshPositions {
     pub node: usize,
     pub primitive: usize,
     pub skinned: bool,
+    /// Only on GPU-instanced nodes (`EXT_mesh_gpu_instancing`): which instance this entry
+    /// is (each instance of each primitive is one entry)...
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instance: Option<usize>,
+    /// ...and its world matrix, `node world * instance transform`, column-major.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instance_world: Option<[f32; 16]>,
     pub positions: Vec<[f32; 3]>,
 }
 
@@ -120,6 +127,11 @@ pub fn evaluate(rig: &Rig, clip: Option<usize>, times: &[f32], options: &PoseOpt
                             node: p.node,
                             primitive: p.primitive,
                             skinned: p.skin.is_some(),
+                            instance: p.instance,
+                            instance_world: p.instance.and_then(|k| {
+                                let instance = rig.nodes.get(p.node)?.instances.get(k)?;
+                                Some((*ws.globals.get(p.node)? * *instance).to_cols_array())
+                            }),
                             positions: p.positions.iter().map(|v| v.to_array()).collect(),
                         })
                         .collect()
@@ -195,9 +207,10 @@ pub fn write_text(rig: &Rig, doc: &PoseDoc, out: &mut dyn Write) -> io::Result<(
             }
         }
         for mesh in &frame.meshes {
+            let instance = mesh.instance.map_or(String::new(), |k| format!(" instance {k}"));
             writeln!(
                 out,
-                "  node {} primitive {} ({}), {} world positions:",
+                "  node {} primitive {}{instance} ({}), {} world positions:",
                 mesh.node,
                 mesh.primitive,
                 if mesh.skinned { "skinned" } else { "rigid" },

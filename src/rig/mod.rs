@@ -32,6 +32,13 @@ pub struct Rig {
     pub skins: Vec<Skin>,
     pub meshes: Vec<Mesh>,
     pub clips: Vec<Clip>,
+    /// Channels the file animates that rigscope does not play (`KHR_animation_pointer` on a
+    /// material, camera, light, ...), listed so that reports can say so.
+    pub unpreviewed_channels: Vec<UnpreviewedChannel>,
+    /// Per clip, per channel: its index among the file's channels, where that differs from
+    /// its place in `Clip::channels` (`KHR_animation_pointer` channels follow the core ones,
+    /// and one on a mesh's weights becomes a channel per node). Empty: the same index.
+    pub channel_file_index: Vec<Vec<usize>>,
     /// Data-level oddities found at load (never structural faults: those are errors).
     pub findings: Vec<Finding>,
 }
@@ -51,6 +58,9 @@ pub struct Node {
     pub skin: Option<usize>,
     /// Morph target weights given on the node; they override the mesh's defaults.
     pub weights: Option<Vec<f32>>,
+    /// GPU instancing (`EXT_mesh_gpu_instancing`): one transform per instance, each drawn
+    /// at `world * instance`. Empty for a node drawn once (the usual case).
+    pub instances: Vec<Mat4>,
 }
 
 /// A scene: the roots it lists.
@@ -195,6 +205,23 @@ pub struct Channel {
     pub components: usize,
 }
 
+/// An animation channel that is loaded but not previewed: its target is not a node's
+/// transform or morph weights.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnpreviewedChannel {
+    /// Index of the clip (glTF animation) it belongs to.
+    pub clip: usize,
+    /// Index of the channel in the file's animation.
+    pub channel: usize,
+    /// The `KHR_animation_pointer` JSON pointer it animates (`/materials/0/emissiveFactor`).
+    pub pointer: String,
+    pub interpolation: Interpolation,
+    /// Key times in seconds, as stored.
+    pub times: Vec<f32>,
+    /// Why it is not played, in a few words.
+    pub reason: String,
+}
+
 impl Rig {
     /// The scene that reports and views show: the file's `scene`, else the first.
     pub fn scene(&self) -> Option<&Scene> {
@@ -238,6 +265,12 @@ impl Rig {
             Some(name) if !name.is_empty() => name.to_string(),
             _ => format!("#{node}"),
         }
+    }
+
+    /// The index in the file's animation of channel `channel` of clip `clip`, for reports
+    /// that point into the file.
+    pub fn file_channel(&self, clip: usize, channel: usize) -> usize {
+        self.channel_file_index.get(clip).and_then(|c| c.get(channel)).copied().unwrap_or(channel)
     }
 
     /// Display name of a clip: its name, or `#index`.

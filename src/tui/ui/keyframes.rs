@@ -85,14 +85,18 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let mine_count = clip.channels.iter().filter(|c| Some(c.node) == sel).count();
     let value_lines = mine_count.min((inner.height as usize).saturating_sub(2) / 2);
     let rows_h = (inner.height as usize).saturating_sub(1 + value_lines);
-    let hidden = clip.channels.len().saturating_sub(rows_h);
+    // Channels rigscope loads but does not play (KHR_animation_pointer on materials, ...)
+    // get rows after the played ones, so the clip's whole content is visible.
+    let unplayed: Vec<_> = app.rig.unpreviewed_channels.iter().filter(|u| u.clip == ci).collect();
+    let hidden = (clip.channels.len() + unplayed.len()).saturating_sub(rows_h);
     let title = format!(
-        " {}: {} ({}/{}), {}{} ",
+        " {}: {} ({}/{}), {}{}{} ",
         if app.curves.is_some() { "Curves" } else { "Keyframes" },
         app.rig.clip_label(ci),
         ci + 1,
         app.rig.clips.len(),
         count(clip.channels.len(), "channel", "channels"),
+        if unplayed.is_empty() { String::new() } else { format!(", {} not previewed", unplayed.len()) },
         if hidden > 0 { format!(", {hidden} not shown") } else { String::new() }
     );
     let block = panel(title, app.focus == Focus::Keys, theme);
@@ -149,6 +153,15 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         let key_style = if is_mine { theme.key } else { theme.label };
         for &t in &ch.times {
             put(buf, tl.x + column_of(t, duration, tl.width), y, "◆", key_style);
+        }
+    }
+    for (row, u) in (clip.channels.len()..rows_h).zip(&unplayed) {
+        let y = inner.y + 1 + row as u16;
+        let target = if u.pointer.is_empty() { "(no target)" } else { u.pointer.as_str() };
+        let label = fit(&format!("-{} {target}", interp_letter(u.interpolation)), l as usize - 1);
+        write(buf, inner.x, y, &format!("{label:<w$}", w = l as usize), theme.dim);
+        for &t in &u.times {
+            put(buf, tl.x + column_of(t, duration, tl.width), y, "◇", theme.dim);
         }
     }
     // The playhead: one highlighted column across the ruler and channel rows.
