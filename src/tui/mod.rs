@@ -7,6 +7,7 @@ pub mod app;
 mod event_loop;
 pub mod headless;
 pub mod keymap;
+pub mod link;
 mod terminal;
 pub mod tree;
 pub mod ui;

@@ -8,7 +8,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use crossterm::execute;
-use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
+use crossterm::terminal::{
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
@@ -51,9 +53,19 @@ impl Guard {
         let out = CountingStdout { inner, written: written.clone() };
         let mut terminal = Terminal::new(CrosstermBackend::new(out))?;
         terminal.hide_cursor()?;
-        terminal.clear()?;
+        // Cleared directly: ratatui's `Terminal::clear` first asks where the cursor is, and
+        // a terminal that never answers would stop the viewer before its first frame.
+        execute!(terminal.backend_mut(), Clear(ClearType::All))?;
         Ok((terminal, guard, written))
     }
+}
+
+/// Asks the terminal where its cursor is and waits for the answer, which comes after
+/// everything written before it has been shown: the round trip of the last frame. Fails
+/// when no answer comes within crossterm's wait (2 s), as from a terminal that never answers.
+/// Keys typed meanwhile stay queued for the event loop.
+pub fn round_trip() -> io::Result<()> {
+    crossterm::cursor::position().map(|_| ())
 }
 
 impl Drop for Guard {

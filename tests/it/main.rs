@@ -8,4 +8,5 @@ mod malformed;
 mod normalize;
 mod reference;
 mod samples;
+mod slow_link;
 mod tui;
