@@ -58,8 +58,15 @@ pub fn run(
             t.bytes = written.load(Ordering::Relaxed) - before;
             if link.asks() {
                 let sent = Instant::now();
+                link.asked(sent, t.bytes);
+                if link.wants_extra() {
+                    // One more question stays outstanding from now on: the wait below ends
+                    // at the answer one frame further back, so one more frame is in flight.
+                    terminal::ask(terminal.backend_mut())?;
+                    link.asked_extra(sent);
+                }
                 match terminal::round_trip() {
-                    Ok(()) => link.answered(t.bytes, sent.elapsed()),
+                    Ok(()) => link.answered(Instant::now()),
                     Err(_) => link.unanswered(),
                 }
             }

@@ -1,17 +1,21 @@
 //! What the link to the terminal can carry, learnt from the terminal's answers.
 //!
 //! After each frame the event loop asks the terminal a question it answers in order (where
-//! is the cursor), and sends nothing more until the answer comes: so at most one frame is
-//! ever in flight, and a slow link (SSH, a serial line) never builds a backlog between a key
-//! and the screen. Each answer's round trip, with the frame's size, says the link's delay
-//! and throughput. This module keeps those figures; it reads no clock and does no I/O, so
-//! it is tested with made-up round trips.
+//! is the cursor), and sends nothing more until an answer comes: so on a slow link (SSH, a
+//! serial line) no backlog builds between a key and the screen. Each answer's round trip,
+//! with the bytes it waited behind, says the link's delay and throughput. When the delay
+//! rather than the throughput holds frames back (a fast link far away), a few more questions
+//! are kept outstanding so that a few frames are in flight. This module keeps those figures;
+//! it reads no clock and does no I/O, so it is tested with made-up round trips.
 
 use std::collections::VecDeque;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-/// How many recent frames the estimates cover (a few seconds on a slow link).
-const WINDOW: usize = 32;
+/// How many recent answers the estimates cover (a few seconds on a slow link).
+const WINDOW: usize = 64;
+/// At most this many questions beyond the one after each frame: more frames in flight would
+/// only add to the wait between a key and the screen.
+const MAX_EXTRA: usize = 3;
 
 /// Whether the terminal answers at all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,10 +32,10 @@ pub enum Answers {
 /// The link's figures, for the status bar and the `t` timings.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LinkStats {
-    /// Frames per second the link carried (one frame per round trip).
+    /// Frames per second the link carried.
     pub fps: f32,
-    /// Estimated throughput in bytes per second; `None` when frames cost nothing measurable
-    /// beyond the round trip (a fast link).
+    /// Estimated throughput in bytes per second; `None` until frames of different sizes have
+    /// told the transfer apart from the delay.
     pub bytes_per_s: Option<f32>,
     /// Estimated round trip without any frame to carry, in seconds.
     pub rtt: f32,
@@ -44,13 +48,28 @@ pub struct Link {
     answers: Answers,
     /// The frame interval `--fps` asks for.
     interval: Duration,
-    /// (bytes, round trip in seconds) of the most recent answered frames.
+    /// Questions sent and not yet answered, oldest first: when each was sent, the bytes of
+    /// the frame it followed (0 for a second question after the same frame), and the bytes
+    /// then in flight ahead of it (its own frame's and every unanswered earlier one's).
+    pending: VecDeque<(Instant, u64, u64)>,
+    /// Bytes of the frames in `pending`.
+    pending_bytes: u64,
+    /// Per answer: (bytes the question waited behind, round trip in seconds).
     trips: VecDeque<(f32, f32)>,
+    /// Questions kept outstanding beyond the one each frame waits for.
+    extra: usize,
 }
 
 impl Link {
     pub fn new(interval: Duration) -> Link {
-        Link { answers: Answers::Unknown, interval, trips: VecDeque::with_capacity(WINDOW) }
+        Link {
+            answers: Answers::Unknown,
+            interval,
+            pending: VecDeque::new(),
+            pending_bytes: 0,
+            trips: VecDeque::with_capacity(WINDOW),
+            extra: 0,
+        }
     }
 
     pub fn answers(&self) -> Answers {
@@ -62,19 +81,46 @@ impl Link {
         self.answers != Answers::No
     }
 
-    /// The terminal answered the question sent after a frame of `bytes` bytes, `trip` after
-    /// the frame was flushed.
-    pub fn answered(&mut self, bytes: u64, trip: Duration) {
+    /// A question left at `at`, after a frame of `bytes` bytes (0 for a second question
+    /// after the same frame).
+    pub fn asked(&mut self, at: Instant, bytes: u64) {
+        self.pending_bytes += bytes;
+        self.pending.push_back((at, bytes, self.pending_bytes));
+    }
+
+    /// A second question is kept outstanding from now on (see `wants_extra`).
+    pub fn asked_extra(&mut self, at: Instant) {
+        self.extra += 1;
+        self.asked(at, 0);
+    }
+
+    /// The oldest question was answered at `at`.
+    pub fn answered(&mut self, at: Instant) {
         self.answers = Answers::Yes;
+        let Some((sent, bytes, ahead)) = self.pending.pop_front() else { return };
+        self.pending_bytes -= bytes;
+        if bytes == 0 {
+            // A second question after the same frame: its trip repeats the first's.
+            return;
+        }
         if self.trips.len() == WINDOW {
             self.trips.pop_front();
         }
-        self.trips.push_back((bytes as f32, trip.as_secs_f32()));
+        self.trips.push_back((ahead as f32, at.saturating_duration_since(sent).as_secs_f32()));
     }
 
     /// The question after a frame went unanswered.
     pub fn unanswered(&mut self) {
         self.answers = Answers::No;
+    }
+
+    /// Whether one more question should be kept outstanding: the delay, not the throughput,
+    /// holds frames below the cap, and the link carries two more frames in one round trip.
+    pub fn wants_extra(&self) -> bool {
+        let Some(s) = self.stats() else { return false };
+        let frame = self.trips.iter().map(|t| t.0).sum::<f32>() / self.trips.len() as f32;
+        let fits = s.bytes_per_s.map_or(0.0, |b| b * s.rtt / (2.0 * frame.max(1.0)));
+        s.limiting && self.extra < MAX_EXTRA && (self.extra as f32) < fits.floor()
     }
 
     /// The largest step playback takes in one tick. A stall (a suspended process) must not
@@ -95,29 +141,23 @@ impl Link {
         let mean_bytes = self.trips.iter().map(|t| t.0).sum::<f32>() / n;
         let mean_trip = self.trips.iter().map(|t| t.1).sum::<f32>() / n;
         let min_trip = self.trips.iter().map(|t| t.1).fold(f32::INFINITY, f32::min);
-        // trip = rtt + bytes / throughput: a least-squares line through the frames when their
-        // sizes differ enough to tell the two apart.
+        // trip = rtt + bytes / throughput: a least-squares line through the answers when the
+        // bytes they waited behind differ enough to tell the two apart (the first, whole
+        // screen frame against the rest, a clip change against playing).
         let var = self.trips.iter().map(|t| (t.0 - mean_bytes).powi(2)).sum::<f32>() / n;
         let cov = self.trips.iter().map(|t| (t.0 - mean_bytes) * (t.1 - mean_trip)).sum::<f32>() / n;
-        let fitted = (var > (0.1 * mean_bytes).powi(2) && cov > 0.0)
+        let fitted = (var > (0.2 * mean_bytes).powi(2) && cov > 0.0)
             .then(|| (cov / var, mean_trip - cov / var * mean_bytes))
             .filter(|&(_, rtt)| rtt >= 0.0);
         let (rtt, bytes_per_s) = match fitted {
             Some((per_byte, rtt)) => (rtt, Some(1.0 / per_byte)),
-            // All frames about the same size: the smallest trip is the best bound on the delay,
-            // and what is left of the mean trip is the frame's transfer.
-            None => {
-                let transfer = mean_trip - min_trip;
-                (min_trip, (transfer > 0.002).then(|| mean_bytes / transfer))
-            }
+            // Without a line, the quickest trip bounds the delay.
+            None => (min_trip, None),
         };
-        let interval = self.interval.as_secs_f32();
-        Some(LinkStats {
-            fps: if mean_trip > 0.0 { 1.0 / mean_trip.max(interval) } else { 1.0 / interval },
-            bytes_per_s,
-            rtt,
-            limiting: mean_trip > interval,
-        })
+        // Each trip carried 1 + extra frames.
+        let per_s = (1 + self.extra) as f32 / mean_trip.max(f32::EPSILON);
+        let cap = 1.0 / self.interval.as_secs_f32();
+        Some(LinkStats { fps: per_s.min(cap), bytes_per_s, rtt, limiting: per_s < cap })
     }
 }
 
@@ -129,46 +169,81 @@ mod tests {
         Duration::from_millis(v)
     }
 
-    #[test]
-    fn a_fitted_line_gives_delay_and_throughput() {
-        // 50 ms round trip and 125 000 bytes/s: 5 000 bytes take 50 + 40 ms, 10 000 take 50 + 80.
-        let mut link = Link::new(ms(33));
-        for i in 0..10 {
-            let (bytes, trip) = if i % 2 == 0 { (5_000, 90) } else { (10_000, 130) };
-            link.answered(bytes, ms(trip));
+    /// Sends frames of `sizes` bytes one at a time over a link of `rtt` and `bytes_per_s`:
+    /// each answer comes after the round trip and the frame's transfer.
+    fn one_at_a_time(link: &mut Link, sizes: &[u64], rtt: f64, bytes_per_s: f64) {
+        let mut now = Instant::now();
+        for &bytes in sizes {
+            link.asked(now, bytes);
+            now += Duration::from_secs_f64(rtt + bytes as f64 / bytes_per_s);
+            link.answered(now);
         }
-        let s = link.stats().expect("answered");
-        assert!((s.rtt - 0.050).abs() < 1e-4, "{s:?}");
-        assert!((s.bytes_per_s.expect("fitted") - 125_000.0).abs() < 100.0, "{s:?}");
-        // Mean trip 110 ms: about 9 frames a second, below the 30 asked for.
-        assert!((s.fps - 1.0 / 0.110).abs() < 0.01, "{s:?}");
-        assert!(s.limiting);
     }
 
     #[test]
-    fn a_fast_terminal_is_not_the_limit() {
+    fn a_fitted_line_gives_delay_and_throughput() {
+        // 50 ms round trip and 125 000 bytes/s: 5 000 bytes take 50 + 40 ms, 40 000 take 50 + 320.
         let mut link = Link::new(ms(33));
-        for _ in 0..5 {
-            link.answered(7_500, ms(1));
-        }
+        let sizes: Vec<u64> = (0..10).map(|i| if i % 5 == 0 { 40_000 } else { 5_000 }).collect();
+        one_at_a_time(&mut link, &sizes, 0.050, 125_000.0);
+        let s = link.stats().expect("answered");
+        assert!((s.rtt - 0.050).abs() < 1e-3, "{s:?}");
+        assert!((s.bytes_per_s.expect("fitted") - 125_000.0).abs() < 500.0, "{s:?}");
+        // Mean trip (2 x 370 + 8 x 90) / 10 = 146 ms: about 7 frames a second, below 30.
+        assert!((s.fps - 1.0 / 0.146).abs() < 0.05, "{s:?}");
+        assert!(s.limiting);
+        // 125 000 B/s x 50 ms is 6 250 bytes, not two more frames of 12 000 on average.
+        assert!(!link.wants_extra());
+    }
+
+    #[test]
+    fn a_fast_link_far_away_keeps_more_frames_in_flight() {
+        // 10 Mbit/s, 50 ms: frames wait on the delay, and the link carries ten in a round trip.
+        let mut link = Link::new(ms(33));
+        let sizes: Vec<u64> = (0..10).map(|i| if i == 0 { 40_000 } else { 5_000 }).collect();
+        one_at_a_time(&mut link, &sizes, 0.050, 1_250_000.0);
+        assert!(link.stats().expect("answered").limiting);
+        assert!(link.wants_extra());
+        link.asked_extra(Instant::now());
+        assert_eq!(link.pending.len(), 1);
+        // Now two frames per trip: 2 / 54 ms is above the cap.
+        let s = link.stats().expect("answered");
+        assert!(!s.limiting, "{s:?}");
+        assert!(!link.wants_extra());
+    }
+
+    #[test]
+    fn a_nearby_terminal_is_not_the_limit() {
+        let mut link = Link::new(ms(33));
+        one_at_a_time(&mut link, &[7_500; 5], 0.001, 1e9);
         let s = link.stats().expect("answered");
         assert!(!s.limiting);
         // Frames come at the cap, not at one per millisecond.
         assert!((s.fps - 1.0 / 0.033).abs() < 0.01, "{s:?}");
+        // Frames all alike: no line to fit, the quickest trip bounds the delay.
         assert_eq!(s.bytes_per_s, None);
-        assert!((s.rtt - 0.001).abs() < 1e-6);
+        assert!((s.rtt - 0.001).abs() < 1e-5);
+        assert!(!link.wants_extra());
     }
 
     #[test]
-    fn same_size_frames_bound_the_delay_by_the_quickest() {
+    fn an_answer_waits_behind_every_frame_in_flight() {
         let mut link = Link::new(ms(33));
-        for trip in [100, 120, 110] {
-            link.answered(8_000, ms(trip));
-        }
-        let s = link.stats().expect("answered");
-        assert!((s.rtt - 0.100).abs() < 1e-6);
-        // Mean 110 ms, 10 ms of it the transfer: 8 000 bytes per 10 ms.
-        assert!((s.bytes_per_s.expect("transfer") - 800_000.0).abs() < 1_000.0, "{s:?}");
+        let t0 = Instant::now();
+        link.asked(t0, 1_000);
+        link.asked(t0, 0);
+        link.asked(t0 + ms(10), 2_000);
+        link.answered(t0 + ms(50));
+        link.answered(t0 + ms(50));
+        link.answered(t0 + ms(90));
+        // The first waited behind its own frame; the third, asked while the first frame was
+        // in flight, behind both: 3 000 bytes, 80 ms. The second repeats the first.
+        let trips: Vec<(f32, f32)> = link.trips.iter().copied().collect();
+        assert_eq!(trips.len(), 2);
+        assert_eq!(trips[0], (1_000.0, 0.050));
+        assert_eq!(trips[1].0, 3_000.0);
+        assert!((trips[1].1 - 0.080).abs() < 1e-6);
+        assert_eq!(link.pending_bytes, 0);
     }
 
     #[test]
@@ -186,7 +261,7 @@ mod tests {
     fn the_tick_clamp_follows_the_slowest_trip() {
         let mut link = Link::new(ms(33));
         assert_eq!(link.max_dt(), 0.25);
-        link.answered(20_000, ms(600));
+        one_at_a_time(&mut link, &[20_000], 0.600, 1e12);
         assert!((link.max_dt() - (1.2 + 0.033)).abs() < 1e-4);
     }
 }

@@ -60,12 +60,24 @@ impl Guard {
     }
 }
 
-/// Asks the terminal where its cursor is and waits for the answer, which comes after
-/// everything written before it has been shown: the round trip of the last frame. Fails
-/// when no answer comes within crossterm's wait (2 s), as from a terminal that never answers.
-/// Keys typed meanwhile stay queued for the event loop.
+/// Asks the terminal where its cursor is and waits for the oldest answer not yet read,
+/// which comes after everything written before its question has been shown: the round trip
+/// of a frame. Fails when no answer comes within crossterm's wait (2 s), as from a terminal
+/// that never answers. Keys typed meanwhile stay queued for the event loop.
+///
+/// crossterm reads the answer (`ESC[row;colR`) itself and never hands it out as a key; the
+/// same bytes from Shift+F3 and the like are taken as an answer too, so crossterm never
+/// reports those keys anyway. Device attributes (`ESC[c`) would be unambiguous, but crossterm
+/// offers no way to wait for that answer.
 pub fn round_trip() -> io::Result<()> {
     crossterm::cursor::position().map(|_| ())
+}
+
+/// Asks where the cursor is without waiting: a later `round_trip` reads the answer, so one
+/// more frame can be in flight meanwhile.
+pub fn ask(out: &mut impl Write) -> io::Result<()> {
+    out.write_all(b"\x1b[6n")?;
+    out.flush()
 }
 
 impl Drop for Guard {

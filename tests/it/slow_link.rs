@@ -349,3 +349,63 @@ fn clip_position_reads_the_status_bar() {
     assert_eq!(clip_position("x\n ▶ Survey (2/3)   0.5 / 3.4 s\nhints"), Some((2, 3)));
     assert_eq!(clip_position("no clip here"), None);
 }
+
+/// Fewer bytes where it is free: ratatui sends only the cells that changed, so a frame that
+/// only advances time re-sends what moved (the viewport, the playhead, the time, the selected
+/// bone's transform), never the bone tree or the weights panel, and costs a fraction of the
+/// first frame's bytes.
+#[test]
+fn a_playing_frame_resends_only_what_changed() {
+    use ratatui::backend::CrosstermBackend;
+    use ratatui::layout::Rect;
+    use ratatui::{Terminal, TerminalOptions, Viewport};
+    use rigscope::render::ColorDepth;
+    use rigscope::tui::action::Action;
+    use rigscope::tui::ui::{self, ViewportCache};
+    use rigscope::tui::{App, Launch};
+
+    let rig = rigscope::load(std::path::Path::new(&super::cli::sample("walker.glb"))).expect("sample");
+    let mut app = App::new(rig, &Launch { color: ColorDepth::TrueColor, ..Launch::default() });
+    let area = Rect::new(0, 0, 200, 60);
+    // A fixed viewport asks the backend nothing, so the bytes land in a Vec to be counted.
+    let options = TerminalOptions { viewport: Viewport::Fixed(area) };
+    let written = std::rc::Rc::new(std::cell::Cell::new(0));
+    let out = Counter(written.clone());
+    let mut terminal = Terminal::with_options(CrosstermBackend::new(out), options).expect("term");
+    let mut cache = ViewportCache::default();
+    let mut frame = |app: &mut App, terminal: &mut Terminal<CrosstermBackend<Counter>>| {
+        app.evaluate();
+        let mut areas = ui::Areas::default();
+        let before = written.get();
+        let buffer = terminal.draw(|f| areas = ui::draw(f, app, &mut cache)).expect("draw").buffer.clone();
+        (buffer, areas, written.get() - before)
+    };
+    let (first, _, first_bytes) = frame(&mut app, &mut terminal);
+    app.update(Action::Tick(0.1));
+    let (second, areas, second_bytes) = frame(&mut app, &mut terminal);
+    let changed = first.diff(&second);
+    assert!(!changed.is_empty(), "time moved: something must change");
+    let inside = |r: Rect, x: u16, y: u16| r.contains(ratatui::layout::Position { x, y });
+    for &(x, y, _) in &changed {
+        // The details panel shows the selected bone's animated transform: it changes too.
+        assert!(!inside(areas.tree, x, y) && !inside(areas.weights, x, y), "cell {x},{y} re-sent: {areas:?}");
+    }
+    let still = |r: Rect| changed.iter().any(|&(x, y, _)| inside(r, x, y));
+    assert!(still(areas.viewport) && still(areas.status), "the viewport and the time changed");
+    assert!(changed.len() < usize::from(area.width * area.height) / 2, "{} cells", changed.len());
+    assert!(second_bytes * 2 < first_bytes, "first frame {first_bytes} B, next {second_bytes} B");
+}
+
+/// Counts the bytes a terminal would be sent.
+struct Counter(std::rc::Rc<std::cell::Cell<usize>>);
+
+impl Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.set(self.0.get() + buf.len());
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
