@@ -36,6 +36,26 @@ pub struct OpenArgs {
     /// Frames per second while playing (1 to 120).
     #[arg(long, default_value_t = 30, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=120))]
     pub fps: u32,
+    /// Colours: fewer send fewer bytes on a slow link (`D` cycles them in the viewer).
+    #[arg(long, value_enum, default_value_t = ViewerColorArg::Auto)]
+    pub color: ViewerColorArg,
+}
+
+/// The viewer's colour depth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ViewerColorArg {
+    /// 24-bit when COLORTERM says the terminal has it, else 256; none when NO_COLOR is set.
+    Auto,
+    /// 24-bit colour.
+    Truecolor,
+    /// The xterm 256-colour palette.
+    #[value(name = "256")]
+    Ansi256,
+    /// The 16 system colours.
+    #[value(name = "16")]
+    Ansi16,
+    /// No colour.
+    None,
 }
 
 /// Character-cell render modes.

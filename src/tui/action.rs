@@ -101,4 +101,6 @@ pub enum Action {
     ProblemDown,
     JumpToProblem,
     CyclePreview,
+    /// Colour depth: 24-bit / 256 / 16 / none (fewer bytes on a slow link).
+    CycleColor,
 }

@@ -344,6 +344,10 @@ impl App {
             Action::RenderBraille => self.view.mode = GlyphMode::Braille,
             Action::RenderHalfBlock => self.view.mode = GlyphMode::HalfBlock,
             Action::RenderAscii => self.view.mode = GlyphMode::Ascii,
+            Action::CycleColor => {
+                self.color = self.color.next();
+                self.message = Some(format!("colours: {}", self.color.label()));
+            }
             Action::CycleDrawMode => {
                 self.view.draw = match self.view.draw {
                     DrawMode::Shaded => DrawMode::Wireframe,

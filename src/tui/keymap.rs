@@ -200,6 +200,7 @@ pub static BINDINGS: &[Binding] = &[
         "select the bone below",
     ),
     b(&[Char('t')], "t", Action::ToggleStats, Global, "per-stage timings in the status bar"),
+    b(&[Char('D')], "D", Action::CycleColor, Global, "colour depth: 24-bit / 256 / 16 / none (slow links)"),
 ];
 
 impl Key {

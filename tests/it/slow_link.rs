@@ -280,8 +280,9 @@ fn a_terminal_that_never_answers_still_plays_and_quits() {
 }
 
 /// Key-to-screen latency and frames delivered, Fox at 200x60 (see the module docs for the
-/// command). Settings: SLOW_LINK_KBIT (default 1000), SLOW_LINK_RTT_MS (50), SLOW_LINK_PLAY_S
-/// (20), RIGSCOPE_BIN (the binary to measure, default the test build's).
+/// command). Settings: SLOW_LINK_KBIT (default 1000; 0 for no limit), SLOW_LINK_RTT_MS (50),
+/// SLOW_LINK_PLAY_S (20), SLOW_LINK_PRESS_LIMIT_S (30, the longest wait for one key),
+/// RIGSCOPE_BIN (the binary to measure, default the test build's).
 #[test]
 #[ignore = "a measurement over a minute long: run by hand, see the module docs"]
 fn slow_link_measure() {
@@ -297,7 +298,8 @@ fn slow_link_measure() {
     let rtt = Duration::from_millis(env_num("SLOW_LINK_RTT_MS", 50));
     let play = Duration::from_secs(env_num("SLOW_LINK_PLAY_S", 20));
     let bin = viewer_bin();
-    let link = LinkSpec { bits_per_s: Some(kbit * 1000), rtt, buffer: 2 << 20, answers: true };
+    let link =
+        LinkSpec { bits_per_s: (kbit > 0).then_some(kbit * 1000), rtt, buffer: 2 << 20, answers: true };
     let fox = fox.to_string_lossy().into_owned();
     let session = Session::start(&bin, &[&fox], 200, 60, link);
     let first = session.wait_for(Duration::from_secs(60), |s| clip_position(s).is_some());
@@ -408,4 +410,35 @@ impl Write for Counter {
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
+}
+
+/// When the link sets the pace the status bar says so, and `t` adds the link's figures.
+#[test]
+fn the_status_bar_says_when_the_link_is_the_limit() {
+    use ratatui::backend::TestBackend;
+    use rigscope::render::ColorDepth;
+    use rigscope::tui::action::Action;
+    use rigscope::tui::link::LinkStats;
+    use rigscope::tui::ui::{self, ViewportCache};
+    use rigscope::tui::{App, Launch};
+
+    let rig = rigscope::load(std::path::Path::new(&super::cli::sample("walker.glb"))).expect("sample");
+    let mut app = App::new(rig, &Launch { color: ColorDepth::None, ..Launch::default() });
+    let mut screen = |app: &mut App| {
+        app.evaluate();
+        let mut terminal = ratatui::Terminal::new(TestBackend::new(160, 48)).expect("test terminal");
+        let mut cache = ViewportCache::default();
+        terminal.draw(|f| drop(ui::draw(f, app, &mut cache))).expect("draw");
+        terminal.backend().to_string()
+    };
+    let link = LinkStats { fps: 9.0, bytes_per_s: Some(125_000.0), rtt: 0.05, limiting: true };
+    app.timings.link = Some(LinkStats { limiting: false, ..link });
+    assert!(!screen(&mut app).contains("link:"), "a link that is not the limit goes unmentioned");
+    app.timings.link = Some(link);
+    assert!(screen(&mut app).contains("link: 9 fps, 125 KB/s, RTT 50 ms"), "{}", screen(&mut app));
+    app.update(Action::ToggleStats);
+    assert!(screen(&mut app).contains("link 9 fps, 125 KB/s, RTT 50 ms"), "{}", screen(&mut app));
+    app.timings.link = None;
+    app.timings.unanswered = true;
+    assert!(screen(&mut app).contains("link: no answer, clock paced"), "{}", screen(&mut app));
 }
