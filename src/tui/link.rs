@@ -16,6 +16,9 @@ const WINDOW: usize = 64;
 /// At most this many questions beyond the one after each frame: more frames in flight would
 /// only add to the wait between a key and the screen.
 const MAX_EXTRA: usize = 3;
+/// A terminal that has answered before is given this many late answers in a row (a stalled
+/// link) before it is taken to have stopped answering.
+const LATE_LIMIT: usize = 3;
 
 /// Whether the terminal answers at all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +61,8 @@ pub struct Link {
     trips: VecDeque<(f32, f32)>,
     /// Questions kept outstanding beyond the one each frame waits for.
     extra: usize,
+    /// Waits in a row that ended without an answer.
+    late: usize,
 }
 
 impl Link {
@@ -69,6 +74,7 @@ impl Link {
             pending_bytes: 0,
             trips: VecDeque::with_capacity(WINDOW),
             extra: 0,
+            late: 0,
         }
     }
 
@@ -97,6 +103,7 @@ impl Link {
     /// The oldest question was answered at `at`.
     pub fn answered(&mut self, at: Instant) {
         self.answers = Answers::Yes;
+        self.late = 0;
         let Some((sent, bytes, ahead)) = self.pending.pop_front() else { return };
         self.pending_bytes -= bytes;
         if bytes == 0 {
@@ -109,9 +116,17 @@ impl Link {
         self.trips.push_back((ahead as f32, at.saturating_duration_since(sent).as_secs_f32()));
     }
 
-    /// The question after a frame went unanswered.
+    /// The wait for an answer ended without one. A terminal that never answered is paced
+    /// by the clock from now on. One that did is on a stalled link: its answer is still to
+    /// come, so the question stays outstanding (the next wait reads its answer, one frame
+    /// further back), until `LATE_LIMIT` waits in a row have ended that way.
     pub fn unanswered(&mut self) {
-        self.answers = Answers::No;
+        self.late += 1;
+        if self.answers == Answers::Yes && self.late <= LATE_LIMIT {
+            self.extra += 1;
+        } else {
+            self.answers = Answers::No;
+        }
     }
 
     /// Whether one more question should be kept outstanding: the delay, not the throughput,
@@ -244,6 +259,30 @@ mod tests {
         assert_eq!(trips[1].0, 3_000.0);
         assert!((trips[1].1 - 0.080).abs() < 1e-6);
         assert_eq!(link.pending_bytes, 0);
+    }
+
+    #[test]
+    fn a_late_answer_is_read_by_the_next_wait() {
+        let mut link = Link::new(ms(33));
+        let t0 = Instant::now();
+        link.asked(t0, 1_000);
+        link.answered(t0 + ms(100));
+        link.asked(t0 + ms(100), 1_000);
+        link.unanswered();
+        assert_eq!(link.answers(), Answers::Yes);
+        assert!(link.asks());
+        link.asked(t0 + ms(2_200), 1_000);
+        // This wait ends at the late answer to the question asked at 100 ms.
+        link.answered(t0 + ms(2_300));
+        assert!(link.trips.back().is_some_and(|t| (t.1 - 2.2).abs() < 1e-6));
+        assert_eq!(link.pending.len(), 1);
+        // Late again and again: the link is gone, not slow.
+        for _ in 0..LATE_LIMIT {
+            link.unanswered();
+            assert!(link.asks());
+        }
+        link.unanswered();
+        assert!(!link.asks());
     }
 
     #[test]

@@ -282,6 +282,7 @@ fn a_terminal_that_never_answers_still_plays_and_quits() {
 /// Key-to-screen latency and frames delivered, Fox at 200x60 (see the module docs for the
 /// command). Settings: SLOW_LINK_KBIT (default 1000; 0 for no limit), SLOW_LINK_RTT_MS (50),
 /// SLOW_LINK_PLAY_S (20), SLOW_LINK_PRESS_LIMIT_S (30, the longest wait for one key),
+/// SLOW_LINK_ARGS (more arguments for the viewer, such as `--color 256`),
 /// RIGSCOPE_BIN (the binary to measure, default the test build's).
 #[test]
 #[ignore = "a measurement over a minute long: run by hand, see the module docs"]
@@ -301,7 +302,9 @@ fn slow_link_measure() {
     let link =
         LinkSpec { bits_per_s: (kbit > 0).then_some(kbit * 1000), rtt, buffer: 2 << 20, answers: true };
     let fox = fox.to_string_lossy().into_owned();
-    let session = Session::start(&bin, &[&fox], 200, 60, link);
+    let extra = std::env::var("SLOW_LINK_ARGS").unwrap_or_default();
+    let args: Vec<&str> = std::iter::once(fox.as_str()).chain(extra.split_whitespace()).collect();
+    let session = Session::start(&bin, &args, 200, 60, link);
     let first = session.wait_for(Duration::from_secs(60), |s| clip_position(s).is_some());
     let first = first.unwrap_or_else(|| panic!("no first frame:\n{}", session.contents()));
     std::thread::sleep(play.saturating_sub(Duration::from_secs(5)));
