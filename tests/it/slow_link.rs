@@ -246,7 +246,7 @@ fn clip_position(screen: &str) -> Option<(usize, usize)> {
         let (k, n) = inner.split_once('/')?;
         Some((k.parse().ok()?, n.parse().ok()?))
     };
-    screen.match_indices('(').filter_map(|(i, _)| pair(&screen[i + 1..])).last()
+    screen.match_indices('(').filter_map(|(i, _)| pair(&screen[i + 1..])).next_back()
 }
 
 /// The binary to run: RIGSCOPE_BIN (to measure another build), else this test build's.
@@ -427,11 +427,15 @@ fn the_status_bar_says_when_the_link_is_the_limit() {
 
     let rig = rigscope::load(std::path::Path::new(&super::cli::sample("walker.glb"))).expect("sample");
     let mut app = App::new(rig, &Launch { color: ColorDepth::None, ..Launch::default() });
-    let mut screen = |app: &mut App| {
+    let screen = |app: &mut App| {
         app.evaluate();
         let mut terminal = ratatui::Terminal::new(TestBackend::new(160, 48)).expect("test terminal");
         let mut cache = ViewportCache::default();
-        terminal.draw(|f| drop(ui::draw(f, app, &mut cache))).expect("draw");
+        terminal
+            .draw(|f| {
+                ui::draw(f, app, &mut cache);
+            })
+            .expect("draw");
         terminal.backend().to_string()
     };
     let link = LinkStats { fps: 9.0, bytes_per_s: Some(125_000.0), rtt: 0.05, limiting: true };
