@@ -329,6 +329,9 @@ fn slow_link_measure() {
         std::thread::sleep(Duration::from_millis(500));
     }
     let (fp1, _) = session.delivered();
+    let contents = session.contents();
+    let status =
+        contents.lines().rev().find(|l| clip_position(l).is_some()).unwrap_or_default().trim().to_owned();
     let press_fps = (fp1 - fp0) as f64 / press_start.elapsed().as_secs_f64();
     session.send(b"q");
     let quit = Instant::now();
@@ -338,7 +341,7 @@ fn slow_link_measure() {
     };
     println!(
         "slow link {kbit} kbit/s, RTT {} ms: first frame {:.2} s; playing {fps:.1} frames/s, {:.0} KB/s; \
-         keys {:?}; worst {}; {press_fps:.1} frames/s while pressing; quit {} in {:.2} s",
+         keys {:?}; worst {}; {press_fps:.1} frames/s while pressing; quit {} in {:.2} s\n  status: {status}",
         rtt.as_millis(),
         first.as_secs_f64(),
         rate / 1e3,
