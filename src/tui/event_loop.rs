@@ -103,6 +103,20 @@ pub fn run(
             last_tick = now;
         }
     }
+    read_late_answers(&link)
+}
+
+/// Answers to questions still outstanding at the end would arrive after the terminal is
+/// restored and show up in the shell as typed text (`^[[12;1R`): read them first. crossterm
+/// keeps an answer to itself, so the wait is for as long as one takes, not until each is seen.
+fn read_late_answers(link: &Link) -> io::Result<()> {
+    let Some(wait) = link.late_answers_within() else { return Ok(()) };
+    let until = Instant::now() + wait;
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        if event::poll(left)? {
+            event::read()?;
+        }
+    }
     Ok(())
 }
 

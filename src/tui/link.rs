@@ -138,6 +138,16 @@ impl Link {
         s.limiting && self.extra < MAX_EXTRA && (self.extra as f32) < fits.floor()
     }
 
+    /// How long the answers to the questions still outstanding can take, when there are any
+    /// from a terminal that answers: the slowest recent trip and a little, at most a second.
+    pub fn late_answers_within(&self) -> Option<Duration> {
+        if self.answers != Answers::Yes || self.pending.is_empty() {
+            return None;
+        }
+        let slowest = self.trips.iter().map(|t| t.1).fold(0.0, f32::max);
+        Some(Duration::from_secs_f32((1.5 * slowest + 0.05).min(1.0)))
+    }
+
     /// The largest step playback takes in one tick. A stall (a suspended process) must not
     /// jump the clip far, but on a slow link the time between frames is the round trip,
     /// and clamping below it would slow the clip down.
@@ -283,6 +293,24 @@ mod tests {
         }
         link.unanswered();
         assert!(!link.asks());
+    }
+
+    #[test]
+    fn outstanding_answers_are_waited_for_at_the_end() {
+        let mut link = Link::new(ms(33));
+        let t0 = Instant::now();
+        link.asked(t0, 5_000);
+        link.answered(t0 + ms(100));
+        assert_eq!(link.late_answers_within(), None, "nothing outstanding");
+        link.asked_extra(t0 + ms(100));
+        // 1.5 x 100 ms + 50 ms.
+        let wait = link.late_answers_within().expect("one outstanding");
+        assert!((wait.as_secs_f32() - 0.2).abs() < 1e-6, "{wait:?}");
+        link.unanswered();
+        link.unanswered();
+        link.unanswered();
+        link.unanswered();
+        assert_eq!(link.late_answers_within(), None, "a silent terminal is not waited for");
     }
 
     #[test]
