@@ -40,6 +40,26 @@ pub struct OpenArgs {
     /// (no clicking, scrubbing or orbiting with the mouse).
     #[arg(long)]
     pub no_mouse: bool,
+    /// Colours: fewer send fewer bytes on a slow link (`D` cycles them in the viewer).
+    #[arg(long, value_enum, default_value_t = ViewerColorArg::Auto)]
+    pub color: ViewerColorArg,
+}
+
+/// The viewer's colour depth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ViewerColorArg {
+    /// 24-bit when COLORTERM says the terminal has it, else 256; none when NO_COLOR is set.
+    Auto,
+    /// 24-bit colour.
+    Truecolor,
+    /// The xterm 256-colour palette.
+    #[value(name = "256")]
+    Ansi256,
+    /// The 16 system colours.
+    #[value(name = "16")]
+    Ansi16,
+    /// No colour.
+    None,
 }
 
 /// Character-cell render modes.

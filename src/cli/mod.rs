@@ -146,10 +146,14 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
         paused: args.paused,
         mode: glyph_mode(args.mode),
         fps: args.fps,
-        color: if std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) {
-            terminal_color_depth()
-        } else {
-            crate::render::ColorDepth::None
+        color: match args.color {
+            args::ViewerColorArg::Auto if std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) => {
+                terminal_color_depth()
+            }
+            args::ViewerColorArg::Auto | args::ViewerColorArg::None => crate::render::ColorDepth::None,
+            args::ViewerColorArg::Truecolor => crate::render::ColorDepth::TrueColor,
+            args::ViewerColorArg::Ansi256 => crate::render::ColorDepth::Ansi256,
+            args::ViewerColorArg::Ansi16 => crate::render::ColorDepth::Ansi16,
         },
         mouse: !args.no_mouse,
     };

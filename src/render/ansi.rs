@@ -17,6 +17,57 @@ pub enum ColorDepth {
     Ansi256,
     /// No escapes at all: characters only.
     None,
+    /// The 16 system colours (`38;5;n`, n < 16): fewer colour changes on a slow link.
+    Ansi16,
+}
+
+impl ColorDepth {
+    /// The next depth, for the viewer's key: each step sends fewer colour escapes.
+    pub fn next(self) -> ColorDepth {
+        match self {
+            ColorDepth::TrueColor => ColorDepth::Ansi256,
+            ColorDepth::Ansi256 => ColorDepth::Ansi16,
+            ColorDepth::Ansi16 => ColorDepth::None,
+            ColorDepth::None => ColorDepth::TrueColor,
+        }
+    }
+
+    /// How the status bar and the README name it.
+    pub fn label(self) -> &'static str {
+        match self {
+            ColorDepth::TrueColor => "24-bit",
+            ColorDepth::Ansi256 => "256",
+            ColorDepth::Ansi16 => "16",
+            ColorDepth::None => "none",
+        }
+    }
+}
+
+/// xterm's default RGB for the 16 system colours. Terminals theme these, so a 16-colour
+/// picture is only as faithful as the theme is close to xterm's.
+const SYSTEM: [Rgb; 16] = [
+    Rgb::new(0, 0, 0),
+    Rgb::new(205, 0, 0),
+    Rgb::new(0, 205, 0),
+    Rgb::new(205, 205, 0),
+    Rgb::new(0, 0, 238),
+    Rgb::new(205, 0, 205),
+    Rgb::new(0, 205, 205),
+    Rgb::new(229, 229, 229),
+    Rgb::new(127, 127, 127),
+    Rgb::new(255, 0, 0),
+    Rgb::new(0, 255, 0),
+    Rgb::new(255, 255, 0),
+    Rgb::new(92, 92, 255),
+    Rgb::new(255, 0, 255),
+    Rgb::new(0, 255, 255),
+    Rgb::new(255, 255, 255),
+];
+
+/// The system colour (0..=15) nearest to `c` by squared RGB distance in xterm's defaults;
+/// the lower index wins ties.
+pub fn ansi16(c: Rgb) -> u8 {
+    (0..16u8).min_by_key(|&i| dist2(c, SYSTEM[usize::from(i)])).unwrap_or(0)
 }
 
 /// The six levels of each channel in the xterm 6x6x6 colour cube (indices 16..=231).
@@ -119,6 +170,7 @@ fn encode(c: Option<Rgb>, depth: ColorDepth) -> Option<Sgr> {
     match depth {
         ColorDepth::TrueColor => c.map(Sgr::True),
         ColorDepth::Ansi256 => c.map(|c| Sgr::Indexed(ansi256(c))),
+        ColorDepth::Ansi16 => c.map(|c| Sgr::Indexed(ansi16(c))),
         ColorDepth::None => None,
     }
 }
@@ -283,5 +335,26 @@ mod tests {
         // 250 and 255 both map to cube level 5.
         let g = grid(&[fg('a', Rgb::new(250, 0, 0)), fg('b', Rgb::new(255, 0, 0))], 2);
         assert_eq!(to_ansi(&g, ColorDepth::Ansi256), "\x1b[38;5;196mab\x1b[0m\n");
+    }
+
+    #[test]
+    fn sixteen_colours_pick_the_nearest_xterm_default() {
+        use super::{ColorDepth, ansi16};
+        assert_eq!(ansi16(Rgb::new(0, 0, 0)), 0);
+        assert_eq!(ansi16(Rgb::new(255, 10, 10)), 9);
+        assert_eq!(ansi16(Rgb::new(190, 20, 0)), 1);
+        assert_eq!(ansi16(Rgb::new(128, 128, 128)), 8);
+        assert_eq!(ansi16(Rgb::new(240, 240, 240)), 7);
+        assert_eq!(ansi16(Rgb::new(250, 250, 250)), 15);
+        assert_eq!(ansi16(Rgb::new(80, 80, 250)), 12);
+        // Each step of the viewer's key sends fewer escapes, and the cycle closes.
+        let mut d = ColorDepth::TrueColor;
+        let mut labels = Vec::new();
+        for _ in 0..4 {
+            labels.push(d.label());
+            d = d.next();
+        }
+        assert_eq!(labels, ["24-bit", "256", "16", "none"]);
+        assert_eq!(d, ColorDepth::TrueColor);
     }
 }

@@ -56,7 +56,7 @@ mod runs_avx2;
 mod scene;
 mod topology;
 
-pub use ansi::{ColorDepth, StablePalette, ansi256, ansi256_rgb, to_ansi, write_ansi};
+pub use ansi::{ColorDepth, StablePalette, ansi16, ansi256, ansi256_rgb, to_ansi, write_ansi};
 pub use camera::{
     Camera, MAX_DISTANCE, MIN_DISTANCE, OPENING_PITCH_DEGREES, OPENING_YAW_DEGREES, PITCH_LIMIT,
 };

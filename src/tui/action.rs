@@ -101,6 +101,8 @@ pub enum Action {
     ProblemDown,
     JumpToProblem,
     CyclePreview,
+    /// Colour depth: 24-bit / 256 / 16 / none (fewer bytes on a slow link).
+    CycleColor,
 
     // Reading values.
     /// Scroll the details panel by this many lines.

@@ -69,6 +69,10 @@ pub struct Timings {
     pub fps: f32,
     /// Bytes written to the terminal for the last frame.
     pub bytes: u64,
+    /// What the link to the terminal carries, once the terminal has answered.
+    pub link: Option<super::link::LinkStats>,
+    /// The terminal never answered: frames are paced by the clock alone.
+    pub unanswered: bool,
 }
 
 pub const SPEEDS: [f32; 12] = [-4.0, -2.0, -1.0, -0.5, -0.25, -0.1, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0];
@@ -371,6 +375,10 @@ impl App {
             Action::RenderBraille => self.view.mode = GlyphMode::Braille,
             Action::RenderHalfBlock => self.view.mode = GlyphMode::HalfBlock,
             Action::RenderAscii => self.view.mode = GlyphMode::Ascii,
+            Action::CycleColor => {
+                self.color = self.color.next();
+                self.message = Some(format!("colours: {}", self.color.label()));
+            }
             Action::CycleDrawMode => {
                 self.view.draw = match self.view.draw {
                     DrawMode::Shaded => DrawMode::Wireframe,

@@ -1,6 +1,11 @@
 //! The animation player's loop: draw only if something changed, wait for input until the
 //! next frame deadline, drain every pending event, then advance playback by the real `dt`.
 //! Paused and idle, it sleeps in `poll` and draws nothing.
+//!
+//! Each frame is followed by a question the terminal answers once it has shown the frame,
+//! and the next frame waits for that answer (see `link`): on a slow link the frame rate drops
+//! to what the link carries, frames are skipped rather than queued, and a key shows in the
+//! next frame. A terminal that does not answer is paced by the clock alone.
 
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -14,13 +19,12 @@ use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
 use super::action::Action;
 use super::app::App;
 use super::keymap;
-use super::terminal::Term;
+use super::link::{Answers, Link};
+use super::terminal::{self, Term};
 use super::ui::{self, Areas, MouseState, ViewportCache};
 
 /// How long an idle wait lasts before checking for a termination signal again.
 const IDLE_POLL: Duration = Duration::from_millis(250);
-/// A stall (a suspended process, a slow terminal) never jumps the clip further than this.
-const MAX_DT: f32 = 0.25;
 
 pub fn run(
     terminal: &mut Term,
@@ -34,6 +38,7 @@ pub fn run(
     let mut mouse = MouseState::default();
     let mut last_tick = Instant::now();
     let mut last_draw = Instant::now();
+    let mut link = Link::new(frame);
     while !app.quit && stop.load(Ordering::Relaxed) == 0 {
         if app.dirty {
             let started = Instant::now();
@@ -52,6 +57,22 @@ pub fn run(
             t.frame_ms = started.elapsed().as_secs_f32() * 1000.0;
             t.draw_ms = (t.frame_ms - t.sample_ms - t.pose_ms - t.skin_ms - t.raster_ms).max(0.0);
             t.bytes = written.load(Ordering::Relaxed) - before;
+            if link.asks() {
+                let sent = Instant::now();
+                link.asked(sent, t.bytes);
+                if link.wants_extra() {
+                    // One more question stays outstanding from now on: the wait below ends
+                    // at the answer one frame further back, so one more frame is in flight.
+                    terminal::ask(terminal.backend_mut())?;
+                    link.asked_extra(sent);
+                }
+                match terminal::round_trip() {
+                    Ok(()) => link.answered(Instant::now()),
+                    Err(_) => link.unanswered(),
+                }
+            }
+            t.link = link.stats();
+            t.unanswered = link.answers() == Answers::No;
             let since = last_draw.elapsed().as_secs_f32();
             t.fps = if since > 0.0 { 1.0 / since } else { 0.0 };
             app.timings = t;
@@ -87,12 +108,26 @@ pub fn run(
         let now = Instant::now();
         if app.is_playing() {
             if now >= last_tick + frame {
-                let dt = (now - last_tick).as_secs_f32().min(MAX_DT);
+                let dt = (now - last_tick).as_secs_f32().min(link.max_dt());
                 app.update(Action::Tick(dt));
                 last_tick = now;
             }
         } else {
             last_tick = now;
+        }
+    }
+    read_late_answers(&link)
+}
+
+/// Answers to questions still outstanding at the end would arrive after the terminal is
+/// restored and show up in the shell as typed text (`^[[12;1R`): read them first. crossterm
+/// keeps an answer to itself, so the wait is for as long as one takes, not until each is seen.
+fn read_late_answers(link: &Link) -> io::Result<()> {
+    let Some(wait) = link.late_answers_within() else { return Ok(()) };
+    let until = Instant::now() + wait;
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        if event::poll(left)? {
+            event::read()?;
         }
     }
     Ok(())

@@ -232,6 +232,7 @@ pub static BINDINGS: &[Binding] = &[
         Global,
         "curves of the bone's channels (again: next channel, then off)",
     ),
+    b(&[Char('D')], "D", Action::CycleColor, Global, "colour depth: 24-bit / 256 / 16 / none (slow links)"),
 ];
 
 impl Key {

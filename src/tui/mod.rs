@@ -9,6 +9,7 @@ mod event_loop;
 pub mod frames;
 pub mod headless;
 pub mod keymap;
+pub mod link;
 mod navigate;
 pub mod prompt;
 mod terminal;

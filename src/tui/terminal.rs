@@ -8,7 +8,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use crossterm::execute;
-use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
+use crossterm::terminal::{
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
@@ -54,9 +56,31 @@ impl Guard {
         let out = CountingStdout { inner, written: written.clone() };
         let mut terminal = Terminal::new(CrosstermBackend::new(out))?;
         terminal.hide_cursor()?;
-        terminal.clear()?;
+        // Cleared directly: ratatui's `Terminal::clear` first asks where the cursor is, and
+        // a terminal that never answers would stop the viewer before its first frame.
+        execute!(terminal.backend_mut(), Clear(ClearType::All))?;
         Ok((terminal, guard, written))
     }
+}
+
+/// Asks the terminal where its cursor is and waits for the oldest answer not yet read,
+/// which comes after everything written before its question has been shown: the round trip
+/// of a frame. Fails when no answer comes within crossterm's wait (2 s), as from a terminal
+/// that never answers. Keys typed meanwhile stay queued for the event loop.
+///
+/// crossterm reads the answer (`ESC[row;colR`) itself and never hands it out as a key; the
+/// same bytes from Shift+F3 and the like are taken as an answer too, so crossterm never
+/// reports those keys anyway. Device attributes (`ESC[c`) would be unambiguous, but crossterm
+/// offers no way to wait for that answer.
+pub fn round_trip() -> io::Result<()> {
+    crossterm::cursor::position().map(|_| ())
+}
+
+/// Asks where the cursor is without waiting: a later `round_trip` reads the answer, so one
+/// more frame can be in flight meanwhile.
+pub fn ask(out: &mut impl Write) -> io::Result<()> {
+    out.write_all(b"\x1b[6n")?;
+    out.flush()
 }
 
 impl Drop for Guard {

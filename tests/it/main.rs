@@ -11,5 +11,6 @@ mod pointer;
 mod reference;
 mod samples;
 mod simd;
+mod slow_link;
 mod tui;
 mod tui_frictions;

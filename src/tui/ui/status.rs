@@ -10,6 +10,7 @@ use super::{Theme, fit};
 use crate::anim::LoopMode;
 use crate::tui::app::App;
 use crate::tui::keymap::{BINDINGS, Context};
+use crate::tui::link::LinkStats;
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let pb = &app.playback;
@@ -27,7 +28,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         LoopMode::PingPong => "ping-pong",
     };
     let t = &app.timings;
-    let perf = if app.is_playing() {
+    let perf = if let Some(link) = t.link.filter(|l| l.limiting && app.is_playing()) {
+        // The terminal's answers, not drawing, hold the frame rate down: say so.
+        format!("link: {}", link_figures(&link))
+    } else if app.is_playing() {
         format!("{:.0} fps  {:.1} ms/frame", t.fps, t.frame_ms)
     } else {
         // Paused, the viewer only redraws on input: a frame rate would mean nothing.
@@ -82,6 +86,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
             format!(" draw {:.2}", t.draw_ms),
             format!(" frame {:.2} ms", t.frame_ms),
             format!("  {} B", t.bytes),
+            match (&t.link, t.unanswered) {
+                (Some(link), _) => format!("  link {}", link_figures(link)),
+                (None, true) => "  link: no answer, clock paced".into(),
+                (None, false) => String::new(),
+            },
         ];
         let stages = ranked_in_order(stages.into_iter().map(|s| Span::styled(s, theme.dim)).collect());
         let lines = vec![first, Line::from(fit_fields(stages, width))];
@@ -115,6 +124,16 @@ fn frame_of(app: &App) -> String {
     } else {
         String::new()
     }
+}
+
+/// "9 fps, 110 KB/s, RTT 60 ms": what the link carried over the last frames.
+fn link_figures(link: &LinkStats) -> String {
+    let rate = match link.bytes_per_s {
+        Some(b) if b >= 10e6 => format!("{:.0} MB/s", b / 1e6),
+        Some(b) => format!("{:.0} KB/s", b / 1e3),
+        None => "fast".into(),
+    };
+    format!("{:.0} fps, {rate}, RTT {:.0} ms", link.fps, link.rtt * 1000.0)
 }
 
 /// Ranks that drop fields from the end: the first field ranks highest.

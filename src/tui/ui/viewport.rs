@@ -252,6 +252,7 @@ fn color(c: Rgb, depth: ColorDepth) -> Option<Color> {
     match depth {
         ColorDepth::TrueColor => Some(Color::Rgb(c.r, c.g, c.b)),
         ColorDepth::Ansi256 => Some(Color::Indexed(ansi256(c))),
+        ColorDepth::Ansi16 => Some(Color::Indexed(crate::render::ansi16(c))),
         ColorDepth::None => None,
     }
 }
