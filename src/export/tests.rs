@@ -32,7 +32,7 @@ fn split_glb(bytes: &[u8]) -> (Value, Vec<u8>) {
 }
 
 fn raw(json: Value, buffers: Vec<Vec<u8>>) -> RawAsset {
-    RawAsset { json, buffers, is_glb: false }
+    RawAsset { json, buffers, is_glb: false, draco_primitives: Vec::new() }
 }
 
 #[test]

@@ -98,7 +98,7 @@ fn check_version(root: &json::Root) -> Result<(), Fault> {
 
 fn check_required_extensions(root: &json::Root) -> Result<(), Fault> {
     for (i, ext) in root.extensions_required.iter().enumerate() {
-        if !HARMLESS_REQUIRED.contains(&ext.as_str()) {
+        if !HARMLESS_REQUIRED.contains(&ext.as_str()) && ext != super::draco::EXTENSION {
             let why = match ext.as_str() {
                 "KHR_draco_mesh_compression" | "EXT_meshopt_compression" => {
                     " (compressed geometry needs a decoder rigscope does not have)"

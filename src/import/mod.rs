@@ -16,6 +16,7 @@ mod buffers;
 mod clips;
 mod direct;
 mod document;
+mod draco;
 mod file;
 mod findings;
 mod glb;
@@ -88,8 +89,9 @@ pub fn load_bytes(bytes: &[u8], name: &str, base_dir: Option<&Path>) -> Result<R
 fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Result<Rig, Fault> {
     let mut findings = Findings::default();
     let parsed = document::parse(bytes, &mut findings)?;
-    let data = buffers::resolve(parsed.document.as_json(), parsed.bin, base_dir)?;
-    let src = accessors::Source::new(&parsed.document, &data, direct);
+    let mut data = buffers::resolve(parsed.document.as_json(), parsed.bin, base_dir)?;
+    let document = draco::decode_document(parsed.document, parsed.json, &mut data)?;
+    let src = accessors::Source::new(&document, &data, direct);
 
     let hierarchy = nodes::build(src.json(), &mut findings)?;
     let skins = skins::build(&src, &hierarchy, &mut findings)?;
@@ -112,6 +114,8 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
     })
 }
 
+#[cfg(test)]
+mod draco_tests;
 #[cfg(test)]
 mod glb_tests;
 #[cfg(test)]

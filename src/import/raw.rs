@@ -1,8 +1,9 @@
 //! The file as data, for tools that write a modified copy (`normalize`): the JSON document as
 //! a `serde_json::Value` (every field kept, extras and unknown extensions included) and the
-//! bytes of every buffer, found with the same rules and safety checks as `load`.
+//! bytes of every buffer, found with the same rules and safety checks as `load`. Draco
+//! primitives come decoded (see `draco`), so what is written from here is uncompressed.
 
-use super::{Fault, ImportError, buffers, document, findings::Findings, glb};
+use super::{Fault, ImportError, buffers, document, draco, findings::Findings, glb};
 use std::path::Path;
 
 /// A glTF file's JSON and buffer bytes.
@@ -13,6 +14,9 @@ pub struct RawAsset {
     pub buffers: Vec<Vec<u8>>,
     /// The file was a .glb (binary container) rather than JSON text.
     pub is_glb: bool,
+    /// `(mesh, primitive)` of the Draco-compressed primitives, now decoded into plain
+    /// accessors (the buffers and JSON above hold them uncompressed).
+    pub draco_primitives: Vec<(usize, usize)>,
 }
 
 /// The JSON and buffers of a file's bytes, validated as `load_bytes` validates them
@@ -30,10 +34,15 @@ fn build(bytes: &[u8], base_dir: Option<&Path>) -> Result<RawAsset, Fault> {
     let text = parsed.json;
     let end = text.iter().rposition(|&b| b != 0 && !b.is_ascii_whitespace()).map_or(0, |i| i + 1);
     let text = text.get(..end).unwrap_or(text);
-    let json = serde_json::from_slice(text).map_err(|e| Fault::new("", format!("invalid JSON: {e}")))?;
+    let mut json = serde_json::from_slice(text).map_err(|e| Fault::new("", format!("invalid JSON: {e}")))?;
     // The copy that writes a modified file owns its buffers.
-    let buffers = buffers.into_iter().map(std::borrow::Cow::into_owned).collect();
-    Ok(RawAsset { json, buffers, is_glb })
+    let mut buffers: Vec<Vec<u8>> = buffers.into_iter().map(std::borrow::Cow::into_owned).collect();
+    // Compressed geometry is written back decoded: the copy's accessors are plain.
+    let draco = draco::expand(&mut json, &buffers)?;
+    if !draco.buffer.is_empty() {
+        buffers.push(draco.buffer);
+    }
+    Ok(RawAsset { json, buffers, is_glb, draco_primitives: draco.primitives })
 }
 
 #[cfg(test)]
