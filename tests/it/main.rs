@@ -2,6 +2,7 @@
 mod assets;
 mod bench;
 mod cli;
+mod draco;
 mod frames;
 mod golden;
 mod malformed;
