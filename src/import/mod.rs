@@ -30,7 +30,7 @@ use std::path::Path;
 
 use findings::Findings;
 
-pub use raw::{RawAsset, load_raw_bytes};
+pub use raw::{ExternalImage, RawAsset, load_raw_bytes};
 
 /// A file that cannot be loaded; `Display` reads `FILE: what is wrong`.
 #[derive(Debug, thiserror::Error)]

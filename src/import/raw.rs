@@ -17,6 +17,36 @@ pub struct RawAsset {
     /// `(mesh, primitive)` of the Draco-compressed primitives, now decoded into plain
     /// accessors (the buffers and JSON above hold them uncompressed).
     pub draco_primitives: Vec<(usize, usize)>,
+    /// Every image named by a file URI, read from the asset's folder (same rules as
+    /// external buffers), so a copy written elsewhere can carry it.
+    pub external_images: Vec<ExternalImage>,
+}
+
+/// One `images[index]` whose `uri` names a file: its bytes, or why they cannot be read.
+#[derive(Debug, Clone)]
+pub struct ExternalImage {
+    pub index: usize,
+    pub uri: String,
+    pub bytes: Result<Vec<u8>, String>,
+}
+
+fn read_images(json: &serde_json::Value, base_dir: Option<&Path>) -> Vec<ExternalImage> {
+    let images = json.get("images").and_then(serde_json::Value::as_array).into_iter().flatten();
+    let mut out = Vec::new();
+    for (index, image) in images.enumerate() {
+        let Some(uri) = image.get("uri").and_then(serde_json::Value::as_str) else { continue };
+        if uri.starts_with("data:") {
+            continue;
+        }
+        let bytes = match base_dir {
+            None => Err("the file was read from memory, with no folder to find it in".to_string()),
+            Some(base) => buffers::contained_path(uri, base).and_then(|path| {
+                std::fs::read(&path).map_err(|e| format!("cannot read '{}': {e}", path.display()))
+            }),
+        };
+        out.push(ExternalImage { index, uri: uri.to_string(), bytes });
+    }
+    out
 }
 
 /// The JSON and buffers of a file's bytes, validated as `load_bytes` validates them
@@ -42,7 +72,8 @@ fn build(bytes: &[u8], base_dir: Option<&Path>) -> Result<RawAsset, Fault> {
     if !draco.buffer.is_empty() {
         buffers.push(draco.buffer);
     }
-    Ok(RawAsset { json, buffers, is_glb, draco_primitives: draco.primitives })
+    let external_images = read_images(&json, base_dir);
+    Ok(RawAsset { json, buffers, is_glb, draco_primitives: draco.primitives, external_images })
 }
 
 #[cfg(test)]
