@@ -7,6 +7,7 @@ mod frames;
 mod golden;
 mod malformed;
 mod normalize;
+mod normalize_pipeline;
 mod reference;
 mod samples;
 mod tui;
