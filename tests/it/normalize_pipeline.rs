@@ -66,7 +66,7 @@ fn weight_findings(rig: &Rig) -> usize {
 fn assert_nothing_unused(doc: &Value) {
     let list = |v: &Value, key: &str| v.get(key).and_then(Value::as_array).cloned().unwrap_or_default();
     let mut accessors = BTreeSet::new();
-    let mut add = |set: &mut BTreeSet<u64>, v: Option<&Value>| {
+    let add = |set: &mut BTreeSet<u64>, v: Option<&Value>| {
         if let Some(i) = v.and_then(Value::as_u64) {
             set.insert(i);
         }
