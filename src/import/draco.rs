@@ -13,7 +13,7 @@
 //! primitive, never a panic.
 
 use super::Fault;
-use draco_core::{DataType, DecoderBuffer, Mesh, MeshDecoder, PointAttribute, PointIndex};
+use draco_core::{DataType, DecodeLimits, DecoderBuffer, Mesh, MeshDecoder, PointAttribute, PointIndex};
 use serde_json::{Value, json};
 use std::collections::HashSet;
 
@@ -96,13 +96,13 @@ pub(crate) fn expand<B: AsRef<[u8]>>(json: &mut Value, buffers: &[B]) -> Result<
             };
             let stream = Stream::parse(&ext, &format!("{at}.extensions.{EXTENSION}"))?;
             let bytes = view_bytes(json, buffers, stream.buffer_view, &at)?;
-            let mesh = decode(bytes).map_err(|e| {
+            let plan = plan_primitive(json, m, p, &at, &stream)?;
+            let mesh = decode(bytes, max_faces(json, &plan)).map_err(|e| {
                 Fault::new(
                     format!("{at}.extensions.{EXTENSION}"),
                     format!("the Draco data in bufferViews[{}] cannot be decoded: {e}", stream.buffer_view),
                 )
             })?;
-            let plan = plan_primitive(json, m, p, &at, &stream)?;
             let order = vertex_order(&mesh, plan.indices.is_some());
             for (semantic, accessor, unique_id) in &plan.attributes {
                 let a_at = format!("{at}.attributes.{semantic}");
@@ -235,8 +235,18 @@ fn view_bytes<'b, B: AsRef<[u8]>>(
         .ok_or_else(|| Fault::new(format!("bufferViews[{view}]"), "lies outside its buffer"))
 }
 
-fn decode(bytes: &[u8]) -> Result<Mesh, String> {
-    let mut buffer = DecoderBuffer::new(bytes);
+/// The most triangles the primitive's accessors can hold: a stream claiming more cannot
+/// match them, so the decoder is told to refuse it before allocating for it.
+fn max_faces(json: &Value, plan: &Plan) -> u64 {
+    let count =
+        |i: usize| json.pointer(&format!("/accessors/{i}/count")).and_then(Value::as_u64).unwrap_or(0);
+    let corners = plan.attributes.iter().map(|a| count(a.1)).chain(plan.indices.map(count)).max();
+    corners.unwrap_or(0) / 3
+}
+
+fn decode(bytes: &[u8], max_faces: u64) -> Result<Mesh, String> {
+    let limits = DecodeLimits::default().with_max_faces(max_faces);
+    let mut buffer = DecoderBuffer::new(bytes).with_limits(limits);
     let mut mesh = Mesh::new();
     MeshDecoder::new().decode(&mut buffer, &mut mesh).map_err(|e| e.to_string())?;
     Ok(mesh)

@@ -110,3 +110,57 @@ fn a_load_error_names_the_file_and_primitive() {
     let text = err.to_string();
     assert!(text.starts_with("broken.glb: meshes[0].primitives[0]"), "{text}");
 }
+
+/// Accessors that do not describe the stream, and extension objects that name what is not
+/// there: each a fault at the place in the JSON.
+#[test]
+fn mismatched_accessors_and_bad_references_are_refused() {
+    let (json, bin, _) = parts(VALENCE);
+    let refused = |edit: &dyn Fn(&mut Value)| -> String {
+        let mut json = json.clone();
+        edit(&mut json);
+        draco::expand(&mut json, std::slice::from_ref(&bin)).err().map(|f| f.message()).unwrap_or_default()
+    };
+    let prim = "/meshes/0/primitives/0";
+    let accessor = |json: &Value, semantic: &str| -> usize {
+        let pointer = format!("{prim}/attributes/{semantic}");
+        json.pointer(&pointer).and_then(Value::as_u64).expect("attribute") as usize
+    };
+    // 4776 triangles: an indices accessor of 4776 * 3 - 3 elements cannot hold them.
+    let text = refused(&|j| j["accessors"][0]["count"] = (4776 * 3 - 3).into());
+    assert!(
+        text.contains("extensions.KHR_draco_mesh_compression") && text.contains("cannot be decoded"),
+        "{text}"
+    );
+    let text = refused(&|j| {
+        let a = accessor(j, "POSITION");
+        j["accessors"][a]["count"] = 2400.into();
+    });
+    assert_eq!(
+        text,
+        "meshes[0].primitives[0].attributes.POSITION: the Draco data has 2401 vertices but accessors[3].count is 2400"
+    );
+    let text = refused(&|j| {
+        let a = accessor(j, "NORMAL");
+        j["accessors"][a]["type"] = "VEC2".into();
+    });
+    assert!(text.contains("has 3 components but accessors[2] has 2"), "{text}");
+    let text = refused(&|j| {
+        j.pointer_mut(&format!("{prim}/extensions/{EXTENSION}/attributes/NORMAL"))
+            .map(|v| *v = 9.into())
+            .unwrap_or_default()
+    });
+    assert!(text.ends_with("attributes.NORMAL: the Draco data has no attribute with id 9"), "{text}");
+    let text = refused(&|j| {
+        j.pointer_mut(&format!("{prim}/extensions/{EXTENSION}/bufferView"))
+            .map(|v| *v = 99.into())
+            .unwrap_or_default()
+    });
+    assert!(text.ends_with("bufferView 99 does not exist"), "{text}");
+    let text = refused(&|j| j["meshes"][0]["primitives"][0]["mode"] = 0.into());
+    assert!(text.starts_with("meshes[0].primitives[0].mode: is 0"), "{text}");
+    let text = refused(&|j| {
+        j["meshes"][0]["primitives"][0]["attributes"].as_object_mut().map(|a| a.remove("NORMAL"));
+    });
+    assert!(text.contains("names an attribute the primitive does not have"), "{text}");
+}
