@@ -212,7 +212,9 @@ impl Summary<'_> {
                 r.unresolved()
             )?;
         }
-        if r.touched() == 0 && self.draco_primitives == 0 {
+        let pruned = self.pruned.is_some_and(|p| p.accessors + p.buffer_views > 0);
+        let layout_only = self.draco_primitives == 0 && self.images_embedded == 0 && !pruned;
+        if r.touched() == 0 && layout_only {
             writeln!(
                 out,
                 "  note: no weight needed a change; OUT differs from FILE only in its buffer layout"
