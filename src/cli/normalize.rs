@@ -52,6 +52,7 @@ pub fn run(args: &NormalizeArgs) -> Result<u8, Failure> {
         findings_before: diagnose::check(&before, &diagnose::Options::default()),
         findings_after: diagnose::check(&after, &diagnose::Options::default()),
         draco_primitives: raw.draco_primitives.len(),
+        meshopt: uses_meshopt(&raw.json),
         pruned: written.pruned,
         images_embedded: written.images_embedded,
         images_left: written.images_left,
@@ -135,6 +136,14 @@ fn write_atomically(output: &Path, bytes: &[u8]) -> Result<(), Failure> {
     })
 }
 
+/// Whether the file declares meshopt-compressed buffer views (written uncompressed).
+fn uses_meshopt(json: &serde_json::Value) -> bool {
+    let used = json.get("extensionsUsed").and_then(serde_json::Value::as_array);
+    used.into_iter()
+        .flatten()
+        .any(|e| matches!(e.as_str(), Some("EXT_meshopt_compression" | "KHR_meshopt_compression")))
+}
+
 /// Whether FILE and OUT are in the same folder (relative URIs resolve alike).
 fn same_folder(input: &Path, output: &Path) -> bool {
     parent_folder(input).canonicalize().ok() == parent_folder(output).canonicalize().ok()
@@ -151,6 +160,8 @@ struct Summary<'a> {
     findings_after: Report,
     /// Draco-compressed primitives, written decoded.
     draco_primitives: usize,
+    /// Meshopt-compressed buffer views, written uncompressed.
+    meshopt: bool,
     pruned: Option<export::Pruned>,
     images_embedded: usize,
     images_left: Vec<export::ImageLeft>,
@@ -212,8 +223,9 @@ impl Summary<'_> {
                 r.unresolved()
             )?;
         }
-        let pruned = self.pruned.is_some_and(|p| p.accessors + p.buffer_views > 0);
-        let layout_only = self.draco_primitives == 0 && self.images_embedded == 0 && !pruned;
+        let pruned = self.pruned.is_some_and(|p| p.accessors + p.buffer_views + p.bytes > 0);
+        let decoded = self.draco_primitives > 0 || self.meshopt;
+        let layout_only = !decoded && self.images_embedded == 0 && !pruned;
         if r.touched() == 0 && layout_only {
             writeln!(
                 out,
@@ -229,8 +241,14 @@ impl Summary<'_> {
                 self.draco_primitives
             )?;
         }
+        if self.meshopt {
+            writeln!(
+                out,
+                "  note: meshopt-compressed buffer views are written uncompressed, so OUT is larger: re-run your compressor on it"
+            )?;
+        }
         match self.pruned {
-            Some(p) if p.accessors + p.buffer_views > 0 => writeln!(
+            Some(p) if pruned => writeln!(
                 out,
                 "  note: removed what nothing refers to any more: {} accessor(s), {} buffer view(s), {} byte(s)",
                 p.accessors, p.buffer_views, p.bytes

@@ -49,8 +49,6 @@ impl Format {
 pub enum ExportError {
     #[error("{at}: {what}")]
     Structure { at: String, what: String },
-    #[error("the file uses {0}, whose compressed buffer views cannot be merged into one buffer")]
-    Compressed(String),
     #[error("{at}: joint {joint} does not fit the accessor's unsigned byte components")]
     JointTooLarge { at: String, joint: u16 },
     #[error("the merged buffer ({0} bytes) is too large for a .glb")]

@@ -93,10 +93,32 @@ fn no_data_means_no_buffer_and_no_bin_chunk() {
 }
 
 #[test]
-fn meshopt_files_are_refused() {
-    let input =
-        raw(json!({"asset": {"version": "2.0"}, "extensionsUsed": ["EXT_meshopt_compression"]}), Vec::new());
-    assert!(matches!(write(&input, &Repair::default(), Format::Glb), Err(ExportError::Compressed(_))));
+fn meshopt_views_are_written_plainly_and_the_compressed_bytes_dropped() {
+    // View 0's data is in buffer 0 (the fallback, as loading leaves it); its compressed
+    // copy is buffer 1, which nothing else names.
+    let json = json!({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["EXT_meshopt_compression", "KHR_materials_unlit"],
+        "extensionsRequired": ["EXT_meshopt_compression"],
+        "buffers": [
+            {"byteLength": 4, "extensions": {"EXT_meshopt_compression": {"fallback": true}}},
+            {"byteLength": 3}
+        ],
+        "bufferViews": [{"buffer": 0, "byteLength": 4, "byteStride": 4, "extensions": {"EXT_meshopt_compression":
+            {"buffer": 1, "byteLength": 3, "byteStride": 4, "mode": "ATTRIBUTES", "count": 1}}}],
+        "accessors": [{"bufferView": 0, "componentType": 5121, "count": 1, "type": "VEC4"}],
+        "meshes": [{"primitives": [{"attributes": {"JOINTS_0": 0}}]}]
+    });
+    let input = raw(json, vec![vec![1, 2, 3, 4], vec![9, 9, 9]]);
+    let written = write(&input, &Repair::default(), Format::Glb).expect("writes");
+    let (out, bin) = split_glb(&written.bytes);
+    assert_eq!(out["extensionsUsed"], json!(["KHR_materials_unlit"]));
+    assert!(out.get("extensionsRequired").is_none());
+    assert_eq!(out["bufferViews"], json!([{"buffer": 0, "byteOffset": 0, "byteLength": 4, "byteStride": 4}]));
+    assert_eq!(out["buffers"], json!([{"byteLength": 4}]));
+    assert_eq!(bin, vec![1, 2, 3, 4]);
+    // Merged, buffer 1 followed at byte 4: its 3 bytes are what went.
+    assert_eq!(written.pruned.map(|p| p.bytes), Some(3));
 }
 
 fn one_set_repair(joints_accessor: usize, joint: u16) -> Repair {
