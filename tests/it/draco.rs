@@ -1,5 +1,5 @@
 //! Draco fixtures (glTF Transform's `draco` run over the project's own samples, see
-//! tests/fixtures/pipeline/make.sh) pose like the samples they were made from, within what
+//! tests/fixtures/pipeline/draco-normalize-make.sh) pose like the samples they were made from, within what
 //! Draco's quantization allows. Draco reorders vertices, so each decoded vertex is first
 //! matched to the sample's vertex it came from; the tolerance is derived from the
 //! quantization bits the fixtures were made with and the sample's bounding box.
@@ -10,7 +10,7 @@ use rigscope::rig::Rig;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
-/// The bits make.sh passes: `--quantize-position 14 --quantize-generic 12` (weights are a
+/// The bits draco-normalize-make.sh passes: `--quantize-position 14 --quantize-generic 12` (weights are a
 /// generic attribute; joints are integers, which Draco stores losslessly).
 const POSITION_BITS: i32 = 14;
 const GENERIC_BITS: i32 = 12;
@@ -171,7 +171,7 @@ fn draco_fixtures_pose_like_their_samples_within_the_quantization_step() {
     }
 }
 
-/// Google's own decoder (draco3dgltf, through glTF Transform; see make.sh) wrote the
+/// Google's own decoder (draco3dgltf, through glTF Transform; see draco-normalize-make.sh) wrote the
 /// reference: rigscope's decoding gives the very same vertices, in the same order.
 #[test]
 fn draco_decoding_matches_the_reference_decoder_bit_for_bit() {

@@ -1,4 +1,4 @@
-//! `rigscope normalize` on pipeline output (tests/fixtures/pipeline/, made by make.sh with
+//! `rigscope normalize` on pipeline output (tests/fixtures/pipeline/, made by draco-normalize-make.sh with
 //! glTF Transform): Draco files come out decoded with the extension gone, images named by a
 //! relative URI come out inside the copy, and no copy keeps objects nothing refers to.
 
