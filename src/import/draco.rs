@@ -53,27 +53,29 @@ pub(crate) fn used(extensions_used: &[String]) -> bool {
 }
 
 /// The import's hook: `document` with its Draco primitives decoded (the decoded bytes are
-/// pushed onto `buffers`). A file that does not declare the extension is returned as is,
+/// pushed onto `buffers`), and the `(mesh, primitive)` of each, which reports show as
+/// "came compressed". A file that does not declare the extension is returned as is,
 /// without parsing its JSON again.
 pub(crate) fn decode_document(
     document: gltf::Document,
     text: &[u8],
     buffers: &mut Vec<std::borrow::Cow<'_, [u8]>>,
-) -> Result<gltf::Document, Fault> {
+) -> Result<(gltf::Document, Vec<(usize, usize)>), Fault> {
     if !used(&document.as_json().extensions_used) {
-        return Ok(document);
+        return Ok((document, Vec::new()));
     }
     // gltf-json drops primitive extensions it does not know, so the JSON is read again here
     // as plain values; only files that use Draco pay for it.
     let mut value: Value =
         serde_json::from_slice(text).map_err(|e| Fault::new("", format!("invalid JSON: {e}")))?;
-    let expanded = expand(&mut value, buffers)?;
-    if !expanded.buffer.is_empty() {
-        buffers.push(std::borrow::Cow::Owned(expanded.buffer));
+    let mut expanded = expand(&mut value, buffers)?;
+    let bytes = std::mem::take(&mut expanded.buffer);
+    if !bytes.is_empty() {
+        buffers.push(std::borrow::Cow::Owned(bytes));
     }
     let root: gltf::json::Root = serde_json::from_value(value)
         .map_err(|e| Fault::new("", format!("the document with its Draco data decoded is not valid: {e}")))?;
-    Ok(gltf::Document::from_json_without_validation(root))
+    Ok((gltf::Document::from_json_without_validation(root), expanded.primitives))
 }
 
 /// Decodes every Draco primitive of `json`, whose buffers are `buffers`, and rewrites

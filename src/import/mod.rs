@@ -90,7 +90,8 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
     let mut findings = Findings::default();
     let parsed = document::parse(bytes, &mut findings)?;
     let mut data = buffers::resolve(parsed.document.as_json(), parsed.bin, base_dir)?;
-    let document = draco::decode_document(parsed.document, parsed.json, &mut data)?;
+    // The Draco primitives' list is for reports of how each primitive was stored.
+    let (document, _draco_primitives) = draco::decode_document(parsed.document, parsed.json, &mut data)?;
     let src = accessors::Source::new(&document, &data, direct);
 
     let hierarchy = nodes::build(src.json(), &mut findings)?;
