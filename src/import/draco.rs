@@ -73,8 +73,12 @@ pub(crate) fn decode_document(
     if !bytes.is_empty() {
         buffers.push(std::borrow::Cow::Owned(bytes));
     }
-    let root: gltf::json::Root = serde_json::from_value(value)
+    let mut root: gltf::json::Root = serde_json::from_value(value)
         .map_err(|e| Fault::new("", format!("the document with its Draco data decoded is not valid: {e}")))?;
+    // Reports show the extensions the file declares, Draco included.
+    let declared = document.into_json();
+    root.extensions_used = declared.extensions_used;
+    root.extensions_required = declared.extensions_required;
     Ok((gltf::Document::from_json_without_validation(root), expanded.primitives))
 }
 

@@ -164,3 +164,20 @@ fn mismatched_accessors_and_bad_references_are_refused() {
     });
     assert!(text.contains("names an attribute the primitive does not have"), "{text}");
 }
+
+/// The import keeps the file's declarations (reports list them) while its accessors are
+/// plain, and says which primitives it decoded.
+#[test]
+fn the_import_hook_keeps_the_declarations_and_lists_the_primitives() {
+    let parsed = super::document::parse(VALENCE, &mut Findings::default()).expect("parses");
+    let mut data = super::buffers::resolve(parsed.document.as_json(), parsed.bin, None).expect("buffers");
+    let (document, primitives) =
+        draco::decode_document(parsed.document, parsed.json, &mut data).expect("decodes");
+    assert_eq!(primitives, vec![(0, 0)]);
+    let root = document.as_json();
+    assert_eq!(root.extensions_used, vec![EXTENSION.to_string()]);
+    assert_eq!(root.extensions_required, vec![EXTENSION.to_string()]);
+    assert_eq!(data.len(), 2);
+    let position = &root.accessors[3];
+    assert_eq!(position.buffer_view.map(|v| root.buffer_views[v.value()].buffer.value()), Some(1));
+}
