@@ -2,8 +2,9 @@
 //! stream in a buffer view. The stream is decoded once, at load, and the document is
 //! rewritten as if the data had been stored plainly: each accessor the stream fills gets a
 //! buffer view into one new buffer, the extension leaves the primitive, and leaves
-//! `extensionsUsed`/`extensionsRequired` with the last such primitive. Every later stage
-//! (and `normalize`, which writes what it reads) then sees an ordinary file.
+//! `extensionsUsed`/`extensionsRequired` with the last such primitive (in the copy
+//! `normalize` writes; the loaded document keeps the file's declarations for reports).
+//! Every later stage then sees an ordinary file.
 //!
 //! Accessors are filled in place, so their indices (named by findings and `inspect`) stay
 //! those of the file. Per the extension, the accessors' own `bufferView` is ignored when a
