@@ -51,8 +51,12 @@ pub fn run(args: &NormalizeArgs) -> Result<u8, Failure> {
         clip: repair::clip_movement(&before, &after, 0, CLIP_SAMPLES),
         findings_before: diagnose::check(&before, &diagnose::Options::default()),
         findings_after: diagnose::check(&after, &diagnose::Options::default()),
-        image_note: image_note(&args.file, &args.output, &raw.json),
-        emptied: written.emptied_accessors,
+        draco_primitives: raw.draco_primitives.len(),
+        meshopt: uses_meshopt(&raw.json),
+        pruned: written.pruned,
+        images_embedded: written.images_embedded,
+        images_left: written.images_left,
+        other_folder: !same_folder(&args.file, &args.output),
     };
     write_atomically(&args.output, &written.bytes)?;
     output::with_stdout(|out| summary.write(out))?;
@@ -132,20 +136,17 @@ fn write_atomically(output: &Path, bytes: &[u8]) -> Result<(), Failure> {
     })
 }
 
-/// A note when the copy goes to another folder and the file names images by relative path.
-fn image_note(input: &Path, output: &Path, json: &serde_json::Value) -> Option<String> {
-    let uris = export::external_image_uris(json);
-    if uris.is_empty() {
-        return None;
-    }
-    let same = parent_folder(input).canonicalize().ok() == parent_folder(output).canonicalize().ok();
-    (!same).then(|| {
-        format!(
-            "OUT is in another folder than FILE; its {} external image(s) ({}) are still named relative to OUT's folder",
-            uris.len(),
-            uris.join(", ")
-        )
-    })
+/// Whether the file declares meshopt-compressed buffer views (written uncompressed).
+fn uses_meshopt(json: &serde_json::Value) -> bool {
+    let used = json.get("extensionsUsed").and_then(serde_json::Value::as_array);
+    used.into_iter()
+        .flatten()
+        .any(|e| matches!(e.as_str(), Some("EXT_meshopt_compression" | "KHR_meshopt_compression")))
+}
+
+/// Whether FILE and OUT are in the same folder (relative URIs resolve alike).
+fn same_folder(input: &Path, output: &Path) -> bool {
+    parent_folder(input).canonicalize().ok() == parent_folder(output).canonicalize().ok()
 }
 
 struct Summary<'a> {
@@ -157,8 +158,14 @@ struct Summary<'a> {
     clip: Option<Movement>,
     findings_before: Report,
     findings_after: Report,
-    image_note: Option<String>,
-    emptied: Vec<usize>,
+    /// Draco-compressed primitives, written decoded.
+    draco_primitives: usize,
+    /// Meshopt-compressed buffer views, written uncompressed.
+    meshopt: bool,
+    pruned: Option<export::Pruned>,
+    images_embedded: usize,
+    images_left: Vec<export::ImageLeft>,
+    other_folder: bool,
 }
 
 impl Summary<'_> {
@@ -216,22 +223,56 @@ impl Summary<'_> {
                 r.unresolved()
             )?;
         }
-        if r.touched() == 0 {
+        let pruned = self.pruned.is_some_and(|p| p.accessors + p.buffer_views + p.bytes > 0);
+        let decoded = self.draco_primitives > 0 || self.meshopt;
+        let layout_only = !decoded && self.images_embedded == 0 && !pruned;
+        if r.touched() == 0 && layout_only {
             writeln!(
                 out,
                 "  note: no weight needed a change; OUT differs from FILE only in its buffer layout"
             )?;
+        } else if r.touched() == 0 {
+            writeln!(out, "  note: no weight needed a change")?;
         }
-        if !self.emptied.is_empty() {
-            let list: Vec<String> = self.emptied.iter().map(|i| i.to_string()).collect();
+        if self.draco_primitives > 0 {
             writeln!(
                 out,
-                "  note: old weights accessor(s) {} held NaN/infinite values and are no longer used: emptied (they read as zeros)",
-                list.join(", ")
+                "  note: {} Draco-compressed primitive(s) are written decoded, so OUT is uncompressed: re-run your compressor on it",
+                self.draco_primitives
             )?;
         }
-        if let Some(note) = &self.image_note {
-            writeln!(out, "  note: {note}")?;
+        if self.meshopt {
+            writeln!(
+                out,
+                "  note: meshopt-compressed buffer views are written uncompressed, so OUT is larger: re-run your compressor on it"
+            )?;
+        }
+        match self.pruned {
+            Some(p) if pruned => writeln!(
+                out,
+                "  note: removed what nothing refers to any more: {} accessor(s), {} buffer view(s), {} byte(s)",
+                p.accessors, p.buffer_views, p.bytes
+            )?,
+            Some(_) => {}
+            None => writeln!(
+                out,
+                "  note: the file uses an extension rigscope does not follow, so unused accessors and buffer views are kept"
+            )?,
+        }
+        if self.images_embedded > 0 {
+            writeln!(
+                out,
+                "  note: {} external image(s) embedded in OUT, which needs no other file",
+                self.images_embedded
+            )?;
+        }
+        for left in &self.images_left {
+            let where_ = if self.other_folder { ", which does not resolve from OUT's folder" } else { "" };
+            writeln!(
+                out,
+                "  warning: image {} is still named '{}'{where_}: {}",
+                left.index, left.uri, left.why
+            )?;
         }
         Ok(())
     }

@@ -1,24 +1,22 @@
 //! One buffer from many: the original buffers end to end, each starting on a 4-byte
 //! boundary (the largest alignment glTF asks of a buffer view's data), every buffer view
 //! moved to buffer 0 at its old offset plus its buffer's start.
+//!
+//! Meshopt-compressed views are written plainly: a view's own `buffer`/`byteOffset` hold
+//! its uncompressed data (the fallback the file carries, or what loading decoded into it),
+//! so the extension is dropped from views, buffers and the declarations, and the compressed
+//! bytes, no longer named by any view, are left for `prune` to remove.
 
 use super::ExportError;
 use serde_json::{Value, json};
 
-/// Extensions whose buffer views point at a second buffer by index (the compressed data);
-/// merging would leave those indices dangling.
-const BUFFER_INDEX_EXTENSIONS: &[&str] = &["EXT_meshopt_compression", "KHR_meshopt_compression"];
+/// Extensions whose buffer views name a second, compressed copy of their data.
+const MESHOPT: &[&str] = &["EXT_meshopt_compression", "KHR_meshopt_compression"];
 
 /// Concatenates `buffers` and rewrites `json`'s buffer views to point into the result.
 /// The `buffers` array of `json` is left for `container` to replace.
 pub(super) fn merge_buffers(json: &mut Value, buffers: &[Vec<u8>]) -> Result<Vec<u8>, ExportError> {
-    if let Some(used) = json.get("extensionsUsed").and_then(Value::as_array) {
-        for ext in used.iter().filter_map(Value::as_str) {
-            if BUFFER_INDEX_EXTENSIONS.contains(&ext) {
-                return Err(ExportError::Compressed(ext.to_string()));
-            }
-        }
-    }
+    drop_meshopt(json);
     let mut merged = Vec::with_capacity(buffers.iter().map(|b| b.len() + 3).sum());
     let mut starts = Vec::with_capacity(buffers.len());
     for buffer in buffers {
@@ -49,6 +47,33 @@ pub(super) fn merge_buffers(json: &mut Value, buffers: &[Vec<u8>]) -> Result<Vec
         view.insert("byteOffset".into(), json!(offset + start));
     }
     Ok(merged)
+}
+
+/// Removes the meshopt extensions from buffer views, buffers and `extensionsUsed`/
+/// `extensionsRequired` (see the module comment).
+fn drop_meshopt(json: &mut Value) {
+    for key in ["bufferViews", "buffers"] {
+        for item in json.get_mut(key).and_then(Value::as_array_mut).into_iter().flatten() {
+            let Some(object) = item.as_object_mut() else { continue };
+            let empty = object.get_mut("extensions").and_then(Value::as_object_mut).is_some_and(|ext| {
+                ext.retain(|name, _| !MESHOPT.contains(&name.as_str()));
+                ext.is_empty()
+            });
+            if empty {
+                object.remove("extensions");
+            }
+        }
+    }
+    let Some(root) = json.as_object_mut() else { return };
+    for key in ["extensionsUsed", "extensionsRequired"] {
+        let empty = root.get_mut(key).and_then(Value::as_array_mut).is_some_and(|list| {
+            list.retain(|e| !e.as_str().is_some_and(|name| MESHOPT.contains(&name)));
+            list.is_empty()
+        });
+        if empty {
+            root.remove(key);
+        }
+    }
 }
 
 /// Pads with zeros to the next multiple of 4.

@@ -1,22 +1,26 @@
 //! Writing a repaired copy of a glTF file: the original JSON with only the repaired
 //! `JOINTS_n`/`WEIGHTS_n` attributes pointed at new accessors, and every buffer merged into
-//! one (the .glb BIN chunk, or a base64 data URI in a .gltf), so the copy is a single file.
+//! one (the .glb BIN chunk, or a base64 data URI in a .gltf), with external images moved in
+//! (see `images`), so the copy is a single file.
 //!
 //! Pure: bytes in, bytes out. Every other part of the JSON (nodes, materials, extensions,
-//! extras, animations, images...) is copied as parsed; the old accessors stay (unused) so no
-//! index in the file has to change, except that an old weights accessor holding NaN or
-//! infinite values that nothing uses any more is emptied (see `orphans`). Key order in JSON
-//! objects may differ from the input (serde_json sorts keys); numbers and strings keep
-//! their values.
+//! extras, animations...) is copied as parsed; Draco primitives arrive decoded (see
+//! `import::RawAsset`) and are written plainly. What nothing refers to any more (the old
+//! weights accessors, the compressed views) is removed, moving as few indices as possible
+//! (see `prune`). Key order in JSON objects may differ from the input (serde_json sorts
+//! keys); numbers and strings keep their values.
 
 mod container;
+mod images;
 mod merge;
-mod orphans;
+mod prune;
 mod skin_data;
+
+pub use images::ImageLeft;
+pub use prune::Pruned;
 
 use crate::import::RawAsset;
 use crate::repair::Repair;
-use serde_json::Value;
 use std::path::Path;
 
 /// The container to write.
@@ -45,8 +49,6 @@ impl Format {
 pub enum ExportError {
     #[error("{at}: {what}")]
     Structure { at: String, what: String },
-    #[error("the file uses {0}, whose compressed buffer views cannot be merged into one buffer")]
-    Compressed(String),
     #[error("{at}: joint {joint} does not fit the accessor's unsigned byte components")]
     JointTooLarge { at: String, joint: u16 },
     #[error("the merged buffer ({0} bytes) is too large for a .glb")]
@@ -64,36 +66,25 @@ impl ExportError {
 pub struct Written {
     /// The whole file.
     pub bytes: Vec<u8>,
-    /// Old weights accessors with NaN or infinite values, now unused, emptied (they read as
-    /// zeros) so the validator's float check passes.
-    pub emptied_accessors: Vec<usize>,
+    /// What was removed as unreferenced; `None` when an extension in use may refer to
+    /// accessors or buffer views in ways rigscope does not follow (nothing was removed).
+    pub pruned: Option<Pruned>,
+    /// External images moved into the copy.
+    pub images_embedded: usize,
+    /// External images that could not be, still named by their relative URI.
+    pub images_left: Vec<ImageLeft>,
 }
 
 /// The repaired copy of `raw` in `format`.
 pub fn write(raw: &RawAsset, repair: &Repair, format: Format) -> Result<Written, ExportError> {
     let mut json = raw.json.clone();
     let mut merged = merge::merge_buffers(&mut json, &raw.buffers)?;
-    let mut non_finite = Vec::new();
     for prim in repair.changed() {
         skin_data::append(&mut json, &mut merged, prim)?;
-        non_finite.extend(prim.sets.iter().filter(|s| s.old_non_finite).map(|s| s.weights_accessor));
     }
-    let emptied_accessors = orphans::empty_unused(&mut json, &non_finite);
-    Ok(Written { bytes: container::write(json, merged, format)?, emptied_accessors })
-}
-
-/// `uri`s of images that point at files (not data URIs): a copy written to another folder
-/// no longer finds them.
-pub fn external_image_uris(json: &Value) -> Vec<String> {
-    let Some(images) = json.get("images").and_then(Value::as_array) else {
-        return Vec::new();
-    };
-    images
-        .iter()
-        .filter_map(|image| image.get("uri").and_then(Value::as_str))
-        .filter(|uri| !uri.starts_with("data:"))
-        .map(str::to_string)
-        .collect()
+    let (images_embedded, images_left) = images::embed(&mut json, &mut merged, &raw.external_images);
+    let pruned = prune::prune(&mut json, &mut merged);
+    Ok(Written { bytes: container::write(json, merged, format)?, pruned, images_embedded, images_left })
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use super::*;
 use crate::import::{RawAsset, load_bytes, load_raw_bytes};
 use crate::repair::{self, RepairedPrimitive, RepairedSet, WeightData};
-use serde_json::json;
+use serde_json::{Value, json};
 
 fn word(bytes: &[u8], at: usize) -> usize {
     let b: [u8; 4] = bytes[at..at + 4].try_into().expect("4 bytes");
@@ -32,7 +32,7 @@ fn split_glb(bytes: &[u8]) -> (Value, Vec<u8>) {
 }
 
 fn raw(json: Value, buffers: Vec<Vec<u8>>) -> RawAsset {
-    RawAsset { json, buffers, is_glb: false }
+    RawAsset { json, buffers, is_glb: false, draco_primitives: Vec::new(), external_images: Vec::new() }
 }
 
 #[test]
@@ -42,8 +42,15 @@ fn buffers_merge_on_4_byte_boundaries() {
         "buffers": [{"byteLength": 5, "name": "first", "uri": "a.bin"}, {"byteLength": 4, "uri": "b.bin"}],
         "bufferViews": [
             {"buffer": 1, "byteOffset": 2, "byteLength": 2},
-            {"buffer": 0, "byteLength": 5, "extras": {"keep": true}}
-        ]
+            {"buffer": 0, "byteLength": 5, "extras": {"keep": true}},
+            {"buffer": 1, "byteLength": 2}
+        ],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5121, "count": 2, "type": "SCALAR"},
+            {"bufferView": 1, "componentType": 5121, "count": 5, "type": "SCALAR"},
+            {"bufferView": 2, "componentType": 5121, "count": 2, "type": "SCALAR"}
+        ],
+        "meshes": [{"primitives": [{"attributes": {"_A": 0, "_B": 1, "_C": 2}}]}]
     });
     let input = raw(json, vec![vec![1, 2, 3, 4, 5], vec![6, 7, 8, 9]]);
     let bytes = write(&input, &Repair::default(), Format::Glb).expect("writes").bytes;
@@ -60,8 +67,13 @@ fn buffers_merge_on_4_byte_boundaries() {
 
 #[test]
 fn gltf_output_embeds_the_buffer_as_a_data_uri() {
-    let input =
-        raw(json!({"asset": {"version": "2.0"}, "buffers": [{"byteLength": 3}]}), vec![vec![1, 2, 3]]);
+    let json = json!({
+        "asset": {"version": "2.0"},
+        "buffers": [{"byteLength": 3}],
+        "bufferViews": [{"buffer": 0, "byteLength": 3}],
+        "images": [{"bufferView": 0, "mimeType": "image/png"}]
+    });
+    let input = raw(json, vec![vec![1, 2, 3]]);
     let bytes = write(&input, &Repair::default(), Format::Gltf).expect("writes").bytes;
     let out: Value = serde_json::from_slice(&bytes).expect("JSON");
     // Only starts are aligned, so the buffer stays 3 bytes: base64 of 01 02 03 is "AQID".
@@ -81,10 +93,32 @@ fn no_data_means_no_buffer_and_no_bin_chunk() {
 }
 
 #[test]
-fn meshopt_files_are_refused() {
-    let input =
-        raw(json!({"asset": {"version": "2.0"}, "extensionsUsed": ["EXT_meshopt_compression"]}), Vec::new());
-    assert!(matches!(write(&input, &Repair::default(), Format::Glb), Err(ExportError::Compressed(_))));
+fn meshopt_views_are_written_plainly_and_the_compressed_bytes_dropped() {
+    // View 0's data is in buffer 0 (the fallback, as loading leaves it); its compressed
+    // copy is buffer 1, which nothing else names.
+    let json = json!({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["EXT_meshopt_compression", "KHR_materials_unlit"],
+        "extensionsRequired": ["EXT_meshopt_compression"],
+        "buffers": [
+            {"byteLength": 4, "extensions": {"EXT_meshopt_compression": {"fallback": true}}},
+            {"byteLength": 3}
+        ],
+        "bufferViews": [{"buffer": 0, "byteLength": 4, "byteStride": 4, "extensions": {"EXT_meshopt_compression":
+            {"buffer": 1, "byteLength": 3, "byteStride": 4, "mode": "ATTRIBUTES", "count": 1}}}],
+        "accessors": [{"bufferView": 0, "componentType": 5121, "count": 1, "type": "VEC4"}],
+        "meshes": [{"primitives": [{"attributes": {"JOINTS_0": 0}}]}]
+    });
+    let input = raw(json, vec![vec![1, 2, 3, 4], vec![9, 9, 9]]);
+    let written = write(&input, &Repair::default(), Format::Glb).expect("writes");
+    let (out, bin) = split_glb(&written.bytes);
+    assert_eq!(out["extensionsUsed"], json!(["KHR_materials_unlit"]));
+    assert!(out.get("extensionsRequired").is_none());
+    assert_eq!(out["bufferViews"], json!([{"buffer": 0, "byteOffset": 0, "byteLength": 4, "byteStride": 4}]));
+    assert_eq!(out["buffers"], json!([{"byteLength": 4}]));
+    assert_eq!(bin, vec![1, 2, 3, 4]);
+    // Merged, buffer 1 followed at byte 4: its 3 bytes are what went.
+    assert_eq!(written.pruned.map(|p| p.bytes), Some(3));
 }
 
 fn one_set_repair(joints_accessor: usize, joint: u16) -> Repair {
@@ -126,30 +160,31 @@ fn new_accessors_keep_component_types_and_names() {
     let bytes =
         write(&raw(json, vec![vec![9, 9]]), &one_set_repair(0, 3), Format::Glb).expect("writes").bytes;
     let (out, bin) = split_glb(&bytes);
+    // The new accessors (appended as 2 and 3) take the places of the old ones, which
+    // nothing uses any more.
     assert_eq!(
         out["meshes"][0]["primitives"][0]["attributes"],
-        json!({"POSITION": 7, "JOINTS_0": 2, "WEIGHTS_0": 3})
+        json!({"POSITION": 7, "JOINTS_0": 0, "WEIGHTS_0": 1})
     );
+    assert_eq!(out["accessors"].as_array().map(Vec::len), Some(2));
     assert_eq!(
-        out["accessors"][2],
+        out["accessors"][0],
         json!({"bufferView": 0, "componentType": 5121, "count": 1, "type": "VEC4", "name": "joints"})
     );
     assert_eq!(
-        out["accessors"][3],
+        out["accessors"][1],
         json!({"bufferView": 1, "componentType": 5123, "count": 1, "type": "VEC4", "normalized": true})
     );
     assert_eq!(
         out["bufferViews"][0],
-        json!({"buffer": 0, "byteOffset": 4, "byteLength": 4, "target": 34962})
+        json!({"buffer": 0, "byteOffset": 0, "byteLength": 4, "target": 34962})
     );
     assert_eq!(
         out["bufferViews"][1],
-        json!({"buffer": 0, "byteOffset": 8, "byteLength": 8, "target": 34962})
+        json!({"buffer": 0, "byteOffset": 4, "byteLength": 8, "target": 34962})
     );
-    // Old data, two pad bytes, joints 3 0 0 0, weights 65535 0 0 0 little-endian.
-    assert_eq!(bin, vec![9, 9, 0, 0, 3, 0, 0, 0, 0xff, 0xff, 0, 0, 0, 0, 0, 0]);
-    // The old accessors are still there, unchanged.
-    assert_eq!(out["accessors"][0]["componentType"], 5121);
+    // Joints 3 0 0 0, weights 65535 0 0 0 little-endian; the old bytes no view named are gone.
+    assert_eq!(bin, vec![3, 0, 0, 0, 0xff, 0xff, 0, 0, 0, 0, 0, 0]);
 }
 
 #[test]
@@ -172,11 +207,17 @@ fn the_bad_weights_sample_round_trips_with_only_skin_data_changed() {
     for format in [Format::Glb, Format::Gltf] {
         let written = write(&input, &repair, format).expect("writes");
         let out = written.bytes;
-        // Primitive 0's float WEIGHTS_0 held the NaN (samples/README.md: vertex 11).
-        assert_eq!(
-            written.emptied_accessors,
-            vec![rig.meshes[0].primitives[0].influences[0].weights_accessor]
-        );
+        // The old JOINTS_n/WEIGHTS_n (two sets on primitive 0, one on primitive 1; the NaN
+        // among them, samples/README.md vertex 11) are gone, and their views; the new ones
+        // took their places.
+        let pruned = written.pruned.expect("pruned");
+        assert_eq!((pruned.accessors, pruned.buffer_views), (6, 6));
+        let old_count = input.json["accessors"].as_array().map(Vec::len);
+        let json: Value = match format {
+            Format::Glb => split_glb(&out).0,
+            Format::Gltf => serde_json::from_slice(&out).expect("JSON"),
+        };
+        assert_eq!(json["accessors"].as_array().map(Vec::len), old_count);
         let back = load_bytes(&out, "out", None).expect("output loads");
         for (a, b) in rig.meshes.iter().zip(&back.meshes) {
             for (pa, pb) in a.primitives.iter().zip(&b.primitives) {
@@ -198,12 +239,9 @@ fn the_bad_weights_sample_round_trips_with_only_skin_data_changed() {
 }
 
 #[test]
-fn formats_come_from_the_extension_and_image_uris_are_listed() {
+fn formats_come_from_the_extension() {
     assert_eq!(Format::from_path(Path::new("a/b.GLB")), Some(Format::Glb));
     assert_eq!(Format::from_path(Path::new("b.gltf")), Some(Format::Gltf));
     assert_eq!(Format::from_path(Path::new("b.obj")), None);
     assert_eq!(Format::from_path(Path::new("glb")), None);
-    let json =
-        json!({"images": [{"uri": "tex.png"}, {"uri": "data:image/png;base64,AA=="}, {"bufferView": 3}]});
-    assert_eq!(external_image_uris(&json), vec!["tex.png".to_string()]);
 }

@@ -49,7 +49,7 @@ const HARMLESS_REQUIRED: &[&str] = &[
 
 /// Extensions rigscope reads (see `instancing` and `pointer`): required or not, they load.
 const SUPPORTED_REQUIRED: &[&str] =
-    &["EXT_mesh_gpu_instancing", "KHR_mesh_gpu_instancing", "KHR_animation_pointer"];
+    &["EXT_mesh_gpu_instancing", "KHR_mesh_gpu_instancing", "KHR_animation_pointer", super::draco::EXTENSION];
 
 pub(crate) fn parse<'a>(bytes: &'a [u8], findings: &mut Findings) -> Result<Parsed<'a>, Fault> {
     let (json, bin) = frame(bytes, findings)?;

@@ -16,6 +16,7 @@ mod buffers;
 mod clips;
 mod direct;
 mod document;
+mod draco;
 mod file;
 mod findings;
 mod glb;
@@ -31,7 +32,7 @@ use std::path::Path;
 
 use findings::Findings;
 
-pub use raw::{RawAsset, load_raw_bytes};
+pub use raw::{ExternalImage, RawAsset, load_raw_bytes};
 
 /// A file that cannot be loaded; `Display` reads `FILE: what is wrong`.
 #[derive(Debug, thiserror::Error)]
@@ -90,8 +91,10 @@ pub fn load_bytes(bytes: &[u8], name: &str, base_dir: Option<&Path>) -> Result<R
 fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Result<Rig, Fault> {
     let mut findings = Findings::default();
     let parsed = document::parse(bytes, &mut findings)?;
-    let data = buffers::resolve(parsed.document.as_json(), parsed.bin, base_dir)?;
-    let src = accessors::Source::new(&parsed.document, &data, direct);
+    let mut data = buffers::resolve(parsed.document.as_json(), parsed.bin, base_dir)?;
+    // The Draco primitives' list is for reports of how each primitive was stored.
+    let (document, _draco_primitives) = draco::decode_document(parsed.document, parsed.json, &mut data)?;
+    let src = accessors::Source::new(&document, &data, direct);
 
     let mut hierarchy = nodes::build(src.json(), &mut findings)?;
     instancing::build(&src, parsed.json, &mut hierarchy.nodes, &mut findings)?;
@@ -117,6 +120,8 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
     })
 }
 
+#[cfg(test)]
+mod draco_tests;
 #[cfg(test)]
 mod glb_tests;
 #[cfg(test)]

@@ -1,8 +1,9 @@
 //! The file as data, for tools that write a modified copy (`normalize`): the JSON document as
 //! a `serde_json::Value` (every field kept, extras and unknown extensions included) and the
-//! bytes of every buffer, found with the same rules and safety checks as `load`.
+//! bytes of every buffer, found with the same rules and safety checks as `load`. Draco
+//! primitives come decoded (see `draco`), so what is written from here is uncompressed.
 
-use super::{Fault, ImportError, buffers, document, findings::Findings, glb};
+use super::{Fault, ImportError, buffers, document, draco, findings::Findings, glb};
 use std::path::Path;
 
 /// A glTF file's JSON and buffer bytes.
@@ -13,6 +14,39 @@ pub struct RawAsset {
     pub buffers: Vec<Vec<u8>>,
     /// The file was a .glb (binary container) rather than JSON text.
     pub is_glb: bool,
+    /// `(mesh, primitive)` of the Draco-compressed primitives, now decoded into plain
+    /// accessors (the buffers and JSON above hold them uncompressed).
+    pub draco_primitives: Vec<(usize, usize)>,
+    /// Every image named by a file URI, read from the asset's folder (same rules as
+    /// external buffers), so a copy written elsewhere can carry it.
+    pub external_images: Vec<ExternalImage>,
+}
+
+/// One `images[index]` whose `uri` names a file: its bytes, or why they cannot be read.
+#[derive(Debug, Clone)]
+pub struct ExternalImage {
+    pub index: usize,
+    pub uri: String,
+    pub bytes: Result<Vec<u8>, String>,
+}
+
+fn read_images(json: &serde_json::Value, base_dir: Option<&Path>) -> Vec<ExternalImage> {
+    let images = json.get("images").and_then(serde_json::Value::as_array).into_iter().flatten();
+    let mut out = Vec::new();
+    for (index, image) in images.enumerate() {
+        let Some(uri) = image.get("uri").and_then(serde_json::Value::as_str) else { continue };
+        if uri.starts_with("data:") {
+            continue;
+        }
+        let bytes = match base_dir {
+            None => Err("the file was read from memory, with no folder to find it in".to_string()),
+            Some(base) => buffers::contained_path(uri, base).and_then(|path| {
+                std::fs::read(&path).map_err(|e| format!("cannot read '{}': {e}", path.display()))
+            }),
+        };
+        out.push(ExternalImage { index, uri: uri.to_string(), bytes });
+    }
+    out
 }
 
 /// The JSON and buffers of a file's bytes, validated as `load_bytes` validates them
@@ -34,10 +68,16 @@ fn build(bytes: &[u8], base_dir: Option<&Path>) -> Result<RawAsset, Fault> {
     // decoders do), so such bytes are replaced here rather than refused: every command
     // then gives the same verdict on one file.
     let text = String::from_utf8_lossy(text);
-    let json = serde_json::from_str(&text).map_err(|e| Fault::new("", format!("invalid JSON: {e}")))?;
+    let mut json = serde_json::from_str(&text).map_err(|e| Fault::new("", format!("invalid JSON: {e}")))?;
     // The copy that writes a modified file owns its buffers.
-    let buffers = buffers.into_iter().map(std::borrow::Cow::into_owned).collect();
-    Ok(RawAsset { json, buffers, is_glb })
+    let mut buffers: Vec<Vec<u8>> = buffers.into_iter().map(std::borrow::Cow::into_owned).collect();
+    // Compressed geometry is written back decoded: the copy's accessors are plain.
+    let draco = draco::expand(&mut json, &buffers)?;
+    if !draco.buffer.is_empty() {
+        buffers.push(draco.buffer);
+    }
+    let external_images = read_images(&json, base_dir);
+    Ok(RawAsset { json, buffers, is_glb, draco_primitives: draco.primitives, external_images })
 }
 
 #[cfg(test)]

@@ -2,11 +2,13 @@
 mod assets;
 mod bench;
 mod cli;
+mod draco;
 mod frames;
 mod golden;
 mod instancing;
 mod malformed;
 mod normalize;
+mod normalize_pipeline;
 mod pointer;
 mod reference;
 mod samples;

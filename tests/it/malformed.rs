@@ -183,12 +183,28 @@ pub fn cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
         json_bytes(json!({"asset": {"version": "1.0"}})),
         "asset.version: glTF \"1.0\" is not supported",
     ));
-    rows.push((
-        "draco_required",
+    // Draco is decoded; a primitive whose stream is missing or not Draco is named.
+    let draco = |views: Value, buffers: Value| {
         json_bytes(json!({"asset": {"version": "2.0"},
             "extensionsUsed": ["KHR_draco_mesh_compression"],
-            "extensionsRequired": ["KHR_draco_mesh_compression"]})),
-        "extensionsRequired[0]: the file requires extension KHR_draco_mesh_compression",
+            "extensionsRequired": ["KHR_draco_mesh_compression"],
+            "accessors": [{"componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 1]}],
+            "bufferViews": views, "buffers": buffers,
+            "meshes": [{"primitives": [{"attributes": {"POSITION": 0},
+                "extensions": {"KHR_draco_mesh_compression": {"bufferView": 0, "attributes": {"POSITION": 0}}}}]}]}))
+    };
+    rows.push((
+        "draco_without_stream",
+        draco(json!([]), json!([])),
+        "meshes[0].primitives[0].extensions.KHR_draco_mesh_compression.bufferView: bufferView 0 does not exist",
+    ));
+    rows.push((
+        "draco_garbage_stream",
+        draco(
+            json!([{"buffer": 0, "byteLength": 8}]),
+            json!([{"byteLength": 8, "uri": "data:application/octet-stream;base64,RFJBQ08CAgEBAAA="}]),
+        ),
+        "meshes[0].primitives[0].extensions.KHR_draco_mesh_compression: the Draco data in bufferViews[0] cannot be decoded",
     ));
 
     rows.push((
