@@ -4,7 +4,7 @@
 //! as the largest key time. Odd key data (unsorted or negative times, non-unit rotations,
 //! NaN) loads and is reported as findings.
 
-use super::accessors::{self, CheckedAccessor, Format, Source, snorm8, snorm16, unorm8, unorm16};
+use super::accessors::{self, CheckedAccessor, Format, Normalized, Source, snorm8, snorm16, unorm8, unorm16};
 use super::nodes::UNIT_TOLERANCE;
 use super::{Fault, findings::Findings};
 use crate::rig::{Channel, Clip, Interpolation, Mesh, Property, Severity};
@@ -17,19 +17,19 @@ const INPUT: Format = Format {
     role: "a sampler input",
     need: "SCALAR of FLOAT",
     allowed: &[(T::Scalar, C::F32)],
-    normalized_ints: false,
+    normalized: Normalized::Never,
 };
 const VEC3_OUTPUT: Format = Format {
     role: "a translation or scale output",
     need: "VEC3 of FLOAT",
     allowed: &[(T::Vec3, C::F32)],
-    normalized_ints: false,
+    normalized: Normalized::Never,
 };
 const ROTATION_OUTPUT: Format = Format {
     role: "a rotation output",
     need: "VEC4 of FLOAT, or of normalized BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT",
     allowed: &[(T::Vec4, C::F32), (T::Vec4, C::I8), (T::Vec4, C::U8), (T::Vec4, C::I16), (T::Vec4, C::U16)],
-    normalized_ints: true,
+    normalized: Normalized::Ints,
 };
 const WEIGHTS_OUTPUT: Format = Format {
     role: "a weights output",
@@ -41,7 +41,7 @@ const WEIGHTS_OUTPUT: Format = Format {
         (T::Scalar, C::I16),
         (T::Scalar, C::U16),
     ],
-    normalized_ints: true,
+    normalized: Normalized::Ints,
 };
 
 pub(crate) fn build(src: &Source<'_>, meshes: &[Mesh], findings: &mut Findings) -> Result<Vec<Clip>, Fault> {

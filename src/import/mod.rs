@@ -16,13 +16,17 @@ mod buffers;
 mod clips;
 mod direct;
 mod document;
+mod extensions;
 mod file;
 mod findings;
 mod glb;
 mod meshes;
+mod meshopt;
 mod nodes;
+mod quantized;
 mod raw;
 mod skins;
+mod storage;
 
 use crate::rig::Rig;
 use std::path::Path;
@@ -88,7 +92,10 @@ pub fn load_bytes(bytes: &[u8], name: &str, base_dir: Option<&Path>) -> Result<R
 fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Result<Rig, Fault> {
     let mut findings = Findings::default();
     let parsed = document::parse(bytes, &mut findings)?;
-    let data = buffers::resolve(parsed.document.as_json(), parsed.bin, base_dir)?;
+    let json = parsed.document.as_json();
+    let compressed = meshopt::Plan::read(json, parsed.json)?;
+    let mut data = buffers::resolve(json, parsed.bin, base_dir, |i| compressed.is_fallback(i))?;
+    compressed.decode(json, &mut data)?;
     let src = accessors::Source::new(&parsed.document, &data, direct);
 
     let hierarchy = nodes::build(src.json(), &mut findings)?;
@@ -109,6 +116,7 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
         meshes,
         clips,
         findings: findings.into_vec(),
+        storage: storage::build(json, &compressed),
     })
 }
 
