@@ -6,6 +6,7 @@ mod frames;
 mod golden;
 mod malformed;
 mod normalize;
+mod pipeline;
 mod reference;
 mod samples;
 mod tui;
