@@ -19,6 +19,8 @@ pub struct Storage {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExtensionUse {
     pub name: String,
+    /// Listed in `extensionsUsed`.
+    pub used: bool,
     /// Listed in `extensionsRequired`.
     pub required: bool,
     pub handling: ExtensionHandling,
@@ -41,7 +43,8 @@ pub enum ExtensionHandling {
 pub struct PrimitiveStorage {
     pub mesh: usize,
     pub primitive: usize,
-    /// Every attribute, in the file's key order, then `indices` when present.
+    /// Every attribute (in glTF's semantic order: POSITION, NORMAL, ..., JOINTS_n,
+    /// WEIGHTS_n), then `indices` when present.
     pub attributes: Vec<AttributeFormat>,
     /// The compression its data came in, if any.
     pub compression: Option<Compression>,
@@ -69,10 +72,3 @@ pub enum Compression {
     Draco,
 }
 
-impl AttributeFormat {
-    /// `POSITION VEC3 SHORT normalized`.
-    pub fn describe(&self) -> String {
-        let norm = if self.normalized { " normalized" } else { "" };
-        format!("{} {} {}{norm}", self.name, self.kind, self.component)
-    }
-}

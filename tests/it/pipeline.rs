@@ -349,3 +349,47 @@ fn a_webp_only_texture_does_not_block_loading() {
         (Workspace::at(&arm, Some(&arm.clips[1]), 1.3), Workspace::at(&copy, Some(&copy.clips[1]), 1.3));
     assert_eq!(vertices(&a), vertices(&b));
 }
+
+/// `inspect --json` lists the file's extensions with what rigscope does with them, and each
+/// primitive's stored formats as the file's own JSON declares them (read here directly).
+#[test]
+fn inspect_shows_extensions_and_stored_formats() {
+    let path = fixture("walker.gltfpack-cc.glb");
+    let bytes = std::fs::read(&path).expect("fixture");
+    let json_len = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
+    let file: serde_json::Value = serde_json::from_slice(&bytes[20..20 + json_len]).expect("json");
+    let run = super::cli::rigscope(&["inspect", path.to_str().expect("utf8"), "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("inspect --json");
+    assert_eq!(doc["extensions_used"], file["extensionsUsed"]);
+    assert_eq!(doc["extensions_required"], file["extensionsRequired"]);
+    for e in doc["extensions"].as_array().expect("extensions") {
+        assert_eq!((e["required"].as_bool(), e["handling"].as_str()), (Some(true), Some("applied")), "{e}");
+    }
+    let prim = &doc["meshes"][0]["primitives"][0];
+    assert_eq!(prim["compression"], "meshopt");
+    let names = [(5120, "BYTE"), (5121, "UNSIGNED_BYTE"), (5122, "SHORT"), (5123, "UNSIGNED_SHORT"), (5126, "FLOAT")];
+    let declared = &file["meshes"][0]["primitives"][0];
+    let mut expected: Vec<(String, usize)> = declared["attributes"]
+        .as_object()
+        .expect("attributes")
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_u64().expect("index") as usize))
+        .collect();
+    expected.push(("indices".into(), declared["indices"].as_u64().expect("indices") as usize));
+    let listed = prim["attributes"].as_array().expect("attributes");
+    assert_eq!(listed.len(), expected.len());
+    for (name, accessor) in expected {
+        let a = &file["accessors"][accessor];
+        let got = listed.iter().find(|l| l["name"] == name.as_str()).unwrap_or_else(|| panic!("{name} not listed"));
+        let component = names.iter().find(|(c, _)| Some(*c) == a["componentType"].as_u64()).map(|(_, n)| *n);
+        assert_eq!(got["type"], a["type"], "{name}");
+        assert_eq!(got["component"].as_str(), component, "{name}");
+        assert_eq!(got["normalized"].as_bool(), Some(a["normalized"].as_bool().unwrap_or(false)), "{name}");
+    }
+    // The text form says the same in one line per primitive.
+    let run = super::cli::rigscope(&["inspect", path.to_str().expect("utf8")]);
+    assert!(run.stdout.contains("extensions KHR_mesh_quantization (required, applied), EXT_meshopt_compression (required, applied)"));
+    assert!(run.stdout.contains("stored (meshopt-compressed): POSITION VEC3 UNSIGNED_SHORT, NORMAL VEC3 BYTE normalized"));
+    assert!(run.stdout.contains("WEIGHTS_0 VEC4 UNSIGNED_BYTE normalized"));
+}
