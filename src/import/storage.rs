@@ -20,7 +20,12 @@ pub(crate) fn build(root: &json::Root, compressed: &meshopt::Plan) -> Storage {
         .map(|name| {
             let used = root.extensions_used.contains(name);
             let required = root.extensions_required.contains(name);
-            ExtensionUse { name: name.clone(), used, required, handling: extensions::handling(name, required) }
+            ExtensionUse {
+                name: name.clone(),
+                used,
+                required,
+                handling: extensions::handling(name, required),
+            }
         })
         .collect();
     let mut primitives = Vec::new();

@@ -227,7 +227,13 @@ impl InspectDoc {
                 })
                 .collect(),
             findings: rig.findings.clone(),
-            extensions_used: rig.storage.extensions.iter().filter(|e| e.used).map(|e| e.name.clone()).collect(),
+            extensions_used: rig
+                .storage
+                .extensions
+                .iter()
+                .filter(|e| e.used)
+                .map(|e| e.name.clone())
+                .collect(),
             extensions_required: rig
                 .storage
                 .extensions

@@ -71,4 +71,3 @@ pub enum Compression {
     /// KHR_draco_mesh_compression.
     Draco,
 }
-
