@@ -45,10 +45,15 @@ pub(crate) fn resolve<'a>(
             Some(uri) if uri.starts_with("data:") => Cow::Owned(
                 decode_data_uri(uri).map_err(|what| Fault::new(format!("buffers[{i}].uri"), what))?,
             ),
-            Some(uri) => Cow::Owned(
-                read_external(uri, base_dir, expected)
-                    .map_err(|what| Fault::new(format!("buffers[{i}].uri"), what))?,
-            ),
+            Some(uri) => match read_external(uri, base_dir, expected) {
+                Ok(data) => Cow::Owned(data),
+                // A compressed file's fallback is optional reading: decoding replaces it.
+                Err(_) if fallback(i) => {
+                    out.push(Cow::Borrowed(&[][..]));
+                    continue;
+                }
+                Err(what) => return Err(Fault::new(format!("buffers[{i}].uri"), what)),
+            },
         };
         if data.len() < expected {
             return Err(Fault::new(
