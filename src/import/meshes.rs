@@ -202,11 +202,10 @@ fn one_primitive(
     };
 
     let mut morph_targets = Vec::with_capacity(target_count);
-    let mut readers = reader.read_morph_targets();
     for (t, target) in json.targets.iter().flatten().enumerate() {
         let t_at = format!("{at}.targets[{t}]");
-        // gltf's morph reader opens POSITION, NORMAL and TANGENT together, so all three
-        // are checked before it is advanced (TANGENT is otherwise unused).
+        // TANGENT is not used, but checked like the others: a file whose deltas do not fit
+        // their buffers is broken whichever of them rigscope reads.
         let mut check = |index: Option<json::Index<json::Accessor>>, name: &str| {
             let d_at = format!("{t_at}.{name}");
             let format = if name == "POSITION" { &MORPH_POSITION } else { &MORPH_DIRECTION };
@@ -215,9 +214,8 @@ fn one_primitive(
         let positions = check(target.positions, "POSITION")?;
         let normals = check(target.normals, "NORMAL")?;
         check(target.tangents, "TANGENT")?;
-        let (pos_iter, normal_iter, _) = readers.next().unwrap_or((None, None, None));
-        let positions = deltas(src, positions, pos_iter, count, findings)?;
-        let normals = deltas(src, normals, normal_iter, count, findings)?;
+        let positions = deltas(src, positions, count, findings)?;
+        let normals = deltas(src, normals, count, findings)?;
         morph_targets.push(MorphTarget { positions, normals });
     }
 
@@ -314,16 +312,16 @@ fn read_weights<'r>(
     Ok((weights, storage))
 }
 
-/// One morph target attribute's deltas, when the target has it.
-fn deltas<I: Iterator<Item = [f32; 3]>>(
+/// One morph target attribute's deltas, when the target has it. gltf's morph target reader
+/// is not used: it reads every target attribute as floats, whatever its component type.
+fn deltas(
     src: &Source<'_>,
     (acc, at): (Option<CheckedAccessor>, String),
-    iter: Option<I>,
     count: usize,
     findings: &mut Findings,
 ) -> Result<Option<Vec<Vec3>>, Fault> {
     let Some(acc) = acc else { return Ok(None) };
-    let deltas = vec3s(src, &acc, || iter, &at)?;
+    let deltas = quantized::vec3s(src, &acc, &at)?;
     same_length(&at, deltas.len(), count)?;
     report_vec3s(findings, &acc, &deltas, "morph target");
     Ok(Some(deltas))
