@@ -145,7 +145,7 @@ impl Plan {
                 *slot = Cow::Owned(vec![0; declared as usize]);
             }
             let start = view.byte_offset.unwrap_or_default().0;
-            let len = c.count.checked_mul(c.byte_stride).unwrap_or(u64::MAX);
+            let len = c.count.saturating_mul(c.byte_stride);
             if len != view.byte_length.0 {
                 return Err(Fault::new(
                     at,
