@@ -441,3 +441,40 @@ fn real_pipeline_outputs_pose_like_their_reference_decoding() {
         assert!(node_err < 1e-4 && vertex_err < 1e-4, "{}", path.display());
     }
 }
+
+/// `gltfpack -c -cf`: the compressed views' own buffer (a fallback file) holds the same data
+/// uncompressed. rigscope reads the fallback then, and decodes only when it is missing.
+#[test]
+fn a_fallback_buffer_with_data_is_used_and_decoding_replaces_a_missing_one() {
+    let arm = load(Path::new(&super::cli::sample("seed-arm.gltf")));
+    let with_fallback = load(&fixture("seed-arm.gltfpack-cf.gltf"));
+    compare(&arm, &with_fallback, &GLTFPACK);
+
+    let dir = std::env::temp_dir().join(format!("rigscope-fallback-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    let name = "seed-arm.gltfpack-cf";
+    let text = std::fs::read_to_string(fixture(&format!("{name}.gltf"))).expect("gltf");
+    let doc: serde_json::Value = serde_json::from_str(&text).expect("json");
+    // Compressed streams garbled: a loader that decoded them would fail or get other values.
+    let mut compressed = std::fs::read(fixture(&format!("{name}.bin"))).expect("bin");
+    for view in doc["bufferViews"].as_array().expect("views") {
+        let Some(ext) = view["extensions"].get("EXT_meshopt_compression") else { continue };
+        let start = ext["byteOffset"].as_u64().unwrap_or(0) as usize;
+        let end = start + ext["byteLength"].as_u64().expect("length") as usize;
+        compressed[start..end].iter_mut().for_each(|b| *b = 0xA5);
+    }
+    std::fs::write(dir.join(format!("{name}.gltf")), &text).expect("write");
+    std::fs::write(dir.join(format!("{name}.bin")), &compressed).expect("write");
+    std::fs::copy(fixture(&format!("{name}.fallback.bin")), dir.join(format!("{name}.fallback.bin")))
+        .expect("copy");
+    let garbled = load(&dir.join(format!("{name}.gltf")));
+    let pose = |rig: &Rig| vertices(&Workspace::at(rig, Some(&rig.clips[1]), 1.3));
+    assert_eq!(pose(&garbled), pose(&with_fallback));
+
+    // Without the fallback file, the (intact) streams are decoded instead.
+    std::fs::copy(fixture(&format!("{name}.bin")), dir.join(format!("{name}.bin"))).expect("copy");
+    std::fs::remove_file(dir.join(format!("{name}.fallback.bin"))).expect("remove");
+    let decoded = load(&dir.join(format!("{name}.gltf")));
+    compare(&arm, &decoded, &GLTFPACK);
+    let _ = std::fs::remove_dir_all(&dir);
+}
