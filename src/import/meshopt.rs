@@ -132,18 +132,6 @@ impl Plan {
                     format!("{declared} bytes of decoded data is more than rigscope will allocate"),
                 ));
             }
-            let source = slice(buffers, c.buffer, c.byte_offset, c.byte_length)
-                .ok_or_else(|| {
-                    Fault::new(
-                        &at,
-                        format!("bytes {}+{} are not in buffers[{}]", c.byte_offset, c.byte_length, c.buffer),
-                    )
-                })?
-                .to_vec();
-            let Some(slot) = buffers.get_mut(target) else { continue };
-            if slot.is_empty() {
-                *slot = Cow::Owned(vec![0; declared as usize]);
-            }
             let start = view.byte_offset.unwrap_or_default().0;
             let len = c.count.saturating_mul(c.byte_stride);
             if len != view.byte_length.0 {
@@ -155,12 +143,27 @@ impl Plan {
                     ),
                 ));
             }
-            let out = usize::try_from(start)
-                .ok()
-                .zip(usize::try_from(len).ok())
-                .and_then(|(s, n)| slot.to_mut().get_mut(s..s.checked_add(n)?))
-                .ok_or_else(|| Fault::new(&at, format!("the decoded view does not fit buffers[{target}]")))?;
-            decode_view(c, &source, out, &mut workspace).map_err(|what| Fault::new(at, what))?;
+            // The target is taken out while the source (another buffer) is read in place.
+            let Some(slot) = buffers.get_mut(target) else { continue };
+            let mut decoded = std::mem::take(slot).into_owned();
+            if decoded.is_empty() {
+                decoded = vec![0; declared as usize];
+            }
+            let result = match slice(buffers, c.buffer, c.byte_offset, c.byte_length) {
+                None => {
+                    Err(format!("bytes {}+{} are not in buffers[{}]", c.byte_offset, c.byte_length, c.buffer))
+                }
+                Some(source) => usize::try_from(start)
+                    .ok()
+                    .zip(usize::try_from(len).ok())
+                    .and_then(|(s, n)| decoded.get_mut(s..s.checked_add(n)?))
+                    .ok_or_else(|| format!("the decoded view does not fit buffers[{target}]"))
+                    .and_then(|out| decode_view(c, source, out, &mut workspace)),
+            };
+            if let Some(slot) = buffers.get_mut(target) {
+                *slot = Cow::Owned(decoded);
+            }
+            result.map_err(|what| Fault::new(at, what))?;
         }
         Ok(())
     }
