@@ -178,7 +178,7 @@ fn bind_mismatch(
         });
     }
     let off = max_abs_diff(&common, &Mat4::IDENTITY);
-    if odd == 0 && (off.is_nan() || off > tolerance) {
+    if odd == 0 && (off.is_nan() || off > tolerance) && !quantized_positions(rig, s) {
         let (scale, rotation, translation) = common.to_scale_rotation_translation();
         let (axis, angle) = rotation.to_axis_angle();
         // Report the shorter way round: 270 degrees about x is 90 degrees about -x.
@@ -238,6 +238,19 @@ fn joint_pull(rig: &Rig, s: usize, j: usize, delta: &Mat4) -> f32 {
         });
     }
     most
+}
+
+/// Whether a mesh skinned by skin `s` stores POSITION as integers (KHR_mesh_quantization).
+/// Its bind space is then the quantizer's grid and the inverse bind matrices carry the
+/// dequantization, so every joint differing from its bind pose by the same transform is
+/// that dequantization, not something to report.
+fn quantized_positions(rig: &Rig, s: usize) -> bool {
+    let quantized = |m: usize| {
+        rig.storage.primitives.iter().any(|p| {
+            p.mesh == m && p.attributes.iter().any(|a| a.name == "POSITION" && a.component != "FLOAT")
+        })
+    };
+    rig.nodes.iter().filter(|n| n.skin == Some(s)).filter_map(|n| n.mesh).any(quantized)
 }
 
 pub(crate) fn max_abs_diff(a: &Mat4, b: &Mat4) -> f32 {

@@ -40,9 +40,18 @@ pub(crate) struct Format {
     /// The allowed kinds in words, for messages.
     pub need: &'static str,
     pub allowed: &'static [(Type, ComponentType)],
-    /// Integer components must be `normalized: true` (WEIGHTS, rotations, morph weights);
-    /// when false, no component may be normalized.
-    pub normalized_ints: bool,
+    pub normalized: Normalized,
+}
+
+/// What an accessor's `normalized` flag must be for its integer components.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Normalized {
+    /// Never normalized (JOINTS, indices, floats).
+    Never,
+    /// Integers must be normalized (WEIGHTS, rotations, morph weights, quantized normals).
+    Ints,
+    /// Either way, each with its own meaning (quantized positions and morph deltas).
+    Either,
 }
 
 /// An accessor that passed `Source::check`: safe to hand to gltf's readers.
@@ -51,6 +60,8 @@ pub(crate) struct CheckedAccessor {
     pub index: usize,
     pub count: usize,
     pub component: ComponentType,
+    /// The accessor's `normalized` flag, which decides how integers become floats.
+    pub normalized: bool,
     /// No bufferView and no sparse: every element is zero.
     pub zeros: bool,
 }
@@ -128,8 +139,9 @@ impl<'a> Source<'a> {
                 ),
             ));
         }
-        let want_normalized = format.normalized_ints && component != ComponentType::F32;
-        if acc.normalized != want_normalized {
+        let want_normalized = format.normalized == Normalized::Ints && component != ComponentType::F32;
+        let either = format.normalized == Normalized::Either && component != ComponentType::F32;
+        if acc.normalized != want_normalized && !either {
             findings.push(
                 "ACCESSOR_NORMALIZED_INVALID",
                 Severity::Warning,
@@ -155,6 +167,7 @@ impl<'a> Source<'a> {
             index,
             count,
             component,
+            normalized: acc.normalized,
             zeros: acc.buffer_view.is_none() && acc.sparse.is_none(),
         })
     }

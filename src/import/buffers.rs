@@ -16,16 +16,23 @@ use std::path::{Path, PathBuf};
 const DATA_URI_TYPES: &[&str] =
     &["data:application/octet-stream;base64,", "data:application/gltf-buffer;base64,"];
 
+/// `fallback(i)` says buffer `i` is a compression extension's fallback, which may come
+/// without data (an empty slice here; `meshopt` fills it in).
 pub(crate) fn resolve<'a>(
     root: &json::Root,
     bin: Option<&'a [u8]>,
     base_dir: Option<&Path>,
+    fallback: impl Fn(usize) -> bool,
 ) -> Result<Vec<Cow<'a, [u8]>>, Fault> {
     let mut out = Vec::with_capacity(root.buffers.len());
     for (i, buffer) in root.buffers.iter().enumerate() {
         let expected = usize::try_from(buffer.byte_length.0)
             .map_err(|_| Fault::new(format!("buffers[{i}].byteLength"), "value too large"))?;
         let data: Cow<'a, [u8]> = match buffer.uri.as_deref() {
+            None if fallback(i) && (i != 0 || bin.is_none()) => {
+                out.push(Cow::Borrowed(&[][..]));
+                continue;
+            }
             None if i == 0 => Cow::Borrowed(bin.ok_or_else(|| {
                 Fault::new(format!("buffers[{i}]"), "has no uri and the file has no .glb BIN chunk")
             })?),
@@ -38,10 +45,15 @@ pub(crate) fn resolve<'a>(
             Some(uri) if uri.starts_with("data:") => Cow::Owned(
                 decode_data_uri(uri).map_err(|what| Fault::new(format!("buffers[{i}].uri"), what))?,
             ),
-            Some(uri) => Cow::Owned(
-                read_external(uri, base_dir, expected)
-                    .map_err(|what| Fault::new(format!("buffers[{i}].uri"), what))?,
-            ),
+            Some(uri) => match read_external(uri, base_dir, expected) {
+                Ok(data) => Cow::Owned(data),
+                // A compressed file's fallback is optional reading: decoding replaces it.
+                Err(_) if fallback(i) => {
+                    out.push(Cow::Borrowed(&[][..]));
+                    continue;
+                }
+                Err(what) => return Err(Fault::new(format!("buffers[{i}].uri"), what)),
+            },
         };
         if data.len() < expected {
             return Err(Fault::new(

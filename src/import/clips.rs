@@ -6,7 +6,7 @@
 //! that target a node's transform or morph weights are read by the same code; the others
 //! come back as `UnpreviewedChannel`s.
 
-use super::accessors::{self, CheckedAccessor, Format, Source, snorm8, snorm16, unorm8, unorm16};
+use super::accessors::{self, CheckedAccessor, Format, Normalized, Source, snorm8, snorm16, unorm8, unorm16};
 use super::nodes::UNIT_TOLERANCE;
 use super::pointer;
 use super::{Fault, findings::Findings};
@@ -21,19 +21,19 @@ const INPUT: Format = Format {
     role: "a sampler input",
     need: "SCALAR of FLOAT",
     allowed: &[(T::Scalar, C::F32)],
-    normalized_ints: false,
+    normalized: Normalized::Never,
 };
 const VEC3_OUTPUT: Format = Format {
     role: "a translation or scale output",
     need: "VEC3 of FLOAT",
     allowed: &[(T::Vec3, C::F32)],
-    normalized_ints: false,
+    normalized: Normalized::Never,
 };
 const ROTATION_OUTPUT: Format = Format {
     role: "a rotation output",
     need: "VEC4 of FLOAT, or of normalized BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT",
     allowed: &[(T::Vec4, C::F32), (T::Vec4, C::I8), (T::Vec4, C::U8), (T::Vec4, C::I16), (T::Vec4, C::U16)],
-    normalized_ints: true,
+    normalized: Normalized::Ints,
 };
 const WEIGHTS_OUTPUT: Format = Format {
     role: "a weights output",
@@ -45,7 +45,7 @@ const WEIGHTS_OUTPUT: Format = Format {
         (T::Scalar, C::I16),
         (T::Scalar, C::U16),
     ],
-    normalized_ints: true,
+    normalized: Normalized::Ints,
 };
 
 pub(crate) fn build(

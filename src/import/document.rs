@@ -6,8 +6,8 @@
 //! A few of gltf-json's validation rules are stricter than the glTF spec or than rigscope
 //! needs; those are turned into findings instead of refusals (see `relax`).
 
-use super::{Fault, findings::Findings, glb, pointer};
-use crate::rig::Severity;
+use super::{Fault, extensions, findings::Findings, glb, pointer};
+use crate::rig::{ExtensionHandling, Severity};
 use gltf::json;
 
 /// The parsed file: the document, its JSON text and the .glb BIN chunk, the last two
@@ -22,34 +22,6 @@ pub(crate) struct Parsed<'a> {
     /// `KHR_animation_pointer` channels, taken out of `document` (see `pointer`).
     pub pointers: pointer::Split,
 }
-
-/// Extensions that only concern materials, textures or lights: rigscope ignores those parts
-/// of a file, so a file that requires them is still fully readable for our purposes.
-const HARMLESS_REQUIRED: &[&str] = &[
-    "KHR_materials_pbrSpecularGlossiness",
-    "KHR_materials_unlit",
-    "KHR_materials_transmission",
-    "KHR_materials_ior",
-    "KHR_materials_emissive_strength",
-    "KHR_materials_volume",
-    "KHR_materials_specular",
-    "KHR_materials_clearcoat",
-    "KHR_materials_sheen",
-    "KHR_materials_iridescence",
-    "KHR_materials_anisotropy",
-    "KHR_materials_dispersion",
-    "KHR_materials_variants",
-    "KHR_texture_transform",
-    "KHR_texture_basisu",
-    "EXT_texture_webp",
-    "EXT_texture_avif",
-    "MSFT_texture_dds",
-    "KHR_lights_punctual",
-];
-
-/// Extensions rigscope reads (see `instancing` and `pointer`): required or not, they load.
-const SUPPORTED_REQUIRED: &[&str] =
-    &["EXT_mesh_gpu_instancing", "KHR_mesh_gpu_instancing", "KHR_animation_pointer", super::draco::EXTENSION];
 
 pub(crate) fn parse<'a>(bytes: &'a [u8], findings: &mut Findings) -> Result<Parsed<'a>, Fault> {
     let (json, bin) = frame(bytes, findings)?;
@@ -105,23 +77,33 @@ fn check_version(root: &json::Root) -> Result<(), Fault> {
     }
 }
 
+/// Refuses a file that requires extensions rigscope cannot apply, naming all of them.
 fn check_required_extensions(root: &json::Root) -> Result<(), Fault> {
-    for (i, ext) in root.extensions_required.iter().enumerate() {
-        if !HARMLESS_REQUIRED.contains(&ext.as_str()) && !SUPPORTED_REQUIRED.contains(&ext.as_str()) {
-            let why = match ext.as_str() {
-                "KHR_draco_mesh_compression" | "EXT_meshopt_compression" => {
-                    " (compressed geometry needs a decoder rigscope does not have)"
-                }
-                "KHR_mesh_quantization" => " (quantized vertex attributes are not supported)",
-                _ => "",
-            };
-            return Err(Fault::new(
-                format!("extensionsRequired[{i}]"),
-                format!("the file requires extension {ext}, which rigscope does not support{why}"),
-            ));
-        }
+    let missing: Vec<(usize, String)> = root
+        .extensions_required
+        .iter()
+        .enumerate()
+        .filter(|(_, ext)| extensions::handling(ext, true) == ExtensionHandling::Unsupported)
+        .map(|(i, ext)| match extensions::why_unsupported(ext) {
+            Some(why) => (i, format!("{ext} ({why})")),
+            None => (i, ext.clone()),
+        })
+        .collect();
+    match missing.as_slice() {
+        [] => Ok(()),
+        [(i, one)] => Err(Fault::new(
+            format!("extensionsRequired[{i}]"),
+            format!("the file requires extension {one}, which rigscope does not support"),
+        )),
+        many => Err(Fault::new(
+            "extensionsRequired",
+            format!(
+                "the file requires {} extensions rigscope does not support: {}",
+                many.len(),
+                many.iter().map(|(_, name)| name.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+        )),
     }
-    Ok(())
 }
 
 /// gltf-json's primitive check reads `accessors[POSITION]` without a bounds check; make sure
@@ -195,6 +177,9 @@ fn relax(path: &str, error: json::validation::Error, findings: &mut Findings) ->
             );
             true
         }
+        // `texture.source` is optional in glTF 2.0 (the image may be only in an extension
+        // such as EXT_texture_webp); rigscope does not read textures.
+        E::Missing if path.starts_with("textures[") && path.ends_with("].source") => true,
         // The spec allows an accessor without bufferView: its elements are zeros.
         E::Missing if path.starts_with("accessors[") && path.ends_with("].bufferView") => true,
         _ => false,
@@ -250,6 +235,27 @@ mod tests {
         glb.extend_from_slice(&8u32.to_le_bytes());
         let err = frame(&glb, &mut Findings::default()).err().map(|f| f.message());
         assert!(err.is_some_and(|m| m.contains("too small")));
+    }
+
+    fn required(names: &[&str]) -> Result<(), String> {
+        let text = serde_json::json!({"asset": {"version": "2.0"}, "extensionsUsed": names, "extensionsRequired": names});
+        let root: json::Root =
+            json::deserialize::from_slice(text.to_string().as_bytes()).map_err(|e| e.to_string())?;
+        check_required_extensions(&root).map_err(|f| f.message())
+    }
+
+    #[test]
+    fn every_unsupported_required_extension_is_named_at_once() {
+        assert_eq!(required(&["KHR_mesh_quantization", "EXT_texture_webp", "KHR_materials_volume"]), Ok(()));
+        assert_eq!(
+            required(&["KHR_mesh_quantization", "ACME_warp"]),
+            Err("extensionsRequired[1]: the file requires extension ACME_warp, which rigscope does not support".into())
+        );
+        assert_eq!(
+            required(&["ACME_warp", "EXT_meshopt_compression", "ACME_bend", "KHR_lights_punctual"]),
+            Err("extensionsRequired: the file requires 2 extensions rigscope does not support: ACME_warp, ACME_bend"
+                .into())
+        );
     }
 
     #[test]

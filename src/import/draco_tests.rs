@@ -170,7 +170,8 @@ fn mismatched_accessors_and_bad_references_are_refused() {
 #[test]
 fn the_import_hook_keeps_the_declarations_and_lists_the_primitives() {
     let parsed = super::document::parse(VALENCE, &mut Findings::default()).expect("parses");
-    let mut data = super::buffers::resolve(parsed.document.as_json(), parsed.bin, None).expect("buffers");
+    let mut data =
+        super::buffers::resolve(parsed.document.as_json(), parsed.bin, None, |_| false).expect("buffers");
     let (document, primitives) =
         draco::decode_document(parsed.document, parsed.json, &mut data).expect("decodes");
     assert_eq!(primitives, vec![(0, 0)]);

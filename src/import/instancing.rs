@@ -6,7 +6,7 @@
 //! gltf-json drops node extensions it does not know, so the extension objects are read from
 //! the JSON text with a second, shallow parse, only when `extensionsUsed` names the extension.
 
-use super::accessors::{self, CheckedAccessor, Format, Source, snorm8, snorm16, unorm8, unorm16};
+use super::accessors::{self, CheckedAccessor, Format, Normalized, Source, snorm8, snorm16, unorm8, unorm16};
 use super::{Fault, findings::Findings};
 use crate::rig::{Node, Severity};
 use glam::{Mat4, Quat, Vec3};
@@ -176,7 +176,7 @@ where
         role: "an instance attribute",
         need: if N == 3 { VEC3_NEED } else { VEC4_NEED },
         allowed: kinds,
-        normalized_ints: normalized,
+        normalized: if normalized { Normalized::Ints } else { Normalized::Never },
     };
     let acc = src.check(index, &format, at, findings)?;
     fn decoded<I: Item + Copy, const N: usize>(

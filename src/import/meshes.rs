@@ -3,8 +3,8 @@
 //! c/255 or c/65535, never renormalised), and morph target deltas. All attribute arrays of a
 //! primitive must have the vertex count; all primitives of a mesh the same morph target count.
 
-use super::accessors::{self, CheckedAccessor, Format, Source, unorm8, unorm16};
-use super::{Fault, direct, findings::Findings};
+use super::accessors::{self, CheckedAccessor, Format, Normalized, Source, unorm8, unorm16};
+use super::{Fault, direct, findings::Findings, quantized};
 use crate::rig::{Indices, InfluenceSet, Mesh, MorphTarget, Primitive, Severity, Topology, WeightStorage};
 use glam::Vec3;
 use gltf::json;
@@ -14,33 +14,49 @@ use gltf::json::validation::Checked;
 use gltf::mesh::util::ReadWeights;
 use std::collections::BTreeSet;
 
-const POSITION: Format =
-    Format { role: "POSITION", need: "VEC3 of FLOAT", allowed: &[(T::Vec3, C::F32)], normalized_ints: false };
-const NORMAL: Format =
-    Format { role: "NORMAL", need: "VEC3 of FLOAT", allowed: &[(T::Vec3, C::F32)], normalized_ints: false };
+// Integer forms are KHR_mesh_quantization's; a file that stores them without declaring
+// the extension is read all the same.
+const POSITION: Format = Format {
+    role: "POSITION",
+    need: "VEC3 of FLOAT, BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT",
+    allowed: &[(T::Vec3, C::F32), (T::Vec3, C::I8), (T::Vec3, C::U8), (T::Vec3, C::I16), (T::Vec3, C::U16)],
+    normalized: Normalized::Either,
+};
+const NORMAL: Format = Format {
+    role: "NORMAL",
+    need: "VEC3 of FLOAT, or of normalized BYTE or SHORT",
+    allowed: &[(T::Vec3, C::F32), (T::Vec3, C::I8), (T::Vec3, C::I16)],
+    normalized: Normalized::Ints,
+};
 const JOINTS: Format = Format {
     role: "JOINTS_n",
     need: "VEC4 of UNSIGNED_BYTE or UNSIGNED_SHORT",
     allowed: &[(T::Vec4, C::U8), (T::Vec4, C::U16)],
-    normalized_ints: false,
+    normalized: Normalized::Never,
 };
 const WEIGHTS: Format = Format {
     role: "WEIGHTS_n",
     need: "VEC4 of FLOAT, or of normalized UNSIGNED_BYTE or UNSIGNED_SHORT",
     allowed: &[(T::Vec4, C::F32), (T::Vec4, C::U8), (T::Vec4, C::U16)],
-    normalized_ints: true,
+    normalized: Normalized::Ints,
 };
 const INDICES: Format = Format {
     role: "indices",
     need: "SCALAR of UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT",
     allowed: &[(T::Scalar, C::U8), (T::Scalar, C::U16), (T::Scalar, C::U32)],
-    normalized_ints: false,
+    normalized: Normalized::Never,
 };
-const MORPH_DELTA: Format = Format {
-    role: "a morph target attribute",
-    need: "VEC3 of FLOAT",
-    allowed: &[(T::Vec3, C::F32)],
-    normalized_ints: false,
+const MORPH_POSITION: Format = Format {
+    role: "a morph target POSITION",
+    need: "VEC3 of FLOAT, BYTE or SHORT",
+    allowed: &[(T::Vec3, C::F32), (T::Vec3, C::I8), (T::Vec3, C::I16)],
+    normalized: Normalized::Either,
+};
+const MORPH_DIRECTION: Format = Format {
+    role: "a morph target NORMAL or TANGENT",
+    need: "VEC3 of FLOAT, or of normalized BYTE or SHORT",
+    allowed: &[(T::Vec3, C::F32), (T::Vec3, C::I8), (T::Vec3, C::I16)],
+    normalized: Normalized::Ints,
 };
 
 pub(crate) fn build(src: &Source<'_>, findings: &mut Findings) -> Result<Vec<Mesh>, Fault> {
@@ -186,24 +202,20 @@ fn one_primitive(
     };
 
     let mut morph_targets = Vec::with_capacity(target_count);
-    let mut readers = reader.read_morph_targets();
     for (t, target) in json.targets.iter().flatten().enumerate() {
         let t_at = format!("{at}.targets[{t}]");
-        // gltf's morph reader opens POSITION, NORMAL and TANGENT together, so all three
-        // are checked before it is advanced (TANGENT is otherwise unused).
+        // TANGENT is not used, but checked like the others: a file whose deltas do not fit
+        // their buffers is broken whichever of them rigscope reads.
         let mut check = |index: Option<json::Index<json::Accessor>>, name: &str| {
             let d_at = format!("{t_at}.{name}");
-            index
-                .map(|i| src.check(i.value(), &MORPH_DELTA, &d_at, findings))
-                .transpose()
-                .map(|acc| (acc, d_at))
+            let format = if name == "POSITION" { &MORPH_POSITION } else { &MORPH_DIRECTION };
+            index.map(|i| src.check(i.value(), format, &d_at, findings)).transpose().map(|acc| (acc, d_at))
         };
         let positions = check(target.positions, "POSITION")?;
         let normals = check(target.normals, "NORMAL")?;
         check(target.tangents, "TANGENT")?;
-        let (pos_iter, normal_iter, _) = readers.next().unwrap_or((None, None, None));
-        let positions = deltas(src, positions, pos_iter, count, findings)?;
-        let normals = deltas(src, normals, normal_iter, count, findings)?;
+        let positions = deltas(src, positions, count, findings)?;
+        let normals = deltas(src, normals, count, findings)?;
         morph_targets.push(MorphTarget { positions, normals });
     }
 
@@ -300,29 +312,32 @@ fn read_weights<'r>(
     Ok((weights, storage))
 }
 
-/// One morph target attribute's deltas, when the target has it.
-fn deltas<I: Iterator<Item = [f32; 3]>>(
+/// One morph target attribute's deltas, when the target has it. gltf's morph target reader
+/// is not used: it reads every target attribute as floats, whatever its component type.
+fn deltas(
     src: &Source<'_>,
     (acc, at): (Option<CheckedAccessor>, String),
-    iter: Option<I>,
     count: usize,
     findings: &mut Findings,
 ) -> Result<Option<Vec<Vec3>>, Fault> {
     let Some(acc) = acc else { return Ok(None) };
-    let deltas = vec3s(src, &acc, || iter, &at)?;
+    let deltas = quantized::vec3s(src, &acc, &at)?;
     same_length(&at, deltas.len(), count)?;
     report_vec3s(findings, &acc, &deltas, "morph target");
     Ok(Some(deltas))
 }
 
-/// A VEC3 of FLOAT accessor: read in bulk when it is plain, through gltf's reader (`iter`,
-/// only made then) otherwise.
+/// A VEC3 accessor: floats read in bulk when it is plain, through gltf's reader (`iter`,
+/// only made then) otherwise; quantized integers through `quantized`.
 fn vec3s<I: Iterator<Item = [f32; 3]>>(
     src: &Source<'_>,
     acc: &CheckedAccessor,
     iter: impl FnOnce() -> Option<I>,
     at: &str,
 ) -> Result<Vec<Vec3>, Fault> {
+    if acc.component != C::F32 {
+        return quantized::vec3s(src, acc, at);
+    }
     if let Some(values) = src.elements(acc).and_then(|e| e.decode(direct::vec3)) {
         return Ok(values);
     }

@@ -17,15 +17,19 @@ mod clips;
 mod direct;
 mod document;
 mod draco;
+mod extensions;
 mod file;
 mod findings;
 mod glb;
 mod instancing;
 mod meshes;
+mod meshopt;
 mod nodes;
 mod pointer;
+mod quantized;
 mod raw;
 mod skins;
+mod storage;
 
 use crate::rig::Rig;
 use std::path::Path;
@@ -91,9 +95,12 @@ pub fn load_bytes(bytes: &[u8], name: &str, base_dir: Option<&Path>) -> Result<R
 fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Result<Rig, Fault> {
     let mut findings = Findings::default();
     let parsed = document::parse(bytes, &mut findings)?;
-    let mut data = buffers::resolve(parsed.document.as_json(), parsed.bin, base_dir)?;
+    let json = parsed.document.as_json();
+    let compressed = meshopt::Plan::read(json, parsed.json)?;
+    let mut data = buffers::resolve(json, parsed.bin, base_dir, |i| compressed.is_fallback(i))?;
+    compressed.decode(json, &mut data)?;
     // The Draco primitives' list is for reports of how each primitive was stored.
-    let (document, _draco_primitives) = draco::decode_document(parsed.document, parsed.json, &mut data)?;
+    let (document, draco_primitives) = draco::decode_document(parsed.document, parsed.json, &mut data)?;
     let src = accessors::Source::new(&document, &data, direct);
 
     let mut hierarchy = nodes::build(src.json(), &mut findings)?;
@@ -117,6 +124,7 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
         unpreviewed_channels: animations.unpreviewed,
         channel_file_index: animations.file_index,
         findings: findings.into_vec(),
+        storage: storage::build(json, &compressed, &draco_primitives),
     })
 }
 

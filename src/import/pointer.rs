@@ -5,7 +5,7 @@
 //! (materials, cameras, lights, extensions) as not previewed. Nothing a pointer names is a
 //! load error.
 
-use super::accessors::Format;
+use super::accessors::{Format, Normalized};
 use super::{Fault, findings::Findings};
 use crate::rig::{Mesh, Node, Property, Severity};
 use gltf::json;
@@ -188,7 +188,12 @@ pub(crate) fn output_format(ty: Type, normalized: bool) -> Format {
         Type::Vec4 => "VEC4 of FLOAT, BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT",
         _ => "SCALAR of FLOAT, BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT",
     };
-    Format { role: "a pointer channel's output", need, allowed, normalized_ints: normalized }
+    Format {
+        role: "a pointer channel's output",
+        need,
+        allowed,
+        normalized: if normalized { Normalized::Ints } else { Normalized::Never },
+    }
 }
 
 /// RFC 6901: `~1` is `/` and `~0` is `~`, in that order.

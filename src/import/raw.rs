@@ -3,7 +3,7 @@
 //! bytes of every buffer, found with the same rules and safety checks as `load`. Draco
 //! primitives come decoded (see `draco`), so what is written from here is uncompressed.
 
-use super::{Fault, ImportError, buffers, document, draco, findings::Findings, glb};
+use super::{Fault, ImportError, buffers, document, draco, findings::Findings, glb, meshopt};
 use std::path::Path;
 
 /// A glTF file's JSON and buffer bytes.
@@ -58,7 +58,11 @@ pub fn load_raw_bytes(bytes: &[u8], name: &str, base_dir: Option<&Path>) -> Resu
 fn build(bytes: &[u8], base_dir: Option<&Path>) -> Result<RawAsset, Fault> {
     // `parse` checks the framing and the document, and hands back the JSON text it read.
     let parsed = document::parse(bytes, &mut Findings::default())?;
-    let buffers = buffers::resolve(parsed.document.as_json(), parsed.bin, base_dir)?;
+    let root = parsed.document.as_json();
+    // Compressed views are decoded into their fallback buffers, as `load` does.
+    let compressed = meshopt::Plan::read(root, parsed.json)?;
+    let mut buffers = buffers::resolve(root, parsed.bin, base_dir, |i| compressed.is_fallback(i))?;
+    compressed.decode(root, &mut buffers)?;
     let is_glb = bytes.starts_with(glb::MAGIC);
     // The JSON chunk is padded with spaces; some writers pad with NUL bytes instead.
     let text = parsed.json;

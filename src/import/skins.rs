@@ -3,7 +3,7 @@
 //! `joint_parent` (nearest ancestor that is a joint of the same skin). Both come from the
 //! node hierarchy, whatever order the file lists the joints in.
 
-use super::accessors::{self, Format, Source};
+use super::accessors::{self, Format, Normalized, Source};
 use super::nodes::Hierarchy;
 use super::{Fault, findings::Findings};
 use crate::rig::{Node, Severity, Skin};
@@ -15,7 +15,7 @@ const INVERSE_BIND: Format = Format {
     role: "inverseBindMatrices",
     need: "MAT4 of FLOAT",
     allowed: &[(Type::Mat4, ComponentType::F32)],
-    normalized_ints: false,
+    normalized: Normalized::Never,
 };
 
 pub(crate) fn build(

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::{FORMAT_VERSION, interpolation_name, topology_name};
-use crate::rig::{Interpolation, Primitive, Rig, Skin};
+use crate::rig::{Compression, ExtensionHandling, Interpolation, Primitive, Rig, Skin};
 
 #[derive(Debug, Serialize)]
 pub struct InspectDoc {
@@ -20,6 +20,33 @@ pub struct InspectDoc {
     pub clips: Vec<ClipDoc>,
     /// Data-level findings recorded at load (see `rigscope check` for the weight rules).
     pub findings: Vec<crate::rig::Finding>,
+    /// The file's `extensionsUsed`, as listed.
+    pub extensions_used: Vec<String>,
+    /// The file's `extensionsRequired`, as listed.
+    pub extensions_required: Vec<String>,
+    /// Every extension the file names, with what rigscope does with it.
+    pub extensions: Vec<ExtensionDoc>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ExtensionDoc {
+    pub name: String,
+    pub required: bool,
+    /// `applied` (read at load), `ignored` (materials, textures, lights, metadata, or not
+    /// required) or `unsupported` (never in a loaded file: such files are refused).
+    pub handling: ExtensionHandling,
+}
+
+#[derive(Debug, Serialize)]
+pub struct AttributeDoc {
+    /// `POSITION`, `JOINTS_0`, ..., and `indices` for the index accessor.
+    pub name: String,
+    /// Accessor type: `SCALAR`, `VEC2`, `VEC3`, `VEC4`, ...
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// Component type as glTF names it: `FLOAT`, `UNSIGNED_BYTE`, `SHORT`, ...
+    pub component: &'static str,
+    pub normalized: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -90,6 +117,10 @@ pub struct PrimitiveDoc {
     /// Has joints/weights and is instanced by a node with a skin.
     pub skinned: bool,
     pub morph_targets: usize,
+    /// Every attribute's stored format (then `indices`), before rigscope decoded it.
+    pub attributes: Vec<AttributeDoc>,
+    /// `meshopt` or `draco` when the primitive's data came compressed, else null.
+    pub compression: Option<Compression>,
 }
 
 #[derive(Debug, Serialize)]
@@ -185,6 +216,20 @@ impl InspectDoc {
                             max_influences: max_influences(p),
                             skinned: p.is_skinned() && skinned_meshes[index],
                             morph_targets: p.morph_targets.len(),
+                            attributes: stored(rig, index, pi)
+                                .map(|st| {
+                                    st.attributes
+                                        .iter()
+                                        .map(|a| AttributeDoc {
+                                            name: a.name.clone(),
+                                            kind: a.kind,
+                                            component: a.component,
+                                            normalized: a.normalized,
+                                        })
+                                        .collect()
+                                })
+                                .unwrap_or_default(),
+                            compression: stored(rig, index, pi).and_then(|st| st.compression),
                         })
                         .collect(),
                 })
@@ -212,6 +257,26 @@ impl InspectDoc {
                 })
                 .collect(),
             findings: rig.findings.clone(),
+            extensions_used: rig
+                .storage
+                .extensions
+                .iter()
+                .filter(|e| e.used)
+                .map(|e| e.name.clone())
+                .collect(),
+            extensions_required: rig
+                .storage
+                .extensions
+                .iter()
+                .filter(|e| e.required)
+                .map(|e| e.name.clone())
+                .collect(),
+            extensions: rig
+                .storage
+                .extensions
+                .iter()
+                .map(|e| ExtensionDoc { name: e.name.clone(), required: e.required, handling: e.handling })
+                .collect(),
         }
     }
 }
@@ -228,6 +293,18 @@ fn not_previewed(rig: &Rig, clip: usize) -> Vec<NotPreviewedDoc> {
             reason: u.reason.clone(),
         })
         .collect()
+}
+
+fn stored(rig: &Rig, mesh: usize, primitive: usize) -> Option<&crate::rig::PrimitiveStorage> {
+    rig.storage.primitives.iter().find(|p| p.mesh == mesh && p.primitive == primitive)
+}
+
+fn handling_name(h: ExtensionHandling) -> &'static str {
+    match h {
+        ExtensionHandling::Applied => "applied",
+        ExtensionHandling::Ignored => "ignored",
+        ExtensionHandling::Unsupported => "unsupported",
+    }
 }
 
 /// For each mesh: is it instanced by at least one node that has a skin?
@@ -307,6 +384,17 @@ pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
             plural(count, "instance")
         )?;
     }
+    if !doc.extensions.is_empty() {
+        let list: Vec<String> = doc
+            .extensions
+            .iter()
+            .map(|e| {
+                let required = if e.required { "required, " } else { "" };
+                format!("{} ({required}{})", e.name, handling_name(e.handling))
+            })
+            .collect();
+        writeln!(out, "  extensions {}", list.join(", "))?;
+    }
 
     writeln!(out, "\nskins ({})", doc.skins.len())?;
     let index_w = index_width(doc.skins.len());
@@ -353,6 +441,20 @@ pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
                     String::new()
                 },
             )?;
+            let formats: Vec<String> = p
+                .attributes
+                .iter()
+                .map(|a| {
+                    let norm = if a.normalized { " normalized" } else { "" };
+                    format!("{} {} {}{norm}", a.name, a.kind, a.component)
+                })
+                .collect();
+            let compression = match p.compression {
+                Some(Compression::Meshopt) => " (meshopt-compressed)",
+                Some(Compression::Draco) => " (Draco-compressed)",
+                None => "",
+            };
+            writeln!(out, "      stored{compression}: {}", formats.join(", "))?;
         }
     }
 

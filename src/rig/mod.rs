@@ -7,10 +7,12 @@
 
 mod finding;
 mod indices;
+mod storage;
 mod transform;
 
 pub use finding::{Finding, Severity};
 pub use indices::Indices;
+pub use storage::{AttributeFormat, Compression, ExtensionHandling, ExtensionUse, PrimitiveStorage, Storage};
 pub use transform::Transform;
 
 use glam::{Mat4, Vec3};
@@ -41,6 +43,8 @@ pub struct Rig {
     pub channel_file_index: Vec<Vec<usize>>,
     /// Data-level oddities found at load (never structural faults: those are errors).
     pub findings: Vec<Finding>,
+    /// How the file stored its data (extensions, attribute formats, compression).
+    pub storage: Storage,
 }
 
 /// A node of the hierarchy.

@@ -9,6 +9,7 @@ mod instancing;
 mod malformed;
 mod normalize;
 mod normalize_pipeline;
+mod pipeline;
 mod pointer;
 mod reference;
 mod samples;
