@@ -100,8 +100,9 @@ pub struct BenchArgs {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// A .gltf or .glb file.
-    pub file: PathBuf,
+    /// .gltf or .glb files, or folders searched recursively for them.
+    #[arg(required = true, value_name = "FILE|DIR")]
+    pub files: Vec<PathBuf>,
     /// Print every finding as versioned JSON (schema in the README).
     #[arg(long)]
     pub json: bool,
@@ -114,6 +115,24 @@ pub struct CheckArgs {
     /// Exit 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Output format (default text; --json is --format json).
+    #[arg(long, value_enum)]
+    pub format: Option<CheckFormat>,
+}
+
+/// `check --format`: for people, scripts, code scanning, CI test reports or GitHub annotations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckFormat {
+    /// Findings per file, then a summary.
+    Text,
+    /// The versioned JSON document (schema in the README).
+    Json,
+    /// SARIF 2.1.0, for code scanning.
+    Sarif,
+    /// JUnit XML, one test case per file.
+    Junit,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
 }
 
 #[derive(Debug, Args)]
