@@ -37,6 +37,7 @@
 pub mod anim;
 pub mod cli;
 pub mod diagnose;
+pub mod diff;
 pub mod export;
 pub mod import;
 #[cfg(target_arch = "x86_64")]

@@ -78,6 +78,23 @@ pub enum Command {
     /// Time the viewer's per-frame pipeline headless over N frames of the first clip:
     /// per-stage median and p99, vertices/s, frames/s and bytes sent per frame.
     Bench(BenchArgs),
+    /// Compare two versions of a rig: joints, skins, rest pose, clips (sampled) and weights;
+    /// exit 0 when equal within --tol, 1 when different, 2 on bad input.
+    Diff(DiffArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The old version (.gltf or .glb).
+    pub a: PathBuf,
+    /// The new version (.gltf or .glb).
+    pub b: PathBuf,
+    /// Differences at or below this are no change (file units, radians, seconds, weights).
+    #[arg(long, value_name = "TOL", default_value_t = crate::diff::DEFAULT_TOLERANCE, allow_negative_numbers = true)]
+    pub tol: f32,
+    /// Print the versioned JSON document instead of text (schema in the README).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

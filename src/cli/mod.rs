@@ -6,6 +6,7 @@
 mod args;
 mod bench;
 mod check;
+mod diff;
 mod inspect;
 mod normalize;
 mod output;
@@ -76,6 +77,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Some(Command::Check(a)) => check::run(&a),
         Some(Command::Normalize(a)) => normalize::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
+        Some(Command::Diff(a)) => diff::run(&a),
         None => open_viewer(&cli.open),
     }
 }

@@ -1,0 +1,141 @@
+//! `diff` as text: one line per change, grouped by joints, skins, clips and meshes.
+
+use std::fmt::Write;
+
+use super::RigDiff;
+
+pub fn render_text(d: &RigDiff) -> String {
+    let mut s = String::new();
+    let _ = write_all(d, &mut s);
+    s
+}
+
+fn write_all(d: &RigDiff, s: &mut String) -> std::fmt::Result {
+    writeln!(s, "a: {}", d.a)?;
+    writeln!(s, "b: {}", d.b)?;
+    writeln!(s, "tolerance {}", d.tolerance)?;
+    if d.equal {
+        return writeln!(s, "equal: no change above the tolerance");
+    }
+    let j = &d.joints;
+    if !j.is_empty() {
+        writeln!(s, "\njoints")?;
+        for n in &j.added {
+            writeln!(s, "  added       {n}")?;
+        }
+        for n in &j.removed {
+            writeln!(s, "  removed     {n}")?;
+        }
+        for r in &j.renamed {
+            writeln!(s, "  renamed     {} -> {}", r.from, r.to)?;
+        }
+        for r in &j.reparented {
+            let name = |p: &Option<String>| p.clone().unwrap_or_else(|| "(root)".into());
+            writeln!(s, "  reparented  {}: parent {} -> {}", r.joint, name(&r.from), name(&r.to))?;
+        }
+        for r in &j.rest {
+            writeln!(
+                s,
+                "  rest pose   {}: translation moved {}, rotation {:.4} deg, scale {}  ({:?} -> {:?})",
+                r.joint, r.translation, r.rotation_deg, r.scale, r.translation_a, r.translation_b
+            )?;
+        }
+    }
+    if !d.skins.is_empty() {
+        writeln!(s, "\nskins")?;
+        for n in &d.skins.added {
+            writeln!(s, "  added       {n}")?;
+        }
+        for n in &d.skins.removed {
+            writeln!(s, "  removed     {n}")?;
+        }
+        for c in &d.skins.changed {
+            writeln!(s, "  {}", c.skin)?;
+            if !c.joints_added.is_empty() {
+                writeln!(s, "    joints added:   {}", c.joints_added.join(", "))?;
+            }
+            if !c.joints_removed.is_empty() {
+                writeln!(s, "    joints removed: {}", c.joints_removed.join(", "))?;
+            }
+            if c.order_changed {
+                writeln!(s, "    joint order changed")?;
+            }
+            if let Some(first) = c.inverse_bind.first() {
+                writeln!(
+                    s,
+                    "    inverse bind matrices of {} joint(s) changed, largest element difference {} ({})",
+                    c.inverse_bind.len(),
+                    first.max_element,
+                    first.joint
+                )?;
+                for ibm in c.inverse_bind.iter().skip(1) {
+                    writeln!(s, "      {}: {}", ibm.joint, ibm.max_element)?;
+                }
+            }
+        }
+    }
+    if !d.clips.is_empty() {
+        writeln!(s, "\nclips")?;
+        for n in &d.clips.added {
+            writeln!(s, "  added       {n}")?;
+        }
+        for n in &d.clips.removed {
+            writeln!(s, "  removed     {n}")?;
+        }
+        for c in &d.clips.changed {
+            writeln!(s, "  {}", c.clip)?;
+            if let Some([x, y]) = c.duration {
+                writeln!(s, "    duration {x} s -> {y} s")?;
+            }
+            if let Some([x, y]) = c.channel_count {
+                writeln!(s, "    channels {x} -> {y}")?;
+            }
+            for ch in &c.channels_added {
+                writeln!(s, "    channel added    {ch}")?;
+            }
+            for ch in &c.channels_removed {
+                writeln!(s, "    channel removed  {ch}")?;
+            }
+            for i in &c.interpolation {
+                writeln!(s, "    interpolation    {}: {} -> {}", i.channel, i.a, i.b)?;
+            }
+            if let Some(p) = &c.position {
+                writeln!(s, "    largest joint position difference {} at {}, t = {} s", p.distance, p.joint, p.time)?;
+            }
+            if let Some(r) = &c.rotation {
+                writeln!(s, "    largest joint rotation difference {:.4} deg at {}, t = {} s", r.degrees, r.joint, r.time)?;
+            }
+        }
+    }
+    if !d.meshes.is_empty() {
+        writeln!(s, "\nmeshes (node/primitive)")?;
+        for n in &d.meshes.added {
+            writeln!(s, "  added       {n}")?;
+        }
+        for n in &d.meshes.removed {
+            writeln!(s, "  removed     {n}")?;
+        }
+        for c in &d.meshes.changed {
+            writeln!(s, "  {}", c.primitive)?;
+            if let Some([x, y]) = c.topology_differs {
+                writeln!(s, "    topology differs: {x} -> {y} vertices (not compared per vertex)")?;
+            }
+            if let Some(w) = &c.weights {
+                let l = &w.largest;
+                writeln!(
+                    s,
+                    "    weights of {} vertices changed, largest on vertex {} joint {}: {} -> {}",
+                    w.vertices, l.vertex, l.joint, l.a, l.b
+                )?;
+            }
+            if let Some(p) = &c.deformed {
+                let when = match (&p.clip, p.time) {
+                    (Some(clip), Some(t)) => format!("{clip}, t = {t} s"),
+                    _ => "rest pose".to_string(),
+                };
+                writeln!(s, "    largest deformed vertex distance {} (vertex {}, {when})", p.distance, p.vertex)?;
+            }
+        }
+    }
+    Ok(())
+}
