@@ -34,30 +34,36 @@ impl JointMap {
             a_joints: compared_nodes(a),
             b_joints: compared_nodes(b),
         };
-        let mut by_label: HashMap<String, usize> = HashMap::new();
+        let mut by_name: HashMap<&str, usize> = HashMap::new();
         for n in (0..b.nodes.len()).rev() {
-            by_label.insert(b.node_label(n), n);
+            if let Some(name) = name_of(b, n) {
+                by_name.insert(name, n);
+            }
         }
         for n in 0..a.nodes.len() {
-            if let Some(&m) = by_label.get(&a.node_label(n))
+            if let Some(&m) = name_of(a, n).and_then(|name| by_name.get(name))
                 && map.b_to_a[m].is_none()
             {
                 map.a_to_b[n] = Some(m);
                 map.b_to_a[m] = Some(n);
             }
         }
-        // Parents first, so that a renamed parent lets its renamed children pair too.
+        // Unnamed nodes, and named ones left over, are matched by structure. Parents first,
+        // so that a renamed parent lets its renamed children pair too.
         for &n in &a.order {
-            if map.a_to_b[n].is_some() || !map.a_joints.get(n).copied().unwrap_or(false) {
+            if map.a_to_b[n].is_some() {
                 continue;
             }
             let found = (0..b.nodes.len()).find(|&m| {
-                map.b_to_a[m].is_none() && map.b_joints[m] && same_place(a, b, n, m, &map, tol)
+                map.b_to_a[m].is_none() && map.a_joints[n] == map.b_joints[m] && same_place(a, b, n, m, &map, tol)
             });
             if let Some(m) = found {
                 map.a_to_b[n] = Some(m);
                 map.b_to_a[m] = Some(n);
-                map.renames.push((n, m));
+                // Two unnamed nodes that match are the same node, not a rename.
+                if name_of(a, n).is_some() || name_of(b, m).is_some() {
+                    map.renames.push((n, m));
+                }
             }
         }
         map
@@ -70,6 +76,11 @@ impl JointMap {
             (self.a_joints[n] || self.b_joints[m]).then_some((n, m))
         })
     }
+}
+
+/// A node's name when it has a non-empty one.
+fn name_of(rig: &Rig, n: usize) -> Option<&str> {
+    rig.nodes[n].name.as_deref().filter(|s| !s.is_empty())
 }
 
 /// Joints when any skin has some, else every node (a rig without skins is all structure).

@@ -3,6 +3,7 @@ mod assets;
 mod bench;
 mod check_many;
 mod cli;
+mod diff;
 mod frames;
 mod golden;
 mod malformed;
