@@ -36,6 +36,10 @@ pub struct OpenArgs {
     /// Frames per second while playing (1 to 120).
     #[arg(long, default_value_t = 30, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=120))]
     pub fps: u32,
+    /// Draw another version of the rig as a ghost over FILE (joints and clips matched by
+    /// name, as `rigscope diff` matches them).
+    #[arg(long, value_name = "B")]
+    pub compare: Option<PathBuf>,
 }
 
 /// Character-cell render modes.

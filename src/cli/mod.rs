@@ -138,6 +138,7 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
         paused: args.paused,
         mode: glyph_mode(args.mode),
         fps: args.fps,
+        compare: args.compare.as_deref().map(load_rig).transpose()?,
         color: if std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) {
             terminal_color_depth()
         } else {

@@ -115,8 +115,14 @@ pub fn compare_clips(a: &Rig, b: &Rig, map: &JointMap, tol: f32) -> (ClipChanges
         }
     }
     let mut out = ClipChanges {
-        added: (0..b.clips.len()).filter(|j| !pairs.iter().any(|p| p.1 == *j)).map(|j| b.clip_label(j)).collect(),
-        removed: (0..a.clips.len()).filter(|i| !pairs.iter().any(|p| p.0 == *i)).map(|i| a.clip_label(i)).collect(),
+        added: (0..b.clips.len())
+            .filter(|j| !pairs.iter().any(|p| p.1 == *j))
+            .map(|j| b.clip_label(j))
+            .collect(),
+        removed: (0..a.clips.len())
+            .filter(|i| !pairs.iter().any(|p| p.0 == *i))
+            .map(|i| a.clip_label(i))
+            .collect(),
         changed: Vec::new(),
     };
     let mut samples = Vec::new();
@@ -147,20 +153,29 @@ pub fn compare_clips(a: &Rig, b: &Rig, map: &JointMap, tol: f32) -> (ClipChanges
 /// Channels by (matched node, property): which only one side has, and interpolation changes.
 fn compare_channels(a: &Rig, b: &Rig, ca: &Clip, cb: &Clip, map: &JointMap, change: &mut ClipChange) {
     let key_a = |ch: &crate::rig::Channel| {
-        let node = map.a_to_b.get(ch.node).copied().flatten().map_or_else(|| format!("a:{}", ch.node), |m| format!("b:{m}"));
+        let node = map
+            .a_to_b
+            .get(ch.node)
+            .copied()
+            .flatten()
+            .map_or_else(|| format!("a:{}", ch.node), |m| format!("b:{m}"));
         (node, ch.property)
     };
     let key_b = |ch: &crate::rig::Channel| (format!("b:{}", ch.node), ch.property);
-    let label_a = |ch: &crate::rig::Channel| format!("{}.{}", a.node_label(ch.node), property_name(ch.property));
-    let label_b = |ch: &crate::rig::Channel| format!("{}.{}", b.node_label(ch.node), property_name(ch.property));
+    let label_a =
+        |ch: &crate::rig::Channel| format!("{}.{}", a.node_label(ch.node), property_name(ch.property));
+    let label_b =
+        |ch: &crate::rig::Channel| format!("{}.{}", b.node_label(ch.node), property_name(ch.property));
     for ch in &cb.channels {
         match ca.channels.iter().find(|x| key_a(x) == key_b(ch)) {
             None => change.channels_added.push(label_b(ch)),
-            Some(x) if x.interpolation != ch.interpolation => change.interpolation.push(InterpolationChange {
-                channel: label_b(ch),
-                a: interpolation_name(x.interpolation),
-                b: interpolation_name(ch.interpolation),
-            }),
+            Some(x) if x.interpolation != ch.interpolation => {
+                change.interpolation.push(InterpolationChange {
+                    channel: label_b(ch),
+                    a: interpolation_name(x.interpolation),
+                    b: interpolation_name(ch.interpolation),
+                })
+            }
             Some(_) => {}
         }
     }

@@ -55,7 +55,9 @@ impl JointMap {
                 continue;
             }
             let found = (0..b.nodes.len()).find(|&m| {
-                map.b_to_a[m].is_none() && map.a_joints[n] == map.b_joints[m] && same_place(a, b, n, m, &map, tol)
+                map.b_to_a[m].is_none()
+                    && map.a_joints[n] == map.b_joints[m]
+                    && same_place(a, b, n, m, &map, tol)
             });
             if let Some(m) = found {
                 map.a_to_b[n] = Some(m);
@@ -175,9 +177,19 @@ impl JointChanges {
 
 pub fn compare_joints(a: &Rig, b: &Rig, map: &JointMap, tol: f32) -> JointChanges {
     let mut out = JointChanges {
-        added: (0..b.nodes.len()).filter(|&m| map.b_joints[m] && map.b_to_a[m].is_none()).map(|m| b.node_label(m)).collect(),
-        removed: (0..a.nodes.len()).filter(|&n| map.a_joints[n] && map.a_to_b[n].is_none()).map(|n| a.node_label(n)).collect(),
-        renamed: map.renames.iter().map(|&(n, m)| Rename { from: a.node_label(n), to: b.node_label(m) }).collect(),
+        added: (0..b.nodes.len())
+            .filter(|&m| map.b_joints[m] && map.b_to_a[m].is_none())
+            .map(|m| b.node_label(m))
+            .collect(),
+        removed: (0..a.nodes.len())
+            .filter(|&n| map.a_joints[n] && map.a_to_b[n].is_none())
+            .map(|n| a.node_label(n))
+            .collect(),
+        renamed: map
+            .renames
+            .iter()
+            .map(|&(n, m)| Rename { from: a.node_label(n), to: b.node_label(m) })
+            .collect(),
         ..JointChanges::default()
     };
     for (n, m) in map.joint_pairs() {
@@ -257,13 +269,20 @@ pub fn skin_pairs(a: &Rig, b: &Rig) -> Vec<(usize, usize)> {
 pub fn compare_skins(a: &Rig, b: &Rig, map: &JointMap, tol: f32) -> SkinChanges {
     let pairs = skin_pairs(a, b);
     let mut out = SkinChanges {
-        added: (0..b.skins.len()).filter(|t| !pairs.iter().any(|p| p.1 == *t)).map(|t| skin_label(b, t)).collect(),
-        removed: (0..a.skins.len()).filter(|s| !pairs.iter().any(|p| p.0 == *s)).map(|s| skin_label(a, s)).collect(),
+        added: (0..b.skins.len())
+            .filter(|t| !pairs.iter().any(|p| p.1 == *t))
+            .map(|t| skin_label(b, t))
+            .collect(),
+        removed: (0..a.skins.len())
+            .filter(|s| !pairs.iter().any(|p| p.0 == *s))
+            .map(|s| skin_label(a, s))
+            .collect(),
         changed: Vec::new(),
     };
     for (s, t) in pairs {
         let (sa, sb) = (&a.skins[s], &b.skins[t]);
-        let mapped: Vec<Option<usize>> = sa.joints.iter().map(|&n| map.a_to_b.get(n).copied().flatten()).collect();
+        let mapped: Vec<Option<usize>> =
+            sa.joints.iter().map(|&n| map.a_to_b.get(n).copied().flatten()).collect();
         let mut change = SkinChange { skin: skin_label(b, t), ..SkinChange::default() };
         change.joints_added =
             sb.joints.iter().filter(|m| !mapped.contains(&Some(**m))).map(|&m| b.node_label(m)).collect();
@@ -275,14 +294,15 @@ pub fn compare_skins(a: &Rig, b: &Rig, map: &JointMap, tol: f32) -> SkinChanges 
             .map(|(&n, _)| a.node_label(n))
             .collect();
         let same_set = change.joints_added.is_empty() && change.joints_removed.is_empty();
-        change.order_changed =
-            same_set && mapped.iter().zip(&sb.joints).any(|(m, &j)| *m != Some(j));
+        change.order_changed = same_set && mapped.iter().zip(&sb.joints).any(|(m, &j)| *m != Some(j));
         for (i, m) in mapped.iter().enumerate() {
             let Some(j) = m.and_then(|m| sb.joints.iter().position(|&x| x == m)) else { continue };
             let (ia, ib) = (ibm(sa.inverse_bind.get(i)), ibm(sb.inverse_bind.get(j)));
             let max_element = (ia - ib).to_cols_array().into_iter().map(f32::abs).fold(0.0f32, f32::max);
             if max_element > tol {
-                change.inverse_bind.push(InverseBindChange { joint: b.node_label(sb.joints[j]), max_element });
+                change
+                    .inverse_bind
+                    .push(InverseBindChange { joint: b.node_label(sb.joints[j]), max_element });
             }
         }
         change.inverse_bind.sort_by(|x, y| y.max_element.total_cmp(&x.max_element));

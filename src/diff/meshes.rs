@@ -75,7 +75,9 @@ pub fn compare_meshes(a: &Rig, b: &Rig, map: &JointMap, samples: &[ClipSamples],
     let mut pairs = Vec::new();
     for (i, p) in wa.primitives.iter().enumerate() {
         let target = map.a_to_b.get(p.node).copied().flatten();
-        if let Some(j) = wb.primitives.iter().position(|q| Some(q.node) == target && q.primitive == p.primitive) {
+        if let Some(j) =
+            wb.primitives.iter().position(|q| Some(q.node) == target && q.primitive == p.primitive)
+        {
             pairs.push((i, j));
         }
     }
@@ -119,7 +121,8 @@ pub fn compare_meshes(a: &Rig, b: &Rig, map: &JointMap, samples: &[ClipSamples],
             for (v, (x, y)) in pa.iter().zip(pb).enumerate() {
                 let distance = x.distance(*y);
                 if distance > tol && peaks[k].as_ref().is_none_or(|p| distance > p.distance) {
-                    peaks[k] = Some(DeformedPeak { vertex: v, distance, clip: clip.map(str::to_string), time: t });
+                    peaks[k] =
+                        Some(DeformedPeak { vertex: v, distance, clip: clip.map(str::to_string), time: t });
                 }
             }
         }
@@ -192,7 +195,8 @@ fn weight_changes(
             if delta > tol {
                 changed = true;
                 if largest.as_ref().is_none_or(|(d, _)| delta > *d) {
-                    let joint = if *key >= 0 { b.node_label(*key as usize) } else { format!("(a) #{}", -1 - key) };
+                    let joint =
+                        if *key >= 0 { b.node_label(*key as usize) } else { format!("(a) #{}", -1 - key) };
                     largest = Some((delta, WeightPeak { vertex: v, joint, a: x, b: y }));
                 }
             }

@@ -69,7 +69,7 @@ pub fn diff(a: &Rig, b: &Rig, tolerance: f32) -> RigDiff {
 /// The angle in radians between two rotations (0 for `q` and `-q`). `2 atan2(|a - b|, |a + b|)`
 /// rather than `2 acos(a . b)`: acos of a dot product rounded to 0.99999994 is already 0.04
 /// degrees, which would make a file differ from itself.
-pub(crate) fn angle_between(a: glam::Quat, b: glam::Quat) -> f32 {
+pub fn angle_between(a: glam::Quat, b: glam::Quat) -> f32 {
     let (a, mut b) = (glam::Vec4::from(a.normalize()), glam::Vec4::from(b.normalize()));
     if a.dot(b) < 0.0 {
         b = -b;

@@ -100,10 +100,18 @@ fn write_all(d: &RigDiff, s: &mut String) -> std::fmt::Result {
                 writeln!(s, "    interpolation    {}: {} -> {}", i.channel, i.a, i.b)?;
             }
             if let Some(p) = &c.position {
-                writeln!(s, "    largest joint position difference {} at {}, t = {} s", p.distance, p.joint, p.time)?;
+                writeln!(
+                    s,
+                    "    largest joint position difference {} at {}, t = {} s",
+                    p.distance, p.joint, p.time
+                )?;
             }
             if let Some(r) = &c.rotation {
-                writeln!(s, "    largest joint rotation difference {:.4} deg at {}, t = {} s", r.degrees, r.joint, r.time)?;
+                writeln!(
+                    s,
+                    "    largest joint rotation difference {:.4} deg at {}, t = {} s",
+                    r.degrees, r.joint, r.time
+                )?;
             }
         }
     }
@@ -133,7 +141,11 @@ fn write_all(d: &RigDiff, s: &mut String) -> std::fmt::Result {
                     (Some(clip), Some(t)) => format!("{clip}, t = {t} s"),
                     _ => "rest pose".to_string(),
                 };
-                writeln!(s, "    largest deformed vertex distance {} (vertex {}, {when})", p.distance, p.vertex)?;
+                writeln!(
+                    s,
+                    "    largest deformed vertex distance {} (vertex {}, {when})",
+                    p.distance, p.vertex
+                )?;
             }
         }
     }

@@ -23,6 +23,8 @@ pub struct Launch {
     pub mode: GlyphMode,
     pub fps: u32,
     pub color: ColorDepth,
+    /// `--compare B`: a second rig drawn as a ghost over this one.
+    pub compare: Option<Rig>,
 }
 
 impl Default for Launch {
@@ -34,6 +36,7 @@ impl Default for Launch {
             mode: GlyphMode::Braille,
             fps: 30,
             color: ColorDepth::TrueColor,
+            compare: None,
         }
     }
 }
@@ -120,6 +123,8 @@ pub struct App {
     pub rest_globals: Vec<glam::Mat4>,
     /// Rows the bone tree showed in the last draw (for page up/down).
     pub tree_page: usize,
+    /// `--compare B`: the second rig, posed with the first.
+    pub compare: Option<crate::tui::compare::Compare>,
 }
 
 impl App {
@@ -140,6 +145,11 @@ impl App {
         let rest_globals = crate::diagnose::rest_globals(&rig);
         // A three-quarter view from slightly above reads better than a flat front view.
         let camera = framed_camera(&ws, 25f32.to_radians(), 10f32.to_radians(), 1.0);
+        let compare = launch.compare.clone().map(|b| {
+            let mut compare = crate::tui::compare::Compare::new(&rig, b);
+            compare.evaluate(&rig, clip, playback.time);
+            compare
+        });
         let mut app = App {
             ws,
             bind: std::sync::OnceLock::new(),
@@ -177,6 +187,7 @@ impl App {
             dirty: true,
             pose_dirty: false,
             tree_page: 10,
+            compare,
             animated: Vec::new(),
             unweighted: Vec::new(),
             rest_globals,
@@ -400,6 +411,9 @@ impl App {
             evaluate_timed(&mut self.ws, &self.rig, clip, self.playback.time, &mut timings);
             if let (Some(rig), Some(ws)) = (&self.preview_rig, &mut self.preview_ws) {
                 evaluate_timed(ws, rig, clip, self.playback.time, &mut timings);
+            }
+            if let Some(compare) = &mut self.compare {
+                compare.evaluate(&self.rig, self.clip, self.playback.time);
             }
             self.pose_dirty = false;
         }

@@ -13,7 +13,10 @@ fn temp(name: &str) -> std::path::PathBuf {
 
 fn json(args: &[&str]) -> (i32, Value) {
     let run = rigscope(args);
-    (run.code, serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}{}", run.stdout, run.stderr)))
+    (
+        run.code,
+        serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}{}", run.stdout, run.stderr)),
+    )
 }
 
 #[test]
@@ -33,7 +36,8 @@ fn a_file_diffs_equal_to_itself_and_bad_input_exits_2() {
 #[test]
 fn a_normalized_copy_differs_in_weights_only() {
     let out = temp("normalized.glb");
-    let run = rigscope(&["normalize", &sample("bad-weights.glb"), "-o", &out.display().to_string(), "--force"]);
+    let run =
+        rigscope(&["normalize", &sample("bad-weights.glb"), "-o", &out.display().to_string(), "--force"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let (code, doc) = json(&["diff", &sample("bad-weights.glb"), &out.display().to_string(), "--json"]);
     assert_eq!(code, 1);
@@ -50,7 +54,11 @@ fn a_normalized_copy_differs_in_weights_only() {
     assert!(changed.iter().all(|c| c["weights"].is_object() && c.get("topology_differs").is_none()));
     let w = &changed[0]["weights"]["largest"];
     assert_eq!(changed[0]["primitive"], "strips/0");
-    assert_eq!((w["vertex"].as_u64(), w["a"].as_f64(), w["b"].as_f64()), (Some(7), Some(0.0), Some(1.0)), "{w}");
+    assert_eq!(
+        (w["vertex"].as_u64(), w["a"].as_f64(), w["b"].as_f64()),
+        (Some(7), Some(0.0), Some(1.0)),
+        "{w}"
+    );
 }
 
 #[test]

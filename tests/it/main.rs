@@ -3,6 +3,7 @@ mod assets;
 mod bench;
 mod check_many;
 mod cli;
+mod compare;
 mod diff;
 mod frames;
 mod golden;

@@ -43,6 +43,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, shared: boo
     ];
     let world = app.ws.globals.get(node).map(|m| m.w_axis.truncate()).unwrap_or(Vec3::NAN);
     lines.push(Line::from(vec![label("world"), Span::raw(vec3(world))]));
+    if let Some(compare) = &app.compare {
+        let delta = crate::tui::compare::detail_line(compare, rig, &app.ws, node);
+        lines.push(Line::from(vec![label("vs B"), Span::raw(delta)]));
+    }
     let joint_ibm = app.selected_joint().and_then(|j| {
         app.skin.and_then(|s| app.rig.skins.get(s)).and_then(|s| s.inverse_bind.get(j)).map(|m| (j, m))
     });
