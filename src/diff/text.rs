@@ -36,8 +36,13 @@ fn write_all(d: &RigDiff, s: &mut String) -> std::fmt::Result {
         for r in &j.rest {
             writeln!(
                 s,
-                "  rest pose   {}: translation moved {}, rotation {:.4} deg, scale {}  ({:?} -> {:?})",
-                r.joint, r.translation, r.rotation_deg, r.scale, r.translation_a, r.translation_b
+                "  rest pose   {}: translation moved {}, rotation {} deg, scale {}  ({} -> {})",
+                r.joint,
+                n(r.translation),
+                n(r.rotation_deg),
+                n(r.scale),
+                v3(r.translation_a),
+                v3(r.translation_b)
             )?;
         }
     }
@@ -65,11 +70,11 @@ fn write_all(d: &RigDiff, s: &mut String) -> std::fmt::Result {
                     s,
                     "    inverse bind matrices of {} joint(s) changed, largest element difference {} ({})",
                     c.inverse_bind.len(),
-                    first.max_element,
+                    n(first.max_element),
                     first.joint
                 )?;
                 for ibm in c.inverse_bind.iter().skip(1) {
-                    writeln!(s, "      {}: {}", ibm.joint, ibm.max_element)?;
+                    writeln!(s, "      {}: {}", ibm.joint, n(ibm.max_element))?;
                 }
             }
         }
@@ -85,7 +90,7 @@ fn write_all(d: &RigDiff, s: &mut String) -> std::fmt::Result {
         for c in &d.clips.changed {
             writeln!(s, "  {}", c.clip)?;
             if let Some([x, y]) = c.duration {
-                writeln!(s, "    duration {x} s -> {y} s")?;
+                writeln!(s, "    duration {} s -> {} s", n(x), n(y))?;
             }
             if let Some([x, y]) = c.channel_count {
                 writeln!(s, "    channels {x} -> {y}")?;
@@ -103,14 +108,14 @@ fn write_all(d: &RigDiff, s: &mut String) -> std::fmt::Result {
                 writeln!(
                     s,
                     "    largest joint position difference {} at {}, t = {} s",
-                    p.distance, p.joint, p.time
+                    n(p.distance), p.joint, n(p.time)
                 )?;
             }
             if let Some(r) = &c.rotation {
                 writeln!(
                     s,
-                    "    largest joint rotation difference {:.4} deg at {}, t = {} s",
-                    r.degrees, r.joint, r.time
+                    "    largest joint rotation difference {} deg at {}, t = {} s",
+                    n(r.degrees), r.joint, n(r.time)
                 )?;
             }
         }
@@ -133,21 +138,51 @@ fn write_all(d: &RigDiff, s: &mut String) -> std::fmt::Result {
                 writeln!(
                     s,
                     "    weights of {} vertices changed, largest on vertex {} joint {}: {} -> {}",
-                    w.vertices, l.vertex, l.joint, l.a, l.b
+                    w.vertices,
+                    l.vertex,
+                    l.joint,
+                    n(l.a),
+                    n(l.b)
                 )?;
             }
             if let Some(p) = &c.deformed {
                 let when = match (&p.clip, p.time) {
-                    (Some(clip), Some(t)) => format!("{clip}, t = {t} s"),
+                    (Some(clip), Some(t)) => format!("{clip}, t = {} s", n(t)),
                     _ => "rest pose".to_string(),
                 };
                 writeln!(
                     s,
                     "    largest deformed vertex distance {} (vertex {}, {when})",
-                    p.distance, p.vertex
+                    n(p.distance), p.vertex
                 )?;
             }
         }
     }
     Ok(())
+}
+
+/// A number with at most 6 decimals and no trailing zeros (`0.05`, not `0.050000004`): the
+/// text is for reading; `--json` keeps every digit.
+fn n(x: f32) -> String {
+    if !x.is_finite() {
+        return x.to_string();
+    }
+    let s = format!("{x:.6}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".to_string() } else { s.to_string() }
+}
+
+fn v3(v: [f32; 3]) -> String {
+    format!("({}, {}, {})", n(v[0]), n(v[1]), n(v[2]))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn numbers_read_short() {
+        assert_eq!(super::n(0.050000004), "0.05");
+        assert_eq!(super::n(4.0), "4");
+        assert_eq!(super::n(-0.0000001), "0");
+        assert_eq!(super::n(0.49803922), "0.498039");
+    }
 }
