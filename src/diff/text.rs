@@ -108,14 +108,18 @@ fn write_all(d: &RigDiff, s: &mut String) -> std::fmt::Result {
                 writeln!(
                     s,
                     "    largest joint position difference {} at {}, t = {} s",
-                    n(p.distance), p.joint, n(p.time)
+                    n(p.distance),
+                    p.joint,
+                    n(p.time)
                 )?;
             }
             if let Some(r) = &c.rotation {
                 writeln!(
                     s,
                     "    largest joint rotation difference {} deg at {}, t = {} s",
-                    n(r.degrees), r.joint, n(r.time)
+                    n(r.degrees),
+                    r.joint,
+                    n(r.time)
                 )?;
             }
         }
@@ -153,7 +157,8 @@ fn write_all(d: &RigDiff, s: &mut String) -> std::fmt::Result {
                 writeln!(
                     s,
                     "    largest deformed vertex distance {} (vertex {}, {when})",
-                    n(p.distance), p.vertex
+                    n(p.distance),
+                    p.vertex
                 )?;
             }
         }
