@@ -63,10 +63,7 @@ fn run_many(
     let files: Vec<FileCheck> = found
         .par_iter()
         .map(|entry| match entry {
-            Found::Rig(path) => match crate::import::load(path) {
-                Ok(rig) => FileCheck::checked(path.display().to_string(), check(&rig, options)),
-                Err(e) => FileCheck::unreadable(path.display().to_string(), e.message),
-            },
+            Found::Rig(path) => check_file(path, options),
             Found::Unlistable(path, message) => FileCheck::unreadable(path.clone(), message.clone()),
         })
         .collect();
@@ -79,6 +76,22 @@ fn run_many(
         CheckFormat::Github => checks::write_github(&files, &summary, out),
     })?;
     Ok(if summary.fails() { 1 } else { 0 })
+}
+
+/// Loads and checks one file. A panic (a bug, never expected) becomes that file's error
+/// rather than the end of a run over a thousand files.
+fn check_file(path: &Path, options: &Options) -> FileCheck {
+    let shown = path.display().to_string();
+    let run = std::panic::catch_unwind(|| match crate::import::load(path) {
+        Ok(rig) => FileCheck::checked(shown.clone(), check(&rig, options)),
+        Err(e) => FileCheck::unreadable(shown.clone(), e.message),
+    });
+    run.unwrap_or_else(|_| {
+        FileCheck::unreadable(
+            shown.clone(),
+            "rigscope failed while checking this file (a bug: please report it)".into(),
+        )
+    })
 }
 
 /// What the arguments name: rig files, and folder entries that could not be read.
@@ -102,7 +115,8 @@ fn find_rigs(paths: &[PathBuf]) -> Result<Vec<Found>, Failure> {
         let before = found.len();
         for entry in walkdir::WalkDir::new(path).sort_by_file_name() {
             match entry {
-                Ok(e) if e.file_type().is_file() && is_rig_name(e.path()) => {
+                // Links are not followed into folders (no cycles), but a link to a file counts.
+                Ok(e) if is_rig_name(e.path()) && (e.file_type().is_file() || e.path().is_file()) => {
                     found.push(Found::Rig(e.into_path()))
                 }
                 Ok(_) => {}
