@@ -29,7 +29,12 @@ pub struct WeightChanges {
     pub vertices: usize,
     /// The largest change of one joint's weight on one vertex.
     pub largest: WeightPeak,
+    /// Each changed vertex with its largest change, largest first (at most `MAX_LISTED`).
+    pub changes: Vec<WeightPeak>,
 }
+
+/// Changed vertices listed one by one; `vertices` still counts them all.
+pub const MAX_LISTED: usize = 1000;
 
 /// The largest distance between a vertex's skinned positions in `a` and `b`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -110,7 +115,7 @@ pub fn compare_meshes(a: &Rig, b: &Rig, map: &JointMap, samples: &[ClipSamples],
         same_topology.push(k);
         let skin_a = wa.primitives[i].skin.map(|s| &a.skins[s].joints[..]).unwrap_or(&[]);
         let skin_b = wb.primitives[j].skin.map(|s| &b.skins[s].joints[..]).unwrap_or(&[]);
-        changes[k].weights = weight_changes(pa, pb, skin_a, skin_b, map, b, tol);
+        changes[k].weights = weight_changes(pa, pb, skin_a, skin_b, map, a, b, tol);
     }
     // Rest pose, then every matched clip at its sample times.
     let mut peaks: Vec<Option<DeformedPeak>> = vec![None; pairs.len()];
@@ -174,34 +179,42 @@ fn joint_weights(p: &Primitive, v: usize, joints: &[usize], to_b: Option<&JointM
     out
 }
 
+#[allow(clippy::too_many_arguments)]
 fn weight_changes(
     pa: &Primitive,
     pb: &Primitive,
     skin_a: &[usize],
     skin_b: &[usize],
     map: &JointMap,
+    a: &Rig,
     b: &Rig,
     tol: f32,
 ) -> Option<WeightChanges> {
-    let mut vertices = 0;
-    let mut largest: Option<(f32, WeightPeak)> = None;
+    // Each changed vertex's largest change, then the largest first.
+    let mut peaks: Vec<(f32, WeightPeak)> = Vec::new();
     for v in 0..pa.vertex_count() {
         let wa = joint_weights(pa, v, skin_a, Some(map));
         let wb = joint_weights(pb, v, skin_b, None);
-        let mut changed = false;
+        let mut peak: Option<(f32, i64, f32, f32)> = None;
         for key in wa.keys().chain(wb.keys()) {
             let (x, y) = (wa.get(key).copied().unwrap_or(0.0), wb.get(key).copied().unwrap_or(0.0));
             let delta = (x - y).abs();
-            if delta > tol {
-                changed = true;
-                if largest.as_ref().is_none_or(|(d, _)| delta > *d) {
-                    let joint =
-                        if *key >= 0 { b.node_label(*key as usize) } else { format!("(a) #{}", -1 - key) };
-                    largest = Some((delta, WeightPeak { vertex: v, joint, a: x, b: y }));
-                }
+            if delta > tol && peak.is_none_or(|p| delta > p.0) {
+                peak = Some((delta, *key, x, y));
             }
         }
-        vertices += usize::from(changed);
+        if let Some((delta, key, x, y)) = peak {
+            // A joint only `a` has keeps `a`'s name (its key is -1 - node in `a`).
+            let joint = if key >= 0 { b.node_label(key as usize) } else { a.node_label((-1 - key) as usize) };
+            peaks.push((delta, WeightPeak { vertex: v, joint, a: x, b: y }));
+        }
     }
-    largest.map(|(_, largest)| WeightChanges { vertices, largest })
+    let vertices = peaks.len();
+    peaks.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.vertex.cmp(&y.1.vertex)));
+    peaks.truncate(MAX_LISTED);
+    let mut changes = peaks.into_iter().map(|(_, p)| p);
+    let largest = changes.next()?;
+    let mut listed = vec![largest.clone()];
+    listed.extend(changes);
+    Some(WeightChanges { vertices, largest, changes: listed })
 }

@@ -81,6 +81,7 @@ fn a_moved_joint_a_retimed_clip_and_renormalised_weights_are_each_found() {
     assert_eq!(m.primitive, "arm/0");
     let w = m.weights.as_ref().expect("weights changed");
     assert_eq!(w.vertices, 1);
+    assert_eq!(w.changes, vec![w.largest.clone()]);
     assert_eq!((w.largest.vertex, w.largest.joint.as_str()), (3, "b31"));
     assert!(close(w.largest.a, 0.63) && close(w.largest.b, 0.7), "{w:?}");
     // Vertex 5 is weighted 1.0 to b31: it moves with it, 0.05 at least.

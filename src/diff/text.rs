@@ -148,6 +148,12 @@ fn write_all(d: &RigDiff, s: &mut String) -> std::fmt::Result {
                     n(l.a),
                     n(l.b)
                 )?;
+                for c in w.changes.iter().skip(1).take(9) {
+                    writeln!(s, "      vertex {} joint {}: {} -> {}", c.vertex, c.joint, n(c.a), n(c.b))?;
+                }
+                if w.vertices > 10 {
+                    writeln!(s, "      ... and {} more (all in --json, up to 1000)", w.vertices - 10)?;
+                }
             }
             if let Some(p) = &c.deformed {
                 let when = match (&p.clip, p.time) {
