@@ -43,6 +43,10 @@ pub struct OpenArgs {
     /// Colours: fewer send fewer bytes on a slow link (`D` cycles them in the viewer).
     #[arg(long, value_enum, default_value_t = ViewerColorArg::Auto)]
     pub color: ViewerColorArg,
+    /// Draw another version of the rig as a ghost over FILE (joints and clips matched by
+    /// name, as `rigscope diff` matches them).
+    #[arg(long, value_name = "B")]
+    pub compare: Option<PathBuf>,
 }
 
 /// The viewer's colour depth.
@@ -111,6 +115,9 @@ pub enum Command {
     ///
     /// For example `rigscope man | man -l -`, or `rigscope man pose | man -l -`.
     Man(ManArgs),
+    /// Compare two versions of a rig: joints, skins, rest pose, clips (sampled) and weights;
+    /// exit 0 when equal within --tol, 1 when different, 2 on bad input.
+    Diff(DiffArgs),
 }
 
 #[derive(Debug, Args)]
@@ -124,6 +131,20 @@ pub struct CompletionsArgs {
 pub struct ManArgs {
     /// A command whose own page to print (default: the page of rigscope itself).
     pub command: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The old version (.gltf or .glb).
+    pub a: PathBuf,
+    /// The new version (.gltf or .glb).
+    pub b: PathBuf,
+    /// Differences at or below this are no change (file units, radians, seconds, weights).
+    #[arg(long, value_name = "TOL", default_value_t = crate::diff::DEFAULT_TOLERANCE, allow_negative_numbers = true)]
+    pub tol: f32,
+    /// Print the versioned JSON document instead of text (schema in the README).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -146,8 +167,9 @@ pub struct BenchArgs {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// A .gltf or .glb file.
-    pub file: PathBuf,
+    /// .gltf or .glb files, or folders searched recursively for them.
+    #[arg(required = true, value_name = "FILE|DIR")]
+    pub files: Vec<PathBuf>,
     /// Print every finding as versioned JSON (schema in the README).
     #[arg(long)]
     pub json: bool,
@@ -161,6 +183,24 @@ pub struct CheckArgs {
     /// Exit 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Output format (default text; --json is --format json).
+    #[arg(long, value_enum)]
+    pub format: Option<CheckFormat>,
+}
+
+/// `check --format`: for people, scripts, code scanning, CI test reports or GitHub annotations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckFormat {
+    /// Findings per file, then a summary.
+    Text,
+    /// The versioned JSON document (schema in the README).
+    Json,
+    /// SARIF 2.1.0, for code scanning.
+    Sarif,
+    /// JUnit XML, one test case per file.
+    Junit,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
 }
 
 #[derive(Debug, Args)]

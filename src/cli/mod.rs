@@ -7,6 +7,7 @@ mod args;
 mod bench;
 mod check;
 mod clamp;
+mod diff;
 mod generate;
 mod histogram;
 mod inspect;
@@ -81,6 +82,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Some(Command::Bench(a)) => bench::run(&a),
         Some(Command::Completions(a)) => generate::completions(&a),
         Some(Command::Man(a)) => generate::man(&a),
+        Some(Command::Diff(a)) => diff::run(&a),
         None => open_viewer(&cli.open),
     }
 }
@@ -146,6 +148,7 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
         paused: args.paused,
         mode: glyph_mode(args.mode),
         fps: args.fps,
+        compare: args.compare.as_deref().map(load_rig).transpose()?,
         color: match args.color {
             args::ViewerColorArg::Auto if std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) => {
                 terminal_color_depth()

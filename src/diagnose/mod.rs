@@ -10,6 +10,7 @@
 //! overlap with import (key times, unit quaternions) run only when import did not report that
 //! code itself.
 
+pub mod batch;
 mod channels;
 pub mod codes;
 mod finding;
@@ -27,7 +28,7 @@ mod tests;
 pub use channels::{NEAR_OPPOSITE_DOT, UNIT_LENGTH_THRESHOLD};
 pub use codes::Code;
 pub use finding::{Finding, VertexFinding};
-pub use json::to_json;
+pub use json::{CheckDoc, to_json};
 pub use pose::rest_globals;
 pub use report::Report;
 pub use text::render_text;

@@ -69,4 +69,6 @@ pub use mesh::{
 };
 pub use overlay::{AXIS_X, AXIS_Y, AXIS_Z, BoneStyle, draw_axis_gizmo, draw_bones};
 pub use raster::{CELL_ASPECT, Layer, MAX_SIDE, Paint, Raster};
-pub use scene::{SceneOptions, SceneScratch, bounds, draw_scene, framed_camera, glyphs_for, strip_color};
+pub use scene::{
+    SceneOptions, SceneScratch, bounds, draw_ghosts, draw_scene, framed_camera, glyphs_for, strip_color,
+};

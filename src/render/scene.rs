@@ -70,6 +70,16 @@ fn view_of<'a>(positions: &'a [Vec3], prim: &'a Primitive) -> MeshView<'a> {
     }
 }
 
+/// Every primitive of `rig` as posed in `ws`, as a ghost (the bind pose, or the second rig of
+/// `--compare`).
+pub fn draw_ghosts(raster: &mut Raster, camera: &Camera, rig: &Rig, ws: &Workspace, color: Rgb) {
+    for dp in &ws.primitives {
+        if let Some(prim) = rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) {
+            draw_ghost(raster, camera, &view_of(&dp.positions, prim), color);
+        }
+    }
+}
+
 /// Draws the rig as posed in `ws` (and `bind` for the ghost) into a cleared raster.
 pub fn draw_scene(
     raster: &mut Raster,
@@ -84,11 +94,7 @@ pub fn draw_scene(
     if opts.ghost
         && let Some(bind) = bind
     {
-        for dp in &bind.primitives {
-            if let Some(prim) = rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) {
-                draw_ghost(raster, camera, &view_of(&dp.positions, prim), DEFAULT_GHOST_COLOR);
-            }
-        }
+        draw_ghosts(raster, camera, rig, bind, DEFAULT_GHOST_COLOR);
     }
     for dp in &ws.primitives {
         let Some(prim) = rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else {

@@ -4,6 +4,7 @@
 //! The JSON shapes are a public contract (documented in the README): every document carries
 //! `format_version`, and a change to a field's meaning bumps it.
 
+pub mod checks;
 pub mod inspect;
 pub mod pose;
 

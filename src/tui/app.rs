@@ -27,6 +27,8 @@ pub struct Launch {
     pub color: ColorDepth,
     /// Capture the mouse (off: the terminal selects text as usual).
     pub mouse: bool,
+    /// `--compare B`: a second rig drawn as a ghost over this one.
+    pub compare: Option<Rig>,
 }
 
 impl Default for Launch {
@@ -39,6 +41,7 @@ impl Default for Launch {
             fps: 30,
             color: ColorDepth::TrueColor,
             mouse: true,
+            compare: None,
         }
     }
 }
@@ -150,6 +153,8 @@ pub struct App {
     pub frames: FrameGrid,
     /// The camera distance that frames the rig (zoom 1), for the viewport's title.
     pub framed_distance: f32,
+    /// `--compare B`: the second rig, posed with the first.
+    pub compare: Option<crate::tui::compare::Compare>,
 }
 
 impl App {
@@ -175,6 +180,11 @@ impl App {
             crate::render::OPENING_PITCH_DEGREES.to_radians(),
             1.0,
         );
+        let compare = launch.compare.clone().map(|b| {
+            let mut compare = crate::tui::compare::Compare::new(&rig, b);
+            compare.evaluate(&rig, clip, playback.time);
+            compare
+        });
         let mut app = App {
             ws,
             bind: std::sync::OnceLock::new(),
@@ -212,6 +222,7 @@ impl App {
             dirty: true,
             pose_dirty: false,
             tree_page: 10,
+            compare,
             animated: Vec::new(),
             unweighted: Vec::new(),
             rest_globals,
@@ -504,6 +515,9 @@ impl App {
             evaluate_timed(&mut self.ws, &self.rig, clip, self.playback.time, &mut timings);
             if let (Some(rig), Some(ws)) = (&self.preview_rig, &mut self.preview_ws) {
                 evaluate_timed(ws, rig, clip, self.playback.time, &mut timings);
+            }
+            if let Some(compare) = &mut self.compare {
+                compare.evaluate(&self.rig, self.clip, self.playback.time);
             }
             self.pose_dirty = false;
         }

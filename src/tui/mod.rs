@@ -4,6 +4,7 @@
 
 pub mod action;
 pub mod app;
+pub mod compare;
 mod copy;
 mod event_loop;
 pub mod frames;

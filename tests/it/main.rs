@@ -1,7 +1,10 @@
 //! Whole-program tests: one binary, one module per area.
 mod assets;
 mod bench;
+mod check_many;
 mod cli;
+mod compare;
+mod diff;
 mod draco;
 mod frames;
 mod golden;

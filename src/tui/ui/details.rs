@@ -67,6 +67,10 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     ))]);
     let world = app.ws.globals.get(node).map(|m| m.w_axis.truncate()).unwrap_or(Vec3::NAN);
     lines.push(Line::from(vec![label("world"), Span::raw(vec3(world, full))]));
+    if let Some(compare) = &app.compare {
+        let delta = crate::tui::compare::detail_line(compare, rig, &app.ws, node);
+        lines.push(Line::from(vec![label("vs B"), Span::raw(delta)]));
+    }
     if let Some(m) = n.mesh {
         let skin = n.skin.map_or("no skin".to_string(), |s| format!("skin {}", s + 1));
         lines.push(Line::from(vec![label("mesh"), Span::raw(format!("{m} {}, {skin}", app.mesh_label(m)))]));

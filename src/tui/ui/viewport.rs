@@ -77,6 +77,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
     if app.view.heatmap {
         extras.push("heatmap");
     }
+    if app.compare.is_some() {
+        extras.push("ghost: B");
+    }
     let title = format!(
         " Viewport: {} {}{}{} ",
         mode_name(app.view.mode),
@@ -144,6 +147,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
             &opts,
             &mut cache.scratch,
         ),
+    }
+    if let Some(compare) = &app.compare {
+        let color = crate::tui::compare::GHOST_COLOR;
+        crate::render::draw_ghosts(&mut cache.raster, &app.camera, &compare.rig, &compare.ws, color);
     }
     crate::render::pack(&cache.raster, crate::render::glyphs_for(app.view.mode, app.color), &mut cache.grid);
     if app.color == ColorDepth::None {

@@ -1,0 +1,18 @@
+//! `rigscope diff A B [--tol T] [--json]`: exit 0 equal, 1 different, 2 bad input.
+
+use super::args::DiffArgs;
+use super::output::{self, Failure};
+use crate::diff::{diff, render_text};
+
+pub fn run(args: &DiffArgs) -> Result<u8, Failure> {
+    if !(args.tol.is_finite() && args.tol >= 0.0) {
+        return Err(Failure::input(format!("--tol must be a finite number of 0 or more, not {}", args.tol)));
+    }
+    let a = super::load_rig(&args.a)?;
+    let b = super::load_rig(&args.b)?;
+    let d = diff(&a, &b, args.tol);
+    output::with_stdout(|out| {
+        if args.json { output::write_json(&d, out) } else { out.write_all(render_text(&d).as_bytes()) }
+    })?;
+    Ok(if d.equal { 0 } else { 1 })
+}

@@ -1,0 +1,109 @@
+//! Many files' check results and their one summary, for `check FILE|DIR...`.
+//!
+//! Pure: the caller loads and checks each file (in parallel) and hands the results here in the
+//! order it wants them shown. A file that could not be loaded is one error for that file
+//! (`RIG_LOAD_FAILED`, pointer `""`), never the end of a run, so every format reports it like
+//! any other finding.
+
+use std::collections::BTreeMap;
+
+use super::codes::Code;
+use super::finding::Finding;
+use super::report::Report;
+use crate::rig::Severity;
+
+/// A file that could not be read or loaded as glTF.
+pub const LOAD_FAILED: Code = Code { id: "RIG_LOAD_FAILED", severity: Severity::Error };
+
+/// One file's result, named as the user will read it (the path as found from the arguments).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileCheck {
+    pub path: String,
+    pub report: Report,
+    /// The loader's message when the file could not be loaded (then `report` holds only the
+    /// `RIG_LOAD_FAILED` finding).
+    pub load_error: Option<String>,
+}
+
+impl FileCheck {
+    pub fn checked(path: String, report: Report) -> Self {
+        Self { path, report, load_error: None }
+    }
+
+    pub fn unreadable(path: String, message: String) -> Self {
+        let finding = Finding::general(LOAD_FAILED, String::new(), message.clone());
+        Self { path, report: Report::new(vec![finding], Vec::new()), load_error: Some(message) }
+    }
+
+    /// Whether this file fails the run: any error, or with `deny_warnings` any warning.
+    pub fn fails(&self, deny_warnings: bool) -> bool {
+        self.report.error_count() > 0 || (deny_warnings && self.report.warning_count() > 0)
+    }
+}
+
+/// Totals over every file.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Summary {
+    pub files: usize,
+    /// Files that fail the run (errors, or warnings with `deny_warnings`).
+    pub failed: usize,
+    pub unreadable: usize,
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+    /// Findings by code over all files.
+    pub counts: BTreeMap<&'static str, usize>,
+    /// The severity of each code in `counts`.
+    pub severities: BTreeMap<&'static str, Severity>,
+}
+
+impl Summary {
+    pub fn new(files: &[FileCheck], deny_warnings: bool) -> Self {
+        let mut s = Summary { files: files.len(), ..Summary::default() };
+        for f in files {
+            s.failed += usize::from(f.fails(deny_warnings));
+            s.unreadable += usize::from(f.load_error.is_some());
+            s.errors += f.report.error_count();
+            s.warnings += f.report.warning_count();
+            s.infos += f.report.info_count();
+            for finding in &f.report.findings {
+                *s.counts.entry(finding.code).or_insert(0) += 1;
+                s.severities.insert(finding.code, finding.severity);
+            }
+        }
+        s
+    }
+
+    pub fn fails(&self) -> bool {
+        self.failed > 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnose::codes;
+
+    pub(crate) fn report(codes: &[Code]) -> Report {
+        let findings = codes.iter().map(|c| Finding::general(*c, "/skins/0".into(), "m".into())).collect();
+        Report::new(findings, Vec::new())
+    }
+
+    #[test]
+    fn summary_counts_files_findings_and_load_failures() {
+        let files = vec![
+            FileCheck::checked("a.glb".into(), report(&[])),
+            FileCheck::checked("b.glb".into(), report(&[codes::SKIN_NO_COMMON_ROOT, codes::JOINT_UNUSED])),
+            FileCheck::checked("c.gltf".into(), report(&[codes::MORE_THAN_4_INFLUENCES])),
+            FileCheck::unreadable("d.glb".into(), "not glTF".into()),
+        ];
+        let s = Summary::new(&files, false);
+        assert_eq!((s.files, s.failed, s.unreadable), (4, 2, 1));
+        assert_eq!((s.errors, s.warnings, s.infos), (2, 1, 1));
+        assert_eq!(s.counts.get("RIG_LOAD_FAILED"), Some(&1));
+        assert_eq!(s.counts.get("SKIN_NO_COMMON_ROOT"), Some(&1));
+        assert_eq!(s.counts.len(), 4);
+        // The warning-only file fails too once warnings are denied.
+        assert_eq!(Summary::new(&files, true).failed, 3);
+    }
+}

@@ -1,0 +1,154 @@
+//! `check --format sarif`: a SARIF 2.1.0 log for code scanning (GitHub's
+//! `upload-sarif`, Azure DevOps, IDE viewers), one run, one result per finding.
+//!
+//! Results point at the file (`artifactLocation.uri`, relative paths as given, `/`-separated)
+//! and at the glTF object by its JSON pointer (a logical location): a `.glb` has no lines to
+//! point into, so no `region` is given. `partialFingerprints` are code + pointer + vertex, so
+//! that code scanning tracks one finding across runs without hashing binary files.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use serde_sarif::sarif::{
+    ArtifactLocation, Location, LogicalLocation, Message, MultiformatMessageString, PhysicalLocation,
+    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Tool,
+    ToolComponent,
+};
+
+use super::TOOL;
+use crate::diagnose::batch::{FileCheck, Summary};
+use crate::rig::Severity;
+
+/// The schema the log names; the one `serde-sarif` is generated from and tests validate against.
+const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+pub fn to_sarif(files: &[FileCheck], summary: &Summary) -> Sarif {
+    let codes: Vec<&'static str> = summary.counts.keys().copied().collect();
+    let rules: Vec<ReportingDescriptor> = codes
+        .iter()
+        .map(|code| {
+            let level = summary.severities.get(code).copied().map_or(ResultLevel::Warning, level);
+            let origin = if code.starts_with("RIG_") {
+                "rigscope's own rule"
+            } else {
+                "the Khronos glTF-Validator's rule"
+            };
+            ReportingDescriptor::builder()
+                .id(code.to_string())
+                .short_description(
+                    MultiformatMessageString::builder().text(format!("{code}: {origin}")).build(),
+                )
+                .default_configuration(
+                    ReportingConfiguration::builder().level(serde_json::json!(level)).build(),
+                )
+                .build()
+        })
+        .collect();
+    let driver = ToolComponent::builder()
+        .name(TOOL.to_string())
+        .version(env!("CARGO_PKG_VERSION").to_string())
+        .rules(rules)
+        .build();
+    let mut results = Vec::new();
+    for f in files {
+        for finding in &f.report.findings {
+            let physical = PhysicalLocation::builder()
+                .artifact_location(ArtifactLocation::builder().uri(uri(&f.path)).build())
+                .build();
+            let mut location = Location::builder().physical_location(physical).build();
+            if !finding.pointer.is_empty() {
+                location.logical_locations = Some(vec![
+                    LogicalLocation::builder()
+                        .fully_qualified_name(finding.pointer.clone())
+                        .kind("object".to_string())
+                        .build(),
+                ]);
+            }
+            let vertex = finding.vertex.as_ref().map(|v| v.vertex.to_string()).unwrap_or_default();
+            let fingerprint = format!("{}|{}|{}|{vertex}", f.path, finding.code, finding.pointer);
+            let mut result = SarifResult::builder()
+                .message(Message::builder().text(finding.message.clone()).build())
+                .rule_id(finding.code.to_string())
+                .level(level(finding.severity))
+                .locations(vec![location])
+                .partial_fingerprints(BTreeMap::from([("rigscopeFinding/v1".to_string(), fingerprint)]))
+                .build();
+            result.rule_index = codes.iter().position(|c| *c == finding.code).map(|i| i as i64);
+            results.push(result);
+        }
+    }
+    let run = Run::builder().tool(Tool::builder().driver(driver).build()).results(results).build();
+    Sarif::builder().schema(SCHEMA.to_string()).version(serde_json::json!("2.1.0")).runs(vec![run]).build()
+}
+
+pub fn write_sarif(files: &[FileCheck], summary: &Summary, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &to_sarif(files, summary)).map_err(io::Error::other)?;
+    writeln!(out)
+}
+
+fn level(severity: Severity) -> ResultLevel {
+    match severity {
+        Severity::Error => ResultLevel::Error,
+        Severity::Warning => ResultLevel::Warning,
+        Severity::Info => ResultLevel::Note,
+    }
+}
+
+/// A path as a URI reference: `/` separators, and the few characters a URI cannot hold as
+/// they are percent-encoded. Absolute paths become `file://` URIs.
+fn uri(path: &str) -> String {
+    let slashed = path.replace('\\', "/");
+    let mut out = String::with_capacity(slashed.len());
+    for c in slashed.chars() {
+        match c {
+            'A'..='Z'
+            | 'a'..='z'
+            | '0'..='9'
+            | '-'
+            | '.'
+            | '_'
+            | '~'
+            | '/'
+            | ':'
+            | '@'
+            | '!'
+            | '$'
+            | '&'
+            | '\''
+            | '('
+            | ')'
+            | '*'
+            | '+'
+            | ','
+            | ';'
+            | '=' => out.push(c),
+            _ => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            }
+        }
+    }
+    let out = out.strip_prefix("./").map(str::to_string).unwrap_or(out);
+    if out.starts_with('/') {
+        format!("file://{out}")
+    } else if out.as_bytes().get(1) == Some(&b':') {
+        format!("file:///{out}")
+    } else {
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_become_uri_references() {
+        assert_eq!(uri("assets/a b.glb"), "assets/a%20b.glb");
+        assert_eq!(uri("./x/y#1.gltf"), "x/y%231.gltf");
+        assert_eq!(uri("/tmp/r.glb"), "file:///tmp/r.glb");
+        assert_eq!(uri("C:\\rigs\\é.glb"), "file:///C:/rigs/%C3%A9.glb");
+    }
+}
