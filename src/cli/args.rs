@@ -36,6 +36,10 @@ pub struct OpenArgs {
     /// Frames per second while playing (1 to 120).
     #[arg(long, default_value_t = 30, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=120))]
     pub fps: u32,
+    /// Do not watch FILE (and its buffers) for changes; by default the viewer reloads it
+    /// when it is saved, keeping the clip, time, camera and selection.
+    #[arg(long)]
+    pub no_watch: bool,
 }
 
 /// Character-cell render modes.

@@ -141,6 +141,7 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
         } else {
             crate::render::ColorDepth::None
         },
+        watch: if args.no_watch { None } else { args.file.clone() },
     };
     let source = rig.source.clone();
     match crate::tui::run(rig, &launch).map_err(|e| Failure::input(format!("{source}: {e}")))? {

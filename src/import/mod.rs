@@ -16,6 +16,7 @@ mod buffers;
 mod clips;
 mod direct;
 mod document;
+mod external;
 mod file;
 mod findings;
 mod glb;
@@ -29,6 +30,7 @@ use std::path::Path;
 
 use findings::Findings;
 
+pub use external::external_files;
 pub use raw::{RawAsset, load_raw_bytes};
 
 /// A file that cannot be loaded; `Display` reads `FILE: what is wrong`.

@@ -3,6 +3,8 @@
 //! `update` never reads the clock or the terminal: time arrives as `Action::Tick(dt)`, so a
 //! test can drive the app with a key sequence and get the same screen every time.
 
+mod reload;
+
 use std::time::Instant;
 
 use glam::Vec3;
@@ -14,6 +16,8 @@ use crate::anim::{LoopMode, Playback, Workspace};
 use crate::render::{Camera, ColorDepth, DrawMode, GlyphMode, framed_camera};
 use crate::rig::Rig;
 
+pub use reload::{FileNote, changes};
+
 /// How the app was asked to start (from the command line).
 #[derive(Debug, Clone)]
 pub struct Launch {
@@ -23,6 +27,8 @@ pub struct Launch {
     pub mode: GlyphMode,
     pub fps: u32,
     pub color: ColorDepth,
+    /// The file to watch and reload when it changes (None: `--no-watch`, or no file).
+    pub watch: Option<std::path::PathBuf>,
 }
 
 impl Default for Launch {
@@ -34,6 +40,7 @@ impl Default for Launch {
             mode: GlyphMode::Braille,
             fps: 30,
             color: ColorDepth::TrueColor,
+            watch: None,
         }
     }
 }
@@ -120,6 +127,8 @@ pub struct App {
     pub rest_globals: Vec<glam::Mat4>,
     /// Rows the bone tree showed in the last draw (for page up/down).
     pub tree_page: usize,
+    /// What the last live reload changed, or why it failed (kept until the next one).
+    pub file_note: Option<FileNote>,
 }
 
 impl App {
@@ -180,6 +189,7 @@ impl App {
             animated: Vec::new(),
             unweighted: Vec::new(),
             rest_globals,
+            file_note: None,
             rig,
         };
         app.vertex_problems = worst_first(&app.diag);

@@ -16,6 +16,7 @@ use super::app::App;
 use super::keymap;
 use super::terminal::Term;
 use super::ui::{self, Areas, MouseState, ViewportCache};
+use super::watch::Watch;
 
 /// How long an idle wait lasts before checking for a termination signal again.
 const IDLE_POLL: Duration = Duration::from_millis(250);
@@ -27,6 +28,7 @@ pub fn run(
     app: &mut App,
     written: &AtomicU64,
     stop: &Arc<AtomicUsize>,
+    watch: Option<&Watch>,
 ) -> io::Result<()> {
     let frame = Duration::from_secs_f64(1.0 / app.fps as f64);
     let mut cache = ViewportCache::default();
@@ -70,6 +72,9 @@ pub fn run(
                     break;
                 }
             }
+        }
+        if let Some(w) = watch {
+            w.apply_pending(app);
         }
         let now = Instant::now();
         if app.is_playing() {

@@ -7,5 +7,6 @@ mod golden;
 mod malformed;
 mod normalize;
 mod reference;
+mod reload;
 mod samples;
 mod tui;

@@ -44,6 +44,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     if let Some(m) = &app.message {
         fields.push((Span::styled(format!(" {m}"), theme.warning), 5));
     }
+    if let Some(note) = &app.file_note {
+        let style = if note.error { theme.warning } else { theme.dim };
+        fields.push((Span::styled(format!(" {}", note.text), style), 5));
+    }
     let width = usize::from(area.width);
     let first = Line::from(fit_fields(fields, width));
     // Toggled on, the stage timings (those `rigscope bench` reports) take the hints' line,

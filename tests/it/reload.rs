@@ -1,0 +1,102 @@
+//! Live reload end to end: files rewritten on disk under a watch, the results adopted by a
+//! running (headless) app. Waits are generous bounds, not timings.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rigscope::tui::watch::{Reload, Watch};
+use rigscope::tui::{App, Launch};
+
+/// Far longer than a reload takes; only a watcher that never fires runs into it.
+const BOUND: Duration = Duration::from_secs(20);
+
+fn folder(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rigscope-reload-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    dir
+}
+
+/// Replaces `path` the way editors save: a temporary file renamed over it.
+fn save(path: &Path, bytes: &[u8]) {
+    let temp = path.with_extension("saving");
+    std::fs::write(&temp, bytes).expect("write");
+    std::fs::rename(&temp, path).expect("rename");
+}
+
+fn next(watch: &Watch) -> Reload {
+    watch.next(BOUND).expect("the change was noticed within the bound")
+}
+
+#[test]
+fn a_broken_save_keeps_the_old_rig_and_the_next_good_one_is_adopted() {
+    let dir = folder("glb");
+    let file = dir.join("rig.glb");
+    std::fs::write(&file, rigscope::samplegen::walker()).unwrap();
+    let launch = Launch { paused: true, ..Launch::default() };
+    let mut app = App::new(rigscope::load(&file).unwrap(), &launch);
+    let watch = Watch::start(&file, &launch, || {}).expect("watch starts");
+    let walker_nodes = app.rig.nodes.len();
+
+    // Half a file, as a slow exporter leaves it mid-write.
+    let walker = rigscope::samplegen::walker();
+    std::fs::write(&file, &walker[..walker.len() / 2]).unwrap();
+    match next(&watch) {
+        Reload::Failed(why) => {
+            assert!(why.contains("rig.glb"), "{why}");
+            app.reload_failed(&why);
+        }
+        Reload::Loaded(_) => panic!("half a file loaded"),
+    }
+    assert_eq!(app.rig.nodes.len(), walker_nodes);
+    assert!(app.file_note.as_ref().unwrap().error);
+
+    // A different rig saved over it: adopted, and the note names what changed.
+    let tentacle = rigscope::samplegen::tentacle();
+    save(&file, &tentacle);
+    let expected = rigscope::load_bytes(&tentacle, "t.glb", None).unwrap();
+    match next(&watch) {
+        Reload::Loaded(fresh) => app.adopt(*fresh),
+        Reload::Failed(why) => panic!("the good file failed: {why}"),
+    }
+    assert_eq!(app.rig.nodes.len(), expected.nodes.len());
+    let note = app.file_note.clone().unwrap();
+    assert!(!note.error);
+    let old = rigscope::load_bytes(&walker, "w", None).unwrap();
+    let joints = |r: &rigscope::Rig| r.skins.iter().map(|s| s.joints.len()).sum::<usize>();
+    // The two samples share no joint or clip name: all of one go, all of the other come.
+    let text = &note.text;
+    assert!(text.starts_with(&format!("reloaded: +{} joints", joints(&expected))), "{text}");
+    assert!(text.contains(&format!("-{} joints", joints(&old))), "{text}");
+    assert!(text.ends_with("clip walk is gone"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn rewriting_a_gltf_s_external_buffer_reloads_it() {
+    let dir = folder("bin");
+    // seed-arm.gltf with its embedded buffer moved to a .bin beside it.
+    let text = std::fs::read_to_string(super::cli::sample("seed-arm.gltf")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let raw = rigscope::import::load_raw_bytes(text.as_bytes(), "seed-arm.gltf", None).unwrap();
+    json["buffers"][0]["uri"] = "arm.bin".into();
+    std::fs::write(dir.join("arm.bin"), &raw.buffers[0]).unwrap();
+    let file = dir.join("arm.gltf");
+    std::fs::write(&file, serde_json::to_vec(&json).unwrap()).unwrap();
+    let launch = Launch { paused: true, ..Launch::default() };
+    let watch = Watch::start(&file, &launch, || {}).expect("watch starts");
+
+    // A .bin too short for its byteLength: the file no longer loads.
+    save(&dir.join("arm.bin"), &raw.buffers[0][..8]);
+    match next(&watch) {
+        Reload::Failed(why) => assert!(why.contains("arm.gltf"), "{why}"),
+        Reload::Loaded(_) => panic!("a truncated buffer loaded"),
+    }
+    // Whole again: it loads.
+    save(&dir.join("arm.bin"), &raw.buffers[0]);
+    assert!(matches!(next(&watch), Reload::Loaded(_)));
+    // A file beside it that the rig does not use changes nothing.
+    std::fs::write(dir.join("notes.txt"), "x").unwrap();
+    assert!(watch.next(Duration::from_millis(500)).is_none());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
