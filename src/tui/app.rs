@@ -226,6 +226,12 @@ impl App {
     /// Applies one action. Time only moves through `Action::Tick`.
     pub fn update(&mut self, action: Action) {
         self.message = None;
+        // A reload's summary is read once; a broken file's error stays until a good load.
+        if !matches!(action, Action::Tick(_) | Action::Redraw)
+            && self.file_note.as_ref().is_some_and(|n| !n.error)
+        {
+            self.file_note = None;
+        }
         let before = (self.playback.time, self.clip, self.preview);
         match action {
             Action::Tick(dt) => {

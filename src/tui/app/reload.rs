@@ -37,7 +37,7 @@ impl App {
                 let found = found
                     .or_else(|| self.clip.filter(|&c| c < fresh.rig.clips.len() && name.starts_with('#')));
                 if found.is_none() {
-                    text.push_str(&format!("; clip {name} is gone"));
+                    text = text.replacen("reloaded", &format!("reloaded (clip {name} is gone)"), 1);
                 }
                 found.or(fresh.clip)
             }
@@ -265,7 +265,7 @@ mod tests {
         assert!(text.contains(&format!("vertices {before} -> {}", before + 1)), "{text}");
         a.adopt(app(new));
         let note = &a.file_note.as_ref().unwrap().text;
-        assert!(note.ends_with(&format!("clip {first} is gone")), "{note}");
+        assert!(note.starts_with(&format!("reloaded (clip {first} is gone): ")), "{note}");
         assert!(note.contains(&format!("-1 clip ({first})")), "{note}");
         assert_eq!(a.clip, if a.rig.clips.is_empty() { None } else { Some(0) });
     }

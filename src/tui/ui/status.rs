@@ -44,12 +44,16 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     if let Some(m) = &app.message {
         fields.push((Span::styled(format!(" {m}"), theme.warning), 5));
     }
-    if let Some(note) = &app.file_note {
-        let style = if note.error { theme.warning } else { theme.dim };
-        fields.push((Span::styled(format!(" {}", note.text), style), 5));
-    }
     let width = usize::from(area.width);
     let first = Line::from(fit_fields(fields, width));
+    // What a live reload changed, or why it failed, is news the user is waiting for: it takes
+    // the second line until the next key (an error stays until a good load).
+    if let Some(note) = &app.file_note {
+        let style = if note.error { theme.warning } else { theme.title };
+        let line = Line::from(Span::styled(fit(&format!(" {}", note.text), width), style));
+        frame.render_widget(Paragraph::new(vec![first, line]), area);
+        return;
+    }
     // Toggled on, the stage timings (those `rigscope bench` reports) take the hints' line,
     // where they fit in 80 columns.
     if app.show_stats {
