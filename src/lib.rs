@@ -41,6 +41,7 @@ pub mod export;
 pub mod import;
 #[cfg(target_arch = "x86_64")]
 mod isa;
+pub mod record;
 pub mod render;
 pub mod repair;
 pub mod report;

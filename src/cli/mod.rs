@@ -10,6 +10,7 @@ mod inspect;
 mod normalize;
 mod output;
 mod pose;
+mod record;
 mod render;
 
 use std::path::Path;
@@ -76,6 +77,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Some(Command::Check(a)) => check::run(&a),
         Some(Command::Normalize(a)) => normalize::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
+        Some(Command::Record(a)) => record::run(&a),
         None => open_viewer(&cli.open),
     }
 }

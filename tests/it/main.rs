@@ -6,6 +6,7 @@ mod frames;
 mod golden;
 mod malformed;
 mod normalize;
+mod record;
 mod reference;
 mod reload;
 mod samples;
