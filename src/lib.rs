@@ -22,7 +22,7 @@
 //! # Ok::<(), rigscope::ImportError>(())
 //! ```
 //!
-//! `import` is the only user of the gltf crate; `rig`, `anim`, `render` and `diagnose` are pure
+//! `import` is the only user of the gltf crate; `rig`, `anim`, `render`, `diagnose` and `record` are pure
 //! (no terminal or file I/O); `tui` is the only user of ratatui and crossterm; `cli` owns the
 //! command line and exit codes.
 
