@@ -204,6 +204,7 @@ fn on_network_mount(folder: &Path) -> bool {
     }
 }
 
+#[cfg(any(target_os = "linux", test))]
 /// The file system type of the mount holding `path` (the longest mount point that is a
 /// prefix of it) in a `/proc/self/mountinfo` table.
 fn mount_type(mountinfo: &str, path: &Path) -> Option<String> {
@@ -223,6 +224,7 @@ fn mount_type(mountinfo: &str, path: &Path) -> Option<String> {
     best.map(|(_, fs)| fs)
 }
 
+#[cfg(any(target_os = "linux", test))]
 /// mountinfo writes a space in a mount point as `\040` (and tab, newline, backslash alike).
 fn unescape_octal(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -245,6 +247,7 @@ fn unescape_octal(s: &str) -> String {
     out
 }
 
+#[cfg(any(target_os = "linux", test))]
 fn is_network_fs(fs: &str) -> bool {
     const NETWORK: [&str; 11] = [
         "nfs",
