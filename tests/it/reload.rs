@@ -102,3 +102,56 @@ fn rewriting_a_gltf_s_external_buffer_reloads_it() {
     assert!(watch.next(Duration::from_millis(500)).is_none());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The real viewer in tmux, paused on its second clip, while its file is saved over: the
+/// same file (clip kept, "same" reported), half a file (error line, picture kept), another
+/// rig (taken). Skipped with a note when tmux is not installed.
+#[test]
+fn the_running_viewer_follows_saves_of_its_file() {
+    let tmux_ok = std::process::Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
+    if !tmux_ok {
+        println!("skipping the tmux reload test: tmux is not installed");
+        return;
+    }
+    let dir = folder("tmux");
+    let socket = dir.join("tmux.sock");
+    struct Server<'a>(&'a Path);
+    impl Drop for Server<'_> {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("tmux").arg("-S").arg(self.0).arg("kill-server").output();
+        }
+    }
+    let _server = Server(&socket);
+    let tmux = |args: &[&str]| -> String {
+        let out =
+            std::process::Command::new("tmux").arg("-S").arg(&socket).args(args).output().expect("tmux");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let file = dir.join("rig.glb");
+    let walker = rigscope::samplegen::walker();
+    std::fs::write(&file, &walker).unwrap();
+    let cmd = format!("{} {} --paused; sleep 30", env!("CARGO_BIN_EXE_rigscope"), file.display());
+    tmux(&["new-session", "-d", "-s", "reload", "-x", "140", "-y", "40", &cmd]);
+    let wait_for = |needles: &[&str]| -> String {
+        let mut screen = String::new();
+        for _ in 0..200 {
+            screen = tmux(&["capture-pane", "-p", "-t", "reload"]);
+            if needles.iter().all(|n| screen.contains(n)) {
+                return screen;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("{needles:?} never all appeared:\n{screen}");
+    };
+    wait_for(&["Keyframes: walk"]);
+    tmux(&["send-keys", "-t", "reload", "c"]);
+    wait_for(&["Keyframes: idle"]);
+
+    save(&file, &walker);
+    wait_for(&["reloaded: same joints, vertices and clips", "Keyframes: idle"]);
+    std::fs::write(&file, &walker[..walker.len() / 2]).unwrap();
+    wait_for(&["reload failed, showing the last good load", "Keyframes: idle", "hips"]);
+    save(&file, &rigscope::samplegen::tentacle());
+    wait_for(&["reloaded (clip idle is gone): +10 joints", "seg0"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
