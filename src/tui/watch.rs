@@ -6,14 +6,17 @@
 //! The folders are watched, not the files: editors and exporters often save by writing a
 //! temporary file and renaming it over the old one, which a watch on the old file would not
 //! see. Native events (inotify, FSEvents, ReadDirectoryChangesW) cost nothing while the
-//! file is untouched; a network mount, where they do not arrive, is polled instead.
+//! file is untouched; a network mount, where they do not arrive, is polled instead: the
+//! watched files' sizes and modification times, not notify's `PollWatcher`, which walks the
+//! whole folder and compares whole seconds (two saves in one second would look like one).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
-use notify::{PollWatcher, RecommendedWatcher, RecursiveMode};
+use notify::{RecommendedWatcher, RecursiveMode};
 use notify_debouncer_mini::{Config, DebounceEventResult, Debouncer, new_debouncer_opt};
 
 use super::app::{App, Launch};
@@ -43,7 +46,18 @@ pub struct Watch {
 /// Held only to be dropped: that stops the watcher and its debouncer thread.
 enum Watcher {
     Native(#[allow(dead_code)] Debouncer<RecommendedWatcher>),
-    Poll(#[allow(dead_code)] Debouncer<PollWatcher>),
+    Poll(#[allow(dead_code)] Poller),
+}
+
+/// The polling thread; dropping it stops the thread at its next tick.
+struct Poller {
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for Poller {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
 }
 
 impl Watch {
@@ -54,6 +68,25 @@ impl Watch {
         file: &Path,
         launch: &Launch,
         wake: impl Fn() + Send + Sync + 'static,
+    ) -> Result<Watch, String> {
+        Watch::begin(file, launch, Arc::new(wake), false)
+    }
+
+    /// Like `start`, but always polls: for a file system whose change events do not arrive
+    /// and that the mount table does not give away.
+    pub fn start_polling(
+        file: &Path,
+        launch: &Launch,
+        wake: impl Fn() + Send + Sync + 'static,
+    ) -> Result<Watch, String> {
+        Watch::begin(file, launch, Arc::new(wake), true)
+    }
+
+    fn begin(
+        file: &Path,
+        launch: &Launch,
+        wake: Arc<dyn Fn() + Send + Sync>,
+        poll: bool,
     ) -> Result<Watch, String> {
         let shown = file.display().to_string();
         let canonical = file.canonicalize().map_err(|e| format!("{shown}: cannot watch: {e}"))?;
@@ -66,23 +99,12 @@ impl Watch {
 
         let (tx, reloads) = channel();
         let stamps = stamps(&watched);
-        let loader = Loader {
-            file: canonical,
-            shown,
-            watched,
-            stamps,
-            launch: launch.clone(),
-            tx,
-            wake: Arc::new(wake),
-        };
-        let network = folders.iter().any(|f| on_network_mount(f));
+        let loader = Loader { file: canonical, shown, watched, stamps, launch: launch.clone(), tx, wake };
+        let network = poll || folders.iter().any(|f| on_network_mount(f));
         let watcher = if network { None } else { native(&folders, loader.clone()).ok() };
         let (watcher, polling) = match watcher {
             Some(w) => (w, false),
-            None => (
-                polled(&folders, loader).map_err(|e| format!("{}: cannot watch: {e}", file.display()))?,
-                true,
-            ),
+            None => (polled(loader).map_err(|e| format!("{}: cannot watch: {e}", file.display()))?, true),
         };
         Ok(Watch { _watcher: watcher, reloads, polling })
     }
@@ -115,19 +137,32 @@ fn native(folders: &[PathBuf], loader: Loader) -> notify::Result<Watcher> {
     Ok(Watcher::Native(debouncer))
 }
 
-fn polled(folders: &[PathBuf], loader: Loader) -> notify::Result<Watcher> {
-    let notify_config = notify::Config::default().with_poll_interval(POLL_INTERVAL);
-    let config =
-        Config::default().with_timeout(SETTLE).with_batch_mode(false).with_notify_config(notify_config);
-    let mut debouncer = new_debouncer_opt::<_, PollWatcher>(config, loader)?;
-    for f in folders {
-        debouncer.watcher().watch(f, RecursiveMode::NonRecursive)?;
-    }
-    Ok(Watcher::Poll(debouncer))
+/// Every `POLL_INTERVAL`, the watched files' stamps; a change is loaded once they have held
+/// still for one interval (the write has settled).
+fn polled(mut loader: Loader) -> std::io::Result<Watcher> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopped = stop.clone();
+    std::thread::Builder::new().name("rigscope reload poll".into()).spawn(move || {
+        let mut seen = loader.stamps.clone();
+        let mut moving = false;
+        while !stopped.load(Ordering::Relaxed) {
+            std::thread::sleep(POLL_INTERVAL);
+            let now = stamps(&loader.watched);
+            if now != seen {
+                seen = now;
+                moving = true;
+            } else if moving {
+                moving = false;
+                loader.changed();
+                seen = loader.stamps.clone();
+            }
+        }
+    })?;
+    Ok(Watcher::Poll(Poller { stop }))
 }
 
-/// Runs on the debouncer's thread: loads the file when one of the watched paths settled.
-/// Cloned once, for the polling fallback should native events fail to start.
+/// Runs on the debouncer's or the poller's thread: loads the file when one of the watched
+/// paths settled. Cloned once, for the polling fallback should native events fail to start.
 #[derive(Clone)]
 struct Loader {
     file: PathBuf,
@@ -162,9 +197,15 @@ impl Loader {
 impl notify_debouncer_mini::DebounceEventHandler for Loader {
     fn handle_event(&mut self, events: DebounceEventResult) {
         let Ok(events) = events else { return };
-        if !events.iter().any(|e| self.watched.contains(&e.path)) {
-            return;
+        if events.iter().any(|e| self.watched.contains(&e.path)) {
+            self.changed();
         }
+    }
+}
+
+impl Loader {
+    /// One of the watched files settled after a change.
+    fn changed(&mut self) {
         // Reading a file is an event too on some back ends (the loader's own read among
         // them): only a file whose size or time changed is reloaded.
         let now = stamps(&self.watched);
@@ -179,11 +220,22 @@ impl notify_debouncer_mini::DebounceEventHandler for Loader {
     }
 }
 
-/// What tells a rewritten file from one only read: its size and modification time.
-type Stamp = (u64, Option<std::time::SystemTime>);
+/// What tells a rewritten file from one only read: its size, its modification time, and
+/// on Unix its inode (a save by rename is a new file even where times are coarse).
+type Stamp = (u64, Option<std::time::SystemTime>, u64);
 
 fn stamps(files: &[PathBuf]) -> Vec<Option<Stamp>> {
-    files.iter().map(|f| std::fs::metadata(f).ok().map(|m| (m.len(), m.modified().ok()))).collect()
+    files.iter().map(|f| std::fs::metadata(f).ok().map(|m| (m.len(), m.modified().ok(), inode(&m)))).collect()
+}
+
+#[cfg(unix)]
+fn inode(m: &std::fs::Metadata) -> u64 {
+    std::os::unix::fs::MetadataExt::ino(m)
+}
+
+#[cfg(not(unix))]
+fn inode(_: &std::fs::Metadata) -> u64 {
+    0
 }
 
 /// Whether `folder` is on a file system whose change events do not reach this machine

@@ -75,6 +75,28 @@ fn a_broken_save_keeps_the_old_rig_and_the_next_good_one_is_adopted() {
 }
 
 #[test]
+fn the_polling_watch_sees_a_save_too() {
+    let dir = folder("poll");
+    let file = dir.join("rig.glb");
+    std::fs::write(&file, rigscope::samplegen::walker()).unwrap();
+    let launch = Launch { paused: true, ..Launch::default() };
+    let watch = Watch::start_polling(&file, &launch, || {}).expect("watch starts");
+    assert!(watch.polling);
+    // Two saves within a second: both seen (a whole-second mtime would hide the second).
+    save(&file, &rigscope::samplegen::tentacle());
+    match next(&watch) {
+        Reload::Loaded(fresh) => assert_eq!(fresh.rig.skins[0].joints.len(), 10),
+        Reload::Failed(why) => panic!("{why}"),
+    }
+    save(&file, &rigscope::samplegen::walker());
+    match next(&watch) {
+        Reload::Loaded(fresh) => assert_eq!(fresh.rig.skins[0].joints.len(), 17),
+        Reload::Failed(why) => panic!("{why}"),
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn rewriting_a_gltf_s_external_buffer_reloads_it() {
     let dir = folder("bin");
     // seed-arm.gltf with its embedded buffer moved to a .bin beside it.
