@@ -99,7 +99,10 @@ impl Watch {
 
         let (tx, reloads) = channel();
         let stamps = stamps(&watched);
-        let loader = Loader { file: canonical, shown, watched, stamps, launch: launch.clone(), tx, wake };
+        // The clip and time come from the running app (`App::adopt`); the start-up clip's
+        // index may not exist in the new file.
+        let launch = Launch { clip: None, time: 0.0, ..launch.clone() };
+        let loader = Loader { file: canonical, shown, watched, stamps, launch, tx, wake };
         let network = poll || folders.iter().any(|f| on_network_mount(f));
         let watcher = if network { None } else { native(&folders, loader.clone()).ok() };
         let (watcher, polling) = match watcher {
