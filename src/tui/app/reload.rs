@@ -222,6 +222,26 @@ mod tests {
         assert_eq!(a.focus, Focus::Weights);
         let note = a.file_note.clone().unwrap();
         assert_eq!(note, FileNote { text: "reloaded: same joints, vertices and clips".into(), error: false });
+        // The next key clears the summary.
+        a.update(Action::ToggleStats);
+        assert_eq!(a.file_note, None);
+    }
+
+    #[test]
+    fn folded_bones_and_the_filter_are_kept() {
+        let mut a = app(walker());
+        // The tree opens on the skeleton's root: fold it, then filter.
+        let root = a.selected().unwrap();
+        a.update(Action::Collapse);
+        assert_eq!(a.tree.collapsed_nodes().collect::<Vec<_>>(), vec![root]);
+        a.update(Action::StartFilter);
+        a.update(Action::FilterChar('s'));
+        a.update(Action::FilterAccept);
+        let rows: Vec<usize> = a.tree.rows().iter().map(|r| r.node).collect();
+        a.adopt(app(walker()));
+        assert_eq!(a.tree.collapsed_nodes().collect::<Vec<_>>(), vec![root]);
+        assert_eq!(a.tree.filter, "s");
+        assert_eq!(a.tree.rows().iter().map(|r| r.node).collect::<Vec<_>>(), rows);
     }
 
     #[test]
