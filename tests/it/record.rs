@@ -71,3 +71,30 @@ fn an_existing_out_needs_force_and_a_bad_request_exits_2() {
     assert!(!gif.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_cast_frame_is_what_render_prints_for_the_same_view() {
+    let dir = folder("render");
+    let walker = sample("walker.glb");
+    let out = dir.join("one.cast");
+    let view = ["--clip", "walk", "--size", "60x20", "--yaw", "25", "--pitch", "10"];
+    let mut args =
+        vec!["record", &walker, "-o", out.to_str().unwrap(), "--from", "0.2", "--to", "0.2", "--no-color"];
+    args.extend(view);
+    let run = rigscope(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut args = vec!["render", &walker, "--time", "0.2", "--bones", "--color", "never"];
+    args.extend(view);
+    let rendered = rigscope(&args);
+    assert_eq!(rendered.code, 0, "{}", rendered.stderr);
+
+    let cast = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = cast.lines().collect();
+    // Header, the one frame, the end.
+    assert_eq!(lines.len(), 3);
+    let event: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    let data = event[2].as_str().unwrap();
+    let frame = data.strip_prefix("\u{1b}[?25l\u{1b}[2J\u{1b}[H").expect("cleared, then home");
+    assert_eq!(format!("{}\n", frame.replace("\r\n", "\n")), rendered.stdout);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
