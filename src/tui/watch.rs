@@ -11,9 +11,9 @@
 //! whole folder and compares whole seconds (two saves in one second would look like one).
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use notify::{RecommendedWatcher, RecursiveMode};
@@ -45,7 +45,7 @@ pub struct Watch {
 
 /// Held only to be dropped: that stops the watcher and its debouncer thread.
 enum Watcher {
-    Native(#[allow(dead_code)] Debouncer<RecommendedWatcher>),
+    Native(#[allow(dead_code)] Arc<Mutex<Option<Debouncer<RecommendedWatcher>>>>),
     Poll(#[allow(dead_code)] Poller),
 }
 
@@ -102,7 +102,17 @@ impl Watch {
         // The clip and time come from the running app (`App::adopt`); the start-up clip's
         // index may not exist in the new file.
         let launch = Launch { clip: None, time: 0.0, ..launch.clone() };
-        let loader = Loader { file: canonical, shown, watched, stamps, launch, tx, wake };
+        let loader = Loader {
+            file: canonical,
+            shown,
+            watched,
+            stamps,
+            launch,
+            tx,
+            wake,
+            folders: Vec::new(),
+            native: Weak::new(),
+        };
         let network = poll || folders.iter().any(|f| on_network_mount(f));
         let watcher = if network { None } else { native(&folders, loader.clone()).ok() };
         let (watcher, polling) = match watcher {
@@ -131,13 +141,21 @@ impl Watch {
     }
 }
 
-fn native(folders: &[PathBuf], loader: Loader) -> notify::Result<Watcher> {
+/// The loader holds the debouncer weakly, to watch the folder of a buffer file that a later
+/// version of the file names; the `Watch` owns it, so dropping the `Watch` stops it.
+fn native(folders: &[PathBuf], mut loader: Loader) -> notify::Result<Watcher> {
     let config = Config::default().with_timeout(SETTLE).with_batch_mode(false);
+    let slot = Arc::new(Mutex::new(None));
+    loader.folders = folders.to_vec();
+    loader.native = Arc::downgrade(&slot);
     let mut debouncer = new_debouncer_opt::<_, RecommendedWatcher>(config, loader)?;
     for f in folders {
         debouncer.watcher().watch(f, RecursiveMode::NonRecursive)?;
     }
-    Ok(Watcher::Native(debouncer))
+    if let Ok(mut s) = slot.lock() {
+        *s = Some(debouncer);
+    }
+    Ok(Watcher::Native(slot))
 }
 
 /// Every `POLL_INTERVAL`, the watched files' stamps; a change is loaded once they have held
@@ -176,9 +194,28 @@ struct Loader {
     launch: Launch,
     tx: Sender<Reload>,
     wake: Arc<dyn Fn() + Send + Sync>,
+    /// Folders watched for native events, and the watcher to add more to (unset when
+    /// polling, which follows `watched` wherever it points).
+    folders: Vec<PathBuf>,
+    native: Weak<Mutex<Option<Debouncer<RecommendedWatcher>>>>,
 }
 
 impl Loader {
+    /// A buffer file in a folder not yet watched (the new export put its .bin elsewhere):
+    /// watch that folder too.
+    fn watch_new_folders(&mut self) {
+        let Some(slot) = self.native.upgrade() else { return };
+        let Ok(mut guard) = slot.lock() else { return };
+        let Some(debouncer) = guard.as_mut() else { return };
+        for folder in self.watched.iter().filter_map(|p| p.parent()) {
+            if !self.folders.iter().any(|f| f == folder)
+                && debouncer.watcher().watch(folder, RecursiveMode::NonRecursive).is_ok()
+            {
+                self.folders.push(folder.to_path_buf());
+            }
+        }
+    }
+
     fn reload(&mut self) -> Reload {
         // Messages name the file as the user typed it, not its canonical path.
         match crate::import::load(&self.file) {
@@ -187,6 +224,7 @@ impl Loader {
                 self.watched.truncate(1);
                 self.watched.extend(crate::import::external_files(&self.file));
                 self.stamps = stamps(&self.watched);
+                self.watch_new_folders();
                 Reload::Loaded(Box::new(App::new(rig, &self.launch)))
             }
             Err(mut e) => {

@@ -122,6 +122,17 @@ fn rewriting_a_gltf_s_external_buffer_reloads_it() {
     // A file beside it that the rig does not use changes nothing.
     std::fs::write(dir.join("notes.txt"), "x").unwrap();
     assert!(watch.next(Duration::from_millis(500)).is_none());
+    // The next export keeps its buffer in a folder of its own: that folder is watched too.
+    std::fs::create_dir(dir.join("v2")).unwrap();
+    std::fs::write(dir.join("v2/arm.bin"), &raw.buffers[0]).unwrap();
+    json["buffers"][0]["uri"] = "v2/arm.bin".into();
+    save(&file, &serde_json::to_vec(&json).unwrap());
+    assert!(matches!(next(&watch), Reload::Loaded(_)));
+    save(&dir.join("v2/arm.bin"), &raw.buffers[0][..8]);
+    match next(&watch) {
+        Reload::Failed(why) => assert!(why.contains("arm.gltf"), "{why}"),
+        Reload::Loaded(_) => panic!("a truncated buffer loaded"),
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
