@@ -312,7 +312,65 @@ fn load(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, sampling, pose, skinning, raster, frame, load);
+/// Live reload of the 20 MB .glb: from the moment a save of it is complete (renamed into
+/// place) until the watcher has loaded it and built the new app, then the event loop's share
+/// (`App::adopt` and the pose at the kept time). The first includes the 40 ms settle.
+fn reload(c: &mut Criterion) {
+    use rigscope::tui::watch::{Reload, Watch};
+    use rigscope::tui::{App, Launch};
+    let Some(source) = twenty_mb_glb() else {
+        eprintln!("note: skipping the reload group: CesiumMan-x32 not found");
+        return;
+    };
+    let Ok(bytes) = std::fs::read(&source) else { return };
+    let dir = std::env::temp_dir().join(format!("rigscope-reload-bench-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let file = dir.join("rig.glb");
+    let saving = dir.join("rig.glb.saving");
+    if std::fs::write(&file, &bytes).is_err() {
+        return;
+    }
+    let launch = Launch { paused: true, ..Launch::default() };
+    let Ok(rig) = rigscope::load(&file) else { return };
+    let mut app = App::new(rig, &launch);
+    let Ok(watch) = Watch::start(&file, &launch, || {}) else { return };
+    let mut g = c.benchmark_group("reload");
+    g.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(8));
+    g.bench_function("20MB-glb-saved-to-app-built", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                // Not timed: writing 20 MB is the exporter's time, not the viewer's. The pause
+                // lets the event of the last load's own read settle first, or it would find
+                // this save and load it early.
+                std::thread::sleep(Duration::from_millis(100));
+                let _ = std::fs::write(&saving, &bytes);
+                let _ = std::fs::rename(&saving, &file);
+                let saved = std::time::Instant::now();
+                if let Some(Reload::Loaded(fresh)) = watch.next(Duration::from_secs(10)) {
+                    total += saved.elapsed();
+                    black_box(fresh);
+                }
+            }
+            total
+        })
+    });
+    let Ok(rig) = rigscope::load(&file) else { return };
+    let fresh = App::new(rig, &launch);
+    g.bench_function("20MB-glb-adopt", |b| {
+        b.iter_batched(
+            || App::new(fresh.rig.clone(), &launch),
+            |fresh| {
+                app.adopt(fresh);
+                app.evaluate();
+            },
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, sampling, pose, skinning, raster, frame, load, reload);
 
 /// `criterion_main!`, run on a worker of rayon's pool as `rigscope` runs every command
 /// (see `cli::on_pool`): the parallel stages then wake one thread each, as in the program.

@@ -22,9 +22,9 @@
 //! # Ok::<(), rigscope::ImportError>(())
 //! ```
 //!
-//! `import` is the only user of the gltf crate; `rig`, `anim`, `render`, `diagnose` and `diff`
-//! are pure (no terminal or file I/O); `tui` is the only user of ratatui and crossterm; `cli`
-//! owns the command line and exit codes.
+//! `import` is the only user of the gltf crate; `rig`, `anim`, `render`, `diagnose`, `diff`
+//! and `record` are pure (no terminal or file I/O); `tui` is the only user of ratatui and
+//! crossterm; `cli` owns the command line and exit codes.
 
 // `deny`, not `forbid`. What allows it, each with a SAFETY comment: SIMD intrinsics checked
 // at run time (`anim::skin_avx2`, `render::project_avx2`, `render::project_avx512`,
@@ -43,6 +43,7 @@ pub mod fuzzing;
 pub mod import;
 #[cfg(target_arch = "x86_64")]
 mod isa;
+pub mod record;
 pub mod render;
 pub mod repair;
 pub mod report;

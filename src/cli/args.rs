@@ -47,6 +47,10 @@ pub struct OpenArgs {
     /// name, as `rigscope diff` matches them).
     #[arg(long, value_name = "B")]
     pub compare: Option<PathBuf>,
+    /// Do not watch FILE (and its buffers) for changes; by default the viewer reloads it
+    /// when it is saved, keeping the clip, time, camera and selection.
+    #[arg(long)]
+    pub no_watch: bool,
 }
 
 /// The viewer's colour depth.
@@ -118,6 +122,10 @@ pub enum Command {
     /// Compare two versions of a rig: joints, skins, rest pose, clips (sampled) and weights;
     /// exit 0 when equal within --tol, 1 when different, 2 on bad input.
     Diff(DiffArgs),
+    /// Record a clip as the viewer draws it: an asciicast v2 file (.cast, for asciinema and
+    /// its web player) or an animated GIF (.gif), by OUT's extension. Deterministic: the
+    /// same arguments write the same bytes.
+    Record(RecordArgs),
 }
 
 #[derive(Debug, Args)]
@@ -145,6 +153,58 @@ pub struct DiffArgs {
     /// Print the versioned JSON document instead of text (schema in the README).
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    /// A .gltf or .glb file.
+    pub file: PathBuf,
+    /// Where to write the recording: a .cast or .gif path.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: PathBuf,
+    /// Clip name or index, `#N` always an index (default: the first clip; with no clips,
+    /// one frame of the rest pose).
+    #[arg(long, allow_negative_numbers = true)]
+    pub clip: Option<String>,
+    /// Start at this clip time (seconds).
+    #[arg(long, value_name = "T", default_value_t = 0.0, allow_negative_numbers = true)]
+    pub from: f32,
+    /// End at this clip time, not included (default: the clip's end).
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
+    pub to: Option<f32>,
+    /// Frames per second (1 to 60).
+    #[arg(long, default_value_t = 15, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub fps: u32,
+    /// Viewport size in character cells, COLSxROWS (a GIF has 2x4 pixels per cell in
+    /// braille, 1x2 in halfblock, 1x2 in ascii, times --scale).
+    #[arg(long, default_value = "80x24", value_parser = parse_size)]
+    pub size: (u16, u16),
+    #[arg(long, value_enum, default_value_t = ModeArg::Braille)]
+    pub mode: ModeArg,
+    /// Camera yaw in degrees around the up axis (0 looks down -Z from the front).
+    #[arg(long, default_value_t = 25.0, allow_negative_numbers = true)]
+    pub yaw: f32,
+    /// Camera pitch in degrees, -90..90 (positive looks down from above).
+    #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
+    pub pitch: f32,
+    /// Zoom factor (2 = twice as close as the framing distance).
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    pub zoom: f32,
+    /// Leave the skeleton out (the viewer draws it over the mesh by default).
+    #[arg(long)]
+    pub no_bones: bool,
+    /// .cast only: colours from the 256-colour palette instead of 24-bit.
+    #[arg(long, conflicts_with = "no_color")]
+    pub ansi256: bool,
+    /// .cast only: no colour at all.
+    #[arg(long)]
+    pub no_color: bool,
+    /// .gif only: pixels per dot, 1 to 8.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub scale: u8,
+    /// Replace OUT if it exists.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Args)]

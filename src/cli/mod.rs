@@ -14,6 +14,7 @@ mod inspect;
 mod normalize;
 mod output;
 mod pose;
+mod record;
 mod render;
 
 use std::path::Path;
@@ -83,6 +84,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Some(Command::Completions(a)) => generate::completions(&a),
         Some(Command::Man(a)) => generate::man(&a),
         Some(Command::Diff(a)) => diff::run(&a),
+        Some(Command::Record(a)) => record::run(&a),
         None => open_viewer(&cli.open),
     }
 }
@@ -159,6 +161,7 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
             args::ViewerColorArg::Ansi16 => crate::render::ColorDepth::Ansi16,
         },
         mouse: !args.no_mouse,
+        watch: if args.no_watch { None } else { args.file.clone() },
     };
     let source = rig.source.clone();
     match crate::tui::run(rig, &launch).map_err(|e| Failure::input(format!("{source}: {e}")))? {

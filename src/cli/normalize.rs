@@ -65,7 +65,7 @@ pub fn run(args: &NormalizeArgs) -> Result<u8, Failure> {
 
 /// Refuses to write over FILE (by any path: canonical paths, or the same file on disk
 /// through a hard link) and over an existing OUT unless `force`.
-fn check_paths(input: &Path, output: &Path, force: bool) -> Result<(), Failure> {
+pub(super) fn check_paths(input: &Path, output: &Path, force: bool) -> Result<(), Failure> {
     let out_name = output.display();
     let input_real = input
         .canonicalize()
@@ -121,7 +121,7 @@ fn parent_folder(path: &Path) -> PathBuf {
 }
 
 /// Writes a temporary file next to `output`, then renames it over `output`.
-fn write_atomically(output: &Path, bytes: &[u8]) -> Result<(), Failure> {
+pub(super) fn write_atomically(output: &Path, bytes: &[u8]) -> Result<(), Failure> {
     let name = output.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let temp = parent_folder(output).join(format!(".{name}.rigscope-{}.tmp", std::process::id()));
     let written = (|| -> io::Result<()> {

@@ -18,6 +18,7 @@ mod direct;
 mod document;
 mod draco;
 mod extensions;
+mod external;
 mod file;
 mod findings;
 mod glb;
@@ -36,6 +37,7 @@ use std::path::Path;
 
 use findings::Findings;
 
+pub use external::external_files;
 pub use raw::{ExternalImage, RawAsset, load_raw_bytes};
 
 /// A file that cannot be loaded; `Display` reads `FILE: what is wrong`.

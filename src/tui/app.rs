@@ -3,6 +3,8 @@
 //! `update` never reads the clock or the terminal: time arrives as `Action::Tick(dt)`, so a
 //! test can drive the app with a key sequence and get the same screen every time.
 
+mod reload;
+
 use std::time::Instant;
 
 use glam::Vec3;
@@ -15,6 +17,8 @@ use super::weights::{BoneWeights, Preview, VertexRef};
 use crate::anim::{LoopMode, Playback, Workspace};
 use crate::render::{Camera, ColorDepth, DrawMode, GlyphMode, framed_camera};
 use crate::rig::Rig;
+
+pub use reload::{FileNote, changes};
 
 /// How the app was asked to start (from the command line).
 #[derive(Debug, Clone)]
@@ -29,6 +33,8 @@ pub struct Launch {
     pub mouse: bool,
     /// `--compare B`: a second rig drawn as a ghost over this one.
     pub compare: Option<Rig>,
+    /// The file to watch and reload when it changes (None: `--no-watch`, or no file).
+    pub watch: Option<std::path::PathBuf>,
 }
 
 impl Default for Launch {
@@ -42,6 +48,7 @@ impl Default for Launch {
             color: ColorDepth::TrueColor,
             mouse: true,
             compare: None,
+            watch: None,
         }
     }
 }
@@ -155,6 +162,8 @@ pub struct App {
     pub framed_distance: f32,
     /// `--compare B`: the second rig, posed with the first.
     pub compare: Option<crate::tui::compare::Compare>,
+    /// What the last live reload changed, or why it failed (kept until the next one).
+    pub file_note: Option<FileNote>,
 }
 
 impl App {
@@ -236,6 +245,7 @@ impl App {
             viewport_cells: (120, 40),
             frames: FrameGrid::of(clip.and_then(|c| rig.clips.get(c))),
             framed_distance: camera.distance,
+            file_note: None,
             rig,
         };
         app.vertex_problems = worst_first(&app.diag);
@@ -272,6 +282,12 @@ impl App {
     /// Applies one action. Time only moves through `Action::Tick`.
     pub fn update(&mut self, action: Action) {
         self.message = None;
+        // A reload's summary is read once; a broken file's error stays until a good load.
+        if !matches!(action, Action::Tick(_) | Action::Redraw)
+            && self.file_note.as_ref().is_some_and(|n| !n.error)
+        {
+            self.file_note = None;
+        }
         let before = (self.playback.time, self.clip, self.preview);
         match action {
             Action::Tick(dt) => {

@@ -22,6 +22,7 @@ use super::keymap;
 use super::link::{Answers, Link};
 use super::terminal::{self, Term};
 use super::ui::{self, Areas, MouseState, ViewportCache};
+use super::watch::Watch;
 
 /// How long an idle wait lasts before checking for a termination signal again.
 const IDLE_POLL: Duration = Duration::from_millis(250);
@@ -31,6 +32,7 @@ pub fn run(
     app: &mut App,
     written: &AtomicU64,
     stop: &Arc<AtomicUsize>,
+    watch: Option<&Watch>,
 ) -> io::Result<()> {
     let frame = Duration::from_secs_f64(1.0 / app.fps as f64);
     let mut cache = ViewportCache::default();
@@ -104,6 +106,9 @@ pub fn run(
             // The terminal puts it on the clipboard (OSC 52), wherever the viewer runs.
             terminal.backend_mut().write_all(super::copy::osc52(&text).as_bytes())?;
             terminal.backend_mut().flush()?;
+        }
+        if let Some(w) = watch {
+            w.apply_pending(app);
         }
         let now = Instant::now();
         if app.is_playing() {

@@ -16,6 +16,7 @@ pub mod prompt;
 mod terminal;
 pub mod tree;
 pub mod ui;
+pub mod watch;
 pub mod weights;
 
 use std::io::IsTerminal;
@@ -49,8 +50,9 @@ pub fn run(rig: Rig, launch: &Launch) -> Result<Option<i32>, TuiError> {
     #[cfg(unix)]
     watch_signals(stop.clone(), done.clone())?;
     let mut app = App::new(rig, launch);
+    let watch = start_watch(launch, &mut app);
     let (mut terminal, guard, written) = terminal::Guard::enter(launch.mouse)?;
-    let result = event_loop::run(&mut terminal, &mut app, &written, &stop);
+    let result = event_loop::run(&mut terminal, &mut app, &written, &stop, watch.as_ref());
     drop(guard);
     done.store(true, Ordering::SeqCst);
     result.map_err(TuiError::from)?;
@@ -58,6 +60,27 @@ pub fn run(rig: Rig, launch: &Launch) -> Result<Option<i32>, TuiError> {
         0 => None,
         sig => Some(sig as i32),
     })
+}
+
+/// Starts live reload when asked for. A watch that cannot start is a note in the status bar,
+/// not a reason to refuse to show the file.
+fn start_watch(launch: &Launch, app: &mut App) -> Option<watch::Watch> {
+    let file = launch.watch.as_deref()?;
+    match watch::Watch::start(file, launch, wake_event_loop) {
+        Ok(w) => Some(w),
+        Err(why) => {
+            app.file_note = Some(app::FileNote { text: format!("not watching: {why}"), error: true });
+            None
+        }
+    }
+}
+
+/// Wakes the event loop from its idle wait so that a reload shows at once: crossterm's wait
+/// also listens for SIGWINCH (a resize), which redraws and changes nothing else. Elsewhere
+/// the loop sees the reload when its idle wait ends.
+fn wake_event_loop() {
+    #[cfg(unix)]
+    let _ = signal_hook::low_level::raise(signal_hook::consts::SIGWINCH);
 }
 
 /// How long the loop gets to notice a termination signal and leave cleanly.

@@ -189,6 +189,18 @@ impl BoneTree {
             self.rebuild(rig);
         }
     }
+
+    /// The collapsed nodes (for live reload, which folds the same bones in the new file).
+    pub fn collapsed_nodes(&self) -> impl Iterator<Item = usize> + '_ {
+        self.collapsed.iter().enumerate().filter(|(_, c)| **c).map(|(i, _)| i)
+    }
+
+    /// Folds `node` (ignored when out of range); `rebuild` shows the result.
+    pub fn set_collapsed(&mut self, node: usize) {
+        if let Some(c) = self.collapsed.get_mut(node) {
+            *c = true;
+        }
+    }
 }
 
 #[cfg(test)]

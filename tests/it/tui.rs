@@ -603,3 +603,24 @@ fn every_panel_draws_at_sizes_around_the_layout_thresholds() {
         a.update(Action::FocusNext);
     }
 }
+
+/// After a live reload of the walker with its second clip selected: the same screen as
+/// before, with the reload's summary on the hints' line; a broken save's error line the same.
+#[test]
+fn a_reload_summary_takes_the_hints_line() {
+    let mut a = app("walker.glb", Launch { time: 0.25, ..paused() });
+    press(&mut a, "c");
+    let before = screen(&mut a, 120, 40);
+    a.adopt(app("walker.glb", paused()));
+    let s = screen(&mut a, 120, 40);
+    let last =
+        |s: &str| s.lines().rev().find(|l| !l.trim_matches(['"', ' ']).is_empty()).unwrap_or("").to_string();
+    assert!(last(&s).contains("reloaded: same joints, vertices and clips"), "{s}");
+    // Everything above the status bar's second line is as it was.
+    let above = |s: &str| s.lines().take(38).collect::<Vec<_>>().join("\n");
+    assert_eq!(above(&s), above(&before));
+    insta::assert_snapshot!(s);
+    a.reload_failed("walker.glb: truncated .glb: the header says 427036 bytes but the file has 213518");
+    let s = screen(&mut a, 120, 40);
+    assert!(last(&s).contains("reload failed, showing the last good load: walker.glb: truncated"), "{s}");
+}

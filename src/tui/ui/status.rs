@@ -70,6 +70,14 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         frame.render_widget(Paragraph::new(vec![first, line]), area);
         return;
     }
+    // What a live reload changed, or why it failed, is news the user is waiting for: it takes
+    // the second line until the next key (an error stays until a good load).
+    if let Some(note) = &app.file_note {
+        let style = if note.error { theme.warning } else { theme.title };
+        let line = Line::from(Span::styled(fit(&format!(" {}", note.text), width), style));
+        frame.render_widget(Paragraph::new(vec![first, line]), area);
+        return;
+    }
     if let Some(m) = long {
         let line = Line::styled(fit(&format!(" {m}"), width), theme.warning);
         frame.render_widget(Paragraph::new(vec![first, line]), area);

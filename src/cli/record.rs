@@ -1,0 +1,79 @@
+//! `rigscope record FILE -o OUT`: checks the options, renders the frames through
+//! `record`, and writes OUT the way `normalize` does (never over FILE, over an existing OUT
+//! only with `--force`, through a temporary file renamed into place).
+
+use std::io::IsTerminal as _;
+
+use super::args::RecordArgs;
+use super::normalize::{check_paths, write_atomically};
+use super::output::Failure;
+use crate::render::{ColorDepth, SceneOptions};
+
+pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
+    let out = args.output.display();
+    let ext = args.output.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let gif = match ext.as_deref() {
+        Some("gif") => true,
+        Some("cast") => false,
+        _ => return Err(Failure::input(format!("{out}: OUT must end in .cast (asciicast) or .gif"))),
+    };
+    check_paths(&args.file, &args.output, args.force)?;
+    let rig = super::load_rig(&args.file)?;
+    let clip_index = super::pick_clip(&rig, args.clip.as_deref())?;
+    let clip = clip_index.and_then(|c| rig.clips.get(c));
+    let src = &rig.source;
+    let finite = [args.from, args.to.unwrap_or(0.0), args.yaw, args.pitch, args.zoom];
+    if finite.iter().any(|v| !v.is_finite()) {
+        return Err(Failure::input(format!("{src}: --from, --to, --yaw, --pitch and --zoom must be finite")));
+    }
+    if args.zoom <= 0.0 || args.pitch.abs() > 90.0 {
+        return Err(Failure::input(format!(
+            "{src}: --zoom must be positive and --pitch within -90..90 (got {} and {})",
+            args.zoom, args.pitch
+        )));
+    }
+    let end = args.to.unwrap_or(clip.map_or(0.0, |c| c.duration));
+    if end < args.from {
+        return Err(Failure::input(format!("{src}: --to {end} is before --from {}", args.from)));
+    }
+    let take = crate::record::Take {
+        rig: &rig,
+        clip,
+        cols: usize::from(args.size.0),
+        rows: usize::from(args.size.1),
+        mode: super::glyph_mode(args.mode),
+        scene: SceneOptions {
+            bones: !args.no_bones,
+            skin: if rig.skins.is_empty() { None } else { Some(0) },
+            ..SceneOptions::default()
+        },
+        yaw: args.yaw.to_radians(),
+        pitch: args.pitch.to_radians(),
+        zoom: args.zoom,
+        times: crate::record::frame_times(args.from, end, args.fps),
+        fps: args.fps,
+    };
+    let bytes = if gif {
+        crate::record::gif(&take, usize::from(args.scale))
+            .map_err(|e| Failure::input(format!("{out}: {e}")))?
+    } else {
+        let depth = if args.no_color {
+            ColorDepth::None
+        } else if args.ansi256 {
+            ColorDepth::Ansi256
+        } else {
+            ColorDepth::TrueColor
+        };
+        let name = args.file.file_name().map_or_else(|| src.clone(), |n| n.to_string_lossy().into_owned());
+        let title = match clip_index {
+            Some(c) => format!("{name}: {}", rig.clip_label(c)),
+            None => name,
+        };
+        crate::record::cast(&take, &title, depth)
+    };
+    write_atomically(&args.output, &bytes)?;
+    if std::io::stderr().is_terminal() {
+        eprintln!("wrote {out}: {} frames at {} fps, {} bytes", take.times.len(), args.fps, bytes.len());
+    }
+    Ok(0)
+}

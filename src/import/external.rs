@@ -1,0 +1,96 @@
+//! The files a glTF file's buffers live in, for the viewer's live reload: a re-export that
+//! rewrites only the `.bin` beside a `.gltf` changes the rig as much as one that rewrites the
+//! `.gltf` itself. Only the JSON part is read; a file that cannot be read or parsed names no
+//! files (the loader reports what is wrong with it).
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use super::{buffers, glb};
+
+#[derive(serde::Deserialize)]
+struct Buffers {
+    #[serde(default)]
+    buffers: Vec<Buffer>,
+}
+
+#[derive(serde::Deserialize)]
+struct Buffer {
+    uri: Option<String>,
+}
+
+/// The canonical paths of the external buffer files `path` refers to (none for data URIs,
+/// the .glb BIN chunk, or a URI the loader would refuse), in `buffers` order.
+pub fn external_files(path: &Path) -> Vec<PathBuf> {
+    let Some(json) = json_text(path) else { return Vec::new() };
+    let Ok(doc) = serde_json::from_slice::<Buffers>(&json) else { return Vec::new() };
+    let base = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut out: Vec<PathBuf> = doc
+        .buffers
+        .iter()
+        .filter_map(|b| b.uri.as_deref())
+        .filter(|uri| !uri.starts_with("data:"))
+        .filter_map(|uri| buffers::contained_path(uri, base).ok())
+        .collect();
+    out.dedup();
+    out
+}
+
+/// The JSON text of a .gltf, or the JSON chunk of a .glb (its 12-byte header, then the
+/// chunk's length and type, then the text).
+fn json_text(path: &Path) -> Option<Vec<u8>> {
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut head = [0u8; 20];
+    let n = file.read(&mut head).ok()?;
+    if n == 20 && head.starts_with(glb::MAGIC) {
+        let len = u32::from_le_bytes([head[12], head[13], head[14], head[15]]) as u64;
+        let mut json = Vec::new();
+        file.take(len).read_to_end(&mut json).ok()?;
+        return Some(json);
+    }
+    std::fs::read(path).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("rigscope-external-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_gltf_names_its_bin_files_but_not_data_uris_or_escapes() {
+        let dir = folder("gltf");
+        std::fs::write(dir.join("a b.bin"), [0u8; 4]).unwrap();
+        std::fs::write(
+            dir.join("rig.gltf"),
+            br#"{"asset":{"version":"2.0"},"buffers":[
+            {"byteLength":4,"uri":"a%20b.bin"},
+            {"byteLength":4,"uri":"data:application/octet-stream;base64,AAAAAA=="},
+            {"byteLength":4,"uri":"../outside.bin"},
+            {"byteLength":4,"uri":"missing.bin"}]}"#,
+        )
+        .unwrap();
+        let found = external_files(&dir.join("rig.gltf"));
+        assert_eq!(found, vec![dir.join("a b.bin").canonicalize().unwrap()]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_glb_with_its_own_bin_chunk_names_nothing_and_junk_names_nothing() {
+        let dir = folder("glb");
+        std::fs::write(dir.join("walker.glb"), crate::cli::BUNDLED_SAMPLE).unwrap();
+        assert!(external_files(&dir.join("walker.glb")).is_empty());
+        std::fs::write(dir.join("junk.gltf"), b"{\"buffers\": [").unwrap();
+        assert!(external_files(&dir.join("junk.gltf")).is_empty());
+        assert!(external_files(&dir.join("absent.gltf")).is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,100 @@
+//! `rigscope record` as a user runs it: the same arguments write the same bytes, OUT is
+//! never replaced without `--force`, and what is wrong is named with exit 2.
+
+use std::path::PathBuf;
+
+use super::cli::{rigscope, sample};
+
+fn folder(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rigscope-record-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    dir
+}
+
+#[test]
+fn recording_twice_writes_the_same_bytes_in_both_formats() {
+    let dir = folder("twice");
+    let walker = sample("walker.glb");
+    for ext in ["cast", "gif"] {
+        let (a, b) = (dir.join(format!("a.{ext}")), dir.join(format!("b.{ext}")));
+        for out in [&a, &b] {
+            let args = [
+                "record",
+                &walker,
+                "-o",
+                out.to_str().unwrap(),
+                "--clip",
+                "walk",
+                "--fps",
+                "12",
+                "--size",
+                "60x20",
+            ];
+            let run = rigscope(&args);
+            assert_eq!(run.code, 0, "{}", run.stderr);
+        }
+        let (a, b) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+        assert!(a.len() > 1000, "{ext}: {} bytes", a.len());
+        assert_eq!(a, b, "{ext} differs between two runs");
+    }
+    // Nothing but the four recordings: no temporary file left behind.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 4);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_existing_out_needs_force_and_a_bad_request_exits_2() {
+    let dir = folder("force");
+    let walker = sample("walker.glb");
+    let out = dir.join("walk.cast");
+    std::fs::write(&out, "mine").unwrap();
+    let run = rigscope(&["record", &walker, "-o", out.to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("already exists (use --force"), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "mine");
+    let run = rigscope(&["record", &walker, "-o", out.to_str().unwrap(), "--force", "--to", "0.2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(std::fs::read_to_string(&out).unwrap().starts_with("{\"version\":2,"));
+
+    let png = dir.join("walk.png");
+    let run = rigscope(&["record", &walker, "-o", png.to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("walk.png: OUT must end in .cast"), "{}", run.stderr);
+    let gif = dir.join("walk.gif");
+    let run = rigscope(&["record", &walker, "-o", gif.to_str().unwrap(), "--from", "1", "--to", "0.5"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--to 0.5 is before --from 1"), "{}", run.stderr);
+    let run = rigscope(&["record", &walker, "-o", gif.to_str().unwrap(), "--clip", "fly"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("no clip named or numbered 'fly'"), "{}", run.stderr);
+    assert!(!gif.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_cast_frame_is_what_render_prints_for_the_same_view() {
+    let dir = folder("render");
+    let walker = sample("walker.glb");
+    let out = dir.join("one.cast");
+    let view = ["--clip", "walk", "--size", "60x20", "--yaw", "25", "--pitch", "10"];
+    let mut args =
+        vec!["record", &walker, "-o", out.to_str().unwrap(), "--from", "0.2", "--to", "0.2", "--no-color"];
+    args.extend(view);
+    let run = rigscope(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut args = vec!["render", &walker, "--time", "0.2", "--bones", "--color", "never"];
+    args.extend(view);
+    let rendered = rigscope(&args);
+    assert_eq!(rendered.code, 0, "{}", rendered.stderr);
+
+    let cast = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = cast.lines().collect();
+    // Header, the one frame, the end.
+    assert_eq!(lines.len(), 3);
+    let event: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    let data = event[2].as_str().unwrap();
+    let frame = data.strip_prefix("\u{1b}[?25l\u{1b}[2J\u{1b}[H").expect("cleared, then home");
+    assert_eq!(format!("{}\n", frame.replace("\r\n", "\n")), rendered.stdout);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,190 @@
+//! Live reload end to end: files rewritten on disk under a watch, the results adopted by a
+//! running (headless) app. Waits are generous bounds, not timings.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rigscope::tui::watch::{Reload, Watch};
+use rigscope::tui::{App, Launch};
+
+/// Far longer than a reload takes; only a watcher that never fires runs into it.
+const BOUND: Duration = Duration::from_secs(20);
+
+fn folder(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rigscope-reload-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    dir
+}
+
+/// Replaces `path` the way editors save: a temporary file renamed over it.
+fn save(path: &Path, bytes: &[u8]) {
+    let temp = path.with_extension("saving");
+    std::fs::write(&temp, bytes).expect("write");
+    std::fs::rename(&temp, path).expect("rename");
+}
+
+fn next(watch: &Watch) -> Reload {
+    watch.next(BOUND).expect("the change was noticed within the bound")
+}
+
+#[test]
+fn a_broken_save_keeps_the_old_rig_and_the_next_good_one_is_adopted() {
+    let dir = folder("glb");
+    let file = dir.join("rig.glb");
+    std::fs::write(&file, rigscope::samplegen::walker()).unwrap();
+    let launch = Launch { paused: true, ..Launch::default() };
+    let mut app = App::new(rigscope::load(&file).unwrap(), &launch);
+    let watch = Watch::start(&file, &launch, || {}).expect("watch starts");
+    let walker_nodes = app.rig.nodes.len();
+
+    // Half a file, as a slow exporter leaves it mid-write.
+    let walker = rigscope::samplegen::walker();
+    std::fs::write(&file, &walker[..walker.len() / 2]).unwrap();
+    match next(&watch) {
+        Reload::Failed(why) => {
+            assert!(why.contains("rig.glb"), "{why}");
+            app.reload_failed(&why);
+        }
+        Reload::Loaded(_) => panic!("half a file loaded"),
+    }
+    assert_eq!(app.rig.nodes.len(), walker_nodes);
+    assert!(app.file_note.as_ref().unwrap().error);
+
+    // A different rig saved over it: adopted, and the note names what changed.
+    let tentacle = rigscope::samplegen::tentacle();
+    save(&file, &tentacle);
+    let expected = rigscope::load_bytes(&tentacle, "t.glb", None).unwrap();
+    match next(&watch) {
+        Reload::Loaded(fresh) => app.adopt(*fresh),
+        Reload::Failed(why) => panic!("the good file failed: {why}"),
+    }
+    assert_eq!(app.rig.nodes.len(), expected.nodes.len());
+    let note = app.file_note.clone().unwrap();
+    assert!(!note.error);
+    let old = rigscope::load_bytes(&walker, "w", None).unwrap();
+    let joints = |r: &rigscope::Rig| r.skins.iter().map(|s| s.joints.len()).sum::<usize>();
+    // The two samples share no joint or clip name: all of one go, all of the other come.
+    let text = &note.text;
+    assert!(
+        text.starts_with(&format!("reloaded (clip walk is gone): +{} joints", joints(&expected))),
+        "{text}"
+    );
+    assert!(text.contains(&format!("-{} joints", joints(&old))), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_polling_watch_sees_a_save_too() {
+    let dir = folder("poll");
+    let file = dir.join("rig.glb");
+    std::fs::write(&file, rigscope::samplegen::walker()).unwrap();
+    let launch = Launch { paused: true, ..Launch::default() };
+    let watch = Watch::start_polling(&file, &launch, || {}).expect("watch starts");
+    assert!(watch.polling);
+    // Two saves within a second: both seen (a whole-second mtime would hide the second).
+    save(&file, &rigscope::samplegen::tentacle());
+    match next(&watch) {
+        Reload::Loaded(fresh) => assert_eq!(fresh.rig.skins[0].joints.len(), 10),
+        Reload::Failed(why) => panic!("{why}"),
+    }
+    save(&file, &rigscope::samplegen::walker());
+    match next(&watch) {
+        Reload::Loaded(fresh) => assert_eq!(fresh.rig.skins[0].joints.len(), 17),
+        Reload::Failed(why) => panic!("{why}"),
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn rewriting_a_gltf_s_external_buffer_reloads_it() {
+    let dir = folder("bin");
+    // seed-arm.gltf with its embedded buffer moved to a .bin beside it.
+    let text = std::fs::read_to_string(super::cli::sample("seed-arm.gltf")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let raw = rigscope::import::load_raw_bytes(text.as_bytes(), "seed-arm.gltf", None).unwrap();
+    json["buffers"][0]["uri"] = "arm.bin".into();
+    std::fs::write(dir.join("arm.bin"), &raw.buffers[0]).unwrap();
+    let file = dir.join("arm.gltf");
+    std::fs::write(&file, serde_json::to_vec(&json).unwrap()).unwrap();
+    let launch = Launch { paused: true, ..Launch::default() };
+    let watch = Watch::start(&file, &launch, || {}).expect("watch starts");
+
+    // A .bin too short for its byteLength: the file no longer loads.
+    save(&dir.join("arm.bin"), &raw.buffers[0][..8]);
+    match next(&watch) {
+        Reload::Failed(why) => assert!(why.contains("arm.gltf"), "{why}"),
+        Reload::Loaded(_) => panic!("a truncated buffer loaded"),
+    }
+    // Whole again: it loads.
+    save(&dir.join("arm.bin"), &raw.buffers[0]);
+    assert!(matches!(next(&watch), Reload::Loaded(_)));
+    // A file beside it that the rig does not use changes nothing.
+    std::fs::write(dir.join("notes.txt"), "x").unwrap();
+    assert!(watch.next(Duration::from_millis(500)).is_none());
+    // The next export keeps its buffer in a folder of its own: that folder is watched too.
+    std::fs::create_dir(dir.join("v2")).unwrap();
+    std::fs::write(dir.join("v2/arm.bin"), &raw.buffers[0]).unwrap();
+    json["buffers"][0]["uri"] = "v2/arm.bin".into();
+    save(&file, &serde_json::to_vec(&json).unwrap());
+    assert!(matches!(next(&watch), Reload::Loaded(_)));
+    save(&dir.join("v2/arm.bin"), &raw.buffers[0][..8]);
+    match next(&watch) {
+        Reload::Failed(why) => assert!(why.contains("arm.gltf"), "{why}"),
+        Reload::Loaded(_) => panic!("a truncated buffer loaded"),
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The real viewer in tmux, paused on its second clip, while its file is saved over: the
+/// same file (clip kept, "same" reported), half a file (error line, picture kept), another
+/// rig (taken). Skipped with a note when tmux is not installed.
+#[test]
+fn the_running_viewer_follows_saves_of_its_file() {
+    let tmux_ok = std::process::Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
+    if !tmux_ok {
+        println!("skipping the tmux reload test: tmux is not installed");
+        return;
+    }
+    let dir = folder("tmux");
+    let socket = dir.join("tmux.sock");
+    struct Server<'a>(&'a Path);
+    impl Drop for Server<'_> {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("tmux").arg("-S").arg(self.0).arg("kill-server").output();
+        }
+    }
+    let _server = Server(&socket);
+    let tmux = |args: &[&str]| -> String {
+        let out =
+            std::process::Command::new("tmux").arg("-S").arg(&socket).args(args).output().expect("tmux");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let file = dir.join("rig.glb");
+    let walker = rigscope::samplegen::walker();
+    std::fs::write(&file, &walker).unwrap();
+    let cmd = format!("{} {} --paused; sleep 30", env!("CARGO_BIN_EXE_rigscope"), file.display());
+    tmux(&["new-session", "-d", "-s", "reload", "-x", "140", "-y", "40", &cmd]);
+    let wait_for = |needles: &[&str]| -> String {
+        let mut screen = String::new();
+        for _ in 0..200 {
+            screen = tmux(&["capture-pane", "-p", "-t", "reload"]);
+            if needles.iter().all(|n| screen.contains(n)) {
+                return screen;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("{needles:?} never all appeared:\n{screen}");
+    };
+    wait_for(&["Keyframes: walk"]);
+    tmux(&["send-keys", "-t", "reload", "c"]);
+    wait_for(&["Keyframes: idle"]);
+
+    save(&file, &walker);
+    wait_for(&["reloaded: same joints, vertices and clips", "Keyframes: idle"]);
+    std::fs::write(&file, &walker[..walker.len() / 2]).unwrap();
+    wait_for(&["reload failed, showing the last good load", "Keyframes: idle", "hips"]);
+    save(&file, &rigscope::samplegen::tentacle());
+    wait_for(&["reloaded (clip idle is gone): +10 joints", "seg0"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
