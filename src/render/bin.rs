@@ -328,7 +328,7 @@ impl<F: FnMut(Candidate)> Sink for SettingUp<F> {
 
 /// `block` (at most `N` triangles) as `N`: itself when whole, else copied into `pad`
 /// after its triangles. (Copying every block, of a length known only at run time, was a
-/// call to `memcpy` per block: 0.7% of a CesiumMan-x32 profile.)
+/// call to `memcpy` per block.)
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(super) fn padded<'a, const N: usize>(block: &'a [Tri], pad: &'a mut [Tri; N]) -> &'a [Tri; N] {
@@ -451,9 +451,8 @@ struct Binner<'a> {
     bands: &'a [Range<usize>; BANDS],
     lists: &'a mut [Vec<Tri>; BANDS],
     /// The estimated fill work of the kept triangles of simple vertices on each row: a
-    /// unit per row of each box. Measured on CesiumMan-x32, this balances the bands'
-    /// fill times within 5%; also counting each triangle's set-up (as up to 8 rows) left
-    /// the top band up to 30% longer.
+    /// unit per row of each box. This balances the bands' fill times; also counting each
+    /// triangle's set-up made them less even.
     row_work: &'a mut [u32],
     skipped: usize,
 }
