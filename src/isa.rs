@@ -3,9 +3,8 @@
 //! once with AVX2 intrinsics and compiled twice: for AVX2, and for AVX2 with AVX-512F,
 //! AVX-512VL and AVX-512BW. The second does the same operations, so it gives the same
 //! bits, but the compiler then has 32 vector registers instead of 16 (fewer constants
-//! reloaded, fewer spills), three-input logic and mask registers. Measured on Zen 4 (criterion, one core):
-//! CesiumMan-x32's raster at 400x240 about 7% faster, its skinning 16%; the AVX2 build
-//! unchanged.
+//! reloaded, fewer spills), three-input logic and mask registers: a faster raster and
+//! skinning where the CPU has them (see PERFORMANCE.md).
 //!
 //! How: each kernel's entry is made by `compiled_for_isa!`, which wraps one
 //! `#[inline(always)]` body (carrying no features of its own) in a `#[target_feature]`
@@ -13,7 +12,7 @@
 //! inlined into the wrapper and compiled for its set. That holds only for what
 //! the compiler does inline. A closure it leaves out of line, or one handed to the
 //! standard library (`array::map` inside a kernel), is compiled for neither set and calls
-//! every intrinsic in it: the kernels then ran three times slower. So the kernels keep
+//! every intrinsic in it: the kernels then ran several times slower. So the kernels keep
 //! closures small and build their arrays by hand; after changing one, check that
 //! `nm -C` of the binary lists no `core_arch` intrinsic and no kernel closure out of line.
 

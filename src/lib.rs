@@ -25,6 +25,24 @@
 //! `import` is the only user of the gltf crate; `rig`, `anim`, `render`, `diagnose`, `diff`
 //! and `record` are pure (no terminal or file I/O); `tui` is the only user of ratatui and
 //! crossterm; `cli` owns the command line and exit codes.
+//!
+//! The modules, in pipeline order:
+//!
+//! - `import`: glTF -> `Rig`, validated once; the only user of the gltf crate.
+//! - `rig`: immutable runtime data: nodes, skins, meshes, clips.
+//! - `anim`: per-frame jobs: sample, pose, morph, skin; `Playback`; `Workspace`.
+//! - `render`: software rasteriser to braille, half-block and ASCII cells.
+//! - `isa` (x86-64 only, private): which vector instruction set the SIMD kernels run with.
+//! - `diagnose`: weight and skin checks, a pure function from a `Rig` to a report.
+//! - `repair`: new joints and weights that pass the validator's influence rule.
+//! - `export`: writes the repaired copy of a glTF file as a single file.
+//! - `diff`: what changed between two rigs (`rigscope diff`, the viewer's `--compare`).
+//! - `report`: serde documents and text tables for `inspect`, `pose` and many-file `check`.
+//! - `record`: recordings of a clip as asciicast v2 or animated GIF bytes.
+//! - `samplegen`: the bundled sample rigs, generated from code.
+//! - `fuzzing`: what the fuzz targets run on each input, replayed on the corpus by `cargo test`.
+//! - `tui`: the viewer; the only user of ratatui and crossterm.
+//! - `cli`: clap definitions, one handler per command, exit codes.
 
 // `deny`, not `forbid`. What allows it, each with a SAFETY comment: SIMD intrinsics checked
 // at run time (`anim::skin_avx2`, `render::project_avx2`, `render::project_avx512`,

@@ -29,9 +29,8 @@ pub(crate) fn normalize_quat(q: Vec4) -> Quat {
 /// Such a component is a rounding leftover (the sine of a multiple of pi worked out in
 /// floating point: 4e-18 where the exact value is 0), and it turns the matrix rotations'
 /// products (`x * x`, `x * z`) into subnormal numbers, which Intel cores work out about a
-/// hundred times slower than normal ones: the walker's pose stage took 230 ns on the Xeon
-/// VM instead of 125. Zeroing it changes the rotation by less than 1e-12 radians, far
-/// below what f32 resolves in a unit quaternion (6e-8).
+/// hundred times slower than normal ones (see PERFORMANCE.md). Zeroing it changes the
+/// rotation by less than 1e-12 radians, far below what f32 resolves in a unit quaternion (6e-8).
 #[inline(always)]
 fn without_negligible(q: Vec4) -> Vec4 {
     Vec4::select(q.abs().cmplt(Vec4::splat(NEGLIGIBLE)), Vec4::ZERO, q)

@@ -22,8 +22,8 @@
 /// Calls `body(args)` (an `#[inline(always)]` function), compiled a second time with FMA
 /// and run that way when the CPU has it. In a baseline x86_64 build `mul_add` is a call to
 /// libm's `fmaf` per lane (the same correctly rounded result), which made the portable loop
-/// 10x slower (CesiumMan-x32 through the portable skinning loop: 5 M vertices/s with the calls). Without FMA
-/// hardware (x86 from before 2013) the calls remain: slower, same bits.
+/// many times slower. Without FMA hardware (x86 from before 2013) the calls remain: slower,
+/// same bits.
 macro_rules! with_fma {
     ($body:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)?) => {{
         #[cfg(target_arch = "x86_64")]

@@ -110,8 +110,8 @@ impl PoseCache {
         steps.sort_by_key(|s| depth[s.node as usize]);
         // Where a level holds one node, nothing overlaps its product: the walk waits for it.
         // A child that comes right after such a parent then takes the parent from registers,
-        // which is a shorter wait than a store and a reload (a chain of single children:
-        // tentacle 100 -> 93 ns per update). Elsewhere the reload is cheaper, as the
+        // which is a shorter wait than a store and a reload (a chain of single children,
+        // as in the tentacle). Elsewhere the reload is cheaper, as the
         // registers need three more lane shuffles, and the walk is bound by throughput.
         let mut on_level = vec![0u32; n];
         for step in &steps {
@@ -173,10 +173,8 @@ impl PoseCache {
     /// `walk` compiled for AVX and FMA, its products two columns per 256-bit register
     /// (`wide_product`): the same operations (fused multiply-adds are correctly rounded
     /// everywhere, so the same bits), in the three-operand encoding, which drops the
-    /// register copies that two-operand SSE shuffles and products need. Measured on
-    /// CesiumMan-x32: 4,790 -> 4,020 instructions per `update_matrices` (callgrind) for
-    /// AVX, then 9.6% fewer with the products fused (walker: 9.5 -> 8.6 ns per joint in
-    /// interleaved runs).
+    /// register copies that two-operand SSE shuffles and products need: fewer instructions
+    /// per update, and fewer again with the products fused.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx,fma")]
     fn walk_avx(
@@ -318,7 +316,7 @@ impl Product for Portable {
 /// `m` with the zeros of its last row made `+0.0`, as `Mat4::from(Affine3A)` writes them
 /// (`0.0 * -s` is `-0.0`). Finite `m` only (where those entries are zeros). A lane select,
 /// off the dependency chain of the walk: it used to add `(-0, -0, -0, +0)` to each column,
-/// three cycles of latency per node (criterion, one core: walker -8%, tentacle -6%).
+/// three cycles of latency per node.
 #[inline(always)]
 fn positive_zero_row(m: Mat4) -> Mat4 {
     const XYZ: BVec4A = BVec4A::new(true, true, true, false);

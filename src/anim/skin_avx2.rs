@@ -6,9 +6,9 @@
 //! Each vertex's blend is worked two matrix columns per 256-bit register, then split into
 //! 128-bit columns for the transform. Pairing two vertices in 256-bit registers instead
 //! would cost cross-lane shuffles (`vperm2f128`, `vpermps`) in every step; this split
-//! costs one `vextractf128` per pair of columns. On Zen 4 (this round's host) the 256-bit
-//! blend made the one-core loop 20-25% faster than blending column by column in 128-bit
-//! registers; on Zen 1, which splits 256-bit operations in two, it costs the same.
+//! costs one `vextractf128` per pair of columns. The 256-bit blend is faster than blending
+//! column by column in 128-bit registers, and no slower on CPUs that split 256-bit
+//! operations in two.
 //!
 //! Per vertex it performs the portable loop's float operations in the same order, each
 //! multiply-add fused (the portable loop uses `mul_add`), so both give the same bits (up to
@@ -155,9 +155,9 @@ unsafe fn kernel<const NORMALS: bool>(a: &Args, blocks: usize) {
                     *normal = _mm_fmadd_ps(z, _mm_permute_ps::<0xAA>(n), r);
                 }
             }
-            // The block's stores come after all of its loads (measured ~5% faster than
-            // storing each position as soon as it is done: the compiler cannot move a load
-            // above a store through these raw pointers).
+            // The block's stores come after all of its loads (faster than storing each
+            // position as soon as it is done: the compiler cannot move a load above a store
+            // through these raw pointers).
             for (i, p) in positions.iter().enumerate() {
                 // SAFETY: as above; vertices are stored in order, so each store's spare lane
                 // lands on the next vertex before that vertex is written.

@@ -48,6 +48,7 @@ impl WideJoint {
     }
 
     /// The 16 floats, for the kernel's aligned loads.
+    #[cfg(target_arch = "x86_64")]
     pub(crate) fn as_ptr(&self) -> *const f32 {
         self.0.as_ptr().cast()
     }

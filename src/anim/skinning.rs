@@ -22,7 +22,7 @@
 //! every target), so the results are also the same bits on x86_64 with or without the
 //! kernel and on aarch64 (where `mul_add` is NEON's `fmla`). On x86_64 the loops are
 //! compiled a second time with FMA enabled and chosen at run time; without FMA hardware
-//! (x86 from before 2013) `mul_add` is a libm call per lane: about 10x slower, same bits.
+//! (x86 from before 2013) `mul_add` is a libm call per lane: much slower, same bits.
 
 use glam::{Affine3A, Mat3, Mat4, Vec3, Vec3A, Vec4};
 use rayon::prelude::*;
@@ -186,7 +186,7 @@ pub(crate) fn build_palette(joint_matrices: &[Mat4], palette: &mut Vec<Affine34>
 }
 
 /// Meshes with at least this many vertices are skinned on every thread of the rayon pool.
-/// Below it the hand-off costs more than it saves (measured with `cargo bench skinning`).
+/// Below it the hand-off costs more than it saves (`cargo bench skinning` shows both).
 pub(crate) const PARALLEL_MIN_VERTICES: usize = 16_384;
 /// Vertices per parallel work item: large enough to amortise the scheduling, small enough
 /// to balance two cores with other work running.

@@ -60,9 +60,8 @@ pub fn main() -> ExitCode {
 
 /// Run `f` on a worker of rayon's pool rather than beside it. A parallel stage started from
 /// outside the pool hands its work over and sleeps until a worker wakes it; started from a
-/// worker, that worker does its share and only the other one has to wake. On a 2-vCPU VM
-/// each wake-up took tens of microseconds (a `join` of two 8 us halves: 58 us from outside
-/// after a 100 us pause, 16 us from a worker), paid by every parallel stage of every frame.
+/// worker, that worker does its share and only the other one has to wake. On a small VM
+/// each wake-up takes tens of microseconds, paid by every parallel stage of every frame.
 /// The worker gets the main thread's usual 8 MiB stack. Should the pool not start, `f`
 /// runs here.
 pub fn on_pool<T: Send>(f: impl FnOnce() -> T + Send) -> T {

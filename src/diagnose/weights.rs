@@ -415,8 +415,8 @@ impl Scan {
     }
 }
 
-/// The usual vertex in one pass, without the scratch vectors (the full scan cost ~390
-/// instructions a vertex, most of a large rig's wait before its first frame): one influence
+/// The usual vertex in one pass, without the scratch vectors (the full scan was most of a
+/// large rig's wait before its first frame): one influence
 /// set and no rule fires. It takes `Scan::vertex`'s steps in its order (same sum, same
 /// threshold) and returns false, having changed nothing, wherever `vertex` would record an
 /// event or a finding, so the full scan then runs and reports it.

@@ -120,8 +120,8 @@ pub fn ansi256_rgb(index: u8) -> Rgb {
 }
 
 /// How much worse (squared RGB distance) a kept entry may be than the nearest: 3 * 20^2,
-/// two steps of the grey ramp on every channel (about 8% of full scale). Measured on
-/// CesiumMan-x32 at 200x60: 300 brought the bytes per frame from 6.7 to 6.2 KB, 1200 to 5.4.
+/// two steps of the grey ramp on every channel (about 8% of full scale): enough to keep the
+/// 256-colour bytes per frame under their target (see PERFORMANCE.md).
 const KEEP_SLACK: u32 = 1200;
 
 /// 256-colour indices for a screen of cells that change over time, with hysteresis: a cell

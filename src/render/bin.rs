@@ -20,9 +20,9 @@
 
 use std::ops::Range;
 
-use super::fill::{
-    LANES, SPAN_ANY, SmallLanes, centre_rows, small_misses_its_only_centre, spans_hold_centre,
-};
+#[cfg(target_arch = "x86_64")]
+use super::fill::LANES;
+use super::fill::{SPAN_ANY, SmallLanes, centre_rows, small_misses_its_only_centre, spans_hold_centre};
 use super::project::{ProjVertex, State};
 
 /// Number of row bands: the machine this is tuned for has two cores, and more bands would
@@ -42,6 +42,7 @@ pub(super) type Tri = [u32; 3];
 #[derive(Clone, Copy)]
 pub(super) struct TriangleList<'a> {
     pub indices: Option<&'a [u32]>,
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub max: Option<u32>,
 }
 
@@ -173,9 +174,14 @@ const BATCH: usize = 64;
 /// (with one `SPAN_ANY` past the last vertex, as `project_all` writes them) and the raster's size.
 #[derive(Clone, Copy)]
 pub(super) struct Projected<'a> {
+    // The vertices and the size are read by the AVX2 tests only; the portable path needs
+    // the spans alone.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub verts: &'a [ProjVertex],
     pub spans: &'a [[i16; 4]],
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub width: usize,
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub height: usize,
 }
 
@@ -232,6 +238,9 @@ pub(super) fn for_each_set_up(
         Ok(mut sink) => return filter(list, range, mesh, &mut sink),
         Err(keep) => keep,
     };
+    // Only the AVX2 set-up shades.
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = smooth;
     let mut keep = keep;
     for_each_candidate(list, range, mesh, |t| keep(Candidate::Other(t)));
 }
@@ -251,6 +260,9 @@ pub(super) fn set_up_each<'l>(
         Ok(mut sink) => return lists.for_each(|list| sink.take(mesh, list)),
         Err(keep) => keep,
     };
+    // Only the AVX2 set-up reads the vertices and shades.
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (mesh, smooth);
     let mut keep = keep;
     lists.flatten().for_each(|&t| keep(Candidate::Other(t)));
 }
@@ -316,7 +328,7 @@ impl<F: FnMut(Candidate)> Sink for SettingUp<F> {
 
 /// `block` (at most `N` triangles) as `N`: itself when whole, else copied into `pad`
 /// after its triangles. (Copying every block, of a length known only at run time, was a
-/// call to `memcpy` per block: 0.7% of a CesiumMan-x32 profile.)
+/// call to `memcpy` per block.)
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(super) fn padded<'a, const N: usize>(block: &'a [Tri], pad: &'a mut [Tri; N]) -> &'a [Tri; N] {
@@ -342,7 +354,10 @@ fn filter(list: TriangleList, range: Range<usize>, mesh: Projected, sink: &mut i
         Some(ix) => ix.get(3 * k..3 * k + 3).map_or([u32::MAX; 3], |t| [t[0], t[1], t[2]]),
         None => [3 * k as u32, 3 * k as u32 + 1, 3 * k as u32 + 2],
     };
+    #[cfg(target_arch = "x86_64")]
     let mut start = range.start;
+    #[cfg(not(target_arch = "x86_64"))]
+    let start = range.start;
     #[cfg(target_arch = "x86_64")]
     {
         use super::filter_avx2::{SPAN_PASS_MAX, span_pass};
@@ -416,8 +431,12 @@ impl Batch {
 fn keep_covering(mesh: Projected, tris: &[Tri], keep: &mut impl FnMut(Tri)) {
     #[cfg(target_arch = "x86_64")]
     let mut bits = super::filter_avx2::may_draw(tris, mesh.verts, mesh.width, mesh.height);
+    // Without AVX2 every triangle is passed on, for the filler's own checks.
     #[cfg(not(target_arch = "x86_64"))]
-    let mut bits = if tris.len() >= 64 { u64::MAX } else { (1u64 << tris.len()) - 1 };
+    let mut bits = {
+        let _ = mesh;
+        if tris.len() >= 64 { u64::MAX } else { (1u64 << tris.len()) - 1 }
+    };
     while bits != 0 {
         keep(tris[bits.trailing_zeros() as usize]);
         bits &= bits - 1;
@@ -432,9 +451,8 @@ struct Binner<'a> {
     bands: &'a [Range<usize>; BANDS],
     lists: &'a mut [Vec<Tri>; BANDS],
     /// The estimated fill work of the kept triangles of simple vertices on each row: a
-    /// unit per row of each box. Measured on CesiumMan-x32, this balances the bands'
-    /// fill times within 5%; also counting each triangle's set-up (as up to 8 rows) left
-    /// the top band up to 30% longer.
+    /// unit per row of each box. This balances the bands' fill times; also counting each
+    /// triangle's set-up made them less even.
     row_work: &'a mut [u32],
     skipped: usize,
 }

@@ -2,12 +2,9 @@
 //! edge, overlay) on a `Canvas`, a writable view of all the pixels or of one band of rows,
 //! and the flags of the blocks of pixels written since the last clear (`Touched`).
 //!
-//! Why the flags: most of a viewport stays empty (CesiumMan-x32 at 400x240 writes 272 of
-//! its 3 000 blocks of 32 pixels), yet clearing and packing read or wrote the whole buffer
-//! (768 KB), which the fill's stream of vertex data had pushed out of the caches by then:
-//! packing CesiumMan-x32's frame took 41-53 us, against 7 us when the buffer was cached,
-//! and 10 us reading the written blocks alone. `Raster::clear` and `glyphs::pack` now visit
-//! the flagged blocks only. Every write goes through a `Canvas`, which flags its block, so
+//! Why the flags: most of a viewport stays empty, and clearing and packing the whole
+//! buffer, by then pushed out of the caches by the fill, cost more than the written
+//! blocks alone. `Raster::clear` and `glyphs::pack` visit the flagged blocks only. Every write goes through a `Canvas`, which flags its block, so
 //! a block without a flag holds cleared pixels.
 
 use std::ops::Range;
@@ -114,9 +111,8 @@ impl<'a> Canvas<'a> {
     /// pixel tested, and the pixel written back either way (the same pixels as
     /// `surface`). Where a mesh has more triangles than the raster has pixels, most
     /// pixels are drawn by triangles covering one or two centres, each depth test is a
-    /// coin toss, and the mispredicted branch cost more than the colour: CesiumMan-x32 at
-    /// 400x240 on one core 9% faster this way. Where the tests are predictable (larger
-    /// triangles, long runs of pixels) it is the other way round: the walker 16% slower.
+    /// coin toss, and the mispredicted branch costs more than the colour. Where the tests
+    /// are predictable (larger triangles, long runs of pixels) the branch is cheaper.
     #[inline]
     pub(super) fn surface_unbranched(&mut self, i: usize, z: f32, c: impl FnOnce() -> Rgb) {
         if let Some(p) = self.pixels.get_mut(i.wrapping_sub(self.first)) {

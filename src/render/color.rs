@@ -44,8 +44,7 @@ impl Rgb {
 
 /// A colour to be scaled many times (`Rgb::scale`, for every pixel of a lit mesh), its
 /// channels converted to floats once: in the pixel loops the compiler did not hoist the
-/// conversion (criterion, one core at 400x240 on the Xeon VM: CesiumMan-x32's raster 4-6%
-/// faster, the tentacle's 5%).
+/// conversion.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct Scaler([f32; 4]);
 

@@ -2,13 +2,10 @@
 //! AVX2 operation or sixteen to an AVX-512 one (x86_64 only; checked at run time), for the
 //! triangles whose covered centres the set-up does not know (`fill::SmallLanes::scan`).
 //!
-//! Those are slivers for the most part (on CesiumMan-x32 at 400x240, boxes of 24 x 12
-//! pixels on average, three rows in four empty), and each row's run worked out from the
-//! edges' quotients (`runs_avx2`, `fill::RowRuns`) cost more than the row's pixels. Here
-//! every centre of the box is tested, three adds and a compare for sixteen of them: a
-//! 24 x 12 box is 24 such steps, with no division and no branch. Measured on the Xeon VM
-//! (one core at 400x240, CesiumMan-x32, frame by frame): the raster 4.3% faster with
-//! AVX-512, 3.7% with AVX2 alone.
+//! Those are slivers for the most part, most of their box rows empty, and each row's run
+//! worked out from the edges' quotients (`runs_avx2`, `fill::RowRuns`) cost more than the
+//! row's pixels. Here every centre of the box is tested, three adds and a compare for
+//! sixteen of them, with no division and no branch.
 
 use std::arch::x86_64::*;
 

@@ -389,7 +389,7 @@ impl Fixed for i64 {
 #[inline(always)]
 fn edge_functions<T: Fixed>(x: [T; 3], y: [T; 3], cx: T, cy: T, sign: T) -> Edges<T> {
     // A function rather than a closure: the compiler left the closure out of line, a
-    // call per edge on the binning's path (2% of a CesiumMan-x32 frame).
+    // call per edge on the binning's path.
     #[inline(always)]
     fn edge<T: Fixed>(x: [T; 3], y: [T; 3], (cx, cy): (T, T), sign: T, k: usize) -> (T, T, T) {
         let (zero, one, sub) = (T::from(0), T::from(1), T::from(SUB as i16));
@@ -479,11 +479,13 @@ fn scan_long(
     (a, b, c): Edges<i64>,
     cols: usize,
     planes: impl Fn() -> (Plane, Plane),
-    mut f: impl FnMut(usize, f32, f32),
+    f: impl FnMut(usize, f32, f32),
 ) {
     // The edge values at the first column of the first row scanned (of a band).
     let first_row = (at.rows.start() - at.py0) as i64;
     let e = [c[0] + b[0] * first_row, c[1] + b[1] * first_row, c[2] + b[2] * first_row];
+    #[cfg(target_arch = "x86_64")]
+    let mut f = f;
     #[cfg(target_arch = "x86_64")]
     if scan_runs(at, (a, b, e), cols, &planes, &mut f) {
         return;
@@ -600,7 +602,7 @@ fn scan_masked<const GROUPS: usize>(
         let (z, sv) = (row_start(z_plane, row), row_start(s_plane, row));
         let base = py * at.width + at.px0;
         // The covered columns are one run (the triangle is convex). Not `fill_run`, which
-        // compiled here cost the walker and the tentacle 1.5-2% (criterion, one core).
+        // is slower compiled here.
         let (first, last) = (mask.trailing_zeros() as usize, 31 - mask.leading_zeros() as usize);
         for q in first..=last {
             f(base + q, at_column(z, z_plane, q), at_column(sv, s_plane, q));
@@ -815,8 +817,7 @@ pub(super) const LANES: usize = 16;
 ///
 /// The set-up writes every field with 32- or 64-byte stores: aligned to a cache line, with
 /// the flag last, no store straddles two lines. On the stack at whatever offset, half of
-/// them did, and the set-up waited on them (on the Xeon VM the hottest spot of its profile;
-/// CesiumMan-x32, one core at 400x240: the set-up's share 19.6% -> 17.0%).
+/// them did, and the set-up waited on them.
 #[derive(Clone, Copy, Debug, Default)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[repr(C, align(64))]
@@ -901,9 +902,11 @@ impl SmallLanes {
         size: (usize, usize),
         rows: &Range<usize>,
         planes: (Plane, Plane),
-        mut f: impl FnMut(usize, f32, f32),
+        f: impl FnMut(usize, f32, f32),
     ) {
         let tri = self.triangle(k);
+        #[cfg(target_arch = "x86_64")]
+        let mut f = f;
         #[cfg(target_arch = "x86_64")]
         if scan_row_masks(self, k, &tri, size, rows, planes, &mut f) {
             return;
@@ -1015,6 +1018,7 @@ pub(super) const SMALL_EXTENT: i64 = 16 * SUB;
 /// Triangles spanning less than this (64 pixels) both ways are set up in `i32` sixteen at a
 /// time by the filter (`SmallLanes`), small or not: their sides are below 2^14, so the
 /// products in their area and edge values below 2^28.
+#[cfg(target_arch = "x86_64")]
 pub(super) const SET_UP_EXTENT: i64 = 64 * SUB;
 
 /// The three edges' steps across the first `4 * GROUPS` columns of a row (`a[k] * q`), set
@@ -1158,7 +1162,7 @@ impl RowRuns {
     #[inline(always)]
     fn new(a: [i64; 3], b: [i64; 3], e: [i64; 3]) -> RowRuns {
         // Spelled out rather than `[0, 1, 2].map(..)`, whose closure the compiler called
-        // out of line (1.6% of the one-core raster on CesiumMan-x32).
+        // out of line.
         RowRuns {
             bounds: [
                 Bound::new(a[0], b[0], e[0]),

@@ -4,10 +4,10 @@
 //! `span_pass` is the first test (does a triangle's pixel box hold a pixel centre?) read
 //! from the vertices' centre spans, as `fill::spans_hold_centre` decides it one triangle
 //! at a time: it runs on every triangle of a big mesh, eight at a time here. Both tests
-//! read the vertices with a load each rather than with gathers, which were slower on Zen 4.
+//! read the vertices with a load each rather than with gathers, which were slower.
 //!
 //! `may_draw` is the second. Most triangles of a dense mesh that pass the span test still
-//! cover no pixel centre: measured on CesiumMan-x32, 70% of them. Each cost the scalar
+//! cover no pixel centre. Each cost the scalar
 //! filler a full set-up and a mispredicted branch or three to find that out. Here a small
 //! triangle's edge functions are evaluated at every centre of its box, eight triangles at
 //! a time, with no branch, and those that cover nothing are dropped before the filler
@@ -24,9 +24,7 @@
 //! the edge functions, the facing and the depth plane, sixteen at a time (as two blocks of
 //! eight here, as one in `filter_avx512` with AVX-512), in the filler's
 //! integers and with its float operations in its order, so the same bits. The filler then
-//! starts at the triangle's rows. Measured at 400x240 on one core, for the triangles under
-//! 16 pixels: the walker -7 to -10%, the tentacle -5 to -8%; CesiumMan-x32 12% fewer
-//! instructions but the same time. The longer ones, scanned row by row, came later.
+//! starts at the triangle's rows.
 
 use std::arch::x86_64::*;
 use std::ops::Range;
@@ -71,7 +69,7 @@ pub(super) fn span_pass(
     // SAFETY: the CPU has `isa`. A listed block reads the 24 indices of its triangles, all
     // before `end`, inside `indices` (`readable`); `span_test8` reads spans at indices
     // clamped to `0..=last`, or at indices known to be at most `last`: inside `spans`.
-    // Unclamped, the test is 15% faster (CesiumMan-x32: 3% off the raster).
+    // Unclamped, the test is faster.
     unsafe {
         if greatest.is_some_and(|g| g <= last) {
             span_blocks_for::<false>(isa, &blocks, pass)
@@ -120,9 +118,8 @@ unsafe fn span_blocks<const CLAMP: bool>(b: &Blocks, pass: &mut [u64; SPAN_PASS_
             match b.indices {
                 Some(ix) => {
                     let p = ix.as_ptr().add(3 * first);
-                    // The indices are the one long stream the raster reads (1.8 MB for
-                    // CesiumMan-x32), and the first load of each block waited on it (an
-                    // eighth of the test's profile). Two lines per block of 96 bytes
+                    // The indices are the one long stream the raster reads, and the first
+                    // load of each block waited on it. Two lines per block of 96 bytes
                     // fetch every line of it; past the end too (a prefetch does not fault).
                     _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(INDEX_PREFETCH).cast());
                     _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(INDEX_PREFETCH + 16).cast());
@@ -137,8 +134,7 @@ unsafe fn span_blocks<const CLAMP: bool>(b: &Blocks, pass: &mut [u64; SPAN_PASS_
 
 /// The span test of eight triangles, corner `k` of triangle `t` being vertex
 /// `corner(3 t + k)`: bit `t` set when triangle `t` passes. Each span is read with a load
-/// of its own: on Zen 4 that beat two 64-bit gathers per corner (criterion, one core at
-/// 400x240, CesiumMan-x32: about 7% off the whole raster).
+/// of its own, which beat two 64-bit gathers per corner.
 ///
 /// SAFETY (caller): AVX2 present; `corner(j)` safe to call for `j < 24`; `spans` holds
 /// `last + 1` spans of 8 bytes; without `CLAMP`, `corner(j)` is at most `last`.
@@ -158,7 +154,7 @@ unsafe fn span_test8<const CLAMP: bool>(
         for t in [0, 4] {
             // Corner k's spans of the four triangles; the array is built by hand: through
             // `array::map`, a build with link-time optimisation left `_mm256_set_epi64x`
-            // out of line, uncompiled for AVX2, and the raster ran 40% slower.
+            // out of line, uncompiled for AVX2, and the raster ran far slower.
             let mut s = [_mm256_setzero_si256(); 3];
             for (k, corner) in s.iter_mut().enumerate() {
                 let at = |u: usize| span(3 * (t + u) + k);
@@ -330,12 +326,10 @@ impl Lanes {
                 ok = _mm256_and_si256(ok, _mm256_cmpeq_epi32(clamped_v, index));
                 // SAFETY: every index is clamped to `0..=last` (caller's bounds): x, y, z and
                 // the light are the first four words of each `ProjVertex`. Each vertex is read
-                // with a load of its own, which beat gathers on Zen 4 (as in `span_test8`;
-                // criterion, one core at 400x240: CesiumMan-x32 about 5% off the whole raster,
-                // the walker 9%). Its index is read from `tris` and clamped in a general
-                // register: taken from the clamped lanes instead, the compiler moved each
-                // address out of a vector register, two shuffles apiece (on the Xeon VM:
-                // walker 8-10%, CesiumMan-x32 3-7% of the raster).
+                // with a load of its own, which beat gathers (as in `span_test8`). Its index
+                // is read from `tris` and clamped in a general register: taken from the
+                // clamped lanes instead, the compiler moved each address out of a vector
+                // register, two shuffles apiece.
                 let xyzl = |t: usize| {
                     let i = (tris[t][k] as usize).min(screen.last as usize);
                     screen.verts.add(4 * i).cast::<f32>()
@@ -456,8 +450,7 @@ impl Lanes {
             // least zero (the sign bit of their or, moved to bit `p`). The uncovered
             // centres are gathered, and the box applied once at the end: per centre, no
             // compare against the box and no bit built at run time (the loops unroll, so
-            // `p` is a constant). Against a compare per centre and row and column: the
-            // raster 1.6% faster (CesiumMan-x32, one core at 400x240, frame by frame).
+            // `p` is a constant).
             let outside = |e: &[__m256i; 3], p: i32, out: __m256i| {
                 let or = _mm256_or_si256(_mm256_or_si256(e[0], e[1]), e[2]);
                 let sign = _mm256_srlv_epi32(or, set1(31 - p));
@@ -578,8 +571,7 @@ impl SmallFilter {
     /// The vertices were projected a while before the set-up reads them, and in a mesh
     /// bigger than the cache most of them have gone to the last level by then: each block
     /// waited on its 24 loads. Fetched one block ahead, they arrive while the block before
-    /// is set up (CesiumMan-x32, one core at 400x240: the raster 2-3% faster on the Xeon
-    /// VM; a whole batch ahead, 192 lines at once, gained nothing). Two plain loops: over
+    /// is set up (a whole batch ahead gained nothing). Two plain loops: over
     /// `tris.iter().flatten()` the compiler made a loop that cost more than it saved.
     #[inline(always)]
     pub(super) fn prefetch(&self, tris: &[Tri]) {

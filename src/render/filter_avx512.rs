@@ -2,18 +2,13 @@
 //! `Isa::Avx512` (`SmallFilter::set_up16` calls it). Per lane it performs
 //! `filter_avx2::Lanes`' operations in the same order, so it sets up the same integers
 //! and floats, bit for bit; the lane tests become mask registers. The eight-lane set-up
-//! was bound by its vector operations, which this Xeon VM issues three a cycle at 256 bits
-//! but only two at 512: sixteen lanes to an operation still do a third more a cycle, with
-//! half the instructions. Measured on the Xeon VM (one core at 400x240, CesiumMan-x32):
-//! the raster 3-5% faster frame by frame against two eight-lane blocks, criterion medians
-//! 3%, minima 6%; the walker and the tentacle 1-3%. (Zen 4 runs a 512-bit operation as
-//! two halves: there it saves instructions, not operations.)
+//! was bound by its vector operations; sixteen lanes to an operation do more work a cycle
+//! with half the instructions (see PERFORMANCE.md).
 //!
 //! The eight-lane code is mirrored here line for line rather than shared: the two use
 //! other register types, and lane tests that are vectors there and mask registers here.
 //! One body generic over both would go through a layer of vector traits whose every call
-//! must be inlined into the kernel, which the compiler does not promise (see `crate::isa`:
-//! an intrinsic left out of line made the kernels three times slower). The set-up test
+//! must be inlined into the kernel, which the compiler does not promise (see `crate::isa`). The set-up test
 //! holds both to the filler's scalar set-up, bit for bit.
 
 use std::arch::x86_64::*;

@@ -164,9 +164,8 @@ pub fn pack(raster: &Raster, mode: GlyphMode, grid: &mut Grid) {
     }
 }
 
-/// Grids of at least this many cells are packed on two threads. A 200x60 braille grid
-/// packs in about 60 us on one core, and waking a sleeping thread on a busy VM costs
-/// 20-80 us, so only grids much larger than a full-screen viewport are split...
+/// Grids of at least this many cells are packed on two threads. Waking a sleeping thread
+/// costs about as much as packing a full-screen grid, so only much larger grids are split...
 const PARALLEL_MIN_CELLS: usize = 32_768;
 /// ...unless the mesh fill has just used the pool (`Raster::pool_woken`): its threads are
 /// awake, and a grid of this many cells gains from the split (CesiumMan-x32's frame).

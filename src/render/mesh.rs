@@ -358,9 +358,8 @@ fn fetch<const N: usize>(verts: &[ProjVertex], ix: [usize; N]) -> Option<[ProjVe
 
 /// Meshes with at least this many triangle corners (about 22k triangles) are filled in
 /// two horizontal bands on rayon's pool (persistent threads); below it the hand-off costs
-/// more than it saves. Measured at 400x240 on the Zen 4 VM, after the one-thread fill got
-/// faster: the walker (14.5k triangles) 378 us in two bands, 345 us on one thread; the
-/// tentacle 264 us against 182 us. CesiumMan-x32 (150k) gains from the bands.
+/// more than it saves (the walker's 14.5k triangles are faster on one thread;
+/// CesiumMan-x32's 150k gain from the bands).
 const PARALLEL_MIN_CORNERS: usize = 65_536;
 
 /// Run `fill(band number, rows, the canvas of those rows)` over the whole raster: when `split` (a big mesh, two threads, two rows or more) as the two
@@ -477,8 +476,7 @@ fn fill_set_up(
     }
     // The planes are worked out before the rows, even for a triangle that turns out to
     // cover nothing: asked for at the first covered row instead, they were a branch a row
-    // and spilled the row loop's registers (criterion, one core at 400x240: walker and
-    // tentacle 10% slower, CesiumMan-x32 4-6%).
+    // and spilled the row loop's registers.
     let (z_plane, basis) = lanes.planes(k);
     // Smooth shading was done with the set-up, sixteen at a time (the same bits).
     let s_plane = lanes.s_plane(k).unwrap_or_else(|| {

@@ -188,8 +188,7 @@ pub(super) fn project_all(
         // Last chunk first. The raster then reads the vertices about in index order (an
         // exporter, or a vertex-fetch optimiser, numbers them in order of first use), and
         // the first ones are the freshest in the cache: a mesh bigger than the cache
-        // starts on vertices still there (CesiumMan-x32, one core at 400x240: the raster
-        // about 1.7% faster, frame by frame against the forward order).
+        // starts on vertices still there.
         for start in (0..n).step_by(CHUNK).rev() {
             let end = (start + CHUNK).min(n);
             let spans = spans.get_mut(start..end).unwrap_or_default();

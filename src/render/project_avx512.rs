@@ -3,11 +3,8 @@
 //! eight-lane loop). Per vertex it performs `project_avx2::kernel`'s operations, lane for
 //! lane and in the same order (no FMA), so all three paths give `project_one`'s bits; the
 //! lane tests become mask registers. Half the instructions per vertex of the eight-lane
-//! loop. Zen 4 runs a 512-bit operation as two 256-bit halves, so this pays only because
-//! the eight-lane loop was not bound by the units (about 63 cycles per eight vertices
-//! against 42 of work for them): measured (criterion, one core at 400x240, CesiumMan-x32)
-//! the projection's share of the raster went from 18.8% to 17.3%, the raster about 3%
-//! faster.
+//! loop, which was not bound by the execution units, so it pays even on CPUs that run a
+//! 512-bit operation as two halves.
 
 use std::arch::x86_64::*;
 

@@ -183,7 +183,7 @@ fn skeleton(rig: &Rig, ws: &Workspace, skin: Option<usize>, s: &mut SceneScratch
 pub fn bounds(ws: &Workspace) -> (Vec3, Vec3) {
     let mut lo = Vec3::INFINITY;
     let mut hi = Vec3::NEG_INFINITY;
-    // A plain loop per slice: the iterator-of-options form cost ~20 ns a vertex, 4 ms of a
+    // A plain loop per slice: the iterator-of-options form was slow enough to show in a
     // big rig's start-up.
     for primitive in &ws.primitives {
         grow_finite(&primitive.positions, &mut lo, &mut hi);
