@@ -136,31 +136,9 @@ pub fn draco(data: &[u8]) {
             {"componentType": 5123, "count": indices, "type": "SCALAR"}
         ]
     });
-    pipeline(&glb(&doc, stream));
-}
-
-/// A .glb container of `json` and `bin` (both padded to four bytes, as the format asks).
-fn glb(json: &serde_json::Value, bin: &[u8]) -> Vec<u8> {
-    let mut text = serde_json::to_vec(json).unwrap_or_default();
-    while text.len() % 4 != 0 {
-        text.push(b' ');
+    if let Ok(file) = export::glb(&doc, stream.to_vec()) {
+        pipeline(&file);
     }
-    let mut data = bin.to_vec();
-    while data.len() % 4 != 0 {
-        data.push(0);
-    }
-    let total = 12 + 8 + text.len() + 8 + data.len();
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&text);
-    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&data);
-    out
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ pub(super) fn write(mut json: Value, merged: Vec<u8>, format: Format) -> Result<
     }
 }
 
-fn glb(json: &Value, mut bin: Vec<u8>) -> Result<Vec<u8>, ExportError> {
+pub(crate) fn glb(json: &Value, mut bin: Vec<u8>) -> Result<Vec<u8>, ExportError> {
     let mut text = serde_json::to_vec(json).map_err(|e| ExportError::at("", e.to_string()))?;
     text.resize(text.len().next_multiple_of(4), b' ');
     bin.resize(bin.len().next_multiple_of(4), 0);

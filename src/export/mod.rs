@@ -11,6 +11,9 @@
 //! keys); numbers and strings keep their values.
 
 mod container;
+
+/// A .glb of a document and its one buffer (for tests and the fuzz targets).
+pub(crate) use container::glb;
 mod images;
 mod merge;
 mod prune;
