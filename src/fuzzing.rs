@@ -141,6 +141,64 @@ pub fn draco(data: &[u8]) {
     }
 }
 
+/// A meshopt-compressed buffer view decoded at load: the first five bytes choose the mode
+/// (ATTRIBUTES, TRIANGLES, INDICES), the filter (none, OCTAHEDRAL, QUATERNION, EXPONENTIAL,
+/// COLOR), the byte stride and the element count (big-endian u16); the rest is the
+/// compressed data, decoded into a fallback buffer; then the pipeline runs on whatever
+/// loads.
+pub fn meshopt(data: &[u8]) {
+    let [mode, filter, stride, c0, c1, compressed @ ..] = data else { return };
+    let mode = ["ATTRIBUTES", "TRIANGLES", "INDICES"][usize::from(*mode) % 3];
+    let filter = ["NONE", "OCTAHEDRAL", "QUATERNION", "EXPONENTIAL", "COLOR"][usize::from(*filter) % 5];
+    let stride = usize::from(*stride).clamp(1, 64);
+    let count = usize::from(u16::from_be_bytes([*c0, *c1])).max(1);
+    let decoded = stride.saturating_mul(count);
+    let extension = if filter == "COLOR" { "KHR_meshopt_compression" } else { "EXT_meshopt_compression" };
+    let compression = serde_json::json!({extension: {"buffer": 0, "byteLength": compressed.len(),
+        "byteStride": stride, "count": count, "mode": mode, "filter": filter}});
+    // Vertex data is drawn as positions (quantized below 12 bytes a vertex); index data
+    // indexes 65,536 zero-filled positions.
+    let (view, accessors, primitive) = if mode == "ATTRIBUTES" {
+        let component = match stride {
+            4 => 5120,
+            8 => 5122,
+            _ => 5126,
+        };
+        (
+            serde_json::json!({"buffer": 1, "byteLength": decoded, "byteStride": stride, "extensions": compression}),
+            serde_json::json!([{"bufferView": 0, "componentType": component, "count": count, "type": "VEC3"}]),
+            serde_json::json!({"attributes": {"POSITION": 0}}),
+        )
+    } else {
+        let component = if stride == 2 { 5123 } else { 5125 };
+        (
+            serde_json::json!({"buffer": 1, "byteLength": decoded, "extensions": compression}),
+            serde_json::json!([
+                {"componentType": 5126, "count": 65_536, "type": "VEC3"},
+                {"bufferView": 0, "componentType": component, "count": (decoded / stride.max(2)).max(1), "type": "SCALAR"}
+            ]),
+            serde_json::json!({"attributes": {"POSITION": 0}, "indices": 1}),
+        )
+    };
+    let doc = serde_json::json!({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": [extension, "KHR_mesh_quantization"],
+        "extensionsRequired": [extension, "KHR_mesh_quantization"],
+        "scene": 0, "scenes": [{"nodes": [0]}],
+        "nodes": [{"mesh": 0}],
+        "meshes": [{"primitives": [primitive]}],
+        "buffers": [
+            {"byteLength": compressed.len()},
+            {"byteLength": decoded, "extensions": {extension: {"fallback": true}}}
+        ],
+        "bufferViews": [view],
+        "accessors": accessors
+    });
+    if let Ok(file) = export::glb(&doc, compressed.to_vec()) {
+        pipeline(&file);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::{Path, PathBuf};
@@ -182,6 +240,11 @@ mod tests {
     #[test]
     fn the_draco_corpus_replays() {
         replay("draco", super::draco);
+    }
+
+    #[test]
+    fn the_meshopt_corpus_replays() {
+        replay("meshopt", super::meshopt);
     }
 
     #[test]
