@@ -1,25 +1,11 @@
 //! `rigscope A --compare B` in the viewer: B drawn as a ghost, the selected joint's delta in
 //! the bone details. B is the seed arm with b31 moved 0.05 in its parent's frame.
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use rigscope::render::ColorDepth;
-use rigscope::tui::ui::{self, ViewportCache};
 use rigscope::tui::{App, Launch};
 
 use super::cli::sample;
-
-fn screen(app: &mut App, width: u16, height: u16) -> String {
-    app.evaluate();
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
-    let mut cache = ViewportCache::default();
-    terminal
-        .draw(|f| {
-            ui::draw(f, app, &mut cache);
-        })
-        .expect("draw");
-    terminal.backend().to_string()
-}
+use super::tui::screen;
 
 #[test]
 fn the_compared_rig_is_a_ghost_and_the_selected_joint_shows_its_delta() {

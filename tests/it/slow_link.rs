@@ -421,26 +421,14 @@ impl Write for Counter {
 /// When the link sets the pace the status bar says so, and `t` adds the link's figures.
 #[test]
 fn the_status_bar_says_when_the_link_is_the_limit() {
-    use ratatui::backend::TestBackend;
     use rigscope::render::ColorDepth;
     use rigscope::tui::action::Action;
     use rigscope::tui::link::LinkStats;
-    use rigscope::tui::ui::{self, ViewportCache};
     use rigscope::tui::{App, Launch};
 
     let rig = rigscope::load(std::path::Path::new(&super::cli::sample("walker.glb"))).expect("sample");
     let mut app = App::new(rig, &Launch { color: ColorDepth::None, ..Launch::default() });
-    let screen = |app: &mut App| {
-        app.evaluate();
-        let mut terminal = ratatui::Terminal::new(TestBackend::new(160, 48)).expect("test terminal");
-        let mut cache = ViewportCache::default();
-        terminal
-            .draw(|f| {
-                ui::draw(f, app, &mut cache);
-            })
-            .expect("draw");
-        terminal.backend().to_string()
-    };
+    let screen = |app: &mut App| super::tui::screen(app, 160, 48);
     let link = LinkStats { fps: 9.0, bytes_per_s: Some(125_000.0), rtt: 0.05, limiting: true };
     app.timings.link = Some(LinkStats { limiting: false, ..link });
     assert!(!screen(&mut app).contains("link:"), "a link that is not the limit goes unmentioned");

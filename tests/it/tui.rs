@@ -20,13 +20,15 @@ fn paused() -> Launch {
     Launch { paused: true, color: ColorDepth::None, ..Launch::default() }
 }
 
-/// Types `keys` (one char per key; `\t` Tab, `\n` Enter, `\x1b` Esc) through the key table.
-fn press(app: &mut App, keys: &str) {
+/// Types `keys` (one char per key; `\t` Tab, `\n` Enter, `\x1b` Esc, `\x08` Backspace)
+/// through the key table.
+pub fn press(app: &mut App, keys: &str) {
     for ch in keys.chars() {
         let code = match ch {
             '\t' => KeyCode::Tab,
             '\n' => KeyCode::Enter,
             '\x1b' => KeyCode::Esc,
+            '\x08' => KeyCode::Backspace,
             c => KeyCode::Char(c),
         };
         let ev = KeyEvent::new(code, KeyModifiers::NONE);
@@ -36,7 +38,8 @@ fn press(app: &mut App, keys: &str) {
     }
 }
 
-fn screen(app: &mut App, width: u16, height: u16) -> String {
+/// The whole screen at `width` x `height` cells, as text.
+pub fn screen(app: &mut App, width: u16, height: u16) -> String {
     app.evaluate();
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
     let mut cache = ViewportCache::default();

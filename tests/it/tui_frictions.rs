@@ -2,16 +2,15 @@
 //! exact stepping and going to a time, skins back and forth, the node browser, copying,
 //! and the weights panel's verdict. Screens at fixed sizes through the real key table.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use crossterm::event::KeyModifiers;
 use rigscope::render::ColorDepth;
 use rigscope::rig::Rig;
 use rigscope::tui::action::{Action, Focus};
-use rigscope::tui::ui::{self, ViewportCache};
-use rigscope::tui::{App, Launch, keymap};
+use rigscope::tui::ui;
+use rigscope::tui::{App, Launch};
 
 use super::cli::sample;
+use super::tui::{press, screen};
 
 fn load(path: &str) -> Rig {
     rigscope::load(std::path::Path::new(path)).expect("rig loads")
@@ -23,34 +22,6 @@ fn paused() -> Launch {
 
 fn app(file: &str) -> App {
     App::new(load(&sample(file)), &paused())
-}
-
-/// Types `keys` through the key table (`\n` Enter, `\t` Tab, `\x1b` Esc, `\x08` Backspace).
-fn press(app: &mut App, keys: &str) {
-    for ch in keys.chars() {
-        let code = match ch {
-            '\n' => KeyCode::Enter,
-            '\t' => KeyCode::Tab,
-            '\x1b' => KeyCode::Esc,
-            '\x08' => KeyCode::Backspace,
-            c => KeyCode::Char(c),
-        };
-        if let Some(action) = keymap::action_for_app(&KeyEvent::new(code, KeyModifiers::NONE), app) {
-            app.update(action);
-        }
-    }
-}
-
-fn screen(app: &mut App, width: u16, height: u16) -> String {
-    app.evaluate();
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
-    let mut cache = ViewportCache::default();
-    terminal
-        .draw(|f| {
-            ui::draw(f, app, &mut cache);
-        })
-        .expect("draw");
-    terminal.backend().to_string()
 }
 
 /// The text inside the details panel (its column, between its borders), top to bottom.
