@@ -6,6 +6,11 @@ use crate::rig::Rig;
 
 /// The note for `t` on `clip`, or `None` when `t` lies within it (or there is no clip).
 pub fn time_note(rig: &Rig, clip: Option<usize>, t: f32) -> Option<String> {
+    flag_note(rig, clip, "--time", t)
+}
+
+/// `time_note` for the option `flag` (`--from`, `--to`).
+pub fn flag_note(rig: &Rig, clip: Option<usize>, flag: &str, t: f32) -> Option<String> {
     let index = clip?;
     let data = rig.clips.get(index)?;
     let (shown, side) = if t < 0.0 {
@@ -16,7 +21,7 @@ pub fn time_note(rig: &Rig, clip: Option<usize>, t: f32) -> Option<String> {
         return None;
     };
     Some(format!(
-        "{}: --time {t} is {side} of clip {} ({} s long): showing t = {shown}",
+        "{}: {flag} {t} is {side} of clip {} ({} s long): showing t = {shown}",
         rig.source,
         rig.clip_label(index),
         data.duration

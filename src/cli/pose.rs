@@ -31,7 +31,7 @@ pub fn run(args: &PoseArgs) -> Result<u8, Failure> {
         vec![0.0]
     } else if args.times.is_empty() {
         let duration = clip.and_then(|c| rig.clips.get(c)).map_or(0.0, |c| c.duration);
-        (0..DEFAULT_TIMES).map(|i| duration * i as f32 / (DEFAULT_TIMES - 1) as f32).collect()
+        default_times(duration)
     } else {
         args.times.clone()
     };
@@ -71,4 +71,27 @@ fn pick_nodes(rig: &Rig, key: &str) -> Result<Vec<usize>, Failure> {
         n => format!("nodes are numbered 0 to {}; `rigscope inspect FILE --json` lists them", n - 1),
     };
     Err(Failure::input(format!("{}: no node named or numbered '{key}' ({range}){hint}", rig.source)))
+}
+
+/// `DEFAULT_TIMES` evenly spaced times from 0 to `duration`, the last exactly `duration`.
+/// In f64: `duration * 10 / 10` in f32 can land a rounding step past the end.
+fn default_times(duration: f32) -> Vec<f32> {
+    let step = |i: usize| (f64::from(duration) * i as f64 / (DEFAULT_TIMES - 1) as f64) as f32;
+    (0..DEFAULT_TIMES).map(|i| step(i).min(duration)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::default_times;
+
+    #[test]
+    fn default_times_end_on_the_duration_and_never_pass_it() {
+        // Fox's Survey after gltfpack: 3.4333334 * 10 / 10 is 3.4333336 in f32.
+        for d in [3.4333334f32, 1.0, 0.0, 2.0833333, 1.7083334, 5.5] {
+            let times = default_times(d);
+            assert_eq!(times.len(), 11);
+            assert_eq!(times[10], d);
+            assert!(times.iter().all(|&t| t <= d) && times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
+        }
+    }
 }

@@ -36,6 +36,18 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
     if end < args.from {
         return Err(Failure::input(format!("{src}: --to {end} is before --from {}", args.from)));
     }
+    // Past the clip the pose holds still (glTF holds the end keys): record only the clip.
+    let duration = clip.map_or(0.0, |c| c.duration);
+    for (flag, t) in [("--from", args.from), ("--to", end)] {
+        if let Some(note) = super::clamp::flag_note(&rig, clip_index, flag, t) {
+            eprintln!("rigscope: note: {note}");
+        }
+    }
+    let (from, end) = if clip.is_some() {
+        (args.from.clamp(0.0, duration), end.clamp(0.0, duration))
+    } else {
+        (args.from, end)
+    };
     let take = crate::record::Take {
         rig: &rig,
         clip,
@@ -50,7 +62,7 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
         yaw: args.yaw.to_radians(),
         pitch: args.pitch.to_radians(),
         zoom: args.zoom,
-        times: crate::record::frame_times(args.from, end, args.fps),
+        times: crate::record::frame_times(from, end, args.fps),
         fps: args.fps,
     };
     let bytes = if gif {

@@ -167,7 +167,12 @@ fn local_trs(ws: &Workspace, node: usize) -> LocalTrs {
 /// The same content as the JSON, one block per time: node world matrices (rows), then positions.
 pub fn write_text(rig: &Rig, doc: &PoseDoc, out: &mut dyn Write) -> io::Result<()> {
     let clip = match &doc.clip {
-        Some(c) => format!("clip #{} {} ({:.4} s)", c.index, rig.clip_label(c.index), c.duration),
+        Some(c) => {
+            match rig.clips.get(c.index).and_then(|clip| clip.name.as_deref()).filter(|n| !n.is_empty()) {
+                Some(name) => format!("clip #{} {name} ({:.4} s)", c.index, c.duration),
+                None => format!("clip #{} ({:.4} s)", c.index, c.duration),
+            }
+        }
         None => "rest pose (no clip)".to_string(),
     };
     writeln!(out, "{}  {clip}", doc.file)?;

@@ -188,3 +188,31 @@ fn draco_decoding_matches_the_reference_decoder_bit_for_bit() {
     let weight_bits = |w: &[[f32; 4]]| w.iter().map(|x| x.map(f32::to_bits)).collect::<Vec<_>>();
     assert_eq!(weight_bits(&sa.weights), weight_bits(&sb.weights));
 }
+
+/// Draco's 12-bit weights miss the validator's sum tolerance once decoded; `check` says so
+/// as a warning naming Draco, while the same decoded data stored plainly (Google's decoder's
+/// output) stays an error, and the exit code lets a CI gate pass the compressed file.
+#[test]
+fn draco_quantised_weight_sums_are_warnings_that_name_draco() {
+    let check = |name: &str| {
+        let file = path("tests/fixtures/pipeline", name).display().to_string();
+        let run = super::cli::rigscope(&["check", &file, "--json"]);
+        let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("check --json");
+        (run.code, doc)
+    };
+    let (code, doc) = check("draco-tentacle-valence.glb");
+    let sums: Vec<&serde_json::Value> = doc["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["code"] == "ACCESSOR_WEIGHTS_NON_NORMALIZED")
+        .collect();
+    assert!(!sums.is_empty());
+    for f in &sums {
+        assert_eq!(f["severity"], "warning");
+        assert!(f["message"].as_str().is_some_and(|m| m.contains("Draco")), "{f}");
+    }
+    assert_eq!((code, doc["errors"].as_u64()), (0, Some(0)));
+    let (code, plain) = check("draco-tentacle-valence.reference.glb");
+    assert_eq!((code, plain["errors"].as_u64()), (1, Some(sums.len() as u64)));
+}

@@ -98,3 +98,19 @@ fn a_cast_frame_is_what_render_prints_for_the_same_view() {
     assert_eq!(format!("{}\n", frame.replace("\r\n", "\n")), rendered.stdout);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--to` past the clip's end records the clip and says so, as `pose` and `render` do for
+/// `--time`: the same bytes as a recording to the end.
+#[test]
+fn a_range_past_the_clip_is_clamped_and_said() {
+    let dir = folder("clamp");
+    let walker = sample("walker.glb");
+    let (whole, past) = (dir.join("whole.cast"), dir.join("past.cast"));
+    let run = rigscope(&["record", &walker, "-o", whole.to_str().unwrap(), "--fps", "5"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+    let run = rigscope(&["record", &walker, "-o", past.to_str().unwrap(), "--fps", "5", "--to", "99"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("--to 99 is past the end of clip walk (1 s long)"), "{}", run.stderr);
+    assert_eq!(std::fs::read(&whole).expect("whole"), std::fs::read(&past).expect("past"));
+}

@@ -109,7 +109,6 @@ fn uri(path: &str) -> String {
             | '_'
             | '~'
             | '/'
-            | ':'
             | '@'
             | '!'
             | '$'
@@ -131,10 +130,13 @@ fn uri(path: &str) -> String {
         }
     }
     let out = out.strip_prefix("./").map(str::to_string).unwrap_or(out);
-    if out.starts_with('/') {
+    // A Windows drive ("C:/..."): the one colon kept, in an absolute file URI. Every other
+    // colon is encoded, so a relative name such as "x:y.glb" cannot read as a URI scheme.
+    let drive = slashed.as_bytes();
+    if drive.len() > 2 && drive[0].is_ascii_alphabetic() && drive[1] == b':' && drive[2] == b'/' {
+        format!("file:///{}:{}", &slashed[..1], out.get(4..).unwrap_or_default())
+    } else if out.starts_with('/') {
         format!("file://{out}")
-    } else if out.as_bytes().get(1) == Some(&b':') {
-        format!("file:///{out}")
     } else {
         out
     }
@@ -150,5 +152,8 @@ mod tests {
         assert_eq!(uri("./x/y#1.gltf"), "x/y%231.gltf");
         assert_eq!(uri("/tmp/r.glb"), "file:///tmp/r.glb");
         assert_eq!(uri("C:\\rigs\\é.glb"), "file:///C:/rigs/%C3%A9.glb");
+        // RFC 3986: a relative reference's first segment holds no colon.
+        assert_eq!(uri("x:y.glb"), "x%3Ay.glb");
+        assert_eq!(uri("./a,b:c%d.glb"), "a,b%3Ac%25d.glb");
     }
 }
