@@ -101,7 +101,8 @@ enum Found {
 }
 
 /// Files as given (whatever their extension), folders searched recursively for `.gltf` and
-/// `.glb` in name order. A path that does not exist is a usage error: nothing is checked.
+/// `.glb` in name order. A path that does not exist, or folders holding no rig at all, are a
+/// usage error: nothing is checked.
 fn find_rigs(paths: &[PathBuf]) -> Result<Vec<Found>, Failure> {
     let mut found = Vec::new();
     for path in paths {
@@ -130,6 +131,11 @@ fn find_rigs(paths: &[PathBuf]) -> Result<Vec<Found>, Failure> {
         if found.len() == before {
             eprintln!("rigscope: note: {}: no .gltf or .glb files in this folder", path.display());
         }
+    }
+    // Nothing to check is a mistake (a mistyped folder in a CI job), not a pass.
+    if found.is_empty() {
+        let given: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(Failure::input(format!("{}: no .gltf or .glb files to check", given.join(", "))));
     }
     Ok(found)
 }

@@ -85,6 +85,12 @@ fn exit_codes_follow_errors_and_deny_warnings() {
     assert!(run.stdout.is_empty());
     let run = rigscope(&["check", &good[0], "--json", "--format", "sarif"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
+    // A folder with no rig in it (a mistyped path in a CI job) checks nothing: not a pass.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).expect("empty folder");
+    let run = rigscope(&["check", &empty.display().to_string()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("no .gltf or .glb files to check"), "{}", run.stderr);
 }
 
 #[test]
