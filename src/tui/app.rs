@@ -641,6 +641,8 @@ impl App {
 
     /// Recomputes what depends on the selected bone (its weight statistics and vertex).
     fn refresh_selection(&mut self) {
+        // Another bone's details start at the top (its name), not where the last one was.
+        self.details_scroll = 0;
         self.set_weights(BoneWeights::compute(&self.rig, &self.ws, self.skin, self.selected_joint()));
     }
 

@@ -195,6 +195,29 @@ fn vertex<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>)
         .as_ref()
         .and_then(|r| r.meshes.get(dp.mesh))
         .and_then(|m| m.primitives.get(dp.primitive));
+    let findings: Vec<&Finding> = app
+        .vertex_problems
+        .iter()
+        .map(|&i| &app.diag.findings[i])
+        .filter(|f| f.mesh == Some(dp.mesh) && f.primitive == Some(dp.primitive))
+        .filter(|f| f.vertex.as_ref().is_some_and(|x| x.vertex == v.vertex))
+        .collect();
+    // The verdict in words first, where the panel cannot cut it off, on the weights the file
+    // stores (what the validator reads); with a preview on, the listed weights are not
+    // those, so it says which it means.
+    let (pass, fail) =
+        if drawn.is_some() { ("stored weights pass", "stored weights FAIL") } else { ("passes", "FAILS") };
+    let verdict = if findings.is_empty() {
+        Line::styled(fit(&format!("  {pass} the validator's rules"), width), theme.ok)
+    } else {
+        let mut codes: Vec<&str> = findings.iter().map(|f| f.code).collect();
+        codes.dedup();
+        // The codes when they fit; else how many, as the problem list names them.
+        let named = format!("  {fail} validation: {}", codes.join(", "));
+        let counted = format!("  {fail} validation: {}", count(codes.len(), "rule", "rules"));
+        Line::styled(fit(if cols(&named) <= width { &named } else { &counted }, width), theme.error)
+    };
+    lines.push(verdict);
     let prim = drawn.unwrap_or(prim);
     if drawn.is_some() {
         lines.push(Line::styled(
@@ -221,21 +244,15 @@ fn vertex<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>)
         rows.push((name, if full { format!("{wt:?}") } else { format!("{wt:.7}") }, skinned));
     }
     lines.extend(influence_lines(&rows, width, theme));
-    let findings: Vec<&Finding> = app
-        .vertex_problems
-        .iter()
-        .map(|&i| &app.diag.findings[i])
-        .filter(|f| f.mesh == Some(dp.mesh) && f.primitive == Some(dp.primitive))
-        .filter(|f| f.vertex.as_ref().is_some_and(|x| x.vertex == v.vertex))
-        .collect();
     let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
     let ok = n > 0 && f64::from((sum - 1.0).abs()) <= 2e-7 * n as f64;
     lines.push(Line::from(vec![
         Span::raw(format!("  skinned sum {sum:.8} n={n} ")),
         if !ok {
             Span::styled(format!("off {:.1e}", (sum - 1.0).abs()), theme.error)
-        } else if errors > 0 {
-            // The sum is fine but the weights are not: never "ok" beside an error.
+        } else if errors > 0 && drawn.is_none() {
+            // The sum is fine but the weights are not: never "ok" beside an error. (With a
+            // preview on, the errors are the stored weights', which the verdict names.)
             Span::styled(format!("but {}", count(errors, "error", "errors")), theme.error)
         } else {
             Span::styled("ok", theme.ok)
@@ -247,21 +264,6 @@ fn vertex<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>)
             Span::styled(" (as listed)", theme.dim),
         ]));
     }
-    // The verdict in words, on the weights the file stores (what the validator reads);
-    // with a preview on, the listed weights are not those, so it says which it means.
-    let (pass, fail) =
-        if drawn.is_some() { ("stored weights pass", "stored weights FAIL") } else { ("passes", "FAILS") };
-    let verdict = if findings.is_empty() {
-        Line::styled(fit(&format!("  {pass} the validator's rules"), width), theme.ok)
-    } else {
-        let mut codes: Vec<&str> = findings.iter().map(|f| f.code).collect();
-        codes.dedup();
-        // The codes when they fit; else how many, as the problem list names them.
-        let named = format!("  {fail} validation: {}", codes.join(", "));
-        let counted = format!("  {fail} validation: {}", count(codes.len(), "rule", "rules"));
-        Line::styled(fit(if cols(&named) <= width { &named } else { &counted }, width), theme.error)
-    };
-    lines.push(verdict);
 }
 
 /// One line per influence, the weights in one column: names padded to the longest shown,
