@@ -82,6 +82,9 @@ impl App {
     pub(super) fn accept_prompt(&mut self, p: &Prompt) {
         match p.kind {
             PromptKind::Time => match parse_target(&p.text) {
+                Ok(_) if self.clip.is_none() => {
+                    self.message = Some("the rest pose has no timeline: pick a clip with c / C first".into());
+                }
                 Ok(target) => {
                     let t = match target {
                         Target::Seconds(s) => s,
@@ -90,10 +93,18 @@ impl App {
                     self.playback.paused = true;
                     self.playback.seek(t);
                     if (self.playback.time - t).abs() > 1e-6 {
-                        self.message = Some(format!(
-                            "{t} s is outside the clip: at {:.4} s (the clip is 0 to {:.4} s)",
-                            self.playback.time, self.playback.duration
-                        ));
+                        let duration = self.playback.duration;
+                        let (now, last) =
+                            (self.frames.frame_at(self.playback.time), self.frames.frame_at(duration));
+                        self.message = Some(match target {
+                            Target::Frame(f) => format!(
+                                "frame {f} is outside the clip: at frame {now} (the clip has frames 0 to {last})"
+                            ),
+                            Target::Seconds(s) => format!(
+                                "{s} s is outside the clip: at {:.4} s (the clip is 0 to {duration:.4} s)",
+                                self.playback.time
+                            ),
+                        });
                     }
                 }
                 Err(e) => self.message = Some(e),

@@ -33,7 +33,8 @@ pub enum Target {
 /// "0.5", "0.5s" -> seconds; "12f", "f12" -> frame 12. Anything else says what it expected.
 pub fn parse_target(text: &str) -> Result<Target, String> {
     let t = text.trim().to_ascii_lowercase();
-    let frame = t.strip_suffix('f').or_else(|| t.strip_prefix('f'));
+    // "inf" ends in f but is no frame: it is an infinite time, refused below as a time.
+    let frame = if t.ends_with("inf") { None } else { t.strip_suffix('f').or_else(|| t.strip_prefix('f')) };
     if let Some(n) = frame {
         return match n.trim().parse::<i64>() {
             Ok(n) => Ok(Target::Frame(n)),
@@ -67,6 +68,8 @@ mod tests {
         assert_eq!(parse_target("F7"), Ok(Target::Frame(7)));
         assert!(parse_target("abc").unwrap_err().contains("'abc' is not a time"));
         assert!(parse_target("1.5f").unwrap_err().contains("not a frame number"));
+        assert!(parse_target("inf").unwrap_err().contains("'inf' is not a time"));
+        assert!(parse_target("-inf").unwrap_err().contains("is not a time"));
         assert!(parse_target("nan").is_err());
         assert!(parse_target("").is_err());
     }

@@ -170,9 +170,25 @@ fn go_to_prompt_takes_seconds_and_frames_and_says_what_is_wrong() {
     press(&mut a, ":9\n");
     assert_eq!(a.playback.time, 1.0);
     assert!(a.message.as_deref().is_some_and(|m| m.contains("outside the clip")), "{:?}", a.message);
+    // A frame past the end is named as a frame, with the last one (1 s at 1/24 s: 24).
+    press(&mut a, ":200f\n");
+    let said = a.message.clone().unwrap_or_default();
+    assert!(
+        said.contains("frame 200 is outside the clip: at frame 24 (the clip has frames 0 to 24)"),
+        "{said}"
+    );
+    press(&mut a, ":inf\n");
+    assert!(a.message.as_deref().is_some_and(|m| m.contains("'inf' is not a time")), "{:?}", a.message);
     // Esc leaves the prompt without moving; the prompt takes letters that are keys elsewhere.
     press(&mut a, ":q\x1b");
     assert!(a.prompt.is_none() && !a.quit && a.playback.time == 1.0);
+    // The rest pose (after the last clip) has no timeline to go to.
+    press(&mut a, "cc:0.5\n");
+    assert!(
+        a.message.as_deref().is_some_and(|m| m.contains("the rest pose has no timeline")),
+        "{:?}",
+        a.message
+    );
 }
 
 #[test]
