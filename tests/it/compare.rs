@@ -27,3 +27,19 @@ fn the_compared_rig_is_a_ghost_and_the_selected_joint_shows_its_delta() {
     assert!(dots(&s) > dots(&plain), "{} vs {}", dots(&s), dots(&plain));
     insta::assert_snapshot!(s);
 }
+
+/// When B has no clip of the current clip's name, its ghost is its rest pose, and the
+/// viewport's title says so.
+#[test]
+fn a_b_without_the_clip_is_said_to_be_at_rest() {
+    let a = rigscope::load(std::path::Path::new(&sample("seed-arm.gltf"))).expect("loads");
+    let mut b = a.clone();
+    for clip in &mut b.clips {
+        clip.name = Some(format!("{}-renamed", clip.name.as_deref().unwrap_or("clip")));
+    }
+    let launch = Launch { paused: true, time: 1.0, color: ColorDepth::None, ..Launch::default() };
+    let s = screen(&mut App::new(a.clone(), &Launch { compare: Some(b), ..launch.clone() }), 160, 48);
+    assert!(s.contains("ghost: B at rest (no such clip in B)"), "{s}");
+    let s = screen(&mut App::new(a.clone(), &Launch { compare: Some(a), ..launch }), 160, 48);
+    assert!(s.contains("ghost: B") && !s.contains("B at rest"), "{s}");
+}

@@ -77,8 +77,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
     if app.view.heatmap {
         extras.push("heatmap");
     }
-    if app.compare.is_some() {
-        extras.push("ghost: B");
+    // B lacking the current clip is drawn at its rest pose: the title says so, or the
+    // distances in the details would read as a real difference.
+    if let Some(compare) = &app.compare {
+        let posed = app.clip.is_none() || compare.clip_for(&app.rig, app.clip).is_some();
+        extras.push(if posed { "ghost: B" } else { "ghost: B at rest (no such clip in B)" });
     }
     let title = format!(
         " Viewport: {} {}{}{} ",
