@@ -18,7 +18,7 @@ impl Prompt {
     pub fn label(&self) -> &'static str {
         match self.kind {
             PromptKind::Time => "go to (seconds, or frame as 12f): ",
-            PromptKind::Skin => "go to skin number: ",
+            PromptKind::Skin => "go to skin (1, 2, ... or #0, #1, ... as inspect lists them): ",
         }
     }
 }
@@ -48,17 +48,35 @@ pub fn parse_target(text: &str) -> Result<Target, String> {
     }
 }
 
-/// "3" -> skin index 2 (the prompt counts from 1, as the tree's title does).
+/// "3" -> skin index 2 (counting from 1, as the tree's title does); "#2" -> index 2 (the
+/// file's own index, as `rigscope inspect` lists skins).
 pub fn parse_skin(text: &str, skins: usize) -> Result<usize, String> {
-    match text.trim().trim_start_matches('#').parse::<usize>() {
-        Ok(n) if (1..=skins).contains(&n) => Ok(n - 1),
-        _ => Err(format!("'{text}' is not a skin number: this file has skins 1 to {skins}")),
-    }
+    let text = text.trim();
+    let index = match text.strip_prefix('#') {
+        Some(i) => i.trim().parse::<usize>().ok().filter(|&i| i < skins),
+        None => text.parse::<usize>().ok().filter(|n| (1..=skins).contains(n)).map(|n| n - 1),
+    };
+    index.ok_or_else(|| {
+        format!(
+            "'{text}' is not a skin: this file has skins 1 to {skins} (#0 to #{} as inspect lists them)",
+            skins.saturating_sub(1)
+        )
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn skins_count_from_one_or_go_by_the_files_index() {
+        assert_eq!(parse_skin("1", 2), Ok(0));
+        assert_eq!(parse_skin("#0", 2), Ok(0));
+        assert_eq!(parse_skin(" #1 ", 2), Ok(1));
+        assert!(parse_skin("0", 2).unwrap_err().contains("skins 1 to 2 (#0 to #1 as inspect lists them)"));
+        assert!(parse_skin("#2", 2).is_err());
+        assert!(parse_skin("3", 2).is_err());
+    }
 
     #[test]
     fn times_and_frames_parse() {
