@@ -115,13 +115,18 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
             // row stays one line (wrapped, a row would read as two).
             let columns = format!(" {:>9.4} {:>9.4} {:>9.4} {:>9.4}", row.x, row.y, row.z, row.w);
             let narrow = format!("{:.3} {:.3} {:.3} {:.3}", row.x, row.y, row.z, row.w);
-            lines.push(Line::raw(if full {
-                format!(" {:?} {:?} {:?} {:?}", row.x, row.y, row.z, row.w)
-            } else if cols(&columns) <= width || cols(&narrow) > width {
-                columns
+            if full {
+                // Every digit rarely fits: the row is labelled and wraps indented past the
+                // label, so a wrapped row cannot read as the next one.
+                let values = format!("{:?} {:?} {:?} {:?}", row.x, row.y, row.z, row.w);
+                lines.push(Line::from(vec![Span::styled(format!(" r{r} "), theme.dim), Span::raw(values)]));
             } else {
-                narrow
-            }));
+                lines.push(Line::raw(if cols(&columns) <= width || cols(&narrow) > width {
+                    columns
+                } else {
+                    narrow
+                }));
+            }
         }
     }
     if let Some(s) = app.skin {
