@@ -615,6 +615,27 @@ mod tests {
         }
     }
 
+    /// `pts` through every instruction set this CPU has, the default path and the portable
+    /// one, each held to the one-vertex path; the states seen, counted.
+    fn states_on_every_path(projection: Projection, pts: &[Vec3]) -> [usize; 3] {
+        let mut states = [0; 3];
+        let mut out = Scratch::default();
+        #[cfg(target_arch = "x86_64")]
+        for isa in crate::isa::Isa::available() {
+            for with_spans in [true, false] {
+                isa.forced(|| project_all(projection, pts, None, with_spans, &mut out));
+                check_against_one(&out, projection, pts, None, &mut states);
+            }
+        }
+        for with_spans in [true, false] {
+            project_all(projection, pts, None, with_spans, &mut out);
+            check_against_one(&out, projection, pts, None, &mut states);
+            let alone = portable(projection, pts, None, with_spans);
+            check_against_one(&alone, projection, pts, None, &mut states);
+        }
+        states
+    }
+
     #[test]
     fn an_overflowing_depth_is_invalid_on_every_path() {
         // clip = (x, y, 3e38 z, 1): inside the guard band and in front, but z overflows
@@ -624,21 +645,7 @@ mod tests {
         let projection = Projection { view_proj, light_dir: Vec3::Z, width: 40, height: 20 };
         let pts: Vec<Vec3> =
             (0..37).map(|k| Vec3::new(0.01 * k as f32, -0.3, [-2.0, -0.5, 0.0, 2.0][k % 4])).collect();
-        let mut states = [0; 3];
-        let mut out = Scratch::default();
-        #[cfg(target_arch = "x86_64")]
-        for isa in crate::isa::Isa::available() {
-            for with_spans in [true, false] {
-                isa.forced(|| project_all(projection, &pts, None, with_spans, &mut out));
-                check_against_one(&out, projection, &pts, None, &mut states);
-            }
-        }
-        for with_spans in [true, false] {
-            project_all(projection, &pts, None, with_spans, &mut out);
-            check_against_one(&out, projection, &pts, None, &mut states);
-            let alone = portable(projection, &pts, None, with_spans);
-            check_against_one(&alone, projection, &pts, None, &mut states);
-        }
+        let states = states_on_every_path(projection, &pts);
         // -2 overflows to -inf (in front of w = 1 still), 2 to +inf (behind it).
         assert!(states[State::Simple as usize] > 0 && states[State::Invalid as usize] > 0, "{states:?}");
     }
@@ -656,19 +663,7 @@ mod tests {
         );
         let projection = Projection { view_proj, light_dir: Vec3::Z, width: 40, height: 20 };
         let pts: Vec<Vec3> = (0..37).map(|k| Vec3::new([-2.0, 0.5, 2.0][k % 3], 0.1, 1.0)).collect();
-        let mut states = [0; 3];
-        let mut out = Scratch::default();
-        #[cfg(target_arch = "x86_64")]
-        for isa in crate::isa::Isa::available() {
-            for with_spans in [true, false] {
-                isa.forced(|| project_all(projection, &pts, None, with_spans, &mut out));
-                check_against_one(&out, projection, &pts, None, &mut states);
-            }
-        }
-        for with_spans in [true, false] {
-            project_all(projection, &pts, None, with_spans, &mut out);
-            check_against_one(&out, projection, &pts, None, &mut states);
-        }
+        let states = states_on_every_path(projection, &pts);
         assert_eq!(project_one(view_proj, pts[0], None, Vec3::Z, 40, 20).state(), State::Invalid);
         assert!(states[State::Simple as usize] > 0 && states[State::Invalid as usize] > 0, "{states:?}");
     }
