@@ -216,3 +216,17 @@ fn draco_quantised_weight_sums_are_warnings_that_name_draco() {
     let (code, plain) = check("draco-tentacle-valence.reference.glb");
     assert_eq!((code, plain["errors"].as_u64()), (1, Some(sums.len() as u64)));
 }
+
+/// `inspect` says the primitive came Draco-compressed and that the extension was applied.
+#[test]
+fn inspect_says_the_primitive_came_draco_compressed() {
+    let file = path("tests/fixtures/pipeline", "draco-walker.glb").display().to_string();
+    let run = super::cli::rigscope(&["inspect", &file, "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("inspect --json");
+    assert_eq!(doc["meshes"][0]["primitives"][0]["compression"], "draco");
+    let ext = &doc["extensions"][0];
+    assert_eq!(
+        (ext["name"].as_str(), ext["handling"].as_str()),
+        (Some("KHR_draco_mesh_compression"), Some("applied"))
+    );
+}
