@@ -319,8 +319,9 @@ mod tests {
             let done = skin_wide(input, &c.positions[..n], &c.normals[..n], &mut p, &mut nr);
             assert_eq!(done % 4, 0);
             assert!(done < n.max(1), "n={n} done={done}");
+            // Where the kernel runs (not with RIGSCOPE_SIMD=scalar), it does every whole block.
             #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+            if crate::isa::Isa::best().is_some() && std::arch::is_x86_feature_detected!("fma") {
                 assert_eq!(done, n.saturating_sub(1) / 4 * 4, "n={n}");
             }
             // Nothing past what it reports is touched.
