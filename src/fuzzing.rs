@@ -65,7 +65,13 @@ fn glb_matches_data_uri(data: &[u8], rig: &Rig) {
     first["uri"] = serde_json::Value::String(format!("data:application/octet-stream;base64,{encoded}"));
     let Ok(text) = serde_json::to_vec(&raw.json) else { return };
     match import::load_bytes(&text, NAME, None) {
-        Ok(again) => {
+        Ok(mut again) => {
+            // What the container itself said (a length that disagrees with the file, ...)
+            // has no counterpart in JSON text; everything else must be the same.
+            let mut rig = rig.clone();
+            for r in [&mut rig, &mut again] {
+                r.findings.retain(|f| !f.code.starts_with("GLB_"));
+            }
             let (a, b) = (format!("{rig:?}"), format!("{again:?}"));
             assert!(a == b, "the .glb and its data-URI twin load differently");
         }
