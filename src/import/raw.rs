@@ -72,6 +72,7 @@ fn build(bytes: &[u8], base_dir: Option<&Path>) -> Result<RawAsset, Fault> {
     // decoders do), so such bytes are replaced here rather than refused: every command
     // then gives the same verdict on one file.
     let text = String::from_utf8_lossy(text);
+    let text = clamp_huge_numbers(&text);
     let mut json = serde_json::from_str(&text).map_err(|e| Fault::new("", format!("invalid JSON: {e}")))?;
     // The copy that writes a modified file owns its buffers.
     let mut buffers: Vec<Vec<u8>> = buffers.into_iter().map(std::borrow::Cow::into_owned).collect();
@@ -82,6 +83,58 @@ fn build(bytes: &[u8], base_dir: Option<&Path>) -> Result<RawAsset, Fault> {
     }
     let external_images = read_images(&json, base_dir);
     Ok(RawAsset { json, buffers, is_glb, draco_primitives: draco.primitives, external_images })
+}
+
+/// `parse` skips numbers it ignores without checking their range, while a
+/// `serde_json::Value` refuses one past f64 ("4e962" under an unknown key): such a number is
+/// written as the largest f64 of its sign, so every command gives the same verdict.
+fn clamp_huge_numbers(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let mut out: Option<String> = None;
+    let (mut i, mut copied, mut in_string) = (0, 0, false);
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            match b {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        if b == b'"' {
+            in_string = true;
+            i += 1;
+            continue;
+        }
+        if b == b'-' || b.is_ascii_digit() {
+            let start = i;
+            while i < bytes.len() && matches!(bytes[i], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') {
+                i += 1;
+            }
+            let token = &text[start..i];
+            if token.parse::<f64>().is_ok_and(f64::is_infinite) {
+                let o = out.get_or_insert_with(|| String::with_capacity(text.len()));
+                o.push_str(&text[copied..start]);
+                o.push_str(if token.starts_with('-') {
+                    "-1.7976931348623157e308"
+                } else {
+                    "1.7976931348623157e308"
+                });
+                copied = i;
+            }
+            continue;
+        }
+        i += 1;
+    }
+    match out {
+        Some(mut o) => {
+            o.push_str(&text[copied..]);
+            std::borrow::Cow::Owned(o)
+        }
+        None => std::borrow::Cow::Borrowed(text),
+    }
 }
 
 #[cfg(test)]
@@ -107,6 +160,18 @@ mod tests {
         assert!(crate::import::load_bytes(text, "x.gltf", None).is_ok());
         let raw = load_raw_bytes(text, "x.gltf", None).expect("loads like load_bytes");
         assert_eq!(raw.json["extras"]["note"], "a\u{FFFD}b");
+    }
+
+    #[test]
+    fn a_number_past_f64_in_an_ignored_place_reads_as_the_loader_reads_it() {
+        let text =
+            br#"{"asset":{"version":"2.0"},"extras":{"big":4e962,"small":-1e999,"s":"9e999","ok":1.5}}"#;
+        assert!(crate::import::load_bytes(text, "x.gltf", None).is_ok());
+        let raw = load_raw_bytes(text, "x.gltf", None).expect("loads like load_bytes");
+        assert_eq!(raw.json["extras"]["big"].as_f64(), Some(f64::MAX));
+        assert_eq!(raw.json["extras"]["small"].as_f64(), Some(f64::MIN));
+        assert_eq!(raw.json["extras"]["s"], "9e999");
+        assert_eq!(raw.json["extras"]["ok"].as_f64(), Some(1.5));
     }
 
     #[test]
