@@ -407,7 +407,9 @@ fn inspect_shows_extensions_and_stored_formats() {
 #[test]
 fn real_pipeline_outputs_pose_like_their_reference_decoding() {
     let Some(dir) = std::env::var_os("RIGSCOPE_PIPELINE_TWINS") else {
-        eprintln!("note: skipping the real pipeline outputs: RIGSCOPE_PIPELINE_TWINS is not set (see make.sh)");
+        eprintln!(
+            "note: skipping the real pipeline outputs: RIGSCOPE_PIPELINE_TWINS is not set (see make.sh)"
+        );
         return;
     };
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
