@@ -25,6 +25,14 @@ pub const FORMAT_VERSION: u32 = 1;
 #[derive(Debug, Serialize)]
 pub struct CheckDoc<'a> {
     pub format_version: u32,
+    #[serde(flatten)]
+    pub report: ReportDoc<'a>,
+}
+
+/// One report's counts and findings: the body of `check --json`, and of each file's entry
+/// when many files are checked.
+#[derive(Debug, Serialize)]
+pub struct ReportDoc<'a> {
     pub errors: usize,
     pub warnings: usize,
     pub infos: usize,
@@ -33,14 +41,19 @@ pub struct CheckDoc<'a> {
     pub findings: &'a [Finding],
 }
 
-pub fn to_json(report: &Report) -> CheckDoc<'_> {
-    CheckDoc {
-        format_version: FORMAT_VERSION,
-        errors: report.error_count(),
-        warnings: report.warning_count(),
-        infos: report.info_count(),
-        counts: &report.counts,
-        primitives: &report.primitives,
-        findings: &report.findings,
+impl<'a> ReportDoc<'a> {
+    pub fn of(report: &'a Report) -> Self {
+        ReportDoc {
+            errors: report.error_count(),
+            warnings: report.warning_count(),
+            infos: report.info_count(),
+            counts: &report.counts,
+            primitives: &report.primitives,
+            findings: &report.findings,
+        }
     }
+}
+
+pub fn to_json(report: &Report) -> CheckDoc<'_> {
+    CheckDoc { format_version: FORMAT_VERSION, report: ReportDoc::of(report) }
 }

@@ -28,7 +28,7 @@ mod tests;
 pub use channels::{NEAR_OPPOSITE_DOT, UNIT_LENGTH_THRESHOLD};
 pub use codes::Code;
 pub use finding::{Finding, VertexFinding};
-pub use json::{CheckDoc, to_json};
+pub use json::{CheckDoc, ReportDoc, to_json};
 pub use pose::rest_globals;
 pub use report::Report;
 pub use text::render_text;

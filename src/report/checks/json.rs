@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::diagnose::ReportDoc;
 use crate::diagnose::batch::{FileCheck, Summary};
-use crate::diagnose::{Finding, PrimitiveSummary};
 
 #[derive(Debug, Serialize)]
 pub struct BatchDoc<'a> {
@@ -28,12 +28,8 @@ pub struct FileDoc<'a> {
     pub failed: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load_error: Option<&'a str>,
-    pub errors: usize,
-    pub warnings: usize,
-    pub infos: usize,
-    pub counts: &'a BTreeMap<&'static str, usize>,
-    pub primitives: &'a [PrimitiveSummary],
-    pub findings: &'a [Finding],
+    #[serde(flatten)]
+    pub report: ReportDoc<'a>,
 }
 
 pub fn to_json<'a>(files: &'a [FileCheck], summary: &'a Summary, deny_warnings: bool) -> BatchDoc<'a> {
@@ -52,12 +48,7 @@ pub fn to_json<'a>(files: &'a [FileCheck], summary: &'a Summary, deny_warnings: 
                 file: &f.path,
                 failed: f.fails(deny_warnings),
                 load_error: f.load_error.as_deref(),
-                errors: f.report.error_count(),
-                warnings: f.report.warning_count(),
-                infos: f.report.info_count(),
-                counts: &f.report.counts,
-                primitives: &f.report.primitives,
-                findings: &f.report.findings,
+                report: ReportDoc::of(&f.report),
             })
             .collect(),
     }
