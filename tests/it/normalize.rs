@@ -274,23 +274,28 @@ fn real_assets_round_trip() {
 fn an_interrupted_normalize_never_leaves_out_truncated() {
     let dir = folder("interrupted");
     let input = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/walker.glb");
-    let reference = dir.join("reference.glb");
-    let done = normalize(&[input, "-o", path_str(&reference), "--max-influences", "2"]);
-    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
-    let complete = std::fs::read(&reference).expect("reference copy");
-    let old = b"the user's previous file".to_vec();
     let out = dir.join("out.glb");
+    let args = ["normalize", input, "-o", path_str(&out), "--max-influences", "2", "--force"];
+    assert_interrupted_writes_leave_old_or_complete(&args, &out);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `rigscope ARGS` (which writes OUT with `--force`) once whole, then kills it at moments
+/// spread over such a run: OUT must each time be the old bytes or the complete new ones.
+pub(crate) fn assert_interrupted_writes_leave_old_or_complete(args: &[&str], out: &Path) {
+    let run = || Command::new(env!("CARGO_BIN_EXE_rigscope")).args(args).output().expect("runs");
     // How long a whole run takes here, to spread the kills over it.
     let started = std::time::Instant::now();
-    assert!(
-        normalize(&[input, "-o", path_str(&reference), "--max-influences", "2", "--force"]).status.success()
-    );
+    let done = run();
     let whole = started.elapsed();
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let complete = std::fs::read(out).expect("complete copy");
+    let old = b"the user's previous file".to_vec();
     let mut outcomes = [0usize; 2];
     for k in 0..12u32 {
-        std::fs::write(&out, &old).expect("old OUT");
+        std::fs::write(out, &old).expect("old OUT");
         let mut child = Command::new(env!("CARGO_BIN_EXE_rigscope"))
-            .args(["normalize", input, "-o", path_str(&out), "--max-influences", "2", "--force"])
+            .args(args)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -298,18 +303,18 @@ fn an_interrupted_normalize_never_leaves_out_truncated() {
         std::thread::sleep(whole.mul_f64(f64::from(k) / 8.0));
         let _ = child.kill();
         let _ = child.wait();
-        let now = std::fs::read(&out).expect("OUT still exists");
+        let now = std::fs::read(out).expect("OUT still exists");
         if now == old {
             outcomes[0] += 1;
         } else {
             assert!(
                 now == complete,
-                "kill {k}: OUT has {} bytes, neither the old file nor the copy",
+                "{args:?}, kill {k}: OUT has {} bytes, neither the old file nor the copy",
                 now.len()
             );
             outcomes[1] += 1;
         }
     }
     // Which outcomes occur depends on the machine's load; any mix is right.
-    eprintln!("kills that left the old file, the complete copy: {outcomes:?}");
+    eprintln!("{args:?}: kills that left the old file, the complete copy: {outcomes:?}");
 }

@@ -114,3 +114,18 @@ fn a_range_past_the_clip_is_clamped_and_said() {
     assert!(run.stderr.contains("--to 99 is past the end of clip walk (1 s long)"), "{}", run.stderr);
     assert_eq!(std::fs::read(&whole).expect("whole"), std::fs::read(&past).expect("past"));
 }
+
+/// `record --force` killed at moments spread over its run leaves OUT old or complete, as
+/// `normalize` does: both write through the same temporary file renamed into place.
+#[test]
+fn an_interrupted_record_never_leaves_out_truncated() {
+    let dir = folder("interrupted");
+    let walker = sample("walker.glb");
+    for ext in ["cast", "gif"] {
+        let out = dir.join(format!("walk.{ext}"));
+        let out_str = out.to_str().expect("UTF-8 temp path");
+        let args = ["record", &walker, "-o", out_str, "--clip", "walk", "--size", "60x20", "--force"];
+        super::normalize::assert_interrupted_writes_leave_old_or_complete(&args, &out);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
