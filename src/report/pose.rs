@@ -176,6 +176,9 @@ pub fn write_text(rig: &Rig, doc: &PoseDoc, out: &mut dyn Write) -> io::Result<(
         None => "rest pose (no clip)".to_string(),
     };
     writeln!(out, "{}  {clip}", doc.file)?;
+    // Names longer than the usual column widen it for the whole output, so rows stay aligned.
+    let labels = doc.frames.iter().flat_map(|f| &f.nodes).map(|n| rig.node_label(n.node).chars().count());
+    let name_w = labels.max().unwrap_or(0).max(24);
     for frame in &doc.frames {
         writeln!(out, "\nt = {}", frame.t)?;
         writeln!(out, "  node world matrices (rows):")?;
@@ -183,7 +186,7 @@ pub fn write_text(rig: &Rig, doc: &PoseDoc, out: &mut dyn Write) -> io::Result<(
             let m = &n.world;
             writeln!(
                 out,
-                "  {:>5} {:<24}{} [{} {} {} {} | {} {} {} {} | {} {} {} {}]",
+                "  {:>5} {:<name_w$}{} [{} {} {} {} | {} {} {} {} | {} {} {} {}]",
                 n.node,
                 rig.node_label(n.node),
                 if n.joint { " joint" } else { "      " },

@@ -715,3 +715,23 @@ fn ctrl_c_ends_the_viewer_with_130_and_a_clamped_time_is_said() {
         format!("rigscope: note: {walker}: --time 99 is past the end of clip walk (1 s long): showing t = 1");
     assert!(after.contains(&note), "{after}");
 }
+
+/// A node name longer than the usual 24-column field widens the name column for the whole
+/// text output, so every matrix row still starts in the same column.
+#[test]
+fn pose_text_rows_stay_aligned_past_long_names() {
+    let mut doc = gltf_json("seed-arm.gltf");
+    let long = "a_joint_name_from_a_real_pipeline_export_42";
+    doc["nodes"][1]["name"] = Value::from(long);
+    let dir = temp_dir("long-names");
+    let file = dir.join("long.gltf");
+    std::fs::write(&file, serde_json::to_vec(&doc).expect("JSON")).expect("write");
+    let run = rigscope(&["pose", file.to_str().expect("UTF-8"), "--rest", "--no-positions"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rows: Vec<&str> = run.stdout.lines().filter(|l| l.ends_with(']') && l.contains(" | ")).collect();
+    assert_eq!(rows.len(), doc["nodes"].as_array().expect("nodes").len(), "{}", run.stdout);
+    assert!(rows.iter().any(|r| r.contains(long)), "{}", run.stdout);
+    let starts: Vec<usize> = rows.iter().map(|r| r.chars().position(|c| c == '[').expect("[")).collect();
+    assert!(starts.iter().all(|&s| s == starts[0]), "{starts:?}\n{}", run.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
