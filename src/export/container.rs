@@ -6,13 +6,19 @@ use base64::Engine as _;
 use serde_json::{Map, Value, json};
 
 /// Replaces `json.buffers` with the one merged buffer and frames the file.
-pub(super) fn write(mut json: Value, merged: Vec<u8>, format: Format) -> Result<Vec<u8>, ExportError> {
+pub(super) fn write(mut json: Value, mut merged: Vec<u8>, format: Format) -> Result<Vec<u8>, ExportError> {
     let root =
         json.as_object_mut().ok_or_else(|| ExportError::at("", "the document is not a JSON object"))?;
-    if merged.is_empty() {
+    let has_views = root.get("bufferViews").and_then(Value::as_array).is_some_and(|v| !v.is_empty());
+    if merged.is_empty() && !has_views {
         // A buffer must have byteLength >= 1; with no data there is no buffer at all.
         root.remove("buffers");
     } else {
+        // Views of an empty buffer (never read, so the file loaded) still need a buffer to
+        // name: 4 zero bytes, as a BIN chunk would be padded.
+        if merged.is_empty() {
+            merged.resize(4, 0);
+        }
         // Keep the first buffer's name, extensions and extras; its uri and length are new.
         let mut buffer = match root.get("buffers").and_then(|b| b.get(0)).and_then(Value::as_object) {
             Some(first) => first.clone(),

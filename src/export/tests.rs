@@ -245,3 +245,29 @@ fn formats_come_from_the_extension() {
     assert_eq!(Format::from_path(Path::new("b.obj")), None);
     assert_eq!(Format::from_path(Path::new("glb")), None);
 }
+
+/// A buffer with no bytes (byteLength left out) whose views nothing reads loads; its copy
+/// must still have a buffer for those views to name, or the copy would not load.
+#[test]
+fn views_of_an_empty_buffer_keep_a_buffer_in_the_copy() {
+    let json = json!({
+        "asset": {"version": "2.0"},
+        "buffers": [{"byteLength": 0}],
+        "bufferViews": [{"buffer": 0, "byteOffset": 8, "byteLength": 12}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 1, "type": "VEC3"}],
+        "meshes": [{"primitives": [{"attributes": {"NORMAL": 0}}]}],
+        "nodes": [{"mesh": 0}]
+    });
+    for format in [Format::Glb, Format::Gltf] {
+        let input = raw(json.clone(), vec![Vec::new()]);
+        let bytes = write(&input, &Repair::default(), format).expect("writes").bytes;
+        let copy = load_bytes(&bytes, "copy", None);
+        assert!(copy.is_ok(), "{format:?}: {:?}", copy.err());
+        let out: Value = match format {
+            Format::Glb => split_glb(&bytes).0,
+            Format::Gltf => serde_json::from_slice(&bytes).expect("JSON"),
+        };
+        assert_eq!(out["buffers"][0]["byteLength"], 4, "{format:?}");
+        assert_eq!(out["bufferViews"][0]["buffer"], 0, "{format:?}");
+    }
+}
