@@ -25,11 +25,12 @@ pub(crate) const DECODED_BYTES: u64 = 64 << 20;
 pub(crate) const DECODED_PER_INPUT_BYTE: u64 = 32;
 
 /// Vertices drawn per frame (every node with a mesh, once per GPU instance): this constant
-/// plus one per input byte. Each drawn copy gets its own world-space buffers, so a mesh
-/// drawn by many nodes or instances multiplies memory; a file drawing each stored vertex
-/// once always fits (a stored vertex takes at least 4 bytes).
+/// plus one per `INPUT_BYTES_PER_DRAWN_VERTEX` input bytes. Each drawn copy gets its own
+/// world-space buffers, so a mesh drawn by many nodes or instances multiplies memory; a
+/// file drawing each stored vertex once always fits (a stored position takes at least 4
+/// bytes, even quantized).
 pub(crate) const DRAWN_VERTICES: u64 = 4 << 20;
-pub(crate) const DRAWN_VERTICES_PER_INPUT_BYTE: u64 = 1;
+pub(crate) const INPUT_BYTES_PER_DRAWN_VERTEX: u64 = 4;
 
 /// The limits of one load, from the size of its input.
 #[derive(Debug, Clone, Copy)]
@@ -54,7 +55,7 @@ impl Budget {
     }
 
     pub(crate) fn drawn_vertices(&self) -> u64 {
-        DRAWN_VERTICES.saturating_add(self.input_bytes.saturating_mul(DRAWN_VERTICES_PER_INPUT_BYTE))
+        DRAWN_VERTICES.saturating_add(self.input_bytes / INPUT_BYTES_PER_DRAWN_VERTEX)
     }
 
     /// Refuses a file whose nodes (and their instances) draw more vertices per frame than
