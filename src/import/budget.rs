@@ -82,3 +82,61 @@ impl Budget {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::load_bytes;
+
+    /// A triangle whose indices are `indices` zero-filled UNSIGNED_INTs: 36 + 4 x indices
+    /// zero bytes, none of them drawn vertices.
+    fn zero_indices(indices: u64) -> Vec<u8> {
+        let doc = serde_json::json!({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+            "nodes": [{"mesh": 0}], "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+            "accessors": [{"componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [0, 0, 0]},
+                {"componentType": 5125, "count": indices, "type": "SCALAR"}]});
+        serde_json::to_vec(&doc).unwrap_or_default()
+    }
+
+    #[test]
+    fn zero_fill_up_to_the_budget_loads_and_one_element_more_is_refused() {
+        // Index counts of 8 digits keep the file's length, and so the budget, fixed.
+        let len = zero_indices(10_000_000).len() as u64;
+        let budget = ZERO_FILL_BYTES + ZERO_FILL_PER_INPUT_BYTE * len;
+        let fits = (budget - 36) / 4;
+        assert_eq!(zero_indices(fits).len() as u64, len);
+        let rig = load_bytes(&zero_indices(fits), "fits.gltf", None);
+        assert!(rig.is_ok(), "{:?}", rig.err());
+        let err = load_bytes(&zero_indices(fits + 1), "over.gltf", None).err().map(|e| e.to_string());
+        let err = err.unwrap_or_default();
+        assert!(
+            err.starts_with("over.gltf: meshes[0].primitives[0].indices: accessors[1]: claims")
+                && err.contains(&format!("{} SCALAR elements", fits + 1)),
+            "{err}"
+        );
+    }
+
+    /// `nodes` nodes each drawing a zero-filled mesh of `vertices`.
+    fn drawn(nodes: usize, vertices: u64) -> Vec<u8> {
+        let doc = serde_json::json!({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+            "nodes": vec![serde_json::json!({"mesh": 0}); nodes],
+            "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+            "accessors": [{"componentType": 5126, "count": vertices, "type": "VEC3", "min": [0, 0, 0], "max": [0, 0, 0]}]});
+        serde_json::to_vec(&doc).unwrap_or_default()
+    }
+
+    #[test]
+    fn drawn_vertices_up_to_the_budget_load_and_one_more_node_is_refused() {
+        // 4 nodes share a mesh of a quarter of the limit (7-digit counts: fixed length).
+        let len = drawn(4, 1_000_000).len() as u64;
+        let limit = DRAWN_VERTICES + len / INPUT_BYTES_PER_DRAWN_VERTEX;
+        let quarter = limit / 4;
+        assert!(load_bytes(&drawn(4, quarter), "fits.gltf", None).is_ok());
+        let err = load_bytes(&drawn(5, quarter), "over.gltf", None).err().map(|e| e.to_string());
+        let err = err.unwrap_or_default();
+        assert!(
+            err.starts_with(&format!("over.gltf: nodes[4]: draws mesh 0 ({quarter} vertices) 1 time(s)")),
+            "{err}"
+        );
+    }
+}
