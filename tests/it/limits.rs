@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 /// README "Limits": peak memory <= PER_INPUT_BYTE x input size + CONSTANT.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const PER_INPUT_BYTE: u64 = 100;
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const CONSTANT: u64 = 768 << 20;
 
 /// One crafted file and what loading it must say (`None`: it loads).
@@ -235,6 +237,8 @@ mod peak {
     /// Runs `rigscope args`, stdout to `out` (pose writes a lot), stderr returned.
     pub fn command(args: &[&str], out: &std::path::Path) -> (Run, String) {
         let err = out.with_extension("stderr");
+        // Reaped by `reap` with wait4, which std's `wait` cannot give the rusage of.
+        #[allow(clippy::zombie_processes)]
         let child = Command::new(env!("CARGO_BIN_EXE_rigscope"))
             .args(args)
             .stdin(Stdio::null())
