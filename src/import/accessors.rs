@@ -7,6 +7,7 @@
 //! Also here: decoding of normalised integers per the glTF spec, and the per-accessor
 //! "NaN or infinite" finding.
 
+use super::budget::Budget;
 use super::direct::Elements;
 use super::{Fault, findings::Findings};
 use crate::rig::Severity;
@@ -15,22 +16,18 @@ use gltf::json::accessor::{ComponentType, Type};
 use gltf::json::validation::Checked;
 use std::borrow::Cow;
 
-/// Accessors without a bufferView are zeros of `count` elements, made per use; refuse to
-/// allocate more than this for them over the whole load, plus `ZERO_FILL_PER_BUFFER_BYTE`
-/// times the file's buffer bytes (sparse morph targets legitimately expand). A few hundred
-/// bytes of JSON could otherwise ask for gigabytes.
-const MAX_ZERO_FILL_BYTES: u64 = 256 << 20;
-const ZERO_FILL_PER_BUFFER_BYTE: u64 = 16;
-
 /// The loaded document and its buffers, cut to their `byteLength`s.
 pub(crate) struct Source<'a> {
     doc: &'a gltf::Document,
     buffers: &'a [Cow<'a, [u8]>],
     /// Read plain accessors in bulk (`direct`); off only to test against gltf's readers.
     direct: bool,
-    /// Zero-filled bytes granted so far, against `zero_fill_budget`.
+    /// Zero-filled bytes granted so far (accessors without a bufferView are zeros of
+    /// `count` elements, made per use), against `budget.zero_fill()`.
     zero_filled: std::cell::Cell<u64>,
-    zero_fill_budget: u64,
+    /// Which accessors were read already: each later use is a copy, charged like zeros.
+    seen: std::cell::RefCell<Vec<bool>>,
+    budget: Budget,
 }
 
 /// What an accessor must be to play a role (JOINTS, an IBM, a sampler output, ...).
@@ -64,14 +61,20 @@ pub(crate) struct CheckedAccessor {
     pub normalized: bool,
     /// No bufferView and no sparse: every element is zero.
     pub zeros: bool,
+    /// Bytes of this use that the file does not hold (zeros, or a copy of an accessor
+    /// read before), charged against the load's budget.
+    pub charged: u64,
 }
 
 impl<'a> Source<'a> {
-    pub(crate) fn new(doc: &'a gltf::Document, buffers: &'a [Cow<'a, [u8]>], direct: bool) -> Self {
-        let buffer_bytes: u64 = buffers.iter().map(|b| b.len() as u64).sum();
-        let zero_fill_budget =
-            MAX_ZERO_FILL_BYTES.saturating_add(buffer_bytes.saturating_mul(ZERO_FILL_PER_BUFFER_BYTE));
-        Self { doc, buffers, direct, zero_filled: std::cell::Cell::new(0), zero_fill_budget }
+    pub(crate) fn new(
+        doc: &'a gltf::Document,
+        buffers: &'a [Cow<'a, [u8]>],
+        direct: bool,
+        budget: Budget,
+    ) -> Self {
+        let seen = std::cell::RefCell::new(vec![false; doc.as_json().accessors.len()]);
+        Self { doc, buffers, direct, zero_filled: std::cell::Cell::new(0), seen, budget }
     }
 
     /// The bytes of a checked accessor that can be read in bulk: one with a bufferView and
@@ -93,6 +96,11 @@ impl<'a> Source<'a> {
         let elem = ty.multiplicity() * acc.component.size();
         let stride = self.stride(view).unwrap_or(elem);
         Some(Elements { bytes, stride, elem, count: acc.count })
+    }
+
+    /// The limits of this load.
+    pub(crate) fn budget(&self) -> &Budget {
+        &self.budget
     }
 
     pub(crate) fn json(&self) -> &'a json::Root {
@@ -162,19 +170,56 @@ impl<'a> Source<'a> {
             );
         }
         let elem = ty.multiplicity() * component.size();
-        let count = self.fit(index, elem).map_err(|what| Fault::new(at, what))?;
+        let (count, charged) = self.fit(index, elem).map_err(|what| Fault::new(at, what))?;
         Ok(CheckedAccessor {
             index,
             count,
             component,
             normalized: acc.normalized,
             zeros: acc.buffer_view.is_none() && acc.sparse.is_none(),
+            charged,
         })
     }
 
+    /// How many of accessor `index`'s elements the file does not store (zeros): all of
+    /// them without a bufferView, less those a sparse part gives.
+    pub(crate) fn unstored(&self, index: usize) -> u64 {
+        let Some(acc) = self.json().accessors.get(index) else { return 0 };
+        if acc.buffer_view.is_some() {
+            return 0;
+        }
+        acc.count.0.saturating_sub(acc.sparse.as_ref().map_or(0, |s| s.count.0))
+    }
+
+    /// Charges `times` more the bytes of `acc` the file does not hold (see `charged`):
+    /// for roles whose data is later expanded (sampler outputs, baked for sampling).
+    pub(crate) fn charge_expanded(&self, acc: &CheckedAccessor, times: u64, at: &str) -> Result<(), Fault> {
+        let bytes = acc.charged.saturating_mul(times);
+        let total = self.zero_filled.get().saturating_add(bytes);
+        if bytes > 0 && total > self.budget.zero_fill() {
+            let what = if self.unstored(acc.index) > 0 {
+                "zeros the file does not store"
+            } else {
+                "a copy of an earlier use"
+            };
+            return Err(Fault::new(
+                at,
+                format!(
+                    "accessors[{}] ({} elements, {what}) would take {bytes} bytes once expanded for sampling, more than rigscope allocates for a {}-byte input ({} for every zero-filled or repeated use)",
+                    acc.index,
+                    acc.count,
+                    self.budget.input_bytes,
+                    self.budget.zero_fill()
+                ),
+            ));
+        }
+        self.zero_filled.set(total);
+        Ok(())
+    }
+
     /// Checks that accessor `index`, with elements of `elem` bytes, lies inside its buffers.
-    /// Returns its element count.
-    fn fit(&self, index: usize, elem: usize) -> Result<usize, String> {
+    /// Returns its element count and the bytes charged for this use (see `charged`).
+    fn fit(&self, index: usize, elem: usize) -> Result<(usize, u64), String> {
         let json = self.json();
         let who = format!("accessors[{index}]");
         let acc = json.accessors.get(index).ok_or_else(|| format!("accessor {index} does not exist"))?;
@@ -182,27 +227,48 @@ impl<'a> Source<'a> {
         if count == 0 {
             return Err(format!("{who}: count is 0 (glTF requires at least 1)"));
         }
+        let bytes = (count as u64).saturating_mul(elem as u64);
+        let again = self.seen.borrow().get(index).copied().unwrap_or(false);
+        if let Some(seen) = self.seen.borrow_mut().get_mut(index) {
+            *seen = true;
+        }
+        let mut charged = 0;
         match acc.buffer_view {
             Some(view) => {
                 let offset = acc.byte_offset.unwrap_or_default().0;
                 self.fit_range(&who, view.value(), offset, count, elem)?;
+                if again {
+                    let total = self.zero_filled.get().saturating_add(bytes);
+                    if total > self.budget.zero_fill() {
+                        return Err(format!(
+                            "{who}: {count} {} elements used again, copied for this use: {bytes} bytes ({total} for every zero-filled or repeated use in the file) is more than rigscope allocates for a {}-byte input ({})",
+                            type_name_of(acc),
+                            self.budget.input_bytes,
+                            self.budget.zero_fill()
+                        ));
+                    }
+                    self.zero_filled.set(total);
+                    charged = bytes;
+                }
             }
             None => {
-                let bytes = (count as u64).saturating_mul(elem as u64);
                 let total = self.zero_filled.get().saturating_add(bytes);
-                if total > self.zero_fill_budget {
+                if total > self.budget.zero_fill() {
                     return Err(format!(
-                        "{who}: has no bufferView, and {count} zero elements ({bytes} bytes; {total} for every such use in the file) is more than rigscope will allocate for a file with {} buffer bytes",
-                        (self.zero_fill_budget - MAX_ZERO_FILL_BYTES) / ZERO_FILL_PER_BUFFER_BYTE
+                        "{who}: claims {count} {} elements but has no bufferView: {bytes} zero bytes ({total} for every such use in the file) is more than rigscope allocates for a {}-byte input ({})",
+                        type_name_of(acc),
+                        self.budget.input_bytes,
+                        self.budget.zero_fill()
                     ));
                 }
                 self.zero_filled.set(total);
+                charged = bytes;
             }
         }
         if let Some(sparse) = &acc.sparse {
             self.fit_sparse(index, sparse, count, elem)?;
         }
-        Ok(count)
+        Ok((count, charged))
     }
 
     fn fit_sparse(
@@ -401,6 +467,13 @@ fn read_uint(bytes: &[u8], at: usize, size: usize) -> Option<u64> {
         4 => u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
         _ => return None,
     })
+}
+
+fn type_name_of(acc: &json::Accessor) -> &'static str {
+    match acc.type_ {
+        Checked::Valid(ty) => type_name(ty),
+        Checked::Invalid => "?",
+    }
 }
 
 pub(crate) fn type_name(ty: Type) -> &'static str {

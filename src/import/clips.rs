@@ -7,6 +7,7 @@
 //! come back as `UnpreviewedChannel`s.
 
 use super::accessors::{self, CheckedAccessor, Format, Normalized, Source, snorm8, snorm16, unorm8, unorm16};
+use super::budget;
 use super::nodes::UNIT_TOLERANCE;
 use super::pointer;
 use super::{Fault, findings::Findings};
@@ -188,6 +189,19 @@ fn read_times(
     let in_at = format!("animations[{a}].samplers[{s}].input");
     let input = sampler.input.value();
     let in_acc = src.check(input, &INPUT, &in_at, findings)?;
+    // Key times must increase strictly, so at most one of them can be an unstored zero;
+    // refusing the rest bounds the key count by the file's own bytes.
+    let unstored = src.unstored(input);
+    if unstored > 1 {
+        return Err(Fault::new(
+            &in_at,
+            format!(
+                "accessors[{input}] claims {} key times but the file stores only {}: the other {unstored} are zeros, and key times must increase",
+                in_acc.count,
+                in_acc.count as u64 - unstored
+            ),
+        ));
+    }
     let times = accessors::collect(&in_acc, accessors::items::<f32>(src, input), 0.0, &in_at)?;
     report_times(findings, a, s, input, &times);
     Ok((times, interpolation))
@@ -248,6 +262,7 @@ fn read_channel(
         return Err(Fault::new(format!("{at}.sampler"), format!("sampler {s} does not exist")));
     };
     let out_acc = src.check(output, format, &out_at, findings)?;
+    src.charge_expanded(&out_acc, budget::SAMPLER_EXPANSION, &out_at)?;
     let values = read_values(src, &out_acc, property, normalized, &out_at)?;
 
     let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };

@@ -14,6 +14,7 @@
 //! primitive, never a panic.
 
 use super::Fault;
+use super::budget;
 use draco_core::{DataType, DecodeLimits, DecoderBuffer, Mesh, MeshDecoder, PointAttribute, PointIndex};
 use serde_json::{Value, json};
 use std::collections::HashSet;
@@ -251,8 +252,17 @@ fn max_faces(json: &Value, plan: &Plan) -> u64 {
     corners.unwrap_or(0) / 3
 }
 
+/// The decoder is also held to the load's budget (`budget`), counted against the stream's
+/// own bytes: a real stream spends bytes on every point it holds, so it stays inside.
 fn decode(bytes: &[u8], max_faces: u64) -> Result<Mesh, String> {
-    let limits = DecodeLimits::default().with_max_faces(max_faces);
+    let stream = bytes.len() as u64;
+    let points = budget::DRAWN_VERTICES.saturating_add(stream);
+    let limits = DecodeLimits::default()
+        .with_max_faces(max_faces.min(points.saturating_mul(2)))
+        .with_max_points(points)
+        .with_max_decoded_bytes(
+            budget::DECODED_BYTES.saturating_add(stream.saturating_mul(budget::DECODED_PER_INPUT_BYTE)),
+        );
     let mut buffer = DecoderBuffer::new(bytes).with_limits(limits);
     let mut mesh = Mesh::new();
     MeshDecoder::new().decode(&mut buffer, &mut mesh).map_err(|e| e.to_string())?;

@@ -71,7 +71,11 @@ pub(crate) fn build(
             );
             continue;
         }
-        let instances = read_instances(src, object, &at, findings)?;
+        // Each instance draws the whole mesh: refuse counts past the drawn-vertex budget
+        // before any instance attribute is read.
+        let vertices = node.mesh.map_or(1, |m| mesh_vertices(src.json(), m)).max(1);
+        let max_instances = src.budget().drawn_vertices() / vertices;
+        let instances = read_instances(src, object, &at, max_instances, findings)?;
         if instances.is_empty() {
             findings.push(
                 "RIG_INSTANCING_IGNORED",
@@ -98,11 +102,22 @@ pub(crate) fn build(
     Ok(())
 }
 
+/// The vertices mesh `mesh` declares (its primitives' POSITION counts), from the JSON.
+fn mesh_vertices(root: &gltf::json::Root, mesh: usize) -> u64 {
+    let Some(mesh) = root.meshes.get(mesh) else { return 0 };
+    mesh.primitives
+        .iter()
+        .filter_map(|p| p.attributes.get(&gltf::json::validation::Checked::Valid(gltf::Semantic::Positions)))
+        .filter_map(|a| root.accessors.get(a.value()))
+        .fold(0u64, |n, a| n.saturating_add(a.count.0))
+}
+
 /// One `T * R * S` matrix per instance; empty without any of the three attributes.
 fn read_instances(
     src: &Source<'_>,
     object: &Value,
     at: &str,
+    max_instances: u64,
     findings: &mut Findings,
 ) -> Result<Vec<Mat4>, Fault> {
     let attributes = match object.get("attributes") {
@@ -122,13 +137,15 @@ fn read_instances(
     };
     let read3 = |name: &str, findings: &mut Findings| -> Result<Option<Vec<[f32; 3]>>, Fault> {
         index(name)?
-            .map(|a| read::<3>(src, a, VEC3_KINDS, &format!("{at}.attributes.{name}"), findings))
+            .map(|a| {
+                read::<3>(src, a, VEC3_KINDS, &format!("{at}.attributes.{name}"), max_instances, findings)
+            })
             .transpose()
     };
     let translations = read3("TRANSLATION", findings)?;
     let scales = read3("SCALE", findings)?;
     let rotations = index("ROTATION")?
-        .map(|a| read::<4>(src, a, VEC4_KINDS, &format!("{at}.attributes.ROTATION"), findings))
+        .map(|a| read::<4>(src, a, VEC4_KINDS, &format!("{at}.attributes.ROTATION"), max_instances, findings))
         .transpose()?;
     let counts = [
         translations.as_ref().map(Vec::len),
@@ -161,6 +178,7 @@ fn read<const N: usize>(
     index: usize,
     kinds: &'static [(T, C)],
     at: &str,
+    max_instances: u64,
     findings: &mut Findings,
 ) -> Result<Vec<[f32; N]>, Fault>
 where
@@ -179,6 +197,16 @@ where
         normalized: if normalized { Normalized::Ints } else { Normalized::Never },
     };
     let acc = src.check(index, &format, at, findings)?;
+    if acc.count as u64 > max_instances {
+        return Err(Fault::new(
+            at,
+            format!(
+                "accessors[{index}] claims {} instances of the node's mesh, more than the {max_instances} whose vertices rigscope draws for a {}-byte input",
+                acc.count,
+                src.budget().input_bytes
+            ),
+        ));
+    }
     fn decoded<I: Item + Copy, const N: usize>(
         src: &Source<'_>,
         acc: &CheckedAccessor,

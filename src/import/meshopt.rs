@@ -8,13 +8,10 @@
 //! macOS). gltf-json drops these extensions, so they are read from the JSON text here.
 
 use super::Fault;
+use super::budget::Budget;
 use meshoptimizer_rs::{Limits, Workspace, codec};
 use serde::Deserialize;
 use std::borrow::Cow;
-
-/// A fallback buffer is allocated at its declared size; refuse more than this (a one-line
-/// JSON could otherwise ask for gigabytes before a single byte is decoded).
-const MAX_DECODED_BUFFER: u64 = 1 << 30;
 
 const EXTENSIONS: [&str; 2] = ["EXT_meshopt_compression", "KHR_meshopt_compression"];
 
@@ -105,7 +102,16 @@ impl Plan {
 
     /// Decodes every compressed view whose own buffer has no data into that buffer.
     /// `buffers` holds every buffer's bytes, fallbacks without data as empty slices.
-    pub(crate) fn decode(&self, root: &gltf::json::Root, buffers: &mut [Cow<'_, [u8]>]) -> Result<(), Fault> {
+    /// A fallback buffer is allocated at its declared size, so the declared sizes together
+    /// must fit `budget.decoded()` (a one-line JSON could otherwise ask for gigabytes
+    /// before a single byte is decoded).
+    pub(crate) fn decode(
+        &self,
+        root: &gltf::json::Root,
+        buffers: &mut [Cow<'_, [u8]>],
+        budget: &Budget,
+    ) -> Result<(), Fault> {
+        let mut allocated = 0u64;
         let mut workspace = Workspace::new(Limits::default());
         // Fallbacks that arrived with data are used as they are.
         let had_data: Vec<bool> = buffers.iter().map(|b| !b.is_empty()).collect();
@@ -126,11 +132,19 @@ impl Plan {
             if had_data.get(target).copied().unwrap_or(true) {
                 continue;
             }
-            if declared > MAX_DECODED_BUFFER {
-                return Err(Fault::new(
-                    format!("buffers[{target}].byteLength"),
-                    format!("{declared} bytes of decoded data is more than rigscope will allocate"),
-                ));
+            let fresh = buffers.get(target).is_some_and(|b| b.is_empty());
+            if fresh {
+                allocated = allocated.saturating_add(declared);
+                if allocated > budget.decoded() {
+                    return Err(Fault::new(
+                        format!("buffers[{target}].byteLength"),
+                        format!(
+                            "claims {declared} bytes of decoded data ({allocated} for every decoded buffer), more than rigscope allocates for a {}-byte input ({})",
+                            budget.input_bytes,
+                            budget.decoded()
+                        ),
+                    ));
+                }
             }
             let start = view.byte_offset.unwrap_or_default().0;
             let len = c.count.saturating_mul(c.byte_stride);
@@ -283,6 +297,6 @@ mod tests {
         doc["buffers"][1]["byteLength"] = serde_json::json!(1u64 << 40);
         let err =
             load_bytes(&glb(&doc, &bin), "khr.glb", None).err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(err.contains("more than rigscope will allocate") || err.contains("ends at byte"), "{err}");
+        assert!(err.contains("buffers[1].byteLength: claims 1099511627776 bytes of decoded data"), "{err}");
     }
 }

@@ -12,6 +12,7 @@
 //! accessors are used, because several of them `unwrap()` or index unchecked.
 
 mod accessors;
+mod budget;
 mod buffers;
 mod clips;
 mod direct;
@@ -100,16 +101,18 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
     let json = parsed.document.as_json();
     let compressed = meshopt::Plan::read(json, parsed.json)?;
     let mut data = buffers::resolve(json, parsed.bin, base_dir, |i| compressed.is_fallback(i))?;
-    compressed.decode(json, &mut data)?;
+    let budget = budget::Budget::of_input(bytes, &data);
+    compressed.decode(json, &mut data, &budget)?;
     // The Draco primitives' list is for reports of how each primitive was stored.
     let (document, draco_primitives) = draco::decode_document(parsed.document, parsed.json, &mut data)?;
-    let src = accessors::Source::new(&document, &data, direct);
+    let src = accessors::Source::new(&document, &data, direct, budget);
 
     let mut hierarchy = nodes::build(src.json(), &mut findings)?;
     instancing::build(&src, parsed.json, &mut hierarchy.nodes, &mut findings)?;
     let skins = skins::build(&src, &hierarchy, &mut findings)?;
     let meshes = meshes::build(&src, &mut findings)?;
     nodes::check_node_weights(src.json(), &meshes)?;
+    budget.check_drawn(&hierarchy.nodes, &meshes)?;
     let animations = clips::build(&src, &meshes, &parsed.pointers, &hierarchy.nodes, &mut findings)?;
 
     let json = src.json();

@@ -3,6 +3,7 @@
 //! bytes of every buffer, found with the same rules and safety checks as `load`. Draco
 //! primitives come decoded (see `draco`), so what is written from here is uncompressed.
 
+use super::budget;
 use super::{Fault, ImportError, buffers, document, draco, findings::Findings, glb, meshopt};
 use std::path::Path;
 
@@ -62,7 +63,8 @@ fn build(bytes: &[u8], base_dir: Option<&Path>) -> Result<RawAsset, Fault> {
     // Compressed views are decoded into their fallback buffers, as `load` does.
     let compressed = meshopt::Plan::read(root, parsed.json)?;
     let mut buffers = buffers::resolve(root, parsed.bin, base_dir, |i| compressed.is_fallback(i))?;
-    compressed.decode(root, &mut buffers)?;
+    let budget = budget::Budget::of_input(bytes, &buffers);
+    compressed.decode(root, &mut buffers, &budget)?;
     let is_glb = bytes.starts_with(glb::MAGIC);
     // The JSON chunk is padded with spaces; some writers pad with NUL bytes instead.
     let text = parsed.json;

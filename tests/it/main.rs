@@ -9,6 +9,7 @@ mod draco;
 mod frames;
 mod golden;
 mod instancing;
+mod limits;
 mod malformed;
 mod normalize;
 mod normalize_pipeline;

@@ -195,6 +195,11 @@ impl Session {
         Session { child, screen, uplink, rtt: link.rtt }
     }
 
+    /// The viewer's process id.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.process_id()
+    }
+
     /// Types `bytes` at the terminal; returns when they were typed.
     pub fn send(&self, bytes: &[u8]) -> Instant {
         let now = Instant::now();

@@ -1,0 +1,142 @@
+//! What a load may allocate from numbers the file declares rather than bytes it holds:
+//! zero-filled accessors, decoded (meshopt) buffers, and the vertices every frame draws.
+//! Each limit is a constant plus a multiple of the input's size (the file plus the bytes of
+//! its buffers as read), so a few hundred bytes of JSON cannot ask for gigabytes, while
+//! every file whose data is actually stored stays well inside. README "Limits" states the
+//! peak memory these rules give.
+
+use super::Fault;
+use crate::rig::{Mesh, Node};
+
+/// Zero-filled elements (accessors without a bufferView, and the base of sparse ones) over
+/// the whole load, each use counted: this constant plus `ZERO_FILL_PER_INPUT_BYTE` per
+/// input byte. Sparse-only morph targets legitimately expand.
+pub(crate) const ZERO_FILL_BYTES: u64 = 64 << 20;
+pub(crate) const ZERO_FILL_PER_INPUT_BYTE: u64 = 16;
+
+/// Sampling bakes a channel's values wider (SIMD lanes, slerp intervals): up to this many
+/// times their size again. Sampler outputs the file does not hold are charged that much more.
+pub(crate) const SAMPLER_EXPANSION: u64 = 8;
+
+/// Decoded meshopt fallback buffers, allocated at their declared `byteLength`: this
+/// constant plus `DECODED_PER_INPUT_BYTE` per input byte (meshopt's codecs expand at most
+/// a few tens of times, so a real file stays inside).
+pub(crate) const DECODED_BYTES: u64 = 64 << 20;
+pub(crate) const DECODED_PER_INPUT_BYTE: u64 = 32;
+
+/// Vertices drawn per frame (every node with a mesh, once per GPU instance): this constant
+/// plus one per `INPUT_BYTES_PER_DRAWN_VERTEX` input bytes. Each drawn copy gets its own
+/// world-space buffers, so a mesh drawn by many nodes or instances multiplies memory; a
+/// file drawing each stored vertex once always fits (a stored position takes at least 4
+/// bytes, even quantized).
+pub(crate) const DRAWN_VERTICES: u64 = 4 << 20;
+pub(crate) const INPUT_BYTES_PER_DRAWN_VERTEX: u64 = 4;
+
+/// The limits of one load, from the size of its input.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Budget {
+    pub input_bytes: u64,
+}
+
+impl Budget {
+    /// The input as read: the file and every buffer it brought (a .glb's BIN chunk twice,
+    /// a data URI's bytes as text and decoded), before anything is decoded or zero-filled.
+    pub(crate) fn of_input(file: &[u8], buffers: &[std::borrow::Cow<'_, [u8]>]) -> Self {
+        let input_bytes = buffers.iter().fold(file.len() as u64, |n, b| n.saturating_add(b.len() as u64));
+        Self { input_bytes }
+    }
+
+    pub(crate) fn zero_fill(&self) -> u64 {
+        ZERO_FILL_BYTES.saturating_add(self.input_bytes.saturating_mul(ZERO_FILL_PER_INPUT_BYTE))
+    }
+
+    pub(crate) fn decoded(&self) -> u64 {
+        DECODED_BYTES.saturating_add(self.input_bytes.saturating_mul(DECODED_PER_INPUT_BYTE))
+    }
+
+    pub(crate) fn drawn_vertices(&self) -> u64 {
+        DRAWN_VERTICES.saturating_add(self.input_bytes / INPUT_BYTES_PER_DRAWN_VERTEX)
+    }
+
+    /// Refuses a file whose nodes (and their instances) draw more vertices per frame than
+    /// `drawn_vertices`, naming the node that crosses the limit.
+    pub(crate) fn check_drawn(&self, nodes: &[Node], meshes: &[Mesh]) -> Result<(), Fault> {
+        let limit = self.drawn_vertices();
+        let mut total = 0u64;
+        for (i, node) in nodes.iter().enumerate() {
+            let Some(mesh) = node.mesh.and_then(|m| meshes.get(m)) else { continue };
+            let vertices: u64 = mesh.primitives.iter().map(|p| p.positions.len() as u64).sum();
+            let copies = node.instances.len().max(1) as u64;
+            total = total.saturating_add(vertices.saturating_mul(copies));
+            if total > limit {
+                return Err(Fault::new(
+                    format!("nodes[{i}]"),
+                    format!(
+                        "draws mesh {} ({vertices} vertices) {copies} time(s), bringing the vertices drawn per frame to {total}, more than rigscope draws for a {}-byte input ({limit})",
+                        node.mesh.unwrap_or_default(),
+                        self.input_bytes
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::load_bytes;
+
+    /// A triangle whose indices are `indices` zero-filled UNSIGNED_INTs: 36 + 4 x indices
+    /// zero bytes, none of them drawn vertices.
+    fn zero_indices(indices: u64) -> Vec<u8> {
+        let doc = serde_json::json!({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+            "nodes": [{"mesh": 0}], "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+            "accessors": [{"componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [0, 0, 0]},
+                {"componentType": 5125, "count": indices, "type": "SCALAR"}]});
+        serde_json::to_vec(&doc).unwrap_or_default()
+    }
+
+    #[test]
+    fn zero_fill_up_to_the_budget_loads_and_one_element_more_is_refused() {
+        // Index counts of 8 digits keep the file's length, and so the budget, fixed.
+        let len = zero_indices(10_000_000).len() as u64;
+        let budget = ZERO_FILL_BYTES + ZERO_FILL_PER_INPUT_BYTE * len;
+        let fits = (budget - 36) / 4;
+        assert_eq!(zero_indices(fits).len() as u64, len);
+        let rig = load_bytes(&zero_indices(fits), "fits.gltf", None);
+        assert!(rig.is_ok(), "{:?}", rig.err());
+        let err = load_bytes(&zero_indices(fits + 1), "over.gltf", None).err().map(|e| e.to_string());
+        let err = err.unwrap_or_default();
+        assert!(
+            err.starts_with("over.gltf: meshes[0].primitives[0].indices: accessors[1]: claims")
+                && err.contains(&format!("{} SCALAR elements", fits + 1)),
+            "{err}"
+        );
+    }
+
+    /// `nodes` nodes each drawing a zero-filled mesh of `vertices`.
+    fn drawn(nodes: usize, vertices: u64) -> Vec<u8> {
+        let doc = serde_json::json!({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+            "nodes": vec![serde_json::json!({"mesh": 0}); nodes],
+            "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+            "accessors": [{"componentType": 5126, "count": vertices, "type": "VEC3", "min": [0, 0, 0], "max": [0, 0, 0]}]});
+        serde_json::to_vec(&doc).unwrap_or_default()
+    }
+
+    #[test]
+    fn drawn_vertices_up_to_the_budget_load_and_one_more_node_is_refused() {
+        // 4 nodes share a mesh of a quarter of the limit (7-digit counts: fixed length).
+        let len = drawn(4, 1_000_000).len() as u64;
+        let limit = DRAWN_VERTICES + len / INPUT_BYTES_PER_DRAWN_VERTEX;
+        let quarter = limit / 4;
+        assert!(load_bytes(&drawn(4, quarter), "fits.gltf", None).is_ok());
+        let err = load_bytes(&drawn(5, quarter), "over.gltf", None).err().map(|e| e.to_string());
+        let err = err.unwrap_or_default();
+        assert!(
+            err.starts_with(&format!("over.gltf: nodes[4]: draws mesh 0 ({quarter} vertices) 1 time(s)")),
+            "{err}"
+        );
+    }
+}
