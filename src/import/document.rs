@@ -28,7 +28,13 @@ pub(crate) fn parse<'a>(bytes: &'a [u8], findings: &mut Findings) -> Result<Pars
     // Only the JSON goes to gltf-json: the binary chunk stays where it is in `bytes`.
     let (root, pointers): (json::Root, _) = match pointer::extract(json)? {
         Some(split) => split,
-        None => (json::deserialize::from_slice(json).map_err(describe_json_error)?, Default::default()),
+        None => match json::deserialize::from_slice(json) {
+            Ok(root) => (root, Default::default()),
+            // gltf-json refuses a channel without a target node, which glTF allows (it is
+            // ignored); read it as the pointer path does, so that the verdict never depends
+            // on whether the extension's name happens to appear in the text.
+            Err(strict) => pointer::split_channels(json).map_err(|_| describe_json_error(strict))?,
+        },
     };
     check_version(&root)?;
     check_required_extensions(&root)?;

@@ -51,6 +51,12 @@ pub(crate) fn extract(text: &[u8]) -> Result<Option<(json::Root, Split)>, Fault>
     if !text.windows(EXTENSION.len()).any(|w| w == EXTENSION.as_bytes()) {
         return Ok(None);
     }
+    split_channels(text).map(Some)
+}
+
+/// The document with every channel that has no target node (pointer channels among them)
+/// taken out, whatever the file names.
+pub(crate) fn split_channels(text: &[u8]) -> Result<(json::Root, Split), Fault> {
     let mut value: Value = serde_json::from_slice(text).map_err(parse_fault)?;
     let mut split = Split::default();
     if let Some(animations) = value.get_mut("animations").and_then(Value::as_array_mut) {
@@ -95,7 +101,7 @@ pub(crate) fn extract(text: &[u8]) -> Result<Option<(json::Root, Split)>, Fault>
         }
     }
     let root = serde_json::from_value(value).map_err(parse_fault)?;
-    Ok(Some((root, split)))
+    Ok((root, split))
 }
 
 /// What a pointer channel animates when rigscope can play it: one node property, or, for a

@@ -871,3 +871,32 @@ fn garbage_and_empty_input_are_refused() {
     assert!(error_of(load(b"{\"asset\":")).contains("invalid JSON"));
     assert!(error_of(load(b"glTF\x02\x00")).contains("truncated .glb"));
 }
+
+/// A channel with no target node is allowed by glTF (ignored unless an extension names what
+/// it animates); it loads the same whether or not the text happens to contain the pointer
+/// extension's name, which once chose between a strict and a tolerant parse.
+#[test]
+fn a_channel_without_a_target_node_loads_alike_whatever_the_text_names() {
+    let build = |channel: Value, extras: &str| {
+        let mut bin = Bin::default();
+        let times = bin.floats(&[0.0, 1.0], "SCALAR", 2);
+        let out = bin.floats(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0], "VEC4", 2);
+        bin.finish(json!({
+            "nodes": [{}],
+            "extras": {"note": extras},
+            "animations": [{"channels": [
+                {"sampler": 0, "target": {"node": 0, "path": "rotation"}},
+                channel
+            ], "samplers": [{"input": times, "output": out}]}]
+        }))
+    };
+    for channel in [json!({"sampler": 0, "target": {"path": "rotation"}}), json!({"sampler": 0})] {
+        let plain = load(&build(channel.clone(), "")).map_err(|e| e.to_string());
+        let named = load(&build(channel.clone(), "KHR_animation_pointer")).map_err(|e| e.to_string());
+        let (Ok(plain), Ok(named)) = (plain, named) else { panic!("{channel}: refused") };
+        for rig in [&plain, &named] {
+            assert_eq!(rig.clips[0].channels.len(), 1, "{channel}: only the targeted channel plays");
+            assert_eq!(rig.clips[0].channels[0].values, vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0]);
+        }
+    }
+}
