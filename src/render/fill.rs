@@ -20,6 +20,8 @@ use std::ops::Range;
 
 use glam::Vec3;
 
+use crate::lanes::{self, I32x8, Isa, Kernel, Portable};
+
 pub(super) const SUB_BITS: u32 = 8;
 /// Sub-pixel steps per pixel of the snapped coordinates.
 pub(super) const SUB: i64 = 1 << SUB_BITS;
@@ -32,7 +34,7 @@ pub(super) const COORD_LIMIT: f32 = (1u32 << 20) as f32;
 /// rounding up. Done in f64 on a shifted, positive value so that the cast truncation is a
 /// floor: cheaper than `round()` (a libm call on baseline x86-64) and the same for every
 /// caller, so shared vertices always snap alike.
-#[inline]
+#[inline(always)]
 pub(super) fn to_fixed(v: f32) -> i64 {
     const SHIFT: f64 = (1u64 << 40) as f64;
     // Wrapping: the kernels snap every lane and keep only the valid ones, so an infinite
@@ -127,46 +129,8 @@ pub(super) const SPAN_ANY: [i16; 4] = [-(SPAN_MAX_SIDE as i16) - 1; 4];
 /// same for rows.
 #[inline(always)]
 pub(super) fn spans_hold_centre(a: [i16; 4], b: [i16; 4], c: [i16; 4]) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        spans_hold_centre_sse2(a, b, c)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        spans_hold_centre_scalar(a, b, c)
-    }
-}
-
-/// `spans_hold_centre` a lane at a time: the reference.
-#[inline(always)]
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-fn spans_hold_centre_scalar(a: [i16; 4], b: [i16; 4], c: [i16; 4]) -> bool {
     let m: [i16; 4] = std::array::from_fn(|k| a[k].min(b[k]).min(c[k]));
     i32::from(m[0]) + i32::from(m[1]) <= 0 && i32::from(m[2]) + i32::from(m[3]) <= 0
-}
-
-/// `spans_hold_centre` in one SSE2 register: the binning runs it on every triangle of a
-/// big mesh, where the lane-at-a-time version took some forty instructions and the
-/// compiler would not vectorise it. The sums saturate: only `SPAN_ANY` lanes can reach
-/// the i16 limits, and their saturated sums are as negative as needed.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-#[allow(unsafe_code)]
-fn spans_hold_centre_sse2(a: [i16; 4], b: [i16; 4], c: [i16; 4]) -> bool {
-    use std::arch::x86_64::*;
-    let bits = |s: [i16; 4]| s.iter().rev().fold(0u64, |acc, &v| acc << 16 | u64::from(v as u16)) as i64;
-    // SAFETY: these intrinsics only need SSE2, which every x86-64 CPU has (it is part of
-    // the target's baseline, enabled at compile time); none touches memory.
-    let positive = unsafe {
-        let m = _mm_min_epi16(
-            _mm_min_epi16(_mm_cvtsi64_si128(bits(a)), _mm_cvtsi64_si128(bits(b))),
-            _mm_cvtsi64_si128(bits(c)),
-        );
-        // Lane 0: first + -last column, lane 2: the same for rows.
-        let sums = _mm_adds_epi16(m, _mm_shufflelo_epi16::<0b10_11_00_01>(m));
-        _mm_movemask_epi8(_mm_cmpgt_epi16(sums, _mm_setzero_si128()))
-    };
-    positive & 0b11_0011 == 0
 }
 
 /// An attribute across a triangle: (value at a point, step per column, step per row).
@@ -312,9 +276,8 @@ impl Triangle {
         if self.small {
             // At most 16 columns: the narrowest lanes that hold the box.
             match cols {
-                0..=4 => self.scan_masks::<1>((a, b, c), s, f),
-                5..=8 => self.scan_masks::<2>((a, b, c), s, f),
-                _ => self.scan_masks::<4>((a, b, c), s, f),
+                0..=8 => self.scan_masks::<1>((a, b, c), s, f),
+                _ => self.scan_masks::<2>((a, b, c), s, f),
             }
             return;
         }
@@ -324,7 +287,7 @@ impl Triangle {
 
     /// `scan_box` for a small triangle (see `scan_masked`).
     #[inline(always)]
-    fn scan_masks<const GROUPS: usize>(
+    fn scan_masks<const N: usize>(
         &self,
         (a, b, c): Edges<i64>,
         s: impl Fn() -> [f32; 3],
@@ -333,7 +296,7 @@ impl Triangle {
         let to_i32 = |v: [i64; 3]| v.map(|v| v as i32);
         let (cols, edges) = (self.px1 - self.px0 + 1, (to_i32(a), to_i32(b), to_i32(c)));
         let boxed = MaskBox { width: self.width, px0: self.px0, py0: self.py0, rows: self.row0..=self.row1 };
-        scan_masked::<GROUPS>(&boxed, cols, edges, || self.planes(s()), f);
+        scan_masked::<N>(&boxed, cols, edges, || self.planes(s()), f);
     }
 }
 
@@ -425,9 +388,8 @@ fn attribute_planes<T: Fixed>(
 
 /// What every attribute plane of one triangle shares, in pixel units: the two sides from
 /// vertex 0, the inverse of the area they span, and the box's first candidate centre
-/// relative to vertex 0. `filter_avx2` works these out eight triangles at a time (and
-/// `filter_avx512` sixteen) with the same operations in the same order, so `plane` gives
-/// the same bits either way.
+/// relative to vertex 0. `filter` works these out eight triangles at a time with the same
+/// operations in the same order, so `plane` gives the same bits either way.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct PlaneBasis {
     pub x1: f32,
@@ -484,55 +446,11 @@ fn scan_long(
     // The edge values at the first column of the first row scanned (of a band).
     let first_row = (at.rows.start() - at.py0) as i64;
     let e = [c[0] + b[0] * first_row, c[1] + b[1] * first_row, c[2] + b[2] * first_row];
-    #[cfg(target_arch = "x86_64")]
-    let mut f = f;
-    #[cfg(target_arch = "x86_64")]
-    if scan_runs(at, (a, b, e), cols, &planes, &mut f) {
-        return;
-    }
     scan_rows(at, (a, b, e), cols, planes, f);
 }
 
-/// `scan_long`'s rows, each row's covered run worked out by `runs_avx2` (several rows per
-/// instruction, none waiting on the row before), `RUN_ROWS` rows at a time; `e` holds the
-/// edge values at the first column of the first row scanned. False, having drawn nothing,
-/// where that cannot be used.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn scan_runs(
-    at: &MaskBox,
-    (a, b, e): Edges<i64>,
-    cols: usize,
-    planes: &impl Fn() -> (Plane, Plane),
-    f: &mut impl FnMut(usize, f32, f32),
-) -> bool {
-    use super::runs_avx2::{RUN_ROWS, RowRunner, Runs};
-    let (row0, row1) = (*at.rows.start(), *at.rows.end());
-    let Some(runner) = RowRunner::new(a, b, e, cols, row1 - row0 + 1) else {
-        return false;
-    };
-    let mut runs = Runs::default();
-    for from in (row0..=row1).step_by(RUN_ROWS) {
-        let count = (row1 + 1 - from).min(RUN_ROWS);
-        let mut covered = runner.block(from - row0, count, &mut runs);
-        if covered == 0 {
-            continue;
-        }
-        // Worked out again for each block that draws (the same floats): most triangles
-        // are one block.
-        let (z_plane, s_plane) = planes();
-        while covered != 0 {
-            let r = covered.trailing_zeros() as usize;
-            covered &= covered - 1;
-            let (py, run) = (from + r, (runs.first[r] as usize, runs.last[r] as usize));
-            fill_run(at.width, (at.px0, py, py - at.py0), run, (z_plane, s_plane), f);
-        }
-    }
-    true
-}
-
 /// `scan_long`'s rows, each row's covered run stepped from the row before's (`RowRuns`);
-/// `e` as for `scan_runs`.
+/// `e` holds the edge values at the first column of the first row scanned.
 #[inline(always)]
 fn scan_rows(
     at: &MaskBox,
@@ -562,7 +480,7 @@ fn scan_rows(
 /// The attributes are evaluated as `Triangle::scan_box` evaluates them (`row_start`,
 /// `at_column`), so the values are the same.
 #[inline(always)]
-fn scan_masked<const GROUPS: usize>(
+fn scan_masked<const N: usize>(
     at: &MaskBox,
     cols: usize,
     (a, b, c): Edges<i32>,
@@ -570,12 +488,12 @@ fn scan_masked<const GROUPS: usize>(
     mut f: impl FnMut(usize, f32, f32),
 ) {
     let keep = (1u32 << cols) - 1;
-    let lanes = ColumnLanes::<GROUPS>::new(a);
+    let lanes = ColumnLanes::<N>::new(a);
     let mut set_up = None;
     let first_row = (at.rows.start() - at.py0) as i32;
     let mut e = [c[0] + b[0] * first_row, c[1] + b[1] * first_row, c[2] + b[2] * first_row];
     let scanned = at.rows.end() - at.rows.start() + 1;
-    if GROUPS <= 2 && scanned <= 8 {
+    if N == 1 && scanned <= 8 {
         // At most 8 x 8 centres: every row's mask first, with no branch, then the covered
         // centres alone. A row loop that branched on each row's mask and looped over its
         // run mispredicted on these boxes, which mostly hold one or two covered centres.
@@ -708,7 +626,7 @@ pub(super) fn fill_snapped(
     fill_small((width, height), rows, &tri, || attribute_planes(x, y, cx, cy, z, s(front)), f);
 }
 
-/// Draw a small triangle set up as `SmallTriangle::new` sets it up (in `filter_avx2` too,
+/// Draw a small triangle set up as `SmallTriangle::new` sets it up (in `filter` too,
 /// sixteen at a time) over the raster rows `rows`, with its attribute planes (in pixel
 /// units, from the box's first centre) asked for once a pixel is known to be covered.
 #[inline(always)]
@@ -811,7 +729,7 @@ impl SmallTriangle {
 /// Triangles `SmallLanes` holds.
 pub(super) const LANES: usize = 16;
 
-/// Sixteen small triangles set up at once (`filter_avx2::SmallFilter`), a triangle per
+/// Sixteen small triangles set up at once (`filter::SmallFilter`), a triangle per
 /// lane: what `SmallTriangle::new` and `PlaneBasis::new` give for each, and its depth
 /// plane.
 ///
@@ -819,7 +737,6 @@ pub(super) const LANES: usize = 16;
 /// the flag last, no store straddles two lines. On the stack at whatever offset, half of
 /// them did, and the set-up waited on them.
 #[derive(Clone, Copy, Debug, Default)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[repr(C, align(64))]
 pub(super) struct SmallLanes {
     /// Per edge: the step per column, the step per row, the value at the first centre.
@@ -893,8 +810,7 @@ impl SmallLanes {
     /// `fill` of a triangle whose covered centres are not known (larger boxes, and every
     /// triangle that is not small, scanned as `Triangle::scan_box` scans it), out of
     /// line: most set-up triangles are smaller, and their loop stays small. Boxes up to
-    /// `cover::MASK_COLS` wide have every centre tested instead (`scan_row_masks`; the
-    /// set-up's lanes exist only where the CPU has AVX2, which that needs).
+    /// `MASK_COLS` wide have every centre tested instead (`scan_row_masks`).
     #[inline(never)]
     fn scan(
         &self,
@@ -905,10 +821,8 @@ impl SmallLanes {
         f: impl FnMut(usize, f32, f32),
     ) {
         let tri = self.triangle(k);
-        #[cfg(target_arch = "x86_64")]
         let mut f = f;
-        #[cfg(target_arch = "x86_64")]
-        if scan_row_masks(self, k, &tri, size, rows, planes, &mut f) {
+        if scan_row_masks(&tri, size, rows, planes, &mut f) {
             return;
         }
         if self.long[k] == 0 {
@@ -946,21 +860,17 @@ impl SmallLanes {
 }
 
 /// `SmallLanes::scan` of lane `k`'s triangle `tri`, whose planes are `planes`, each row's
-/// covered centres found by testing them all (`cover::row_masks`): the same pixels,
-/// values and order. False, having drawn nothing, without AVX2 or for a box more than
-/// `MASK_COLS` wide.
-#[cfg(target_arch = "x86_64")]
+/// covered centres found by testing them all (`RowMasks`): the same pixels,
+/// values and order. False, having drawn nothing, for a box more than `MASK_COLS` wide
+/// or `MASK_ROWS` tall.
 #[inline(always)]
 fn scan_row_masks(
-    lanes: &SmallLanes,
-    k: usize,
     tri: &SmallTriangle,
     (width, height): (usize, usize),
     rows: &Range<usize>,
     (z_plane, s_plane): (Plane, Plane),
     f: &mut impl FnMut(usize, f32, f32),
 ) -> bool {
-    use super::cover::{MASK_ROWS, row_masks};
     let Some((row0, row1)) = tri.rows_in(height, rows) else {
         // No row of the box in `rows`: nothing to draw, whichever way.
         return true;
@@ -971,9 +881,13 @@ fn scan_row_masks(
     }
     let mut masks = [0u32; MASK_ROWS];
     let cols = (tri.px1 - tri.px0 + 1) as usize;
-    let Some(mut nonempty) = row_masks(lanes, k, row0 - tri.py0, cols, count, &mut masks) else {
+    if cols > MASK_COLS {
         return false;
-    };
+    }
+    let (a, b, c) = tri.edges;
+    let first = row0 - tri.py0;
+    let e = [c[0] + b[0] * first, c[1] + b[1] * first, c[2] + b[2] * first];
+    let mut nonempty = lanes::run(RowMasks { a, b, e, cols, rows: count, masks: &mut masks });
     let (px0, py0) = (tri.px0 as usize, tri.py0 as usize);
     while nonempty != 0 {
         let r = nonempty.trailing_zeros() as usize;
@@ -990,6 +904,76 @@ fn scan_row_masks(
         }
     }
     true
+}
+
+/// The widest box `RowMasks` takes: four vectors a row.
+const MASK_COLS: usize = 32;
+/// The most rows it takes at once: a set-up triangle spans less than 64 pixels.
+const MASK_ROWS: usize = 64;
+
+/// The covered centres of `rows` rows (at most `MASK_ROWS`) of a box `cols` wide (1 to
+/// `MASK_COLS`), the edges stepping by `a` a column and `b` a row from the values `e` at
+/// its first column: bit `q` of `masks[r]` is set when all three edge values at column `q`
+/// of row `r` are at least zero. Returns bit `r` set when `masks[r]` is not 0. Every
+/// centre is tested, with no division and no branch: these are mostly slivers, most of
+/// their rows empty, and stepping each row's run from the edges' quotients cost more.
+///
+/// The values are worked out in i32, as adds from the first: exact where every edge value
+/// of the box, and of the columns past it to the next multiple of 8, fits (set-up
+/// triangles span less than 64 pixels: their values stay below 2^30).
+struct RowMasks<'a> {
+    a: [i32; 3],
+    b: [i32; 3],
+    e: [i32; 3],
+    cols: usize,
+    rows: usize,
+    masks: &'a mut [u32; MASK_ROWS],
+}
+
+impl Kernel for RowMasks<'_> {
+    type Output = u64;
+    #[inline(always)]
+    fn run<S: Isa>(self) -> u64 {
+        match self.cols {
+            0..=8 => self.groups::<S, 1>(),
+            9..=16 => self.groups::<S, 2>(),
+            _ => self.groups::<S, 4>(),
+        }
+    }
+}
+
+impl RowMasks<'_> {
+    /// `run` for a box of at most `8 * G` columns, eight at a time.
+    #[inline(always)]
+    fn groups<S: Isa, const G: usize>(self) -> u64 {
+        let RowMasks { a, b, e, cols, rows, masks } = self;
+        let column = I32x8::<S>::new([0, 1, 2, 3, 4, 5, 6, 7]);
+        let mut values = [[I32x8::ZERO; 3]; G];
+        for k in 0..3 {
+            values[0][k] = I32x8::splat(e[k]) + column * I32x8::splat(a[k]);
+        }
+        for g in 1..G {
+            for k in 0..3 {
+                values[g][k] = values[g - 1][k] + I32x8::splat(a[k].wrapping_mul(8));
+            }
+        }
+        let down = [I32x8::splat(b[0]), I32x8::splat(b[1]), I32x8::splat(b[2])];
+        let keep = if cols >= 32 { u32::MAX } else { (1u32 << cols) - 1 };
+        let mut nonempty = 0u64;
+        for (r, mask) in masks.iter_mut().enumerate().take(rows.min(MASK_ROWS)) {
+            let mut m = 0u32;
+            for (g, v) in values.iter_mut().enumerate() {
+                // The sign bits of the or of the three are the centres not covered.
+                m |= (!(v[0] | v[1] | v[2]).bitmask() & 0xff) << (8 * g);
+                for k in 0..3 {
+                    v[k] = v[k] + down[k];
+                }
+            }
+            *mask = m & keep;
+            nonempty |= u64::from(m & keep != 0) << r;
+        }
+        nonempty
+    }
 }
 
 /// Whether three snapped points (within `COORD_LIMIT`) on a `width` x `height` raster
@@ -1018,86 +1002,43 @@ pub(super) const SMALL_EXTENT: i64 = 16 * SUB;
 /// Triangles spanning less than this (64 pixels) both ways are set up in `i32` sixteen at a
 /// time by the filter (`SmallLanes`), small or not: their sides are below 2^14, so the
 /// products in their area and edge values below 2^28.
-#[cfg(target_arch = "x86_64")]
 pub(super) const SET_UP_EXTENT: i64 = 64 * SUB;
 
-/// The three edges' steps across the first `4 * GROUPS` columns of a row (`a[k] * q`), set
-/// up once per small triangle; `covered` turns a row's first-column edge values into the
-/// bit mask of its covered columns (bit q: all three `e[k] + a[k] * q` at least zero).
+/// The three edges' steps across the first `8 * N` columns of a row (`a[k] * q`), set up
+/// once per small triangle; `covered` turns a row's first-column edge values into the bit
+/// mask of its covered columns (bit q: all three `e[k] + a[k] * q` at least zero), all
+/// columns at once (the compiler kept a column loop scalar). The filler runs outside
+/// `lanes::run`: these are the portable lanes, which the baseline vectorises.
 #[derive(Clone, Copy)]
-struct ColumnLanes<const GROUPS: usize> {
-    #[cfg(target_arch = "x86_64")]
-    steps: [[std::arch::x86_64::__m128i; GROUPS]; 3],
-    #[cfg(not(target_arch = "x86_64"))]
-    steps: [[[i32; 4]; GROUPS]; 3],
+struct ColumnLanes<const N: usize> {
+    steps: [[I32x8<Portable>; N]; 3],
 }
 
-#[cfg(not(target_arch = "x86_64"))]
-impl<const GROUPS: usize> ColumnLanes<GROUPS> {
+impl<const N: usize> ColumnLanes<N> {
     #[inline(always)]
     fn new(a: [i32; 3]) -> Self {
-        ColumnLanes {
-            steps: a.map(|a| std::array::from_fn(|g| std::array::from_fn(|q| a * (4 * g + q) as i32))),
-        }
-    }
-
-    #[inline(always)]
-    fn covered(&self, e: [i32; 3]) -> u32 {
-        covered_columns(e, &self.steps)
-    }
-}
-
-/// Four columns to an SSE2 register (the compiler kept the column loop scalar): the sign
-/// bits of the or of the three edge values are the uncovered columns.
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-impl<const GROUPS: usize> ColumnLanes<GROUPS> {
-    #[inline(always)]
-    fn new(a: [i32; 3]) -> Self {
-        use std::arch::x86_64::*;
-        // SAFETY: SSE2 is part of the x86-64 baseline (enabled at compile time); nothing
-        // here touches memory.
-        let steps = a.map(|a| unsafe {
-            let (a2, a3) = (a + a, a + a + a);
-            let first = _mm_set_epi32(a3, a2, a, 0);
-            let group = _mm_set1_epi32(a2 + a2);
-            let mut steps = [first; GROUPS];
-            for g in 1..GROUPS {
-                steps[g] = _mm_add_epi32(steps[g - 1], group);
+        let column = I32x8::new([0, 1, 2, 3, 4, 5, 6, 7]);
+        let steps = a.map(|a| {
+            let mut steps = [I32x8::ZERO; N];
+            for (g, s) in steps.iter_mut().enumerate() {
+                *s = I32x8::splat(a) * (column + I32x8::splat(8 * g as i32));
             }
             steps
         });
         ColumnLanes { steps }
     }
 
+    /// The sign bits of the or of the three edge values are the uncovered columns.
     #[inline(always)]
     fn covered(&self, e: [i32; 3]) -> u32 {
-        use std::arch::x86_64::*;
-        // SAFETY: as in `new`.
-        unsafe {
-            let e = e.map(|e| _mm_set1_epi32(e));
-            let mut uncovered = 0;
-            for g in 0..GROUPS {
-                let lane = |k: usize| _mm_add_epi32(e[k], self.steps[k][g]);
-                let or = _mm_or_si128(_mm_or_si128(lane(0), lane(1)), lane(2));
-                uncovered |= (_mm_movemask_ps(_mm_castsi128_ps(or)) as u32) << (4 * g);
-            }
-            !uncovered
+        let e = e.map(I32x8::splat);
+        let mut uncovered = 0;
+        for g in 0..N {
+            let or = (e[0] + self.steps[0][g]) | (e[1] + self.steps[1][g]) | (e[2] + self.steps[2][g]);
+            uncovered |= or.bitmask() << (8 * g);
         }
+        !uncovered
     }
-}
-
-/// `ColumnLanes::covered` a column at a time: the reference.
-#[inline(always)]
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-fn covered_columns<const GROUPS: usize>(e: [i32; 3], steps: &[[[i32; 4]; GROUPS]; 3]) -> u32 {
-    let mut mask = 0;
-    for q in 0..4 * GROUPS {
-        let (g, l) = (q / 4, q % 4);
-        let v = (e[0] + steps[0][g][l]) | (e[1] + steps[1][g][l]) | (e[2] + steps[2][g][l]);
-        mask |= u32::from(v >= 0) << q;
-    }
-    mask
 }
 
 /// The covered run of each row of a box, stepped from row to row. For edge k the columns
@@ -1121,37 +1062,16 @@ enum Bound {
 }
 
 impl Bound {
-    /// The bound of an edge with column step `a`, row step `b` and value `e` (see
-    /// `RowRuns::new`).
+    /// The bound of an edge with column step `a`, row step `b` and value `e` at the first
+    /// column of the first row: `floor((num + step r) / div)` on row `r` (plus one for the
+    /// first column of a rising edge), or for a flat edge its sign alone.
     #[inline(always)]
     fn new(a: i64, b: i64, e: i64) -> Bound {
-        match edge_bound(a, b, e) {
-            EdgeBound::Rising { num, step, div } => Bound::First(FloorStep::new(num, step, div)),
-            EdgeBound::Falling { num, step, div } => Bound::Last(FloorStep::new(num, step, div)),
-            EdgeBound::Flat => Bound::Flat { e, b },
+        match a {
+            0 => Bound::Flat { e, b },
+            a if a > 0 => Bound::First(FloorStep::new(-e - 1, -b, a)),
+            a => Bound::Last(FloorStep::new(e, b, -a)),
         }
-    }
-}
-
-/// How an edge bounds a row's covered columns (see `RowRuns`): by `floor((num + step r) /
-/// div)` on row `r`, plus one for the first column of a rising edge, as it is for the last
-/// of a falling one; a flat edge by its sign alone. `RowRuns` and `runs_avx2` both start
-/// from these quotients.
-#[derive(Clone, Copy)]
-pub(super) enum EdgeBound {
-    Rising { num: i64, step: i64, div: i64 },
-    Falling { num: i64, step: i64, div: i64 },
-    Flat,
-}
-
-/// The `EdgeBound` of an edge with column step `a`, row step `b` and value `e` at the first
-/// column of the first row.
-#[inline(always)]
-pub(super) fn edge_bound(a: i64, b: i64, e: i64) -> EdgeBound {
-    match a {
-        0 => EdgeBound::Flat,
-        a if a > 0 => EdgeBound::Rising { num: -e - 1, step: -b, div: a },
-        a => EdgeBound::Falling { num: e, step: b, div: -a },
     }
 }
 
@@ -1396,7 +1316,6 @@ mod tests {
                         let s: [[i16; 4]; 3] = std::array::from_fn(|k| centre_span(w, h, x[k], y[k]));
                         let want = centre_rows(w, h, x, y).is_some();
                         assert_eq!(spans_hold_centre(s[0], s[1], s[2]), want, "{w}x{h} {x:?} {y:?}");
-                        assert_eq!(spans_hold_centre_scalar(s[0], s[1], s[2]), want, "{w}x{h} {x:?} {y:?}");
                         assert!(spans_hold_centre(s[0], SPAN_ANY, s[2]));
                         assert!(spans_hold_centre(SPAN_ANY, SPAN_ANY, s[2]));
                         assert!(spans_hold_centre(SPAN_ANY, SPAN_ANY, SPAN_ANY));
@@ -1564,20 +1483,15 @@ mod tests {
         for _ in 0..20_000 {
             let a = [next(21), next(21), next(12)];
             let e = [next(26), next(14), next(25)];
-            fn check<const G: usize>(a: [i32; 3], e: [i32; 3]) {
-                let lanes = ColumnLanes::<G>::new(a);
-                let steps: [[[i32; 4]; G]; 3] =
-                    a.map(|a| std::array::from_fn(|g| std::array::from_fn(|q| a * (4 * g + q) as i32)));
-                let keep = (1u32 << (4 * G)) - 1;
-                assert_eq!(lanes.covered(e) & keep, covered_columns(e, &steps), "{a:?} {e:?}");
-                for q in 0..4 * G {
+            fn check<const N: usize>(a: [i32; 3], e: [i32; 3]) {
+                let covered = ColumnLanes::<N>::new(a).covered(e);
+                for q in 0..8 * N {
                     let inside = (0..3).all(|k| e[k] + a[k] * q as i32 >= 0);
-                    assert_eq!(covered_columns(e, &steps) >> q & 1 == 1, inside, "{a:?} {e:?} {q}");
+                    assert_eq!(covered >> q & 1 == 1, inside, "{a:?} {e:?} {q}");
                 }
             }
             check::<1>(a, e);
             check::<2>(a, e);
-            check::<4>(a, e);
             checked += 1;
         }
         assert_eq!(checked, 20_000);
@@ -1661,90 +1575,6 @@ mod tests {
             }
         }
         assert!(runs_seen > 10_000, "{runs_seen}");
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn vector_row_runs_are_the_stepped_ones() {
-        use super::super::runs_avx2::{RUN_ROWS, RowRunner, Runs};
-        use crate::isa::Isa;
-        // Random boxes up to 300 x 200 (several blocks of rows, and a last block cut
-        // short), edges of every kind (flat among them) whose values range from a few
-        // pixels' to 2^50: every block's runs are `RowRuns`', row for row.
-        let mut seed = 11u64;
-        let mut next = move |bits: u32| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            ((seed >> 11) & ((1 << bits) - 1)) as i64 - (1 << (bits - 1))
-        };
-        let (mut runs_seen, mut rows_seen, mut flats) = (0, 0, 0);
-        let isas: Vec<Isa> = Isa::available().collect();
-        if isas.is_empty() {
-            eprintln!("note: no AVX2 here; runs_avx2 is not tested");
-            return;
-        }
-        for &isa in &isas {
-            isa.forced(|| {
-                for k in 0..4000 {
-                    let (mut a, b, e);
-                    if k % 2 == 0 {
-                        // As snapped triangles make them: steps in whole pixels (of 256
-                        // sub-pixel units each way), values that often land on zero, so
-                        // that centres lie exactly on edges.
-                        let mut step = || 256 * next(6);
-                        (a, b) = ([step(), step(), step()], [step(), step(), step()]);
-                        let mut value = || 256 * next(10) + next(2);
-                        e = [value(), value(), value()];
-                    } else {
-                        let magnitude = [12, 20, 30, 40, 51][k % 5];
-                        (a, b) = ([next(18), next(18), next(18)], [next(18), next(18), next(18)]);
-                        e = [next(magnitude), next(magnitude), next(magnitude)];
-                    }
-                    if k % 4 < 2 {
-                        a[k % 3] = 0;
-                    }
-                    let (cols, rows) =
-                        (1 + (next(10) + 512) as usize % 300, 1 + (next(10) + 512) as usize % 200);
-                    let runner = RowRunner::new(a, b, e, cols, rows).expect("values within 2^52");
-                    let mut stepped = RowRuns::new(a, b, e);
-                    let mut out = Runs::default();
-                    for from in (0..rows).step_by(RUN_ROWS) {
-                        let count = (rows - from).min(RUN_ROWS);
-                        let bits = runner.block(from, count, &mut out);
-                        for r in 0..count {
-                            let got =
-                                (bits >> r & 1 == 1).then(|| (out.first[r] as usize, out.last[r] as usize));
-                            assert_eq!(
-                                got,
-                                stepped.next_row(cols),
-                                "{isa:?} {a:?} {b:?} {e:?} {cols} row {}",
-                                from + r
-                            );
-                            runs_seen += usize::from(got.is_some());
-                        }
-                        assert_eq!(bits.checked_shr(count as u32).unwrap_or(0), 0);
-                        rows_seen += count;
-                    }
-                    flats += usize::from(a.contains(&0));
-                }
-            });
-        }
-        assert!(runs_seen > 20_000 && rows_seen > 200_000 && flats > 500, "{runs_seen} {rows_seen} {flats}");
-        // Values that could pass 2^52 within the box are left to `RowRuns` (on a set the CPU
-        // has, whatever RIGSCOPE_SIMD asks of the rest of the run).
-        let (a, b) = ([256, -256, 0], [256, 256, -512]);
-        isas[0].forced(|| {
-            for k in 0..3 {
-                let at = |v: i64| std::array::from_fn(|i| if i == k { v } else { 0 });
-                assert!(RowRunner::new(a, b, at((1 << 52) - 1 - 512 * 10), 10, 10).is_some());
-                assert!(RowRunner::new(a, b, at(1 << 52), 10, 10).is_none());
-                assert!(RowRunner::new(a, at(1 << 37), [0; 3], 10, 1 << 14).is_some());
-                assert!(RowRunner::new(a, at(1 << 37), at(1 << 51), 10, 1 << 14).is_none());
-            }
-            // Past the largest raster side a flat edge's scaled bound could fall inside a row.
-            assert!(RowRunner::new(a, b, [0; 3], 16384, 10).is_some());
-            assert!(RowRunner::new(a, b, [0; 3], 16385, 10).is_none());
-            assert!(RowRunner::new(a, b, [0; 3], 10, 16385).is_none());
-        });
     }
 
     #[test]

@@ -78,7 +78,7 @@ impl<'a> MeshView<'a> {
 
     /// The triangle list as the filter reads it.
     fn triangle_list(&self) -> TriangleList<'a> {
-        TriangleList { indices: self.indices, max: self.max_index() }
+        TriangleList { indices: self.indices }
     }
 
     pub fn with_scalars(mut self, scalars: &'a [f32]) -> Self {

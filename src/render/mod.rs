@@ -26,33 +26,14 @@ mod camera;
 mod canvas;
 mod clip;
 mod color;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod cover;
-// The render module's `unsafe`: AVX2 intrinsics behind runtime detection.
 mod fill;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod filter_avx2;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod filter_avx512;
+mod filter;
 mod glyphs;
 mod line;
 mod mesh;
 mod overlay;
 mod project;
-// The render module's `unsafe`: AVX2 intrinsics behind runtime detection.
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod project_avx2;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod project_avx512;
 mod raster;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod runs_avx2;
 mod scene;
 mod topology;
 
