@@ -20,12 +20,11 @@
 
 use std::ops::Range;
 
-use super::fill::{
-    LANES, SPAN_ANY, SmallLanes, centre_rows, small_misses_its_only_centre, spans_hold_centre,
-};
+use super::fill::{SPAN_ANY, centre_rows, spans_hold_centre};
 pub(super) use super::filter::Tri;
 use super::filter::{SPAN_PASS_MAX, SmallFilter, may_draw, padded, span_pass};
-use super::project::{ProjVertex, State};
+use super::small::{LANES, SmallLanes, small_misses_its_only_centre};
+use super::vertex::{ProjVertex, State};
 
 /// Number of row bands: the machine this is tuned for has two cores, and more bands would
 /// repeat the clipped triangles and the set-up of triangles that straddle band edges.

@@ -22,8 +22,9 @@
 
 use std::ops::Range;
 
-use super::fill::{LANES, SET_UP_EXTENT, SMALL_EXTENT, SPAN_MAX_SIDE, SUB, SUB_BITS, SmallLanes};
-use super::project::{NOT_SIMPLE, ProjVertex};
+use super::fill::{SMALL_EXTENT, SPAN_MAX_SIDE, SUB, SUB_BITS};
+use super::small::{LANES, SET_UP_EXTENT, SmallLanes};
+use super::vertex::{NOT_SIMPLE, ProjVertex};
 use crate::lanes::{self, F32x8, I16x16, I32x8, Isa, Kernel, WIDTH};
 
 /// A triangle's three vertex indices.

@@ -1,7 +1,8 @@
 use super::*;
 use crate::lanes::Backend;
-use crate::render::fill::{SPAN_ANY, centre_span, fill_snapped, spans_hold_centre, to_fixed};
+use crate::render::fill::{SPAN_ANY, centre_span, spans_hold_centre, to_fixed};
 use crate::render::project::State;
+use crate::render::small::fill_snapped;
 
 /// `count` triangles of three vertices near each other, `sizes[k % len]` pixels
 /// across, scattered over and a few pixels around a `w` x `h` raster; every seventh
@@ -163,7 +164,8 @@ fn only_triangles_that_draw_nothing_are_dropped() {
 
 #[test]
 fn small_triangles_are_set_up_as_the_filler_sets_them_up() {
-    use crate::render::fill::{PlaneBasis, SmallTriangle, fill_small};
+    use crate::render::fill::PlaneBasis;
+    use crate::render::small::{SmallTriangle, fill_small};
     with_each_backend(|| {
         // Triangles from sub-pixel to ninety pixels across over and around a 37 x 23
         // raster, every seventh vertex not simple, some indices out of range. A lane set up
