@@ -124,6 +124,19 @@ pub(crate) fn run<K: Kernel>(kernel: K) -> K::Output {
     kernel.run::<Portable>()
 }
 
+/// Ask the cache for the line holding `at`: a hint, with no effect on any result, that
+/// cannot fault (any address will do). A no-op where there is no such instruction.
+#[inline(always)]
+pub(crate) fn prefetch<T>(at: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of the x86-64 baseline; a prefetch reads nothing the program sees.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(at.cast())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
+
 type F = [f32; WIDTH];
 type I = [i32; WIDTH];
 type H = [i16; 2 * WIDTH];
@@ -174,6 +187,10 @@ pub(crate) trait Isa: Copy + std::fmt::Debug + 'static {
     fn h_pair_sums(a: H) -> I;
     /// Eight records of four words, one record per lane: `[word 0, 1, 2, 3]`.
     fn transpose(rows: &[[i32; 4]; WIDTH]) -> [I; 4];
+    /// `transpose` back: lane `i` of each vector into record `i`.
+    fn records(v: [I; 4]) -> [[i32; 4]; WIDTH];
+    /// Eight records of three floats, one per lane: `[x, y, z]`.
+    fn xyz(v: &[f32; 3 * WIDTH]) -> [F; 3];
 }
 
 /// The ordered comparisons `f_cmp` takes.
@@ -345,6 +362,18 @@ impl Isa for Portable {
             each!(WIDTH, 0, |i| rows[i][3]),
         ]
     }
+    #[inline(always)]
+    fn records(v: [I; 4]) -> [[i32; 4]; WIDTH] {
+        each!(WIDTH, [0; 4], |i| [v[0][i], v[1][i], v[2][i], v[3][i]])
+    }
+    #[inline(always)]
+    fn xyz(v: &[f32; 3 * WIDTH]) -> [F; 3] {
+        [
+            each!(WIDTH, 0.0, |i| v[3 * i]),
+            each!(WIDTH, 0.0, |i| v[3 * i + 1]),
+            each!(WIDTH, 0.0, |i| v[3 * i + 2]),
+        ]
+    }
 }
 
 /// AVX2 intrinsics. Private: only `run` instantiates kernels with it, after checking that
@@ -504,6 +533,52 @@ mod avx2 {
                 ]
             }
         }
+
+        #[inline(always)]
+        fn records(v: [I; 4]) -> [[i32; 4]; WIDTH] {
+            unsafe {
+                let f = _mm256_castsi256_ps;
+                let (x, y, z, w) = (f(si(v[0])), f(si(v[1])), f(si(v[2])), f(si(v[3])));
+                let (t0, t1) = (_mm256_unpacklo_ps(x, y), _mm256_unpackhi_ps(x, y));
+                let (t2, t3) = (_mm256_unpacklo_ps(z, w), _mm256_unpackhi_ps(z, w));
+                let (pd, ps) = (_mm256_castps_pd, _mm256_castpd_ps);
+                // Records t | t + 4 per register.
+                let r = [
+                    ps(_mm256_unpacklo_pd(pd(t0), pd(t2))),
+                    ps(_mm256_unpackhi_pd(pd(t0), pd(t2))),
+                    ps(_mm256_unpacklo_pd(pd(t1), pd(t3))),
+                    ps(_mm256_unpackhi_pd(pd(t1), pd(t3))),
+                ];
+                let mut out = [[0; 4]; WIDTH];
+                for t in 0..4 {
+                    _mm_storeu_ps(out[t].as_mut_ptr().cast(), _mm256_castps256_ps128(r[t]));
+                    _mm_storeu_ps(out[t + 4].as_mut_ptr().cast(), _mm256_extractf128_ps::<1>(r[t]));
+                }
+                out
+            }
+        }
+
+        #[inline(always)]
+        fn xyz(v: &[f32; 3 * WIDTH]) -> [F; 3] {
+            /// `_MM_SHUFFLE(d, c, b, a)`.
+            const fn shuffle(d: i32, c: i32, b: i32, a: i32) -> i32 {
+                (d << 6) | (c << 4) | (b << 2) | a
+            }
+            unsafe {
+                let quad = |k: usize| _mm_loadu_ps(v[4 * k..].as_ptr());
+                // Each 128-bit half holds two vertices' x y z x | y z x y | z x y z, the low
+                // half vertices 0..4, the high half vertices 4..8.
+                let m03 = _mm256_set_m128(quad(3), quad(0));
+                let m14 = _mm256_set_m128(quad(4), quad(1));
+                let m25 = _mm256_set_m128(quad(5), quad(2));
+                let xy = _mm256_shuffle_ps::<{ shuffle(2, 1, 3, 2) }>(m14, m25); // x2 y2 x3 y3
+                let yz = _mm256_shuffle_ps::<{ shuffle(1, 0, 2, 1) }>(m03, m14); // y0 z0 y1 z1
+                let x = _mm256_shuffle_ps::<{ shuffle(2, 0, 3, 0) }>(m03, xy);
+                let y = _mm256_shuffle_ps::<{ shuffle(3, 1, 2, 0) }>(yz, xy);
+                let z = _mm256_shuffle_ps::<{ shuffle(3, 0, 3, 1) }>(yz, m25);
+                [from_ps(x), from_ps(y), from_ps(z)]
+            }
+        }
     }
 }
 
@@ -569,6 +644,13 @@ impl<S: Isa> F32x8<S> {
     #[inline(always)]
     pub(crate) fn splat(v: f32) -> Self {
         F32x8([v; WIDTH], PhantomData)
+    }
+
+    /// Eight records of three floats, one per lane: `[x, y, z]`.
+    #[inline(always)]
+    pub(crate) fn xyz(v: &[f32; 3 * WIDTH]) -> [Self; 3] {
+        let [x, y, z] = S::xyz(v);
+        [F32x8::new(x), F32x8::new(y), F32x8::new(z)]
     }
 
     #[inline(always)]
@@ -647,6 +729,12 @@ impl<S: Isa> I32x8<S> {
     #[inline(always)]
     pub(crate) fn splat(v: i32) -> Self {
         I32x8([v; WIDTH], PhantomData)
+    }
+
+    /// `transpose` back: lane `i` of each vector into record `i`.
+    #[inline(always)]
+    pub(crate) fn records(v: [Self; 4]) -> [[i32; 4]; WIDTH] {
+        S::records([v[0].0, v[1].0, v[2].0, v[3].0])
     }
 
     /// Eight records of four words, one per lane: `[word 0, 1, 2, 3]`.
@@ -805,6 +893,11 @@ mod tests {
         assert_eq!(S::h_pair_sums(h), Portable::h_pair_sums(h));
         let rows: [[i32; 4]; WIDTH] = std::array::from_fn(|t| std::array::from_fn(|w| (10 * t + w) as i32));
         assert_eq!(S::transpose(&rows), Portable::transpose(&rows));
+        assert_eq!(Portable::records(Portable::transpose(&rows)), rows);
+        assert_eq!(S::records(S::transpose(&rows)), rows);
+        let v: [f32; 3 * WIDTH] = std::array::from_fn(|i| i as f32);
+        assert_eq!(S::xyz(&v), Portable::xyz(&v));
+        assert_eq!(Portable::xyz(&v)[1], [1.0, 4.0, 7.0, 10.0, 13.0, 16.0, 19.0, 22.0]);
     }
 
     struct Check;

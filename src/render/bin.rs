@@ -281,7 +281,15 @@ impl<F: FnMut(Candidate)> Sink for SettingUp<'_, F> {
     #[inline(always)]
     fn take(&mut self, _: Projected, tris: &[Tri]) {
         let mut pad = [[0u32; 3]; LANES];
-        for block in tris.chunks(LANES) {
+        // Each block's vertices are fetched while the block before is set up.
+        let mut blocks = tris.chunks(LANES).peekable();
+        if let Some(first) = blocks.peek() {
+            self.small.prefetch(first);
+        }
+        while let Some(block) = blocks.next() {
+            if let Some(next) = blocks.peek() {
+                self.small.prefetch(next);
+            }
             let (set_up, other) = self.small.set_up16(padded(block, &mut pad), &mut self.lanes);
             // Lanes past the end were padding.
             let live = (1u32 << block.len()) - 1;

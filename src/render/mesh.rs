@@ -28,7 +28,7 @@ use super::project::{ProjVertex, Projection, Scratch, State, project_all, to_scr
 use super::raster::{Paint, Raster};
 use super::small::{SmallLanes, fill_snapped};
 use super::topology::{for_each_point, for_each_segment, for_each_triangle, is_lines, is_triangles};
-use crate::rig::{Indices, Topology};
+use crate::rig::Topology;
 
 /// The vertex data of one primitive, borrowed (typically from `anim`'s skinned output).
 #[derive(Debug, Clone, Copy)]
@@ -43,13 +43,11 @@ pub struct MeshView<'a> {
     pub topology: Topology,
     /// One scalar per position for `Coloring::Heat` (0..1 along the ramp).
     pub scalars: Option<&'a [f32]>,
-    /// The list `with_index_list` was given (see `max_index`).
-    list: Option<&'a Indices>,
 }
 
 impl<'a> MeshView<'a> {
     pub fn new(positions: &'a [Vec3], topology: Topology) -> MeshView<'a> {
-        MeshView { positions, normals: None, indices: None, topology, scalars: None, list: None }
+        MeshView { positions, normals: None, indices: None, topology, scalars: None }
     }
 
     pub fn with_normals(mut self, normals: &'a [Vec3]) -> Self {
@@ -60,21 +58,6 @@ impl<'a> MeshView<'a> {
     pub fn with_indices(mut self, indices: &'a [u32]) -> Self {
         self.indices = Some(indices);
         self
-    }
-
-    /// `with_indices` for a list that knows its greatest index (a loaded primitive's):
-    /// the draw then skips a clamp per index read.
-    pub fn with_index_list(mut self, indices: &'a Indices) -> Self {
-        self.indices = Some(indices);
-        self.list = Some(indices);
-        self
-    }
-
-    /// The greatest of `indices`, when known without reading them: they are still the
-    /// list `with_index_list` was given (the same slice: an `Indices` cannot change).
-    pub fn max_index(&self) -> Option<u32> {
-        let list = self.list?;
-        if std::ptr::eq(self.indices?, list.as_slice()) { list.max() } else { None }
     }
 
     /// The triangle list as the filter reads it.

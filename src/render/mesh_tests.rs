@@ -59,22 +59,6 @@ fn solid(c: Rgb) -> MeshStyle {
 }
 
 #[test]
-fn the_greatest_index_is_known_only_for_the_list_it_came_with() {
-    let p = [Vec3::ZERO; 6];
-    let list = Indices::new(vec![0, 5, 2]);
-    let view = MeshView::new(&p, Topology::Triangles).with_index_list(&list);
-    assert_eq!(view.max_index(), Some(5));
-    // The same numbers in another slice, or a part of the list, are not known.
-    let copy = [0, 5, 2];
-    assert_eq!(MeshView { indices: Some(&copy), ..view }.max_index(), None);
-    assert_eq!(MeshView { indices: Some(&list[..2]), ..view }.max_index(), None);
-    assert_eq!(MeshView { indices: None, ..view }.max_index(), None);
-    assert_eq!(MeshView::new(&p, Topology::Triangles).with_indices(&list).max_index(), None);
-    let empty = Indices::new(Vec::new());
-    assert_eq!(MeshView::new(&p, Topology::Triangles).with_index_list(&empty).max_index(), None);
-}
-
-#[test]
 fn a_quad_covers_the_hand_computed_pixels() {
     // Half-size 0.5 at z = 0: x_ndc = +-0.402369, screen 11.95 .. 28.05, so centres
     // 12.5 ..= 27.5: columns and rows 12..=27, 16 x 16 pixels, each exactly once.

@@ -269,9 +269,11 @@ impl Wide {
         let x = simple.select(fx, state);
         let y = simple.select(fy, I32x8::splat(NOT_SIMPLE));
         let z = simple.select_f32(sz, F32x8::ZERO);
+        let records = I32x8::records([x, y, z.to_bits(), light.to_bits()]);
         let mut verts = [ProjVertex::default(); WIDTH];
-        for (j, v) in verts.iter_mut().enumerate() {
-            *v = ProjVertex { x: x.0[j], y: y.0[j], z: z.0[j], light: light.0[j] };
+        for (v, r) in verts.iter_mut().zip(&records) {
+            let float = |w: i32| f32::from_bits(w as u32);
+            *v = ProjVertex { x: r[0], y: r[1], z: float(r[2]), light: float(r[3]) };
         }
         let mut spans = [SPAN_ANY; WIDTH];
         if SPANS {
@@ -324,11 +326,11 @@ fn row<S: Isa>(m: &[f32; 4], x: F32x8<S>, y: F32x8<S>, z: F32x8<S>) -> F32x8<S> 
 /// The x, y and z of eight vectors, one per lane.
 #[inline(always)]
 fn components<S: Isa>(v: &[Vec3]) -> [F32x8<S>; 3] {
-    let (mut x, mut y, mut z) = ([0.0; WIDTH], [0.0; WIDTH], [0.0; WIDTH]);
-    for j in 0..WIDTH {
-        (x[j], y[j], z[j]) = (v[j].x, v[j].y, v[j].z);
+    let mut flat = [0.0; 3 * WIDTH];
+    for (j, v) in v.iter().take(WIDTH).enumerate() {
+        flat[3 * j..3 * j + 3].copy_from_slice(&v.to_array());
     }
-    [F32x8::new(x), F32x8::new(y), F32x8::new(z)]
+    F32x8::xyz(&flat)
 }
 
 /// Clip space -> screen space for a vertex known to be in front of the near plane.
