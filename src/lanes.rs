@@ -50,11 +50,13 @@ impl Backend {
         })
     }
 
-    /// The name `rigscope bench` reports: "avx2", "neon" (aarch64's baseline) or "scalar".
+    /// The name `rigscope bench` reports: "avx2", "neon" (the portable lanes on aarch64,
+    /// whose baseline is NEON) or "scalar" (elsewhere, or when `RIGSCOPE_SIMD=scalar`
+    /// asks for the portable lanes, which are the same code on aarch64).
     pub(crate) fn name(self) -> &'static str {
         match self {
             Backend::Avx2 => "avx2",
-            Backend::Portable if cfg!(target_arch = "aarch64") => "neon",
+            Backend::Portable if cfg!(target_arch = "aarch64") && vectors_allowed() => "neon",
             Backend::Portable => "scalar",
         }
     }
