@@ -32,7 +32,9 @@
 //! - `rig`: immutable runtime data: nodes, skins, meshes, clips.
 //! - `anim`: per-frame jobs: sample, pose, morph, skin; `Playback`; `Workspace`.
 //! - `render`: software rasteriser to braille, half-block and ASCII cells.
-//! - `isa` (x86-64 only, private): which vector instruction set the SIMD kernels run with.
+//! - `lanes` (private): the lane types the rasteriser's SIMD kernels are written against,
+//!   and the run-time choice of instruction set (`RIGSCOPE_SIMD`).
+//! - `isa` (x86-64 only, private): the skinning kernels' AVX2 wrappers.
 //! - `diagnose`: weight and skin checks, a pure function from a `Rig` to a report.
 //! - `repair`: new joints and weights that pass the validator's influence rule.
 //! - `export`: writes the repaired copy of a glTF file as a single file.
@@ -44,12 +46,12 @@
 //! - `tui`: the viewer; the only user of ratatui and crossterm.
 //! - `cli`: clap definitions, one handler per command, exit codes.
 
-// `deny`, not `forbid`. What allows it, each with a SAFETY comment: SIMD intrinsics checked
-// at run time (`anim::skin_avx2`, `render::project_avx2`, `render::project_avx512`,
-// `render::filter_avx2`, the wrappers `isa::compiled_for_isa!` makes) or always present on
-// x86-64 (the SSE2 blocks in `render::fill`); calls of safe functions compiled for AVX or
-// FMA, behind the same run-time check (`anim::pose_cache`, `anim::skinning`); and
-// `import::file` (mapping the input file).
+// `deny`, not `forbid`. What allows it, each with a SAFETY comment: `lanes`, the one lane
+// abstraction the rasteriser's kernels are written against (intrinsics entered after a
+// run-time check); the skinning kernels (`anim::skin_avx2`, the wrappers
+// `isa::compiled_for_isa!` makes); calls of safe functions compiled for AVX or FMA, behind
+// the same run-time check (`anim::pose_cache`, `anim::skinning`); and `import::file`
+// (mapping the input file).
 #![deny(unsafe_code)]
 
 pub mod anim;
@@ -61,6 +63,7 @@ pub mod fuzzing;
 pub mod import;
 #[cfg(target_arch = "x86_64")]
 mod isa;
+mod lanes;
 pub mod record;
 pub mod render;
 pub mod repair;
@@ -72,19 +75,8 @@ pub mod tui;
 pub use import::{ImportError, load, load_bytes};
 pub use rig::Rig;
 
-/// The vector instruction set the SIMD kernels run with, after `RIGSCOPE_SIMD`: "avx512",
-/// "avx2" or "scalar" (the portable paths, the only ones off x86-64).
+/// The backend the SIMD kernels run with, after `RIGSCOPE_SIMD`: "avx2", "neon" or
+/// "scalar" (the portable lanes).
 pub fn simd_path() -> &'static str {
-    #[cfg(target_arch = "x86_64")]
-    {
-        match isa::Isa::best() {
-            Some(isa::Isa::Avx512) => "avx512",
-            Some(isa::Isa::Avx2) => "avx2",
-            None => "scalar",
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        "scalar"
-    }
+    lanes::Backend::current().name()
 }

@@ -123,7 +123,7 @@ unsafe fn blend(a: &Args, v: usize) -> [__m128; 4] {
 }
 
 compiled_for_isa! {
-    features ("avx2,fma", "avx2,fma,avx512f,avx512vl,avx512bw")
+    features ("avx2,fma")
     /// `kernel` compiled for `isa` (with FMA).
     unsafe fn kernel_for<const NORMALS: bool>(a: &Args, blocks: usize) => kernel
 }

@@ -1,8 +1,8 @@
 //! Which triangles of a triangle list may draw, found without walking each one through
 //! the filler: most of a dense mesh's are smaller than a pixel and cover no pixel centre.
 //! `for_each_candidate` filters the list in draw order (a span test on every triangle,
-//! then a coverage test on those that pass, both in `filter_avx2` where the CPU has
-//! AVX2). One thread fills what `for_each_set_up` passes on directly, small triangles
+//! then a coverage test on those that pass, both in `filter`, eight triangles at a
+//! time). One thread fills what `for_each_set_up` passes on directly, small triangles
 //! already set up sixteen at a time.
 //!
 //! For two threads the filtered list is binned once for the row bands the mesh drawer
@@ -20,10 +20,11 @@
 
 use std::ops::Range;
 
-#[cfg(target_arch = "x86_64")]
-use super::fill::LANES;
-use super::fill::{SPAN_ANY, SmallLanes, centre_rows, small_misses_its_only_centre, spans_hold_centre};
-use super::project::{ProjVertex, State};
+use super::fill::{SPAN_ANY, centre_rows, spans_hold_centre};
+pub(super) use super::filter::Tri;
+use super::filter::{SPAN_PASS_MAX, SmallFilter, may_draw, padded, span_pass};
+use super::small::{LANES, SmallLanes, small_misses_its_only_centre};
+use super::vertex::{ProjVertex, State};
 
 /// Number of row bands: the machine this is tuned for has two cores, and more bands would
 /// repeat the clipped triangles and the set-up of triangles that straddle band edges.
@@ -33,17 +34,10 @@ pub(super) const BANDS: usize = 2;
 /// rayon can balance the chunks between threads.
 const CHUNK_TRIANGLES: usize = 8192;
 
-/// A triangle's three vertex indices.
-pub(super) type Tri = [u32; 3];
-
-/// A triangle list as the filter reads it: its indices (`None`: the vertices in order)
-/// and, when known without reading them (`MeshView::max_index`), the greatest. A list
-/// whose every index names a span is span-tested without clamping each index.
+/// A triangle list as the filter reads it: its indices (`None`: the vertices in order).
 #[derive(Clone, Copy)]
 pub(super) struct TriangleList<'a> {
     pub indices: Option<&'a [u32]>,
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    pub max: Option<u32>,
 }
 
 /// Per chunk and band, the triangles to fill, and where the bands meet; buffers are reused
@@ -174,14 +168,9 @@ const BATCH: usize = 64;
 /// (with one `SPAN_ANY` past the last vertex, as `project_all` writes them) and the raster's size.
 #[derive(Clone, Copy)]
 pub(super) struct Projected<'a> {
-    // The vertices and the size are read by the AVX2 tests only; the portable path needs
-    // the spans alone.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub verts: &'a [ProjVertex],
     pub spans: &'a [[i16; 4]],
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub width: usize,
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub height: usize,
 }
 
@@ -192,9 +181,9 @@ pub(super) struct Projected<'a> {
 ///
 /// Two tests drop the others. The span test reads only the compact spans (is there a
 /// pixel centre in the box?), and most triangles of a dense mesh end there: eight at a
-/// time with AVX2 (`filter_avx2::span_pass`), else one at a time without a branch (about
-/// half pass it, unpredictably: each is written to the batch, whose end advances only when
-/// it passes). A full batch then goes through `filter_avx2::may_draw` (does a small
+/// time (`filter::span_pass`), the last few one at a time without a branch (about half
+/// pass it, unpredictably: each is written to the batch, whose end advances only when it
+/// passes). A full batch then goes through `filter::may_draw` (does a small
 /// triangle cover any of those centres?).
 #[inline(always)]
 pub(super) fn for_each_candidate(
@@ -208,20 +197,19 @@ pub(super) fn for_each_candidate(
 
 /// What `for_each_set_up` passes on.
 pub(super) enum Candidate<'a> {
-    /// A block of up to sixteen triangles, in draw order (x86_64 with AVX2 only): bit `k` of
+    /// A block of up to sixteen triangles, in draw order: bit `k` of
     /// `set_up` set when `tris[k]`, of simple vertices and under 64 pixels across
     /// (`fill::SET_UP_EXTENT`), is set up in lane `k` of `lanes`; bit `k` of `other` when
     /// it is another that may draw. A block at a time: one call for its triangles rather
     /// than one each (most set-up ones draw a pixel or two, and the call was a good part
     /// of their cost).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     Block { tris: &'a [Tri], lanes: &'a SmallLanes, set_up: u32, other: u32 },
     /// Any other triangle that may draw, for the filler's own checks and set-up.
     Other(Tri),
 }
 
 /// `for_each_candidate` for the one-thread fill: triangles under 64 pixels across are
-/// also set up, sixteen at a time where the CPU has AVX2 (`filter_avx2::SmallFilter`), so
+/// also set up, sixteen at a time (`filter::SmallFilter`), so
 /// that the filler starts at their rows; with `smooth` (`Shader::Smooth`'s ambient term)
 /// also shaded. The same triangles, in the same order; set-up ones that draw nothing (no
 /// area, or no centre of the raster covered) may be left out.
@@ -233,20 +221,15 @@ pub(super) fn for_each_set_up(
     smooth: Option<f32>,
     keep: impl FnMut(Candidate),
 ) {
-    #[cfg(target_arch = "x86_64")]
-    let keep = match setting_up(mesh, smooth, keep) {
+    let mut keep = match setting_up(mesh, smooth, keep) {
         Ok(mut sink) => return filter(list, range, mesh, &mut sink),
         Err(keep) => keep,
     };
-    // Only the AVX2 set-up shades.
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = smooth;
-    let mut keep = keep;
     for_each_candidate(list, range, mesh, |t| keep(Candidate::Other(t)));
 }
 
 /// Call `keep` with each triangle of `lists` (a band's binned lists, in draw order) as
-/// `for_each_set_up` would: small ones set up sixteen at a time where the CPU has AVX2, so
+/// `for_each_set_up` would: small ones set up sixteen at a time, so
 /// that the band's filler, too, starts at their rows.
 #[inline(always)]
 pub(super) fn set_up_each<'l>(
@@ -255,23 +238,17 @@ pub(super) fn set_up_each<'l>(
     smooth: Option<f32>,
     keep: impl FnMut(Candidate),
 ) {
-    #[cfg(target_arch = "x86_64")]
-    let keep = match setting_up(mesh, smooth, keep) {
+    let mut keep = match setting_up(mesh, smooth, keep) {
         Ok(mut sink) => return lists.for_each(|list| sink.take(mesh, list)),
         Err(keep) => keep,
     };
-    // Only the AVX2 set-up reads the vertices and shades.
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (mesh, smooth);
-    let mut keep = keep;
     lists.flatten().for_each(|&t| keep(Candidate::Other(t)));
 }
 
-/// The set-up sink for `mesh`, or `keep` back where the CPU or the mesh does not allow it.
-#[cfg(target_arch = "x86_64")]
+/// The set-up sink for `mesh`, or `keep` back where the mesh does not allow it.
 #[inline(always)]
-fn setting_up<F>(mesh: Projected, smooth: Option<f32>, keep: F) -> Result<SettingUp<F>, F> {
-    match super::filter_avx2::SmallFilter::new(mesh.verts, mesh.width, mesh.height, smooth) {
+fn setting_up<'a, F>(mesh: Projected<'a>, smooth: Option<f32>, keep: F) -> Result<SettingUp<'a, F>, F> {
+    match SmallFilter::new(mesh.verts, mesh.width, mesh.height, smooth) {
         Some(small) => Ok(SettingUp { small, lanes: SmallLanes::default(), keep }),
         None => Err(keep),
     }
@@ -294,15 +271,13 @@ impl<F: FnMut(Tri)> Sink for Covering<F> {
 }
 
 /// `for_each_set_up`'s.
-#[cfg(target_arch = "x86_64")]
-struct SettingUp<F> {
-    small: super::filter_avx2::SmallFilter,
+struct SettingUp<'a, F> {
+    small: SmallFilter<'a>,
     lanes: SmallLanes,
     keep: F,
 }
 
-#[cfg(target_arch = "x86_64")]
-impl<F: FnMut(Candidate)> Sink for SettingUp<F> {
+impl<F: FnMut(Candidate)> Sink for SettingUp<'_, F> {
     #[inline(always)]
     fn take(&mut self, _: Projected, tris: &[Tri]) {
         let mut pad = [[0u32; 3]; LANES];
@@ -326,22 +301,6 @@ impl<F: FnMut(Candidate)> Sink for SettingUp<F> {
     }
 }
 
-/// `block` (at most `N` triangles) as `N`: itself when whole, else copied into `pad`
-/// after its triangles. (Copying every block, of a length known only at run time, was a
-/// call to `memcpy` per block.)
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub(super) fn padded<'a, const N: usize>(block: &'a [Tri], pad: &'a mut [Tri; N]) -> &'a [Tri; N] {
-    match block.try_into() {
-        Ok(whole) => whole,
-        Err(_) => {
-            let n = block.len().min(N);
-            pad[..n].copy_from_slice(&block[..n]);
-            pad
-        }
-    }
-}
-
 /// The span test over `range`, its passes handed to `sink` in batches, in draw order.
 #[inline(always)]
 fn filter(list: TriangleList, range: Range<usize>, mesh: Projected, sink: &mut impl Sink) {
@@ -354,16 +313,11 @@ fn filter(list: TriangleList, range: Range<usize>, mesh: Projected, sink: &mut i
         Some(ix) => ix.get(3 * k..3 * k + 3).map_or([u32::MAX; 3], |t| [t[0], t[1], t[2]]),
         None => [3 * k as u32, 3 * k as u32 + 1, 3 * k as u32 + 2],
     };
-    #[cfg(target_arch = "x86_64")]
     let mut start = range.start;
-    #[cfg(not(target_arch = "x86_64"))]
-    let start = range.start;
-    #[cfg(target_arch = "x86_64")]
     {
-        use super::filter_avx2::{SPAN_PASS_MAX, span_pass};
         let mut pass = [0u64; SPAN_PASS_MAX / 64];
         loop {
-            let done = span_pass(list, start..range.end, spans, &mut pass);
+            let done = span_pass(indices, start..range.end, spans, &mut pass);
             if done == 0 {
                 break;
             }
@@ -389,7 +343,7 @@ fn filter(list: TriangleList, range: Range<usize>, mesh: Projected, sink: &mut i
             start += done;
         }
     }
-    // The rest (all of it without AVX2) one at a time.
+    // The rest (fewer than eight) one at a time.
     let last = spans.len() - 1;
     let span = |i: u32| spans[(i as usize).min(last)];
     let mut one = |t: Tri| {
@@ -429,14 +383,7 @@ impl Batch {
 /// Call `keep` with those of `tris` (at most `BATCH`) that may cover a pixel centre.
 #[inline(always)]
 fn keep_covering(mesh: Projected, tris: &[Tri], keep: &mut impl FnMut(Tri)) {
-    #[cfg(target_arch = "x86_64")]
-    let mut bits = super::filter_avx2::may_draw(tris, mesh.verts, mesh.width, mesh.height);
-    // Without AVX2 every triangle is passed on, for the filler's own checks.
-    #[cfg(not(target_arch = "x86_64"))]
-    let mut bits = {
-        let _ = mesh;
-        if tris.len() >= 64 { u64::MAX } else { (1u64 << tris.len()) - 1 }
-    };
+    let mut bits = may_draw(tris, mesh.verts, mesh.width, mesh.height);
     while bits != 0 {
         keep(tris[bits.trailing_zeros() as usize]);
         bits &= bits - 1;

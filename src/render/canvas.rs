@@ -11,7 +11,25 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::color::Rgb;
-use super::raster::{Layer, Pixel};
+
+/// What a pixel shows, in drawing priority order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum Layer {
+    #[default]
+    Empty,
+    /// Depth-tested geometry: the mesh, its wireframe and points, the ghost.
+    Surface,
+    /// Drawn over everything regardless of depth: bones, joints, the axis gizmo.
+    Overlay,
+}
+
+/// One raster pixel.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(super) struct Pixel {
+    pub depth: f32,
+    pub color: Rgb,
+    pub layer: Layer,
+}
 
 /// Pixels per flag: consecutive in the buffer (a block may run from one row into the next).
 const BLOCK: usize = 32;

@@ -56,48 +56,11 @@ impl Scaler {
     /// `Rgb::scale` of the colour.
     #[inline]
     pub(super) fn scale(self, k: f32) -> Rgb {
-        #[cfg(target_arch = "x86_64")]
-        return scale_lanes(self.0, k);
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            // `clamp` keeps NaN, and `NaN as u8` is 0: the same result as k = 0, stated
-            // here so that a NaN light value reads as "unlit" rather than as an accident.
-            let k = if k.is_nan() { 0.0 } else { k.clamp(0.0, 1.0) };
-            Rgb { r: channel(self.0[0] * k), g: channel(self.0[1] * k), b: channel(self.0[2] * k) }
-        }
+        // `clamp` keeps NaN, and `NaN as u8` is 0: the same result as k = 0, stated here so
+        // that a NaN light value reads as "unlit" rather than as an accident.
+        let k = if k.is_nan() { 0.0 } else { k.clamp(0.0, 1.0) };
+        Rgb { r: channel(self.0[0] * k), g: channel(self.0[1] * k), b: channel(self.0[2] * k) }
     }
-}
-
-/// `Scaler::scale`, the three channels in one SSE2 register (part of every x86_64 CPU):
-/// the same multiply and add as `channel`, then one truncation for all three. This runs
-/// for every pixel drawn, and the scalar form converts, clamps and truncates each channel
-/// on its own (the compiler cannot tell the values are in range). For `k` in 0..=1 the
-/// sums are within 0.5..=255.5, where truncating to i32 is `channel`'s `as u8`, so the
-/// bytes are the same. Only `k` above 1 is clamped here: below 0 the sums truncate to at
-/// most 0 and the packs saturate them to 0, and a NaN, which the minimum keeps (it returns
-/// its second operand when one is NaN), truncates to `i32::MIN` and saturates to 0 too:
-/// the colour the clamp gives either way, two branches and a compare fewer per pixel.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[allow(unsafe_code)]
-fn scale_lanes(c: [f32; 4], k: f32) -> Rgb {
-    // SAFETY: SSE2 is part of the x86_64 baseline: every x86_64 CPU has it, and Rust
-    // compiles x86_64 code with it enabled.
-    unsafe { scale_sse2(c, k) }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
-#[inline]
-fn scale_sse2(c: [f32; 4], k: f32) -> Rgb {
-    use std::arch::x86_64::*;
-    let zero = _mm_setzero_si128();
-    let k = _mm_min_ss(_mm_set_ss(1.0), _mm_set_ss(k));
-    let channels = _mm_set_ps(c[3], c[2], c[1], c[0]);
-    let v = _mm_add_ps(_mm_mul_ps(channels, _mm_shuffle_ps::<0>(k, k)), _mm_set1_ps(0.5));
-    let words = _mm_packs_epi32(_mm_cvttps_epi32(v), zero);
-    let [r, g, b, _] = _mm_cvtsi128_si32(_mm_packus_epi16(words, zero)).to_le_bytes();
-    Rgb { r, g, b }
 }
 
 #[inline]
@@ -154,8 +117,7 @@ mod tests {
 
     #[test]
     fn scale_of_a_light_out_of_range_is_that_of_the_clamped_light() {
-        // The lanes clamp only above 1 and let the packs saturate the rest (see
-        // `scale_sse2`): every kind of value outside 0..=1 against the clamp itself.
+        // Every kind of value outside 0..=1 against the clamp itself.
         let clamped = |c: Rgb, k: f32| {
             let k = if k.is_nan() { 0.0 } else { k.clamp(0.0, 1.0) };
             Rgb::new(channel(f32::from(c.r) * k), channel(f32::from(c.g) * k), channel(f32::from(c.b) * k))

@@ -20,6 +20,8 @@ use std::ops::Range;
 
 use glam::Vec3;
 
+use crate::lanes::{I32x8, Portable};
+
 pub(super) const SUB_BITS: u32 = 8;
 /// Sub-pixel steps per pixel of the snapped coordinates.
 pub(super) const SUB: i64 = 1 << SUB_BITS;
@@ -32,7 +34,7 @@ pub(super) const COORD_LIMIT: f32 = (1u32 << 20) as f32;
 /// rounding up. Done in f64 on a shifted, positive value so that the cast truncation is a
 /// floor: cheaper than `round()` (a libm call on baseline x86-64) and the same for every
 /// caller, so shared vertices always snap alike.
-#[inline]
+#[inline(always)]
 pub(super) fn to_fixed(v: f32) -> i64 {
     const SHIFT: f64 = (1u64 << 40) as f64;
     // Wrapping: the kernels snap every lane and keep only the valid ones, so an infinite
@@ -58,7 +60,7 @@ fn last_centre<T: Fixed>(max: T) -> T {
 /// last column, first row, last row]` of the pixel centres it reaches, clamped to the
 /// raster (no centre when a first is past its last).
 #[inline(always)]
-fn pixel_box<T: Fixed>(width: usize, height: usize, x: [T; 3], y: [T; 3]) -> [T; 4] {
+pub(super) fn pixel_box<T: Fixed>(width: usize, height: usize, x: [T; 3], y: [T; 3]) -> [T; 4] {
     let zero = T::from(0);
     [
         first_centre(x[0].min(x[1]).min(x[2])).max(zero),
@@ -71,7 +73,7 @@ fn pixel_box<T: Fixed>(width: usize, height: usize, x: [T; 3], y: [T; 3]) -> [T;
 /// Twice the signed area of the snapped triangle; negative when it is counter-clockwise as
 /// seen (glTF's front face), because y grows down.
 #[inline(always)]
-fn signed_area<T: Fixed>(x: [T; 3], y: [T; 3]) -> T {
+pub(super) fn signed_area<T: Fixed>(x: [T; 3], y: [T; 3]) -> T {
     (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0])
 }
 
@@ -127,46 +129,8 @@ pub(super) const SPAN_ANY: [i16; 4] = [-(SPAN_MAX_SIDE as i16) - 1; 4];
 /// same for rows.
 #[inline(always)]
 pub(super) fn spans_hold_centre(a: [i16; 4], b: [i16; 4], c: [i16; 4]) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        spans_hold_centre_sse2(a, b, c)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        spans_hold_centre_scalar(a, b, c)
-    }
-}
-
-/// `spans_hold_centre` a lane at a time: the reference.
-#[inline(always)]
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-fn spans_hold_centre_scalar(a: [i16; 4], b: [i16; 4], c: [i16; 4]) -> bool {
     let m: [i16; 4] = std::array::from_fn(|k| a[k].min(b[k]).min(c[k]));
     i32::from(m[0]) + i32::from(m[1]) <= 0 && i32::from(m[2]) + i32::from(m[3]) <= 0
-}
-
-/// `spans_hold_centre` in one SSE2 register: the binning runs it on every triangle of a
-/// big mesh, where the lane-at-a-time version took some forty instructions and the
-/// compiler would not vectorise it. The sums saturate: only `SPAN_ANY` lanes can reach
-/// the i16 limits, and their saturated sums are as negative as needed.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-#[allow(unsafe_code)]
-fn spans_hold_centre_sse2(a: [i16; 4], b: [i16; 4], c: [i16; 4]) -> bool {
-    use std::arch::x86_64::*;
-    let bits = |s: [i16; 4]| s.iter().rev().fold(0u64, |acc, &v| acc << 16 | u64::from(v as u16)) as i64;
-    // SAFETY: these intrinsics only need SSE2, which every x86-64 CPU has (it is part of
-    // the target's baseline, enabled at compile time); none touches memory.
-    let positive = unsafe {
-        let m = _mm_min_epi16(
-            _mm_min_epi16(_mm_cvtsi64_si128(bits(a)), _mm_cvtsi64_si128(bits(b))),
-            _mm_cvtsi64_si128(bits(c)),
-        );
-        // Lane 0: first + -last column, lane 2: the same for rows.
-        let sums = _mm_adds_epi16(m, _mm_shufflelo_epi16::<0b10_11_00_01>(m));
-        _mm_movemask_epi8(_mm_cmpgt_epi16(sums, _mm_setzero_si128()))
-    };
-    positive & 0b11_0011 == 0
 }
 
 /// An attribute across a triangle: (value at a point, step per column, step per row).
@@ -312,9 +276,8 @@ impl Triangle {
         if self.small {
             // At most 16 columns: the narrowest lanes that hold the box.
             match cols {
-                0..=4 => self.scan_masks::<1>((a, b, c), s, f),
-                5..=8 => self.scan_masks::<2>((a, b, c), s, f),
-                _ => self.scan_masks::<4>((a, b, c), s, f),
+                0..=8 => self.scan_masks::<1>((a, b, c), s, f),
+                _ => self.scan_masks::<2>((a, b, c), s, f),
             }
             return;
         }
@@ -324,7 +287,7 @@ impl Triangle {
 
     /// `scan_box` for a small triangle (see `scan_masked`).
     #[inline(always)]
-    fn scan_masks<const GROUPS: usize>(
+    fn scan_masks<const N: usize>(
         &self,
         (a, b, c): Edges<i64>,
         s: impl Fn() -> [f32; 3],
@@ -333,7 +296,7 @@ impl Triangle {
         let to_i32 = |v: [i64; 3]| v.map(|v| v as i32);
         let (cols, edges) = (self.px1 - self.px0 + 1, (to_i32(a), to_i32(b), to_i32(c)));
         let boxed = MaskBox { width: self.width, px0: self.px0, py0: self.py0, rows: self.row0..=self.row1 };
-        scan_masked::<GROUPS>(&boxed, cols, edges, || self.planes(s()), f);
+        scan_masked::<N>(&boxed, cols, edges, || self.planes(s()), f);
     }
 }
 
@@ -387,7 +350,7 @@ impl Fixed for i64 {
 /// candidate centre is (`cx`, `cy`). Edge k is opposite vertex k: from vertex k+1 to k+2.
 /// `sign` is 1, or -1 to reverse every edge (see `SmallTriangle`).
 #[inline(always)]
-fn edge_functions<T: Fixed>(x: [T; 3], y: [T; 3], cx: T, cy: T, sign: T) -> Edges<T> {
+pub(super) fn edge_functions<T: Fixed>(x: [T; 3], y: [T; 3], cx: T, cy: T, sign: T) -> Edges<T> {
     // A function rather than a closure: the compiler left the closure out of line, a
     // call per edge on the binning's path.
     #[inline(always)]
@@ -411,7 +374,7 @@ fn edge_functions<T: Fixed>(x: [T; 3], y: [T; 3], cx: T, cy: T, sign: T) -> Edge
 /// (`cx`, `cy`), step per column, step per row), in pixel units. Every caller gets the
 /// same floats from the same integers, whatever their width.
 #[inline(always)]
-fn attribute_planes<T: Fixed>(
+pub(super) fn attribute_planes<T: Fixed>(
     x: [T; 3],
     y: [T; 3],
     cx: T,
@@ -425,9 +388,8 @@ fn attribute_planes<T: Fixed>(
 
 /// What every attribute plane of one triangle shares, in pixel units: the two sides from
 /// vertex 0, the inverse of the area they span, and the box's first candidate centre
-/// relative to vertex 0. `filter_avx2` works these out eight triangles at a time (and
-/// `filter_avx512` sixteen) with the same operations in the same order, so `plane` gives
-/// the same bits either way.
+/// relative to vertex 0. `filter` works these out eight triangles at a time with the same
+/// operations in the same order, so `plane` gives the same bits either way.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct PlaneBasis {
     pub x1: f32,
@@ -463,18 +425,18 @@ impl PlaneBasis {
 
 /// Where a triangle's rows are drawn: the raster's width, the box's first column and row
 /// (where the edge functions and planes are anchored), and the rows to scan.
-struct MaskBox {
-    width: usize,
-    px0: usize,
-    py0: usize,
-    rows: std::ops::RangeInclusive<usize>,
+pub(super) struct MaskBox {
+    pub width: usize,
+    pub px0: usize,
+    pub py0: usize,
+    pub rows: std::ops::RangeInclusive<usize>,
 }
 
 /// Scan the rows `at.rows` of a triangle that is not small, whose box is `cols` columns
 /// wide and whose edges (`i64`: any size) are anchored at the box's first centre, with
 /// its attribute planes asked for once a row is known to have a covered centre.
 #[inline(always)]
-fn scan_long(
+pub(super) fn scan_long(
     at: &MaskBox,
     (a, b, c): Edges<i64>,
     cols: usize,
@@ -484,55 +446,11 @@ fn scan_long(
     // The edge values at the first column of the first row scanned (of a band).
     let first_row = (at.rows.start() - at.py0) as i64;
     let e = [c[0] + b[0] * first_row, c[1] + b[1] * first_row, c[2] + b[2] * first_row];
-    #[cfg(target_arch = "x86_64")]
-    let mut f = f;
-    #[cfg(target_arch = "x86_64")]
-    if scan_runs(at, (a, b, e), cols, &planes, &mut f) {
-        return;
-    }
     scan_rows(at, (a, b, e), cols, planes, f);
 }
 
-/// `scan_long`'s rows, each row's covered run worked out by `runs_avx2` (several rows per
-/// instruction, none waiting on the row before), `RUN_ROWS` rows at a time; `e` holds the
-/// edge values at the first column of the first row scanned. False, having drawn nothing,
-/// where that cannot be used.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn scan_runs(
-    at: &MaskBox,
-    (a, b, e): Edges<i64>,
-    cols: usize,
-    planes: &impl Fn() -> (Plane, Plane),
-    f: &mut impl FnMut(usize, f32, f32),
-) -> bool {
-    use super::runs_avx2::{RUN_ROWS, RowRunner, Runs};
-    let (row0, row1) = (*at.rows.start(), *at.rows.end());
-    let Some(runner) = RowRunner::new(a, b, e, cols, row1 - row0 + 1) else {
-        return false;
-    };
-    let mut runs = Runs::default();
-    for from in (row0..=row1).step_by(RUN_ROWS) {
-        let count = (row1 + 1 - from).min(RUN_ROWS);
-        let mut covered = runner.block(from - row0, count, &mut runs);
-        if covered == 0 {
-            continue;
-        }
-        // Worked out again for each block that draws (the same floats): most triangles
-        // are one block.
-        let (z_plane, s_plane) = planes();
-        while covered != 0 {
-            let r = covered.trailing_zeros() as usize;
-            covered &= covered - 1;
-            let (py, run) = (from + r, (runs.first[r] as usize, runs.last[r] as usize));
-            fill_run(at.width, (at.px0, py, py - at.py0), run, (z_plane, s_plane), f);
-        }
-    }
-    true
-}
-
 /// `scan_long`'s rows, each row's covered run stepped from the row before's (`RowRuns`);
-/// `e` as for `scan_runs`.
+/// `e` holds the edge values at the first column of the first row scanned.
 #[inline(always)]
 fn scan_rows(
     at: &MaskBox,
@@ -562,7 +480,7 @@ fn scan_rows(
 /// The attributes are evaluated as `Triangle::scan_box` evaluates them (`row_start`,
 /// `at_column`), so the values are the same.
 #[inline(always)]
-fn scan_masked<const GROUPS: usize>(
+pub(super) fn scan_masked<const N: usize>(
     at: &MaskBox,
     cols: usize,
     (a, b, c): Edges<i32>,
@@ -570,12 +488,12 @@ fn scan_masked<const GROUPS: usize>(
     mut f: impl FnMut(usize, f32, f32),
 ) {
     let keep = (1u32 << cols) - 1;
-    let lanes = ColumnLanes::<GROUPS>::new(a);
+    let lanes = ColumnLanes::<N>::new(a);
     let mut set_up = None;
     let first_row = (at.rows.start() - at.py0) as i32;
     let mut e = [c[0] + b[0] * first_row, c[1] + b[1] * first_row, c[2] + b[2] * first_row];
     let scanned = at.rows.end() - at.rows.start() + 1;
-    if GROUPS <= 2 && scanned <= 8 {
+    if N == 1 && scanned <= 8 {
         // At most 8 x 8 centres: every row's mask first, with no branch, then the covered
         // centres alone. A row loop that branched on each row's mask and looped over its
         // run mispredicted on these boxes, which mostly hold one or two covered centres.
@@ -615,7 +533,7 @@ fn scan_masked<const GROUPS: usize>(
 /// Rows outside `rows` are left out. The attributes are anchored at the box's first centre
 /// (`px0`, `py0`) and worked out as every path works them out (`row_start`, `at_column`).
 #[inline(always)]
-fn fill_covered(
+pub(super) fn fill_covered(
     width: usize,
     (px0, py0): (usize, usize),
     (mut covered, row_bits, first): (u64, u32, usize),
@@ -659,353 +577,20 @@ fn fill_run(
 /// pixel (which also rounds once per step, and costs a step per column left of a row's
 /// covered run).
 #[inline(always)]
-fn row_start((start, _, per_row): Plane, row: usize) -> f32 {
+pub(super) fn row_start((start, _, per_row): Plane, row: usize) -> f32 {
     start + per_row * row as f32
 }
 
 /// An attribute's value `q` columns right of its row's start `row_value` (see `row_start`).
 #[inline(always)]
-fn at_column(row_value: f32, (_, per_column, _): Plane, q: usize) -> f32 {
+pub(super) fn at_column(row_value: f32, (_, per_column, _): Plane, q: usize) -> f32 {
     row_value + per_column * q as f32
-}
-
-/// Draw the triangle of snapped points `x`, `y` (within `COORD_LIMIT`) with finite depths
-/// `z` over the raster rows `rows`: what `Triangle::snapped_in` then `scan_box` draw,
-/// nothing for a back face when `cull`, and `s(front facing)` giving the per-vertex
-/// scalars (in the caller's order) once a pixel is known to be covered. Small triangles,
-/// most of a dense mesh's, take `scan_masked` straight from here in 32-bit integers,
-/// without the general set-up.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub(super) fn fill_snapped(
-    (width, height): (usize, usize),
-    rows: &Range<usize>,
-    x: [i32; 3],
-    y: [i32; 3],
-    z: [f32; 3],
-    cull: bool,
-    s: impl Fn(bool) -> [f32; 3],
-    f: impl FnMut(usize, f32, f32),
-) {
-    if !is_small(x, y) || width.max(height) > SPAN_MAX_SIDE {
-        let wide = |v: [i32; 3]| v.map(i64::from);
-        let Some(tri) = Triangle::snapped_in(width, height, rows.clone(), wide(x), wide(y), z) else {
-            return;
-        };
-        let front = tri.front_facing();
-        if front || !cull {
-            tri.scan_box(|| s(front), f);
-        }
-        return;
-    }
-    let Some(tri) = SmallTriangle::new(width, height, x, y) else {
-        return;
-    };
-    if cull && !tri.front {
-        return;
-    }
-    let (front, cx, cy) = (tri.front, tri.cx, tri.cy);
-    fill_small((width, height), rows, &tri, || attribute_planes(x, y, cx, cy, z, s(front)), f);
-}
-
-/// Draw a small triangle set up as `SmallTriangle::new` sets it up (in `filter_avx2` too,
-/// sixteen at a time) over the raster rows `rows`, with its attribute planes (in pixel
-/// units, from the box's first centre) asked for once a pixel is known to be covered.
-#[inline(always)]
-pub(super) fn fill_small(
-    (width, height): (usize, usize),
-    rows: &Range<usize>,
-    tri: &SmallTriangle,
-    planes: impl Fn() -> (Plane, Plane),
-    f: impl FnMut(usize, f32, f32),
-) {
-    let SmallTriangle { edges, px0, px1, py0, .. } = *tri;
-    let Some((row0, row1)) = tri.rows_in(height, rows) else {
-        return;
-    };
-    if px0 == px1 && row0 == row1 {
-        // A single candidate centre, as for most triangles of a dense mesh that get this
-        // far: its edge values and attributes directly, as `scan_masked` works them out.
-        let (_, b, c) = edges;
-        let row = row0 - py0;
-        let e = [c[0] + b[0] * row, c[1] + b[1] * row, c[2] + b[2] * row];
-        if (e[0] | e[1] | e[2]) >= 0 {
-            let (z_plane, s_plane) = planes();
-            let row = row as usize;
-            let (z, sv) = (row_start(z_plane, row), row_start(s_plane, row));
-            let mut f = f;
-            f(row0 as usize * width + px0 as usize, at_column(z, z_plane, 0), at_column(sv, s_plane, 0));
-        }
-        return;
-    }
-    let at = MaskBox { width, px0: px0 as usize, py0: py0 as usize, rows: row0 as usize..=row1 as usize };
-    match px1 - px0 + 1 {
-        cols @ 0..=4 => scan_masked::<1>(&at, cols as usize, edges, planes, f),
-        cols @ 5..=8 => scan_masked::<2>(&at, cols as usize, edges, planes, f),
-        cols => scan_masked::<4>(&at, cols as usize, edges, planes, f),
-    }
-}
-
-/// A triangle spanning less than `SET_UP_EXTENT` (every small one) set up in i32, as
-/// `Triangle::snapped_in` sets up any triangle: its pixel box on the raster and edge functions anchored at the box's
-/// first centre (`cx`, `cy`).
-///
-/// `Triangle` swaps two vertices of a front face so that the edge functions are
-/// non-negative inside. That reverses every edge, which exactly negates its value at any
-/// point, so here the edges are worked out in the given vertex order and negated, with no
-/// data moved: the same covered centres. The attribute planes are then set up in the given
-/// order too, which gives `Triangle`'s floats: swapping two vertices only changes the sign
-/// of each product difference in them, and of the area they are divided by.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct SmallTriangle {
-    pub edges: Edges<i32>,
-    pub front: bool,
-    pub px0: i32,
-    pub px1: i32,
-    pub py0: i32,
-    pub py1: i32,
-    pub cx: i32,
-    pub cy: i32,
-}
-
-impl SmallTriangle {
-    /// `None` when the box of the snapped points `x`, `y` (spanning less than
-    /// `SET_UP_EXTENT` both ways, on a raster whose sides are at most `SPAN_MAX_SIDE`)
-    /// holds no pixel centre of the raster, or the triangle has no area.
-    #[inline(always)]
-    pub(super) fn new(width: usize, height: usize, x: [i32; 3], y: [i32; 3]) -> Option<SmallTriangle> {
-        // Sides below 2^15, coordinates below 2^28.
-        let [px0, px1, py0, py1] = pixel_box(width, height, x, y);
-        if px0 > px1 || py0 > py1 {
-            return None;
-        }
-        // Below 2^29: the sides are below 2^14.
-        let area = signed_area(x, y);
-        if area == 0 {
-            return None;
-        }
-        let front = area < 0;
-        const HALF: i32 = (SUB / 2) as i32;
-        let (cx, cy) = (px0 * SUB as i32 + HALF, py0 * SUB as i32 + HALF);
-        let edges = edge_functions(x, y, cx, cy, if front { -1 } else { 1 });
-        Some(SmallTriangle { edges, front, px0, px1, py0, py1, cx, cy })
-    }
-
-    /// The first and last rows of the box within the raster rows `rows` (of a raster
-    /// `height` rows high), if any.
-    #[inline(always)]
-    fn rows_in(&self, height: usize, rows: &Range<usize>) -> Option<(i32, i32)> {
-        let row0 = self.py0.max(rows.start as i32);
-        let row1 = self.py1.min(rows.end.min(height) as i32 - 1);
-        (row0 <= row1).then_some((row0, row1))
-    }
-
-    /// Whether the box holds a single pixel centre and the triangle misses it.
-    #[inline(always)]
-    fn misses_its_only_centre(&self) -> bool {
-        let (_, _, c) = self.edges;
-        self.px0 == self.px1 && self.py0 == self.py1 && (c[0] | c[1] | c[2]) < 0
-    }
-}
-
-/// Triangles `SmallLanes` holds.
-pub(super) const LANES: usize = 16;
-
-/// Sixteen small triangles set up at once (`filter_avx2::SmallFilter`), a triangle per
-/// lane: what `SmallTriangle::new` and `PlaneBasis::new` give for each, and its depth
-/// plane.
-///
-/// The set-up writes every field with 32- or 64-byte stores: aligned to a cache line, with
-/// the flag last, no store straddles two lines. On the stack at whatever offset, half of
-/// them did, and the set-up waited on them.
-#[derive(Clone, Copy, Debug, Default)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-#[repr(C, align(64))]
-pub(super) struct SmallLanes {
-    /// Per edge: the step per column, the step per row, the value at the first centre.
-    pub a: [[i32; LANES]; 3],
-    pub b: [[i32; LANES]; 3],
-    pub c: [[i32; LANES]; 3],
-    /// `[px0, px1, py0, py1, cx, cy]`.
-    pub frame: [[i32; LANES]; 6],
-    /// All ones on a front face.
-    pub front: [i32; LANES],
-    /// `[x1, y1, x2, y2, inv_area, ox, oy]`.
-    pub basis: [[f32; LANES]; 7],
-    /// The depth plane: value at the first centre, step per column, step per row.
-    pub z_plane: [[f32; LANES]; 3],
-    /// The plane of the corners' smooth-shaded values, as `z_plane`.
-    pub s_plane: [[f32; LANES]; 3],
-    /// All ones where the triangle is not small (`SMALL_EXTENT`): it is scanned as
-    /// `Triangle::scan_box` scans one, from these edges and planes.
-    pub long: [i32; LANES],
-    /// For a small triangle whose box holds at most 4 x 8 or 8 x 4 centres, the centres of its box
-    /// that it covers: bit `4 r + q` for the centre `q` columns right of and `r` rows below
-    /// the first (`px0`, `py0`), `8 r + q` in a box more than four columns wide. 0 for a
-    /// larger box, which the filler scans itself.
-    pub covered: [u32; LANES],
-    /// Whether `s_plane` is set (the filter was given `Shader::Smooth`'s ambient term).
-    pub shaded: bool,
-}
-
-impl SmallLanes {
-    /// Lane `k`'s triangle.
-    #[inline(always)]
-    pub(super) fn triangle(&self, k: usize) -> SmallTriangle {
-        let edge = |e: &[[i32; LANES]; 3]| [e[0][k], e[1][k], e[2][k]];
-        let f = |i: usize| self.frame[i][k];
-        SmallTriangle {
-            edges: (edge(&self.a), edge(&self.b), edge(&self.c)),
-            front: self.front[k] != 0,
-            px0: f(0),
-            px1: f(1),
-            py0: f(2),
-            py1: f(3),
-            cx: f(4),
-            cy: f(5),
-        }
-    }
-
-    /// Draw lane `k`'s triangle, whose depth and scalar planes are `planes`, over the raster
-    /// rows `rows`: what `fill_small` draws of it, pixel for pixel and in its order. Where
-    /// the covered centres are known, it visits those alone, with no branch per row or
-    /// column (the filler's loops mispredicted on most of these tiny triangles).
-    #[inline(always)]
-    pub(super) fn fill(
-        &self,
-        k: usize,
-        (width, height): (usize, usize),
-        rows: &Range<usize>,
-        planes: (Plane, Plane),
-        f: impl FnMut(usize, f32, f32),
-    ) {
-        let covered = u64::from(self.covered[k]);
-        if covered == 0 {
-            self.scan(k, (width, height), rows, planes, f);
-            return;
-        }
-        let (px0, py0) = (self.frame[0][k] as usize, self.frame[2][k] as usize);
-        // Four bits to a row in a box up to four columns wide, else eight.
-        let row_bits = if self.frame[1][k] - self.frame[0][k] < 4 { 2 } else { 3 };
-        fill_covered(width, (px0, py0), (covered, row_bits, py0), rows, planes, f);
-    }
-
-    /// `fill` of a triangle whose covered centres are not known (larger boxes, and every
-    /// triangle that is not small, scanned as `Triangle::scan_box` scans it), out of
-    /// line: most set-up triangles are smaller, and their loop stays small. Boxes up to
-    /// `cover::MASK_COLS` wide have every centre tested instead (`scan_row_masks`; the
-    /// set-up's lanes exist only where the CPU has AVX2, which that needs).
-    #[inline(never)]
-    fn scan(
-        &self,
-        k: usize,
-        size: (usize, usize),
-        rows: &Range<usize>,
-        planes: (Plane, Plane),
-        f: impl FnMut(usize, f32, f32),
-    ) {
-        let tri = self.triangle(k);
-        #[cfg(target_arch = "x86_64")]
-        let mut f = f;
-        #[cfg(target_arch = "x86_64")]
-        if scan_row_masks(self, k, &tri, size, rows, planes, &mut f) {
-            return;
-        }
-        if self.long[k] == 0 {
-            fill_small(size, rows, &tri, || planes, f);
-            return;
-        }
-        let (width, height) = size;
-        let Some((row0, row1)) = tri.rows_in(height, rows) else {
-            return;
-        };
-        let at = MaskBox {
-            width,
-            px0: tri.px0 as usize,
-            py0: tri.py0 as usize,
-            rows: row0 as usize..=row1 as usize,
-        };
-        let wide = |v: [i32; 3]| v.map(i64::from);
-        let (a, b, c) = tri.edges;
-        scan_long(&at, (wide(a), wide(b), wide(c)), (tri.px1 - tri.px0 + 1) as usize, || planes, f);
-    }
-
-    /// Lane `k`'s plane of smooth-shaded values, when the filter worked them out.
-    #[inline(always)]
-    pub(super) fn s_plane(&self, k: usize) -> Option<Plane> {
-        self.shaded.then(|| (self.s_plane[0][k], self.s_plane[1][k], self.s_plane[2][k]))
-    }
-
-    /// Lane `k`'s depth plane, and the basis of its other planes.
-    #[inline(always)]
-    pub(super) fn planes(&self, k: usize) -> (Plane, PlaneBasis) {
-        let b = |i: usize| self.basis[i][k];
-        let basis = PlaneBasis { x1: b(0), y1: b(1), x2: b(2), y2: b(3), inv_area: b(4), ox: b(5), oy: b(6) };
-        ((self.z_plane[0][k], self.z_plane[1][k], self.z_plane[2][k]), basis)
-    }
-}
-
-/// `SmallLanes::scan` of lane `k`'s triangle `tri`, whose planes are `planes`, each row's
-/// covered centres found by testing them all (`cover::row_masks`): the same pixels,
-/// values and order. False, having drawn nothing, without AVX2 or for a box more than
-/// `MASK_COLS` wide.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn scan_row_masks(
-    lanes: &SmallLanes,
-    k: usize,
-    tri: &SmallTriangle,
-    (width, height): (usize, usize),
-    rows: &Range<usize>,
-    (z_plane, s_plane): (Plane, Plane),
-    f: &mut impl FnMut(usize, f32, f32),
-) -> bool {
-    use super::cover::{MASK_ROWS, row_masks};
-    let Some((row0, row1)) = tri.rows_in(height, rows) else {
-        // No row of the box in `rows`: nothing to draw, whichever way.
-        return true;
-    };
-    let count = (row1 - row0 + 1) as usize;
-    if count > MASK_ROWS {
-        return false;
-    }
-    let mut masks = [0u32; MASK_ROWS];
-    let cols = (tri.px1 - tri.px0 + 1) as usize;
-    let Some(mut nonempty) = row_masks(lanes, k, row0 - tri.py0, cols, count, &mut masks) else {
-        return false;
-    };
-    let (px0, py0) = (tri.px0 as usize, tri.py0 as usize);
-    while nonempty != 0 {
-        let r = nonempty.trailing_zeros() as usize;
-        nonempty &= nonempty - 1;
-        let py = row0 as usize + r;
-        let row = py - py0;
-        let (z, s) = (row_start(z_plane, row), row_start(s_plane, row));
-        let base = py * width + px0;
-        let mut covered = masks[r];
-        while covered != 0 {
-            let q = covered.trailing_zeros() as usize;
-            covered &= covered - 1;
-            f(base + q, at_column(z, z_plane, q), at_column(s, s_plane, q));
-        }
-    }
-    true
-}
-
-/// Whether three snapped points (within `COORD_LIMIT`) on a `width` x `height` raster
-/// make a small triangle whose box holds a single pixel centre, which it misses: such a
-/// triangle draws nothing in any band. Larger ones are not judged (false).
-#[inline(always)]
-pub(super) fn small_misses_its_only_centre(width: usize, height: usize, x: [i32; 3], y: [i32; 3]) -> bool {
-    is_small(x, y)
-        && width.max(height) <= SPAN_MAX_SIDE
-        && SmallTriangle::new(width, height, x, y).is_some_and(|t| t.misses_its_only_centre())
 }
 
 /// Whether three snapped points (within `COORD_LIMIT`, so their differences fit either
 /// integer) span less than `SMALL_EXTENT` both ways.
 #[inline(always)]
-fn is_small<T: Fixed>(x: [T; 3], y: [T; 3]) -> bool {
+pub(super) fn is_small<T: Fixed>(x: [T; 3], y: [T; 3]) -> bool {
     let small = T::from_side(SMALL_EXTENT as usize);
     let extent = |v: [T; 3]| v[0].max(v[1]).max(v[2]) - v[0].min(v[1]).min(v[2]);
     extent(x) < small && extent(y) < small
@@ -1015,89 +600,41 @@ fn is_small<T: Fixed>(x: [T; 3], y: [T; 3]) -> bool {
 /// their boxes are at most 16 columns wide.
 pub(super) const SMALL_EXTENT: i64 = 16 * SUB;
 
-/// Triangles spanning less than this (64 pixels) both ways are set up in `i32` sixteen at a
-/// time by the filter (`SmallLanes`), small or not: their sides are below 2^14, so the
-/// products in their area and edge values below 2^28.
-#[cfg(target_arch = "x86_64")]
-pub(super) const SET_UP_EXTENT: i64 = 64 * SUB;
-
-/// The three edges' steps across the first `4 * GROUPS` columns of a row (`a[k] * q`), set
-/// up once per small triangle; `covered` turns a row's first-column edge values into the
-/// bit mask of its covered columns (bit q: all three `e[k] + a[k] * q` at least zero).
+/// The three edges' steps across the first `8 * N` columns of a row (`a[k] * q`), set up
+/// once per small triangle; `covered` turns a row's first-column edge values into the bit
+/// mask of its covered columns (bit q: all three `e[k] + a[k] * q` at least zero), all
+/// columns at once (the compiler kept a column loop scalar). The filler runs outside
+/// `lanes::run`: these are the portable lanes, which the baseline vectorises.
 #[derive(Clone, Copy)]
-struct ColumnLanes<const GROUPS: usize> {
-    #[cfg(target_arch = "x86_64")]
-    steps: [[std::arch::x86_64::__m128i; GROUPS]; 3],
-    #[cfg(not(target_arch = "x86_64"))]
-    steps: [[[i32; 4]; GROUPS]; 3],
+struct ColumnLanes<const N: usize> {
+    steps: [[I32x8<Portable>; N]; 3],
 }
 
-#[cfg(not(target_arch = "x86_64"))]
-impl<const GROUPS: usize> ColumnLanes<GROUPS> {
+impl<const N: usize> ColumnLanes<N> {
     #[inline(always)]
     fn new(a: [i32; 3]) -> Self {
-        ColumnLanes {
-            steps: a.map(|a| std::array::from_fn(|g| std::array::from_fn(|q| a * (4 * g + q) as i32))),
-        }
-    }
-
-    #[inline(always)]
-    fn covered(&self, e: [i32; 3]) -> u32 {
-        covered_columns(e, &self.steps)
-    }
-}
-
-/// Four columns to an SSE2 register (the compiler kept the column loop scalar): the sign
-/// bits of the or of the three edge values are the uncovered columns.
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-impl<const GROUPS: usize> ColumnLanes<GROUPS> {
-    #[inline(always)]
-    fn new(a: [i32; 3]) -> Self {
-        use std::arch::x86_64::*;
-        // SAFETY: SSE2 is part of the x86-64 baseline (enabled at compile time); nothing
-        // here touches memory.
-        let steps = a.map(|a| unsafe {
-            let (a2, a3) = (a + a, a + a + a);
-            let first = _mm_set_epi32(a3, a2, a, 0);
-            let group = _mm_set1_epi32(a2 + a2);
-            let mut steps = [first; GROUPS];
-            for g in 1..GROUPS {
-                steps[g] = _mm_add_epi32(steps[g - 1], group);
+        let column = I32x8::new([0, 1, 2, 3, 4, 5, 6, 7]);
+        let steps = a.map(|a| {
+            let mut steps = [I32x8::ZERO; N];
+            for (g, s) in steps.iter_mut().enumerate() {
+                *s = I32x8::splat(a) * (column + I32x8::splat(8 * g as i32));
             }
             steps
         });
         ColumnLanes { steps }
     }
 
+    /// The sign bits of the or of the three edge values are the uncovered columns.
     #[inline(always)]
     fn covered(&self, e: [i32; 3]) -> u32 {
-        use std::arch::x86_64::*;
-        // SAFETY: as in `new`.
-        unsafe {
-            let e = e.map(|e| _mm_set1_epi32(e));
-            let mut uncovered = 0;
-            for g in 0..GROUPS {
-                let lane = |k: usize| _mm_add_epi32(e[k], self.steps[k][g]);
-                let or = _mm_or_si128(_mm_or_si128(lane(0), lane(1)), lane(2));
-                uncovered |= (_mm_movemask_ps(_mm_castsi128_ps(or)) as u32) << (4 * g);
-            }
-            !uncovered
+        let e = e.map(I32x8::splat);
+        let mut uncovered = 0;
+        for g in 0..N {
+            let or = (e[0] + self.steps[0][g]) | (e[1] + self.steps[1][g]) | (e[2] + self.steps[2][g]);
+            uncovered |= or.bitmask() << (8 * g);
         }
+        !uncovered
     }
-}
-
-/// `ColumnLanes::covered` a column at a time: the reference.
-#[inline(always)]
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-fn covered_columns<const GROUPS: usize>(e: [i32; 3], steps: &[[[i32; 4]; GROUPS]; 3]) -> u32 {
-    let mut mask = 0;
-    for q in 0..4 * GROUPS {
-        let (g, l) = (q / 4, q % 4);
-        let v = (e[0] + steps[0][g][l]) | (e[1] + steps[1][g][l]) | (e[2] + steps[2][g][l]);
-        mask |= u32::from(v >= 0) << q;
-    }
-    mask
 }
 
 /// The covered run of each row of a box, stepped from row to row. For edge k the columns
@@ -1121,37 +658,16 @@ enum Bound {
 }
 
 impl Bound {
-    /// The bound of an edge with column step `a`, row step `b` and value `e` (see
-    /// `RowRuns::new`).
+    /// The bound of an edge with column step `a`, row step `b` and value `e` at the first
+    /// column of the first row: `floor((num + step r) / div)` on row `r` (plus one for the
+    /// first column of a rising edge), or for a flat edge its sign alone.
     #[inline(always)]
     fn new(a: i64, b: i64, e: i64) -> Bound {
-        match edge_bound(a, b, e) {
-            EdgeBound::Rising { num, step, div } => Bound::First(FloorStep::new(num, step, div)),
-            EdgeBound::Falling { num, step, div } => Bound::Last(FloorStep::new(num, step, div)),
-            EdgeBound::Flat => Bound::Flat { e, b },
+        match a {
+            0 => Bound::Flat { e, b },
+            a if a > 0 => Bound::First(FloorStep::new(-e - 1, -b, a)),
+            a => Bound::Last(FloorStep::new(e, b, -a)),
         }
-    }
-}
-
-/// How an edge bounds a row's covered columns (see `RowRuns`): by `floor((num + step r) /
-/// div)` on row `r`, plus one for the first column of a rising edge, as it is for the last
-/// of a falling one; a flat edge by its sign alone. `RowRuns` and `runs_avx2` both start
-/// from these quotients.
-#[derive(Clone, Copy)]
-pub(super) enum EdgeBound {
-    Rising { num: i64, step: i64, div: i64 },
-    Falling { num: i64, step: i64, div: i64 },
-    Flat,
-}
-
-/// The `EdgeBound` of an edge with column step `a`, row step `b` and value `e` at the first
-/// column of the first row.
-#[inline(always)]
-pub(super) fn edge_bound(a: i64, b: i64, e: i64) -> EdgeBound {
-    match a {
-        0 => EdgeBound::Flat,
-        a if a > 0 => EdgeBound::Rising { num: -e - 1, step: -b, div: a },
-        a => EdgeBound::Falling { num: e, step: b, div: -a },
     }
 }
 
@@ -1230,552 +746,5 @@ impl FloorStep {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn covered(w: usize, h: usize, v: [Vec3; 3]) -> Vec<(usize, usize)> {
-        let mut out = Vec::new();
-        if let Some(t) = Triangle::new(w, h, v) {
-            t.scan([0.0; 3], |i, _, _| out.push((i % w, i / w)));
-        }
-        out.sort_by_key(|&(x, y)| (y, x));
-        out
-    }
-
-    fn p(x: f32, y: f32) -> Vec3 {
-        Vec3::new(x, y, 0.5)
-    }
-
-    #[test]
-    fn top_left_rule_on_centres_lying_on_edges() {
-        // Vertices on pixel centres of a 4x4 raster. Edges: top y = 0.5 (drawn), left
-        // x = 0.5 (drawn), hypotenuse x + y = 4 (a right/bottom edge: centres on it are
-        // not drawn). Drawn: centres (i+.5, j+.5) with i + j <= 2.
-        let a = covered(4, 4, [p(0.5, 0.5), p(3.5, 0.5), p(0.5, 3.5)]);
-        assert_eq!(a, vec![(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (0, 2)]);
-        // The other half of the square: hypotenuse is now its top-left side (drawn), x = 3.5
-        // is a right edge and y = 3.5 a bottom edge (not drawn).
-        // Drawn: i + j >= 3 with i <= 2 and j <= 2.
-        let b = covered(4, 4, [p(3.5, 0.5), p(3.5, 3.5), p(0.5, 3.5)]);
-        assert_eq!(b, vec![(2, 1), (1, 2), (2, 2)]);
-        // Winding does not change coverage.
-        assert_eq!(covered(4, 4, [p(0.5, 0.5), p(0.5, 3.5), p(3.5, 0.5)]), a);
-    }
-
-    #[test]
-    fn shared_edge_pixels_are_drawn_exactly_once() {
-        // Two triangles splitting a quad along an irregular diagonal: every centre of the
-        // quad's interior is covered once, none twice.
-        let q = [p(0.3, 0.2), p(7.9, 1.1), p(7.2, 6.8), p(0.1, 5.3)];
-        let mut count = [0u8; 64];
-        for tri in [[q[0], q[1], q[2]], [q[0], q[2], q[3]]] {
-            for (x, y) in covered(8, 8, tri) {
-                count[y * 8 + x] += 1;
-            }
-        }
-        assert!(count.iter().all(|&c| c <= 1));
-        // Centre (4.5, 3.5) is well inside the quad.
-        assert_eq!(count[3 * 8 + 4], 1);
-    }
-
-    #[test]
-    fn far_outside_vertices_fill_the_visible_part_only() {
-        // Hypotenuse x + y = 5: centres with i + j + 1 < 5, i.e. i + j <= 3, in a 4x4 raster:
-        // 1 + 2 + 3 + 4 = 10 pixels.
-        let v = [p(-50.0, -50.0), p(55.0, -50.0), p(-50.0, 55.0)];
-        let c = covered(4, 4, v);
-        assert_eq!(c.len(), 10);
-        assert!(c.iter().all(|&(x, y)| x + y <= 3));
-        // Entirely off to the right: nothing, no panic.
-        assert!(covered(4, 4, [p(10.0, 0.0), p(20.0, 0.0), p(10.0, 9.0)]).is_empty());
-    }
-
-    #[test]
-    fn bad_coordinates_are_refused() {
-        assert!(Triangle::new(4, 4, [p(f32::NAN, 0.0), p(3.0, 0.0), p(0.0, 3.0)]).is_none());
-        assert!(Triangle::new(4, 4, [p(f32::INFINITY, 0.0), p(3.0, 0.0), p(0.0, 3.0)]).is_none());
-        assert!(Triangle::new(4, 4, [p(1e9, 0.0), p(3.0, 0.0), p(0.0, 3.0)]).is_none());
-        let mut bad_z = p(3.0, 0.0);
-        bad_z.z = f32::NAN;
-        assert!(Triangle::new(4, 4, [p(0.0, 0.0), bad_z, p(0.0, 3.0)]).is_none());
-        // Degenerate (collinear) and zero-sized rasters.
-        assert!(Triangle::new(4, 4, [p(0.0, 0.0), p(1.0, 1.0), p(3.0, 3.0)]).is_none());
-        assert!(Triangle::new(0, 4, [p(0.0, 0.0), p(3.0, 0.0), p(0.0, 3.0)]).is_none());
-    }
-
-    #[test]
-    fn attributes_interpolate_linearly() {
-        // z = 0.1 + 0.1 * x over the plane, s = y / 8; sampled at centres.
-        let v = [Vec3::new(0.0, 0.0, 0.1), Vec3::new(8.0, 0.0, 0.9), Vec3::new(0.0, 8.0, 0.1)];
-        let t = Triangle::new(8, 8, v).unwrap();
-        let mut seen = 0;
-        t.scan([0.0, 0.0, 1.0], |i, z, s| {
-            let (x, y) = ((i % 8) as f32 + 0.5, (i / 8) as f32 + 0.5);
-            assert!((z - (0.1 + 0.1 * x)).abs() < 1e-5, "z at {x},{y}: {z}");
-            assert!((s - y / 8.0).abs() < 1e-5);
-            seen += 1;
-        });
-        // Centres with x + y < 8: i + j <= 6 over 8x8 -> 1 + 2 + ... + 7 = 28.
-        assert_eq!(seen, 28);
-    }
-
-    #[test]
-    fn bands_together_draw_the_whole_triangle_with_the_same_values() {
-        // Split rows 0..3 and 3..8: the union of the bands is the full scan, pixel for
-        // pixel and value for value (the attribute planes do not depend on the band).
-        let v = [Vec3::new(0.3, 0.7, 0.2), Vec3::new(7.6, 2.1, 0.9), Vec3::new(1.9, 7.8, 0.4)];
-        let scan = |rows: Range<usize>| {
-            let mut out = Vec::new();
-            if let Some(t) = Triangle::new_in(8, 8, rows, v) {
-                t.scan([0.1, 0.5, 1.0], |i, z, s| out.push((i, z.to_bits(), s.to_bits())));
-            }
-            out
-        };
-        let whole = scan(0..8);
-        assert!(whole.len() > 10);
-        let mut parts = scan(0..3);
-        assert!(parts.iter().all(|&(i, _, _)| i < 3 * 8));
-        parts.extend(scan(3..8));
-        assert_eq!(parts, whole);
-        // A band the triangle does not reach, and an empty band.
-        assert!(Triangle::new_in(8, 8, 0..1, [p(1.0, 3.0), p(6.0, 3.0), p(3.0, 7.0)]).is_none());
-        assert!(Triangle::new_in(8, 8, 4..4, v).is_none());
-    }
-
-    #[test]
-    fn bounding_box_rounding_matches_floor_and_ceil() {
-        // Centres are at i + 0.5. A box with none inside is refused: x in [1.6, 2.4],
-        // and y in [-0.4, 0.4] (negative coordinates round the same way). A box reaching
-        // the centre row y = 0.5 is kept; which centres are covered is `scan`'s job.
-        assert!(Triangle::new(8, 8, [p(1.6, 1.0), p(2.4, 1.0), p(2.0, 5.0)]).is_none());
-        assert!(Triangle::new(8, 8, [p(1.0, -0.4), p(6.0, -0.4), p(3.0, 0.4)]).is_none());
-        assert!(Triangle::new(8, 8, [p(1.0, -2.0), p(6.0, -2.0), p(3.0, 0.5)]).is_some());
-        // The quick test agrees with the full set-up on every box of a sweep that puts
-        // vertex coordinates just around, on and between pixel centres, in and out of a
-        // band of rows 2..5 of an 8x8 raster.
-        let vals: Vec<i32> = (-3..40).map(|k| k * 53 - 300).collect();
-        for &x0 in &vals {
-            for &y0 in vals.iter().step_by(3) {
-                let (x, y) = ([x0, x0 + 37, x0 + 90], [y0, y0 + 200, y0 + 61]);
-                let z = [0.5; 3];
-                let full = Triangle::snapped_in(8, 8, 2..5, x.map(i64::from), y.map(i64::from), z).is_some();
-                assert_eq!(box_has_centre(8, &(2..5), x, y), full, "{x:?} {y:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn centre_rows_decides_every_band_as_box_has_centre_does() {
-        // Snapped coordinates around, on and between centres, partly off the raster.
-        let vals: Vec<i32> = (-4..44).map(|k| k * 47 - 400).collect();
-        let bands = [0..8, 0..3, 3..8, 2..5, 7..8, 4..4];
-        for &x0 in vals.iter().step_by(2) {
-            for &y0 in &vals {
-                for (dx, dy) in [(37, 200), (90, 61), (5, 3), (300, 20)] {
-                    let (x, y) = ([x0, x0 + dx, x0 + dx / 2], [y0, y0 + dy / 3, y0 + dy]);
-                    let rows = centre_rows(8, 8, x, y);
-                    for band in &bands {
-                        let via_rows = rows.is_some_and(|(a, b)| a < band.end && b >= band.start);
-                        assert_eq!(via_rows, box_has_centre(8, band, x, y), "{x:?} {y:?} {band:?}");
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn spans_decide_as_centre_rows_does() {
-        // Coordinates around centres, off every side, and at the guard band's reach.
-        let mut vals: Vec<i32> = (-4..44).map(|k| k * 47 - 400).collect();
-        vals.extend([-(1 << 28), -300_000, 20_000, 1 << 28]);
-        for (w, h) in [(8, 8), (1, 3), (400, 240)] {
-            for &x0 in &vals {
-                for &y0 in vals.iter().step_by(3) {
-                    for (dx, dy) in [(37, 200), (90, 61), (5, 3), (300, 20), (100_000, -90)] {
-                        let (x, y) = ([x0, x0 + dx, x0 + dx / 2], [y0, y0 + dy / 3, y0 + dy]);
-                        let s: [[i16; 4]; 3] = std::array::from_fn(|k| centre_span(w, h, x[k], y[k]));
-                        let want = centre_rows(w, h, x, y).is_some();
-                        assert_eq!(spans_hold_centre(s[0], s[1], s[2]), want, "{w}x{h} {x:?} {y:?}");
-                        assert_eq!(spans_hold_centre_scalar(s[0], s[1], s[2]), want, "{w}x{h} {x:?} {y:?}");
-                        assert!(spans_hold_centre(s[0], SPAN_ANY, s[2]));
-                        assert!(spans_hold_centre(SPAN_ANY, SPAN_ANY, s[2]));
-                        assert!(spans_hold_centre(SPAN_ANY, SPAN_ANY, SPAN_ANY));
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn a_miss_of_the_only_centre_is_a_scan_that_draws_nothing() {
-        // Small triangles swept across a pixel: whenever the quick test says "miss", the
-        // scan calls nothing, and whenever the box holds one centre and the scan draws,
-        // the quick test says "no miss".
-        let (mut misses, mut hits) = (0, 0);
-        for i in 0..40 {
-            for j in 0..40 {
-                let (ox, oy) = (2.0 + i as f32 * 0.05, 2.0 + j as f32 * 0.05);
-                for v in [
-                    [p(ox, oy), p(ox + 0.9, oy + 0.1), p(ox + 0.2, oy + 0.8)],
-                    [p(ox, oy), p(ox + 0.2, oy + 0.8), p(ox + 0.9, oy + 0.1)],
-                    [p(ox, oy + 0.5), p(ox + 0.5, oy), p(ox + 0.5, oy + 0.5)],
-                ] {
-                    let Some(t) = Triangle::new(8, 8, v) else { continue };
-                    // The scan without the shortcut: every candidate of the box.
-                    let mut drawn = 0;
-                    let (a, b, c) = t.edges();
-                    for py in t.row0..=t.row1 {
-                        for px in t.px0..=t.px1 {
-                            let (r, q) = ((py - t.py0) as i64, (px - t.px0) as i64);
-                            if (0..3).all(|k| c[k] + b[k] * r + a[k] * q >= 0) {
-                                drawn += 1;
-                            }
-                        }
-                    }
-                    let mut scanned = 0;
-                    t.scan([0.0; 3], |_, _, _| scanned += 1);
-                    assert_eq!(scanned, drawn, "{v:?}");
-                    let snap = |c: fn(&Vec3) -> f32| v.each_ref().map(|p| to_fixed(c(p)) as i32);
-                    if small_misses_its_only_centre(8, 8, snap(|p| p.x), snap(|p| p.y)) {
-                        assert_eq!(drawn, 0, "{v:?}");
-                        misses += 1;
-                    } else if t.px0 == t.px1 && t.row0 == t.row1 {
-                        assert_eq!(drawn, 1, "{v:?}");
-                        hits += 1;
-                    }
-                }
-            }
-        }
-        assert!(misses > 100 && hits > 100, "{misses} {hits}");
-    }
-
-    /// `scan_box` as it was before the covered runs: every candidate of the box tested,
-    /// the attributes stepped across the whole row.
-    fn scan_every_candidate(t: &Triangle, s: [f32; 3]) -> Vec<(usize, u32, u32)> {
-        let (a, b, c) = t.edges();
-        let ((z_start, dzdx, dzdy), (s_start, dsdx, dsdy)) = t.planes(s);
-        let mut out = Vec::new();
-        for py in t.row0..=t.row1 {
-            let row = (py - t.py0) as i64;
-            for px in t.px0..=t.px1 {
-                let q = (px - t.px0) as i64;
-                if (0..3).all(|k| c[k] + b[k] * row + a[k] * q >= 0) {
-                    // A multiply and an add from the row's value, as the filler evaluates it.
-                    let z = (z_start + dzdy * row as f32) + dzdx * q as f32;
-                    let sv = (s_start + dsdy * row as f32) + dsdx * q as f32;
-                    out.push((py * t.width + px, z.to_bits(), sv.to_bits()));
-                }
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn small_triangles_fill_as_the_general_set_up_does() {
-        // `fill_snapped` sets small triangles up in i32 without swapping a front face's
-        // vertices; every pixel, depth and scalar must be `Triangle`'s (which swaps), bit
-        // for bit, both facings, culled or not, over a band or the whole raster.
-        let mut seed = 11u64;
-        let mut next = move || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 40) as f32 / (1u64 << 24) as f32
-        };
-        let (mut drawn, mut singles, mut culled) = (0, 0, 0);
-        for k in 0..20_000 {
-            let size = [0.6, 1.5, 4.0, 15.0][k % 4];
-            let (ox, oy) = (next() * 40.0 - 2.0, next() * 30.0 - 2.0);
-            let mut corner = || to_fixed(ox + next() * size) as i32;
-            let x = [corner(), corner(), corner()];
-            let mut corner = || to_fixed(oy + next() * size) as i32;
-            let y = [corner(), corner(), corner()];
-            let z = [next(), next(), next()];
-            let s = [next(), next(), next()];
-            let rows = if k % 3 == 0 { 5..19 } else { 0..30 };
-            let cull = k % 5 == 0;
-            let mut got = Vec::new();
-            let shade = |front: bool| s.map(|v| if front { v } else { -v });
-            fill_snapped((36, 30), &rows, x, y, z, cull, shade, |i, z, s| {
-                got.push((i, z.to_bits(), s.to_bits()))
-            });
-            let mut want = Vec::new();
-            let wide = |v: [i32; 3]| v.map(i64::from);
-            if let Some(t) = Triangle::snapped_in(36, 30, rows.clone(), wide(x), wide(y), z)
-                && (t.front_facing() || !cull)
-            {
-                let s = shade(t.front_facing());
-                t.scan(s, |i, z, s| want.push((i, z.to_bits(), s.to_bits())));
-                singles += usize::from(t.px0 == t.px1 && t.row0 == t.row1 && !want.is_empty());
-            } else if cull {
-                culled += 1;
-            }
-            assert_eq!(got, want, "{x:?} {y:?} {rows:?} cull {cull}");
-            drawn += got.len();
-        }
-        assert!(drawn > 40_000 && singles > 500 && culled > 500, "{drawn} {singles} {culled}");
-    }
-
-    #[test]
-    fn covered_runs_draw_what_testing_every_candidate_draws() {
-        // Triangles of every size from sub-pixel to larger than the raster, slivers in
-        // every direction, vertices on centres and on edges, over a band of the rows.
-        let mut seed = 3u64;
-        let mut next = move || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 40) as f32 / (1u64 << 24) as f32
-        };
-        let (mut drawn, mut wide) = (0, 0);
-        for k in 0..20_000 {
-            let size = [0.7, 3.0, 12.0, 40.0, 200.0][k % 5];
-            let o = Vec3::new(next() * 60.0 - 5.0, next() * 40.0 - 5.0, 0.0);
-            let mut corner = || {
-                let (dx, dy) = (next() * size, next() * size);
-                // Snapped to 1/4 pixel every third time: centres and edges are hit exactly.
-                let snap = |v: f32| if k % 3 == 0 { (v * 4.0).round() / 4.0 + 0.5 } else { v };
-                Vec3::new(snap(o.x + dx), snap(o.y + dy), 0.1 + next())
-            };
-            let mut v = [corner(), corner(), corner()];
-            if k % 4 == 1 {
-                // A sliver: the third corner near the line through the first two.
-                v[2] = v[0].lerp(v[1], next() * 1.4 - 0.2) + Vec3::new(next() - 0.5, next() - 0.5, 0.0) * 0.3;
-            }
-            let rows = if k % 2 == 0 { 0..40 } else { 7..23 };
-            let Some(t) = Triangle::new_in(50, 40, rows, v) else { continue };
-            let s = [next(), next(), next()];
-            let mut got = Vec::new();
-            t.scan(s, |i, z, sv| got.push((i, z.to_bits(), sv.to_bits())));
-            let want = scan_every_candidate(&t, s);
-            assert_eq!(got, want, "{v:?}");
-            drawn += got.len();
-            wide += usize::from(!t.small);
-        }
-        assert!(drawn > 100_000 && wide > 1500, "{drawn} {wide}");
-    }
-
-    #[test]
-    fn column_lanes_agree_with_testing_each_column() {
-        // Edge values and steps of the sizes a small triangle's can have (below 2^25 and
-        // 2^20), around zero where the verdicts change, for every lane width.
-        let mut seed = 11u64;
-        let mut next = move |bits: u32| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            ((seed >> 33) as i32 >> (31 - bits)).wrapping_sub(1 << (bits - 1))
-        };
-        let mut checked = 0;
-        for _ in 0..20_000 {
-            let a = [next(21), next(21), next(12)];
-            let e = [next(26), next(14), next(25)];
-            fn check<const G: usize>(a: [i32; 3], e: [i32; 3]) {
-                let lanes = ColumnLanes::<G>::new(a);
-                let steps: [[[i32; 4]; G]; 3] =
-                    a.map(|a| std::array::from_fn(|g| std::array::from_fn(|q| a * (4 * g + q) as i32)));
-                let keep = (1u32 << (4 * G)) - 1;
-                assert_eq!(lanes.covered(e) & keep, covered_columns(e, &steps), "{a:?} {e:?}");
-                for q in 0..4 * G {
-                    let inside = (0..3).all(|k| e[k] + a[k] * q as i32 >= 0);
-                    assert_eq!(covered_columns(e, &steps) >> q & 1 == 1, inside, "{a:?} {e:?} {q}");
-                }
-            }
-            check::<1>(a, e);
-            check::<2>(a, e);
-            check::<4>(a, e);
-            checked += 1;
-        }
-        assert_eq!(checked, 20_000);
-    }
-
-    #[test]
-    fn scalars_are_asked_for_only_when_a_pixel_is_covered() {
-        // Slivers and sub-pixel triangles swept across a few pixels: `scan_box` calls `s`
-        // once for a small triangle that draws, never for one that does not (most of a
-        // dense mesh's), and at most once for a large one.
-        let (mut drawing, mut blank) = (0, 0);
-        for i in 0..60 {
-            for j in 0..30 {
-                let (ox, oy) = (1.0 + i as f32 * 0.071, 1.0 + j as f32 * 0.13);
-                for v in [
-                    [p(ox, oy), p(ox + 3.9, oy + 0.2), p(ox + 0.1, oy + 0.25)],
-                    [p(ox, oy), p(ox + 0.3, oy + 0.6), p(ox + 0.5, oy + 0.1)],
-                    [p(ox, oy), p(ox + 30.0, oy + 1.1), p(ox + 0.2, oy + 0.3)],
-                ] {
-                    let Some(t) = Triangle::new(48, 12, v) else { continue };
-                    let asked = std::cell::Cell::new(0);
-                    let mut drawn = 0;
-                    t.scan_box(
-                        || {
-                            asked.set(asked.get() + 1);
-                            [0.0; 3]
-                        },
-                        |_, _, _| drawn += 1,
-                    );
-                    if t.small {
-                        assert_eq!(asked.get(), usize::from(drawn > 0), "{v:?}");
-                    } else {
-                        assert!(asked.get() <= 1 && (drawn == 0 || asked.get() == 1), "{v:?}");
-                    }
-                    if drawn > 0 {
-                        drawing += 1;
-                    } else {
-                        blank += 1;
-                    }
-                }
-            }
-        }
-        assert!(drawing > 1000 && blank > 200, "{drawing} {blank}");
-    }
-
-    #[test]
-    fn row_runs_are_the_runs_of_non_negative_edges() {
-        // Every mix of rising, falling and flat edges, row steps of either sign, values
-        // far on either side of zero, over several rows: each row's run is the one found
-        // by testing every column.
-        let steps = [-700, -256, -3, 0, 1, 256, 999, 1 << 36, -(1 << 36) + 7];
-        let starts = [-5000, -1000, -257, -256, -1, 0, 1, 255, 256, 4000, -(1 << 50) - 3, (1 << 49) + 1];
-        let mut runs_seen = 0;
-        for a0 in steps {
-            for a1 in steps {
-                for e0 in starts {
-                    for (e1, b0, b1) in
-                        [(-1000, 77, -300), (256, 0, 1 << 20), (4000, -300, 0), (0, 1 << 20, 77)]
-                    {
-                        for (a2, e2, b2) in [(0, 0, 0), (-512, 3000, -300), (300, -600, 77), (0, -1, 1 << 20)]
-                        {
-                            let (a, b, e) = ([a0, a1, a2], [b0, b1, b2], [e0, e1, e2]);
-                            for cols in [1, 2, 9, 30] {
-                                let mut runs = RowRuns::new(a, b, e);
-                                for row in 0..4i64 {
-                                    let inside: Vec<usize> = (0..cols)
-                                        .filter(|&q| (0..3).all(|k| e[k] + b[k] * row + a[k] * q as i64 >= 0))
-                                        .collect();
-                                    let want = inside.first().map(|&f| (f, *inside.last().unwrap()));
-                                    assert_eq!(
-                                        runs.next_row(cols),
-                                        want,
-                                        "{a:?} {b:?} {e:?} {cols} row {row}"
-                                    );
-                                    runs_seen += usize::from(want.is_some());
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        assert!(runs_seen > 10_000, "{runs_seen}");
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn vector_row_runs_are_the_stepped_ones() {
-        use super::super::runs_avx2::{RUN_ROWS, RowRunner, Runs};
-        use crate::isa::Isa;
-        // Random boxes up to 300 x 200 (several blocks of rows, and a last block cut
-        // short), edges of every kind (flat among them) whose values range from a few
-        // pixels' to 2^50: every block's runs are `RowRuns`', row for row.
-        let mut seed = 11u64;
-        let mut next = move |bits: u32| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            ((seed >> 11) & ((1 << bits) - 1)) as i64 - (1 << (bits - 1))
-        };
-        let (mut runs_seen, mut rows_seen, mut flats) = (0, 0, 0);
-        let isas: Vec<Isa> = Isa::available().collect();
-        if isas.is_empty() {
-            eprintln!("note: no AVX2 here; runs_avx2 is not tested");
-            return;
-        }
-        for &isa in &isas {
-            isa.forced(|| {
-                for k in 0..4000 {
-                    let (mut a, b, e);
-                    if k % 2 == 0 {
-                        // As snapped triangles make them: steps in whole pixels (of 256
-                        // sub-pixel units each way), values that often land on zero, so
-                        // that centres lie exactly on edges.
-                        let mut step = || 256 * next(6);
-                        (a, b) = ([step(), step(), step()], [step(), step(), step()]);
-                        let mut value = || 256 * next(10) + next(2);
-                        e = [value(), value(), value()];
-                    } else {
-                        let magnitude = [12, 20, 30, 40, 51][k % 5];
-                        (a, b) = ([next(18), next(18), next(18)], [next(18), next(18), next(18)]);
-                        e = [next(magnitude), next(magnitude), next(magnitude)];
-                    }
-                    if k % 4 < 2 {
-                        a[k % 3] = 0;
-                    }
-                    let (cols, rows) =
-                        (1 + (next(10) + 512) as usize % 300, 1 + (next(10) + 512) as usize % 200);
-                    let runner = RowRunner::new(a, b, e, cols, rows).expect("values within 2^52");
-                    let mut stepped = RowRuns::new(a, b, e);
-                    let mut out = Runs::default();
-                    for from in (0..rows).step_by(RUN_ROWS) {
-                        let count = (rows - from).min(RUN_ROWS);
-                        let bits = runner.block(from, count, &mut out);
-                        for r in 0..count {
-                            let got =
-                                (bits >> r & 1 == 1).then(|| (out.first[r] as usize, out.last[r] as usize));
-                            assert_eq!(
-                                got,
-                                stepped.next_row(cols),
-                                "{isa:?} {a:?} {b:?} {e:?} {cols} row {}",
-                                from + r
-                            );
-                            runs_seen += usize::from(got.is_some());
-                        }
-                        assert_eq!(bits.checked_shr(count as u32).unwrap_or(0), 0);
-                        rows_seen += count;
-                    }
-                    flats += usize::from(a.contains(&0));
-                }
-            });
-        }
-        assert!(runs_seen > 20_000 && rows_seen > 200_000 && flats > 500, "{runs_seen} {rows_seen} {flats}");
-        // Values that could pass 2^52 within the box are left to `RowRuns` (on a set the CPU
-        // has, whatever RIGSCOPE_SIMD asks of the rest of the run).
-        let (a, b) = ([256, -256, 0], [256, 256, -512]);
-        isas[0].forced(|| {
-            for k in 0..3 {
-                let at = |v: i64| std::array::from_fn(|i| if i == k { v } else { 0 });
-                assert!(RowRunner::new(a, b, at((1 << 52) - 1 - 512 * 10), 10, 10).is_some());
-                assert!(RowRunner::new(a, b, at(1 << 52), 10, 10).is_none());
-                assert!(RowRunner::new(a, at(1 << 37), [0; 3], 10, 1 << 14).is_some());
-                assert!(RowRunner::new(a, at(1 << 37), at(1 << 51), 10, 1 << 14).is_none());
-            }
-            // Past the largest raster side a flat edge's scaled bound could fall inside a row.
-            assert!(RowRunner::new(a, b, [0; 3], 16384, 10).is_some());
-            assert!(RowRunner::new(a, b, [0; 3], 16385, 10).is_none());
-            assert!(RowRunner::new(a, b, [0; 3], 10, 16385).is_none());
-        });
-    }
-
-    #[test]
-    fn floor_steps_are_the_integer_floors() {
-        // Numerators and steps of either sign and every magnitude the edges can have,
-        // divisors from 1 up: each step's floor is the one worked out in i128.
-        let mut seed = 9u64;
-        let mut next = move || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            seed >> 8
-        };
-        let signed = |v: u64, neg: bool| if neg { -(v as i64) } else { v as i64 };
-        for _ in 0..20_000 {
-            let d = ((next() >> 16) >> (next() % 40)).max(1) as i64;
-            let n = signed(next() >> (next() % 56 + 2), next() % 2 == 0);
-            let delta = signed(next() >> (next() % 40 + 20), next() % 2 == 0);
-            let mut step = FloorStep::new(n, delta, d);
-            for i in 0..50i128 {
-                let want = (i128::from(n) + i128::from(delta) * i).div_euclid(i128::from(d));
-                assert_eq!(i128::from(step.next()), want, "({n} + {delta} * {i}) / {d}");
-            }
-        }
-    }
-
-    #[test]
-    fn facing_follows_what_the_viewer_sees() {
-        // Top-left -> top-right -> bottom-left is clockwise as seen on screen: a back face
-        // (glTF fronts are counter-clockwise as seen).
-        let t = Triangle::new(4, 4, [p(0.5, 0.5), p(3.5, 0.5), p(0.5, 3.5)]).unwrap();
-        assert!(!t.front_facing());
-        let t = Triangle::new(4, 4, [p(0.5, 0.5), p(0.5, 3.5), p(3.5, 0.5)]).unwrap();
-        assert!(t.front_facing());
-    }
-}
+#[path = "fill_tests.rs"]
+mod tests;

@@ -5,8 +5,9 @@
 
 use std::ops::Range;
 
+use super::canvas::{Layer, Pixel};
 use super::color::Rgb;
-use super::raster::{Layer, Pixel, Raster};
+use super::raster::{CELL_ASPECT, Raster};
 
 /// How pixels become cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -31,6 +32,22 @@ impl GlyphMode {
             GlyphMode::HalfBlock => (1, 2),
             GlyphMode::Ascii => (1, 1),
         }
+    }
+}
+
+impl Raster {
+    /// A raster for `cols` x `rows` terminal cells packed with `mode`.
+    pub fn for_grid(cols: usize, rows: usize, mode: GlyphMode) -> Raster {
+        let mut r = Raster::default();
+        r.resize_for_grid(cols, rows, mode);
+        r
+    }
+
+    /// Resize for `cols` x `rows` cells of `mode`, with the usual 1:2 cell shape.
+    pub fn resize_for_grid(&mut self, cols: usize, rows: usize, mode: GlyphMode) {
+        let (dx, dy) = mode.cell_dots();
+        let aspect = CELL_ASPECT * dx as f32 / dy as f32;
+        self.resize(cols.saturating_mul(dx), rows.saturating_mul(dy), aspect);
     }
 }
 

@@ -11,14 +11,16 @@
 //! projection scratch are reused, so a steady frame allocates nothing.
 //!
 //! Files: `camera` (orbit camera, projection), `raster` (buffers, the low-level
-//! screen-space drawing calls), `canvas` (per-pixel rules, which blocks were written), `fill` (triangle coverage; `runs_avx2` works out a
-//! long triangle's rows four at a time), `bin` (which triangles
-//! of a list may draw; `filter_avx2` holds its eight-lane tests), `line` (Bresenham),
-//! `clip` (near plane and guard band), `project` (per-vertex work; `project_avx2` is its
-//! eight-lane kernel, `project_avx512` its sixteen-lane one; `crate::isa` picks the
-//! instruction set the kernels are compiled for),
-//! `topology` (glTF primitive modes), `mesh` (drawing a mesh and its ghost), `overlay`
-//! (skeleton, gizmo), `glyphs` (cells), `ansi` (escapes), `color` (Rgb, heat ramp).
+//! screen-space drawing calls), `canvas` (per-pixel rules, which blocks were written),
+//! `project` (per-vertex work into `vertex::ProjVertex`es), `bin` (which triangles of a list
+//! may draw, binned for the row bands), `filter` (its eight-lane span and coverage tests and
+//! the small triangles' set-up), `fill` (triangle coverage), `small` (small triangles set
+//! up in i32, one or sixteen at a time), `line` (Bresenham), `clip` (near plane and guard
+//! band), `topology` (glTF primitive modes), `mesh` (drawing a mesh and its ghost),
+//! `overlay` (skeleton, gizmo), `glyphs` (cells), `ansi` (escapes), `color` (Rgb, heat
+//! ramp). The kernels (`project`, `filter`, `small`'s row masks) are written once against
+//! `crate::lanes`, which picks the instruction set at run time; they import nothing from
+//! their callers.
 
 mod ansi;
 mod bin;
@@ -26,35 +28,18 @@ mod camera;
 mod canvas;
 mod clip;
 mod color;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod cover;
-// The render module's `unsafe`: AVX2 intrinsics behind runtime detection.
 mod fill;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod filter_avx2;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod filter_avx512;
+mod filter;
 mod glyphs;
 mod line;
 mod mesh;
 mod overlay;
 mod project;
-// The render module's `unsafe`: AVX2 intrinsics behind runtime detection.
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod project_avx2;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod project_avx512;
 mod raster;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod runs_avx2;
 mod scene;
+mod small;
 mod topology;
+mod vertex;
 
 pub use ansi::{ColorDepth, StablePalette, ansi16, ansi256, ansi256_rgb, to_ansi, write_ansi};
 pub use camera::{

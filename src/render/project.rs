@@ -3,86 +3,17 @@
 //! filler's fixed-point grid, the head-light term, and for binned meshes the centre spans
 //! (see `bin`). Output goes into scratch buffers the raster keeps between frames.
 //!
-//! On x86-64 CPUs with AVX2 whole blocks of eight vertices go through `project_avx2`; the
-//! portable four-lane path here does the rest, and everything elsewhere. Both give
-//! `project_one`'s bits, which the tests check for every path.
+//! Blocks of eight vertices go through `Wide`, written against `crate::lanes`, and the last
+//! few through `project_one`; both give the same bits, which the tests check on every
+//! backend.
 
 use glam::{Mat4, Vec3, Vec4};
 
 use super::bin::Bins;
 use super::clip::GUARD;
-use super::fill::{SPAN_ANY, SUB, centre_span, to_fixed};
-
-/// What a projected vertex is good for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[repr(u8)] // `project_avx2` writes the values.
-pub(crate) enum State {
-    /// In front of the near plane and inside the guard band: its snapped screen position
-    /// is valid and primitives made only of such vertices skip clipping.
-    Simple = 0,
-    /// Finite but needs clipping (behind the near plane or outside the guard band).
-    Clip = 1,
-    /// A coordinate is NaN or infinite: primitives using it are skipped.
-    #[default]
-    Invalid = 2,
-}
-
-/// The hot per-vertex data the triangle loop reads, 16 bytes (the clip-space position is
-/// not kept, only clipped primitives need it and they redo it, see `Scratch::clip_pos`).
-/// The `State` is folded into the position: a vertex that is not simple has `y` equal to
-/// `NOT_SIMPLE`, which no snapped position reaches (the guard band keeps them within
-/// 2^27), and its state in `x`. So the projection writes each vertex whole, two to a
-/// 32-byte store, and no state byte. `repr(C)`: `project_avx2` writes the fields in this order.
-#[derive(Debug, Clone, Copy)]
-#[repr(C, align(16))]
-pub(crate) struct ProjVertex {
-    /// Screen position snapped to 1/`SUB` pixel (y down) when simple.
-    pub x: i32,
-    pub y: i32,
-    /// Reversed depth when simple, else 0.
-    pub z: f32,
-    /// `normal . light`, signed: the caller picks the side (two-sided lighting). 0 when
-    /// there is no usable normal.
-    pub light: f32,
-}
-
-/// `ProjVertex::y` of a vertex that is not simple.
-pub(super) const NOT_SIMPLE: i32 = i32::MIN;
-
-impl Default for ProjVertex {
-    fn default() -> Self {
-        ProjVertex::not_simple(State::Invalid, 0.0)
-    }
-}
-
-impl ProjVertex {
-    /// A vertex in `state` (`Clip` or `Invalid`) with the light `light`.
-    #[inline]
-    pub fn not_simple(state: State, light: f32) -> ProjVertex {
-        ProjVertex { x: state as i32, y: NOT_SIMPLE, z: 0.0, light }
-    }
-
-    #[inline]
-    pub fn simple(&self) -> bool {
-        self.y != NOT_SIMPLE
-    }
-
-    #[inline]
-    pub fn state(&self) -> State {
-        match (self.simple(), self.x) {
-            (true, _) => State::Simple,
-            (false, x) if x == State::Clip as i32 => State::Clip,
-            _ => State::Invalid,
-        }
-    }
-
-    /// The snapped screen position as floats (for lines and points).
-    #[inline]
-    pub fn screen(&self) -> Vec3 {
-        let k = 1.0 / SUB as f32;
-        Vec3::new(self.x as f32 * k, self.y as f32 * k, self.z)
-    }
-}
+use super::fill::{SPAN_ANY, SPAN_MAX_SIDE, SUB, SUB_BITS, centre_span, to_fixed};
+pub(super) use super::vertex::{NOT_SIMPLE, ProjVertex, State};
+use crate::lanes::{self, F32x8, I32x8, Isa, Kernel, WIDTH};
 
 /// Buffers reused across draws.
 #[derive(Debug, Clone, Default)]
@@ -111,10 +42,8 @@ impl Scratch {
 /// Meshes with at least this many vertices are projected on every thread of the rayon
 /// pool (persistent threads); below it one thread is faster than the hand-off.
 const PARALLEL_MIN_VERTICES: usize = 16_384;
-/// Vertices per task; a multiple of `LANES`.
+/// Vertices per task; a multiple of `lanes::WIDTH`.
 const CHUNK: usize = 4096;
-/// Vertices projected together, one per `Vec4` lane.
-const LANES: usize = 4;
 
 /// What a mesh is projected with: the camera's matrix, the unit direction towards the
 /// light, and the viewport's size in pixels.
@@ -149,29 +78,16 @@ pub(super) fn project_all(
     out.view_proj = view_proj;
     let normals = normals.filter(|v| v.len() == n);
     let wide = Wide::new(view_proj, light_dir, width, height);
-    #[cfg(target_arch = "x86_64")]
-    let avx2 = super::project_avx2::Params::new(view_proj, light_dir, width, height);
     // `spans` is empty or as long as `verts`.
     let run = |start: usize, verts: &mut [ProjVertex], spans: &mut [[i16; 4]]| {
         let end = start + verts.len();
         let ps = positions.get(start..end).unwrap_or_default();
         let ns = normals.and_then(|ns| ns.get(start..end));
-        let with_spans = !spans.is_empty();
-        // Whole blocks of eight with AVX2 when the CPU has it, the rest (or all) here.
-        #[cfg(target_arch = "x86_64")]
-        let done = if with_spans {
-            super::project_avx2::project::<true>(&avx2, ps, ns, verts, spans)
+        let wide = &wide;
+        if spans.is_empty() {
+            lanes::run(Chunk::<false> { wide, ps, ns, verts, spans });
         } else {
-            super::project_avx2::project::<false>(&avx2, ps, ns, verts, spans)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let done = 0;
-        let (ps, ns, verts) = (&ps[done..], ns.map(|ns| &ns[done..]), &mut verts[done..]);
-        let spans = if with_spans { &mut spans[done..] } else { spans };
-        if with_spans {
-            wide.project_range::<true>(ps, ns, verts, spans);
-        } else {
-            wide.project_range::<false>(ps, ns, verts, spans);
+            lanes::run(Chunk::<true> { wide, ps, ns, verts, spans });
         }
     };
     let Scratch { verts, spans, .. } = out;
@@ -237,20 +153,35 @@ fn project_one(
     v
 }
 
-/// `project_one` for four vertices at a time, one per lane of a `Vec4` (SSE on x86-64,
-/// plain arrays elsewhere). Every lane does the scalar path's operations in the scalar
-/// path's order, so the results are bit for bit the same (there is no fused multiply-add
-/// in either): `Mat4 * Vec4` is `((c0 x + c1 y) + c2 z) + c3` per row, and `to_screen`,
+/// `project_one` for eight vertices at a time, one per lane (`crate::lanes`). Every lane
+/// does the one-vertex path's operations in its order, so the results are bit for bit the
+/// same: `Mat4 * Vec4` is `((c0 x + c1 y) + c2 z) + c3` per row, and `to_screen`,
 /// `normalize_or_zero` and `dot` are written out below as glam and `to_screen` do them.
 struct Wide {
     view_proj: Mat4,
     light_dir: Vec3,
-    /// The matrix by rows, each entry splatted: `m[row][col]`.
-    m: [[Vec4; 4]; 4],
-    light: [Vec4; 3],
+    /// The matrix by rows: `m[row][col]`.
+    m: [[f32; 4]; 4],
     width: f32,
     height: f32,
     sides: (usize, usize),
+}
+
+/// `Wide::project_range` as a `lanes::Kernel`.
+struct Chunk<'a, const SPANS: bool> {
+    wide: &'a Wide,
+    ps: &'a [Vec3],
+    ns: Option<&'a [Vec3]>,
+    verts: &'a mut [ProjVertex],
+    spans: &'a mut [[i16; 4]],
+}
+
+impl<const SPANS: bool> Kernel for Chunk<'_, SPANS> {
+    type Output = ();
+    #[inline(always)]
+    fn run<S: Isa>(self) {
+        self.wide.project_range::<S, SPANS>(self.ps, self.ns, self.verts, self.spans);
+    }
 }
 
 impl Wide {
@@ -260,8 +191,7 @@ impl Wide {
             view_proj,
             light_dir,
             sides: (width, height),
-            m: std::array::from_fn(|r| std::array::from_fn(|c| Vec4::splat(cols[c][r]))),
-            light: light_dir.to_array().map(Vec4::splat),
+            m: std::array::from_fn(|r| std::array::from_fn(|c| cols[c][r])),
             width: width as f32,
             height: height as f32,
         }
@@ -270,7 +200,7 @@ impl Wide {
     /// Project `ps` (and `ns` when there are normals) into `verts`, and their spans into
     /// `spans` when `SPANS`; all of the same length.
     #[inline(always)]
-    fn project_range<const SPANS: bool>(
+    fn project_range<S: Isa, const SPANS: bool>(
         &self,
         ps: &[Vec3],
         ns: Option<&[Vec3]>,
@@ -278,13 +208,13 @@ impl Wide {
         spans: &mut [[i16; 4]],
     ) {
         let (w, h) = self.sides;
-        let done = verts.len() / LANES * LANES;
-        for (k, v) in verts.chunks_exact_mut(LANES).enumerate() {
-            let at = |s: &[Vec3]| -> [Vec3; LANES] { std::array::from_fn(|j| s[k * LANES + j]) };
-            let (q, qs) = self.project::<SPANS>(at(ps), ns.map(at));
+        let done = verts.len() / WIDTH * WIDTH;
+        for (k, v) in verts.chunks_exact_mut(WIDTH).enumerate() {
+            let at = k * WIDTH..(k + 1) * WIDTH;
+            let (q, qs) = self.project::<S, SPANS>(&ps[at.clone()], ns.map(|ns| &ns[at.clone()]));
             v.copy_from_slice(&q);
             if SPANS {
-                spans[k * LANES..(k + 1) * LANES].copy_from_slice(&qs);
+                spans[at].copy_from_slice(&qs);
             }
         }
         for (i, v) in verts.iter_mut().enumerate().skip(done) {
@@ -295,75 +225,112 @@ impl Wide {
         }
     }
 
-    /// Four vertices, and their spans when `SPANS` (else `SPAN_ANY`).
+    /// Eight vertices, and their spans when `SPANS` (else `SPAN_ANY`).
     #[inline(always)]
-    fn project<const SPANS: bool>(
+    fn project<S: Isa, const SPANS: bool>(
         &self,
-        p: [Vec3; LANES],
-        normals: Option<[Vec3; LANES]>,
-    ) -> ([ProjVertex; LANES], [[i16; 4]; LANES]) {
-        let lane = |f: fn(Vec3) -> f32, v: &[Vec3; LANES]| Vec4::new(f(v[0]), f(v[1]), f(v[2]), f(v[3]));
-        let (x, y, z) = (lane(|v| v.x, &p), lane(|v| v.y, &p), lane(|v| v.z, &p));
-        let row = |r: [Vec4; 4]| r[0] * x + r[1] * y + r[2] * z + r[3];
-        let [cx, cy, cz, cw] = self.m.map(row);
-        let finite = cx.is_finite_mask() & cy.is_finite_mask() & cz.is_finite_mask() & cw.is_finite_mask();
-        let g = Vec4::splat(GUARD) * cw;
-        let simple = finite & cw.cmpgt(Vec4::ZERO) & cw.cmpge(cz) & cx.abs().cmple(g) & cy.abs().cmple(g);
+        p: &[Vec3],
+        normals: Option<&[Vec3]>,
+    ) -> ([ProjVertex; WIDTH], [[i16; 4]; WIDTH]) {
+        let splat = F32x8::<S>::splat;
+        let [x, y, z] = components::<S>(p);
+        let m = &self.m;
+        let (cx, cy, cz, cw) =
+            (row(&m[0], x, y, z), row(&m[1], x, y, z), row(&m[2], x, y, z), row(&m[3], x, y, z));
+        let finite = cx.finite() & cy.finite() & cz.finite() & cw.finite();
+        let g = splat(GUARD) * cw;
+        let simple = finite & cw.gt(F32x8::ZERO) & cw.ge(cz) & cx.abs().le(g) & cy.abs().le(g);
         // `to_screen`, lane by lane (lanes that are not simple are computed and dropped).
-        let inv_w = Vec4::ONE / cw;
-        let sx = (cx * inv_w + Vec4::ONE) * Vec4::splat(0.5) * Vec4::splat(self.width);
-        let sy = (Vec4::ONE - cy * inv_w) * Vec4::splat(0.5) * Vec4::splat(self.height);
+        let one = splat(1.0);
+        let inv_w = one / cw;
+        let sx = (cx * inv_w + one) * splat(0.5) * splat(self.width);
+        let sy = (one - cy * inv_w) * splat(0.5) * splat(self.height);
         let sz = cz * inv_w;
         let light = match normals {
             Some(n) => {
-                let (nx, ny, nz) = (lane(|v| v.x, &n), lane(|v| v.y, &n), lane(|v| v.z, &n));
+                let [nx, ny, nz] = components::<S>(n);
                 // `normalize_or_zero`: the reciprocal length, or the zero vector.
-                let rcp = Vec4::ONE / (nx * nx + ny * ny + nz * nz).sqrt();
-                let ok = rcp.is_finite_mask() & rcp.cmpgt(Vec4::ZERO);
-                let unit = |c: Vec4| Vec4::select(ok, c * rcp, Vec4::ZERO);
-                let [lx, ly, lz] = self.light;
-                let l = unit(nx) * lx + unit(ny) * ly + unit(nz) * lz;
-                Vec4::select(l.is_finite_mask(), l, Vec4::ZERO)
+                let rcp = one / (nx * nx + ny * ny + nz * nz).sqrt();
+                let ok = rcp.finite() & rcp.gt(F32x8::ZERO);
+                let (ux, uy, uz) = (
+                    ok.select_f32(nx * rcp, F32x8::ZERO),
+                    ok.select_f32(ny * rcp, F32x8::ZERO),
+                    ok.select_f32(nz * rcp, F32x8::ZERO),
+                );
+                let Vec3 { x: lx, y: ly, z: lz } = self.light_dir;
+                let l = ux * splat(lx) + uy * splat(ly) + uz * splat(lz);
+                l.finite().select_f32(l, F32x8::ZERO)
             }
-            None => Vec4::ZERO,
+            None => F32x8::ZERO,
         };
-        let (finite, simple) = (finite.bitmask(), simple.bitmask());
-        let (sx, sy, sz, light) = (sx.to_array(), sy.to_array(), sz.to_array(), light.to_array());
-        // Snapped for every lane and kept for the simple ones: no branch per lane (a
-        // lane that is not simple may convert NaN or an out-of-range value, which Rust
-        // defines).
-        let (fx, fy) = (sx.map(|v| to_fixed(v) as i32), sy.map(|v| to_fixed(v) as i32));
-        let on: [bool; LANES] = std::array::from_fn(|j| simple & (1 << j) != 0);
-        let verts = std::array::from_fn(|j| {
-            if on[j] {
-                ProjVertex { x: fx[j], y: fy[j], z: sz[j], light: light[j] }
-            } else if finite & (1 << j) != 0 {
-                ProjVertex::not_simple(State::Clip, light[j])
-            } else {
-                ProjVertex::not_simple(State::Invalid, light[j])
-            }
-        });
-        let mut spans = [SPAN_ANY; LANES];
+        // Snapped for every lane and kept for the simple ones: no branch per lane.
+        let (fx, fy) = (snap(sx), snap(sy));
+        let state = finite.select(I32x8::splat(State::Clip as i32), I32x8::splat(State::Invalid as i32));
+        let x = simple.select(fx, state);
+        let y = simple.select(fy, I32x8::splat(NOT_SIMPLE));
+        let z = simple.select_f32(sz, F32x8::ZERO);
+        let records = I32x8::records([x, y, z.to_bits(), light.to_bits()]);
+        let mut verts = [ProjVertex::default(); WIDTH];
+        for (v, r) in verts.iter_mut().zip(&records) {
+            let float = |w: i32| f32::from_bits(w as u32);
+            *v = ProjVertex { x: r[0], y: r[1], z: float(r[2]), light: float(r[3]) };
+        }
+        let mut spans = [SPAN_ANY; WIDTH];
         if SPANS {
             let (w, h) = self.sides;
-            let (x, y) = (centre_spans(w, fx), centre_spans(h, fy));
-            for j in 0..LANES {
-                if on[j] {
-                    spans[j] = [x[0][j], x[1][j], y[0][j], y[1][j]];
-                }
+            let (x, y) = (centre_spans(w, fx, simple), centre_spans(h, fy, simple));
+            for (j, s) in spans.iter_mut().enumerate() {
+                *s = [x[0].0[j] as i16, x[1].0[j] as i16, y[0].0[j] as i16, y[1].0[j] as i16];
             }
         }
         (verts, spans)
     }
 }
 
-/// The first and negated last centres of `fill::centre_span` along one axis of `side`
-/// pixels, for four snapped coordinates: written a component at a time across the lanes
-/// so that it compiles to SIMD integer operations.
+/// `fill::to_fixed` of every lane within the guard band, as `i32` (other lanes give some
+/// value), in f32. `to_fixed` is `trunc((x + 0.5) + 2^40) - 2^40` in f64 for `x = v * SUB`
+/// (exact in either): `x + 0.5` is exact in f64 and adding 2^40 rounds it to a multiple of
+/// 2^-12 (2^-13 when `x + 0.5 < 0`), ties to even, before the truncation. So it is
+/// `floor(x) + 1` exactly when the fraction `x - floor(x)` (exact in f32) is at least
+/// `0.5 - 2^-13` (`0.5 - 2^-14`), else `floor(x)`.
 #[inline(always)]
-fn centre_spans(side: usize, v: [i32; LANES]) -> [[i16; LANES]; 2] {
-    let one = |j: usize| centre_span(side, side, v[j], v[j]);
-    [std::array::from_fn(|j| one(j)[0]), std::array::from_fn(|j| one(j)[1])]
+fn snap<S: Isa>(v: F32x8<S>) -> I32x8<S> {
+    let x = v * F32x8::splat(SUB as f32);
+    let floor = x.floor();
+    let at_least = x
+        .ge(F32x8::splat(-0.5))
+        .select_f32(F32x8::splat(0.5 - 1.0 / 8192.0), F32x8::splat(0.5 - 1.0 / 16384.0));
+    // `floor` is an integer within i32 on the lanes that matter; `up` is -1 or 0.
+    floor.to_i32() - (x - floor).ge(at_least)
+}
+
+/// `fill::centre_span` along one axis of `side` pixels, for eight snapped coordinates:
+/// the first and the negated last centre, `SPAN_ANY`'s value where `keep` is not set.
+#[inline(always)]
+fn centre_spans<S: Isa>(side: usize, v: I32x8<S>, keep: I32x8<S>) -> [I32x8<S>; 2] {
+    const HALF: i32 = (SUB / 2) as i32;
+    let hi = I32x8::splat(side.min(SPAN_MAX_SIDE) as i32);
+    let half = v - I32x8::splat(HALF);
+    let first = (half + I32x8::splat(SUB as i32 - 1)).shr::<SUB_BITS>().max(I32x8::ZERO).min(hi);
+    let neg_last = (-half.shr::<SUB_BITS>()).max(I32x8::splat(1) - hi).min(I32x8::splat(1));
+    let any = I32x8::splat(i32::from(SPAN_ANY[0]));
+    [keep.select(first, any), keep.select(neg_last, any)]
+}
+
+/// Row `m` of a matrix times `(x, y, z, 1)`, in glam's order.
+#[inline(always)]
+fn row<S: Isa>(m: &[f32; 4], x: F32x8<S>, y: F32x8<S>, z: F32x8<S>) -> F32x8<S> {
+    F32x8::splat(m[0]) * x + F32x8::splat(m[1]) * y + F32x8::splat(m[2]) * z + F32x8::splat(m[3])
+}
+
+/// The x, y and z of eight vectors, one per lane.
+#[inline(always)]
+fn components<S: Isa>(v: &[Vec3]) -> [F32x8<S>; 3] {
+    let mut flat = [0.0; 3 * WIDTH];
+    for (j, v) in v.iter().take(WIDTH).enumerate() {
+        flat[3 * j..3 * j + 3].copy_from_slice(&v.to_array());
+    }
+    F32x8::xyz(&flat)
 }
 
 /// Clip space -> screen space for a vertex known to be in front of the near plane.
@@ -499,8 +466,8 @@ mod tests {
         (pts, normals)
     }
 
-    /// The portable path alone (four lanes, then one vertex at a time), which `project_all`
-    /// uses only on CPUs without AVX2.
+    /// The lanes compiled for the baseline alone (eight lanes, then one vertex at a time),
+    /// on the calling thread.
     fn portable(projection: Projection, pts: &[Vec3], normals: Option<&[Vec3]>, with_spans: bool) -> Scratch {
         let Projection { view_proj, light_dir, width, height } = projection;
         let mut out = Scratch::default();
@@ -508,9 +475,9 @@ mod tests {
         out.spans.resize(if with_spans { pts.len() } else { 0 }, SPAN_ANY);
         let wide = Wide::new(view_proj, light_dir, width, height);
         if with_spans {
-            wide.project_range::<true>(pts, normals, &mut out.verts, &mut out.spans);
+            wide.project_range::<lanes::Portable, true>(pts, normals, &mut out.verts, &mut out.spans);
         } else {
-            wide.project_range::<false>(pts, normals, &mut out.verts, &mut out.spans);
+            wide.project_range::<lanes::Portable, false>(pts, normals, &mut out.verts, &mut out.spans);
         }
         out
     }
@@ -565,12 +532,11 @@ mod tests {
         assert!(states.iter().all(|&k| k > 1000), "{states:?}");
     }
 
-    #[cfg(target_arch = "x86_64")]
     #[test]
-    fn every_instruction_set_equals_the_one_vertex_path() {
-        // `every_path_equals_the_one_vertex_path` runs the best kernel this CPU has; here
+    fn every_backend_equals_the_one_vertex_path() {
+        // `every_path_equals_the_one_vertex_path` runs the best backend this CPU has; here
         // each of them (on one thread: the choice is forced per thread).
-        use crate::isa::Isa;
+        use crate::lanes::Backend;
         let cam = Camera::default();
         let (pts, normals) = awkward_points(4_000);
         let projection =
@@ -578,15 +544,15 @@ mod tests {
         let mut states = [0; 3];
         let mut out = Scratch::default();
         let mut tried = Vec::new();
-        for isa in Isa::available() {
+        for isa in Backend::available() {
             for normals in [Some(&normals[..]), None] {
                 isa.forced(|| project_all(projection, &pts, normals, true, &mut out));
                 check_against_one(&out, projection, &pts, normals, &mut states);
             }
             tried.push(isa);
         }
-        eprintln!("note: projection kernels tested: {tried:?}");
-        assert!(tried.is_empty() || states.iter().all(|&k| k > 100), "{states:?}");
+        eprintln!("note: projection backends tested: {tried:?}");
+        assert!(states.iter().all(|&k| k > 100), "{states:?}");
     }
 
     #[test]
@@ -615,13 +581,12 @@ mod tests {
         }
     }
 
-    /// `pts` through every instruction set this CPU has, the default path and the portable
+    /// `pts` through every backend this CPU has, the default path and the portable
     /// one, each held to the one-vertex path; the states seen, counted.
     fn states_on_every_path(projection: Projection, pts: &[Vec3]) -> [usize; 3] {
         let mut states = [0; 3];
         let mut out = Scratch::default();
-        #[cfg(target_arch = "x86_64")]
-        for isa in crate::isa::Isa::available() {
+        for isa in crate::lanes::Backend::available() {
             for with_spans in [true, false] {
                 isa.forced(|| project_all(projection, pts, None, with_spans, &mut out));
                 check_against_one(&out, projection, pts, None, &mut states);
@@ -670,8 +635,7 @@ mod tests {
 
     #[test]
     fn every_length_and_start_equals_the_one_vertex_path() {
-        // Every remainder after the eight-lane and the four-lane blocks, from every start
-        // (the AVX2 loads are unaligned).
+        // Every remainder after the eight-lane blocks, from every start.
         let cam = Camera::default();
         let (pts, normals) = awkward_points(64);
         let vp = cam.view_proj(1.5);

@@ -14,11 +14,12 @@ use std::ops::Range;
 
 use glam::{Vec3, Vec4};
 
+pub use super::canvas::Layer;
+pub(super) use super::canvas::Pixel;
 use super::canvas::{Canvas, Touched};
 use super::clip::{ClipVertex, Polygon};
 use super::color::{Rgb, Scaler, heat};
 use super::fill::{COORD_LIMIT, Triangle};
-use super::glyphs::GlyphMode;
 use super::project::Scratch;
 
 /// A terminal cell is about twice as tall as it is wide.
@@ -26,17 +27,6 @@ pub const CELL_ASPECT: f32 = 2.0;
 /// Largest raster side in pixels. It bounds the fixed-point coordinates of the triangle
 /// filler (see `fill`), and no terminal comes near it.
 pub const MAX_SIDE: usize = 16384;
-
-/// What a pixel shows, in drawing priority order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
-pub enum Layer {
-    #[default]
-    Empty,
-    /// Depth-tested geometry: the mesh, its wireframe and points, the ghost.
-    Surface,
-    /// Drawn over everything regardless of depth: bones, joints, the axis gizmo.
-    Overlay,
-}
 
 /// How a drawn primitive turns its interpolated scalar `s` into a colour.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -89,14 +79,6 @@ fn heat_out_of_line(s: f32) -> Rgb {
     heat(s)
 }
 
-/// One raster pixel.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub(super) struct Pixel {
-    pub depth: f32,
-    pub color: Rgb,
-    pub layer: Layer,
-}
-
 #[derive(Debug, Clone, Default)]
 pub struct Raster {
     pub(super) width: usize,
@@ -135,13 +117,6 @@ impl Raster {
         r
     }
 
-    /// A raster for `cols` x `rows` terminal cells packed with `mode`.
-    pub fn for_grid(cols: usize, rows: usize, mode: GlyphMode) -> Raster {
-        let mut r = Raster::default();
-        r.resize_for_grid(cols, rows, mode);
-        r
-    }
-
     /// Resize, keeping the allocation when it is large enough. A new size starts cleared;
     /// the same size keeps what is drawn, so that the viewer, which resizes to its panel
     /// before every `draw_scene` (which clears), does not clear every frame twice.
@@ -155,13 +130,6 @@ impl Raster {
         self.pixels.resize(width * height, Pixel::default());
         self.touched.resize(width * height);
         self.clear();
-    }
-
-    /// Resize for `cols` x `rows` cells of `mode`, with the usual 1:2 cell shape.
-    pub fn resize_for_grid(&mut self, cols: usize, rows: usize, mode: GlyphMode) {
-        let (dx, dy) = mode.cell_dots();
-        let aspect = CELL_ASPECT * dx as f32 / dy as f32;
-        self.resize(cols.saturating_mul(dx), rows.saturating_mul(dy), aspect);
     }
 
     /// Forget everything drawn; no allocation. Only the blocks written are visited.
@@ -354,6 +322,7 @@ impl Raster {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::glyphs::GlyphMode;
 
     const NEAR_C: Rgb = Rgb::GREEN;
     const FAR_C: Rgb = Rgb::RED;

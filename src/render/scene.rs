@@ -65,7 +65,7 @@ const MARK: Rgb = Rgb::new(255, 0, 255);
 fn view_of<'a>(positions: &'a [Vec3], prim: &'a Primitive) -> MeshView<'a> {
     let view = MeshView::new(positions, prim.topology);
     match &prim.indices {
-        Some(indices) => view.with_index_list(indices),
+        Some(indices) => view.with_indices(indices),
         None => view,
     }
 }

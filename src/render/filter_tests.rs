@@ -1,0 +1,272 @@
+use super::*;
+use crate::lanes::Backend;
+use crate::render::fill::{SPAN_ANY, centre_span, spans_hold_centre, to_fixed};
+use crate::render::project::State;
+use crate::render::small::fill_snapped;
+
+/// `count` triangles of three vertices near each other, `sizes[k % len]` pixels
+/// across, scattered over and a few pixels around a `w` x `h` raster; every seventh
+/// vertex is not simple and every fiftieth triangle has an index out of range.
+fn scattered_triangles(
+    seed: u64,
+    count: usize,
+    sizes: &[f32],
+    (w, h): (usize, usize),
+) -> (Vec<ProjVertex>, Vec<Tri>) {
+    let mut seed = seed;
+    let mut next = move || {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 40) as f32 / (1u64 << 24) as f32
+    };
+    let mut verts = Vec::new();
+    for k in 0..count {
+        let (cx, cy) = (next() * (w + 8) as f32 - 4.0, next() * (h + 8) as f32 - 4.0);
+        let size = sizes[k % sizes.len()];
+        for _ in 0..3 {
+            let (x, y) = (to_fixed(cx + next() * size) as i32, to_fixed(cy + next() * size) as i32);
+            let (z, light) = (0.1 + 0.8 * next(), next() - 0.5);
+            verts.push(if verts.len() % 7 == 3 {
+                ProjVertex::not_simple(State::Clip, light)
+            } else {
+                ProjVertex { x, y, z, light }
+            });
+        }
+    }
+    let n = verts.len() as u32;
+    let tris = (0..n / 3)
+        .map(|k| {
+            let t = [3 * k, 3 * k + 1, 3 * k + 2];
+            if k % 50 == 7 { [t[0], n + k, t[2]] } else { t }
+        })
+        .collect();
+    (verts, tris)
+}
+
+/// Whether the filter knows which centres the triangle of snapped corners `x`, `y`
+/// covers: less than 16 pixels across both ways, and at most four pixel centres of a
+/// `w` x `h` raster between its lowest and highest corner across and eight down, or
+/// eight across and four down, counted one by one.
+fn judged((w, h): (usize, usize), x: [i32; 3], y: [i32; 3]) -> bool {
+    let fits = |c: [i32; 3], side: usize, most: usize| {
+        let (lo, hi) = (*c.iter().min().unwrap(), *c.iter().max().unwrap());
+        let centres = (0..side as i32).filter(|i| (lo..=hi).contains(&(i * 256 + 128))).count();
+        hi - lo < 16 * 256 && centres <= most
+    };
+    (fits(x, w, 4) && fits(y, h, 8)) || (fits(x, w, 8) && fits(y, h, 4))
+}
+
+/// `check()` with each backend this CPU has (see `crate::lanes`).
+fn with_each_backend(check: impl Fn()) {
+    for backend in Backend::available() {
+        backend.forced(&check);
+    }
+}
+
+#[test]
+fn span_pass_decides_as_the_scalar_test() {
+    with_each_backend(|| {
+        // Random spans of vertices in and around a 40 x 30 raster, every ninth not simple,
+        // an index list with some indices out of range, over ranges of every length and
+        // start: every bit must be `spans_hold_centre`'s verdict, for the list, for the
+        // list with those indices brought in range and for vertices in order.
+        let mut seed = 9u64;
+        let mut next = move |m: u32| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as u32 % m
+        };
+        let n = 3000;
+        // Three vertices within a pixel or so of each other, a group at a time.
+        let mut spans = Vec::new();
+        while spans.len() < n {
+            let (cx, cy) = (next(46 * 256) as i32 - 3 * 256, next(36 * 256) as i32 - 3 * 256);
+            for _ in 0..3 {
+                let (x, y) = (cx + next(300) as i32, cy + next(300) as i32);
+                spans.push(if spans.len() % 9 == 4 { SPAN_ANY } else { centre_span(40, 30, x, y) });
+            }
+        }
+        spans.push(SPAN_ANY);
+        let span = |i: u32| spans[(i as usize).min(n)];
+        let indices: Vec<u32> = (0..3 * n as u32)
+            .map(|k| {
+                let base = (k / 3 * 3) % n as u32;
+                if k % 97 == 5 { n as u32 + k } else { base + next(3) }
+            })
+            .collect();
+        let in_range: Vec<u32> = indices.iter().map(|&i| i % n as u32).collect();
+        let lists = [Some(&indices[..]), Some(&in_range[..]), None];
+        let (mut tested, mut passed) = (0, 0);
+        for (start, len) in [(0, 1000), (3, 517), (100, 8), (40, 7), (995, 5), (7, 0)] {
+            for list in lists {
+                let mut pass = [0; SPAN_PASS_MAX / 64];
+                let done = span_pass(list, start..start + len, &spans, &mut pass);
+                assert_eq!(done, len.min(SPAN_PASS_MAX) / 8 * 8);
+                for i in 0..done {
+                    let k = start + i;
+                    let t = match list {
+                        Some(ix) => [ix[3 * k], ix[3 * k + 1], ix[3 * k + 2]],
+                        None => [3 * k as u32, 3 * k as u32 + 1, 3 * k as u32 + 2],
+                    };
+                    let want = spans_hold_centre(span(t[0]), span(t[1]), span(t[2]));
+                    assert_eq!(pass[i / 64] >> (i % 64) & 1 == 1, want, "triangle {k} {t:?}");
+                    passed += usize::from(want);
+                }
+                tested += done;
+            }
+        }
+        assert!(tested > 2000 && passed > 200 && passed < tested - 200, "{tested} {passed}");
+    });
+}
+
+#[test]
+fn only_triangles_that_draw_nothing_are_dropped() {
+    with_each_backend(|| {
+        // Vertices scattered over and around a 37 x 23 raster, every seventh not simple;
+        // triangles of three nearby vertices (sub-pixel to a few pixels), some with an index
+        // out of range. Each must be kept exactly when it is not judged (see the module
+        // comment) or the filler draws a pixel of it.
+        let (w, h) = (37, 23);
+        let (verts, tris) = scattered_triangles(5, 6000, &[0.3, 0.9, 2.0, 3.9, 6.0], (w, h));
+        let (mut dropped, mut kept_drawing) = (0, 0);
+        for batch in tris.chunks(61) {
+            let bits = may_draw(batch, &verts, w, h);
+            assert_eq!(bits >> batch.len(), 0);
+            for (i, t) in batch.iter().enumerate() {
+                let kept = bits >> i & 1 == 1;
+                let Some(v) = t.map(|i| verts.get(i as usize)).into_iter().collect::<Option<Vec<_>>>() else {
+                    assert!(kept, "{t:?} has an index out of range");
+                    continue;
+                };
+                let (x, y) = ([v[0].x, v[1].x, v[2].x], [v[0].y, v[1].y, v[2].y]);
+                // A vertex that is not simple has no position to draw (`NOT_SIMPLE`).
+                let simple = v.iter().all(|v| v.simple());
+                let judged = simple && judged((w, h), x, y);
+                let mut draws = false;
+                if simple {
+                    fill_snapped(
+                        (w, h),
+                        &(0..h),
+                        x,
+                        y,
+                        [0.5; 3],
+                        false,
+                        |_| [0.0; 3],
+                        |_, _, _| draws = true,
+                    );
+                }
+                assert_eq!(kept, !judged || draws, "{x:?} {y:?}");
+                dropped += usize::from(!kept);
+                kept_drawing += usize::from(judged && draws);
+            }
+        }
+        assert!(dropped > 1000 && kept_drawing > 500, "{dropped} {kept_drawing}");
+    });
+}
+
+#[test]
+fn small_triangles_are_set_up_as_the_filler_sets_them_up() {
+    use crate::render::fill::PlaneBasis;
+    use crate::render::small::{SmallTriangle, fill_small};
+    with_each_backend(|| {
+        // Triangles from sub-pixel to ninety pixels across over and around a 37 x 23
+        // raster, every seventh vertex not simple, some indices out of range. A lane set up
+        // must hold `SmallTriangle::new`'s integers and `PlaneBasis`'s floats bit for bit,
+        // and draw `fill_snapped`'s pixels; a lane in neither set must draw nothing; only
+        // triangles 64 pixels across or more go to the filler's own set-up.
+        let (w, h) = (37, 23);
+        let sizes = [0.3, 0.9, 2.0, 3.9, 6.0, 11.0, 15.9, 21.0, 0.6, 2.5, 40.0, 63.0, 90.0];
+        let (verts, tris) = scattered_triangles(11, 4000, &sizes, (w, h));
+        let filter = SmallFilter::new(&verts, w, h, None).unwrap();
+        let mut lanes = SmallLanes::default();
+        // The same with smooth shading: `ambient + (1 - ambient) * max(0, +-light)`.
+        let ambient = 0.2f32;
+        let shading = SmallFilter::new(&verts, w, h, Some(ambient)).unwrap();
+        let mut shaded = SmallLanes::default();
+        let smooth = |v: &[&ProjVertex; 3], front: bool| {
+            v.map(|v| ambient + (1.0 - ambient) * (if front { v.light } else { -v.light }).max(0.0))
+        };
+        let (mut set_up_drawing, mut left_out, mut judged_drawing, mut long_drawing) = (0, 0, 0, 0);
+        let extent = |v: [i32; 3]| i64::from(*v.iter().max().unwrap()) - i64::from(*v.iter().min().unwrap());
+        // `s` per vertex, depending on the facing as the mesh drawer's shading does.
+        let shade = |v: &[&ProjVertex; 3], front: bool| v.map(|v| if front { v.light } else { -v.light });
+        for block in tris.chunks_exact(LANES) {
+            let (set_up, other) = filter.set_up16(block.try_into().unwrap(), &mut lanes);
+            assert_eq!(set_up & other, 0);
+            assert_eq!(shading.set_up16(block.try_into().unwrap(), &mut shaded), (set_up, other));
+            assert!(lanes.s_plane(0).is_none());
+            for (k, t) in block.iter().enumerate() {
+                let Some(v) = t.map(|i| verts.get(i as usize)).into_iter().collect::<Option<Vec<_>>>() else {
+                    assert_eq!(other >> k & 1, 1, "{t:?} has an index out of range");
+                    continue;
+                };
+                let v = [v[0], v[1], v[2]];
+                let (x, y, z) = (v.map(|v| v.x), v.map(|v| v.y), v.map(|v| v.z));
+                let mut want = Vec::new();
+                // A vertex that is not simple has no position to draw (`NOT_SIMPLE`).
+                if v.iter().all(|v| v.simple()) {
+                    fill_snapped(
+                        (w, h),
+                        &(0..h),
+                        x,
+                        y,
+                        z,
+                        false,
+                        |front| shade(&v, front),
+                        |i, z, s| want.push((i, z.to_bits(), s.to_bits())),
+                    );
+                }
+                let widest = extent(x).max(extent(y));
+                if set_up >> k & 1 == 1 {
+                    assert!(widest < SET_UP_EXTENT, "{x:?} {y:?}");
+                    assert_eq!(lanes.long[k] != 0, widest >= SMALL_EXTENT, "{x:?} {y:?}");
+                    let tri = SmallTriangle::new(w, h, x, y).unwrap();
+                    assert_eq!(lanes.triangle(k), tri, "{x:?} {y:?}");
+                    let (z_plane, basis) = lanes.planes(k);
+                    let expected = PlaneBasis::new(x, y, tri.cx, tri.cy);
+                    assert_eq!(basis, expected, "{x:?} {y:?}");
+                    let bits = |p: (f32, f32, f32)| [p.0.to_bits(), p.1.to_bits(), p.2.to_bits()];
+                    assert_eq!(bits(z_plane), bits(expected.plane(z)), "{x:?} {y:?}");
+                    let s_plane = shaded.s_plane(k).expect("shaded");
+                    assert_eq!(bits(s_plane), bits(expected.plane(smooth(&v, tri.front))), "{x:?} {y:?}");
+                    assert_eq!(bits(shaded.planes(k).0), bits(z_plane));
+                    let planes = || (z_plane, basis.plane(shade(&v, tri.front)));
+                    if widest < SMALL_EXTENT {
+                        let mut got = Vec::new();
+                        fill_small((w, h), &(0..h), &lanes.triangle(k), planes, |i, z, s| {
+                            got.push((i, z.to_bits(), s.to_bits()))
+                        });
+                        assert_eq!(got, want, "{x:?} {y:?}");
+                    }
+                    // And through the covered centres, where the lanes know them (a box of
+                    // at most 4 x 8 or 8 x 4 centres): the same pixels, values and order.
+                    let judged = judged((w, h), x, y);
+                    assert_eq!(lanes.covered[k] != 0, judged, "{x:?} {y:?}");
+                    let mut through_lanes = Vec::new();
+                    lanes.fill(k, (w, h), &(0..h), planes(), |i, z, s| {
+                        through_lanes.push((i, z.to_bits(), s.to_bits()))
+                    });
+                    assert_eq!(through_lanes, want, "{x:?} {y:?}");
+                    // A band of rows draws the rows of `want` in it.
+                    let band = 5..11;
+                    let mut banded = Vec::new();
+                    lanes.fill(k, (w, h), &band, planes(), |i, z, s| {
+                        banded.push((i, z.to_bits(), s.to_bits()))
+                    });
+                    let in_band: Vec<_> =
+                        want.iter().copied().filter(|&(i, _, _)| band.contains(&(i / w))).collect();
+                    assert_eq!(banded, in_band, "{x:?} {y:?}");
+                    judged_drawing += usize::from(judged);
+                    set_up_drawing += usize::from(!want.is_empty());
+                    long_drawing += usize::from(!want.is_empty() && widest >= SMALL_EXTENT);
+                } else if other >> k & 1 == 0 {
+                    assert!(v.iter().all(|v| v.simple()) && want.is_empty(), "{x:?} {y:?}");
+                    left_out += 1;
+                } else if v.iter().all(|v| v.simple()) {
+                    assert!(widest >= SET_UP_EXTENT, "{x:?} {y:?}");
+                }
+            }
+        }
+        assert!(set_up_drawing > 300 && left_out > 300, "{set_up_drawing} {left_out}");
+        assert!(judged_drawing > 100 && judged_drawing < set_up_drawing, "{judged_drawing}");
+        assert!(long_drawing > 100, "{long_drawing}");
+    });
+}
