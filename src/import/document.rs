@@ -159,7 +159,9 @@ fn relax(path: &str, error: json::validation::Error, findings: &mut Findings) ->
         E::Missing if path.ends_with(".attributes[\"POSITION\"]") => true,
         // Application-specific attributes (`_BATCHID`) parse as invalid semantics without
         // gltf's `extras` feature; rigscope does not read them anyway.
-        E::Invalid if path.ends_with(".attributes[\"<invalid semantic name>\"]") => {
+        // Their index is never read either: gltf-json keeps one of them (which, depends on
+        // key order), so an out-of-range one must not decide whether the file loads.
+        E::Invalid | E::IndexOutOfBounds if path.ends_with(".attributes[\"<invalid semantic name>\"]") => {
             let at = pointer.trim_end_matches("/<invalid semantic name>");
             findings.push(
                 "RIG_ATTRIBUTE_IGNORED",

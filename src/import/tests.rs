@@ -900,3 +900,23 @@ fn a_channel_without_a_target_node_loads_alike_whatever_the_text_names() {
         }
     }
 }
+
+/// Attributes with custom names are never read, so one naming an accessor that does not
+/// exist is ignored like the rest; gltf-json keeps only one of them, chosen by key order,
+/// which once made the verdict depend on how the keys were sorted.
+#[test]
+fn custom_attributes_are_ignored_in_any_order_even_out_of_range() {
+    // serde_json writes keys sorted: "A_CUSTOM" < "POSITION" < "Z_CUSTOM" in both cases.
+    for (a, z) in [(0, 99), (99, 0)] {
+        let mut bin = Bin::default();
+        let positions = bin.floats(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0], "VEC3", 3);
+        let attributes = json!({"A_CUSTOM": a, "POSITION": positions, "Z_CUSTOM": z});
+        let doc = bin.finish(
+            json!({"meshes": [{"primitives": [{"attributes": attributes}]}], "nodes": [{"mesh": 0}]}),
+        );
+        let rig = load(&doc).map_err(|e| e.to_string());
+        let Ok(rig) = rig else { panic!("A_CUSTOM {a}, Z_CUSTOM {z}: {rig:?}") };
+        assert_eq!(rig.meshes[0].primitives[0].positions[1], Vec3::new(1.0, 0.0, 0.0));
+        assert!(rig.findings.iter().any(|f| f.code == "RIG_ATTRIBUTE_IGNORED"), "A_CUSTOM {a}, Z_CUSTOM {z}");
+    }
+}
