@@ -4,11 +4,13 @@
 //! loops over the lanes (which the compiler vectorises for the target's baseline: SSE2 on
 //! x86-64, NEON on aarch64), and `Avx2`, AVX2 intrinsics. A kernel is a `Kernel`, generic
 //! over the `Isa`; `run` calls it with the best one the CPU has. This module holds all of
-//! the rasteriser's `unsafe`: the intrinsics, sound because `run` enters `Avx2` code only
-//! after checking the CPU, and `Avx2` cannot be named outside this module.
+//! the rasteriser's and the skinning kernel's `unsafe`: the intrinsics, sound because
+//! `run` enters `Avx2` code (AVX2 and FMA) only after checking the CPU, and `Avx2` cannot
+//! be named outside this module.
 //!
-//! Every operation gives the same bits on every instruction set: no fused multiply-add
-//! (Rust never contracts a multiply and an add), `max` is a select (`a > b ? a : b`, as
+//! Every operation gives the same bits on every instruction set: a multiply and an add
+//! are fused only where a kernel asks (`mul_add`, rounded once everywhere; Rust never
+//! contracts them itself), `max` is a select (`a > b ? a : b`, as
 //! `maxps` is) rather than `f32::max`, whose zero sign is unspecified, and shifts and
 //! conversions say what happens out of range, as the instructions do. The tests run every
 //! kernel with every `Isa` the CPU has and compare with a scalar definition.
@@ -31,7 +33,7 @@ pub(crate) const WIDTH: usize = 8;
 pub(crate) enum Backend {
     /// `Portable`: loops the compiler vectorises for the target's baseline.
     Portable,
-    /// x86-64 with AVX2 (without FMA: the same operations as the others).
+    /// x86-64 with AVX2 and FMA (every CPU with AVX2 has FMA too).
     Avx2,
 }
 
@@ -65,7 +67,9 @@ impl Backend {
         match self {
             Backend::Portable => true,
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            Backend::Avx2 => {
+                std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+            }
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Avx2 => false,
         }
@@ -116,11 +120,11 @@ pub(crate) trait Kernel {
 pub(crate) fn run<K: Kernel>(kernel: K) -> K::Output {
     #[cfg(target_arch = "x86_64")]
     if Backend::current() == Backend::Avx2 {
-        #[target_feature(enable = "avx2")]
+        #[target_feature(enable = "avx2,fma")]
         fn with_avx2<K: Kernel>(kernel: K) -> K::Output {
             kernel.run::<Avx2>()
         }
-        // SAFETY: `current` gives `Avx2` only when the CPU has AVX2.
+        // SAFETY: `current` gives `Avx2` only when the CPU has AVX2 and FMA.
         return unsafe { with_avx2(kernel) };
     }
     kernel.run::<Portable>()
@@ -150,6 +154,15 @@ pub(crate) trait Isa: Copy + std::fmt::Debug + 'static {
     fn f_sub(a: F, b: F) -> F;
     fn f_mul(a: F, b: F) -> F;
     fn f_div(a: F, b: F) -> F;
+    /// `a * b + c` rounded once (a fused multiply-add: exact, so the same on every
+    /// instruction set; only kernels that want it call it).
+    fn f_mul_add(a: F, b: F, c: F) -> F;
+    /// Lane `i` is lane `K` of its half: `[a[K]; 4]` then `[a[4 + K]; 4]` (`K` below 4).
+    fn f_spread<const K: usize>(a: F) -> F;
+    /// The low halves of `a` and `b`: `[a0, a1, a2, a3, b0, b1, b2, b3]`.
+    fn f_low_halves(a: F, b: F) -> F;
+    /// The high halves of `a` and `b`: `[a4, a5, a6, a7, b4, b5, b6, b7]`.
+    fn f_high_halves(a: F, b: F) -> F;
     fn f_sqrt(a: F) -> F;
     fn f_floor(a: F) -> F;
     /// `a > b ? a : b` per lane.
@@ -235,6 +248,22 @@ impl Isa for Portable {
     #[inline(always)]
     fn f_div(a: F, b: F) -> F {
         each!(WIDTH, 0.0, |i| a[i] / b[i])
+    }
+    #[inline(always)]
+    fn f_mul_add(a: F, b: F, c: F) -> F {
+        each!(WIDTH, 0.0, |i| a[i].mul_add(b[i], c[i]))
+    }
+    #[inline(always)]
+    fn f_spread<const K: usize>(a: F) -> F {
+        each!(WIDTH, 0.0, |i| a[i / 4 * 4 + K])
+    }
+    #[inline(always)]
+    fn f_low_halves(a: F, b: F) -> F {
+        each!(WIDTH, 0.0, |i| if i < 4 { a[i] } else { b[i - 4] })
+    }
+    #[inline(always)]
+    fn f_high_halves(a: F, b: F) -> F {
+        each!(WIDTH, 0.0, |i| if i < 4 { a[i + 4] } else { b[i] })
     }
     #[inline(always)]
     fn f_sqrt(a: F) -> F {
@@ -463,6 +492,9 @@ mod avx2 {
             f_sub(a: F, b: F) -> F = _mm256_sub_ps(a, b);
             f_mul(a: F, b: F) -> F = _mm256_mul_ps(a, b);
             f_div(a: F, b: F) -> F = _mm256_div_ps(a, b);
+            f_mul_add(a: F, b: F, c: F) -> F = _mm256_fmadd_ps(a, b, c);
+            f_low_halves(a: F, b: F) -> F = _mm256_permute2f128_ps::<0x20>(a, b);
+            f_high_halves(a: F, b: F) -> F = _mm256_permute2f128_ps::<0x31>(a, b);
             f_sqrt(a: F) -> F = _mm256_sqrt_ps(a);
             f_floor(a: F) -> F = _mm256_floor_ps(a);
             f_max(a: F, b: F) -> F = _mm256_max_ps(a, b);
@@ -510,6 +542,19 @@ mod avx2 {
         #[inline(always)]
         fn i_shr<const N: u32>(a: I) -> I {
             from_si(unsafe { _mm256_sra_epi32(si(a), _mm_cvtsi32_si128(N as i32)) })
+        }
+
+        #[inline(always)]
+        fn f_spread<const K: usize>(a: F) -> F {
+            // The immediate must be a literal: one per `K` (the match folds away).
+            from_ps(unsafe {
+                match K {
+                    0 => _mm256_permute_ps::<0x00>(ps(a)),
+                    1 => _mm256_permute_ps::<0x55>(ps(a)),
+                    2 => _mm256_permute_ps::<0xAA>(ps(a)),
+                    _ => _mm256_permute_ps::<0xFF>(ps(a)),
+                }
+            })
         }
 
         #[inline(always)]
@@ -653,6 +698,30 @@ impl<S: Isa> F32x8<S> {
     pub(crate) fn xyz(v: &[f32; 3 * WIDTH]) -> [Self; 3] {
         let [x, y, z] = S::xyz(v);
         [F32x8::new(x), F32x8::new(y), F32x8::new(z)]
+    }
+
+    /// `self * b + c`, rounded once (as `f32::mul_add`).
+    #[inline(always)]
+    pub(crate) fn mul_add(self, b: Self, c: Self) -> Self {
+        F32x8(S::f_mul_add(self.0, b.0, c.0), PhantomData)
+    }
+
+    /// Lane `K` of each half in every lane of that half (`K` below 4).
+    #[inline(always)]
+    pub(crate) fn spread<const K: usize>(self) -> Self {
+        F32x8(S::f_spread::<K>(self.0), PhantomData)
+    }
+
+    /// `self`'s low half, then `other`'s.
+    #[inline(always)]
+    pub(crate) fn low_halves(self, other: Self) -> Self {
+        F32x8(S::f_low_halves(self.0, other.0), PhantomData)
+    }
+
+    /// `self`'s high half, then `other`'s.
+    #[inline(always)]
+    pub(crate) fn high_halves(self, other: Self) -> Self {
+        F32x8(S::f_high_halves(self.0, other.0), PhantomData)
     }
 
     #[inline(always)]
@@ -867,6 +936,15 @@ mod tests {
         assert_eq!(fb(S::f_mul(f, g)), fb(Portable::f_mul(f, g)));
         assert_eq!(fb(S::f_div(f, g)), fb(Portable::f_div(f, g)));
         assert_eq!(fb(S::f_sqrt(f)), fb(Portable::f_sqrt(f)));
+        let h = [1e8, -0.0, 3.0, 1.0 / 3.0, f32::INFINITY, 5.0, -1e-30, 0.1];
+        assert_eq!(fb(S::f_mul_add(f, g, h)), fb(Portable::f_mul_add(f, g, h)));
+        assert_eq!(fb(S::f_mul_add(h, h, f)), fb(Portable::f_mul_add(h, h, f)));
+        assert_eq!(fb(S::f_spread::<0>(f)), fb(Portable::f_spread::<0>(f)));
+        assert_eq!(fb(S::f_spread::<1>(f)), fb(Portable::f_spread::<1>(f)));
+        assert_eq!(fb(S::f_spread::<2>(f)), fb(Portable::f_spread::<2>(f)));
+        assert_eq!(fb(S::f_spread::<3>(f)), fb(Portable::f_spread::<3>(f)));
+        assert_eq!(fb(S::f_low_halves(f, g)), fb(Portable::f_low_halves(f, g)));
+        assert_eq!(fb(S::f_high_halves(f, g)), fb(Portable::f_high_halves(f, g)));
         assert_eq!(fb(S::f_floor(f)), fb(Portable::f_floor(f)));
         assert_eq!(fb(S::f_max(f, g)), fb(Portable::f_max(f, g)));
         assert_eq!(S::f_cmp::<LT>(f, g), Portable::f_cmp::<LT>(f, g));
@@ -931,6 +1009,17 @@ mod tests {
         let want = [-0.0, 0.0, f32::NAN, 1.0, 2.0, -2.0, f32::INFINITY, 3e9];
         assert_eq!(bits(Portable::f_max(f, g)), bits(want));
         assert_eq!(Portable::f_to_i32(f), [0, 0, 1, i32::MIN, 2, -3, i32::MIN, i32::MIN]);
+        // Rounded once: 1 + 2^-12 squared is 1 + 2^-11 + 2^-24; minus 1 + 2^-11 leaves 2^-24,
+        // which a separate multiply would round away.
+        let e = 1.0 + f32::EPSILON * 2048.0;
+        assert_eq!(
+            Portable::f_mul_add([e; WIDTH], [e; WIDTH], [-(1.0 + f32::EPSILON * 4096.0); WIDTH])[0],
+            2f32.powi(-24)
+        );
+        let r: F = std::array::from_fn(|i| i as f32);
+        assert_eq!(Portable::f_spread::<2>(r), [2.0, 2.0, 2.0, 2.0, 6.0, 6.0, 6.0, 6.0]);
+        assert_eq!(Portable::f_low_halves(r, [9.0; WIDTH]), [0.0, 1.0, 2.0, 3.0, 9.0, 9.0, 9.0, 9.0]);
+        assert_eq!(Portable::f_high_halves(r, [9.0; WIDTH]), [4.0, 5.0, 6.0, 7.0, 9.0, 9.0, 9.0, 9.0]);
         assert!(scalar_requested(Some(" Scalar ")));
         assert!(!scalar_requested(Some("avx512")) && !scalar_requested(None));
     }

@@ -47,9 +47,8 @@
 //! - `cli`: clap definitions, one handler per command, exit codes.
 
 // `deny`, not `forbid`. What allows it, each with a SAFETY comment: `lanes`, the one lane
-// abstraction the rasteriser's kernels are written against (intrinsics entered after a
-// run-time check); the skinning kernels (`anim::skin_avx2`, the wrappers
-// `isa::compiled_for_isa!` makes); calls of safe functions compiled for AVX or FMA, behind
+// abstraction the rasteriser's and the skinning kernels are written against (intrinsics
+// entered after a run-time check); calls of safe functions compiled for AVX or FMA, behind
 // the same run-time check (`anim::pose_cache`, `anim::skinning`); and `import::file`
 // (mapping the input file).
 #![deny(unsafe_code)]
@@ -61,8 +60,6 @@ pub mod diff;
 pub mod export;
 pub mod fuzzing;
 pub mod import;
-#[cfg(target_arch = "x86_64")]
-mod isa;
 mod lanes;
 pub mod record;
 pub mod render;

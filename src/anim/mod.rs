@@ -52,12 +52,8 @@ mod pose;
 mod pose_cache;
 mod sample;
 mod sampler;
+mod skin_lanes;
 mod skin_wide;
-// AVX2 and FMA intrinsics behind runtime detection (see `lib.rs` for the crate's other
-// `unsafe`).
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod skin_avx2;
 mod skinning;
 mod tracks;
 mod workspace;

@@ -342,7 +342,7 @@ mod wide_product {
         pub(super) fn detect() -> Option<Avx> {
             use std::arch::is_x86_feature_detected;
             let has = is_x86_feature_detected!("avx") && is_x86_feature_detected!("fma");
-            (has && crate::isa::Isa::vectors_allowed()).then_some(Avx(()))
+            (has && crate::lanes::vectors_allowed()).then_some(Avx(()))
         }
     }
 

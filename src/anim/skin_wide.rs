@@ -47,10 +47,11 @@ impl WideJoint {
         WideJoint([m.x_axis, m.y_axis, m.z_axis, m.w_axis.truncate().extend(0.0)])
     }
 
-    /// The 16 floats, for the kernel's aligned loads.
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) fn as_ptr(&self) -> *const f32 {
-        self.0.as_ptr().cast()
+    /// Columns x | y, then z | w: what the kernel loads.
+    #[inline(always)]
+    pub(crate) fn halves(&self) -> [[f32; 8]; 2] {
+        let [x, y, z, w] = self.0;
+        [[x.x, x.y, x.z, x.w, y.x, y.y, y.z, y.w], [z.x, z.y, z.z, z.w, w.x, w.y, w.z, w.w]]
     }
 }
 
@@ -139,14 +140,12 @@ pub(crate) fn skin_wide(
     positions_out: &mut [Vec3],
     normals_out: &mut [Vec3],
 ) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
-            return super::skin_avx2::skin(wide, positions_in, normals_in, positions_out, normals_out);
-        }
+    // The portable lanes would do each fused multiply-add as a libm call on x86-64 without
+    // FMA, and elsewhere are not measured yet: the portable loop does those vertices.
+    if crate::lanes::Backend::current() != crate::lanes::Backend::Avx2 {
+        return 0;
     }
-    let _ = (wide, positions_in, normals_in, positions_out, normals_out);
-    0
+    super::skin_lanes::skin(wide, positions_in, normals_in, positions_out, normals_out)
 }
 
 #[cfg(test)]
@@ -296,9 +295,8 @@ mod tests {
         every_remainder();
         // The kernel compiled for each instruction set this CPU has (forced on this
         // thread; these sizes stay on it).
-        #[cfg(target_arch = "x86_64")]
-        for isa in crate::isa::Isa::available() {
-            isa.forced(every_remainder);
+        for backend in crate::lanes::Backend::available() {
+            backend.forced(every_remainder);
         }
     }
 
@@ -309,23 +307,73 @@ mod tests {
     }
 
     #[test]
-    fn the_kernel_does_whole_blocks_and_leaves_the_last_vertex() {
+    fn the_kernel_does_whole_blocks_only() {
         let c = case(40, 7);
         let packed = PackedInfluences::new(&c.set, c.joints.len()).unwrap();
         let wide = wide_palette(&c.joints);
         let input = WideInput { palette: &wide, joints: &packed.joints, weights: packed.weights(&c.set) };
-        for n in [0, 1, 4, 5, 8, 9, 16, 17, 40] {
+        for n in [0, 1, 7, 8, 9, 15, 16, 17, 40] {
             let (mut p, mut nr) = (vec![Vec3::NAN; n], vec![Vec3::NAN; n]);
             let done = skin_wide(input, &c.positions[..n], &c.normals[..n], &mut p, &mut nr);
-            assert_eq!(done % 4, 0);
-            assert!(done < n.max(1), "n={n} done={done}");
+            assert_eq!(done % 8, 0);
+            assert!(done <= n, "n={n} done={done}");
             // Where the kernel runs (not with RIGSCOPE_SIMD=scalar), it does every whole block.
-            #[cfg(target_arch = "x86_64")]
-            if crate::isa::Isa::best().is_some() && std::arch::is_x86_feature_detected!("fma") {
-                assert_eq!(done, n.saturating_sub(1) / 4 * 4, "n={n}");
+            if crate::lanes::Backend::current() == crate::lanes::Backend::Avx2 {
+                assert_eq!(done, n / 8 * 8, "n={n}");
             }
             // Nothing past what it reports is touched.
             assert!(p[done..].iter().chain(&nr[done..]).all(|v| v.is_nan()), "n={n}");
+        }
+    }
+
+    /// The kernel with the portable lanes (which `skin_wide` leaves to the portable loop)
+    /// gives the bits of the best instruction set's: the same kernel, checked on both.
+    #[test]
+    fn the_kernel_gives_the_same_bits_on_every_backend() {
+        use crate::anim::skin_lanes::{Blocks, SkinBlocks};
+        use crate::lanes::Kernel;
+        let n = 8 * 13;
+        let c = case(n, 0x5eed);
+        let packed = PackedInfluences::new(&c.set, c.joints.len()).unwrap();
+        let wide = wide_palette(&c.joints);
+        let run = |portable: bool, normals: bool| {
+            let (mut p, mut nr) = (vec![Vec3::NAN; n], vec![Vec3::NAN; n]);
+            let blocks = Blocks {
+                palette: &wide.entries,
+                joints: &packed.joints,
+                weights: packed.weights(&c.set),
+                p_in: &c.positions,
+                p_out: &mut p,
+                n_in: if normals { &c.normals } else { &[] },
+                n_out: if normals { &mut nr } else { &mut [] },
+            };
+            match (portable, normals) {
+                (true, true) => SkinBlocks::<true>(blocks).run::<crate::lanes::Portable>(),
+                (true, false) => SkinBlocks::<false>(blocks).run::<crate::lanes::Portable>(),
+                (false, true) => crate::lanes::run(SkinBlocks::<true>(blocks)),
+                (false, false) => crate::lanes::run(SkinBlocks::<false>(blocks)),
+            }
+            (p, nr)
+        };
+        let bits = |v: &[Vec3]| v.iter().flat_map(|v| v.to_array().map(f32::to_bits)).collect::<Vec<_>>();
+        for normals in [true, false] {
+            let (pp, pn) = run(true, normals);
+            let (bp, bn) = run(false, normals);
+            assert_eq!(bits(&pp), bits(&bp));
+            assert_eq!(bits(&pn), bits(&bn));
+            // And both against the f64 reference.
+            for v in 0..n {
+                let (rp, rn) = reference_vertex(
+                    &c.joints,
+                    &[(c.set.joints[v], c.set.weights[v])],
+                    c.positions[v],
+                    c.normals[v],
+                );
+                assert!(close(pp[v], rp), "vertex {v}: {} vs {rp}", pp[v]);
+                if normals {
+                    assert!(close(pn[v], rn), "normal {v}: {} vs {rn}", pn[v]);
+                }
+            }
         }
     }
 
