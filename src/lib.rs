@@ -32,9 +32,8 @@
 //! - `rig`: immutable runtime data: nodes, skins, meshes, clips.
 //! - `anim`: per-frame jobs: sample, pose, morph, skin; `Playback`; `Workspace`.
 //! - `render`: software rasteriser to braille, half-block and ASCII cells.
-//! - `lanes` (private): the lane types the rasteriser's SIMD kernels are written against,
-//!   and the run-time choice of instruction set (`RIGSCOPE_SIMD`).
-//! - `isa` (x86-64 only, private): the skinning kernels' AVX2 wrappers.
+//! - `lanes` (private): the lane types the rasteriser's and skinning's SIMD kernels are
+//!   written against, and the run-time choice of instruction set (`RIGSCOPE_SIMD`).
 //! - `diagnose`: weight and skin checks, a pure function from a `Rig` to a report.
 //! - `repair`: new joints and weights that pass the validator's influence rule.
 //! - `export`: writes the repaired copy of a glTF file as a single file.
