@@ -130,9 +130,9 @@ impl WideInput<'_> {
     }
 }
 
-/// Skins the leading vertices it can with the wide kernel (whole blocks of 4, never the
-/// last vertex of any slice) and returns how many; 0 when the CPU lacks the instructions
-/// (or on other architectures). `normals_out` empty = positions only.
+/// Skins the leading vertices it can with the lanes kernel (whole blocks of
+/// `skin_lanes::BLOCK`) and returns how many; 0 off the AVX2 backend. `normals_out`
+/// empty = positions only.
 pub(crate) fn skin_wide(
     wide: WideInput,
     positions_in: &[Vec3],
