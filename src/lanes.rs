@@ -4,9 +4,9 @@
 //! loops over the lanes (which the compiler vectorises for the target's baseline: SSE2 on
 //! x86-64, NEON on aarch64), and `Avx2`, AVX2 intrinsics. A kernel is a `Kernel`, generic
 //! over the `Isa`; `run` calls it with the best one the CPU has. This module holds all of
-//! the rasteriser's and the skinning kernel's `unsafe`: the intrinsics, sound because
+//! the crate's `unsafe` but the memory map's (`import/file.rs`): the intrinsics, sound because
 //! `run` enters `Avx2` code (AVX2 and FMA) only after checking the CPU, and `Avx2` cannot
-//! be named outside this module.
+//! be named outside this module; and `with_fma!`, which does the same for FMA alone.
 //!
 //! Every operation gives the same bits on every instruction set: a multiply and an add
 //! are fused only where a kernel asks (`mul_add`, rounded once everywhere; Rust never
@@ -129,6 +129,30 @@ pub(crate) fn run<K: Kernel>(kernel: K) -> K::Output {
     }
     kernel.run::<Portable>()
 }
+
+/// Calls `body(args)` (an `#[inline(always)]` function), compiled a second time with FMA
+/// and run that way when the CPU has it. In a baseline x86_64 build `mul_add` is a call to
+/// libm's `fmaf` per lane (the same correctly rounded result), which made the portable loop
+/// many times slower. Without FMA hardware (x86 from before 2013) the calls remain: slower,
+/// same bits. Kept here, beside `run`, so that `unsafe` stays in this module.
+macro_rules! with_fma {
+    ($body:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)?) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "fma")]
+            fn with_fma($($arg: $ty),*) $(-> $ret)? {
+                $body($($arg),*)
+            }
+            if std::arch::is_x86_feature_detected!("fma") {
+                // SAFETY: `with_fma` needs nothing but FMA, which the CPU was just seen to have.
+                #[allow(unsafe_code)]
+                return unsafe { with_fma($($arg),*) };
+            }
+        }
+        $body($($arg),*)
+    }};
+}
+pub(crate) use with_fma;
 
 /// Ask the cache for the line holding `at`: a hint, with no effect on any result, that
 /// cannot fault (any address will do). A no-op where there is no such instruction.

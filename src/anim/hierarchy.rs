@@ -6,7 +6,7 @@
 //! The per-frame walk works in 3x4 (`Affine3A`): `T * R * S` built directly, 3x4 times 3x4
 //! (the last row of every glTF transform is `0 0 0 1`, so `Mat4` products only add zeros).
 //! Every product is fused (`mat4_mul`, `affine_mul`; compiled a second time with FMA and
-//! chosen at run time, see `with_fma!`). The 3x4 walk's operations are those of the `Mat4`
+//! chosen at run time, see `lanes::with_fma!`). The 3x4 walk's operations are those of the `Mat4`
 //! walk in the same order, minus the products by exact zeros, so the matrices are the same
 //! bits up to the sign of a zero. A file matrix
 //! whose last row is not `0 0 0 1`, or a non-finite result (where `0 * inf` in the dropped
@@ -28,7 +28,7 @@ pub fn compute_globals(rig: &Rig, pose: &Pose, globals: &mut [Mat4]) {
 /// `compute_globals`; returns whether every global is affine (last row `0 0 0 1`) and
 /// finite, so the joint matrices may be computed in 3x4 too.
 pub(crate) fn update_globals(rig: &Rig, pose: &Pose, globals: &mut [Mat4]) -> bool {
-    with_fma!(update_globals_body(rig: &Rig, pose: &Pose, globals: &mut [Mat4]) -> bool)
+    crate::lanes::with_fma!(update_globals_body(rig: &Rig, pose: &Pose, globals: &mut [Mat4]) -> bool)
 }
 
 #[inline(always)]
@@ -147,7 +147,7 @@ pub(crate) fn update_joint_matrices(
     joint_matrices: &mut [Vec<Mat4>],
     palettes: &mut Vec<Palette>,
 ) {
-    with_fma!(update_joint_matrices_body(
+    crate::lanes::with_fma!(update_joint_matrices_body(
         rig: &Rig,
         globals: &[Mat4],
         globals_affine: bool,
@@ -222,7 +222,7 @@ pub fn bind_globals(rig: &Rig) -> Vec<Option<Mat4>> {
 /// Globals of the bind pose: a joint sits at its `inverse(IBM)`; every other node (including
 /// children of joints, such as a prop held in a hand) is `parent_global * rest local`.
 pub fn compute_bind_globals(rig: &Rig, pose: &Pose, bind: &[Option<Mat4>], globals: &mut [Mat4]) {
-    with_fma!(bind_globals_body(rig: &Rig, pose: &Pose, bind: &[Option<Mat4>], globals: &mut [Mat4]))
+    crate::lanes::with_fma!(bind_globals_body(rig: &Rig, pose: &Pose, bind: &[Option<Mat4>], globals: &mut [Mat4]))
 }
 
 #[inline(always)]

@@ -19,29 +19,6 @@
 //! pub struct Playback { .. }  // time, speed, LoopMode { Loop, Once, PingPong }, paused
 //! ```
 
-/// Calls `body(args)` (an `#[inline(always)]` function), compiled a second time with FMA
-/// and run that way when the CPU has it. In a baseline x86_64 build `mul_add` is a call to
-/// libm's `fmaf` per lane (the same correctly rounded result), which made the portable loop
-/// many times slower. Without FMA hardware (x86 from before 2013) the calls remain: slower,
-/// same bits.
-macro_rules! with_fma {
-    ($body:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)?) => {{
-        #[cfg(target_arch = "x86_64")]
-        {
-            #[target_feature(enable = "fma")]
-            fn with_fma($($arg: $ty),*) $(-> $ret)? {
-                $body($($arg),*)
-            }
-            if std::arch::is_x86_feature_detected!("fma") {
-                // SAFETY: `with_fma` needs nothing but FMA, which the CPU was just seen to have.
-                #[allow(unsafe_code)]
-                return unsafe { with_fma($($arg),*) };
-            }
-        }
-        $body($($arg),*)
-    }};
-}
-
 mod crosscheck;
 mod hierarchy;
 mod interpolate;

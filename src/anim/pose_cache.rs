@@ -161,156 +161,83 @@ impl PoseCache {
         if !self.fits(rig, pose, globals, joint_matrices) {
             return false;
         }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx) = wide_product::Avx::detect() {
-            // SAFETY: `walk_avx` needs nothing but AVX and FMA, which the CPU was just seen to have.
-            #[allow(unsafe_code)]
-            return unsafe { self.walk_avx(avx, pose, globals, joint_matrices, palettes) };
-        }
-        self.walk(Portable, pose, globals, joint_matrices, palettes)
+        let cache = self;
+        crate::lanes::with_fma!(walk(
+            cache: &PoseCache,
+            pose: &Pose,
+            globals: &mut [Mat4],
+            joint_matrices: &mut [Vec<Mat4>],
+            palettes: &mut Vec<Palette>
+        ) -> bool)
     }
+}
 
-    /// `walk` compiled for AVX and FMA, its products two columns per 256-bit register
-    /// (`wide_product`): the same operations (fused multiply-adds are correctly rounded
-    /// everywhere, so the same bits), in the three-operand encoding, which drops the
-    /// register copies that two-operand SSE shuffles and products need: fewer instructions
-    /// per update, and fewer again with the products fused.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx,fma")]
-    fn walk_avx(
-        &self,
-        avx: wide_product::Avx,
-        pose: &Pose,
-        globals: &mut [Mat4],
-        joint_matrices: &mut [Vec<Mat4>],
-        palettes: &mut Vec<Palette>,
-    ) -> bool {
-        self.walk(avx, pose, globals, joint_matrices, palettes)
+/// `PoseCache::update` once the cache is known to fit `pose` and the outputs.
+#[inline(always)]
+fn walk(
+    cache: &PoseCache,
+    pose: &Pose,
+    globals: &mut [Mat4],
+    joint_matrices: &mut [Vec<Mat4>],
+    palettes: &mut Vec<Palette>,
+) -> bool {
+    // Every product's entries are summed into `probe`, which is non-finite once some entry
+    // was (or finite entries overflowed, which only costs the general path): one test at
+    // the end instead of one per matrix.
+    let mut probe = Vec4::ZERO;
+    // The last global; the first step is never chained.
+    let mut last = Mat4::IDENTITY;
+    for step in &cache.steps {
+        let node = step.node as usize;
+        let local = match cache.file_matrices.get(step.file as usize) {
+            Some(m) if pose.use_matrix[node] => *m,
+            _ => local_trs(&pose.locals[node]),
+        };
+        let parent = if step.chained { Some(&last) } else { globals.get(step.parent as usize) };
+        let global = match parent {
+            Some(parent) => kept(affine_mul(parent, &local), &mut probe),
+            None => kept(local, &mut probe),
+        };
+        globals[node] = global;
+        last = global;
     }
-
-    /// `update` once the cache is known to fit, multiplying with `mul`.
-    #[inline(always)]
-    fn walk(
-        &self,
-        mul: impl Product,
-        pose: &Pose,
-        globals: &mut [Mat4],
-        joint_matrices: &mut [Vec<Mat4>],
-        palettes: &mut Vec<Palette>,
-    ) -> bool {
-        let mut probe = mul.probe();
-        // The last global, in registers; the first step is never chained.
-        let mut last = mul.keep(Mat4::IDENTITY, &mut mul.probe());
-        for step in &self.steps {
-            let node = step.node as usize;
-            let local = match self.file_matrices.get(step.file as usize) {
-                Some(m) if pose.use_matrix[node] => *m,
-                _ => local_trs(&pose.locals[node]),
-            };
-            let global = if step.chained {
-                mul.product_of_held(last, &local, &mut probe)
-            } else {
-                match globals.get(step.parent as usize) {
-                    Some(parent) => mul.product(parent, &local, &mut probe),
-                    None => mul.keep(local, &mut probe),
+    palettes.resize_with(joint_matrices.len(), Palette::default);
+    for ((skin, out), palette) in cache.skins.iter().zip(joint_matrices.iter_mut()).zip(palettes.iter_mut()) {
+        // `fits` made `out`, `skin.joints` and `skin.inverse_bind` the same length, so
+        // every slot of the palette is set.
+        let (narrow, wide) = palette.in_place(out.len());
+        let joints = out.iter_mut().zip(narrow).zip(&skin.joints).zip(&skin.inverse_bind);
+        let mut joint = |(((o, n), &joint), inverse_bind): (((&mut Mat4, &mut Affine34), &u32), &Mat4)| {
+            let global = globals.get(joint as usize).unwrap_or(&Mat4::IDENTITY);
+            let m = kept(affine_mul(global, inverse_bind), &mut probe);
+            *o = m;
+            *n = Affine34::from_affine_mat4(&m);
+            m
+        };
+        // Two loops, so that neither has a branch on the wide table.
+        match wide {
+            Some(wide) => {
+                for (j, w) in joints.zip(wide) {
+                    *w = WideJoint::from_affine_mat4(&joint(j));
                 }
-            };
-            globals[node] = mul.to_mat4(global);
-            last = global;
-        }
-        palettes.resize_with(joint_matrices.len(), Palette::default);
-        for ((skin, out), palette) in
-            self.skins.iter().zip(joint_matrices.iter_mut()).zip(palettes.iter_mut())
-        {
-            // `fits` made `out`, `skin.joints` and `skin.inverse_bind` the same length, so
-            // every slot of the palette is set.
-            let (narrow, wide) = palette.in_place(out.len());
-            let joints = out.iter_mut().zip(narrow).zip(&skin.joints).zip(&skin.inverse_bind);
-            let mut joint =
-                |(((o, n), &joint), inverse_bind): (((&mut Mat4, &mut Affine34), &u32), &Mat4)| {
-                    let global = globals.get(joint as usize).unwrap_or(&Mat4::IDENTITY);
-                    let m = mul.to_mat4(mul.product(global, inverse_bind, &mut probe));
-                    *o = m;
-                    *n = Affine34::from_affine_mat4(&m);
-                    m
-                };
-            // Two loops, so that neither has a branch on the wide table.
-            match wide {
-                Some(wide) => {
-                    for (j, w) in joints.zip(wide) {
-                        *w = WideJoint::from_affine_mat4(&joint(j));
-                    }
-                }
-                None => {
-                    for j in joints {
-                        joint(j);
-                    }
+            }
+            None => {
+                for j in joints {
+                    joint(j);
                 }
             }
         }
-        mul.finite(probe)
     }
+    // Any non-finite lane turns into NaN (inf * 0); the last row's lanes are finite.
+    probe.xyz() * 0.0 == glam::Vec3::ZERO
 }
 
-/// How the walk multiplies two affine matrices: `positive_zero_row(affine_mul(a, b))`.
-/// Every implementation does the same float operations on every entry, so the products
-/// are the same bits. Each result's entries are also added into a probe, which is
-/// non-finite once some entry was (or finite entries overflowed, which only costs the
-/// general path): one test at the end instead of one per matrix.
-trait Product: Copy {
-    type Probe: Copy;
-    /// A result as the implementation holds it in registers.
-    type Held: Copy;
-    fn probe(self) -> Self::Probe;
-    /// Whether every matrix added to `probe` was finite.
-    fn finite(self, probe: Self::Probe) -> bool;
-    /// The product, added to the probe.
-    fn product(self, a: &Mat4, b: &Mat4, probe: &mut Self::Probe) -> Self::Held;
-    /// `product` with `a` taken from registers (a global just worked out).
-    fn product_of_held(self, a: Self::Held, b: &Mat4, probe: &mut Self::Probe) -> Self::Held;
-    /// `positive_zero_row(m)`, added to the probe.
-    fn keep(self, m: Mat4, probe: &mut Self::Probe) -> Self::Held;
-    fn to_mat4(self, m: Self::Held) -> Mat4;
-}
-
-/// The products in glam's 128-bit vectors, one column at a time.
-#[derive(Clone, Copy)]
-struct Portable;
-
-impl Product for Portable {
-    type Probe = Vec4;
-    type Held = Mat4;
-
-    fn probe(self) -> Vec4 {
-        Vec4::ZERO
-    }
-
-    fn finite(self, probe: Vec4) -> bool {
-        // Any non-finite lane turns into NaN (inf * 0); the last row's lanes are finite.
-        probe.xyz() * 0.0 == glam::Vec3::ZERO
-    }
-
-    #[inline(always)]
-    fn product(self, a: &Mat4, b: &Mat4, probe: &mut Vec4) -> Mat4 {
-        self.keep(affine_mul(a, b), probe)
-    }
-
-    #[inline(always)]
-    fn product_of_held(self, a: Mat4, b: &Mat4, probe: &mut Vec4) -> Mat4 {
-        self.product(&a, b, probe)
-    }
-
-    #[inline(always)]
-    fn keep(self, m: Mat4, probe: &mut Vec4) -> Mat4 {
-        let m = positive_zero_row(m);
-        *probe += m.x_axis + m.y_axis + m.z_axis + m.w_axis;
-        m
-    }
-
-    #[inline(always)]
-    fn to_mat4(self, m: Mat4) -> Mat4 {
-        m
-    }
+/// `positive_zero_row(m)`, its entries added to `probe`.
+#[inline(always)]
+fn kept(m: Mat4, probe: &mut Vec4) -> Mat4 {
+    let m = positive_zero_row(m);
+    *probe += m.x_axis + m.y_axis + m.z_axis + m.w_axis;
+    m
 }
 
 /// `m` with the zeros of its last row made `+0.0`, as `Mat4::from(Affine3A)` writes them
@@ -322,141 +249,6 @@ fn positive_zero_row(m: Mat4) -> Mat4 {
     const XYZ: BVec4A = BVec4A::new(true, true, true, false);
     let row = |v: Vec4| Vec4::select(XYZ, v, Vec4::ZERO);
     Mat4::from_cols(row(m.x_axis), row(m.y_axis), row(m.z_axis), m.w_axis)
-}
-
-/// The products two columns per 256-bit register (x86_64 with AVX and FMA).
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod wide_product {
-    use std::arch::x86_64::*;
-
-    use glam::{Mat4, Vec4};
-
-    use super::Product;
-
-    /// Proof that the CPU has AVX and FMA: only `detect` makes one.
-    #[derive(Clone, Copy)]
-    pub(super) struct Avx(());
-
-    impl Avx {
-        pub(super) fn detect() -> Option<Avx> {
-            use std::arch::is_x86_feature_detected;
-            let has = is_x86_feature_detected!("avx") && is_x86_feature_detected!("fma");
-            (has && crate::lanes::vectors_allowed()).then_some(Avx(()))
-        }
-    }
-
-    /// Each half of every product so far, summed: x | y columns, z | w columns.
-    #[derive(Clone, Copy)]
-    pub(super) struct Sums([__m256; 2]);
-
-    impl Product for Avx {
-        type Probe = Sums;
-        type Held = [__m256; 2];
-
-        fn probe(self) -> Sums {
-            // SAFETY: an `Avx` exists only where the CPU has AVX and FMA.
-            Sums(unsafe { [_mm256_setzero_ps(); 2] })
-        }
-
-        fn finite(self, probe: Sums) -> bool {
-            // SAFETY: as in `probe`.
-            unsafe {
-                let sum = _mm256_add_ps(probe.0[0], probe.0[1]);
-                let zeros = _mm256_mul_ps(sum, _mm256_setzero_ps());
-                // Any non-finite lane is NaN now (inf * 0), and NaN == 0 is false.
-                _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_EQ_OQ>(zeros, _mm256_setzero_ps())) == 0xFF
-            }
-        }
-
-        #[inline(always)]
-        fn product(self, a: &Mat4, b: &Mat4, probe: &mut Sums) -> [__m256; 2] {
-            // SAFETY: as in `probe`.
-            unsafe { summed(product(twice(a), b), probe) }
-        }
-
-        #[inline(always)]
-        fn product_of_held(self, a: [__m256; 2], b: &Mat4, probe: &mut Sums) -> [__m256; 2] {
-            // SAFETY: as in `probe`.
-            unsafe { summed(product(twice_held(a), b), probe) }
-        }
-
-        #[inline(always)]
-        fn keep(self, m: Mat4, probe: &mut Sums) -> [__m256; 2] {
-            // SAFETY: as in `probe`; `to_mat4` says why the transmute is sound.
-            unsafe {
-                let [xy, zw] = std::mem::transmute::<Mat4, [__m256; 2]>(m);
-                // The last row: lanes 3 and 7 of x | y, lane 3 of z | w.
-                let xy = _mm256_blend_ps::<0b1000_1000>(xy, _mm256_setzero_ps());
-                let zw = _mm256_blend_ps::<0b0000_1000>(zw, _mm256_setzero_ps());
-                summed([xy, zw], probe)
-            }
-        }
-
-        /// Kept whole, the matrix is stored as two 256-bit halves, with no lane extraction
-        /// on the walk's dependency chain.
-        #[inline(always)]
-        fn to_mat4(self, m: [__m256; 2]) -> Mat4 {
-            // SAFETY: two 256-bit registers are 16 floats, the columns x, y, z, w in order,
-            // as a `Mat4` lays them out; every bit pattern is a valid f32.
-            unsafe { std::mem::transmute::<[__m256; 2], Mat4>(m) }
-        }
-    }
-
-    /// `positive_zero_row(affine_mul(a, b))` for `a` whose last row is exactly `0 0 0 1`
-    /// (every parent and global of the walk), lane for lane: columns x | y in one register,
-    /// z | w in the other, each `a.z * b.z + (a.y * b.y + (a.x * b.x + inner))` fused, where
-    /// `inner` is `a.w` for the w column and `-0.0` for the others (`p + -0.0` is `p`
-    /// exactly, zeros' signs included, so it is `affine_mul`'s plain first product). Half
-    /// the multiply-adds and broadcasts of working one column at a time. In the last row,
-    /// `inner` is `+0.0` instead: the products there are `0 * b`, and a sum of zeros that
-    /// starts at `+0.0` is `+0.0`, so the row comes out as `positive_zero_row` leaves it
-    /// with no lane select (a non-finite `b` makes it NaN, which the probe catches).
-    /// `a` comes as `twice` gives it.
-    #[target_feature(enable = "avx,fma")]
-    #[inline]
-    fn product([ax, ay, az, aw]: [__m256; 4], b: &Mat4) -> [__m256; 2] {
-        let pair = |lo: Vec4, hi: Vec4| _mm256_set_m128(hi.into(), lo.into());
-        let columns = |c: __m256, inner: __m256| {
-            let r = _mm256_fmadd_ps(ax, _mm256_permute_ps::<0x00>(c), inner);
-            let r = _mm256_fmadd_ps(ay, _mm256_permute_ps::<0x55>(c), r);
-            _mm256_fmadd_ps(az, _mm256_permute_ps::<0xAA>(c), r)
-        };
-        let inner = Vec4::new(-0.0, -0.0, -0.0, 0.0);
-        let xy = columns(pair(b.x_axis, b.y_axis), pair(inner, inner));
-        let zw = columns(pair(b.z_axis, b.w_axis), _mm256_blend_ps::<0xF0>(pair(inner, inner), aw));
-        [xy, zw]
-    }
-
-    /// Each column of `a` in both halves of a register, loaded from memory.
-    #[target_feature(enable = "avx")]
-    #[inline]
-    fn twice(a: &Mat4) -> [__m256; 4] {
-        let twice = |v: Vec4| _mm256_set_m128(v.into(), v.into());
-        [twice(a.x_axis), twice(a.y_axis), twice(a.z_axis), twice(a.w_axis)]
-    }
-
-    /// `twice` from a matrix held in halves x | y, z | w: three lane shuffles more than
-    /// loads from memory, but a shorter wait for a global just worked out than its store
-    /// and reload. (`product` reads only the high half of the w column.)
-    #[target_feature(enable = "avx")]
-    #[inline]
-    fn twice_held([xy, zw]: [__m256; 2]) -> [__m256; 4] {
-        [
-            _mm256_permute2f128_ps::<0x00>(xy, xy),
-            _mm256_permute2f128_ps::<0x11>(xy, xy),
-            _mm256_permute2f128_ps::<0x00>(zw, zw),
-            zw,
-        ]
-    }
-
-    /// The matrix in halves `m`, added to `probe`.
-    #[target_feature(enable = "avx")]
-    #[inline]
-    fn summed([xy, zw]: [__m256; 2], probe: &mut Sums) -> [__m256; 2] {
-        probe.0 = [_mm256_add_ps(probe.0[0], xy), _mm256_add_ps(probe.0[1], zw)];
-        [xy, zw]
-    }
 }
 
 /// `m` with its last row made exactly `0 0 0 1` (not `-0`); `None` unless it was that.
@@ -600,10 +392,10 @@ mod tests {
         let mut globals = vec![Mat4::ZERO; rig.nodes.len()];
         let mut joints: Vec<Vec<Mat4>> = rig.skins.iter().map(|s| vec![Mat4::ZERO; s.joints.len()]).collect();
         let mut palettes = Vec::new();
-        // `update` (AVX where the CPU has it) and the portable `walk` alike.
-        for portable in [false, true] {
-            let done = if portable {
-                cache.walk(Portable, pose, &mut globals, &mut joints, &mut palettes)
+        // `update` (with FMA where the CPU has it) and the baseline `walk` alike.
+        for baseline in [false, true] {
+            let done = if baseline {
+                walk(cache, pose, &mut globals, &mut joints, &mut palettes)
             } else {
                 cache.update(rig, pose, &mut globals, &mut joints, &mut palettes)
             };

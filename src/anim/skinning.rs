@@ -77,7 +77,7 @@ pub(crate) fn skin_in_place(
     sets: &[InfluenceSet],
     joint_matrices: &[Mat4],
 ) {
-    with_fma!(skin_in_place_body(
+    crate::lanes::with_fma!(skin_in_place_body(
         positions: &mut [Vec3],
         normals: &mut [Vec3],
         sets: &[InfluenceSet],
@@ -305,7 +305,7 @@ fn skin_chunk(input: SkinInput, palette: &[Affine34], positions: &mut [Vec3], no
 /// The portable hot loop over one run of vertices. `normals` empty = positions only.
 #[inline(never)]
 fn skin_portable(input: SkinInput, palette: &[Affine34], positions: &mut [Vec3], normals: &mut [Vec3]) {
-    with_fma!(skin_portable_body(
+    crate::lanes::with_fma!(skin_portable_body(
         input: SkinInput,
         palette: &[Affine34],
         positions: &mut [Vec3],
