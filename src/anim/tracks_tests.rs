@@ -41,7 +41,7 @@ fn probe_times(clip: &Clip) -> Vec<f32> {
         for w in ch.times.windows(2) {
             times.extend([w[0], (w[0] + w[1]) * 0.5, w[0] + (w[1] - w[0]) * 0.1]);
         }
-        for &t in &ch.times {
+        for &t in ch.times.iter() {
             times.extend([t, t - 1e-4, t + 1e-4]);
         }
     }
@@ -288,13 +288,13 @@ fn rebakes_for_another_clip_and_on_bind() {
         duration: 1.0,
     };
     let mut second = first.clone();
-    second.channels[0].values = vec![5., 5., 5., 7., 7., 7.];
+    second.channels[0].values = vec![5., 5., 5., 7., 7., 7.].into();
     let mut sampler = Sampler::new(&first);
     let mut pose = Pose::rest(&rig);
     sampler.sample(&second, 0.5, &mut pose);
     assert_eq!(pose.locals[0].translation, glam::Vec3::splat(6.0));
     // Edited in place: noticed only after `bind`, as documented.
-    second.channels[0].values.copy_from_slice(&[1., 1., 1., 3., 3., 3.]);
+    std::sync::Arc::make_mut(&mut second.channels[0].values).copy_from_slice(&[1., 1., 1., 3., 3., 3.]);
     sampler.bind(&second);
     sampler.sample(&second, 0.5, &mut pose);
     assert_eq!(pose.locals[0].translation, glam::Vec3::splat(2.0));

@@ -6,7 +6,9 @@
 //! that target a node's transform or morph weights are read by the same code; the others
 //! come back as `UnpreviewedChannel`s.
 
-use super::accessors::{self, CheckedAccessor, Format, Normalized, Source, snorm8, snorm16, unorm8, unorm16};
+use super::accessors::{
+    self, CheckedAccessor, Form, Format, Normalized, Source, snorm8, snorm16, unorm8, unorm16,
+};
 use super::budget;
 use super::nodes::UNIT_TOLERANCE;
 use super::pointer;
@@ -17,6 +19,7 @@ use gltf::json;
 use gltf::json::accessor::{ComponentType as C, Type as T};
 use gltf::json::animation::Property as P;
 use gltf::json::validation::Checked;
+use std::sync::Arc;
 
 const INPUT: Format = Format {
     role: "a sampler input",
@@ -104,7 +107,7 @@ pub(crate) fn build(
                         times: times.clone(),
                         reason,
                     });
-                    other_times.extend(times);
+                    other_times.extend(times.iter().copied());
                 }
             }
         }
@@ -170,7 +173,7 @@ fn read_times(
     c: usize,
     s: usize,
     findings: &mut Findings,
-) -> Result<(Vec<f32>, Interpolation), Fault> {
+) -> Result<(Arc<[f32]>, Interpolation), Fault> {
     use json::animation::Interpolation as I;
     let Some(sampler) = src.json().animations.get(a).and_then(|x| x.samplers.get(s)) else {
         return Err(Fault::new(
@@ -202,7 +205,10 @@ fn read_times(
             ),
         ));
     }
-    let times = accessors::collect(&in_acc, accessors::items::<f32>(src, input), 0.0, &in_at)?;
+    // The same form as a FLOAT scalar output's values: one accessor read as both is shared.
+    let times: Arc<[f32]> = src.shared(&in_acc, Form::Floats { normalized: false }, &in_at, || {
+        Ok(accessors::collect(&in_acc, accessors::items::<f32>(src, input), 0.0, &in_at)?.into())
+    })?;
     report_times(findings, a, s, input, &times);
     Ok((times, interpolation))
 }
@@ -263,7 +269,10 @@ fn read_channel(
     };
     let out_acc = src.check(output, format, &out_at, findings)?;
     src.charge_expanded(&out_acc, budget::SAMPLER_EXPANSION, &out_at)?;
-    let values = read_values(src, &out_acc, property, normalized, &out_at)?;
+    let form = Form::Floats { normalized: normalized && out_acc.component != C::F32 };
+    let values: Arc<[f32]> = src.shared(&out_acc, form, &out_at, || {
+        read_values(src, &out_acc, property, normalized, &out_at).map(Arc::from)
+    })?;
 
     let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
     let morphs = if property == Property::Weights { components } else { 1 };

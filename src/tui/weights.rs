@@ -110,12 +110,17 @@ impl Preview {
         if self == Preview::Stored {
             return None;
         }
+        // The clone shares the rig's arrays; the weights get their own copy (`make_mut`)
+        // before they change, so the rig shown with `Stored` keeps the file's.
         let mut out = rig.clone();
         for prim in out.meshes.iter_mut().flat_map(|m| m.primitives.iter_mut()) {
-            for v in 0..prim.vertex_count() {
+            let count = prim.vertex_count();
+            let mut weights: Vec<&mut [[f32; 4]]> =
+                prim.influences.iter_mut().map(|set| std::sync::Arc::make_mut(&mut set.weights)).collect();
+            for v in 0..count {
                 let mut slots: Vec<(usize, usize, f32)> = Vec::new();
-                for (si, set) in prim.influences.iter().enumerate() {
-                    if let Some(w) = set.weights.get(v) {
+                for (si, set) in weights.iter().enumerate() {
+                    if let Some(w) = set.get(v) {
                         for (c, &x) in w.iter().enumerate() {
                             slots.push((si, c, if x.is_finite() && x > 0.0 { x } else { 0.0 }));
                         }
@@ -132,7 +137,7 @@ impl Preview {
                 let sum: f32 = slots.iter().map(|s| s.2).sum();
                 for &(si, c, x) in &slots {
                     let w = if sum > 0.0 { x / sum } else { 0.0 };
-                    prim.influences[si].weights[v][c] = w;
+                    weights[si][v][c] = w;
                 }
             }
         }
