@@ -4,8 +4,9 @@
 //! short slice they return `None` (a silently missing attribute), with a stride smaller than
 //! the element they hit an `assert!`, and with `count == 0` they underflow.
 //!
-//! Also here: decoding of normalised integers per the glTF spec, and the per-accessor
-//! "NaN or infinite" finding.
+//! Also here: the decoded accessors shared by every use (`Source::shared`: one `Arc` per
+//! accessor and form), decoding of normalised integers per the glTF spec, and the
+//! per-accessor "NaN or infinite" finding.
 
 use super::budget::Budget;
 use super::direct::Elements;

@@ -1,5 +1,6 @@
 //! What a load may allocate from numbers the file declares rather than bytes it holds:
-//! zero-filled accessors, decoded (meshopt) buffers, and the vertices every frame draws.
+//! zero-filled accessors, data a use cannot share, decoded (meshopt) buffers, and the
+//! vertices every frame draws. Accessor data the `Rig` shares is counted once.
 //! Each limit is a constant plus a multiple of the input's size (the file plus the bytes of
 //! its buffers as read), so a few hundred bytes of JSON cannot ask for gigabytes, while
 //! every file whose data is actually stored stays well inside. README "Limits" states the
@@ -8,14 +9,21 @@
 use super::Fault;
 use crate::rig::{Mesh, Node};
 
-/// Zero-filled elements (accessors without a bufferView, and the base of sparse ones) over
-/// the whole load, each use counted: this constant plus `ZERO_FILL_PER_INPUT_BYTE` per
-/// input byte. Sparse-only morph targets legitimately expand.
+/// Bytes made from nothing the file stores, over the whole load: zero-filled accessors (no
+/// bufferView, or the base of sparse ones), each counted once however many use it (they
+/// share one decoded copy); an accessor decoded in a second form (as vertices and as keys);
+/// uses that still copy an accessor for themselves (a skin's inverse bind matrices, a node's
+/// instances) after its first; and sampler outputs the file does not hold once, times
+/// `SAMPLER_EXPANSION` per channel. Repeated reads of an accessor in the same form cost
+/// nothing and are not counted. This constant plus `ZERO_FILL_PER_INPUT_BYTE` per input
+/// byte. Sparse-only morph targets legitimately expand.
 pub(crate) const ZERO_FILL_BYTES: u64 = 64 << 20;
 pub(crate) const ZERO_FILL_PER_INPUT_BYTE: u64 = 16;
 
-/// Sampling bakes a channel's values wider (SIMD lanes, slerp intervals): up to this many
-/// times their size again. Sampler outputs the file does not hold are charged that much more.
+/// Sampling bakes every channel's values wider (SIMD lanes, slerp intervals), per channel
+/// even when channels share a sampler: up to this many times their size again. Sampler
+/// outputs the file does not hold once (zeros, or an output an earlier channel read) are
+/// charged that much per channel.
 pub(crate) const SAMPLER_EXPANSION: u64 = 8;
 
 /// Decoded meshopt fallback buffers, allocated at their declared `byteLength`: this
@@ -114,6 +122,48 @@ mod tests {
                 && err.contains(&format!("{} SCALAR elements", fits + 1)),
             "{err}"
         );
+    }
+
+    /// `primitives` triangles whose indices are zero-filled UNSIGNED_INTs, primitive k
+    /// reading index accessor `1 + k % accessors` (each of `indices` elements).
+    fn shared_zero_indices(primitives: usize, accessors: usize, indices: u64) -> Vec<u8> {
+        let prims: Vec<_> = (0..primitives)
+            .map(|k| serde_json::json!({"attributes": {"POSITION": 0}, "indices": 1 + k % accessors}))
+            .collect();
+        let mut list = vec![
+            serde_json::json!({"componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [0, 0, 0]}),
+        ];
+        list.extend(
+            (0..accessors)
+                .map(|_| serde_json::json!({"componentType": 5125, "count": indices, "type": "SCALAR"})),
+        );
+        let doc = serde_json::json!({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+            "nodes": [{"mesh": 0}], "meshes": [{"primitives": prims}], "accessors": list});
+        serde_json::to_vec(&doc).unwrap_or_default()
+    }
+
+    #[test]
+    fn an_accessors_zeros_are_charged_once_however_many_use_them() {
+        let len = shared_zero_indices(4, 1, 10_000_000).len() as u64;
+        let budget = ZERO_FILL_BYTES + ZERO_FILL_PER_INPUT_BYTE * len;
+        // Four primitives share zeros that fill the whole budget once: they load, sharing them.
+        let fits = (budget - 36) / 4;
+        let rig = load_bytes(&shared_zero_indices(4, 1, fits), "shared.gltf", None);
+        let rig = rig.unwrap_or_else(|e| panic!("{e}"));
+        let prims = &rig.meshes[0].primitives;
+        let first = prims[0].indices.as_ref().map(|i| i.shared().clone());
+        assert!(prims.iter().all(|p| p.indices.as_ref().map(|i| i.shared()) == first.as_ref()));
+        assert_eq!(first.map(|i| i.len() as u64), Some(fits));
+        // Two accessors of zeros count both: the budget holds 36 + 8 x half bytes and no more
+        // (7-digit counts keep the file, and so the budget, fixed).
+        let len = shared_zero_indices(2, 2, 1_000_000).len() as u64;
+        let half = (ZERO_FILL_BYTES + ZERO_FILL_PER_INPUT_BYTE * len - 36) / 8;
+        let two = load_bytes(&shared_zero_indices(2, 2, half), "two.gltf", None);
+        assert!(two.is_ok(), "{:?}", two.err());
+        let err =
+            load_bytes(&shared_zero_indices(2, 2, half + 1), "over.gltf", None).err().map(|e| e.to_string());
+        let err = err.unwrap_or_default();
+        assert!(err.starts_with("over.gltf: meshes[0].primitives[1].indices: accessors[2]: claims"), "{err}");
     }
 
     /// `nodes` nodes each drawing a zero-filled mesh of `vertices`.

@@ -923,3 +923,5 @@ fn custom_attributes_are_ignored_in_any_order_even_out_of_range() {
         assert!(rig.findings.iter().any(|f| f.code == "RIG_ATTRIBUTE_IGNORED"), "A_CUSTOM {a}, Z_CUSTOM {z}");
     }
 }
+
+mod shared;

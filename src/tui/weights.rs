@@ -144,3 +144,38 @@ impl Preview {
         Some(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rig::{InfluenceSet, Mesh, Primitive};
+    use glam::Vec3;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_preview_changes_its_own_copy_and_the_rig_keeps_the_stored_weights() {
+        // Two primitives share one weights array, as import gives them for one accessor.
+        let weights: Arc<[[f32; 4]]> = vec![[0.5, 0.25, 0.0, 0.0], [-1.0, 2.0, 0.0, 0.0]].into();
+        let set = InfluenceSet { joints: vec![[0, 1, 0, 0]; 2].into(), weights, ..InfluenceSet::default() };
+        let prim = Primitive {
+            positions: vec![Vec3::ZERO; 2].into(),
+            influences: vec![set],
+            ..Primitive::default()
+        };
+        let rig = Rig {
+            meshes: vec![Mesh { primitives: vec![prim.clone(), prim], ..Mesh::default() }],
+            ..Rig::default()
+        };
+        let shown = Preview::Renormalised.apply(&rig).expect("a preview rig");
+        // 0.5 and 0.25 over their sum 0.75; a negative weight counts as 0, leaving 2 alone.
+        for p in &shown.meshes[0].primitives {
+            assert_eq!(
+                &*p.influences[0].weights,
+                &[[0.5 / 0.75, 0.25 / 0.75, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]]
+            );
+        }
+        let stored = &rig.meshes[0].primitives;
+        assert_eq!(&*stored[0].influences[0].weights, &[[0.5, 0.25, 0.0, 0.0], [-1.0, 2.0, 0.0, 0.0]]);
+        assert!(Arc::ptr_eq(&stored[0].influences[0].weights, &stored[1].influences[0].weights));
+    }
+}

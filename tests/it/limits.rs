@@ -1,6 +1,7 @@
 //! The memory bound README "Limits" states, held: small files that claim huge counts (zero-filled
 //! accessors of 100M elements, 67M keys, one mesh drawn by many nodes or a million instances,
-//! a sampler shared by thousands of channels, a meshopt fallback of 900 MB) are refused with a
+//! a sampler shared by thousands of channels, a meshopt fallback of 900 MB, an accessor shared
+//! by hundreds of meshes) are refused with a
 //! message naming the file and the part of it at fault, or run inside the bound; every command
 //! and the viewer run as a child whose peak RSS the kernel reports (`wait4`, Linux only).
 //!
@@ -122,6 +123,16 @@ fn crafted() -> Vec<Crafted> {
         refused_with: Some(&["buffers[1].byteLength", "900000000"]),
     });
 
+    // 500 meshes name one zero-filled 40k-vertex POSITION (480 kB), one node draws the first:
+    // decoded once and shared, it loads (copied per use, it would be 240 MB).
+    let meshes = vec![json!({"primitives": [{"attributes": {"POSITION": 0}}]}); 500];
+    files.push(Crafted {
+        name: "amplify-shared-positions.gltf",
+        json: json!({"asset": asset, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+            "meshes": meshes, "accessors": [{"componentType": 5126, "count": 40_000, "type": "VEC3", "min": [0, 0, 0], "max": [0, 0, 0]}]}),
+        refused_with: None,
+    });
+
     // Inside every limit: 16 nodes draw one zero-filled 16k-vertex mesh with normals, and a
     // sparse-only morph target (zeros with one stored delta) plays on it.
     let vertices = 16_384u64;
@@ -178,6 +189,14 @@ fn huge_claims_are_refused_naming_the_file_and_the_part() {
             }
             (Some(_), Ok(_)) => panic!("{} loads", file.name),
             (None, Err(e)) => panic!("{} is refused: {e}", file.name),
+            (None, Ok(rig)) if file.name == "amplify-shared-positions.gltf" => {
+                let first = &rig.meshes[0].primitives[0].positions;
+                assert_eq!((rig.meshes.len(), first.len()), (500, 40_000));
+                assert!(first.iter().all(|p| *p == glam::Vec3::ZERO));
+                let shared =
+                    rig.meshes.iter().all(|m| std::sync::Arc::ptr_eq(&m.primitives[0].positions, first));
+                assert!(shared, "every mesh holds the one decoded accessor");
+            }
             (None, Ok(rig)) => {
                 assert_eq!(rig.nodes.len(), 16);
                 assert_eq!(rig.meshes[0].primitives[0].positions.len(), 16_384);
