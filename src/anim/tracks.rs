@@ -468,22 +468,17 @@ fn whole_nodes(
 /// shares one sampler's arrays among its channels, so pointer equality finds them without
 /// comparing keys.
 fn shared_sources(clip: &Clip, kinds: &[Option<Kind>]) -> Vec<Option<usize>> {
-    let mut first: HashMap<(usize, usize, u8, u8, usize), usize> = HashMap::new();
+    let mut first: HashMap<(usize, usize, Property, Interpolation, usize), usize> = HashMap::new();
     let mut sources = vec![None; clip.channels.len()];
     for (i, (channel, kind)) in clip.channels.iter().zip(kinds).enumerate() {
         if !matches!(kind, Some(Kind::Vec3(_) | Kind::Rotation)) {
             continue;
         }
-        let interpolation = match channel.interpolation {
-            Interpolation::Step => 0,
-            Interpolation::Linear => 1,
-            Interpolation::CubicSpline => 2,
-        };
         let key = (
             Arc::as_ptr(&channel.times).cast::<f32>() as usize,
             Arc::as_ptr(&channel.values).cast::<f32>() as usize,
-            property_rank(channel.property),
-            interpolation,
+            channel.property,
+            channel.interpolation,
             channel.components,
         );
         match first.get(&key) {

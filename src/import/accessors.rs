@@ -89,8 +89,8 @@ pub(crate) struct CheckedAccessor {
     /// `count` elements of the stored type, in bytes.
     pub bytes: u64,
     /// Bytes of this use the file does not hold once: zeros, or an accessor used before.
-    /// Its decoded data is shared (free), but roles that expand every use (sampler outputs,
-    /// baked per channel) charge them again, see `charge_expanded`.
+    /// Its decoded data is shared (free), but roles that expand per use (a sampler output
+    /// baked for another sampler) charge them again, see `charge_expanded`.
     pub charged: u64,
     /// An earlier use checked this accessor already.
     pub again: bool,
@@ -274,7 +274,7 @@ impl<'a> Source<'a> {
     }
 
     /// Charges `times` the bytes of `acc` the file does not hold once (see `charged`): for
-    /// roles whose data is expanded per use (sampler outputs, baked per channel for sampling).
+    /// roles whose data is expanded per use (sampler outputs, baked once per sampler).
     pub(crate) fn charge_expanded(&self, acc: &CheckedAccessor, times: u64, at: &str) -> Result<(), Fault> {
         let bytes = acc.charged.saturating_mul(times);
         let total = self.zero_filled.get().saturating_add(bytes);
@@ -282,7 +282,7 @@ impl<'a> Source<'a> {
             let what = if self.unstored(acc.index) > 0 {
                 "zeros the file does not store"
             } else {
-                "a sampler output read before, baked again for this channel"
+                "a sampler output another sampler read, baked again for this one"
             };
             return Err(Fault::new(
                 at,

@@ -14,16 +14,17 @@ use crate::rig::{Mesh, Node};
 /// share one decoded copy); an accessor decoded in a second form (as vertices and as keys);
 /// uses that still copy an accessor for themselves (a skin's inverse bind matrices, a node's
 /// instances) after its first; and sampler outputs the file does not hold once, times
-/// `SAMPLER_EXPANSION` per channel. Repeated reads of an accessor in the same form cost
+/// `SAMPLER_EXPANSION` per bake. Repeated reads of an accessor in the same form cost
 /// nothing and are not counted. This constant plus `ZERO_FILL_PER_INPUT_BYTE` per input
 /// byte. Sparse-only morph targets legitimately expand.
 pub(crate) const ZERO_FILL_BYTES: u64 = 64 << 20;
 pub(crate) const ZERO_FILL_PER_INPUT_BYTE: u64 = 16;
 
-/// Sampling bakes every channel's values wider (SIMD lanes, slerp intervals), per channel
-/// even when channels share a sampler: up to this many times their size again. Sampler
-/// outputs the file does not hold once (zeros, or an output an earlier channel read) are
-/// charged that much per channel.
+/// Sampling bakes key values wider (SIMD lanes, slerp intervals): up to this many times
+/// their size again, once per set of key arrays, interpolation and property in a clip
+/// (channels sharing a sampler share the bake, see `anim::tracks`). Sampler outputs the
+/// file does not hold once (zeros, or an output another sampler read) are charged that much
+/// per bake.
 pub(crate) const SAMPLER_EXPANSION: u64 = 8;
 
 /// Decoded meshopt fallback buffers, allocated at their declared `byteLength`: this

@@ -64,6 +64,7 @@ pub(crate) fn build(
     for (a, json) in root.animations.iter().enumerate() {
         let mut channels = Vec::with_capacity(json.channels.len());
         let mut file_index = Vec::with_capacity(json.channels.len());
+        let mut baked = Baked::default();
         // gltf-json does not validate channel targets: check every channel before reading
         // it. `c` is the channel's index in the file (pointer channels were taken out before
         // gltf-json saw the document).
@@ -84,7 +85,7 @@ pub(crate) fn build(
             };
             let target = Target { node: channel.target.node.value(), property };
             let slot = Slot { a, c, s: channel.sampler.value() };
-            channels.push(read_channel(src, meshes, slot, target, false, findings)?);
+            channels.push(read_channel(src, meshes, slot, target, false, &mut baked, findings)?);
             file_index.push(c);
         }
         let mut other_times = Vec::new();
@@ -93,7 +94,7 @@ pub(crate) fn build(
                 Ok(targets) => {
                     for target in targets {
                         let slot = Slot { a, c: pc.channel, s: pc.sampler };
-                        channels.push(read_channel(src, meshes, slot, target, true, findings)?);
+                        channels.push(read_channel(src, meshes, slot, target, true, &mut baked, findings)?);
                         file_index.push(pc.channel);
                     }
                 }
@@ -213,6 +214,11 @@ fn read_times(
     Ok((times, interpolation))
 }
 
+/// The key arrays, interpolation and property of every channel of one clip read so far:
+/// sampling bakes each such combination once (`anim::tracks` copies the result to the
+/// other channels that have it), so only a new one is charged for its expansion.
+type Baked = std::collections::HashSet<(usize, usize, Interpolation, Property)>;
+
 /// Where a channel is in the file: animation, channel (file index) and its sampler.
 #[derive(Clone, Copy)]
 struct Slot {
@@ -227,6 +233,7 @@ fn read_channel(
     Slot { a, c, s }: Slot,
     target: Target,
     by_pointer: bool,
+    baked: &mut Baked,
     findings: &mut Findings,
 ) -> Result<Channel, Fault> {
     let root = src.json();
@@ -268,11 +275,14 @@ fn read_channel(
         return Err(Fault::new(format!("{at}.sampler"), format!("sampler {s} does not exist")));
     };
     let out_acc = src.check(output, format, &out_at, findings)?;
-    src.charge_expanded(&out_acc, budget::SAMPLER_EXPANSION, &out_at)?;
     let form = Form::Floats { normalized: normalized && out_acc.component != C::F32 };
     let values: Arc<[f32]> = src.shared(&out_acc, form, &out_at, || {
         read_values(src, &out_acc, property, normalized, &out_at).map(Arc::from)
     })?;
+    let keys = (Arc::as_ptr(&times).cast::<f32>() as usize, Arc::as_ptr(&values).cast::<f32>() as usize);
+    if baked.insert((keys.0, keys.1, interpolation, property)) {
+        src.charge_expanded(&out_acc, budget::SAMPLER_EXPANSION, &out_at)?;
+    }
 
     let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
     let morphs = if property == Property::Weights { components } else { 1 };

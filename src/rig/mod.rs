@@ -164,7 +164,7 @@ pub struct MorphTarget {
 }
 
 /// What an animation channel drives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Property {
     Translation,
     Rotation,
@@ -173,7 +173,7 @@ pub enum Property {
     Weights,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Interpolation {
     Step,
     Linear,
