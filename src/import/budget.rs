@@ -167,6 +167,58 @@ mod tests {
         assert!(err.starts_with("over.gltf: meshes[0].primitives[1].indices: accessors[2]: claims"), "{err}");
     }
 
+    /// 40 channels translating nodes 0..40 with the same 100,000 stored keys (1.2 MB of
+    /// values), all through sampler 0, or each through its own sampler (its own input
+    /// accessor over the same bytes, the same output accessor).
+    fn shared_keys(samplers_per_channel: bool) -> Vec<u8> {
+        use base64::Engine as _;
+        let (keys, channels) = (100_000usize, 40usize);
+        let mut bytes: Vec<u8> = (0..keys).flat_map(|k| (k as f32).to_le_bytes()).collect();
+        bytes.extend((0..3 * keys).flat_map(|i| (i as f32).to_le_bytes()));
+        let uri = format!(
+            "data:application/octet-stream;base64,{}",
+            base64::engine::general_purpose::STANDARD.encode(&bytes)
+        );
+        let samplers = if samplers_per_channel { channels } else { 1 };
+        let sampler = |s: usize| serde_json::json!({"input": s + 1, "output": 0});
+        let channel = |n: usize| serde_json::json!({"sampler": if samplers_per_channel { n } else { 0 }, "target": {"node": n, "path": "translation"}});
+        let mut list =
+            vec![serde_json::json!({"bufferView": 1, "componentType": 5126, "count": keys, "type": "VEC3"})];
+        let time = serde_json::json!({"bufferView": 0, "componentType": 5126, "count": keys, "type": "SCALAR", "min": [0.0], "max": [(keys - 1) as f32]});
+        list.extend(std::iter::repeat_n(time, samplers));
+        let doc = serde_json::json!({"asset": {"version": "2.0"}, "nodes": vec![serde_json::json!({}); channels],
+            "animations": [{"channels": (0..channels).map(channel).collect::<Vec<_>>(), "samplers": (0..samplers).map(sampler).collect::<Vec<_>>()}],
+            "buffers": [{"byteLength": bytes.len(), "uri": uri}],
+            "bufferViews": [{"buffer": 0, "byteLength": 4 * keys}, {"buffer": 0, "byteOffset": 4 * keys, "byteLength": 12 * keys}],
+            "accessors": list});
+        serde_json::to_vec(&doc).unwrap_or_default()
+    }
+
+    #[test]
+    fn a_sampler_shared_by_channels_is_baked_and_charged_once_another_sampler_again() {
+        // One sampler: its keys are read and baked once for all 40 channels; nothing is
+        // charged, and every channel holds the same arrays.
+        let rig = load_bytes(&shared_keys(false), "one.gltf", None).unwrap_or_else(|e| panic!("{e}"));
+        let channels = &rig.clips[0].channels;
+        assert!(channels.iter().all(|c| std::sync::Arc::ptr_eq(&c.values, &channels[0].values)));
+        assert_eq!(channels[0].values[3 * 99_999 + 2], (3 * 99_999 + 2) as f32);
+        // 40 samplers: the output is shared, but each sampler is its own bake, 8 x 1.2 MB
+        // after the first. The input is ~3.7 MB (the file, with its buffer as base64 text,
+        // plus the 1.6 MB decoded), a budget of ~127 MB: 13 more bakes fit (125 MB), the
+        // 15th sampler's (samplers[14]) is past it.
+        let file = shared_keys(true);
+        let input = file.len() as u64 + 1_600_000;
+        let budget = ZERO_FILL_BYTES + ZERO_FILL_PER_INPUT_BYTE * input;
+        let per_bake = SAMPLER_EXPANSION * 1_200_000;
+        let over = (budget / per_bake + 1) as usize;
+        assert!(over < 40, "the file must cross the budget");
+        let err = load_bytes(&file, "many.gltf", None).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(
+            err.starts_with(&format!("many.gltf: animations[0].samplers[{over}].output: accessors[0] (100000 elements, a sampler output another sampler read")),
+            "{err}"
+        );
+    }
+
     /// `nodes` nodes each drawing a zero-filled mesh of `vertices`.
     fn drawn(nodes: usize, vertices: u64) -> Vec<u8> {
         let doc = serde_json::json!({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
