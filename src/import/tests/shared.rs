@@ -99,3 +99,30 @@ fn changing_one_users_copy_leaves_the_others_as_loaded() {
         &rig.meshes[0].primitives[0].influences[0].weights
     ));
 }
+
+#[test]
+fn one_accessor_read_in_two_forms_gives_each_its_values() {
+    // Accessor 0 is both the mesh's POSITION and sampler 0's translation output; accessor 1
+    // both its key times and the output of a morph weights channel.
+    let mut bin = Bin::default();
+    let pos = bin.positions(&[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+    let times = bin.floats(&[0.0, 0.5], "SCALAR", 2);
+    bin.accessors[times]["min"] = json!([0.0]);
+    bin.accessors[times]["max"] = json!([0.5]);
+    let deltas = bin.floats(&[0.0; 6], "VEC3", 2);
+    let rig = load(&bin.finish(json!({
+        "nodes": [{"mesh": 0}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": pos}, "targets": [{"POSITION": deltas}]}]}],
+        "animations": [{"channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}},
+                {"sampler": 1, "target": {"node": 0, "path": "weights"}}],
+            "samplers": [{"input": times, "output": pos}, {"input": times, "output": times}]}],
+    })))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let positions = &rig.meshes[0].primitives[0].positions;
+    assert_eq!(&**positions, &[Vec3::new(1.0, 2.0, 3.0), Vec3::new(4.0, 5.0, 6.0)]);
+    let [moves, weights] = [&rig.clips[0].channels[0], &rig.clips[0].channels[1]];
+    assert_eq!(&*moves.values, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    // Key times and a FLOAT scalar output are one form: the same array.
+    assert_eq!(&*weights.values, &[0.0, 0.5]);
+    assert!(Arc::ptr_eq(&weights.values, &weights.times) && Arc::ptr_eq(&moves.times, &weights.times));
+}
