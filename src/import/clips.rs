@@ -1,8 +1,9 @@
 //! Animations -> `Clip`s: each channel with its sampler's key times and flattened values
 //! (decoded once per accessor and shared by every channel that reads them; normalised-integer
 //! rotations and weights decoded per the glTF spec), the output count checked against the
-//! key count and interpolation, and the clip's duration as the largest key time. Odd key data (unsorted or negative times, non-unit rotations,
-//! NaN) loads and is reported as findings. `KHR_animation_pointer` channels (see `pointer`)
+//! key count and interpolation, and the clip's duration as the largest key time. Odd key
+//! data (unsorted or negative times, non-unit rotations, NaN) loads and is reported as
+//! findings. `KHR_animation_pointer` channels (see `pointer`)
 //! that target a node's transform or morph weights are read by the same code; the others
 //! come back as `UnpreviewedChannel`s.
 
