@@ -3,9 +3,9 @@
 //! rotations and weights decoded per the glTF spec), the output count checked against the
 //! key count and interpolation, and the clip's duration as the largest key time. Odd key
 //! data (unsorted or negative times, non-unit rotations, NaN) loads and is reported as
-//! findings. `KHR_animation_pointer` channels (see `pointer`)
-//! that target a node's transform or morph weights are read by the same code; the others
-//! come back as `UnpreviewedChannel`s.
+//! findings. `KHR_animation_pointer` channels (see `pointer`) that target a node's transform
+//! or morph weights are read by the same code; the others come back as
+//! `UnpreviewedChannel`s.
 
 use super::accessors::{
     self, CheckedAccessor, Form, Format, Normalized, Source, snorm8, snorm16, unorm8, unorm16,
