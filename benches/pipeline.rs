@@ -54,11 +54,11 @@ fn tiled(rig: &Rig, times: usize) -> Rig {
     for mesh in &mut rig.meshes {
         for p in &mut mesh.primitives {
             let n = p.positions.len();
-            p.positions = p.positions.repeat(times);
-            p.normals = p.normals.as_ref().map(|v| v.repeat(times));
+            p.positions = p.positions.repeat(times).into();
+            p.normals = p.normals.as_ref().map(|v| v.repeat(times).into());
             for set in &mut p.influences {
-                set.joints = set.joints.repeat(times);
-                set.weights = set.weights.repeat(times);
+                set.joints = set.joints.repeat(times).into();
+                set.weights = set.weights.repeat(times).into();
             }
             if let Some(indices) = &p.indices {
                 let mut all = Vec::with_capacity(indices.len() * times);

@@ -49,10 +49,10 @@ mod tests {
         let base = [Vec3::new(1.0, 0.0, 0.0), Vec3::new(0.0, 1.0, 0.0)];
         let targets = [
             MorphTarget {
-                positions: Some(vec![Vec3::new(0.0, 2.0, 0.0), Vec3::new(4.0, 0.0, 0.0)]),
-                normals: Some(vec![Vec3::Z, Vec3::Z]),
+                positions: Some(vec![Vec3::new(0.0, 2.0, 0.0), Vec3::new(4.0, 0.0, 0.0)].into()),
+                normals: Some(vec![Vec3::Z, Vec3::Z].into()),
             },
-            MorphTarget { positions: Some(vec![Vec3::new(0.0, 0.0, 8.0), Vec3::ZERO]), normals: None },
+            MorphTarget { positions: Some(vec![Vec3::new(0.0, 0.0, 8.0), Vec3::ZERO].into()), normals: None },
         ];
         let mut out = [Vec3::splat(99.0); 2];
         morph_into(&base, &targets, &[0.5, 0.25], Attribute::Position, &mut out);
@@ -66,8 +66,8 @@ mod tests {
     fn nan_weights_and_short_targets_do_not_poison() {
         let base = [Vec3::ONE, Vec3::ONE];
         let targets = [
-            MorphTarget { positions: Some(vec![Vec3::X]), normals: None },
-            MorphTarget { positions: Some(vec![Vec3::Y, Vec3::Y]), normals: None },
+            MorphTarget { positions: Some(vec![Vec3::X].into()), normals: None },
+            MorphTarget { positions: Some(vec![Vec3::Y, Vec3::Y].into()), normals: None },
         ];
         let mut out = [Vec3::ZERO; 2];
         morph_into(&base, &targets, &[1.0, f32::NAN], Attribute::Position, &mut out);

@@ -460,17 +460,17 @@ mod tests {
         }
         // More times than values: only complete keys count (6 floats = 2 keys).
         ch.interpolation = Interpolation::Linear;
-        ch.values.truncate(6);
-        ch.values[3] = 4.0;
+        ch.values = ch.values[..6].into();
+        std::sync::Arc::make_mut(&mut ch.values)[3] = 4.0;
         assert_eq!(key_count(&ch), 2);
         assert_eq!(at(&ch, 10.0).0[0], 4.0);
         // No keys at all, or no components: nothing written.
-        ch.values.clear();
+        ch.values = Vec::new().into();
         let (v, i) = at(&ch, 1.0);
         assert!(v.iter().all(|x| x.is_nan()));
         assert_eq!(i, info(0, None, 0.0));
         ch.components = 0;
-        ch.values = vec![1.0; 6];
+        ch.values = vec![1.0; 6].into();
         let (v, _) = at(&ch, 1.0);
         assert!(v.iter().all(|x| x.is_nan()));
     }

@@ -174,8 +174,8 @@ mod tests {
         let first = clip();
         let mut second = clip();
         second.channels.truncate(2);
-        second.channels[0].times = vec![0.0, 10.0];
-        second.channels[0].values = vec![0., 0., 0., 10., 10., 10.];
+        second.channels[0].times = vec![0.0, 10.0].into();
+        second.channels[0].values = vec![0., 0., 0., 10., 10., 10.].into();
         let mut sampler = Sampler::new(&first);
         sampler.sample(&first, 3.9, &mut Pose::rest(&rig));
         let mut by_cursor = Pose::rest(&rig);

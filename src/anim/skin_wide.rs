@@ -218,8 +218,8 @@ mod tests {
             .collect();
         let set = InfluenceSet {
             set: 0,
-            joints: js,
-            weights: ws,
+            joints: js.into(),
+            weights: ws.into(),
             weight_storage: WeightStorage::F32,
             joints_accessor: 0,
             weights_accessor: 0,
@@ -381,8 +381,8 @@ mod tests {
     fn packing_sends_bad_joints_to_a_zero_entry_and_zeroes_bad_weights() {
         let set = InfluenceSet {
             set: 0,
-            joints: vec![[0, 8, 9, 300]],
-            weights: vec![[f32::NAN, 0.5, f32::NEG_INFINITY, 0.25]],
+            joints: vec![[0, 8, 9, 300]].into(),
+            weights: vec![[f32::NAN, 0.5, f32::NEG_INFINITY, 0.25]].into(),
             weight_storage: WeightStorage::F32,
             joints_accessor: 0,
             weights_accessor: 0,
@@ -390,7 +390,7 @@ mod tests {
         let packed = PackedInfluences::new(&set, 9).unwrap();
         assert_eq!(packed.joints, vec![[0, 8, 255, 255]]);
         assert_eq!(packed.weights(&set), [[0.0, 0.5, 0.0, 0.25]]);
-        let clean = InfluenceSet { weights: vec![[0.25, 0.5, 0.0, 0.25]], ..set.clone() };
+        let clean = InfluenceSet { weights: vec![[0.25, 0.5, 0.0, 0.25]].into(), ..set.clone() };
         let packed_clean = PackedInfluences::new(&clean, 9).unwrap();
         assert_eq!(packed_clean.weights, None, "finite weights are not copied");
         assert_eq!(packed_clean.weights(&clean), [[0.25, 0.5, 0.0, 0.25]]);

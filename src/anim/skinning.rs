@@ -95,7 +95,7 @@ fn skin_in_place_body(
     let Some((first, more)) = sets.split_first() else {
         return;
     };
-    let influences = first.joints.iter().zip(&first.weights);
+    let influences = first.joints.iter().zip(first.weights.iter());
     let blended = |v: usize, joints: &[u16; 4], weights: &[f32; 4]| {
         let mut m = Mat4::ZERO;
         accumulate(&mut m, joint_matrices, joints, weights);
@@ -404,8 +404,8 @@ pub(super) mod tests {
     fn set(n: usize, joints: Vec<[u16; 4]>, weights: Vec<[f32; 4]>) -> InfluenceSet {
         InfluenceSet {
             set: n,
-            joints,
-            weights,
+            joints: joints.into(),
+            weights: weights.into(),
             weight_storage: WeightStorage::F32,
             joints_accessor: 0,
             weights_accessor: 0,

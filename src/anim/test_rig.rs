@@ -18,7 +18,14 @@ pub(crate) fn channel(
             values.len() / (times.len().max(1) * per_key)
         }
     };
-    Channel { node, property, interpolation, times: times.to_vec(), values: values.to_vec(), components }
+    Channel {
+        node,
+        property,
+        interpolation,
+        times: times.to_vec().into(),
+        values: values.to_vec().into(),
+        components,
+    }
 }
 
 /// Two unrelated root nodes with identity rest transforms.

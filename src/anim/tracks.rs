@@ -12,10 +12,18 @@
 //! written at once. Every value is what `sample::write_span` gives for the same channel,
 //! bit for bit; the tests in `tracks_tests.rs` check that.
 //!
+//! Channels that share a sampler (the same key times and values, so import gave them the
+//! same arrays) and drive the same property of different nodes are baked once: the others
+//! copy the first one's sampled value (`Alias`), so a sampler shared by thousands of
+//! channels costs one channel's baked keys.
+//!
 //! What is not baked goes through `apply_span` on the clip's own channel, in clip order:
 //! morph weights, channels of an unusual width, and every channel of a target (node and
 //! property) that more than one channel animates (the last one wins, as in `sample`).
 //! Finding the span per timeline is the sampler's job, not this module's.
+
+use std::collections::HashMap;
+use std::sync::Arc;
 
 use glam::{Vec3, Vec3A, Vec4};
 
@@ -40,6 +48,20 @@ pub(crate) struct ClipTracks {
     rotations: Vec<RotationGroup>,
     /// (channel index, timeline) of the channels sampled through `apply_span`.
     generic: Vec<(usize, usize)>,
+    aliases: Vec<Alias>,
+}
+
+/// A channel sampled exactly as an earlier one of the clip (same key times, values,
+/// interpolation and property, on another node): its node gets that channel's result.
+#[derive(Debug, Clone, Copy)]
+struct Alias {
+    channel: usize,
+    /// The node the earlier channel writes, and this channel's.
+    from: usize,
+    to: usize,
+    property: Property,
+    /// The earlier channel's timeline.
+    timeline: usize,
 }
 
 /// Key times shared by one or more channels (already cut to the channels' key count).
@@ -186,13 +208,30 @@ impl ClipTracks {
     /// Bakes `clip`. Allocates; meant to run once per clip, not per frame.
     pub fn bake(clip: &Clip) -> Self {
         let mut tracks = Self { identity: ClipId::of(clip), ..Self::default() };
-        let kinds = kinds(clip);
+        let mut kinds = kinds(clip);
+        let sources = shared_sources(clip, &kinds);
+        for (kind, source) in kinds.iter_mut().zip(&sources) {
+            if source.is_some() {
+                *kind = None;
+            }
+        }
         let timelines: Vec<Option<usize>> = clip
             .channels
             .iter()
             .zip(&kinds)
             .map(|(channel, kind)| kind.map(|_| tracks.timeline_of(channel)))
             .collect();
+        for (channel, source) in sources.iter().enumerate() {
+            let Some(source) = *source else { continue };
+            let (Some(timeline), Some(from), Some(to)) =
+                (timelines[source], clip.channels.get(source), clip.channels.get(channel))
+            else {
+                continue;
+            };
+            let property = to.property;
+            tracks.aliases.push(Alias { channel, from: from.node, to: to.node, property, timeline });
+            tracks.trs_nodes.push(to.node);
+        }
         let whole = whole_nodes(clip, &kinds, &timelines);
         let mut in_node_group = vec![false; clip.channels.len()];
         for &(timeline, node, members) in &whole {
@@ -327,11 +366,44 @@ impl ClipTracks {
             };
             group.apply(span, &timeline.times, pose);
         }
+        // After every group: the earlier channels' values are final (an alias's source is
+        // the only channel on its target, so nothing later writes it).
+        let nodes = pose.locals.len();
+        for alias in &self.aliases {
+            let Some(&span) = spans.get(alias.timeline) else { continue };
+            match pose.locals.get(alias.from).copied() {
+                Some(from) if alias.to < nodes => {
+                    let to = &mut pose.locals[alias.to];
+                    match alias.property {
+                        Property::Translation => to.translation = from.translation,
+                        Property::Rotation => to.rotation = from.rotation,
+                        Property::Scale => to.scale = from.scale,
+                        Property::Weights => {}
+                    }
+                }
+                // The earlier channel's node is outside the pose: sample this one itself.
+                _ => {
+                    if let Some(channel) = clip.channels.get(alias.channel) {
+                        apply_span(channel, span, pose);
+                    }
+                }
+            }
+        }
         for &(channel, timeline) in &self.generic {
             if let (Some(channel), Some(&span)) = (clip.channels.get(channel), spans.get(timeline)) {
                 apply_span(channel, span, pose);
             }
         }
+    }
+
+    /// How many channels are baked into groups (aliases and generic channels are not).
+    #[cfg(test)]
+    pub(crate) fn baked_channels(&self) -> usize {
+        let nodes = |g: &NodeGroup| 3 * g.nodes.len();
+        self.node_groups.iter().map(nodes).sum::<usize>()
+            + self.vec3.iter().map(|g| g.nodes.len()).sum::<usize>()
+            + self.linear_rotations.iter().map(|g| g.nodes.len()).sum::<usize>()
+            + self.rotations.iter().map(|g| g.nodes.len()).sum::<usize>()
     }
 
     /// The index of the timeline with `channel`'s key times, added when new.
@@ -389,6 +461,34 @@ fn whole_nodes(
         .collect();
     whole.sort_unstable();
     whole
+}
+
+/// For every channel, the earlier channel it samples exactly as (the same `times` and
+/// `values` arrays, interpolation, property and width), when both are baked kinds. Import
+/// shares one sampler's arrays among its channels, so pointer equality finds them without
+/// comparing keys.
+fn shared_sources(clip: &Clip, kinds: &[Option<Kind>]) -> Vec<Option<usize>> {
+    let mut first: HashMap<(usize, usize, Property, Interpolation, usize), usize> = HashMap::new();
+    let mut sources = vec![None; clip.channels.len()];
+    for (i, (channel, kind)) in clip.channels.iter().zip(kinds).enumerate() {
+        if !matches!(kind, Some(Kind::Vec3(_) | Kind::Rotation)) {
+            continue;
+        }
+        let key = (
+            Arc::as_ptr(&channel.times).cast::<f32>() as usize,
+            Arc::as_ptr(&channel.values).cast::<f32>() as usize,
+            channel.property,
+            channel.interpolation,
+            channel.components,
+        );
+        match first.get(&key) {
+            Some(&source) => sources[i] = Some(source),
+            None => {
+                first.insert(key, i);
+            }
+        }
+    }
+    sources
 }
 
 /// The kind of every channel, `None` for one without a complete key (`sample` skips those).

@@ -41,7 +41,7 @@ fn probe_times(clip: &Clip) -> Vec<f32> {
         for w in ch.times.windows(2) {
             times.extend([w[0], (w[0] + w[1]) * 0.5, w[0] + (w[1] - w[0]) * 0.1]);
         }
-        for &t in &ch.times {
+        for &t in ch.times.iter() {
             times.extend([t, t - 1e-4, t + 1e-4]);
         }
     }
@@ -288,13 +288,13 @@ fn rebakes_for_another_clip_and_on_bind() {
         duration: 1.0,
     };
     let mut second = first.clone();
-    second.channels[0].values = vec![5., 5., 5., 7., 7., 7.];
+    second.channels[0].values = vec![5., 5., 5., 7., 7., 7.].into();
     let mut sampler = Sampler::new(&first);
     let mut pose = Pose::rest(&rig);
     sampler.sample(&second, 0.5, &mut pose);
     assert_eq!(pose.locals[0].translation, glam::Vec3::splat(6.0));
     // Edited in place: noticed only after `bind`, as documented.
-    second.channels[0].values.copy_from_slice(&[1., 1., 1., 3., 3., 3.]);
+    std::sync::Arc::make_mut(&mut second.channels[0].values).copy_from_slice(&[1., 1., 1., 3., 3., 3.]);
     sampler.bind(&second);
     sampler.sample(&second, 0.5, &mut pose);
     assert_eq!(pose.locals[0].translation, glam::Vec3::splat(2.0));
@@ -366,4 +366,61 @@ fn bundled_samples_and_shared_assets_match_the_reference() {
             check_clip(&rig, clip, &format!("{} clip {i}", file.display()));
         }
     }
+}
+
+/// `template` again on `node`, sharing its key arrays (as import gives channels that share a
+/// sampler).
+fn on_node(template: &Channel, node: usize) -> Channel {
+    Channel { node, ..template.clone() }
+}
+
+#[test]
+fn channels_sharing_a_sampler_are_baked_once_and_match_the_reference() {
+    let times = [0.0, 0.4, 1.0, 1.5];
+    let rotation = channel(
+        0,
+        Property::Rotation,
+        Interpolation::Linear,
+        &times,
+        &quat_keys(&[0., 40., 170., 5.], glam::Vec3::Y, 1.0),
+    );
+    let mut channels: Vec<Channel> = (0..6).map(|n| on_node(&rotation, n)).collect();
+    // Nodes 6 to 9 share all three: the first in clip order (node 7) is a whole node, the
+    // others copy it.
+    let whole = whole_node_channels(&[6], &times);
+    channels.extend((7..10).flat_map(|n| whole.iter().map(move |c| on_node(c, n))));
+    channels.extend(whole);
+    let cubic: Vec<f32> = (0..36).map(|i| ((i * 7) % 11) as f32 - 5.0).collect();
+    let cubic = channel(10, Property::Translation, Interpolation::CubicSpline, &times, &cubic);
+    let step = channel(
+        10,
+        Property::Scale,
+        Interpolation::Step,
+        &times,
+        &[1., 2., 3., 4., 5., 6., 7., 8., 9., 1., 1., 1.],
+    );
+    channels.extend([on_node(&cubic, 11), cubic, on_node(&step, 11), step]);
+    // The first channel of this pair animates node 20, outside the 14-node rig.
+    let outside = channel(
+        20,
+        Property::Rotation,
+        Interpolation::Step,
+        &times,
+        &quat_keys(&[1., 2., 3., 4.], glam::Vec3::X, 1.0),
+    );
+    let alias = on_node(&outside, 12);
+    channels.extend([outside, alias]);
+    // Equal keys in arrays of its own: baked for itself.
+    channels.push(Channel {
+        node: 13,
+        times: rotation.times.to_vec().into(),
+        values: rotation.values.to_vec().into(),
+        ..rotation.clone()
+    });
+    let clip = Clip { name: None, channels, duration: 1.5 };
+    // Baked: node 0's rotation, node 7's three, node 11's two, node 20's, node 13's.
+    assert_eq!(super::tracks::ClipTracks::bake(&clip).baked_channels(), 1 + 3 + 2 + 1 + 1);
+    let mut rig = rig_with(14);
+    rig.nodes[8].matrix = Some(glam::Mat4::from_translation(glam::Vec3::X));
+    check_clip(&rig, &clip, "shared samplers");
 }

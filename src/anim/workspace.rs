@@ -98,7 +98,7 @@ impl Workspace {
                         primitive: primitive_index,
                         skin,
                         instance,
-                        positions: primitive.positions.clone(),
+                        positions: primitive.positions.to_vec(),
                         normals: normals_buffer(primitive),
                     });
                 }
@@ -273,7 +273,7 @@ fn morph_active(targets: &[crate::rig::MorphTarget], weights: &[f32]) -> bool {
 fn normals_buffer(primitive: &Primitive) -> Vec<Vec3> {
     match &primitive.normals {
         Some(normals) => {
-            let mut buffer = normals.clone();
+            let mut buffer = normals.to_vec();
             buffer.resize(primitive.positions.len(), Vec3::ZERO);
             buffer
         }
@@ -306,26 +306,26 @@ mod tests {
         let rz90 = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
         let influences = InfluenceSet {
             set: 0,
-            joints: vec![[0, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0]],
-            weights: vec![[1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0]],
+            joints: vec![[0, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0]].into(),
+            weights: vec![[1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0]].into(),
             weight_storage: WeightStorage::F32,
             joints_accessor: 0,
             weights_accessor: 0,
         };
         let skinned = Primitive {
-            positions: vec![Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::new(1.0, 1.0, 0.0)],
-            normals: Some(vec![Vec3::X; 3]),
+            positions: vec![Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::new(1.0, 1.0, 0.0)].into(),
+            normals: Some(vec![Vec3::X; 3].into()),
             influences: vec![influences],
             morph_targets: vec![MorphTarget {
-                positions: Some(vec![Vec3::ZERO, Vec3::new(0.0, 0.0, 2.0), Vec3::ZERO]),
+                positions: Some(vec![Vec3::ZERO, Vec3::new(0.0, 0.0, 2.0), Vec3::ZERO].into()),
                 normals: None,
             }],
             ..Primitive::default()
         };
-        let unskinned = Primitive { positions: vec![Vec3::ZERO], ..Primitive::default() };
+        let unskinned = Primitive { positions: vec![Vec3::ZERO].into(), ..Primitive::default() };
         let prop = Primitive {
-            positions: vec![Vec3::ZERO, Vec3::X],
-            normals: Some(vec![Vec3::X, Vec3::Y]),
+            positions: vec![Vec3::ZERO, Vec3::X].into(),
+            normals: Some(vec![Vec3::X, Vec3::Y].into()),
             ..Primitive::default()
         };
         Rig {

@@ -31,8 +31,8 @@ fn skinned(joints: usize, storage: WeightStorage, sets: &[Set]) -> Rig {
         .enumerate()
         .map(|(n, (j, w))| InfluenceSet {
             set: n,
-            joints: j.clone(),
-            weights: w.clone(),
+            joints: j.clone().into(),
+            weights: w.clone().into(),
             weight_storage: storage,
             joints_accessor: 100 + n,
             weights_accessor: WEIGHTS_ACCESSOR + n,
@@ -48,7 +48,7 @@ fn skinned(joints: usize, storage: WeightStorage, sets: &[Set]) -> Rig {
         }],
         meshes: vec![Mesh {
             primitives: vec![Primitive {
-                positions: vec![Vec3::ZERO; vertices],
+                positions: vec![Vec3::ZERO; vertices].into(),
                 influences,
                 ..Primitive::default()
             }],
@@ -507,7 +507,7 @@ fn rotation_keys_must_be_unit() {
     let id = [0.0, 0.0, 0.0, 1.0];
     let mut clip = rotation_clip(1, Interpolation::CubicSpline, &[big, id, big, big, id, big]);
     // Two keys of three elements each.
-    clip.channels[0].times = vec![0.0, 1.0];
+    clip.channels[0].times = vec![0.0, 1.0].into();
     let r = animated(clip);
     assert_eq!(count(&r, codes::NON_NORMALIZED_QUATERNION), 0);
 }
@@ -515,7 +515,7 @@ fn rotation_keys_must_be_unit() {
 #[test]
 fn key_times_must_increase() {
     let mut clip = rotation_clip(1, Interpolation::Linear, &[[0.0, 0.0, 0.0, 1.0]; 4]);
-    clip.channels[0].times = vec![0.0, 1.0, 1.0, 0.5];
+    clip.channels[0].times = vec![0.0, 1.0, 1.0, 0.5].into();
     let r = animated(clip);
     let found: Vec<_> = r.with_code(codes::ANIMATION_INPUT_NON_INCREASING.id).collect();
     assert_eq!(found.len(), 2);
@@ -529,7 +529,7 @@ fn key_times_must_increase() {
 fn import_findings_are_kept_and_not_duplicated() {
     let mut rig = skinned(2, WeightStorage::F32, &[(vec![[0, 1, 0, 0]], vec![[0.5, 0.5, 0.0, 0.0]])]);
     let mut clip = rotation_clip(1, Interpolation::Linear, &[[0.0, 0.0, 0.0, 1.0]; 2]);
-    clip.channels[0].times = vec![1.0, 1.0];
+    clip.channels[0].times = vec![1.0, 1.0].into();
     rig.clips.push(clip);
     rig.findings.push(crate::rig::Finding {
         code: codes::ANIMATION_INPUT_NON_INCREASING.id,
@@ -677,7 +677,7 @@ fn a_skin_moved_as_a_whole_says_how_far_in_scene_units() {
     // The root turned 90 degrees about z with identity IBMs: the vertex at (1, 0, 0) is drawn
     // at (0, 1, 0), sqrt(2) from where it was bound.
     let mut rig = skinned(1, WeightStorage::F32, &[(vec![[0, 0, 0, 0]], vec![[1.0, 0.0, 0.0, 0.0]])]);
-    rig.meshes[0].primitives[0].positions = vec![Vec3::X];
+    rig.meshes[0].primitives[0].positions = vec![Vec3::X].into();
     rig.nodes[0].rest.rotation = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
     let f = only(&check(&rig, &Options::default()), codes::IBM_BIND_MISMATCH).clone();
     assert!(f.message.starts_with("The rest pose is not the bind pose"), "{}", f.message);

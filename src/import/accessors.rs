@@ -4,8 +4,9 @@
 //! short slice they return `None` (a silently missing attribute), with a stride smaller than
 //! the element they hit an `assert!`, and with `count == 0` they underflow.
 //!
-//! Also here: decoding of normalised integers per the glTF spec, and the per-accessor
-//! "NaN or infinite" finding.
+//! Also here: the decoded accessors shared by every use (`Source::shared`: one `Arc` per
+//! accessor and form), decoding of normalised integers per the glTF spec, and the
+//! per-accessor "NaN or infinite" finding.
 
 use super::budget::Budget;
 use super::direct::Elements;
@@ -14,7 +15,10 @@ use crate::rig::Severity;
 use gltf::json;
 use gltf::json::accessor::{ComponentType, Type};
 use gltf::json::validation::Checked;
+use std::any::Any;
 use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 
 /// The loaded document and its buffers, cut to their `byteLength`s.
 pub(crate) struct Source<'a> {
@@ -22,12 +26,33 @@ pub(crate) struct Source<'a> {
     buffers: &'a [Cow<'a, [u8]>],
     /// Read plain accessors in bulk (`direct`); off only to test against gltf's readers.
     direct: bool,
-    /// Zero-filled bytes granted so far (accessors without a bufferView are zeros of
-    /// `count` elements, made per use), against `budget.zero_fill()`.
-    zero_filled: std::cell::Cell<u64>,
-    /// Which accessors were read already: each later use is a copy, charged like zeros.
-    seen: std::cell::RefCell<Vec<bool>>,
+    /// Bytes granted so far for data the file does not hold (zero-filled accessors, once
+    /// each; an accessor decoded a second way; sampler outputs baked again), against
+    /// `budget.zero_fill()`.
+    zero_filled: Cell<u64>,
+    /// Which accessors were checked already: a later use shares what the first decoded.
+    seen: RefCell<Vec<bool>>,
+    /// Every accessor decoded so far, per decoded form: each later use gets the same `Arc`.
+    decoded: RefCell<HashMap<(usize, Form), Box<dyn Any>>>,
+    /// How many forms each accessor was decoded in (a second form is a second allocation).
+    forms: RefCell<Vec<u8>>,
     budget: Budget,
+}
+
+/// The ways an accessor's data is decoded for the `Rig`. One accessor read in two roles of
+/// the same form (two primitives' POSITION, a POSITION and a morph target) is decoded once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Form {
+    /// VEC3 vertex data as floats (positions, normals, morph deltas).
+    Vec3,
+    Indices,
+    Joints,
+    Weights,
+    /// Flattened floats (key times, sampler outputs): `normalized` says whether integers
+    /// were decoded as normalized (always false for FLOAT accessors).
+    Floats {
+        normalized: bool,
+    },
 }
 
 /// What an accessor must be to play a role (JOINTS, an IBM, a sampler output, ...).
@@ -61,9 +86,14 @@ pub(crate) struct CheckedAccessor {
     pub normalized: bool,
     /// No bufferView and no sparse: every element is zero.
     pub zeros: bool,
-    /// Bytes of this use that the file does not hold (zeros, or a copy of an accessor
-    /// read before), charged against the load's budget.
+    /// `count` elements of the stored type, in bytes.
+    pub bytes: u64,
+    /// Bytes of this use the file does not hold once: zeros, or an accessor used before.
+    /// Its decoded data is shared (free), but roles that expand per use (a sampler output
+    /// baked for another sampler) charge them again, see `charge_expanded`.
     pub charged: u64,
+    /// An earlier use checked this accessor already.
+    pub again: bool,
 }
 
 impl<'a> Source<'a> {
@@ -73,8 +103,57 @@ impl<'a> Source<'a> {
         direct: bool,
         budget: Budget,
     ) -> Self {
-        let seen = std::cell::RefCell::new(vec![false; doc.as_json().accessors.len()]);
-        Self { doc, buffers, direct, zero_filled: std::cell::Cell::new(0), seen, budget }
+        let accessors = doc.as_json().accessors.len();
+        Self {
+            doc,
+            buffers,
+            direct,
+            zero_filled: Cell::new(0),
+            seen: RefCell::new(vec![false; accessors]),
+            decoded: RefCell::new(HashMap::new()),
+            forms: RefCell::new(vec![0; accessors]),
+            budget,
+        }
+    }
+
+    /// Accessor `acc` in `form`: decoded by `decode` on its first use in that form, the
+    /// same value (an `Arc`, cheap to clone) on every later one. A second form of the same
+    /// accessor is a second allocation, charged against the budget before it is made.
+    pub(crate) fn shared<T: Clone + 'static>(
+        &self,
+        acc: &CheckedAccessor,
+        form: Form,
+        at: &str,
+        decode: impl FnOnce() -> Result<T, Fault>,
+    ) -> Result<T, Fault> {
+        let key = (acc.index, form);
+        if let Some(done) = self.decoded.borrow().get(&key).and_then(|d| d.downcast_ref::<T>()) {
+            return Ok(done.clone());
+        }
+        let forms = self.forms.borrow().get(acc.index).copied().unwrap_or(0);
+        if forms > 0 {
+            let total = self.zero_filled.get().saturating_add(acc.bytes);
+            if total > self.budget.zero_fill() {
+                return Err(Fault::new(
+                    at,
+                    format!(
+                        "accessors[{}]: {} elements decoded a second way: {} bytes ({total} for every zero-filled or twice-decoded accessor in the file) is more than rigscope allocates for a {}-byte input ({})",
+                        acc.index,
+                        acc.count,
+                        acc.bytes,
+                        self.budget.input_bytes,
+                        self.budget.zero_fill()
+                    ),
+                ));
+            }
+            self.zero_filled.set(total);
+        }
+        let value = decode()?;
+        if let Some(n) = self.forms.borrow_mut().get_mut(acc.index) {
+            *n = n.saturating_add(1);
+        }
+        self.decoded.borrow_mut().insert(key, Box::new(value.clone()));
+        Ok(value)
     }
 
     /// The bytes of a checked accessor that can be read in bulk: one with a bufferView and
@@ -170,14 +249,17 @@ impl<'a> Source<'a> {
             );
         }
         let elem = ty.multiplicity() * component.size();
-        let (count, charged) = self.fit(index, elem).map_err(|what| Fault::new(at, what))?;
+        let (count, again) = self.fit(index, elem).map_err(|what| Fault::new(at, what))?;
+        let bytes = (count as u64).saturating_mul(elem as u64);
         Ok(CheckedAccessor {
             index,
             count,
             component,
             normalized: acc.normalized,
             zeros: acc.buffer_view.is_none() && acc.sparse.is_none(),
-            charged,
+            bytes,
+            charged: if again || acc.buffer_view.is_none() { bytes } else { 0 },
+            again,
         })
     }
 
@@ -191,8 +273,8 @@ impl<'a> Source<'a> {
         acc.count.0.saturating_sub(acc.sparse.as_ref().map_or(0, |s| s.count.0))
     }
 
-    /// Charges `times` more the bytes of `acc` the file does not hold (see `charged`):
-    /// for roles whose data is later expanded (sampler outputs, baked for sampling).
+    /// Charges `times` the bytes of `acc` the file does not hold once (see `charged`): for
+    /// roles whose data is expanded per use (sampler outputs, baked once per sampler).
     pub(crate) fn charge_expanded(&self, acc: &CheckedAccessor, times: u64, at: &str) -> Result<(), Fault> {
         let bytes = acc.charged.saturating_mul(times);
         let total = self.zero_filled.get().saturating_add(bytes);
@@ -200,12 +282,12 @@ impl<'a> Source<'a> {
             let what = if self.unstored(acc.index) > 0 {
                 "zeros the file does not store"
             } else {
-                "a copy of an earlier use"
+                "a sampler output another sampler read, baked again for this one"
             };
             return Err(Fault::new(
                 at,
                 format!(
-                    "accessors[{}] ({} elements, {what}) would take {bytes} bytes once expanded for sampling, more than rigscope allocates for a {}-byte input ({} for every zero-filled or repeated use)",
+                    "accessors[{}] ({} elements, {what}) would take {bytes} bytes once expanded for sampling, more than rigscope allocates for a {}-byte input ({} for every zero-filled accessor and expanded repeated use)",
                     acc.index,
                     acc.count,
                     self.budget.input_bytes,
@@ -217,9 +299,34 @@ impl<'a> Source<'a> {
         Ok(())
     }
 
-    /// Checks that accessor `index`, with elements of `elem` bytes, lies inside its buffers.
-    /// Returns its element count and the bytes charged for this use (see `charged`).
-    fn fit(&self, index: usize, elem: usize) -> Result<(usize, u64), String> {
+    /// Charges a use that still copies the accessor's data for itself (inverse bind
+    /// matrices, instance transforms), unless it is the accessor's first use.
+    pub(crate) fn charge_copy(&self, acc: &CheckedAccessor, at: &str) -> Result<(), Fault> {
+        if !acc.again {
+            return Ok(());
+        }
+        let total = self.zero_filled.get().saturating_add(acc.bytes);
+        if total > self.budget.zero_fill() {
+            return Err(Fault::new(
+                at,
+                format!(
+                    "accessors[{}]: {} elements used again, copied for this use: {} bytes ({total} for every zero-filled accessor and copied use in the file) is more than rigscope allocates for a {}-byte input ({})",
+                    acc.index,
+                    acc.count,
+                    acc.bytes,
+                    self.budget.input_bytes,
+                    self.budget.zero_fill()
+                ),
+            ));
+        }
+        self.zero_filled.set(total);
+        Ok(())
+    }
+
+    /// Checks that accessor `index`, with elements of `elem` bytes, lies inside its buffers,
+    /// and charges its zeros on its first use. Returns its element count and whether an
+    /// earlier use checked it already.
+    fn fit(&self, index: usize, elem: usize) -> Result<(usize, bool), String> {
         let json = self.json();
         let who = format!("accessors[{index}]");
         let acc = json.accessors.get(index).ok_or_else(|| format!("accessor {index} does not exist"))?;
@@ -232,43 +339,30 @@ impl<'a> Source<'a> {
         if let Some(seen) = self.seen.borrow_mut().get_mut(index) {
             *seen = true;
         }
-        let mut charged = 0;
         match acc.buffer_view {
             Some(view) => {
                 let offset = acc.byte_offset.unwrap_or_default().0;
                 self.fit_range(&who, view.value(), offset, count, elem)?;
-                if again {
-                    let total = self.zero_filled.get().saturating_add(bytes);
-                    if total > self.budget.zero_fill() {
-                        return Err(format!(
-                            "{who}: {count} {} elements used again, copied for this use: {bytes} bytes ({total} for every zero-filled or repeated use in the file) is more than rigscope allocates for a {}-byte input ({})",
-                            type_name_of(acc),
-                            self.budget.input_bytes,
-                            self.budget.zero_fill()
-                        ));
-                    }
-                    self.zero_filled.set(total);
-                    charged = bytes;
-                }
             }
-            None => {
+            // Zeros are made once, on the accessor's first use; later uses share them.
+            None if !again => {
                 let total = self.zero_filled.get().saturating_add(bytes);
                 if total > self.budget.zero_fill() {
                     return Err(format!(
-                        "{who}: claims {count} {} elements but has no bufferView: {bytes} zero bytes ({total} for every such use in the file) is more than rigscope allocates for a {}-byte input ({})",
+                        "{who}: claims {count} {} elements but has no bufferView: {bytes} zero bytes ({total} for every such accessor in the file) is more than rigscope allocates for a {}-byte input ({})",
                         type_name_of(acc),
                         self.budget.input_bytes,
                         self.budget.zero_fill()
                     ));
                 }
                 self.zero_filled.set(total);
-                charged = bytes;
             }
+            None => {}
         }
         if let Some(sparse) = &acc.sparse {
             self.fit_sparse(index, sparse, count, elem)?;
         }
-        Ok((count, charged))
+        Ok((count, again))
     }
 
     fn fit_sparse(

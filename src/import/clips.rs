@@ -1,12 +1,15 @@
 //! Animations -> `Clip`s: each channel with its sampler's key times and flattened values
-//! copied in (normalised-integer rotations and weights decoded per the glTF spec), the
-//! output count checked against the key count and interpolation, and the clip's duration
-//! as the largest key time. Odd key data (unsorted or negative times, non-unit rotations,
-//! NaN) loads and is reported as findings. `KHR_animation_pointer` channels (see `pointer`)
-//! that target a node's transform or morph weights are read by the same code; the others
-//! come back as `UnpreviewedChannel`s.
+//! (decoded once per accessor and shared by every channel that reads them; normalised-integer
+//! rotations and weights decoded per the glTF spec), the output count checked against the
+//! key count and interpolation, and the clip's duration as the largest key time. Odd key
+//! data (unsorted or negative times, non-unit rotations, NaN) loads and is reported as
+//! findings. `KHR_animation_pointer` channels (see `pointer`) that target a node's transform
+//! or morph weights are read by the same code; the others come back as
+//! `UnpreviewedChannel`s.
 
-use super::accessors::{self, CheckedAccessor, Format, Normalized, Source, snorm8, snorm16, unorm8, unorm16};
+use super::accessors::{
+    self, CheckedAccessor, Form, Format, Normalized, Source, snorm8, snorm16, unorm8, unorm16,
+};
 use super::budget;
 use super::nodes::UNIT_TOLERANCE;
 use super::pointer;
@@ -17,6 +20,7 @@ use gltf::json;
 use gltf::json::accessor::{ComponentType as C, Type as T};
 use gltf::json::animation::Property as P;
 use gltf::json::validation::Checked;
+use std::sync::Arc;
 
 const INPUT: Format = Format {
     role: "a sampler input",
@@ -61,6 +65,7 @@ pub(crate) fn build(
     for (a, json) in root.animations.iter().enumerate() {
         let mut channels = Vec::with_capacity(json.channels.len());
         let mut file_index = Vec::with_capacity(json.channels.len());
+        let mut baked = Baked::default();
         // gltf-json does not validate channel targets: check every channel before reading
         // it. `c` is the channel's index in the file (pointer channels were taken out before
         // gltf-json saw the document).
@@ -81,7 +86,7 @@ pub(crate) fn build(
             };
             let target = Target { node: channel.target.node.value(), property };
             let slot = Slot { a, c, s: channel.sampler.value() };
-            channels.push(read_channel(src, meshes, slot, target, false, findings)?);
+            channels.push(read_channel(src, meshes, slot, target, false, &mut baked, findings)?);
             file_index.push(c);
         }
         let mut other_times = Vec::new();
@@ -90,7 +95,7 @@ pub(crate) fn build(
                 Ok(targets) => {
                     for target in targets {
                         let slot = Slot { a, c: pc.channel, s: pc.sampler };
-                        channels.push(read_channel(src, meshes, slot, target, true, findings)?);
+                        channels.push(read_channel(src, meshes, slot, target, true, &mut baked, findings)?);
                         file_index.push(pc.channel);
                     }
                 }
@@ -104,7 +109,7 @@ pub(crate) fn build(
                         times: times.clone(),
                         reason,
                     });
-                    other_times.extend(times);
+                    other_times.extend(times.iter().copied());
                 }
             }
         }
@@ -170,7 +175,7 @@ fn read_times(
     c: usize,
     s: usize,
     findings: &mut Findings,
-) -> Result<(Vec<f32>, Interpolation), Fault> {
+) -> Result<(Arc<[f32]>, Interpolation), Fault> {
     use json::animation::Interpolation as I;
     let Some(sampler) = src.json().animations.get(a).and_then(|x| x.samplers.get(s)) else {
         return Err(Fault::new(
@@ -202,10 +207,18 @@ fn read_times(
             ),
         ));
     }
-    let times = accessors::collect(&in_acc, accessors::items::<f32>(src, input), 0.0, &in_at)?;
+    // The same form as a FLOAT scalar output's values: one accessor read as both is shared.
+    let times: Arc<[f32]> = src.shared(&in_acc, Form::Floats { normalized: false }, &in_at, || {
+        Ok(accessors::collect(&in_acc, accessors::items::<f32>(src, input), 0.0, &in_at)?.into())
+    })?;
     report_times(findings, a, s, input, &times);
     Ok((times, interpolation))
 }
+
+/// The key arrays, interpolation and property of every channel of one clip read so far:
+/// sampling bakes each such combination once (`anim::tracks` copies the result to the
+/// other channels that have it), so only a new one is charged for its expansion.
+type Baked = std::collections::HashSet<(usize, usize, Interpolation, Property)>;
 
 /// Where a channel is in the file: animation, channel (file index) and its sampler.
 #[derive(Clone, Copy)]
@@ -221,6 +234,7 @@ fn read_channel(
     Slot { a, c, s }: Slot,
     target: Target,
     by_pointer: bool,
+    baked: &mut Baked,
     findings: &mut Findings,
 ) -> Result<Channel, Fault> {
     let root = src.json();
@@ -262,8 +276,14 @@ fn read_channel(
         return Err(Fault::new(format!("{at}.sampler"), format!("sampler {s} does not exist")));
     };
     let out_acc = src.check(output, format, &out_at, findings)?;
-    src.charge_expanded(&out_acc, budget::SAMPLER_EXPANSION, &out_at)?;
-    let values = read_values(src, &out_acc, property, normalized, &out_at)?;
+    let form = Form::Floats { normalized: normalized && out_acc.component != C::F32 };
+    let values: Arc<[f32]> = src.shared(&out_acc, form, &out_at, || {
+        read_values(src, &out_acc, property, normalized, &out_at).map(Arc::from)
+    })?;
+    let keys = (Arc::as_ptr(&times).cast::<f32>() as usize, Arc::as_ptr(&values).cast::<f32>() as usize);
+    if baked.insert((keys.0, keys.1, interpolation, property)) {
+        src.charge_expanded(&out_acc, budget::SAMPLER_EXPANSION, &out_at)?;
+    }
 
     let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
     let morphs = if property == Property::Weights { components } else { 1 };

@@ -197,6 +197,7 @@ where
         normalized: if normalized { Normalized::Ints } else { Normalized::Never },
     };
     let acc = src.check(index, &format, at, findings)?;
+    src.charge_copy(&acc, at)?;
     if acc.count as u64 > max_instances {
         return Err(Fault::new(
             at,

@@ -3,7 +3,7 @@
 //! c/255 or c/65535, never renormalised), and morph target deltas. All attribute arrays of a
 //! primitive must have the vertex count; all primitives of a mesh the same morph target count.
 
-use super::accessors::{self, CheckedAccessor, Format, Normalized, Source, unorm8, unorm16};
+use super::accessors::{self, CheckedAccessor, Form, Format, Normalized, Source, unorm8, unorm16};
 use super::{Fault, direct, findings::Findings, quantized};
 use crate::rig::{Indices, InfluenceSet, Mesh, MorphTarget, Primitive, Severity, Topology, WeightStorage};
 use glam::Vec3;
@@ -13,6 +13,7 @@ use gltf::json::mesh::Semantic;
 use gltf::json::validation::Checked;
 use gltf::mesh::util::ReadWeights;
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 // Integer forms are KHR_mesh_quantization's; a file that stores them without declaring
 // the extension is read all the same.
@@ -154,7 +155,7 @@ fn one_primitive(
 
     let pos_at = format!("{at}.attributes.POSITION");
     let acc = src.check(position_index, &POSITION, &pos_at, findings)?;
-    let positions = vec3s(src, &acc, || reader.read_positions(), &pos_at)?;
+    let positions = shared_vec3s(src, &acc, || reader.read_positions(), &pos_at)?;
     report_vec3s(findings, &acc, &positions, "POSITION");
     let count = positions.len();
 
@@ -163,7 +164,7 @@ fn one_primitive(
         Some(index) => {
             let n_at = format!("{at}.attributes.NORMAL");
             let acc = src.check(index, &NORMAL, &n_at, findings)?;
-            let normals = vec3s(src, &acc, || reader.read_normals(), &n_at)?;
+            let normals = shared_vec3s(src, &acc, || reader.read_normals(), &n_at)?;
             same_length(&n_at, normals.len(), count)?;
             report_vec3s(findings, &acc, &normals, "NORMAL");
             Some(normals)
@@ -177,18 +178,19 @@ fn one_primitive(
         Some(index) => {
             let i_at = format!("{at}.indices");
             let acc = src.check(index, &INDICES, &i_at, findings)?;
-            let direct = src.elements(&acc).and_then(|e| match acc.component {
-                C::U8 => e.decode(direct::u8_index),
-                C::U16 => e.decode(direct::u16_index),
-                _ => e.decode(direct::u32_index),
-            });
-            let indices = match direct {
-                Some(indices) => indices,
-                None => accessors::collect(&acc, reader.read_indices().map(|r| r.into_u32()), 0, &i_at)?,
-            };
+            let indices = src.shared(&acc, Form::Indices, &i_at, || {
+                let direct = src.elements(&acc).and_then(|e| match acc.component {
+                    C::U8 => e.decode(direct::u8_index),
+                    C::U16 => e.decode(direct::u16_index),
+                    _ => e.decode(direct::u32_index),
+                });
+                Ok(Indices::new(match direct {
+                    Some(indices) => indices,
+                    None => accessors::collect(&acc, reader.read_indices().map(|r| r.into_u32()), 0, &i_at)?,
+                }))
+            })?;
             // The maximum (kept with the list) is a branch-free pass; the offending element
-            // is looked for only when there is one.
-            let indices = Indices::new(indices);
+            // is looked for only when there is one. Each use checks against its own count.
             if indices.max().is_some_and(|max| max as usize >= count)
                 && let Some((k, v)) = indices.iter().enumerate().find(|&(_, &v)| v as usize >= count)
             {
@@ -254,18 +256,30 @@ where
             (None, _) => return Err(Fault::new(w_at, format!("has no matching JOINTS_{n}"))),
         };
         let j_acc = src.check(joints_index, &JOINTS, &j_at, findings)?;
-        let direct = src.elements(&j_acc).and_then(|e| match j_acc.component {
-            C::U8 => e.decode(|b: &[u8; 4]| direct::u8x4(b).map(u16::from)),
-            _ => e.decode(direct::u16x4),
-        });
-        let joints = match direct {
-            Some(joints) => joints,
-            None => accessors::collect(&j_acc, reader.read_joints(n).map(|r| r.into_u16()), [0; 4], &j_at)?,
-        };
+        let joints: Arc<[[u16; 4]]> = src.shared(&j_acc, Form::Joints, &j_at, || {
+            let direct = src.elements(&j_acc).and_then(|e| match j_acc.component {
+                C::U8 => e.decode(|b: &[u8; 4]| direct::u8x4(b).map(u16::from)),
+                _ => e.decode(direct::u16x4),
+            });
+            Ok(match direct {
+                Some(joints) => joints.into(),
+                None => {
+                    accessors::collect(&j_acc, reader.read_joints(n).map(|r| r.into_u16()), [0; 4], &j_at)?
+                        .into()
+                }
+            })
+        })?;
         same_length(&j_at, joints.len(), count)?;
 
         let w_acc = src.check(weights_index, &WEIGHTS, &w_at, findings)?;
-        let (weights, weight_storage) = read_weights(src, &w_acc, || reader.read_weights(n), &w_at)?;
+        let weights: Arc<[[f32; 4]]> = src.shared(&w_acc, Form::Weights, &w_at, || {
+            read_weights(src, &w_acc, || reader.read_weights(n), &w_at).map(Arc::from)
+        })?;
+        let weight_storage = match w_acc.component {
+            C::U8 => WeightStorage::U8Norm,
+            C::U16 => WeightStorage::U16Norm,
+            _ => WeightStorage::F32,
+        };
         same_length(&w_at, weights.len(), count)?;
         accessors::report_non_finite(findings, w_acc.index, 4, weights.iter().flatten().copied(), "WEIGHTS");
         out.push(InfluenceSet {
@@ -287,19 +301,14 @@ fn read_weights<'r>(
     acc: &CheckedAccessor,
     read: impl FnOnce() -> Option<ReadWeights<'r>>,
     at: &str,
-) -> Result<(Vec<[f32; 4]>, WeightStorage), Fault> {
-    let storage = match acc.component {
-        C::U8 => WeightStorage::U8Norm,
-        C::U16 => WeightStorage::U16Norm,
-        _ => WeightStorage::F32,
-    };
+) -> Result<Vec<[f32; 4]>, Fault> {
     let direct = src.elements(acc).and_then(|e| match acc.component {
         C::U8 => e.decode(|b: &[u8; 4]| direct::u8x4(b).map(unorm8)),
         C::U16 => e.decode(|b: &[u8; 8]| direct::u16x4(b).map(unorm16)),
         _ => e.decode(direct::f32x4),
     });
     if let Some(weights) = direct {
-        return Ok((weights, storage));
+        return Ok(weights);
     }
     let weights = match read() {
         Some(ReadWeights::F32(it)) => accessors::collect(acc, Some(it), [0.0; 4], at)?,
@@ -309,7 +318,7 @@ fn read_weights<'r>(
         }
         None => accessors::collect(acc, None::<std::iter::Empty<[f32; 4]>>, [0.0; 4], at)?,
     };
-    Ok((weights, storage))
+    Ok(weights)
 }
 
 /// One morph target attribute's deltas, when the target has it. gltf's morph target reader
@@ -319,12 +328,23 @@ fn deltas(
     (acc, at): (Option<CheckedAccessor>, String),
     count: usize,
     findings: &mut Findings,
-) -> Result<Option<Vec<Vec3>>, Fault> {
+) -> Result<Option<Arc<[Vec3]>>, Fault> {
     let Some(acc) = acc else { return Ok(None) };
-    let deltas = quantized::vec3s(src, &acc, &at)?;
+    let deltas: Arc<[Vec3]> =
+        src.shared(&acc, Form::Vec3, &at, || quantized::vec3s(src, &acc, &at).map(Arc::from))?;
     same_length(&at, deltas.len(), count)?;
     report_vec3s(findings, &acc, &deltas, "morph target");
     Ok(Some(deltas))
+}
+
+/// `vec3s`, decoded once per load and shared by every use of the accessor.
+fn shared_vec3s<I: Iterator<Item = [f32; 3]>>(
+    src: &Source<'_>,
+    acc: &CheckedAccessor,
+    iter: impl FnOnce() -> Option<I>,
+    at: &str,
+) -> Result<Arc<[Vec3]>, Fault> {
+    src.shared(acc, Form::Vec3, at, || vec3s(src, acc, iter, at).map(Arc::from))
 }
 
 /// A VEC3 accessor: floats read in bulk when it is plain, through gltf's reader (`iter`,

@@ -69,6 +69,7 @@ fn one(
         Some(a) => {
             let at = format!("skins[{s}].inverseBindMatrices");
             let acc = src.check(a, &INVERSE_BIND, &at, findings)?;
+            src.charge_copy(&acc, &at)?;
             let reader = skin.reader(src.data());
             let mats = accessors::collect(&acc, reader.read_inverse_bind_matrices(), [[0.0; 4]; 4], &at)?;
             if mats.len() < joints.len() {

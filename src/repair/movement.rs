@@ -103,15 +103,18 @@ mod tests {
         nodes[0].rest = Transform { translation: Vec3::new(2.0, 0.0, 0.0), ..Transform::IDENTITY };
         nodes[1].mesh = Some(0);
         nodes[1].skin = Some(0);
-        let set =
-            InfluenceSet { joints: vec![[0; 4]], weights: vec![[w, 0.0, 0.0, 0.0]], ..Default::default() };
-        let prim = Primitive { positions: vec![Vec3::X], influences: vec![set], ..Default::default() };
+        let set = InfluenceSet {
+            joints: vec![[0; 4]].into(),
+            weights: vec![[w, 0.0, 0.0, 0.0]].into(),
+            ..Default::default()
+        };
+        let prim = Primitive { positions: vec![Vec3::X].into(), influences: vec![set], ..Default::default() };
         let channel = Channel {
             node: 0,
             property: Property::Translation,
             interpolation: Interpolation::Linear,
-            times: vec![0.0, 1.0],
-            values: vec![2.0, 0.0, 0.0, 4.0, 0.0, 0.0],
+            times: vec![0.0, 1.0].into(),
+            values: vec![2.0, 0.0, 0.0, 4.0, 0.0, 0.0].into(),
             components: 3,
         };
         Rig {
@@ -152,7 +155,7 @@ mod tests {
         assert!((moved.max - 3.0).abs() < 1e-6 && moved.non_finite == 0, "{moved:?}");
         // A NaN position cannot be compared at all.
         let mut broken = rig(1.0);
-        broken.meshes[0].primitives[0].positions[0] = Vec3::NAN;
+        std::sync::Arc::make_mut(&mut broken.meshes[0].primitives[0].positions)[0] = Vec3::NAN;
         let moved = rest_movement(&broken, &rig(1.0));
         assert_eq!((moved.max, moved.non_finite), (0.0, 1));
     }

@@ -7,8 +7,8 @@ use crate::rig::{Mesh, Node, Primitive, Skin};
 fn set(n: usize, joints: Vec<[u16; 4]>, weights: Vec<[f32; 4]>, storage: WeightStorage) -> InfluenceSet {
     InfluenceSet {
         set: n,
-        joints,
-        weights,
+        joints: joints.into(),
+        weights: weights.into(),
         weight_storage: storage,
         joints_accessor: 10 + 2 * n,
         weights_accessor: 11 + 2 * n,
@@ -18,7 +18,8 @@ fn set(n: usize, joints: Vec<[u16; 4]>, weights: Vec<[f32; 4]>, storage: WeightS
 /// Nodes 0..3 are joints (0 -> 1 -> 2 parents-first is 0, 1, 2), node 3 draws mesh 0 with
 /// skin 0; mesh 1 is skinned but drawn by no node with a skin.
 fn rig(influences: Vec<InfluenceSet>, vertices: usize) -> Rig {
-    let prim = Primitive { positions: vec![glam::Vec3::ZERO; vertices], influences, ..Default::default() };
+    let prim =
+        Primitive { positions: vec![glam::Vec3::ZERO; vertices].into(), influences, ..Default::default() };
     let mut nodes = vec![Node::default(); 5];
     nodes[1].parent = Some(0);
     nodes[2].parent = Some(1);
@@ -101,9 +102,9 @@ fn apply(rig: &Rig, repair: &Repair) -> Rig {
     for p in &repair.primitives {
         let prim = &mut out.meshes[p.mesh].primitives[p.primitive];
         for (target, new) in prim.influences.iter_mut().zip(&p.sets) {
-            target.joints = new.joints.clone();
+            target.joints = new.joints.clone().into();
             target.weights = match &new.weights {
-                WeightData::F32(w) => w.clone(),
+                WeightData::F32(w) => w.clone().into(),
                 WeightData::U8(w) => w.iter().map(|c| c.map(|c| f32::from(c) / 255.0)).collect(),
                 WeightData::U16(w) => w.iter().map(|c| c.map(|c| f32::from(c) / 65535.0)).collect(),
             };

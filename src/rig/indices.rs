@@ -4,18 +4,26 @@
 //! loop every triangle of a big mesh goes through).
 
 use std::ops::Deref;
+use std::sync::Arc;
 
 /// Vertex indices in drawing order, immutable once made, with their greatest value.
+/// Cloning shares the list: primitives reading the same accessor hold one copy.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Indices {
-    list: Vec<u32>,
+    list: Arc<[u32]>,
     max: Option<u32>,
 }
 
 impl Indices {
-    pub fn new(list: Vec<u32>) -> Indices {
+    pub fn new(list: impl Into<Arc<[u32]>>) -> Indices {
+        let list = list.into();
         let max = list.iter().copied().max();
         Indices { list, max }
+    }
+
+    /// The shared list, for telling whether two `Indices` are the same allocation.
+    pub fn shared(&self) -> &Arc<[u32]> {
+        &self.list
     }
 
     /// The greatest index; `None` for an empty list.

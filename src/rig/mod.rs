@@ -16,6 +16,7 @@ pub use storage::{AttributeFormat, Compression, ExtensionHandling, ExtensionUse,
 pub use transform::Transform;
 
 use glam::{Mat4, Vec3};
+use std::sync::Arc;
 
 /// One loaded glTF asset.
 #[derive(Debug, Clone, Default)]
@@ -116,11 +117,16 @@ pub enum Topology {
 }
 
 /// One drawable part of a mesh. Attribute arrays are all `positions.len()` long.
+///
+/// Accessor data is shared, never copied per use: every primitive, influence set, morph
+/// target and channel reading the same accessor (in the same decoded form) holds the same
+/// `Arc`. Code that changes one user's data builds a new array (`Arc::make_mut`), so the
+/// others keep what the file stores.
 #[derive(Debug, Clone, Default)]
 pub struct Primitive {
     pub topology: Topology,
-    pub positions: Vec<Vec3>,
-    pub normals: Option<Vec<Vec3>>,
+    pub positions: Arc<[Vec3]>,
+    pub normals: Option<Arc<[Vec3]>>,
     /// Vertex indices; `None` means the vertices are drawn in order.
     pub indices: Option<Indices>,
     /// One entry per `JOINTS_n`/`WEIGHTS_n` pair, in set order (n = 0, 1, ...).
@@ -143,8 +149,8 @@ pub struct InfluenceSet {
     /// The `n` of `JOINTS_n`/`WEIGHTS_n`.
     pub set: usize,
     /// Indices into the skin's `joints`; may be out of range (a finding, never a panic).
-    pub joints: Vec<[u16; 4]>,
-    pub weights: Vec<[f32; 4]>,
+    pub joints: Arc<[[u16; 4]]>,
+    pub weights: Arc<[[f32; 4]]>,
     pub weight_storage: WeightStorage,
     pub joints_accessor: usize,
     pub weights_accessor: usize,
@@ -153,12 +159,12 @@ pub struct InfluenceSet {
 /// Per-vertex deltas of one morph target.
 #[derive(Debug, Clone, Default)]
 pub struct MorphTarget {
-    pub positions: Option<Vec<Vec3>>,
-    pub normals: Option<Vec<Vec3>>,
+    pub positions: Option<Arc<[Vec3]>>,
+    pub normals: Option<Arc<[Vec3]>>,
 }
 
 /// What an animation channel drives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Property {
     Translation,
     Rotation,
@@ -167,7 +173,7 @@ pub enum Property {
     Weights,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Interpolation {
     Step,
     Linear,
@@ -193,17 +199,17 @@ impl Clip {
     }
 }
 
-/// One channel with its sampler's data copied in.
+/// One channel with its sampler's data (shared with every channel of the same sampler).
 #[derive(Debug, Clone)]
 pub struct Channel {
     pub node: usize,
     pub property: Property,
     pub interpolation: Interpolation,
     /// Key times in seconds, as stored (import records non-increasing times as findings).
-    pub times: Vec<f32>,
+    pub times: Arc<[f32]>,
     /// Key values, flattened: `components` floats per element. For CUBICSPLINE each key
     /// holds three elements (in-tangent, value, out-tangent), as glTF stores them.
-    pub values: Vec<f32>,
+    pub values: Arc<[f32]>,
     /// Floats per element: 3 for translation/scale, 4 for rotation (x, y, z, w),
     /// the morph target count for weights.
     pub components: usize,
@@ -221,7 +227,7 @@ pub struct UnpreviewedChannel {
     pub pointer: String,
     pub interpolation: Interpolation,
     /// Key times in seconds, as stored.
-    pub times: Vec<f32>,
+    pub times: Arc<[f32]>,
     /// Why it is not played, in a few words.
     pub reason: String,
 }
@@ -317,7 +323,7 @@ impl Primitive {
     /// chain (a fifth of the wait before a 200k-vertex rig's first frame went there).
     pub fn for_each_influences(&self, mut f: impl FnMut(usize, &[(u16, f32)])) {
         if let [set] = self.influences.as_slice() {
-            let rows = set.joints.iter().zip(&set.weights).take(self.vertex_count());
+            let rows = set.joints.iter().zip(set.weights.iter()).take(self.vertex_count());
             for (v, (j, w)) in rows.enumerate() {
                 f(v, &[(j[0], w[0]), (j[1], w[1]), (j[2], w[2]), (j[3], w[3])]);
             }
@@ -380,7 +386,7 @@ mod tests {
     }
 
     fn set(n: usize, joints: Vec<[u16; 4]>, weights: Vec<[f32; 4]>) -> InfluenceSet {
-        InfluenceSet { set: n, joints, weights, ..InfluenceSet::default() }
+        InfluenceSet { set: n, joints: joints.into(), weights: weights.into(), ..InfluenceSet::default() }
     }
 
     /// Every vertex's slots through the per-vertex iterator, the definition.
@@ -401,7 +407,7 @@ mod tests {
     fn one_pass_over_the_influences_gives_each_vertex_its_slots_in_order() {
         let positions = vec![Vec3::ZERO; 3];
         let one = Primitive {
-            positions: positions.clone(),
+            positions: positions.clone().into(),
             // Ragged: the set is longer than the vertex count in joints, shorter in weights.
             influences: vec![set(
                 0,
@@ -419,7 +425,7 @@ mod tests {
             ]
         );
         let two = Primitive {
-            positions,
+            positions: positions.into(),
             influences: vec![
                 set(0, vec![[1, 2, 3, 4]; 3], vec![[0.25; 4]; 3]),
                 set(1, vec![[7, 7, 7, 7]; 2], vec![[0.5; 4]; 2]),
@@ -431,6 +437,8 @@ mod tests {
         assert_eq!(expected[0].1.len(), 8);
         assert_eq!(expected[2].1.len(), 4);
         assert_eq!(by_pass(&two), expected);
-        assert!(by_pass(&Primitive { positions: vec![Vec3::ZERO; 2], ..Primitive::default() }).is_empty());
+        assert!(
+            by_pass(&Primitive { positions: vec![Vec3::ZERO; 2].into(), ..Primitive::default() }).is_empty()
+        );
     }
 }

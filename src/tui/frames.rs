@@ -71,8 +71,8 @@ mod tests {
                 property: Property::Translation,
                 interpolation: Interpolation::Linear,
                 components: 3,
-                times,
-                values,
+                times: times.into(),
+                values: values.into(),
             }],
         }
     }

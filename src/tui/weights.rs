@@ -110,12 +110,17 @@ impl Preview {
         if self == Preview::Stored {
             return None;
         }
+        // The clone shares the rig's arrays; the weights get their own copy (`make_mut`)
+        // before they change, so the rig shown with `Stored` keeps the file's.
         let mut out = rig.clone();
         for prim in out.meshes.iter_mut().flat_map(|m| m.primitives.iter_mut()) {
-            for v in 0..prim.vertex_count() {
+            let count = prim.vertex_count();
+            let mut weights: Vec<&mut [[f32; 4]]> =
+                prim.influences.iter_mut().map(|set| std::sync::Arc::make_mut(&mut set.weights)).collect();
+            for v in 0..count {
                 let mut slots: Vec<(usize, usize, f32)> = Vec::new();
-                for (si, set) in prim.influences.iter().enumerate() {
-                    if let Some(w) = set.weights.get(v) {
+                for (si, set) in weights.iter().enumerate() {
+                    if let Some(w) = set.get(v) {
                         for (c, &x) in w.iter().enumerate() {
                             slots.push((si, c, if x.is_finite() && x > 0.0 { x } else { 0.0 }));
                         }
@@ -132,10 +137,45 @@ impl Preview {
                 let sum: f32 = slots.iter().map(|s| s.2).sum();
                 for &(si, c, x) in &slots {
                     let w = if sum > 0.0 { x / sum } else { 0.0 };
-                    prim.influences[si].weights[v][c] = w;
+                    weights[si][v][c] = w;
                 }
             }
         }
         Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rig::{InfluenceSet, Mesh, Primitive};
+    use glam::Vec3;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_preview_changes_its_own_copy_and_the_rig_keeps_the_stored_weights() {
+        // Two primitives share one weights array, as import gives them for one accessor.
+        let weights: Arc<[[f32; 4]]> = vec![[0.5, 0.25, 0.0, 0.0], [-1.0, 2.0, 0.0, 0.0]].into();
+        let set = InfluenceSet { joints: vec![[0, 1, 0, 0]; 2].into(), weights, ..InfluenceSet::default() };
+        let prim = Primitive {
+            positions: vec![Vec3::ZERO; 2].into(),
+            influences: vec![set],
+            ..Primitive::default()
+        };
+        let rig = Rig {
+            meshes: vec![Mesh { primitives: vec![prim.clone(), prim], ..Mesh::default() }],
+            ..Rig::default()
+        };
+        let shown = Preview::Renormalised.apply(&rig).expect("a preview rig");
+        // 0.5 and 0.25 over their sum 0.75; a negative weight counts as 0, leaving 2 alone.
+        for p in &shown.meshes[0].primitives {
+            assert_eq!(
+                &*p.influences[0].weights,
+                &[[0.5 / 0.75, 0.25 / 0.75, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]]
+            );
+        }
+        let stored = &rig.meshes[0].primitives;
+        assert_eq!(&*stored[0].influences[0].weights, &[[0.5, 0.25, 0.0, 0.0], [-1.0, 2.0, 0.0, 0.0]]);
+        assert!(Arc::ptr_eq(&stored[0].influences[0].weights, &stored[1].influences[0].weights));
     }
 }

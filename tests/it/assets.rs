@@ -523,7 +523,7 @@ fn rest_pose_skinning_returns_stored_positions_where_rest_is_bind() {
             }
             let prim = &rig.meshes[dp.mesh].primitives[dp.primitive];
             let scale = prim.positions.iter().map(|p| p.length()).fold(1.0f32, f32::max);
-            for (v, (got, stored)) in dp.positions.iter().zip(&prim.positions).enumerate() {
+            for (v, (got, stored)) in dp.positions.iter().zip(prim.positions.iter()).enumerate() {
                 let sum: f32 = prim.influences.iter().flat_map(|set| set.weights[v]).sum();
                 if (sum - 1.0).abs() > 1e-5 {
                     continue;

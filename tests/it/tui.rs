@@ -332,7 +332,7 @@ fn unweighted_joints_are_the_ones_no_vertex_weights() {
         for node in rig.nodes.iter().filter(|n| n.skin == Some(0)) {
             let mesh = &rig.meshes[node.mesh.expect("a skinned node has a mesh")];
             for set in mesh.primitives.iter().flat_map(|p| &p.influences) {
-                for (joints, weights) in set.joints.iter().zip(&set.weights) {
+                for (joints, weights) in set.joints.iter().zip(set.weights.iter()) {
                     for (&j, &w) in joints.iter().zip(weights) {
                         if w != 0.0 {
                             weighted[j as usize] = true;

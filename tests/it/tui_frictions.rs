@@ -372,7 +372,7 @@ fn curves_plot_the_bone_channels_then_go_back() {
     // The labels give the range of every sampled component: at least what the keys span.
     let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
     let mut q = [0.0f32; 4];
-    for &t in &ch.times {
+    for &t in ch.times.iter() {
         rigscope::anim::sample_channel(ch, t, &mut q);
         for v in q {
             lo = lo.min(v);

@@ -291,7 +291,7 @@ mod tests {
         new.clips.remove(0);
         let before: usize = new.meshes.iter().flat_map(|m| &m.primitives).map(|p| p.positions.len()).sum();
         let p = &mut new.meshes[0].primitives[0];
-        p.positions.push(p.positions[0]);
+        p.positions = p.positions.iter().chain(&p.positions[..1]).copied().collect();
         let text = changes(&a.rig, &new);
         assert!(text.contains(&format!("vertices {before} -> {}", before + 1)), "{text}");
         a.adopt(app(new));

@@ -209,7 +209,7 @@ mod tests {
             property: Property::Rotation,
             interpolation: Interpolation::Linear,
             components: 4,
-            times: vec![0.0, 1.0, 2.0, 3.0],
+            times: vec![0.0, 1.0, 2.0, 3.0].into(),
             values: keys.iter().flat_map(|k| k.to_array()).collect(),
         };
         let steps = key_steps(&ch);

@@ -151,7 +151,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
             put(buf, tl.x + x, y, "·", theme.dim);
         }
         let key_style = if is_mine { theme.key } else { theme.label };
-        for &t in &ch.times {
+        for &t in ch.times.iter() {
             put(buf, tl.x + column_of(t, duration, tl.width), y, "◆", key_style);
         }
     }
@@ -160,7 +160,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         let target = if u.pointer.is_empty() { "(no target)" } else { u.pointer.as_str() };
         let label = fit(&format!("-{} {target}", interp_letter(u.interpolation)), l as usize - 1);
         write(buf, inner.x, y, &format!("{label:<w$}", w = l as usize), theme.dim);
-        for &t in &u.times {
+        for &t in u.times.iter() {
             put(buf, tl.x + column_of(t, duration, tl.width), y, "◇", theme.dim);
         }
     }
