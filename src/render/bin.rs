@@ -22,8 +22,8 @@ use std::ops::Range;
 
 use super::fill::{SPAN_ANY, centre_rows, spans_hold_centre};
 pub(super) use super::filter::Tri;
-use super::filter::{SPAN_PASS_MAX, SmallFilter, may_draw, padded, span_pass};
-use super::small::{LANES, SmallLanes, small_misses_its_only_centre};
+use super::filter::{SPAN_PASS_MAX, may_draw, span_pass};
+use super::small::small_misses_its_only_centre;
 use super::vertex::{ProjVertex, State};
 
 /// Number of row bands: the machine this is tuned for has two cores, and more bands would
@@ -192,118 +192,13 @@ pub(super) fn for_each_candidate(
     mesh: Projected,
     keep: impl FnMut(Tri),
 ) {
-    filter(list, range, mesh, &mut Covering(keep));
-}
-
-/// What `for_each_set_up` passes on.
-pub(super) enum Candidate<'a> {
-    /// A block of up to sixteen triangles, in draw order: bit `k` of
-    /// `set_up` set when `tris[k]`, of simple vertices and under 64 pixels across
-    /// (`fill::SET_UP_EXTENT`), is set up in lane `k` of `lanes`; bit `k` of `other` when
-    /// it is another that may draw. A block at a time: one call for its triangles rather
-    /// than one each (most set-up ones draw a pixel or two, and the call was a good part
-    /// of their cost).
-    Block { tris: &'a [Tri], lanes: &'a SmallLanes, set_up: u32, other: u32 },
-    /// Any other triangle that may draw, for the filler's own checks and set-up.
-    Other(Tri),
-}
-
-/// `for_each_candidate` for the one-thread fill: triangles under 64 pixels across are
-/// also set up, sixteen at a time (`filter::SmallFilter`), so
-/// that the filler starts at their rows; with `smooth` (`Shader::Smooth`'s ambient term)
-/// also shaded. The same triangles, in the same order; set-up ones that draw nothing (no
-/// area, or no centre of the raster covered) may be left out.
-#[inline(always)]
-pub(super) fn for_each_set_up(
-    list: TriangleList,
-    range: Range<usize>,
-    mesh: Projected,
-    smooth: Option<f32>,
-    keep: impl FnMut(Candidate),
-) {
-    let mut keep = match setting_up(mesh, smooth, keep) {
-        Ok(mut sink) => return filter(list, range, mesh, &mut sink),
-        Err(keep) => keep,
-    };
-    for_each_candidate(list, range, mesh, |t| keep(Candidate::Other(t)));
-}
-
-/// Call `keep` with each triangle of `lists` (a band's binned lists, in draw order) as
-/// `for_each_set_up` would: small ones set up sixteen at a time, so
-/// that the band's filler, too, starts at their rows.
-#[inline(always)]
-pub(super) fn set_up_each<'l>(
-    lists: impl Iterator<Item = &'l [Tri]>,
-    mesh: Projected,
-    smooth: Option<f32>,
-    keep: impl FnMut(Candidate),
-) {
-    let mut keep = match setting_up(mesh, smooth, keep) {
-        Ok(mut sink) => return lists.for_each(|list| sink.take(mesh, list)),
-        Err(keep) => keep,
-    };
-    lists.flatten().for_each(|&t| keep(Candidate::Other(t)));
-}
-
-/// The set-up sink for `mesh`, or `keep` back where the mesh does not allow it.
-#[inline(always)]
-fn setting_up<'a, F>(mesh: Projected<'a>, smooth: Option<f32>, keep: F) -> Result<SettingUp<'a, F>, F> {
-    match SmallFilter::new(mesh.verts, mesh.width, mesh.height, smooth) {
-        Some(small) => Ok(SettingUp { small, lanes: SmallLanes::default(), keep }),
-        None => Err(keep),
-    }
-}
-
-/// Where the span test's batches go.
-trait Sink {
-    /// Up to `BATCH` triangles that passed the span test, in draw order.
-    fn take(&mut self, mesh: Projected, tris: &[Tri]);
-}
-
-/// `for_each_candidate`'s: `may_draw`, then `keep` for each triangle that passes.
-struct Covering<F>(F);
-
-impl<F: FnMut(Tri)> Sink for Covering<F> {
-    #[inline(always)]
-    fn take(&mut self, mesh: Projected, tris: &[Tri]) {
-        keep_covering(mesh, tris, &mut self.0);
-    }
-}
-
-/// `for_each_set_up`'s.
-struct SettingUp<'a, F> {
-    small: SmallFilter<'a>,
-    lanes: SmallLanes,
-    keep: F,
-}
-
-impl<F: FnMut(Candidate)> Sink for SettingUp<'_, F> {
-    #[inline(always)]
-    fn take(&mut self, _: Projected, tris: &[Tri]) {
-        let mut pad = [[0u32; 3]; LANES];
-        // Each block's vertices are fetched while the block before is set up.
-        let mut blocks = tris.chunks(LANES).peekable();
-        if let Some(first) = blocks.peek() {
-            self.small.prefetch(first);
-        }
-        while let Some(block) = blocks.next() {
-            if let Some(next) = blocks.peek() {
-                self.small.prefetch(next);
-            }
-            let (set_up, other) = self.small.set_up16(padded(block, &mut pad), &mut self.lanes);
-            // Lanes past the end were padding.
-            let live = (1u32 << block.len()) - 1;
-            let (set_up, other) = (set_up & live, other & live);
-            if set_up | other != 0 {
-                (self.keep)(Candidate::Block { tris: block, lanes: &self.lanes, set_up, other });
-            }
-        }
-    }
+    let mut keep = keep;
+    filter(list, range, mesh, &mut |tris: &[Tri]| keep_covering(mesh, tris, &mut keep));
 }
 
 /// The span test over `range`, its passes handed to `sink` in batches, in draw order.
 #[inline(always)]
-fn filter(list: TriangleList, range: Range<usize>, mesh: Projected, sink: &mut impl Sink) {
+fn filter(list: TriangleList, range: Range<usize>, mesh: Projected, sink: &mut impl FnMut(&[Tri])) {
     let indices = list.indices;
     // `spans` ends with `SPAN_ANY`, which an index out of range reads instead: no bounds
     // check, nor branch, per vertex.
@@ -335,7 +230,7 @@ fn filter(list: TriangleList, range: Range<usize>, mesh: Projected, sink: &mut i
                     }
                     batch.n = n;
                     if n == BATCH {
-                        sink.take(mesh, &batch.tris);
+                        sink(&batch.tris);
                         batch.n = 0;
                     }
                 }
@@ -348,7 +243,7 @@ fn filter(list: TriangleList, range: Range<usize>, mesh: Projected, sink: &mut i
     let span = |i: u32| spans[(i as usize).min(last)];
     let mut one = |t: Tri| {
         let pass = spans_hold_centre(span(t[0]), span(t[1]), span(t[2]));
-        batch.push_if(pass, t, mesh, sink);
+        batch.push_if(pass, t, sink);
     };
     match indices {
         Some(ix) => {
@@ -357,7 +252,7 @@ fn filter(list: TriangleList, range: Range<usize>, mesh: Projected, sink: &mut i
         }
         None => (start..range.end).for_each(|k| one(tri(k))),
     }
-    sink.take(mesh, &batch.tris[..batch.n]);
+    sink(&batch.tris[..batch.n]);
 }
 
 /// Triangles that passed the span test, waiting in draw order for the second test.
@@ -370,11 +265,11 @@ impl Batch {
     /// Add `t` when `pass`, without a branch on it: `t` is written either way, and the end
     /// advances only when it passes.
     #[inline(always)]
-    fn push_if(&mut self, pass: bool, t: Tri, mesh: Projected, sink: &mut impl Sink) {
+    fn push_if(&mut self, pass: bool, t: Tri, sink: &mut impl FnMut(&[Tri])) {
         self.tris[self.n % BATCH] = t;
         self.n += usize::from(pass);
         if self.n == BATCH {
-            sink.take(mesh, &self.tris);
+            sink(&self.tris);
             self.n = 0;
         }
     }

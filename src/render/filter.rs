@@ -14,18 +14,12 @@
 //! and simple, less than `fill::SMALL_EXTENT` across both ways, a box of at most 4 x 8 or
 //! 8 x 4 pixel centres (columns x rows), and no area or no centre covered, worked out with
 //! `fill::SmallTriangle`'s integers (so exactly its verdicts). Everything else is passed on.
-//!
-//! `SmallFilter` is `may_draw` for the fill, which also hands on the set-up it has made for
-//! every triangle under 64 pixels across (`fill::SET_UP_EXTENT`): the box, the edge
-//! functions, the facing and the depth plane, in the filler's integers and with its float
-//! operations in its order, so the same bits. The filler then starts at the triangle's rows.
 
 use std::ops::Range;
 
 use super::fill::{SMALL_EXTENT, SPAN_MAX_SIDE, SUB, SUB_BITS};
-use super::small::{LANES, SET_UP_EXTENT, SmallLanes};
 use super::vertex::{NOT_SIMPLE, ProjVertex};
-use crate::lanes::{self, F32x8, I16x16, I32x8, Isa, Kernel, WIDTH};
+use crate::lanes::{self, I16x16, I32x8, Isa, Kernel, WIDTH};
 
 /// A triangle's three vertex indices.
 pub(super) type Tri = [u32; 3];
@@ -164,7 +158,7 @@ impl Kernel for MayDraw<'_> {
 /// `block` (at most `N` triangles) as `N`: itself when whole, else copied into `pad`
 /// after its triangles.
 #[inline(always)]
-pub(super) fn padded<'a, const N: usize>(block: &'a [Tri], pad: &'a mut [Tri; N]) -> &'a [Tri; N] {
+fn padded<'a, const N: usize>(block: &'a [Tri], pad: &'a mut [Tri; N]) -> &'a [Tri; N] {
     match block.try_into() {
         Ok(whole) => whole,
         Err(_) => {
@@ -202,26 +196,12 @@ struct Lanes<S> {
     tall: I32x8<S>,
     /// Set where `judged` and the box has more than four columns.
     wide: I32x8<S>,
-    /// Set where all three vertices are in range and simple, and the triangle spans less
-    /// than `fill::SMALL_EXTENT` both ways.
-    small: I32x8<S>,
-    /// The same for `fill::SET_UP_EXTENT`: the triangles `SmallFilter` sets up.
-    sized: I32x8<S>,
-    x: [I32x8<S>; 3],
-    y: [I32x8<S>; 3],
-    /// Each corner's depth and light (`ProjVertex::z`, `ProjVertex::light`).
-    z: [F32x8<S>; 3],
-    light: [F32x8<S>; 3],
     px0: I32x8<S>,
     px1: I32x8<S>,
     py0: I32x8<S>,
     py1: I32x8<S>,
-    cx: I32x8<S>,
-    cy: I32x8<S>,
     /// Set where the area is zero.
     flat: I32x8<S>,
-    /// Set on a front face, whose edges are reversed (negated, see `SmallTriangle`).
-    front: I32x8<S>,
     a: [I32x8<S>; 3],
     b: [I32x8<S>; 3],
     c: [I32x8<S>; 3],
@@ -234,20 +214,18 @@ impl<S: Isa> Lanes<S> {
         let last = screen.verts.len() - 1;
         let mut ok = splat(-1);
         let (mut x, mut y) = ([I32x8::ZERO; 3], [I32x8::ZERO; 3]);
-        let (mut z, mut light) = ([F32x8::ZERO; 3], [F32x8::ZERO; 3]);
         for k in 0..3 {
             let mut index = [0; WIDTH];
             let mut rows = [[0; 4]; WIDTH];
             for t in 0..WIDTH {
                 index[t] = tris[t][k] as i32;
                 let v = screen.verts[(tris[t][k] as usize).min(last)];
-                rows[t] = [v.x, v.y, v.z.to_bits() as i32, v.light.to_bits() as i32];
+                rows[t] = [v.x, v.y, 0, 0];
             }
             let index = I32x8::new(index);
             // In range: the unsigned minimum with the last index is the index itself.
             ok = ok & index.min_u32(splat(last as i32)).eq(index);
-            let [vx, vy, vz, vl] = I32x8::transpose(&rows);
-            (x[k], y[k], z[k], light[k]) = (vx, vy, F32x8::from_bits(vz), F32x8::from_bits(vl));
+            [x[k], y[k], _, _] = I32x8::transpose(&rows);
             // Simple: `y` is not `NOT_SIMPLE`.
             ok = y[k].eq(splat(NOT_SIMPLE)).and_not(ok);
         }
@@ -255,8 +233,6 @@ impl<S: Isa> Lanes<S> {
         let (y_min, y_max) = (y[0].min(y[1]).min(y[2]), y[0].max(y[1]).max(y[2]));
         let small =
             ok & within(SMALL_EXTENT as i32, x_min, x_max) & within(SMALL_EXTENT as i32, y_min, y_max);
-        let sized =
-            ok & within(SET_UP_EXTENT as i32, x_min, x_max) & within(SET_UP_EXTENT as i32, y_min, y_max);
         // `fill::SmallTriangle::new`'s box: first and last centres, clamped to the raster.
         const HALF: i32 = (SUB / 2) as i32;
         let px0 = (x_min + splat(SUB as i32 - 1 - HALF)).shr::<SUB_BITS>().max(I32x8::ZERO);
@@ -270,7 +246,7 @@ impl<S: Isa> Lanes<S> {
         let judged = small & (narrow | wide);
         let tall = within(4, py0, py1).and_not(judged);
         let wide = small & wide;
-        // Set-up sides are below 2^14: products below 2^28 (other lanes may wrap; unused).
+        // Small sides are below 2^12: products below 2^24 (other lanes may wrap; unused).
         let area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
         let flat = area.eq(I32x8::ZERO);
         let front = area.shr::<31>();
@@ -290,28 +266,7 @@ impl<S: Isa> Lanes<S> {
             a[k] = (-dy).shl::<SUB_BITS>();
             b[k] = dx.shl::<SUB_BITS>();
         }
-        Lanes {
-            judged,
-            tall,
-            wide,
-            small,
-            sized,
-            x,
-            y,
-            z,
-            light,
-            px0,
-            px1,
-            py0,
-            py1,
-            cx,
-            cy,
-            flat,
-            front,
-            a,
-            b,
-            c,
-        }
+        Lanes { judged, tall, wide, px0, px1, py0, py1, flat, a, b, c }
     }
 
     /// Per lane, the centres of the box (at most 4 x 8 or 8 x 4 for a judged triangle) that
@@ -379,168 +334,6 @@ impl<S: Isa> Lanes<S> {
     fn dropped(&self, covered: I32x8<S>) -> I32x8<S> {
         self.judged & (self.flat | covered.eq(I32x8::ZERO))
     }
-}
-
-/// `may_draw` that also sets small triangles up, sixteen at a time, for the fill
-/// (`bin::for_each_set_up`): the filler then starts at their rows.
-pub(super) struct SmallFilter<'a> {
-    screen: Screen<'a>,
-    /// The ambient term of `Shader::Smooth`, when the set-up also shades (see `store`).
-    smooth: Option<f32>,
-}
-
-impl<'a> SmallFilter<'a> {
-    /// `None` when the vertices or the raster are too big for the lanes (see
-    /// `Screen::new`). With `smooth` (`Shader::Smooth`'s ambient term), the lanes also get
-    /// each triangle's plane of shaded values.
-    pub(super) fn new(
-        verts: &'a [ProjVertex],
-        width: usize,
-        height: usize,
-        smooth: Option<f32>,
-    ) -> Option<Self> {
-        Some(SmallFilter { screen: Screen::new(verts, width, height)?, smooth })
-    }
-
-    /// Ask the cache for the vertices of `tris` (a block `set_up16` takes next): in a mesh
-    /// bigger than the cache most have gone to the last level since the projection, and
-    /// each block waited on its loads; fetched one block ahead, they arrive while the block
-    /// before is set up.
-    #[inline(always)]
-    pub(super) fn prefetch(&self, tris: &[Tri]) {
-        for t in tris {
-            for &i in t {
-                lanes::prefetch(self.screen.verts.as_ptr().wrapping_add(i as usize));
-            }
-        }
-    }
-
-    /// For sixteen triangles: (bits of those set up in `out`, bits of the others, to go
-    /// through the filler's own checks). Set up: three vertices in range and simple, less
-    /// than `fill::SET_UP_EXTENT` across both ways, some area and a centre of the raster in
-    /// the box, and not dropped by `may_draw`'s test. The other triangles of that size and
-    /// of simple vertices draw nothing and are in neither.
-    pub(super) fn set_up16(&self, tris: &[Tri; LANES], out: &mut SmallLanes) -> (u32, u32) {
-        let ([first, second], []) = tris.as_chunks::<WIDTH>() else {
-            return (0, (1 << LANES) - 1);
-        };
-        lanes::run(SetUp16 { filter: self, halves: [first, second], out })
-    }
-}
-
-/// `SmallFilter::set_up16` as a `lanes::Kernel`.
-struct SetUp16<'a, 'b> {
-    filter: &'a SmallFilter<'b>,
-    halves: [&'a [Tri; WIDTH]; 2],
-    out: &'a mut SmallLanes,
-}
-
-impl Kernel for SetUp16<'_, '_> {
-    type Output = (u32, u32);
-    #[inline(always)]
-    fn run<S: Isa>(self) -> (u32, u32) {
-        let SmallFilter { screen, smooth } = self.filter;
-        let (set_up, other) = set_up8::<S>(screen, *smooth, self.halves[0], self.out, 0);
-        let (more, others) = set_up8::<S>(screen, *smooth, self.halves[1], self.out, WIDTH);
-        (set_up | more << WIDTH, other | others << WIDTH)
-    }
-}
-
-/// `SmallFilter::set_up16` of eight triangles, into lanes `base..base + 8` of `out`.
-#[inline(always)]
-fn set_up8<S: Isa>(
-    screen: &Screen,
-    smooth: Option<f32>,
-    tris: &[Tri; WIDTH],
-    out: &mut SmallLanes,
-    base: usize,
-) -> (u32, u32) {
-    let l = Lanes::<S>::new(screen, tris);
-    let covered = l.covered();
-    let dropped = l.dropped(covered);
-    let no_box = l.px0.gt(l.px1) | l.py0.gt(l.py1);
-    let set_up = (no_box | l.flat | dropped).and_not(l.sized).bitmask();
-    if set_up != 0 {
-        store(&l, smooth, out, base);
-        put(&mut out.long, base, l.small.and_not(l.sized));
-        // The filler reads the centres of the judged triangles only.
-        let covered = covered & l.judged;
-        for (to, &v) in out.covered[base..base + WIDTH].iter_mut().zip(&covered.0) {
-            *to = v as u32;
-        }
-    }
-    // A triangle of this size that is not set up draws nothing: no area, no centre of the
-    // raster in its box, or (small) none covered.
-    (set_up, !l.sized.bitmask() & 0xff)
-}
-
-/// Lanes `base..base + 8` of `to`.
-#[inline(always)]
-fn put<S: Isa>(to: &mut [i32; LANES], base: usize, v: I32x8<S>) {
-    to[base..base + WIDTH].copy_from_slice(&v.0);
-}
-
-/// Lanes `base..base + 8` of `to`.
-#[inline(always)]
-fn put_f<S: Isa>(to: &mut [f32; LANES], base: usize, v: F32x8<S>) {
-    to[base..base + WIDTH].copy_from_slice(&v.0);
-}
-
-/// Write the lanes' set-up and planes (`fill::PlaneBasis`, with its operations in its
-/// order: the same bits) to `out`: the depth plane, and with `smooth` the plane of the
-/// values `Shader::Smooth` gives the corners (its `finish`, lane by lane, also in order).
-#[inline(always)]
-fn store<S: Isa>(l: &Lanes<S>, smooth: Option<f32>, out: &mut SmallLanes, base: usize) {
-    for k in 0..3 {
-        put(&mut out.a[k], base, l.a[k]);
-        put(&mut out.b[k], base, l.b[k]);
-        put(&mut out.c[k], base, l.c[k]);
-    }
-    for (to, v) in out.frame.iter_mut().zip([l.px0, l.px1, l.py0, l.py1, l.cx, l.cy]) {
-        put(to, base, v);
-    }
-    put(&mut out.front, base, l.front);
-    // `v as f32 / SUB`: the conversion rounds to nearest as `as` does, and dividing by a
-    // power of two is multiplying by its exact inverse.
-    let px = F32x8::splat(1.0 / SUB as f32);
-    let (x1, y1) = ((l.x[1] - l.x[0]).to_f32() * px, (l.y[1] - l.y[0]).to_f32() * px);
-    let (x2, y2) = ((l.x[2] - l.x[0]).to_f32() * px, (l.y[2] - l.y[0]).to_f32() * px);
-    let inv_area = F32x8::splat(1.0) / (x1 * y2 - y1 * x2);
-    let (ox, oy) = ((l.cx - l.x[0]).to_f32() * px, (l.cy - l.y[0]).to_f32() * px);
-    let basis = [x1, y1, x2, y2, inv_area, ox, oy];
-    for (to, v) in out.basis.iter_mut().zip(basis) {
-        put_f(to, base, v);
-    }
-    for (to, v) in out.z_plane.iter_mut().zip(plane(&basis, l.z)) {
-        put_f(to, base, v);
-    }
-    out.shaded = smooth.is_some();
-    if let Some(ambient) = smooth {
-        // The light negated on a back face, then `ambient + (1 - ambient) * max(cos, 0)`.
-        // Where `cos` is -0, `max` gives +0 here and may give either zero in the scalar
-        // shader: `ambient` plus a zero is the same either way.
-        let back = l.front.and_not(I32x8::splat(i32::MIN));
-        let (ambient, lit) = (F32x8::splat(ambient), F32x8::splat(1.0 - ambient));
-        let mut shaded = [F32x8::ZERO; 3];
-        for (s, raw) in shaded.iter_mut().zip(l.light) {
-            *s = ambient + lit * F32x8::from_bits(raw.to_bits() ^ back).max(F32x8::ZERO);
-        }
-        let shaded = plane(&basis, shaded);
-        for (to, v) in out.s_plane.iter_mut().zip(shaded) {
-            put_f(to, base, v);
-        }
-    }
-}
-
-/// `fill::PlaneBasis::plane` of the corner values `v` with the basis `[x1, y1, x2, y2,
-/// inv_area, ox, oy]`, in its order.
-#[inline(always)]
-fn plane<S: Isa>(basis: &[F32x8<S>; 7], v: [F32x8<S>; 3]) -> [F32x8<S>; 3] {
-    let [x1, y1, x2, y2, inv_area, ox, oy] = *basis;
-    let (d1, d2) = (v[1] - v[0], v[2] - v[0]);
-    let ddx = (d1 * y2 - d2 * y1) * inv_area;
-    let ddy = (d2 * x1 - d1 * x2) * inv_area;
-    [v[0] + ddx * ox + ddy * oy, ddx, ddy]
 }
 
 /// Set where `hi - lo` is below `n`.

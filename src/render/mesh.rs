@@ -15,9 +15,7 @@ use std::ops::Range;
 
 use glam::Vec3;
 
-use super::bin::{
-    Bins, Candidate, Projected, Tri, TriangleList, bin_triangles, for_each_set_up, halves, set_up_each,
-};
+use super::bin::{Bins, Projected, Tri, TriangleList, bin_triangles, for_each_candidate, halves};
 use super::camera::Camera;
 use super::canvas::Canvas;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
@@ -26,7 +24,7 @@ use super::fill::{SPAN_MAX_SIDE, Triangle, box_has_centre};
 use super::line;
 use super::project::{ProjVertex, Projection, Scratch, State, project_all, to_screen};
 use super::raster::{Paint, Raster};
-use super::small::{SmallLanes, fill_snapped};
+use super::small::fill_snapped;
 use super::topology::{for_each_point, for_each_segment, for_each_triangle, is_lines, is_triangles};
 use crate::rig::Topology;
 
@@ -156,14 +154,6 @@ enum Shader<'a> {
 }
 
 impl Shader<'_> {
-    /// The ambient term of `Smooth`, which the filter's set-up can shade with.
-    fn smooth(self) -> Option<f32> {
-        match self {
-            Shader::Smooth { ambient } => Some(ambient),
-            _ => None,
-        }
-    }
-
     /// The per-vertex values to interpolate (and clip), and the flat light value.
     #[inline]
     fn raw(self, mesh: &MeshView, light: [f32; 3], ix: [usize; 3]) -> ([f32; 3], f32) {
@@ -391,10 +381,7 @@ fn fill_band(
     match source {
         Source::Binned(stats, bins) => {
             // Binning kept only triangles whose vertices exist and are valid.
-            let mesh = Projected { verts: &cx.sc.verts, spans: &cx.sc.spans, width: cx.w, height: cx.h };
-            set_up_each(bins.band(band), mesh, cx.shader.smooth(), |c| {
-                _ = fill_candidate(cx, &rows, c, &mut pixel)
-            });
+            bins.band(band).flatten().for_each(|&t| _ = fill_listed_triangle(cx, &rows, t, &mut pixel));
             stats
         }
         Source::Listed => fill_listed(cx, rows, pixel),
@@ -409,66 +396,10 @@ fn fill_listed(cx: FillCtx, rows: Range<usize>, mut pixel: impl FnMut(usize, f32
     let primitives = cx.mesh.indices.map_or(cx.sc.verts.len(), <[u32]>::len) / 3;
     let mut skipped = 0;
     let mesh = Projected { verts: &cx.sc.verts, spans: &cx.sc.spans, width: cx.w, height: cx.h };
-    for_each_set_up(cx.mesh.triangle_list(), 0..primitives, mesh, cx.shader.smooth(), |c| {
-        skipped += fill_candidate(cx, &rows, c, &mut pixel);
+    for_each_candidate(cx.mesh.triangle_list(), 0..primitives, mesh, |t| {
+        skipped += usize::from(!fill_listed_triangle(cx, &rows, t, &mut pixel));
     });
     DrawStats { primitives, skipped }
-}
-
-/// Fill what the filter passed on over the rows `rows`; returns how many of its triangles
-/// were unusable and drew nothing (see `fill_listed_triangle`).
-#[inline(always)]
-fn fill_candidate(
-    cx: FillCtx,
-    rows: &Range<usize>,
-    candidate: Candidate,
-    pixel: &mut impl FnMut(usize, f32, f32),
-) -> usize {
-    match candidate {
-        Candidate::Block { tris, lanes, set_up, other } => {
-            let (mut bits, mut skipped) = (set_up | other, 0);
-            while bits != 0 {
-                let k = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let Some(&t) = tris.get(k) else { continue };
-                if set_up >> k & 1 == 1 {
-                    fill_set_up(cx, rows, t, lanes, k, pixel);
-                } else {
-                    skipped += usize::from(!fill_listed_triangle(cx, rows, t, pixel));
-                }
-            }
-            skipped
-        }
-        Candidate::Other(t) => usize::from(!fill_listed_triangle(cx, rows, t, pixel)),
-    }
-}
-
-/// Fill the triangle in lane `k` of `lanes` (simple vertices `t`, all in range),
-/// which the filter has set up: what `fill_simple` draws of it.
-#[inline(always)]
-fn fill_set_up(
-    cx: FillCtx,
-    rows: &Range<usize>,
-    t: Tri,
-    lanes: &SmallLanes,
-    k: usize,
-    pixel: &mut impl FnMut(usize, f32, f32),
-) {
-    let front = lanes.front[k] != 0;
-    if cx.cull && !front {
-        return;
-    }
-    // The planes are worked out before the rows, even for a triangle that turns out to
-    // cover nothing: asked for at the first covered row instead, they were a branch a row
-    // and spilled the row loop's registers.
-    let (z_plane, basis) = lanes.planes(k);
-    // Smooth shading was done with the set-up, sixteen at a time (the same bits).
-    let s_plane = lanes.s_plane(k).unwrap_or_else(|| {
-        let light = t.map(|i| cx.sc.verts.get(i as usize).map_or(0.0, |v| v.light));
-        basis.plane(shade(cx, light, t.map(|i| i as usize), front))
-    });
-    let planes = (z_plane, s_plane);
-    lanes.fill(k, (cx.w, cx.h), rows, planes, pixel);
 }
 
 /// The per-vertex values of `s` for a triangle of vertices `ix`, whose `light`s are
@@ -481,9 +412,8 @@ fn shade(cx: FillCtx, light: [f32; 3], ix: [usize; 3], front: bool) -> [f32; 3] 
 
 /// Fill one triangle of a triangle list (the span filter passed it, or the binning kept
 /// it) over the rows `rows`, as `fill_triangles` would; false, drawing nothing, when it is
-/// unusable (a vertex out of range or not finite). Out of line: the filter sets up most
-/// triangles that draw, and keeping this path out of its loop keeps that loop small.
-#[inline(never)]
+/// unusable (a vertex out of range or not finite).
+#[inline(always)]
 fn fill_listed_triangle(
     cx: FillCtx,
     rows: &Range<usize>,
