@@ -86,22 +86,12 @@ pub(super) fn box_has_centre(width: usize, rows: &Range<usize>, x: [i32; 3], y: 
     px0 <= px1 && py0.max(rows.start as i64) <= py1
 }
 
-/// The raster rows `(first, last)` whose centres the pixel box of three snapped points
-/// reaches, when that box holds a pixel centre of the `width` x `height` raster. A band of
-/// rows `r` passes `box_has_centre` exactly when `first < r.end` and `last >= r.start`: the
-/// mesh drawer's binning decides every band at once with this.
-#[inline(always)]
-pub(super) fn centre_rows(width: usize, height: usize, x: [i32; 3], y: [i32; 3]) -> Option<(usize, usize)> {
-    let [px0, px1, py0, py1] = pixel_box(width, height, x.map(i64::from), y.map(i64::from));
-    (px0 <= px1 && py0 <= py1).then_some((py0 as usize, py1 as usize))
-}
-
 /// One vertex's share of the box test, small enough (8 bytes) that a dense mesh's are
 /// all in cache: `[first column, -last column, first row, -last row]` of the pixel centres
 /// at or after / at or before the snapped point, clamped to `0..=width` and `-1..width`
 /// (rows likewise; the raster's sides must fit i16). `first_centre` and `last_centre` are
 /// monotonic, so the min / max over three vertices is the box's, and the clamps change
-/// no verdict of `spans_hold_centre`, which then equals `centre_rows(..).is_some()`. The
+/// no verdict of `spans_hold_centre`, which then equals `box_has_centre` over every row. The
 /// last column and row are stored negated so that the box of three vertices is one
 /// element-wise minimum (a single SIMD min on x86-64).
 #[inline(always)]

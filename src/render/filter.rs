@@ -17,9 +17,132 @@
 
 use std::ops::Range;
 
-use super::fill::{SMALL_EXTENT, SPAN_MAX_SIDE, SUB, SUB_BITS};
+use super::fill::{SMALL_EXTENT, SPAN_ANY, SPAN_MAX_SIDE, SUB, SUB_BITS, spans_hold_centre};
 use super::vertex::{NOT_SIMPLE, ProjVertex};
 use crate::lanes::{self, I16x16, I32x8, Isa, Kernel, WIDTH};
+
+/// Triangles that pass the span test wait in batches of this many for the full checks.
+const BATCH: usize = 64;
+
+/// A projected mesh, as the candidate filter reads it: the vertices, their centre spans
+/// (with one `SPAN_ANY` past the last vertex, as `project_all` writes them) and the raster's size.
+#[derive(Clone, Copy)]
+pub(super) struct Projected<'a> {
+    pub verts: &'a [ProjVertex],
+    pub spans: &'a [[i16; 4]],
+    pub width: usize,
+    pub height: usize,
+}
+
+/// Call `keep`, in draw order, with each triangle at the positions `range` of the
+/// triangle list `indices` (`None`: the vertices in order, whose count must fit `u32`)
+/// that may draw into the raster of `mesh`. A triangle with a vertex out of range or not
+/// simple is passed on, so that the caller's full checks see it.
+///
+/// Two tests drop the others. The span test reads only the compact spans (is there a
+/// pixel centre in the box?), and most triangles of a dense mesh end there: eight at a
+/// time (`span_pass`), the last few one at a time without a branch (about half
+/// pass it, unpredictably: each is written to the batch, whose end advances only when it
+/// passes). A full batch then goes through `may_draw` (does a small
+/// triangle cover any of those centres?).
+#[inline(always)]
+pub(super) fn for_each_candidate(
+    indices: Option<&[u32]>,
+    range: Range<usize>,
+    mesh: Projected,
+    keep: impl FnMut(Tri),
+) {
+    let mut keep = keep;
+    filter(indices, range, mesh, &mut |tris: &[Tri]| keep_covering(mesh, tris, &mut keep));
+}
+
+/// The span test over `range`, its passes handed to `sink` in batches, in draw order.
+#[inline(always)]
+fn filter(indices: Option<&[u32]>, range: Range<usize>, mesh: Projected, sink: &mut impl FnMut(&[Tri])) {
+    // `spans` ends with `SPAN_ANY`, which an index out of range reads instead: no bounds
+    // check, nor branch, per vertex.
+    let spans = if mesh.spans.is_empty() { &[SPAN_ANY][..] } else { mesh.spans };
+    let mut batch = Batch { tris: [[0; 3]; BATCH], n: 0 };
+    let tri = |k: usize| match indices {
+        Some(ix) => ix.get(3 * k..3 * k + 3).map_or([u32::MAX; 3], |t| [t[0], t[1], t[2]]),
+        None => [3 * k as u32, 3 * k as u32 + 1, 3 * k as u32 + 2],
+    };
+    let mut start = range.start;
+    {
+        let mut pass = [0u64; SPAN_PASS_MAX / 64];
+        loop {
+            let done = span_pass(indices, start..range.end, spans, &mut pass);
+            if done == 0 {
+                break;
+            }
+            for (w, &bits) in pass.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    // Up to the batch's end in a loop of its own, the count in a register:
+                    // pushed one at a time with the sink's call in the loop, the count went
+                    // through memory each time, and the loop waited on it.
+                    let mut n = batch.n;
+                    while bits != 0 && n < BATCH {
+                        batch.tris[n] = tri(start + 64 * w + bits.trailing_zeros() as usize);
+                        bits &= bits - 1;
+                        n += 1;
+                    }
+                    batch.n = n;
+                    if n == BATCH {
+                        sink(&batch.tris);
+                        batch.n = 0;
+                    }
+                }
+            }
+            start += done;
+        }
+    }
+    // The rest (fewer than eight) one at a time.
+    let last = spans.len() - 1;
+    let span = |i: u32| spans[(i as usize).min(last)];
+    let mut one = |t: Tri| {
+        let pass = spans_hold_centre(span(t[0]), span(t[1]), span(t[2]));
+        batch.push_if(pass, t, sink);
+    };
+    match indices {
+        Some(ix) => {
+            let ix = ix.get(3 * start..3 * range.end).unwrap_or_default();
+            ix.chunks_exact(3).for_each(|t| one([t[0], t[1], t[2]]));
+        }
+        None => (start..range.end).for_each(|k| one(tri(k))),
+    }
+    sink(&batch.tris[..batch.n]);
+}
+
+/// Triangles that passed the span test, waiting in draw order for the second test.
+struct Batch {
+    tris: [Tri; BATCH],
+    n: usize,
+}
+
+impl Batch {
+    /// Add `t` when `pass`, without a branch on it: `t` is written either way, and the end
+    /// advances only when it passes.
+    #[inline(always)]
+    fn push_if(&mut self, pass: bool, t: Tri, sink: &mut impl FnMut(&[Tri])) {
+        self.tris[self.n % BATCH] = t;
+        self.n += usize::from(pass);
+        if self.n == BATCH {
+            sink(&self.tris);
+            self.n = 0;
+        }
+    }
+}
+
+/// Call `keep` with those of `tris` (at most `BATCH`) that may cover a pixel centre.
+#[inline(always)]
+fn keep_covering(mesh: Projected, tris: &[Tri], keep: &mut impl FnMut(Tri)) {
+    let mut bits = may_draw(tris, mesh.verts, mesh.width, mesh.height);
+    while bits != 0 {
+        keep(tris[bits.trailing_zeros() as usize]);
+        bits &= bits - 1;
+    }
+}
 
 /// A triangle's three vertex indices.
 pub(super) type Tri = [u32; 3];
@@ -28,7 +151,7 @@ pub(super) type Tri = [u32; 3];
 const INDEX_PREFETCH: usize = 512;
 
 /// Triangles `span_pass` takes per call: one `u64` of pass bits per 64.
-pub(super) const SPAN_PASS_MAX: usize = 512;
+const SPAN_PASS_MAX: usize = 512;
 
 /// The span test of the triangles at the positions `range` of the list `indices` (`None`:
 /// the vertices in order), as many whole blocks of eight as fit in `SPAN_PASS_MAX`: bit
@@ -36,7 +159,7 @@ pub(super) const SPAN_PASS_MAX: usize = 512;
 /// `fill::spans_hold_centre`; an index out of range reads the `SPAN_ANY` that ends `spans`,
 /// and passes). Returns how many triangles were tested: none when the indices cannot be
 /// read as whole blocks.
-pub(super) fn span_pass(
+fn span_pass(
     indices: Option<&[u32]>,
     range: Range<usize>,
     spans: &[[i16; 4]],
@@ -122,7 +245,7 @@ fn span_test8<S: Isa>(spans: &[[i16; 4]], corner: impl Fn(usize) -> usize) -> u3
 /// Bit `i` set unless `tris[i]` (at most 64 of them) is sure to draw nothing on the
 /// `width` x `height` raster (see the module comment): all set when the raster or the
 /// vertices are too big for the lanes.
-pub(super) fn may_draw(tris: &[Tri], verts: &[ProjVertex], width: usize, height: usize) -> u64 {
+fn may_draw(tris: &[Tri], verts: &[ProjVertex], width: usize, height: usize) -> u64 {
     let all = if tris.len() >= 64 { u64::MAX } else { (1u64 << tris.len()) - 1 };
     let Some(screen) = Screen::new(verts, width, height) else {
         return all;

@@ -15,12 +15,12 @@ use std::ops::Range;
 
 use glam::Vec3;
 
-use super::bin::{Bins, Projected, Tri, TriangleList, bin_triangles, for_each_candidate, halves};
 use super::camera::Camera;
 use super::canvas::Canvas;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
 use super::color::Rgb;
 use super::fill::{SPAN_MAX_SIDE, Triangle, box_has_centre};
+use super::filter::{Projected, for_each_candidate};
 use super::line;
 use super::project::{ProjVertex, Projection, Scratch, State, project_all, to_screen};
 use super::raster::{Paint, Raster};
@@ -56,11 +56,6 @@ impl<'a> MeshView<'a> {
     pub fn with_indices(mut self, indices: &'a [u32]) -> Self {
         self.indices = Some(indices);
         self
-    }
-
-    /// The triangle list as the filter reads it.
-    fn triangle_list(&self) -> TriangleList<'a> {
-        TriangleList { indices: self.indices }
     }
 
     pub fn with_scalars(mut self, scalars: &'a [f32]) -> Self {
@@ -233,8 +228,7 @@ pub(super) fn draw_mesh_by(
     let split = big && h >= 2 && rayon::current_num_threads() > 1;
     *pool_woken |= split;
     // Plain triangle lists (nearly every real mesh) are filtered by their vertices' centre
-    // spans: binned once for the two bands when split, else as they are drawn. Other
-    // topologies are rare enough that each band walks them whole.
+    // spans, each band filtering the whole list. Other topologies are walked whole.
     let listed = use_spans
         && fills
         && mesh.topology == Topology::Triangles
@@ -243,19 +237,7 @@ pub(super) fn draw_mesh_by(
     // The spans are worked out during the projection, and only when they will be read.
     let projection = Projection { view_proj: vp, light_dir: light, width: w, height: h };
     project_all(projection, mesh.positions, normals, listed, scratch);
-    let bin_stats = (listed && split).then(|| {
-        let Scratch { verts, spans, bins, .. } = scratch;
-        let (primitives, skipped) = bin_triangles(mesh.triangle_list(), verts, spans, w, h, bins);
-        DrawStats { primitives, skipped }
-    });
     let verts: &Scratch = scratch;
-    let source = match bin_stats {
-        Some(stats) => Source::Binned(stats, &verts.bins),
-        None if listed => Source::Listed,
-        None => Source::Walk,
-    };
-    // A listed mesh that is not binned is one thread's, so one band (`split` is false).
-    let bands = if bin_stats.is_some() { verts.bins.bands() } else { halves(h) };
     let mut canvas = Canvas::new(pixels, touched);
     let ctx = |shader| FillCtx { mesh, sc: verts, w, h, shader, cull };
 
@@ -263,8 +245,8 @@ pub(super) fn draw_mesh_by(
         // Depth only, so that the edges and points drawn next hide behind the mesh's own
         // surfaces.
         let k = Shader::Constant(0.0);
-        banded(canvas.reborrow(), w, &bands, split, |b, rows, mut band| {
-            fill_band(ctx(k), source, b, rows, |i, z, _| band.depth_only(i, z))
+        banded(canvas.reborrow(), (w, h), split, |rows, mut band| {
+            fill_band(ctx(k), listed, rows, |i, z, _| band.depth_only(i, z))
         });
     }
     let unlit = |i: usize, z: f32, s: f32| canvas.edge(i, z, true, || paint.color(s));
@@ -274,14 +256,14 @@ pub(super) fn draw_mesh_by(
             let canvas = canvas.reborrow();
             if corners / 3 >= w * h {
                 // More triangles than pixels: see `Canvas::surface_unbranched`.
-                banded(canvas, w, &bands, split, |b, rows, mut band| {
-                    fill_band(ctx(shader), source, b, rows, |i, z, s| {
+                banded(canvas, (w, h), split, |rows, mut band| {
+                    fill_band(ctx(shader), listed, rows, |i, z, s| {
                         band.surface_unbranched(i, z, || paint.color(s))
                     })
                 })
             } else {
-                banded(canvas, w, &bands, split, |b, rows, mut band| {
-                    fill_band(ctx(shader), source, b, rows, |i, z, s| band.surface(i, z, || paint.color(s)))
+                banded(canvas, (w, h), split, |rows, mut band| {
+                    fill_band(ctx(shader), listed, rows, |i, z, s| band.surface(i, z, || paint.color(s)))
                 })
             }
         }
@@ -336,70 +318,45 @@ fn fetch<const N: usize>(verts: &[ProjVertex], ix: [usize; N]) -> Option<[ProjVe
 /// CesiumMan-x32's 150k gain from the bands).
 const PARALLEL_MIN_CORNERS: usize = 65_536;
 
-/// Run `fill(band number, rows, the canvas of those rows)` over the whole raster: when `split` (a big mesh, two threads, two rows or more) as the two
-/// `bands` (the binning's, else `bin::halves`) on two threads, else as band 0 covering
-/// every row. Each band sees its triangles in draw order and a pixel belongs to exactly
-/// one band, so the result is the one-thread result exactly, wherever the bands meet. The
-/// statistics do not depend on the band.
+/// Run `fill(rows, the canvas of those rows)` over the whole raster: when `split` (a big
+/// mesh, two threads, two rows or more) as two bands of rows on two threads, else as one.
+/// Each band sees its triangles in draw order and a pixel belongs to exactly one band, so
+/// the result is the one-thread result exactly. The statistics do not depend on the band.
 fn banded(
     canvas: Canvas,
-    w: usize,
-    [top, bottom]: &[Range<usize>; 2],
+    (w, h): (usize, usize),
     split: bool,
-    fill: impl Fn(usize, Range<usize>, Canvas) -> DrawStats + Sync,
+    fill: impl Fn(Range<usize>, Canvas) -> DrawStats + Sync,
 ) -> DrawStats {
-    let h = bottom.end;
     if split {
-        let (top, bottom) = (top.clone(), bottom.clone());
-        let (top_px, bottom_px) = canvas.split_at(bottom.start * w);
+        let (top_px, bottom_px) = canvas.split_at(h / 2 * w);
         let fill = &fill;
-        rayon::join(|| fill(0, top, top_px), || fill(1, bottom, bottom_px)).0
+        rayon::join(|| fill(0..h / 2, top_px), || fill(h / 2..h, bottom_px)).0
     } else {
-        fill(0, 0..h, canvas)
+        fill(0..h, canvas)
     }
 }
 
-/// Where a band's triangles come from.
-#[derive(Clone, Copy)]
-enum Source<'b> {
-    /// Every triangle of the topology, each tested against the band.
-    Walk,
-    /// The triangle list through the span filter (`bin::for_each_candidate`): one band.
-    Listed,
-    /// The band's lists from the binning, whose statistics were counted then.
-    Binned(DrawStats, &'b Bins),
-}
-
-/// Fill one band of rows from `source`.
-fn fill_band(
-    cx: FillCtx,
-    source: Source,
-    band: usize,
-    rows: Range<usize>,
-    mut pixel: impl FnMut(usize, f32, f32),
-) -> DrawStats {
-    match source {
-        Source::Binned(stats, bins) => {
-            // Binning kept only triangles whose vertices exist and are valid.
-            bins.band(band).flatten().for_each(|&t| _ = fill_listed_triangle(cx, &rows, t, &mut pixel));
-            stats
-        }
-        Source::Listed => fill_listed(cx, rows, pixel),
-        Source::Walk => fill_triangles(cx, rows, pixel),
+/// Fill the triangles of `cx.mesh` over the raster rows `rows`: a triangle list through
+/// the span filter (`filter::for_each_candidate`) when `listed`, else every triangle of
+/// the topology. The filter passes on every triangle that may hold a pixel centre and every
+/// unusable one, so both ways draw and count the same.
+fn fill_band(cx: FillCtx, listed: bool, rows: Range<usize>, mut pixel: impl FnMut(usize, f32, f32)) -> DrawStats {
+    let FillCtx { mesh, sc, w, h, .. } = cx;
+    let mut stats = DrawStats::default();
+    if listed {
+        stats.primitives = mesh.indices.map_or(sc.verts.len(), <[u32]>::len) / 3;
+        let projected = Projected { verts: &sc.verts, spans: &sc.spans, width: w, height: h };
+        for_each_candidate(mesh.indices, 0..stats.primitives, projected, |t| {
+            stats.skipped += usize::from(!fill_one(cx, &rows, t.map(|i| i as usize), &mut pixel));
+        });
+    } else {
+        for_each_triangle(mesh.topology, mesh.indices, sc.verts.len(), |ix| {
+            stats.primitives += 1;
+            stats.skipped += usize::from(!fill_one(cx, &rows, ix, &mut pixel));
+        });
     }
-}
-
-/// Fill the triangle list of `cx.mesh` over the raster rows `rows` (all of them: the span
-/// filter judges the whole raster), making the calls `fill_triangles` makes: the filter
-/// passes on every triangle that may hold a pixel centre, and every unusable one.
-fn fill_listed(cx: FillCtx, rows: Range<usize>, mut pixel: impl FnMut(usize, f32, f32)) -> DrawStats {
-    let primitives = cx.mesh.indices.map_or(cx.sc.verts.len(), <[u32]>::len) / 3;
-    let mut skipped = 0;
-    let mesh = Projected { verts: &cx.sc.verts, spans: &cx.sc.spans, width: cx.w, height: cx.h };
-    for_each_candidate(cx.mesh.triangle_list(), 0..primitives, mesh, |t| {
-        skipped += usize::from(!fill_listed_triangle(cx, &rows, t, &mut pixel));
-    });
-    DrawStats { primitives, skipped }
+    stats
 }
 
 /// The per-vertex values of `s` for a triangle of vertices `ix`, whose `light`s are
@@ -408,32 +365,6 @@ fn fill_listed(cx: FillCtx, rows: Range<usize>, mut pixel: impl FnMut(usize, f32
 fn shade(cx: FillCtx, light: [f32; 3], ix: [usize; 3], front: bool) -> [f32; 3] {
     let (raw, flat) = cx.shader.raw(cx.mesh, light, ix);
     raw.map(|r| cx.shader.finish(r, flat, front))
-}
-
-/// Fill one triangle of a triangle list (the span filter passed it, or the binning kept
-/// it) over the rows `rows`, as `fill_triangles` would; false, drawing nothing, when it is
-/// unusable (a vertex out of range or not finite).
-#[inline(always)]
-fn fill_listed_triangle(
-    cx: FillCtx,
-    rows: &Range<usize>,
-    t: Tri,
-    pixel: &mut impl FnMut(usize, f32, f32),
-) -> bool {
-    let verts = &cx.sc.verts;
-    let get = |i: u32| verts.get(i as usize);
-    let (Some(v0), Some(v1), Some(v2)) = (get(t[0]), get(t[1]), get(t[2])) else {
-        return false;
-    };
-    let ix = t.map(|i| i as usize);
-    if v0.simple() && v1.simple() && v2.simple() {
-        fill_simple(cx, rows, ix, [v0, v1, v2], pixel);
-    } else if [v0, v1, v2].iter().any(|v| v.state() == State::Invalid) {
-        return false;
-    } else {
-        fill_clipped(cx, rows, ix, [v0, v1, v2], pixel);
-    }
-    true
 }
 
 /// What one band's triangle loop reads, gathered so the rarely taken paths can live in
@@ -448,35 +379,28 @@ struct FillCtx<'a, 'm> {
     cull: bool,
 }
 
-/// Fill the triangles of `cx.mesh` over the raster rows `rows`, calling `pixel` with
-/// raster pixel indices.
-fn fill_triangles(cx: FillCtx, rows: Range<usize>, mut pixel: impl FnMut(usize, f32, f32)) -> DrawStats {
-    let FillCtx { mesh, sc, w, .. } = cx;
-    let mut stats = DrawStats::default();
-    for_each_triangle(mesh.topology, mesh.indices, sc.verts.len(), |ix| {
-        stats.primitives += 1;
-        // By reference: copying the three vertices out costs more than the rejection
-        // test that most tiny triangles end at.
-        let (Some(v0), Some(v1), Some(v2)) = (sc.verts.get(ix[0]), sc.verts.get(ix[1]), sc.verts.get(ix[2]))
-        else {
-            stats.skipped += 1;
-            return;
-        };
-        if v0.simple() && v1.simple() && v2.simple() {
-            // Most triangles of a dense mesh have no pixel centre in their box: reject
-            // those before any set-up or shading.
-            if box_has_centre(w, &rows, [v0.x, v1.x, v2.x], [v0.y, v1.y, v2.y]) {
-                fill_simple(cx, &rows, ix, [v0, v1, v2], &mut pixel);
-            }
-            return;
+/// Fill triangle `ix` over the rows `rows`; false, drawing nothing, when it is unusable (a
+/// vertex out of range or not finite).
+#[inline(always)]
+fn fill_one(cx: FillCtx, rows: &Range<usize>, ix: [usize; 3], pixel: &mut impl FnMut(usize, f32, f32)) -> bool {
+    // By reference: copying the three vertices out costs more than the rejection test that
+    // most tiny triangles end at.
+    let verts = &cx.sc.verts;
+    let (Some(v0), Some(v1), Some(v2)) = (verts.get(ix[0]), verts.get(ix[1]), verts.get(ix[2])) else {
+        return false;
+    };
+    if v0.simple() && v1.simple() && v2.simple() {
+        // Most triangles of a dense mesh have no pixel centre in their box: rejected before
+        // any set-up or shading.
+        if box_has_centre(cx.w, rows, [v0.x, v1.x, v2.x], [v0.y, v1.y, v2.y]) {
+            fill_simple(cx, rows, ix, [v0, v1, v2], pixel);
         }
-        if [v0, v1, v2].iter().any(|v| v.state() == State::Invalid) {
-            stats.skipped += 1;
-            return;
-        }
-        fill_clipped(cx, &rows, ix, [v0, v1, v2], &mut pixel);
-    });
-    stats
+    } else if [v0, v1, v2].iter().any(|v| v.state() == State::Invalid) {
+        return false;
+    } else {
+        fill_clipped(cx, rows, ix, [v0, v1, v2], pixel);
+    }
+    true
 }
 
 /// A triangle of simple vertices whose box holds a pixel centre of the band.

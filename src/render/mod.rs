@@ -23,7 +23,6 @@
 //! their callers.
 
 mod ansi;
-mod bin;
 mod camera;
 mod canvas;
 mod clip;

@@ -9,7 +9,6 @@
 
 use glam::{Mat4, Vec3, Vec4};
 
-use super::bin::Bins;
 use super::clip::GUARD;
 use super::fill::{SPAN_ANY, SPAN_MAX_SIDE, SUB, SUB_BITS, centre_span, to_fixed};
 pub(super) use super::vertex::{NOT_SIMPLE, ProjVertex, State};
@@ -27,8 +26,6 @@ pub(crate) struct Scratch {
     /// their vertices' clip-space positions with it (`clip_pos`) rather than every vertex
     /// storing one.
     pub view_proj: Mat4,
-    /// A big mesh's triangles binned for the row bands (see `bin`).
-    pub bins: Bins,
 }
 
 impl Scratch {

@@ -139,21 +139,4 @@ impl SmallTriangle {
         let row1 = self.py1.min(rows.end.min(height) as i32 - 1);
         (row0 <= row1).then_some((row0, row1))
     }
-
-    /// Whether the box holds a single pixel centre and the triangle misses it.
-    #[inline(always)]
-    fn misses_its_only_centre(&self) -> bool {
-        let (_, _, c) = self.edges;
-        self.px0 == self.px1 && self.py0 == self.py1 && (c[0] | c[1] | c[2]) < 0
-    }
-}
-
-/// Whether three snapped points (within `COORD_LIMIT`) on a `width` x `height` raster
-/// make a small triangle whose box holds a single pixel centre, which it misses: such a
-/// triangle draws nothing in any band. Larger ones are not judged (false).
-#[inline(always)]
-pub(super) fn small_misses_its_only_centre(width: usize, height: usize, x: [i32; 3], y: [i32; 3]) -> bool {
-    is_small(x, y)
-        && width.max(height) <= SPAN_MAX_SIDE
-        && SmallTriangle::new(width, height, x, y).is_some_and(|t| t.misses_its_only_centre())
 }
