@@ -1,5 +1,4 @@
 use super::*;
-use crate::render::small::fill_snapped;
 
 fn covered(w: usize, h: usize, v: [Vec3; 3]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
@@ -211,50 +210,6 @@ fn scan_every_candidate(t: &Triangle, s: [f32; 3]) -> Vec<(usize, u32, u32)> {
         }
     }
     out
-}
-
-#[test]
-fn small_triangles_fill_as_the_general_set_up_does() {
-    // `fill_snapped` sets small triangles up in i32 without swapping a front face's
-    // vertices; every pixel, depth and scalar must be `Triangle`'s (which swaps), bit
-    // for bit, both facings, culled or not, over a band or the whole raster.
-    let mut seed = 11u64;
-    let mut next = move || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (seed >> 40) as f32 / (1u64 << 24) as f32
-    };
-    let (mut drawn, mut singles, mut culled) = (0, 0, 0);
-    for k in 0..20_000 {
-        let size = [0.6, 1.5, 4.0, 15.0][k % 4];
-        let (ox, oy) = (next() * 40.0 - 2.0, next() * 30.0 - 2.0);
-        let mut corner = || to_fixed(ox + next() * size) as i32;
-        let x = [corner(), corner(), corner()];
-        let mut corner = || to_fixed(oy + next() * size) as i32;
-        let y = [corner(), corner(), corner()];
-        let z = [next(), next(), next()];
-        let s = [next(), next(), next()];
-        let rows = if k % 3 == 0 { 5..19 } else { 0..30 };
-        let cull = k % 5 == 0;
-        let mut got = Vec::new();
-        let shade = |front: bool| s.map(|v| if front { v } else { -v });
-        fill_snapped((36, 30), &rows, x, y, z, cull, shade, |i, z, s| {
-            got.push((i, z.to_bits(), s.to_bits()))
-        });
-        let mut want = Vec::new();
-        let wide = |v: [i32; 3]| v.map(i64::from);
-        if let Some(t) = Triangle::snapped_in(36, 30, rows.clone(), wide(x), wide(y), z)
-            && (t.front_facing() || !cull)
-        {
-            let s = shade(t.front_facing());
-            t.scan(s, |i, z, s| want.push((i, z.to_bits(), s.to_bits())));
-            singles += usize::from(t.px0 == t.px1 && t.row0 == t.row1 && !want.is_empty());
-        } else if cull {
-            culled += 1;
-        }
-        assert_eq!(got, want, "{x:?} {y:?} {rows:?} cull {cull}");
-        drawn += got.len();
-    }
-    assert!(drawn > 40_000 && singles > 500 && culled > 500, "{drawn} {singles} {culled}");
 }
 
 #[test]

@@ -2,7 +2,7 @@ use super::*;
 use crate::lanes::Backend;
 use crate::render::fill::{SPAN_ANY, centre_span, spans_hold_centre, to_fixed};
 use crate::render::project::State;
-use crate::render::small::fill_snapped;
+use crate::render::fill::Triangle;
 
 /// `count` triangles of three vertices near each other, `sizes[k % len]` pixels
 /// across, scattered over and a few pixels around a `w` x `h` raster; every seventh
@@ -141,17 +141,9 @@ fn only_triangles_that_draw_nothing_are_dropped() {
                 let simple = v.iter().all(|v| v.simple());
                 let judged = simple && judged((w, h), x, y);
                 let mut draws = false;
-                if simple {
-                    fill_snapped(
-                        (w, h),
-                        &(0..h),
-                        x,
-                        y,
-                        [0.5; 3],
-                        false,
-                        |_| [0.0; 3],
-                        |_, _, _| draws = true,
-                    );
+                let wide = |v: [i32; 3]| v.map(i64::from);
+                if simple && let Some(t) = Triangle::snapped_in(w, h, 0..h, wide(x), wide(y), [0.5; 3]) {
+                    t.scan([0.0; 3], |_, _, _| draws = true);
                 }
                 assert_eq!(kept, !judged || draws, "{x:?} {y:?}");
                 dropped += usize::from(!kept);

@@ -24,7 +24,6 @@ use super::filter::{Projected, for_each_candidate};
 use super::line;
 use super::project::{ProjVertex, Projection, Scratch, State, project_all, to_screen};
 use super::raster::{Paint, Raster};
-use super::small::fill_snapped;
 use super::topology::{for_each_point, for_each_segment, for_each_triangle, is_lines, is_triangles};
 use crate::rig::Topology;
 
@@ -412,10 +411,15 @@ fn fill_simple(
     [v0, v1, v2]: [&ProjVertex; 3],
     pixel: &mut impl FnMut(usize, f32, f32),
 ) {
-    // Shaded only once a pixel is known to be covered.
-    let s = |front| shade(cx, [v0.light, v1.light, v2.light], ix, front);
-    let (x, y, z) = ([v0.x, v1.x, v2.x], [v0.y, v1.y, v2.y], [v0.z, v1.z, v2.z]);
-    fill_snapped((cx.w, cx.h), rows, x, y, z, cx.cull, s, pixel);
+    let (x, y) = ([v0.x, v1.x, v2.x].map(i64::from), [v0.y, v1.y, v2.y].map(i64::from));
+    let Some(tri) = Triangle::snapped_in(cx.w, cx.h, rows.clone(), x, y, [v0.z, v1.z, v2.z]) else {
+        return;
+    };
+    let front = tri.front_facing();
+    if front || !cx.cull {
+        // Shaded only once a pixel is known to be covered.
+        tri.scan_box(|| shade(cx, [v0.light, v1.light, v2.light], ix, front), pixel);
+    }
 }
 
 /// A triangle with a vertex behind the near plane or outside the guard band (all finite):

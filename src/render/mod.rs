@@ -36,7 +36,6 @@ mod overlay;
 mod project;
 mod raster;
 mod scene;
-mod small;
 mod topology;
 mod vertex;
 
