@@ -191,7 +191,7 @@ fn tiny_triangles_draw_their_covered_centres() {
     assert!(misses > 100 && hits > 100, "{misses} {hits}");
 }
 
-/// `scan_box` as it was before the covered runs: every candidate of the box tested,
+/// `scan_box` by its definition: every candidate of the box tested,
 /// the attributes stepped across the whole row.
 fn scan_every_candidate(t: &Triangle, s: [f32; 3]) -> Vec<(usize, u32, u32)> {
     let (a, b, c) = t.edges();
@@ -213,7 +213,7 @@ fn scan_every_candidate(t: &Triangle, s: [f32; 3]) -> Vec<(usize, u32, u32)> {
 }
 
 #[test]
-fn covered_runs_draw_what_testing_every_candidate_draws() {
+fn scans_draw_what_testing_every_candidate_draws() {
     // Triangles of every size from sub-pixel to larger than the raster, slivers in
     // every direction, vertices on centres and on edges, over a band of the rows.
     let mut seed = 3u64;
@@ -314,62 +314,6 @@ fn scalars_are_asked_for_only_when_a_pixel_is_covered() {
         }
     }
     assert!(drawing > 1000 && blank > 200, "{drawing} {blank}");
-}
-
-#[test]
-fn row_runs_are_the_runs_of_non_negative_edges() {
-    // Every mix of rising, falling and flat edges, row steps of either sign, values
-    // far on either side of zero, over several rows: each row's run is the one found
-    // by testing every column.
-    let steps = [-700, -256, -3, 0, 1, 256, 999, 1 << 36, -(1 << 36) + 7];
-    let starts = [-5000, -1000, -257, -256, -1, 0, 1, 255, 256, 4000, -(1 << 50) - 3, (1 << 49) + 1];
-    let mut runs_seen = 0;
-    for a0 in steps {
-        for a1 in steps {
-            for e0 in starts {
-                for (e1, b0, b1) in [(-1000, 77, -300), (256, 0, 1 << 20), (4000, -300, 0), (0, 1 << 20, 77)]
-                {
-                    for (a2, e2, b2) in [(0, 0, 0), (-512, 3000, -300), (300, -600, 77), (0, -1, 1 << 20)] {
-                        let (a, b, e) = ([a0, a1, a2], [b0, b1, b2], [e0, e1, e2]);
-                        for cols in [1, 2, 9, 30] {
-                            let mut runs = RowRuns::new(a, b, e);
-                            for row in 0..4i64 {
-                                let inside: Vec<usize> = (0..cols)
-                                    .filter(|&q| (0..3).all(|k| e[k] + b[k] * row + a[k] * q as i64 >= 0))
-                                    .collect();
-                                let want = inside.first().map(|&f| (f, *inside.last().unwrap()));
-                                assert_eq!(runs.next_row(cols), want, "{a:?} {b:?} {e:?} {cols} row {row}");
-                                runs_seen += usize::from(want.is_some());
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    assert!(runs_seen > 10_000, "{runs_seen}");
-}
-
-#[test]
-fn floor_steps_are_the_integer_floors() {
-    // Numerators and steps of either sign and every magnitude the edges can have,
-    // divisors from 1 up: each step's floor is the one worked out in i128.
-    let mut seed = 9u64;
-    let mut next = move || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        seed >> 8
-    };
-    let signed = |v: u64, neg: bool| if neg { -(v as i64) } else { v as i64 };
-    for _ in 0..20_000 {
-        let d = ((next() >> 16) >> (next() % 40)).max(1) as i64;
-        let n = signed(next() >> (next() % 56 + 2), next() % 2 == 0);
-        let delta = signed(next() >> (next() % 40 + 20), next() % 2 == 0);
-        let mut step = FloorStep::new(n, delta, d);
-        for i in 0..50i128 {
-            let want = (i128::from(n) + i128::from(delta) * i).div_euclid(i128::from(d));
-            assert_eq!(i128::from(step.next()), want, "({n} + {delta} * {i}) / {d}");
-        }
-    }
 }
 
 #[test]
