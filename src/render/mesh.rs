@@ -252,19 +252,9 @@ pub(super) fn draw_mesh_by(
     match style.mode {
         DrawMode::Shaded if triangles => {
             let shader = if heat.is_some() { flat_shader } else { lit_shader };
-            let canvas = canvas.reborrow();
-            if corners / 3 >= w * h {
-                // More triangles than pixels: see `Canvas::surface_unbranched`.
-                banded(canvas, (w, h), split, |rows, mut band| {
-                    fill_band(ctx(shader), listed, rows, |i, z, s| {
-                        band.surface_unbranched(i, z, || paint.color(s))
-                    })
-                })
-            } else {
-                banded(canvas, (w, h), split, |rows, mut band| {
-                    fill_band(ctx(shader), listed, rows, |i, z, s| band.surface(i, z, || paint.color(s)))
-                })
-            }
+            banded(canvas.reborrow(), (w, h), split, |rows, mut band| {
+                fill_band(ctx(shader), listed, rows, |i, z, s| band.surface(i, z, || paint.color(s)))
+            })
         }
         DrawMode::Wireframe if triangles => triangle_edges(mesh, verts, w, h, flat_shader, unlit),
         DrawMode::Shaded | DrawMode::Wireframe if is_lines(mesh.topology) => {
