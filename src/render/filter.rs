@@ -1,19 +1,17 @@
-//! The candidate filter's two tests, eight triangles at a time against `crate::lanes`
-//! (see `bin::for_each_candidate`, which calls both). A leaf: it knows the projected
-//! vertices and the filler's set-up, not its callers.
+//! Which triangles of a triangle list may draw, found without walking each one through
+//! the filler: most of a dense mesh's are smaller than a pixel and cover no pixel centre.
+//! `for_each_candidate` runs two tests, eight triangles at a time against `crate::lanes`.
+//! A leaf: it knows the projected vertices and the filler's integers, not its callers.
 //!
-//! `span_pass` is the first test (does a triangle's pixel box hold a pixel centre?) read
-//! from the vertices' centre spans, as `fill::spans_hold_centre` decides it one triangle
-//! at a time: it runs on every triangle of a big mesh.
+//! `span_pass` is the first (does a triangle's pixel box hold a pixel centre?), read from
+//! the vertices' centre spans as `fill::spans_hold_centre` decides it one at a time.
 //!
-//! `may_draw` is the second. Most triangles of a dense mesh that pass the span test still
-//! cover no pixel centre, and each would cost the filler a set-up and a mispredicted
-//! branch or three to find that out. Here a small triangle's edge functions are evaluated
-//! at every centre of its box with no branch, and those that cover nothing are dropped.
-//! Only triangles the filler would draw nothing from are dropped: three vertices in range
-//! and simple, less than `fill::SMALL_EXTENT` across both ways, a box of at most 4 x 8 or
-//! 8 x 4 pixel centres (columns x rows), and no area or no centre covered, worked out with
-//! `fill::SmallTriangle`'s integers (so exactly its verdicts). Everything else is passed on.
+//! `may_draw` is the second: a small triangle's edge functions are evaluated at every
+//! centre of its box with no branch, and it is dropped when it covers none. Only
+//! triangles the filler would draw nothing from are dropped: three vertices in range and
+//! simple, less than `fill::SMALL_EXTENT` across both ways, a box of at most 4 x 8 pixel
+//! centres (columns x rows), and no area or no centre covered, worked out
+//! with `fill::Triangle`'s integers (so exactly its verdicts).
 
 use std::ops::Range;
 
@@ -21,7 +19,7 @@ use super::fill::{SMALL_EXTENT, SPAN_ANY, SPAN_MAX_SIDE, SUB, SUB_BITS, spans_ho
 use super::vertex::{NOT_SIMPLE, ProjVertex};
 use crate::lanes::{self, I16x16, I32x8, Isa, Kernel, WIDTH};
 
-/// Triangles that pass the span test wait in batches of this many for the full checks.
+/// Triangles that pass the span test wait in batches of this many for `may_draw`.
 const BATCH: usize = 64;
 
 /// A projected mesh, as the candidate filter reads it: the vertices, their centre spans
@@ -37,14 +35,8 @@ pub(super) struct Projected<'a> {
 /// Call `keep`, in draw order, with each triangle at the positions `range` of the
 /// triangle list `indices` (`None`: the vertices in order, whose count must fit `u32`)
 /// that may draw into the raster of `mesh`. A triangle with a vertex out of range or not
-/// simple is passed on, so that the caller's full checks see it.
-///
-/// Two tests drop the others. The span test reads only the compact spans (is there a
-/// pixel centre in the box?), and most triangles of a dense mesh end there: eight at a
-/// time (`span_pass`), the last few one at a time without a branch (about half
-/// pass it, unpredictably: each is written to the batch, whose end advances only when it
-/// passes). A full batch then goes through `may_draw` (does a small
-/// triangle cover any of those centres?).
+/// simple is passed on, so that the caller's full checks see it. Triangles that pass the
+/// span test wait in batches for `may_draw`.
 #[inline(always)]
 pub(super) fn for_each_candidate(
     indices: Option<&[u32]>,
@@ -78,9 +70,7 @@ fn filter(indices: Option<&[u32]>, range: Range<usize>, mesh: Projected, sink: &
             for (w, &bits) in pass.iter().enumerate() {
                 let mut bits = bits;
                 while bits != 0 {
-                    // Up to the batch's end in a loop of its own, the count in a register:
-                    // pushed one at a time with the sink's call in the loop, the count went
-                    // through memory each time, and the loop waited on it.
+                    // Up to the batch's end in a loop of its own, the count in a register.
                     let mut n = batch.n;
                     while bits != 0 && n < BATCH {
                         batch.tris[n] = tri(start + 64 * w + bits.trailing_zeros() as usize);
@@ -302,7 +292,7 @@ struct Screen<'a> {
 
 impl Screen<'_> {
     /// `None` when there are no vertices, or the vertex indices or the raster are too big
-    /// for the lanes (the filler's small path also wants sides of at most `SPAN_MAX_SIDE`).
+    /// for the lanes.
     fn new(verts: &[ProjVertex], width: usize, height: usize) -> Option<Screen<'_>> {
         let n = verts.len();
         let fits = n > 0 && n <= i32::MAX as usize && width.max(height) <= SPAN_MAX_SIDE;
@@ -310,15 +300,14 @@ impl Screen<'_> {
     }
 }
 
-/// Eight triangles set up as `fill::SmallTriangle::new` sets one up, a triangle per lane.
-/// Lanes that are not `ok`, or not small, hold values of no use.
+/// Eight triangles set up as `fill::Triangle` sets one up (a front face's edges negated
+/// rather than two vertices swapped: the same verdicts), a triangle per lane. Lanes that
+/// are not `ok`, or not small, hold values of no use.
 struct Lanes<S> {
-    /// Set where `small` and the box holds at most 4 x 8 or 8 x 4 centres of the raster.
+    /// Set where `small` and the box holds at most 4 x 8 centres of the raster.
     judged: I32x8<S>,
     /// Set where `judged` and the box has more than four rows.
     tall: I32x8<S>,
-    /// Set where `judged` and the box has more than four columns.
-    wide: I32x8<S>,
     px0: I32x8<S>,
     px1: I32x8<S>,
     py0: I32x8<S>,
@@ -356,7 +345,7 @@ impl<S: Isa> Lanes<S> {
         let (y_min, y_max) = (y[0].min(y[1]).min(y[2]), y[0].max(y[1]).max(y[2]));
         let small =
             ok & within(SMALL_EXTENT as i32, x_min, x_max) & within(SMALL_EXTENT as i32, y_min, y_max);
-        // `fill::SmallTriangle::new`'s box: first and last centres, clamped to the raster.
+        // `fill::pixel_box`: first and last centres, clamped to the raster.
         const HALF: i32 = (SUB / 2) as i32;
         let px0 = (x_min + splat(SUB as i32 - 1 - HALF)).shr::<SUB_BITS>().max(I32x8::ZERO);
         let px1 = (x_max - splat(HALF)).shr::<SUB_BITS>().min(splat(screen.max_col));
@@ -364,11 +353,8 @@ impl<S: Isa> Lanes<S> {
         let py1 = (y_max - splat(HALF)).shr::<SUB_BITS>().min(splat(screen.max_row));
         // A box of at most four centres across and eight down (or none: a first past its
         // last); `tall` where it has more than four rows.
-        let narrow = within(4, px0, px1) & within(8, py0, py1);
-        let wide = within(4, px0, px1).and_not(within(8, px0, px1) & within(4, py0, py1));
-        let judged = small & (narrow | wide);
+        let judged = small & within(4, px0, px1) & within(8, py0, py1);
         let tall = within(4, py0, py1).and_not(judged);
-        let wide = small & wide;
         // Small sides are below 2^12: products below 2^24 (other lanes may wrap; unused).
         let area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
         let flat = area.eq(I32x8::ZERO);
@@ -376,7 +362,7 @@ impl<S: Isa> Lanes<S> {
         let cx = px0.shl::<SUB_BITS>() + splat(HALF);
         let cy = py0.shl::<SUB_BITS>() + splat(HALF);
         // Per edge: the step per column (a), per row (b) and the value at (cx, cy) (c), as
-        // `fill::edge_functions` makes them.
+        // `fill::Triangle::edges` makes them.
         let (mut a, mut b, mut c) = ([I32x8::ZERO; 3], [I32x8::ZERO; 3], [I32x8::ZERO; 3]);
         for k in 0..3 {
             let (i, j) = ((k + 1) % 3, (k + 2) % 3);
@@ -389,14 +375,13 @@ impl<S: Isa> Lanes<S> {
             a[k] = (-dy).shl::<SUB_BITS>();
             b[k] = dx.shl::<SUB_BITS>();
         }
-        Lanes { judged, tall, wide, px0, px1, py0, py1, flat, a, b, c }
+        Lanes { judged, tall, px0, px1, py0, py1, flat, a, b, c }
     }
 
-    /// Per lane, the centres of the box (at most 4 x 8 or 8 x 4 for a judged triangle) that
-    /// the triangle covers: bit `4 r + q` for the centre `q` columns right of and `r` rows
-    /// below the first, or `8 r + q` in a `wide` box, from the edge functions there, as the
-    /// filler evaluates them. Rows 4 to 7 only in blocks that have a `tall` lane, columns 4
-    /// to 7 only in blocks that have a `wide` one: most blocks need neither.
+    /// Per lane, the centres of the box (at most 4 x 8 for a judged triangle) that the
+    /// triangle covers: bit `4 r + q` for the centre `q` columns right of and `r` rows
+    /// below the first, from the edge functions there, as the filler evaluates them. Rows
+    /// 4 to 7 only in blocks that have a `tall` lane: most blocks need four.
     #[inline(always)]
     fn covered(&self) -> I32x8<S> {
         let Lanes { a, b, c, .. } = *self;
@@ -411,44 +396,21 @@ impl<S: Isa> Lanes<S> {
             }
             row = step(row, b);
         }
-        let covered = out.and_not(self.centres::<2>());
-        if !self.wide.any() {
-            return covered;
-        }
-        // A wide box's rows are eight bits apart: its first four columns' bits spread
-        // out, then columns 4 to 7 of its (at most four) rows.
-        let splat = I32x8::splat;
-        let mut out = (out & splat(0xf))
-            | (out & splat(0xf0)).shl::<4>()
-            | (out & splat(0xf00)).shl::<8>()
-            | (out & splat(0xf000)).shl::<12>();
-        let mut row = [c[0] + a[0].shl::<2>(), c[1] + a[1].shl::<2>(), c[2] + a[2].shl::<2>()];
-        for r in 0..4 {
-            let mut e = row;
-            for q in 4..8 {
-                out = outside(&e, 8 * r + q, out);
-                e = step(e, a);
-            }
-            row = step(row, b);
-        }
-        self.wide.select(out.and_not(self.centres::<3>()), covered)
+        out.and_not(self.centres())
     }
 
-    /// Per lane, the bits of the centres of its box (at most eight rows, and columns of
-    /// `1 << ROW_BITS` bits): bit `(r << ROW_BITS) + q` for each `r <= py1 - py0` and
-    /// `q <= px1 - px0`; none for a box without a centre.
+    /// Per lane, the bits of the centres of its box (at most eight rows of four): bit
+    /// `4 r + q` for each `r <= py1 - py0` and `q <= px1 - px0`; none for a box without a
+    /// centre.
     #[inline(always)]
-    fn centres<const ROW_BITS: u32>(&self) -> I32x8<S> {
-        let row_width = 1 << ROW_BITS;
+    fn centres(&self) -> I32x8<S> {
         let cols = self.px1 - self.px0 + I32x8::splat(1);
-        let mut each_row = below(cols) & I32x8::splat((1 << row_width) - 1);
-        let mut width = row_width;
-        while width < 32 {
-            each_row = each_row | each_row.shl_by(I32x8::splat(width));
-            width *= 2;
-        }
+        let mut each_row = below(cols) & I32x8::splat(0xf);
+        each_row = each_row | each_row.shl::<4>();
+        each_row = each_row | each_row.shl::<8>();
+        each_row = each_row | each_row.shl::<16>();
         let rows = self.py1 - self.py0 + I32x8::splat(1);
-        each_row & below(rows.shl::<ROW_BITS>())
+        each_row & below(rows.shl::<2>())
     }
 
     /// Set where a judged triangle surely draws nothing: no area, or none of the at most

@@ -44,15 +44,15 @@ fn scattered_triangles(
 
 /// Whether the filter knows which centres the triangle of snapped corners `x`, `y`
 /// covers: less than 16 pixels across both ways, and at most four pixel centres of a
-/// `w` x `h` raster between its lowest and highest corner across and eight down, or
-/// eight across and four down, counted one by one.
+/// `w` x `h` raster between its lowest and highest corner across and eight down, counted
+/// one by one.
 fn judged((w, h): (usize, usize), x: [i32; 3], y: [i32; 3]) -> bool {
     let fits = |c: [i32; 3], side: usize, most: usize| {
         let (lo, hi) = (*c.iter().min().unwrap(), *c.iter().max().unwrap());
         let centres = (0..side as i32).filter(|i| (lo..=hi).contains(&(i * 256 + 128))).count();
         hi - lo < 16 * 256 && centres <= most
     };
-    (fits(x, w, 4) && fits(y, h, 8)) || (fits(x, w, 8) && fits(y, h, 4))
+    fits(x, w, 4) && fits(y, h, 8)
 }
 
 /// `check()` with each backend this CPU has (see `crate::lanes`).

@@ -302,9 +302,7 @@ fn fetch<const N: usize>(verts: &[ProjVertex], ix: [usize; N]) -> Option<[ProjVe
 }
 
 /// Meshes with at least this many triangle corners (about 22k triangles) are filled in
-/// two horizontal bands on rayon's pool (persistent threads); below it the hand-off costs
-/// more than it saves (the walker's 14.5k triangles are faster on one thread;
-/// CesiumMan-x32's 150k gain from the bands).
+/// two bands of rows on rayon's pool; below it the hand-off costs more than it saves.
 const PARALLEL_MIN_CORNERS: usize = 65_536;
 
 /// Run `fill(rows, the canvas of those rows)` over the whole raster: when `split` (a big
@@ -356,8 +354,7 @@ fn shade(cx: FillCtx, light: [f32; 3], ix: [usize; 3], front: bool) -> [f32; 3] 
     raw.map(|r| cx.shader.finish(r, flat, front))
 }
 
-/// What one band's triangle loop reads, gathered so the rarely taken paths can live in
-/// functions of their own (keeping the per-triangle loop small enough to inline).
+/// What one band's triangle loop reads.
 #[derive(Clone, Copy)]
 struct FillCtx<'a, 'm> {
     mesh: &'a MeshView<'m>,
@@ -372,8 +369,6 @@ struct FillCtx<'a, 'm> {
 /// vertex out of range or not finite).
 #[inline(always)]
 fn fill_one(cx: FillCtx, rows: &Range<usize>, ix: [usize; 3], pixel: &mut impl FnMut(usize, f32, f32)) -> bool {
-    // By reference: copying the three vertices out costs more than the rejection test that
-    // most tiny triangles end at.
     let verts = &cx.sc.verts;
     let (Some(v0), Some(v1), Some(v2)) = (verts.get(ix[0]), verts.get(ix[1]), verts.get(ix[2])) else {
         return false;

@@ -1,7 +1,8 @@
 //! Per-vertex work for a mesh, done once per vertex rather than once per triangle corner:
 //! world -> clip space, the guard-band test, the viewport transform and snapping to the
-//! filler's fixed-point grid, the head-light term, and for binned meshes the centre spans
-//! (see `bin`). Output goes into scratch buffers the raster keeps between frames.
+//! filler's fixed-point grid, the head-light term, and for filtered triangle lists the
+//! centre spans (see `filter`). Output goes into scratch buffers the raster keeps between
+//! frames.
 //!
 //! Blocks of eight vertices go through `Wide`, written against `crate::lanes`, and the last
 //! few through `project_one`; both give the same bits, which the tests check on every
@@ -19,7 +20,7 @@ use crate::lanes::{self, F32x8, I32x8, Isa, Kernel, WIDTH};
 pub(crate) struct Scratch {
     pub verts: Vec<ProjVertex>,
     /// Each vertex's `fill::centre_span` (`SPAN_ANY` unless simple) when the mesh is
-    /// binned (see `bin`), then one more `SPAN_ANY`; else empty. Done here, while the
+    /// filtered (see `filter`), then one more `SPAN_ANY`; else empty. Done here, while the
     /// vertex is in registers, rather than in a second pass over the vertices.
     pub spans: Vec<[i16; 4]>,
     /// The transform the vertices were projected with: clipped primitives (rare) redo
@@ -66,7 +67,7 @@ pub(super) fn project_all(
     let n = positions.len();
     // Every entry is overwritten below: no need to clear them first.
     out.verts.resize(n, ProjVertex::default());
-    // One span per vertex, then `SPAN_ANY` for the binning's out-of-range indices (set
+    // One span per vertex, then `SPAN_ANY` for the filter's out-of-range indices (set
     // again: a bigger mesh drawn before left one of its spans there).
     out.spans.resize(if with_spans { n + 1 } else { 0 }, SPAN_ANY);
     if let Some(after) = out.spans.last_mut() {
@@ -110,7 +111,7 @@ pub(super) fn project_all(
     }
 }
 
-/// A vertex's centre span for the binning, or one that passes every test when the vertex
+/// A vertex's centre span for the filter, or one that passes every test when the vertex
 /// is not simple.
 #[inline(always)]
 fn span_of(v: &ProjVertex, width: usize, height: usize) -> [i16; 4] {
