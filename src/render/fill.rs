@@ -238,7 +238,8 @@ impl Triangle {
         let (x1, y1) = (to_px(x[1] - x[0]), to_px(y[1] - y[0]));
         let (x2, y2) = (to_px(x[2] - x[0]), to_px(y[2] - y[0]));
         let inv_area = 1.0 / (x1 * y2 - y1 * x2);
-        let (ox, oy) = (to_px(self.px0 as i64 * SUB + SUB / 2 - x[0]), to_px(self.py0 as i64 * SUB + SUB / 2 - y[0]));
+        let (ox, oy) =
+            (to_px(self.px0 as i64 * SUB + SUB / 2 - x[0]), to_px(self.py0 as i64 * SUB + SUB / 2 - y[0]));
         let plane = |v: [f32; 3]| {
             let (d1, d2) = (v[1] - v[0], v[2] - v[0]);
             let ddx = (d1 * y2 - d2 * y1) * inv_area;

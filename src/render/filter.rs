@@ -54,74 +54,50 @@ fn filter(indices: Option<&[u32]>, range: Range<usize>, mesh: Projected, sink: &
     // `spans` ends with `SPAN_ANY`, which an index out of range reads instead: no bounds
     // check, nor branch, per vertex.
     let spans = if mesh.spans.is_empty() { &[SPAN_ANY][..] } else { mesh.spans };
-    let mut batch = Batch { tris: [[0; 3]; BATCH], n: 0 };
+    let (mut batch, mut n) = ([[0; 3]; BATCH], 0);
     let tri = |k: usize| match indices {
         Some(ix) => ix.get(3 * k..3 * k + 3).map_or([u32::MAX; 3], |t| [t[0], t[1], t[2]]),
         None => [3 * k as u32, 3 * k as u32 + 1, 3 * k as u32 + 2],
     };
     let mut start = range.start;
-    {
-        let mut pass = [0u64; SPAN_PASS_MAX / 64];
-        loop {
-            let done = span_pass(indices, start..range.end, spans, &mut pass);
-            if done == 0 {
-                break;
-            }
-            for (w, &bits) in pass.iter().enumerate() {
-                let mut bits = bits;
-                while bits != 0 {
-                    // Up to the batch's end in a loop of its own, the count in a register.
-                    let mut n = batch.n;
-                    while bits != 0 && n < BATCH {
-                        batch.tris[n] = tri(start + 64 * w + bits.trailing_zeros() as usize);
-                        bits &= bits - 1;
-                        n += 1;
-                    }
-                    batch.n = n;
-                    if n == BATCH {
-                        sink(&batch.tris);
-                        batch.n = 0;
-                    }
+    let mut pass = [0u64; SPAN_PASS_MAX / 64];
+    loop {
+        let done = span_pass(indices, start..range.end, spans, &mut pass);
+        if done == 0 {
+            break;
+        }
+        for (w, &bits) in pass.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                // Up to the batch's end in a loop of its own, the count in a register.
+                while bits != 0 && n < BATCH {
+                    batch[n] = tri(start + 64 * w + bits.trailing_zeros() as usize);
+                    bits &= bits - 1;
+                    n += 1;
+                }
+                if n == BATCH {
+                    sink(&batch);
+                    n = 0;
                 }
             }
-            start += done;
         }
+        start += done;
     }
     // The rest (fewer than eight) one at a time.
     let last = spans.len() - 1;
     let span = |i: u32| spans[(i as usize).min(last)];
     let mut one = |t: Tri| {
-        let pass = spans_hold_centre(span(t[0]), span(t[1]), span(t[2]));
-        batch.push_if(pass, t, sink);
+        if spans_hold_centre(span(t[0]), span(t[1]), span(t[2])) {
+            batch[n] = t;
+            n += 1;
+            if n == BATCH {
+                sink(&batch);
+                n = 0;
+            }
+        }
     };
-    match indices {
-        Some(ix) => {
-            let ix = ix.get(3 * start..3 * range.end).unwrap_or_default();
-            ix.chunks_exact(3).for_each(|t| one([t[0], t[1], t[2]]));
-        }
-        None => (start..range.end).for_each(|k| one(tri(k))),
-    }
-    sink(&batch.tris[..batch.n]);
-}
-
-/// Triangles that passed the span test, waiting in draw order for the second test.
-struct Batch {
-    tris: [Tri; BATCH],
-    n: usize,
-}
-
-impl Batch {
-    /// Add `t` when `pass`, without a branch on it: `t` is written either way, and the end
-    /// advances only when it passes.
-    #[inline(always)]
-    fn push_if(&mut self, pass: bool, t: Tri, sink: &mut impl FnMut(&[Tri])) {
-        self.tris[self.n % BATCH] = t;
-        self.n += usize::from(pass);
-        if self.n == BATCH {
-            sink(&self.tris);
-            self.n = 0;
-        }
-    }
+    (start..range.end).for_each(|k| one(tri(k)));
+    sink(&batch[..n]);
 }
 
 /// Call `keep` with those of `tris` (at most `BATCH`) that may cover a pixel centre.

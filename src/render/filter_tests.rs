@@ -1,8 +1,7 @@
 use super::*;
 use crate::lanes::Backend;
-use crate::render::fill::{SPAN_ANY, centre_span, spans_hold_centre, to_fixed};
+use crate::render::fill::{SPAN_ANY, Triangle, centre_span, spans_hold_centre, to_fixed};
 use crate::render::project::State;
-use crate::render::fill::Triangle;
 
 /// `count` triangles of three vertices near each other, `sizes[k % len]` pixels
 /// across, scattered over and a few pixels around a `w` x `h` raster; every seventh

@@ -328,7 +328,12 @@ fn banded(
 /// the span filter (`filter::for_each_candidate`) when `listed`, else every triangle of
 /// the topology. The filter passes on every triangle that may hold a pixel centre and every
 /// unusable one, so both ways draw and count the same.
-fn fill_band(cx: FillCtx, listed: bool, rows: Range<usize>, mut pixel: impl FnMut(usize, f32, f32)) -> DrawStats {
+fn fill_band(
+    cx: FillCtx,
+    listed: bool,
+    rows: Range<usize>,
+    mut pixel: impl FnMut(usize, f32, f32),
+) -> DrawStats {
     let FillCtx { mesh, sc, w, h, .. } = cx;
     let mut stats = DrawStats::default();
     if listed {
@@ -368,7 +373,12 @@ struct FillCtx<'a, 'm> {
 /// Fill triangle `ix` over the rows `rows`; false, drawing nothing, when it is unusable (a
 /// vertex out of range or not finite).
 #[inline(always)]
-fn fill_one(cx: FillCtx, rows: &Range<usize>, ix: [usize; 3], pixel: &mut impl FnMut(usize, f32, f32)) -> bool {
+fn fill_one(
+    cx: FillCtx,
+    rows: &Range<usize>,
+    ix: [usize; 3],
+    pixel: &mut impl FnMut(usize, f32, f32),
+) -> bool {
     let verts = &cx.sc.verts;
     let (Some(v0), Some(v1), Some(v2)) = (verts.get(ix[0]), verts.get(ix[1]), verts.get(ix[2])) else {
         return false;
