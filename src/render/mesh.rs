@@ -20,7 +20,7 @@ use super::canvas::Canvas;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
 use super::color::Rgb;
 use super::fill::{SPAN_MAX_SIDE, Triangle, box_has_centre};
-use super::filter::{Projected, for_each_candidate};
+use super::filter::{Projected, Tri, for_each_candidate};
 use super::line;
 use super::project::{ProjVertex, Projection, Scratch, State, project_all, to_screen};
 use super::raster::{Paint, Raster};
@@ -227,7 +227,7 @@ pub(super) fn draw_mesh_by(
     let split = big && h >= 2 && rayon::current_num_threads() > 1;
     *pool_woken |= split;
     // Plain triangle lists (nearly every real mesh) are filtered by their vertices' centre
-    // spans, each band filtering the whole list. Other topologies are walked whole.
+    // spans, for two bands once (`bin_halves`). Other topologies are walked whole.
     let listed = use_spans
         && fills
         && mesh.topology == Topology::Triangles
@@ -236,6 +236,16 @@ pub(super) fn draw_mesh_by(
     // The spans are worked out during the projection, and only when they will be read.
     let projection = Projection { view_proj: vp, light_dir: light, width: w, height: h };
     project_all(projection, mesh.positions, normals, listed, scratch);
+    let cut = if listed && split && scratch.cut.0 == h { scratch.cut.1 } else { h / 2 };
+    let source = match (listed, split) {
+        (true, true) => {
+            let Scratch { verts, spans, bins, cut: next, .. } = scratch;
+            bin_halves(mesh, Projected { verts, spans, width: w, height: h }, cut, bins, next);
+            Source::Binned
+        }
+        (true, false) => Source::Listed,
+        (false, _) => Source::Walk,
+    };
     let verts: &Scratch = scratch;
     let mut canvas = Canvas::new(pixels, touched);
     let ctx = |shader| FillCtx { mesh, sc: verts, w, h, shader, cull };
@@ -244,16 +254,16 @@ pub(super) fn draw_mesh_by(
         // Depth only, so that the edges and points drawn next hide behind the mesh's own
         // surfaces.
         let k = Shader::Constant(0.0);
-        banded(canvas.reborrow(), (w, h), split, |rows, mut band| {
-            fill_band(ctx(k), listed, rows, |i, z, _| band.depth_only(i, z))
+        banded(canvas.reborrow(), (w, h), split.then_some(cut), |b, rows, mut band| {
+            fill_band(ctx(k), source, b, rows, |i, z, _| band.depth_only(i, z))
         });
     }
     let unlit = |i: usize, z: f32, s: f32| canvas.edge(i, z, true, || paint.color(s));
     match style.mode {
         DrawMode::Shaded if triangles => {
             let shader = if heat.is_some() { flat_shader } else { lit_shader };
-            banded(canvas.reborrow(), (w, h), split, |rows, mut band| {
-                fill_band(ctx(shader), listed, rows, |i, z, s| band.surface(i, z, || paint.color(s)))
+            banded(canvas.reborrow(), (w, h), split.then_some(cut), |b, rows, mut band| {
+                fill_band(ctx(shader), source, b, rows, |i, z, s| band.surface(i, z, || paint.color(s)))
             })
         }
         DrawMode::Wireframe if triangles => triangle_edges(mesh, verts, w, h, flat_shader, unlit),
@@ -305,50 +315,111 @@ fn fetch<const N: usize>(verts: &[ProjVertex], ix: [usize; N]) -> Option<[ProjVe
 /// two bands of rows on rayon's pool; below it the hand-off costs more than it saves.
 const PARALLEL_MIN_CORNERS: usize = 65_536;
 
-/// Run `fill(rows, the canvas of those rows)` over the whole raster: when `split` (a big
-/// mesh, two threads, two rows or more) as two bands of rows on two threads, else as one.
+/// Run `fill(band, rows, the canvas of those rows)` over the whole raster: with a `split`
+/// row (a big mesh, two threads, two rows or more) as two bands of rows on two threads,
+/// else as band 0.
 /// Each band sees its triangles in draw order and a pixel belongs to exactly one band, so
 /// the result is the one-thread result exactly. The statistics do not depend on the band.
 fn banded(
     canvas: Canvas,
     (w, h): (usize, usize),
-    split: bool,
-    fill: impl Fn(Range<usize>, Canvas) -> DrawStats + Sync,
+    split: Option<usize>,
+    fill: impl Fn(usize, Range<usize>, Canvas) -> DrawStats + Sync,
 ) -> DrawStats {
-    if split {
-        let (top_px, bottom_px) = canvas.split_at(h / 2 * w);
-        let fill = &fill;
-        rayon::join(|| fill(0..h / 2, top_px), || fill(h / 2..h, bottom_px)).0
-    } else {
-        fill(0..h, canvas)
+    match split {
+        Some(cut) => {
+            let (top_px, bottom_px) = canvas.split_at(cut * w);
+            let fill = &fill;
+            rayon::join(|| fill(0, 0..cut, top_px), || fill(1, cut..h, bottom_px)).0
+        }
+        None => fill(0, 0..h, canvas),
     }
 }
 
-/// Fill the triangles of `cx.mesh` over the raster rows `rows`: a triangle list through
-/// the span filter (`filter::for_each_candidate`) when `listed`, else every triangle of
-/// the topology. The filter passes on every triangle that may hold a pixel centre and every
-/// unusable one, so both ways draw and count the same.
+/// Where a band's triangles come from.
+#[derive(Clone, Copy)]
+enum Source {
+    /// Every triangle of the topology, each tested against the band.
+    Walk,
+    /// The triangle list through the span filter (`filter::for_each_candidate`).
+    Listed,
+    /// The band's lists from `bin_halves`.
+    Binned,
+}
+
+/// Filter the triangle list of a split fill, each half of the list on a thread of its own,
+/// into `bins[half][band]`: in draw order, the candidates that may draw into the band's
+/// rows (`0..cut`, `cut..height`), and every one that is unusable or needs clipping. `next`
+/// gets a cut closer to one that splits the candidates evenly: a character's upper half
+/// holds most of them.
+fn bin_halves(
+    mesh: &MeshView,
+    projected: Projected,
+    cut: usize,
+    bins: &mut [[Vec<Tri>; 2]; 2],
+    next: &mut (usize, usize),
+) {
+    let primitives = mesh.indices.map_or(projected.verts.len(), <[u32]>::len) / 3;
+    let (w, h) = (projected.width, projected.height);
+    let bin = |range: Range<usize>, lists: &mut [Vec<Tri>; 2]| {
+        lists.iter_mut().for_each(Vec::clear);
+        for_each_candidate(mesh.indices, range, projected, |t| {
+            let v = t.map(|i| projected.verts.get(i as usize).filter(|v| v.simple()));
+            for (list, rows) in lists.iter_mut().zip([0..cut, cut..h]) {
+                match v {
+                    [Some(a), Some(b), Some(c)]
+                        if !box_has_centre(w, &rows, [a.x, b.x, c.x], [a.y, b.y, c.y]) => {}
+                    _ => list.push(t),
+                }
+            }
+        });
+    };
+    let [first, second] = bins;
+    let half = primitives / 2;
+    rayon::join(|| bin(0..half, first), || bin(half..primitives, second));
+    // Where the candidates would split evenly were each band's spread evenly over its rows;
+    // they are not, and the cut goes halfway there so as not to overshoot.
+    let n = [0, 1].map(|band| (first[band].len() + second[band].len()) as f64);
+    let even = (n[0] + n[1]) / 2.0;
+    let at = match n {
+        _ if even == 0.0 => cut as f64,
+        [n0, _] if n0 >= even => cut as f64 * even / n0,
+        [n0, n1] => cut as f64 + (h - cut) as f64 * (even - n0) / n1,
+    };
+    *next = (h, (((cut as f64 + at) / 2.0).round() as usize).clamp(1, h - 1));
+}
+
+/// Fill the triangles of `cx.mesh` from `source` over the raster rows `rows` of `band`.
+/// Every source passes on every triangle that may hold a pixel centre of the band, and
+/// band 0 every unusable one, so all draw and count the same.
 fn fill_band(
     cx: FillCtx,
-    listed: bool,
+    source: Source,
+    band: usize,
     rows: Range<usize>,
     mut pixel: impl FnMut(usize, f32, f32),
 ) -> DrawStats {
     let FillCtx { mesh, sc, w, h, .. } = cx;
-    let mut stats = DrawStats::default();
-    if listed {
-        stats.primitives = mesh.indices.map_or(sc.verts.len(), <[u32]>::len) / 3;
-        let projected = Projected { verts: &sc.verts, spans: &sc.spans, width: w, height: h };
-        for_each_candidate(mesh.indices, 0..stats.primitives, projected, |t| {
-            stats.skipped += usize::from(!fill_one(cx, &rows, t.map(|i| i as usize), &mut pixel));
-        });
-    } else {
-        for_each_triangle(mesh.topology, mesh.indices, sc.verts.len(), |ix| {
-            stats.primitives += 1;
-            stats.skipped += usize::from(!fill_one(cx, &rows, ix, &mut pixel));
-        });
+    let (mut primitives, mut skipped) = (mesh.indices.map_or(sc.verts.len(), <[u32]>::len) / 3, 0);
+    let mut one = |ix: [usize; 3]| skipped += usize::from(!fill_one(cx, &rows, ix, &mut pixel));
+    match source {
+        Source::Binned => {
+            let lists = sc.bins[0][band].iter().chain(&sc.bins[1][band]);
+            lists.for_each(|t| one(t.map(|i| i as usize)));
+        }
+        Source::Listed => {
+            let projected = Projected { verts: &sc.verts, spans: &sc.spans, width: w, height: h };
+            for_each_candidate(mesh.indices, 0..primitives, projected, |t| one(t.map(|i| i as usize)));
+        }
+        Source::Walk => {
+            primitives = 0;
+            for_each_triangle(mesh.topology, mesh.indices, sc.verts.len(), |ix| {
+                primitives += 1;
+                one(ix);
+            });
+        }
     }
-    stats
+    DrawStats { primitives, skipped }
 }
 
 /// The per-vertex values of `s` for a triangle of vertices `ix`, whose `light`s are

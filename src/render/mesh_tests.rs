@@ -362,8 +362,13 @@ fn the_span_filter_draws_and_counts_what_the_full_walk_does() {
             for style in &styles {
                 for threads in [1, 2] {
                     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                    // Drawn twice, the second time split where a last frame could have left
+                    // the cut (not the middle row).
                     let draw = |use_spans| {
                         let mut r = Raster::new(157, 83, 1.0);
+                        pool.install(|| draw_mesh_by(&mut r, &cam, &mesh, style, use_spans));
+                        r.clear();
+                        r.scratch.cut = (83, 17);
                         let stats = pool.install(|| draw_mesh_by(&mut r, &cam, &mesh, style, use_spans));
                         (r, stats)
                     };
