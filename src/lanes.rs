@@ -189,8 +189,6 @@ pub(crate) trait Isa: Copy + std::fmt::Debug + 'static {
     fn f_high_halves(a: F, b: F) -> F;
     fn f_sqrt(a: F) -> F;
     fn f_floor(a: F) -> F;
-    /// `a > b ? a : b` per lane.
-    fn f_max(a: F, b: F) -> F;
     /// Ordered comparisons: `LT`, `LE`, `GT` or `GE` (false with a NaN).
     fn f_cmp<const OP: u8>(a: F, b: F) -> I;
     /// Truncated towards zero; `i32::MIN` out of range or NaN (as `cvttps2dq`).
@@ -217,8 +215,6 @@ pub(crate) trait Isa: Copy + std::fmt::Debug + 'static {
     fn i_shr<const N: u32>(a: I) -> I;
     /// `yes` where `mask` has its sign bit set, else `no`.
     fn i_select(mask: I, yes: I, no: I) -> I;
-    /// Converted to the nearest `f32`.
-    fn i_to_f32(a: I) -> F;
     /// Bit `i` set where lane `i` has its sign bit set.
     fn i_bitmask(a: I) -> u32;
     fn h_min(a: H, b: H) -> H;
@@ -298,10 +294,6 @@ impl Isa for Portable {
         each!(WIDTH, 0.0, |i| a[i].floor())
     }
     #[inline(always)]
-    fn f_max(a: F, b: F) -> F {
-        each!(WIDTH, 0.0, |i| if a[i] > b[i] { a[i] } else { b[i] })
-    }
-    #[inline(always)]
     fn f_cmp<const OP: u8>(a: F, b: F) -> I {
         each!(WIDTH, 0, |i| -i32::from(match OP {
             LT => a[i] < b[i],
@@ -378,10 +370,6 @@ impl Isa for Portable {
     #[inline(always)]
     fn i_select(mask: I, yes: I, no: I) -> I {
         each!(WIDTH, 0, |i| if mask[i] < 0 { yes[i] } else { no[i] })
-    }
-    #[inline(always)]
-    fn i_to_f32(a: I) -> F {
-        each!(WIDTH, 0.0, |i| a[i] as f32)
     }
     #[inline(always)]
     fn i_bitmask(a: I) -> u32 {
@@ -521,7 +509,6 @@ mod avx2 {
             f_high_halves(a: F, b: F) -> F = _mm256_permute2f128_ps::<0x31>(a, b);
             f_sqrt(a: F) -> F = _mm256_sqrt_ps(a);
             f_floor(a: F) -> F = _mm256_floor_ps(a);
-            f_max(a: F, b: F) -> F = _mm256_max_ps(a, b);
             f_to_i32(a: F) -> I = _mm256_cvttps_epi32(a);
             i_add(a: I, b: I) -> I = _mm256_add_epi32(a, b);
             i_sub(a: I, b: I) -> I = _mm256_sub_epi32(a, b);
@@ -543,7 +530,6 @@ mod avx2 {
                     _mm256_castsi256_ps(yes),
                     _mm256_castsi256_ps(mask),
                 ));
-            i_to_f32(a: I) -> F = _mm256_cvtepi32_ps(a);
             h_min(a: H, b: H) -> H = _mm256_min_epi16(a, b);
             h_pair_sums(a: H) -> I = _mm256_madd_epi16(a, _mm256_set1_epi16(1));
         }
@@ -763,12 +749,6 @@ impl<S: Isa> F32x8<S> {
         F32x8::from_bits(self.to_bits() & I32x8::splat(i32::MAX))
     }
 
-    /// `self` where it is greater than `other`, else `other` (also where either is NaN).
-    #[inline(always)]
-    pub(crate) fn max(self, other: Self) -> Self {
-        F32x8(S::f_max(self.0, other.0), PhantomData)
-    }
-
     #[inline(always)]
     pub(crate) fn lt(self, other: Self) -> I32x8<S> {
         I32x8(S::f_cmp::<LT>(self.0, other.0), PhantomData)
@@ -907,12 +887,6 @@ impl<S: Isa> I32x8<S> {
         F32x8::from_bits(self.select(yes.to_bits(), no.to_bits()))
     }
 
-    /// Each lane converted to the nearest `f32` (as `as` does).
-    #[inline(always)]
-    pub(crate) fn to_f32(self) -> F32x8<S> {
-        F32x8(S::i_to_f32(self.0), PhantomData)
-    }
-
     /// Bit `i` set where lane `i`'s sign bit is (of a mask: where it is true).
     #[inline(always)]
     pub(crate) fn bitmask(self) -> u32 {
@@ -972,7 +946,6 @@ mod tests {
         assert_eq!(fb(S::f_low_halves(f, g)), fb(Portable::f_low_halves(f, g)));
         assert_eq!(fb(S::f_high_halves(f, g)), fb(Portable::f_high_halves(f, g)));
         assert_eq!(fb(S::f_floor(f)), fb(Portable::f_floor(f)));
-        assert_eq!(fb(S::f_max(f, g)), fb(Portable::f_max(f, g)));
         assert_eq!(S::f_cmp::<LT>(f, g), Portable::f_cmp::<LT>(f, g));
         assert_eq!(S::f_cmp::<LE>(f, g), Portable::f_cmp::<LE>(f, g));
         assert_eq!(S::f_cmp::<GT>(f, g), Portable::f_cmp::<GT>(f, g));
@@ -991,7 +964,6 @@ mod tests {
         assert_eq!(S::i_shr_logical_by(a, b), Portable::i_shr_logical_by(a, b));
         assert_eq!(S::i_shr::<3>(a), Portable::i_shr::<3>(a));
         assert_eq!(S::i_select(a, b, a), Portable::i_select(a, b, a));
-        assert_eq!(fb(S::i_to_f32(a)), fb(Portable::i_to_f32(a)));
         assert_eq!(S::i_bitmask(a), Portable::i_bitmask(a));
         let h: H = std::array::from_fn(|i| [i16::MIN, -3, 0, 7, i16::MAX][i % 5]);
         let k: H = std::array::from_fn(|i| [5, i16::MAX, -9, 7][i % 4]);
@@ -1030,10 +1002,6 @@ mod tests {
         assert_eq!(Portable::i_shr_logical_by([-1; WIDTH], n), [-1, i32::MAX, 1, 0, 0, 0, 0, 0x3fff_ffff]);
         assert_eq!(Portable::i_bitmask([-1, 0, 1, -5, 5, 0, 0, -1]), 0b1000_1001);
         let f = [0.0, -0.0, 1.0, f32::NAN, 2.0, -3.0, f32::INFINITY, 3e9];
-        let g = [-0.0, 0.0, f32::NAN, 1.0, 1.0, -2.0, 0.0, 0.5];
-        let bits = |v: F| v.map(f32::to_bits);
-        let want = [-0.0, 0.0, f32::NAN, 1.0, 2.0, -2.0, f32::INFINITY, 3e9];
-        assert_eq!(bits(Portable::f_max(f, g)), bits(want));
         assert_eq!(Portable::f_to_i32(f), [0, 0, 1, i32::MIN, 2, -3, i32::MIN, i32::MIN]);
         // Rounded once: 1 + 2^-12 squared is 1 + 2^-11 + 2^-24; minus 1 + 2^-11 leaves 2^-24,
         // which a separate multiply would round away.

@@ -3,9 +3,9 @@
 //! and the flags of the blocks of pixels written since the last clear (`Touched`).
 //!
 //! Why the flags: most of a viewport stays empty, and clearing and packing the whole
-//! buffer, by then pushed out of the caches by the fill, cost more than the written
-//! blocks alone. `Raster::clear` and `glyphs::pack` visit the flagged blocks only. Every write goes through a `Canvas`, which flags its block, so
-//! a block without a flag holds cleared pixels.
+//! buffer cost more than the written blocks alone. `Raster::clear` and `glyphs::pack`
+//! visit the flagged blocks only. Every write goes through a `Canvas`, which flags its
+//! block, so a block without a flag holds cleared pixels.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -125,29 +125,6 @@ impl<'a> Canvas<'a> {
         }
     }
 
-    /// `surface` without a branch on the depth test: the colour is worked out for every
-    /// pixel tested, and the pixel written back either way (the same pixels as
-    /// `surface`). Where a mesh has more triangles than the raster has pixels, most
-    /// pixels are drawn by triangles covering one or two centres, each depth test is a
-    /// coin toss, and the mispredicted branch costs more than the colour. Where the tests
-    /// are predictable (larger triangles, long runs of pixels) the branch is cheaper.
-    #[inline]
-    pub(super) fn surface_unbranched(&mut self, i: usize, z: f32, c: impl FnOnce() -> Rgb) {
-        if let Some(p) = self.pixels.get_mut(i.wrapping_sub(self.first)) {
-            let (old, color) = (*p, c());
-            let pass = z > old.depth;
-            let paint = pass && old.layer != Layer::Overlay;
-            *p = Pixel {
-                depth: if pass { z } else { old.depth },
-                color: if paint { color } else { old.color },
-                layer: if paint { Layer::Surface } else { old.layer },
-            };
-            // Flagged even when it fails: a pixel that fails was drawn before, so its
-            // block is flagged already (or its depth is not above 0: a block flagged in vain).
-            self.touched.flag(i);
-        }
-    }
-
     /// Depth only (the hidden-line prepass).
     #[inline]
     pub(super) fn depth_only(&mut self, i: usize, z: f32) {
@@ -227,38 +204,6 @@ mod tests {
         assert!(!touched.any(0..100));
         assert_eq!(px[5], drawn(0.7));
         assert!(px.iter().enumerate().all(|(i, p)| i == 5 || *p == Pixel::default()));
-    }
-
-    #[test]
-    fn the_unbranched_surface_rule_writes_what_the_branching_one_writes() {
-        // Random writes over 40 pixels (depths from a small set that slowly rises, so
-        // that ties are common and surfaces keep passing; some overlays; some pixels
-        // outside), in the same order through both rules: the same pixels after every
-        // write, and the flags of the blocks written.
-        let mut seed = 5u32;
-        let mut next = |n: u32| {
-            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            (seed >> 8) % n
-        };
-        let (mut a, mut b) = (vec![Pixel::default(); 40], vec![Pixel::default(); 40]);
-        let (mut ta, mut tb) = (Touched::default(), Touched::default());
-        ta.resize(40);
-        tb.resize(40);
-        let (mut ca, mut cb) = (Canvas::new(&mut a, &ta), Canvas::new(&mut b, &tb));
-        for step in 0..2000 {
-            let (i, z) = (next(44) as usize, (next(5) + step / 50) as f32 * 0.25 - 0.25);
-            let c = Rgb::new(next(256) as u8, 7, 9);
-            if next(10) == 0 {
-                ca.overlay(i, c);
-                cb.overlay(i, c);
-            } else {
-                ca.surface(i, z, || c);
-                cb.surface_unbranched(i, z, || c);
-            }
-            assert_eq!(ca.pixels, cb.pixels, "step {step}");
-        }
-        assert!(a.iter().any(|p| p.layer == Layer::Surface) && a.iter().any(|p| p.layer == Layer::Overlay));
-        assert!(tb.any(0..32) && tb.any(32..40));
     }
 
     #[test]

@@ -1,31 +1,114 @@
-//! The candidate filter's two tests, eight triangles at a time against `crate::lanes`
-//! (see `bin::for_each_candidate`, which calls both). A leaf: it knows the projected
-//! vertices and the filler's set-up, not its callers.
+//! Which triangles of a triangle list may draw, found without walking each one through
+//! the filler: most of a dense mesh's are smaller than a pixel and cover no pixel centre.
+//! `for_each_candidate` runs two tests, eight triangles at a time against `crate::lanes`.
+//! A leaf: it knows the projected vertices and the filler's integers, not its callers.
 //!
-//! `span_pass` is the first test (does a triangle's pixel box hold a pixel centre?) read
-//! from the vertices' centre spans, as `fill::spans_hold_centre` decides it one triangle
-//! at a time: it runs on every triangle of a big mesh.
+//! `span_pass` is the first (does a triangle's pixel box hold a pixel centre?), read from
+//! the vertices' centre spans as `fill::spans_hold_centre` decides it one at a time.
 //!
-//! `may_draw` is the second. Most triangles of a dense mesh that pass the span test still
-//! cover no pixel centre, and each would cost the filler a set-up and a mispredicted
-//! branch or three to find that out. Here a small triangle's edge functions are evaluated
-//! at every centre of its box with no branch, and those that cover nothing are dropped.
-//! Only triangles the filler would draw nothing from are dropped: three vertices in range
-//! and simple, less than `fill::SMALL_EXTENT` across both ways, a box of at most 4 x 8 or
-//! 8 x 4 pixel centres (columns x rows), and no area or no centre covered, worked out with
-//! `fill::SmallTriangle`'s integers (so exactly its verdicts). Everything else is passed on.
-//!
-//! `SmallFilter` is `may_draw` for the fill, which also hands on the set-up it has made for
-//! every triangle under 64 pixels across (`fill::SET_UP_EXTENT`): the box, the edge
-//! functions, the facing and the depth plane, in the filler's integers and with its float
-//! operations in its order, so the same bits. The filler then starts at the triangle's rows.
+//! `may_draw` is the second: a small triangle's edge functions are evaluated at every
+//! centre of its box with no branch, and it is dropped when it covers none. Only
+//! triangles the filler would draw nothing from are dropped: three vertices in range and
+//! simple, less than `fill::SMALL_EXTENT` across both ways, a box of at most 4 x 8 pixel
+//! centres (columns x rows), and no area or no centre covered, worked out
+//! with `fill::Triangle`'s integers (so exactly its verdicts).
 
 use std::ops::Range;
 
-use super::fill::{SMALL_EXTENT, SPAN_MAX_SIDE, SUB, SUB_BITS};
-use super::small::{LANES, SET_UP_EXTENT, SmallLanes};
+use super::fill::{SMALL_EXTENT, SPAN_ANY, SPAN_MAX_SIDE, SUB, SUB_BITS, spans_hold_centre};
 use super::vertex::{NOT_SIMPLE, ProjVertex};
-use crate::lanes::{self, F32x8, I16x16, I32x8, Isa, Kernel, WIDTH};
+use crate::lanes::{self, I16x16, I32x8, Isa, Kernel, WIDTH};
+
+/// Triangles that pass the span test wait in batches of this many for `may_draw`.
+const BATCH: usize = 64;
+
+/// A projected mesh, as the candidate filter reads it: the vertices, their centre spans
+/// (with one `SPAN_ANY` past the last vertex, as `project_all` writes them) and the raster's size.
+#[derive(Clone, Copy)]
+pub(super) struct Projected<'a> {
+    pub verts: &'a [ProjVertex],
+    pub spans: &'a [[i16; 4]],
+    pub width: usize,
+    pub height: usize,
+}
+
+/// Call `keep`, in draw order, with each triangle at the positions `range` of the
+/// triangle list `indices` (`None`: the vertices in order, whose count must fit `u32`)
+/// that may draw into the raster of `mesh`. A triangle with a vertex out of range or not
+/// simple is passed on, so that the caller's full checks see it. Triangles that pass the
+/// span test wait in batches for `may_draw`.
+#[inline(always)]
+pub(super) fn for_each_candidate(
+    indices: Option<&[u32]>,
+    range: Range<usize>,
+    mesh: Projected,
+    keep: impl FnMut(Tri),
+) {
+    let mut keep = keep;
+    filter(indices, range, mesh, &mut |tris: &[Tri]| keep_covering(mesh, tris, &mut keep));
+}
+
+/// The span test over `range`, its passes handed to `sink` in batches, in draw order.
+#[inline(always)]
+fn filter(indices: Option<&[u32]>, range: Range<usize>, mesh: Projected, sink: &mut impl FnMut(&[Tri])) {
+    // `spans` ends with `SPAN_ANY`, which an index out of range reads instead: no bounds
+    // check, nor branch, per vertex.
+    let spans = if mesh.spans.is_empty() { &[SPAN_ANY][..] } else { mesh.spans };
+    let (mut batch, mut n) = ([[0; 3]; BATCH], 0);
+    let tri = |k: usize| match indices {
+        Some(ix) => ix.get(3 * k..3 * k + 3).map_or([u32::MAX; 3], |t| [t[0], t[1], t[2]]),
+        None => [3 * k as u32, 3 * k as u32 + 1, 3 * k as u32 + 2],
+    };
+    let mut start = range.start;
+    let mut pass = [0u64; SPAN_PASS_MAX / 64];
+    loop {
+        let done = span_pass(indices, start..range.end, spans, &mut pass);
+        if done == 0 {
+            break;
+        }
+        for (w, &bits) in pass.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                // Up to the batch's end in a loop of its own, the count in a register.
+                while bits != 0 && n < BATCH {
+                    batch[n] = tri(start + 64 * w + bits.trailing_zeros() as usize);
+                    bits &= bits - 1;
+                    n += 1;
+                }
+                if n == BATCH {
+                    sink(&batch);
+                    n = 0;
+                }
+            }
+        }
+        start += done;
+    }
+    // The rest (fewer than eight) one at a time.
+    let last = spans.len() - 1;
+    let span = |i: u32| spans[(i as usize).min(last)];
+    let mut one = |t: Tri| {
+        if spans_hold_centre(span(t[0]), span(t[1]), span(t[2])) {
+            batch[n] = t;
+            n += 1;
+            if n == BATCH {
+                sink(&batch);
+                n = 0;
+            }
+        }
+    };
+    (start..range.end).for_each(|k| one(tri(k)));
+    sink(&batch[..n]);
+}
+
+/// Call `keep` with those of `tris` (at most `BATCH`) that may cover a pixel centre.
+#[inline(always)]
+fn keep_covering(mesh: Projected, tris: &[Tri], keep: &mut impl FnMut(Tri)) {
+    let mut bits = may_draw(tris, mesh.verts, mesh.width, mesh.height);
+    while bits != 0 {
+        keep(tris[bits.trailing_zeros() as usize]);
+        bits &= bits - 1;
+    }
+}
 
 /// A triangle's three vertex indices.
 pub(super) type Tri = [u32; 3];
@@ -34,7 +117,7 @@ pub(super) type Tri = [u32; 3];
 const INDEX_PREFETCH: usize = 512;
 
 /// Triangles `span_pass` takes per call: one `u64` of pass bits per 64.
-pub(super) const SPAN_PASS_MAX: usize = 512;
+const SPAN_PASS_MAX: usize = 512;
 
 /// The span test of the triangles at the positions `range` of the list `indices` (`None`:
 /// the vertices in order), as many whole blocks of eight as fit in `SPAN_PASS_MAX`: bit
@@ -42,7 +125,7 @@ pub(super) const SPAN_PASS_MAX: usize = 512;
 /// `fill::spans_hold_centre`; an index out of range reads the `SPAN_ANY` that ends `spans`,
 /// and passes). Returns how many triangles were tested: none when the indices cannot be
 /// read as whole blocks.
-pub(super) fn span_pass(
+fn span_pass(
     indices: Option<&[u32]>,
     range: Range<usize>,
     spans: &[[i16; 4]],
@@ -128,7 +211,7 @@ fn span_test8<S: Isa>(spans: &[[i16; 4]], corner: impl Fn(usize) -> usize) -> u3
 /// Bit `i` set unless `tris[i]` (at most 64 of them) is sure to draw nothing on the
 /// `width` x `height` raster (see the module comment): all set when the raster or the
 /// vertices are too big for the lanes.
-pub(super) fn may_draw(tris: &[Tri], verts: &[ProjVertex], width: usize, height: usize) -> u64 {
+fn may_draw(tris: &[Tri], verts: &[ProjVertex], width: usize, height: usize) -> u64 {
     let all = if tris.len() >= 64 { u64::MAX } else { (1u64 << tris.len()) - 1 };
     let Some(screen) = Screen::new(verts, width, height) else {
         return all;
@@ -164,7 +247,7 @@ impl Kernel for MayDraw<'_> {
 /// `block` (at most `N` triangles) as `N`: itself when whole, else copied into `pad`
 /// after its triangles.
 #[inline(always)]
-pub(super) fn padded<'a, const N: usize>(block: &'a [Tri], pad: &'a mut [Tri; N]) -> &'a [Tri; N] {
+fn padded<'a, const N: usize>(block: &'a [Tri], pad: &'a mut [Tri; N]) -> &'a [Tri; N] {
     match block.try_into() {
         Ok(whole) => whole,
         Err(_) => {
@@ -185,7 +268,7 @@ struct Screen<'a> {
 
 impl Screen<'_> {
     /// `None` when there are no vertices, or the vertex indices or the raster are too big
-    /// for the lanes (the filler's small path also wants sides of at most `SPAN_MAX_SIDE`).
+    /// for the lanes.
     fn new(verts: &[ProjVertex], width: usize, height: usize) -> Option<Screen<'_>> {
         let n = verts.len();
         let fits = n > 0 && n <= i32::MAX as usize && width.max(height) <= SPAN_MAX_SIDE;
@@ -193,35 +276,20 @@ impl Screen<'_> {
     }
 }
 
-/// Eight triangles set up as `fill::SmallTriangle::new` sets one up, a triangle per lane.
-/// Lanes that are not `ok`, or not small, hold values of no use.
+/// Eight triangles set up as `fill::Triangle` sets one up (a front face's edges negated
+/// rather than two vertices swapped: the same verdicts), a triangle per lane. Lanes that
+/// are not `ok`, or not small, hold values of no use.
 struct Lanes<S> {
-    /// Set where `small` and the box holds at most 4 x 8 or 8 x 4 centres of the raster.
+    /// Set where `small` and the box holds at most 4 x 8 centres of the raster.
     judged: I32x8<S>,
     /// Set where `judged` and the box has more than four rows.
     tall: I32x8<S>,
-    /// Set where `judged` and the box has more than four columns.
-    wide: I32x8<S>,
-    /// Set where all three vertices are in range and simple, and the triangle spans less
-    /// than `fill::SMALL_EXTENT` both ways.
-    small: I32x8<S>,
-    /// The same for `fill::SET_UP_EXTENT`: the triangles `SmallFilter` sets up.
-    sized: I32x8<S>,
-    x: [I32x8<S>; 3],
-    y: [I32x8<S>; 3],
-    /// Each corner's depth and light (`ProjVertex::z`, `ProjVertex::light`).
-    z: [F32x8<S>; 3],
-    light: [F32x8<S>; 3],
     px0: I32x8<S>,
     px1: I32x8<S>,
     py0: I32x8<S>,
     py1: I32x8<S>,
-    cx: I32x8<S>,
-    cy: I32x8<S>,
     /// Set where the area is zero.
     flat: I32x8<S>,
-    /// Set on a front face, whose edges are reversed (negated, see `SmallTriangle`).
-    front: I32x8<S>,
     a: [I32x8<S>; 3],
     b: [I32x8<S>; 3],
     c: [I32x8<S>; 3],
@@ -234,20 +302,18 @@ impl<S: Isa> Lanes<S> {
         let last = screen.verts.len() - 1;
         let mut ok = splat(-1);
         let (mut x, mut y) = ([I32x8::ZERO; 3], [I32x8::ZERO; 3]);
-        let (mut z, mut light) = ([F32x8::ZERO; 3], [F32x8::ZERO; 3]);
         for k in 0..3 {
             let mut index = [0; WIDTH];
             let mut rows = [[0; 4]; WIDTH];
             for t in 0..WIDTH {
                 index[t] = tris[t][k] as i32;
                 let v = screen.verts[(tris[t][k] as usize).min(last)];
-                rows[t] = [v.x, v.y, v.z.to_bits() as i32, v.light.to_bits() as i32];
+                rows[t] = [v.x, v.y, 0, 0];
             }
             let index = I32x8::new(index);
             // In range: the unsigned minimum with the last index is the index itself.
             ok = ok & index.min_u32(splat(last as i32)).eq(index);
-            let [vx, vy, vz, vl] = I32x8::transpose(&rows);
-            (x[k], y[k], z[k], light[k]) = (vx, vy, F32x8::from_bits(vz), F32x8::from_bits(vl));
+            [x[k], y[k], _, _] = I32x8::transpose(&rows);
             // Simple: `y` is not `NOT_SIMPLE`.
             ok = y[k].eq(splat(NOT_SIMPLE)).and_not(ok);
         }
@@ -255,9 +321,7 @@ impl<S: Isa> Lanes<S> {
         let (y_min, y_max) = (y[0].min(y[1]).min(y[2]), y[0].max(y[1]).max(y[2]));
         let small =
             ok & within(SMALL_EXTENT as i32, x_min, x_max) & within(SMALL_EXTENT as i32, y_min, y_max);
-        let sized =
-            ok & within(SET_UP_EXTENT as i32, x_min, x_max) & within(SET_UP_EXTENT as i32, y_min, y_max);
-        // `fill::SmallTriangle::new`'s box: first and last centres, clamped to the raster.
+        // `fill::pixel_box`: first and last centres, clamped to the raster.
         const HALF: i32 = (SUB / 2) as i32;
         let px0 = (x_min + splat(SUB as i32 - 1 - HALF)).shr::<SUB_BITS>().max(I32x8::ZERO);
         let px1 = (x_max - splat(HALF)).shr::<SUB_BITS>().min(splat(screen.max_col));
@@ -265,19 +329,16 @@ impl<S: Isa> Lanes<S> {
         let py1 = (y_max - splat(HALF)).shr::<SUB_BITS>().min(splat(screen.max_row));
         // A box of at most four centres across and eight down (or none: a first past its
         // last); `tall` where it has more than four rows.
-        let narrow = within(4, px0, px1) & within(8, py0, py1);
-        let wide = within(4, px0, px1).and_not(within(8, px0, px1) & within(4, py0, py1));
-        let judged = small & (narrow | wide);
+        let judged = small & within(4, px0, px1) & within(8, py0, py1);
         let tall = within(4, py0, py1).and_not(judged);
-        let wide = small & wide;
-        // Set-up sides are below 2^14: products below 2^28 (other lanes may wrap; unused).
+        // Small sides are below 2^12: products below 2^24 (other lanes may wrap; unused).
         let area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
         let flat = area.eq(I32x8::ZERO);
         let front = area.shr::<31>();
         let cx = px0.shl::<SUB_BITS>() + splat(HALF);
         let cy = py0.shl::<SUB_BITS>() + splat(HALF);
         // Per edge: the step per column (a), per row (b) and the value at (cx, cy) (c), as
-        // `fill::edge_functions` makes them.
+        // `fill::Triangle::edges` makes them.
         let (mut a, mut b, mut c) = ([I32x8::ZERO; 3], [I32x8::ZERO; 3], [I32x8::ZERO; 3]);
         for k in 0..3 {
             let (i, j) = ((k + 1) % 3, (k + 2) % 3);
@@ -290,35 +351,13 @@ impl<S: Isa> Lanes<S> {
             a[k] = (-dy).shl::<SUB_BITS>();
             b[k] = dx.shl::<SUB_BITS>();
         }
-        Lanes {
-            judged,
-            tall,
-            wide,
-            small,
-            sized,
-            x,
-            y,
-            z,
-            light,
-            px0,
-            px1,
-            py0,
-            py1,
-            cx,
-            cy,
-            flat,
-            front,
-            a,
-            b,
-            c,
-        }
+        Lanes { judged, tall, px0, px1, py0, py1, flat, a, b, c }
     }
 
-    /// Per lane, the centres of the box (at most 4 x 8 or 8 x 4 for a judged triangle) that
-    /// the triangle covers: bit `4 r + q` for the centre `q` columns right of and `r` rows
-    /// below the first, or `8 r + q` in a `wide` box, from the edge functions there, as the
-    /// filler evaluates them. Rows 4 to 7 only in blocks that have a `tall` lane, columns 4
-    /// to 7 only in blocks that have a `wide` one: most blocks need neither.
+    /// Per lane, the centres of the box (at most 4 x 8 for a judged triangle) that the
+    /// triangle covers: bit `4 r + q` for the centre `q` columns right of and `r` rows
+    /// below the first, from the edge functions there, as the filler evaluates them. Rows
+    /// 4 to 7 only in blocks that have a `tall` lane: most blocks need four.
     #[inline(always)]
     fn covered(&self) -> I32x8<S> {
         let Lanes { a, b, c, .. } = *self;
@@ -333,44 +372,21 @@ impl<S: Isa> Lanes<S> {
             }
             row = step(row, b);
         }
-        let covered = out.and_not(self.centres::<2>());
-        if !self.wide.any() {
-            return covered;
-        }
-        // A wide box's rows are eight bits apart: its first four columns' bits spread
-        // out, then columns 4 to 7 of its (at most four) rows.
-        let splat = I32x8::splat;
-        let mut out = (out & splat(0xf))
-            | (out & splat(0xf0)).shl::<4>()
-            | (out & splat(0xf00)).shl::<8>()
-            | (out & splat(0xf000)).shl::<12>();
-        let mut row = [c[0] + a[0].shl::<2>(), c[1] + a[1].shl::<2>(), c[2] + a[2].shl::<2>()];
-        for r in 0..4 {
-            let mut e = row;
-            for q in 4..8 {
-                out = outside(&e, 8 * r + q, out);
-                e = step(e, a);
-            }
-            row = step(row, b);
-        }
-        self.wide.select(out.and_not(self.centres::<3>()), covered)
+        out.and_not(self.centres())
     }
 
-    /// Per lane, the bits of the centres of its box (at most eight rows, and columns of
-    /// `1 << ROW_BITS` bits): bit `(r << ROW_BITS) + q` for each `r <= py1 - py0` and
-    /// `q <= px1 - px0`; none for a box without a centre.
+    /// Per lane, the bits of the centres of its box (at most eight rows of four): bit
+    /// `4 r + q` for each `r <= py1 - py0` and `q <= px1 - px0`; none for a box without a
+    /// centre.
     #[inline(always)]
-    fn centres<const ROW_BITS: u32>(&self) -> I32x8<S> {
-        let row_width = 1 << ROW_BITS;
+    fn centres(&self) -> I32x8<S> {
         let cols = self.px1 - self.px0 + I32x8::splat(1);
-        let mut each_row = below(cols) & I32x8::splat((1 << row_width) - 1);
-        let mut width = row_width;
-        while width < 32 {
-            each_row = each_row | each_row.shl_by(I32x8::splat(width));
-            width *= 2;
-        }
+        let mut each_row = below(cols) & I32x8::splat(0xf);
+        each_row = each_row | each_row.shl::<4>();
+        each_row = each_row | each_row.shl::<8>();
+        each_row = each_row | each_row.shl::<16>();
         let rows = self.py1 - self.py0 + I32x8::splat(1);
-        each_row & below(rows.shl::<ROW_BITS>())
+        each_row & below(rows.shl::<2>())
     }
 
     /// Set where a judged triangle surely draws nothing: no area, or none of the at most
@@ -379,168 +395,6 @@ impl<S: Isa> Lanes<S> {
     fn dropped(&self, covered: I32x8<S>) -> I32x8<S> {
         self.judged & (self.flat | covered.eq(I32x8::ZERO))
     }
-}
-
-/// `may_draw` that also sets small triangles up, sixteen at a time, for the fill
-/// (`bin::for_each_set_up`): the filler then starts at their rows.
-pub(super) struct SmallFilter<'a> {
-    screen: Screen<'a>,
-    /// The ambient term of `Shader::Smooth`, when the set-up also shades (see `store`).
-    smooth: Option<f32>,
-}
-
-impl<'a> SmallFilter<'a> {
-    /// `None` when the vertices or the raster are too big for the lanes (see
-    /// `Screen::new`). With `smooth` (`Shader::Smooth`'s ambient term), the lanes also get
-    /// each triangle's plane of shaded values.
-    pub(super) fn new(
-        verts: &'a [ProjVertex],
-        width: usize,
-        height: usize,
-        smooth: Option<f32>,
-    ) -> Option<Self> {
-        Some(SmallFilter { screen: Screen::new(verts, width, height)?, smooth })
-    }
-
-    /// Ask the cache for the vertices of `tris` (a block `set_up16` takes next): in a mesh
-    /// bigger than the cache most have gone to the last level since the projection, and
-    /// each block waited on its loads; fetched one block ahead, they arrive while the block
-    /// before is set up.
-    #[inline(always)]
-    pub(super) fn prefetch(&self, tris: &[Tri]) {
-        for t in tris {
-            for &i in t {
-                lanes::prefetch(self.screen.verts.as_ptr().wrapping_add(i as usize));
-            }
-        }
-    }
-
-    /// For sixteen triangles: (bits of those set up in `out`, bits of the others, to go
-    /// through the filler's own checks). Set up: three vertices in range and simple, less
-    /// than `fill::SET_UP_EXTENT` across both ways, some area and a centre of the raster in
-    /// the box, and not dropped by `may_draw`'s test. The other triangles of that size and
-    /// of simple vertices draw nothing and are in neither.
-    pub(super) fn set_up16(&self, tris: &[Tri; LANES], out: &mut SmallLanes) -> (u32, u32) {
-        let ([first, second], []) = tris.as_chunks::<WIDTH>() else {
-            return (0, (1 << LANES) - 1);
-        };
-        lanes::run(SetUp16 { filter: self, halves: [first, second], out })
-    }
-}
-
-/// `SmallFilter::set_up16` as a `lanes::Kernel`.
-struct SetUp16<'a, 'b> {
-    filter: &'a SmallFilter<'b>,
-    halves: [&'a [Tri; WIDTH]; 2],
-    out: &'a mut SmallLanes,
-}
-
-impl Kernel for SetUp16<'_, '_> {
-    type Output = (u32, u32);
-    #[inline(always)]
-    fn run<S: Isa>(self) -> (u32, u32) {
-        let SmallFilter { screen, smooth } = self.filter;
-        let (set_up, other) = set_up8::<S>(screen, *smooth, self.halves[0], self.out, 0);
-        let (more, others) = set_up8::<S>(screen, *smooth, self.halves[1], self.out, WIDTH);
-        (set_up | more << WIDTH, other | others << WIDTH)
-    }
-}
-
-/// `SmallFilter::set_up16` of eight triangles, into lanes `base..base + 8` of `out`.
-#[inline(always)]
-fn set_up8<S: Isa>(
-    screen: &Screen,
-    smooth: Option<f32>,
-    tris: &[Tri; WIDTH],
-    out: &mut SmallLanes,
-    base: usize,
-) -> (u32, u32) {
-    let l = Lanes::<S>::new(screen, tris);
-    let covered = l.covered();
-    let dropped = l.dropped(covered);
-    let no_box = l.px0.gt(l.px1) | l.py0.gt(l.py1);
-    let set_up = (no_box | l.flat | dropped).and_not(l.sized).bitmask();
-    if set_up != 0 {
-        store(&l, smooth, out, base);
-        put(&mut out.long, base, l.small.and_not(l.sized));
-        // The filler reads the centres of the judged triangles only.
-        let covered = covered & l.judged;
-        for (to, &v) in out.covered[base..base + WIDTH].iter_mut().zip(&covered.0) {
-            *to = v as u32;
-        }
-    }
-    // A triangle of this size that is not set up draws nothing: no area, no centre of the
-    // raster in its box, or (small) none covered.
-    (set_up, !l.sized.bitmask() & 0xff)
-}
-
-/// Lanes `base..base + 8` of `to`.
-#[inline(always)]
-fn put<S: Isa>(to: &mut [i32; LANES], base: usize, v: I32x8<S>) {
-    to[base..base + WIDTH].copy_from_slice(&v.0);
-}
-
-/// Lanes `base..base + 8` of `to`.
-#[inline(always)]
-fn put_f<S: Isa>(to: &mut [f32; LANES], base: usize, v: F32x8<S>) {
-    to[base..base + WIDTH].copy_from_slice(&v.0);
-}
-
-/// Write the lanes' set-up and planes (`fill::PlaneBasis`, with its operations in its
-/// order: the same bits) to `out`: the depth plane, and with `smooth` the plane of the
-/// values `Shader::Smooth` gives the corners (its `finish`, lane by lane, also in order).
-#[inline(always)]
-fn store<S: Isa>(l: &Lanes<S>, smooth: Option<f32>, out: &mut SmallLanes, base: usize) {
-    for k in 0..3 {
-        put(&mut out.a[k], base, l.a[k]);
-        put(&mut out.b[k], base, l.b[k]);
-        put(&mut out.c[k], base, l.c[k]);
-    }
-    for (to, v) in out.frame.iter_mut().zip([l.px0, l.px1, l.py0, l.py1, l.cx, l.cy]) {
-        put(to, base, v);
-    }
-    put(&mut out.front, base, l.front);
-    // `v as f32 / SUB`: the conversion rounds to nearest as `as` does, and dividing by a
-    // power of two is multiplying by its exact inverse.
-    let px = F32x8::splat(1.0 / SUB as f32);
-    let (x1, y1) = ((l.x[1] - l.x[0]).to_f32() * px, (l.y[1] - l.y[0]).to_f32() * px);
-    let (x2, y2) = ((l.x[2] - l.x[0]).to_f32() * px, (l.y[2] - l.y[0]).to_f32() * px);
-    let inv_area = F32x8::splat(1.0) / (x1 * y2 - y1 * x2);
-    let (ox, oy) = ((l.cx - l.x[0]).to_f32() * px, (l.cy - l.y[0]).to_f32() * px);
-    let basis = [x1, y1, x2, y2, inv_area, ox, oy];
-    for (to, v) in out.basis.iter_mut().zip(basis) {
-        put_f(to, base, v);
-    }
-    for (to, v) in out.z_plane.iter_mut().zip(plane(&basis, l.z)) {
-        put_f(to, base, v);
-    }
-    out.shaded = smooth.is_some();
-    if let Some(ambient) = smooth {
-        // The light negated on a back face, then `ambient + (1 - ambient) * max(cos, 0)`.
-        // Where `cos` is -0, `max` gives +0 here and may give either zero in the scalar
-        // shader: `ambient` plus a zero is the same either way.
-        let back = l.front.and_not(I32x8::splat(i32::MIN));
-        let (ambient, lit) = (F32x8::splat(ambient), F32x8::splat(1.0 - ambient));
-        let mut shaded = [F32x8::ZERO; 3];
-        for (s, raw) in shaded.iter_mut().zip(l.light) {
-            *s = ambient + lit * F32x8::from_bits(raw.to_bits() ^ back).max(F32x8::ZERO);
-        }
-        let shaded = plane(&basis, shaded);
-        for (to, v) in out.s_plane.iter_mut().zip(shaded) {
-            put_f(to, base, v);
-        }
-    }
-}
-
-/// `fill::PlaneBasis::plane` of the corner values `v` with the basis `[x1, y1, x2, y2,
-/// inv_area, ox, oy]`, in its order.
-#[inline(always)]
-fn plane<S: Isa>(basis: &[F32x8<S>; 7], v: [F32x8<S>; 3]) -> [F32x8<S>; 3] {
-    let [x1, y1, x2, y2, inv_area, ox, oy] = *basis;
-    let (d1, d2) = (v[1] - v[0], v[2] - v[0]);
-    let ddx = (d1 * y2 - d2 * y1) * inv_area;
-    let ddy = (d2 * x1 - d1 * x2) * inv_area;
-    [v[0] + ddx * ox + ddy * oy, ddx, ddy]
 }
 
 /// Set where `hi - lo` is below `n`.

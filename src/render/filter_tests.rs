@@ -1,8 +1,7 @@
 use super::*;
 use crate::lanes::Backend;
-use crate::render::fill::{SPAN_ANY, centre_span, spans_hold_centre, to_fixed};
+use crate::render::fill::{SPAN_ANY, Triangle, centre_span, spans_hold_centre, to_fixed};
 use crate::render::project::State;
-use crate::render::small::fill_snapped;
 
 /// `count` triangles of three vertices near each other, `sizes[k % len]` pixels
 /// across, scattered over and a few pixels around a `w` x `h` raster; every seventh
@@ -44,15 +43,15 @@ fn scattered_triangles(
 
 /// Whether the filter knows which centres the triangle of snapped corners `x`, `y`
 /// covers: less than 16 pixels across both ways, and at most four pixel centres of a
-/// `w` x `h` raster between its lowest and highest corner across and eight down, or
-/// eight across and four down, counted one by one.
+/// `w` x `h` raster between its lowest and highest corner across and eight down, counted
+/// one by one.
 fn judged((w, h): (usize, usize), x: [i32; 3], y: [i32; 3]) -> bool {
     let fits = |c: [i32; 3], side: usize, most: usize| {
         let (lo, hi) = (*c.iter().min().unwrap(), *c.iter().max().unwrap());
         let centres = (0..side as i32).filter(|i| (lo..=hi).contains(&(i * 256 + 128))).count();
         hi - lo < 16 * 256 && centres <= most
     };
-    (fits(x, w, 4) && fits(y, h, 8)) || (fits(x, w, 8) && fits(y, h, 4))
+    fits(x, w, 4) && fits(y, h, 8)
 }
 
 /// `check()` with each backend this CPU has (see `crate::lanes`).
@@ -141,17 +140,9 @@ fn only_triangles_that_draw_nothing_are_dropped() {
                 let simple = v.iter().all(|v| v.simple());
                 let judged = simple && judged((w, h), x, y);
                 let mut draws = false;
-                if simple {
-                    fill_snapped(
-                        (w, h),
-                        &(0..h),
-                        x,
-                        y,
-                        [0.5; 3],
-                        false,
-                        |_| [0.0; 3],
-                        |_, _, _| draws = true,
-                    );
+                let wide = |v: [i32; 3]| v.map(i64::from);
+                if simple && let Some(t) = Triangle::snapped_in(w, h, 0..h, wide(x), wide(y), [0.5; 3]) {
+                    t.scan([0.0; 3], |_, _, _| draws = true);
                 }
                 assert_eq!(kept, !judged || draws, "{x:?} {y:?}");
                 dropped += usize::from(!kept);
@@ -159,114 +150,5 @@ fn only_triangles_that_draw_nothing_are_dropped() {
             }
         }
         assert!(dropped > 1000 && kept_drawing > 500, "{dropped} {kept_drawing}");
-    });
-}
-
-#[test]
-fn small_triangles_are_set_up_as_the_filler_sets_them_up() {
-    use crate::render::fill::PlaneBasis;
-    use crate::render::small::{SmallTriangle, fill_small};
-    with_each_backend(|| {
-        // Triangles from sub-pixel to ninety pixels across over and around a 37 x 23
-        // raster, every seventh vertex not simple, some indices out of range. A lane set up
-        // must hold `SmallTriangle::new`'s integers and `PlaneBasis`'s floats bit for bit,
-        // and draw `fill_snapped`'s pixels; a lane in neither set must draw nothing; only
-        // triangles 64 pixels across or more go to the filler's own set-up.
-        let (w, h) = (37, 23);
-        let sizes = [0.3, 0.9, 2.0, 3.9, 6.0, 11.0, 15.9, 21.0, 0.6, 2.5, 40.0, 63.0, 90.0];
-        let (verts, tris) = scattered_triangles(11, 4000, &sizes, (w, h));
-        let filter = SmallFilter::new(&verts, w, h, None).unwrap();
-        let mut lanes = SmallLanes::default();
-        // The same with smooth shading: `ambient + (1 - ambient) * max(0, +-light)`.
-        let ambient = 0.2f32;
-        let shading = SmallFilter::new(&verts, w, h, Some(ambient)).unwrap();
-        let mut shaded = SmallLanes::default();
-        let smooth = |v: &[&ProjVertex; 3], front: bool| {
-            v.map(|v| ambient + (1.0 - ambient) * (if front { v.light } else { -v.light }).max(0.0))
-        };
-        let (mut set_up_drawing, mut left_out, mut judged_drawing, mut long_drawing) = (0, 0, 0, 0);
-        let extent = |v: [i32; 3]| i64::from(*v.iter().max().unwrap()) - i64::from(*v.iter().min().unwrap());
-        // `s` per vertex, depending on the facing as the mesh drawer's shading does.
-        let shade = |v: &[&ProjVertex; 3], front: bool| v.map(|v| if front { v.light } else { -v.light });
-        for block in tris.chunks_exact(LANES) {
-            let (set_up, other) = filter.set_up16(block.try_into().unwrap(), &mut lanes);
-            assert_eq!(set_up & other, 0);
-            assert_eq!(shading.set_up16(block.try_into().unwrap(), &mut shaded), (set_up, other));
-            assert!(lanes.s_plane(0).is_none());
-            for (k, t) in block.iter().enumerate() {
-                let Some(v) = t.map(|i| verts.get(i as usize)).into_iter().collect::<Option<Vec<_>>>() else {
-                    assert_eq!(other >> k & 1, 1, "{t:?} has an index out of range");
-                    continue;
-                };
-                let v = [v[0], v[1], v[2]];
-                let (x, y, z) = (v.map(|v| v.x), v.map(|v| v.y), v.map(|v| v.z));
-                let mut want = Vec::new();
-                // A vertex that is not simple has no position to draw (`NOT_SIMPLE`).
-                if v.iter().all(|v| v.simple()) {
-                    fill_snapped(
-                        (w, h),
-                        &(0..h),
-                        x,
-                        y,
-                        z,
-                        false,
-                        |front| shade(&v, front),
-                        |i, z, s| want.push((i, z.to_bits(), s.to_bits())),
-                    );
-                }
-                let widest = extent(x).max(extent(y));
-                if set_up >> k & 1 == 1 {
-                    assert!(widest < SET_UP_EXTENT, "{x:?} {y:?}");
-                    assert_eq!(lanes.long[k] != 0, widest >= SMALL_EXTENT, "{x:?} {y:?}");
-                    let tri = SmallTriangle::new(w, h, x, y).unwrap();
-                    assert_eq!(lanes.triangle(k), tri, "{x:?} {y:?}");
-                    let (z_plane, basis) = lanes.planes(k);
-                    let expected = PlaneBasis::new(x, y, tri.cx, tri.cy);
-                    assert_eq!(basis, expected, "{x:?} {y:?}");
-                    let bits = |p: (f32, f32, f32)| [p.0.to_bits(), p.1.to_bits(), p.2.to_bits()];
-                    assert_eq!(bits(z_plane), bits(expected.plane(z)), "{x:?} {y:?}");
-                    let s_plane = shaded.s_plane(k).expect("shaded");
-                    assert_eq!(bits(s_plane), bits(expected.plane(smooth(&v, tri.front))), "{x:?} {y:?}");
-                    assert_eq!(bits(shaded.planes(k).0), bits(z_plane));
-                    let planes = || (z_plane, basis.plane(shade(&v, tri.front)));
-                    if widest < SMALL_EXTENT {
-                        let mut got = Vec::new();
-                        fill_small((w, h), &(0..h), &lanes.triangle(k), planes, |i, z, s| {
-                            got.push((i, z.to_bits(), s.to_bits()))
-                        });
-                        assert_eq!(got, want, "{x:?} {y:?}");
-                    }
-                    // And through the covered centres, where the lanes know them (a box of
-                    // at most 4 x 8 or 8 x 4 centres): the same pixels, values and order.
-                    let judged = judged((w, h), x, y);
-                    assert_eq!(lanes.covered[k] != 0, judged, "{x:?} {y:?}");
-                    let mut through_lanes = Vec::new();
-                    lanes.fill(k, (w, h), &(0..h), planes(), |i, z, s| {
-                        through_lanes.push((i, z.to_bits(), s.to_bits()))
-                    });
-                    assert_eq!(through_lanes, want, "{x:?} {y:?}");
-                    // A band of rows draws the rows of `want` in it.
-                    let band = 5..11;
-                    let mut banded = Vec::new();
-                    lanes.fill(k, (w, h), &band, planes(), |i, z, s| {
-                        banded.push((i, z.to_bits(), s.to_bits()))
-                    });
-                    let in_band: Vec<_> =
-                        want.iter().copied().filter(|&(i, _, _)| band.contains(&(i / w))).collect();
-                    assert_eq!(banded, in_band, "{x:?} {y:?}");
-                    judged_drawing += usize::from(judged);
-                    set_up_drawing += usize::from(!want.is_empty());
-                    long_drawing += usize::from(!want.is_empty() && widest >= SMALL_EXTENT);
-                } else if other >> k & 1 == 0 {
-                    assert!(v.iter().all(|v| v.simple()) && want.is_empty(), "{x:?} {y:?}");
-                    left_out += 1;
-                } else if v.iter().all(|v| v.simple()) {
-                    assert!(widest >= SET_UP_EXTENT, "{x:?} {y:?}");
-                }
-            }
-        }
-        assert!(set_up_drawing > 300 && left_out > 300, "{set_up_drawing} {left_out}");
-        assert!(judged_drawing > 100 && judged_drawing < set_up_drawing, "{judged_drawing}");
-        assert!(long_drawing > 100, "{long_drawing}");
     });
 }

@@ -181,11 +181,10 @@ pub fn pack(raster: &Raster, mode: GlyphMode, grid: &mut Grid) {
     }
 }
 
-/// Grids of at least this many cells are packed on two threads. Waking a sleeping thread
-/// costs about as much as packing a full-screen grid, so only much larger grids are split...
+/// Grids of at least this many cells are packed on two threads: waking a sleeping thread
+/// costs about as much as packing a full-screen grid...
 const PARALLEL_MIN_CELLS: usize = 32_768;
-/// ...unless the mesh fill has just used the pool (`Raster::pool_woken`): its threads are
-/// awake, and a grid of this many cells gains from the split (CesiumMan-x32's frame).
+/// ...or this many when the mesh fill has just used the pool (`Raster::pool_woken`).
 const WOKEN_MIN_CELLS: usize = 2048;
 
 /// Sums colours to average them.
@@ -277,8 +276,6 @@ fn braille_whole_cells(
         for ((((a, b), c), d), slot) in run {
             let layers = [a, b, c, d].iter().fold(0, |any, p| any | p[0].layer as u8 | p[1].layer as u8);
             if layers != 0 {
-                // Built by hand: `array::map` was at times left out of line (a call per
-                // drawn cell).
                 let dots = [[a[0], a[1]], [b[0], b[1]], [c[0], c[1]], [d[0], d[1]]];
                 *slot = braille_dots(&dots, dither);
             }

@@ -15,18 +15,15 @@ use std::ops::Range;
 
 use glam::Vec3;
 
-use super::bin::{
-    Bins, Candidate, Projected, Tri, TriangleList, bin_triangles, for_each_set_up, halves, set_up_each,
-};
 use super::camera::Camera;
 use super::canvas::Canvas;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
 use super::color::Rgb;
 use super::fill::{SPAN_MAX_SIDE, Triangle, box_has_centre};
+use super::filter::{Projected, Tri, for_each_candidate};
 use super::line;
 use super::project::{ProjVertex, Projection, Scratch, State, project_all, to_screen};
 use super::raster::{Paint, Raster};
-use super::small::{SmallLanes, fill_snapped};
 use super::topology::{for_each_point, for_each_segment, for_each_triangle, is_lines, is_triangles};
 use crate::rig::Topology;
 
@@ -58,11 +55,6 @@ impl<'a> MeshView<'a> {
     pub fn with_indices(mut self, indices: &'a [u32]) -> Self {
         self.indices = Some(indices);
         self
-    }
-
-    /// The triangle list as the filter reads it.
-    fn triangle_list(&self) -> TriangleList<'a> {
-        TriangleList { indices: self.indices }
     }
 
     pub fn with_scalars(mut self, scalars: &'a [f32]) -> Self {
@@ -156,14 +148,6 @@ enum Shader<'a> {
 }
 
 impl Shader<'_> {
-    /// The ambient term of `Smooth`, which the filter's set-up can shade with.
-    fn smooth(self) -> Option<f32> {
-        match self {
-            Shader::Smooth { ambient } => Some(ambient),
-            _ => None,
-        }
-    }
-
     /// The per-vertex values to interpolate (and clip), and the flat light value.
     #[inline]
     fn raw(self, mesh: &MeshView, light: [f32; 3], ix: [usize; 3]) -> ([f32; 3], f32) {
@@ -243,8 +227,7 @@ pub(super) fn draw_mesh_by(
     let split = big && h >= 2 && rayon::current_num_threads() > 1;
     *pool_woken |= split;
     // Plain triangle lists (nearly every real mesh) are filtered by their vertices' centre
-    // spans: binned once for the two bands when split, else as they are drawn. Other
-    // topologies are rare enough that each band walks them whole.
+    // spans, for two bands once (`bin_halves`). Other topologies are walked whole.
     let listed = use_spans
         && fills
         && mesh.topology == Topology::Triangles
@@ -253,19 +236,17 @@ pub(super) fn draw_mesh_by(
     // The spans are worked out during the projection, and only when they will be read.
     let projection = Projection { view_proj: vp, light_dir: light, width: w, height: h };
     project_all(projection, mesh.positions, normals, listed, scratch);
-    let bin_stats = (listed && split).then(|| {
-        let Scratch { verts, spans, bins, .. } = scratch;
-        let (primitives, skipped) = bin_triangles(mesh.triangle_list(), verts, spans, w, h, bins);
-        DrawStats { primitives, skipped }
-    });
-    let verts: &Scratch = scratch;
-    let source = match bin_stats {
-        Some(stats) => Source::Binned(stats, &verts.bins),
-        None if listed => Source::Listed,
-        None => Source::Walk,
+    let cut = if listed && split && scratch.cut.0 == h { scratch.cut.1 } else { h / 2 };
+    let source = match (listed, split) {
+        (true, true) => {
+            let Scratch { verts, spans, bins, cut: next, .. } = scratch;
+            bin_halves(mesh, Projected { verts, spans, width: w, height: h }, cut, bins, next);
+            Source::Binned
+        }
+        (true, false) => Source::Listed,
+        (false, _) => Source::Walk,
     };
-    // A listed mesh that is not binned is one thread's, so one band (`split` is false).
-    let bands = if bin_stats.is_some() { verts.bins.bands() } else { halves(h) };
+    let verts: &Scratch = scratch;
     let mut canvas = Canvas::new(pixels, touched);
     let ctx = |shader| FillCtx { mesh, sc: verts, w, h, shader, cull };
 
@@ -273,7 +254,7 @@ pub(super) fn draw_mesh_by(
         // Depth only, so that the edges and points drawn next hide behind the mesh's own
         // surfaces.
         let k = Shader::Constant(0.0);
-        banded(canvas.reborrow(), w, &bands, split, |b, rows, mut band| {
+        banded(canvas.reborrow(), (w, h), split.then_some(cut), |b, rows, mut band| {
             fill_band(ctx(k), source, b, rows, |i, z, _| band.depth_only(i, z))
         });
     }
@@ -281,19 +262,9 @@ pub(super) fn draw_mesh_by(
     match style.mode {
         DrawMode::Shaded if triangles => {
             let shader = if heat.is_some() { flat_shader } else { lit_shader };
-            let canvas = canvas.reborrow();
-            if corners / 3 >= w * h {
-                // More triangles than pixels: see `Canvas::surface_unbranched`.
-                banded(canvas, w, &bands, split, |b, rows, mut band| {
-                    fill_band(ctx(shader), source, b, rows, |i, z, s| {
-                        band.surface_unbranched(i, z, || paint.color(s))
-                    })
-                })
-            } else {
-                banded(canvas, w, &bands, split, |b, rows, mut band| {
-                    fill_band(ctx(shader), source, b, rows, |i, z, s| band.surface(i, z, || paint.color(s)))
-                })
-            }
+            banded(canvas.reborrow(), (w, h), split.then_some(cut), |b, rows, mut band| {
+                fill_band(ctx(shader), source, b, rows, |i, z, s| band.surface(i, z, || paint.color(s)))
+            })
         }
         DrawMode::Wireframe if triangles => triangle_edges(mesh, verts, w, h, flat_shader, unlit),
         DrawMode::Shaded | DrawMode::Wireframe if is_lines(mesh.topology) => {
@@ -341,46 +312,86 @@ fn fetch<const N: usize>(verts: &[ProjVertex], ix: [usize; N]) -> Option<[ProjVe
 }
 
 /// Meshes with at least this many triangle corners (about 22k triangles) are filled in
-/// two horizontal bands on rayon's pool (persistent threads); below it the hand-off costs
-/// more than it saves (the walker's 14.5k triangles are faster on one thread;
-/// CesiumMan-x32's 150k gain from the bands).
+/// two bands of rows on rayon's pool; below it the hand-off costs more than it saves.
 const PARALLEL_MIN_CORNERS: usize = 65_536;
 
-/// Run `fill(band number, rows, the canvas of those rows)` over the whole raster: when `split` (a big mesh, two threads, two rows or more) as the two
-/// `bands` (the binning's, else `bin::halves`) on two threads, else as band 0 covering
-/// every row. Each band sees its triangles in draw order and a pixel belongs to exactly
-/// one band, so the result is the one-thread result exactly, wherever the bands meet. The
-/// statistics do not depend on the band.
+/// Run `fill(band, rows, the canvas of those rows)` over the whole raster: with a `split`
+/// row (a big mesh, two threads, two rows or more) as two bands of rows on two threads,
+/// else as band 0.
+/// Each band sees its triangles in draw order and a pixel belongs to exactly one band, so
+/// the result is the one-thread result exactly. The statistics do not depend on the band.
 fn banded(
     canvas: Canvas,
-    w: usize,
-    [top, bottom]: &[Range<usize>; 2],
-    split: bool,
+    (w, h): (usize, usize),
+    split: Option<usize>,
     fill: impl Fn(usize, Range<usize>, Canvas) -> DrawStats + Sync,
 ) -> DrawStats {
-    let h = bottom.end;
-    if split {
-        let (top, bottom) = (top.clone(), bottom.clone());
-        let (top_px, bottom_px) = canvas.split_at(bottom.start * w);
-        let fill = &fill;
-        rayon::join(|| fill(0, top, top_px), || fill(1, bottom, bottom_px)).0
-    } else {
-        fill(0, 0..h, canvas)
+    match split {
+        Some(cut) => {
+            let (top_px, bottom_px) = canvas.split_at(cut * w);
+            let fill = &fill;
+            rayon::join(|| fill(0, 0..cut, top_px), || fill(1, cut..h, bottom_px)).0
+        }
+        None => fill(0, 0..h, canvas),
     }
 }
 
 /// Where a band's triangles come from.
 #[derive(Clone, Copy)]
-enum Source<'b> {
+enum Source {
     /// Every triangle of the topology, each tested against the band.
     Walk,
-    /// The triangle list through the span filter (`bin::for_each_candidate`): one band.
+    /// The triangle list through the span filter (`filter::for_each_candidate`).
     Listed,
-    /// The band's lists from the binning, whose statistics were counted then.
-    Binned(DrawStats, &'b Bins),
+    /// The band's lists from `bin_halves`.
+    Binned,
 }
 
-/// Fill one band of rows from `source`.
+/// Filter the triangle list of a split fill, each half of the list on a thread of its own,
+/// into `bins[half][band]`: in draw order, the candidates that may draw into the band's
+/// rows (`0..cut`, `cut..height`), and every one that is unusable or needs clipping. `next`
+/// gets a cut closer to one that splits the candidates evenly: a character's upper half
+/// holds most of them.
+fn bin_halves(
+    mesh: &MeshView,
+    projected: Projected,
+    cut: usize,
+    bins: &mut [[Vec<Tri>; 2]; 2],
+    next: &mut (usize, usize),
+) {
+    let primitives = mesh.indices.map_or(projected.verts.len(), <[u32]>::len) / 3;
+    let (w, h) = (projected.width, projected.height);
+    let bin = |range: Range<usize>, lists: &mut [Vec<Tri>; 2]| {
+        lists.iter_mut().for_each(Vec::clear);
+        for_each_candidate(mesh.indices, range, projected, |t| {
+            let v = t.map(|i| projected.verts.get(i as usize).filter(|v| v.simple()));
+            for (list, rows) in lists.iter_mut().zip([0..cut, cut..h]) {
+                match v {
+                    [Some(a), Some(b), Some(c)]
+                        if !box_has_centre(w, &rows, [a.x, b.x, c.x], [a.y, b.y, c.y]) => {}
+                    _ => list.push(t),
+                }
+            }
+        });
+    };
+    let [first, second] = bins;
+    let half = primitives / 2;
+    rayon::join(|| bin(0..half, first), || bin(half..primitives, second));
+    // Where the candidates would split evenly were each band's spread evenly over its rows;
+    // they are not, and the cut goes halfway there so as not to overshoot.
+    let n = [0, 1].map(|band| (first[band].len() + second[band].len()) as f64);
+    let even = (n[0] + n[1]) / 2.0;
+    let at = match n {
+        _ if even == 0.0 => cut as f64,
+        [n0, _] if n0 >= even => cut as f64 * even / n0,
+        [n0, n1] => cut as f64 + (h - cut) as f64 * (even - n0) / n1,
+    };
+    *next = (h, (((cut as f64 + at) / 2.0).round() as usize).clamp(1, h - 1));
+}
+
+/// Fill the triangles of `cx.mesh` from `source` over the raster rows `rows` of `band`.
+/// Every source passes on every triangle that may hold a pixel centre of the band, and
+/// band 0 every unusable one, so all draw and count the same.
 fn fill_band(
     cx: FillCtx,
     source: Source,
@@ -388,87 +399,27 @@ fn fill_band(
     rows: Range<usize>,
     mut pixel: impl FnMut(usize, f32, f32),
 ) -> DrawStats {
+    let FillCtx { mesh, sc, w, h, .. } = cx;
+    let (mut primitives, mut skipped) = (mesh.indices.map_or(sc.verts.len(), <[u32]>::len) / 3, 0);
+    let mut one = |ix: [usize; 3]| skipped += usize::from(!fill_one(cx, &rows, ix, &mut pixel));
     match source {
-        Source::Binned(stats, bins) => {
-            // Binning kept only triangles whose vertices exist and are valid.
-            let mesh = Projected { verts: &cx.sc.verts, spans: &cx.sc.spans, width: cx.w, height: cx.h };
-            set_up_each(bins.band(band), mesh, cx.shader.smooth(), |c| {
-                _ = fill_candidate(cx, &rows, c, &mut pixel)
+        Source::Binned => {
+            let lists = sc.bins[0][band].iter().chain(&sc.bins[1][band]);
+            lists.for_each(|t| one(t.map(|i| i as usize)));
+        }
+        Source::Listed => {
+            let projected = Projected { verts: &sc.verts, spans: &sc.spans, width: w, height: h };
+            for_each_candidate(mesh.indices, 0..primitives, projected, |t| one(t.map(|i| i as usize)));
+        }
+        Source::Walk => {
+            primitives = 0;
+            for_each_triangle(mesh.topology, mesh.indices, sc.verts.len(), |ix| {
+                primitives += 1;
+                one(ix);
             });
-            stats
         }
-        Source::Listed => fill_listed(cx, rows, pixel),
-        Source::Walk => fill_triangles(cx, rows, pixel),
     }
-}
-
-/// Fill the triangle list of `cx.mesh` over the raster rows `rows` (all of them: the span
-/// filter judges the whole raster), making the calls `fill_triangles` makes: the filter
-/// passes on every triangle that may hold a pixel centre, and every unusable one.
-fn fill_listed(cx: FillCtx, rows: Range<usize>, mut pixel: impl FnMut(usize, f32, f32)) -> DrawStats {
-    let primitives = cx.mesh.indices.map_or(cx.sc.verts.len(), <[u32]>::len) / 3;
-    let mut skipped = 0;
-    let mesh = Projected { verts: &cx.sc.verts, spans: &cx.sc.spans, width: cx.w, height: cx.h };
-    for_each_set_up(cx.mesh.triangle_list(), 0..primitives, mesh, cx.shader.smooth(), |c| {
-        skipped += fill_candidate(cx, &rows, c, &mut pixel);
-    });
     DrawStats { primitives, skipped }
-}
-
-/// Fill what the filter passed on over the rows `rows`; returns how many of its triangles
-/// were unusable and drew nothing (see `fill_listed_triangle`).
-#[inline(always)]
-fn fill_candidate(
-    cx: FillCtx,
-    rows: &Range<usize>,
-    candidate: Candidate,
-    pixel: &mut impl FnMut(usize, f32, f32),
-) -> usize {
-    match candidate {
-        Candidate::Block { tris, lanes, set_up, other } => {
-            let (mut bits, mut skipped) = (set_up | other, 0);
-            while bits != 0 {
-                let k = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let Some(&t) = tris.get(k) else { continue };
-                if set_up >> k & 1 == 1 {
-                    fill_set_up(cx, rows, t, lanes, k, pixel);
-                } else {
-                    skipped += usize::from(!fill_listed_triangle(cx, rows, t, pixel));
-                }
-            }
-            skipped
-        }
-        Candidate::Other(t) => usize::from(!fill_listed_triangle(cx, rows, t, pixel)),
-    }
-}
-
-/// Fill the triangle in lane `k` of `lanes` (simple vertices `t`, all in range),
-/// which the filter has set up: what `fill_simple` draws of it.
-#[inline(always)]
-fn fill_set_up(
-    cx: FillCtx,
-    rows: &Range<usize>,
-    t: Tri,
-    lanes: &SmallLanes,
-    k: usize,
-    pixel: &mut impl FnMut(usize, f32, f32),
-) {
-    let front = lanes.front[k] != 0;
-    if cx.cull && !front {
-        return;
-    }
-    // The planes are worked out before the rows, even for a triangle that turns out to
-    // cover nothing: asked for at the first covered row instead, they were a branch a row
-    // and spilled the row loop's registers.
-    let (z_plane, basis) = lanes.planes(k);
-    // Smooth shading was done with the set-up, sixteen at a time (the same bits).
-    let s_plane = lanes.s_plane(k).unwrap_or_else(|| {
-        let light = t.map(|i| cx.sc.verts.get(i as usize).map_or(0.0, |v| v.light));
-        basis.plane(shade(cx, light, t.map(|i| i as usize), front))
-    });
-    let planes = (z_plane, s_plane);
-    lanes.fill(k, (cx.w, cx.h), rows, planes, pixel);
 }
 
 /// The per-vertex values of `s` for a triangle of vertices `ix`, whose `light`s are
@@ -479,35 +430,7 @@ fn shade(cx: FillCtx, light: [f32; 3], ix: [usize; 3], front: bool) -> [f32; 3] 
     raw.map(|r| cx.shader.finish(r, flat, front))
 }
 
-/// Fill one triangle of a triangle list (the span filter passed it, or the binning kept
-/// it) over the rows `rows`, as `fill_triangles` would; false, drawing nothing, when it is
-/// unusable (a vertex out of range or not finite). Out of line: the filter sets up most
-/// triangles that draw, and keeping this path out of its loop keeps that loop small.
-#[inline(never)]
-fn fill_listed_triangle(
-    cx: FillCtx,
-    rows: &Range<usize>,
-    t: Tri,
-    pixel: &mut impl FnMut(usize, f32, f32),
-) -> bool {
-    let verts = &cx.sc.verts;
-    let get = |i: u32| verts.get(i as usize);
-    let (Some(v0), Some(v1), Some(v2)) = (get(t[0]), get(t[1]), get(t[2])) else {
-        return false;
-    };
-    let ix = t.map(|i| i as usize);
-    if v0.simple() && v1.simple() && v2.simple() {
-        fill_simple(cx, rows, ix, [v0, v1, v2], pixel);
-    } else if [v0, v1, v2].iter().any(|v| v.state() == State::Invalid) {
-        return false;
-    } else {
-        fill_clipped(cx, rows, ix, [v0, v1, v2], pixel);
-    }
-    true
-}
-
-/// What one band's triangle loop reads, gathered so the rarely taken paths can live in
-/// functions of their own (keeping the per-triangle loop small enough to inline).
+/// What one band's triangle loop reads.
 #[derive(Clone, Copy)]
 struct FillCtx<'a, 'm> {
     mesh: &'a MeshView<'m>,
@@ -518,35 +441,31 @@ struct FillCtx<'a, 'm> {
     cull: bool,
 }
 
-/// Fill the triangles of `cx.mesh` over the raster rows `rows`, calling `pixel` with
-/// raster pixel indices.
-fn fill_triangles(cx: FillCtx, rows: Range<usize>, mut pixel: impl FnMut(usize, f32, f32)) -> DrawStats {
-    let FillCtx { mesh, sc, w, .. } = cx;
-    let mut stats = DrawStats::default();
-    for_each_triangle(mesh.topology, mesh.indices, sc.verts.len(), |ix| {
-        stats.primitives += 1;
-        // By reference: copying the three vertices out costs more than the rejection
-        // test that most tiny triangles end at.
-        let (Some(v0), Some(v1), Some(v2)) = (sc.verts.get(ix[0]), sc.verts.get(ix[1]), sc.verts.get(ix[2]))
-        else {
-            stats.skipped += 1;
-            return;
-        };
-        if v0.simple() && v1.simple() && v2.simple() {
-            // Most triangles of a dense mesh have no pixel centre in their box: reject
-            // those before any set-up or shading.
-            if box_has_centre(w, &rows, [v0.x, v1.x, v2.x], [v0.y, v1.y, v2.y]) {
-                fill_simple(cx, &rows, ix, [v0, v1, v2], &mut pixel);
-            }
-            return;
+/// Fill triangle `ix` over the rows `rows`; false, drawing nothing, when it is unusable (a
+/// vertex out of range or not finite).
+#[inline(always)]
+fn fill_one(
+    cx: FillCtx,
+    rows: &Range<usize>,
+    ix: [usize; 3],
+    pixel: &mut impl FnMut(usize, f32, f32),
+) -> bool {
+    let verts = &cx.sc.verts;
+    let (Some(v0), Some(v1), Some(v2)) = (verts.get(ix[0]), verts.get(ix[1]), verts.get(ix[2])) else {
+        return false;
+    };
+    if v0.simple() && v1.simple() && v2.simple() {
+        // Most triangles of a dense mesh have no pixel centre in their box: rejected before
+        // any set-up or shading.
+        if box_has_centre(cx.w, rows, [v0.x, v1.x, v2.x], [v0.y, v1.y, v2.y]) {
+            fill_simple(cx, rows, ix, [v0, v1, v2], pixel);
         }
-        if [v0, v1, v2].iter().any(|v| v.state() == State::Invalid) {
-            stats.skipped += 1;
-            return;
-        }
-        fill_clipped(cx, &rows, ix, [v0, v1, v2], &mut pixel);
-    });
-    stats
+    } else if [v0, v1, v2].iter().any(|v| v.state() == State::Invalid) {
+        return false;
+    } else {
+        fill_clipped(cx, rows, ix, [v0, v1, v2], pixel);
+    }
+    true
 }
 
 /// A triangle of simple vertices whose box holds a pixel centre of the band.
@@ -558,10 +477,15 @@ fn fill_simple(
     [v0, v1, v2]: [&ProjVertex; 3],
     pixel: &mut impl FnMut(usize, f32, f32),
 ) {
-    // Shaded only once a pixel is known to be covered.
-    let s = |front| shade(cx, [v0.light, v1.light, v2.light], ix, front);
-    let (x, y, z) = ([v0.x, v1.x, v2.x], [v0.y, v1.y, v2.y], [v0.z, v1.z, v2.z]);
-    fill_snapped((cx.w, cx.h), rows, x, y, z, cx.cull, s, pixel);
+    let (x, y) = ([v0.x, v1.x, v2.x].map(i64::from), [v0.y, v1.y, v2.y].map(i64::from));
+    let Some(tri) = Triangle::snapped_in(cx.w, cx.h, rows.clone(), x, y, [v0.z, v1.z, v2.z]) else {
+        return;
+    };
+    let front = tri.front_facing();
+    if front || !cx.cull {
+        // Shaded only once a pixel is known to be covered.
+        tri.scan_box(|| shade(cx, [v0.light, v1.light, v2.light], ix, front), pixel);
+    }
 }
 
 /// A triangle with a vertex behind the near plane or outside the guard band (all finite):

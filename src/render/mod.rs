@@ -12,18 +12,15 @@
 //!
 //! Files: `camera` (orbit camera, projection), `raster` (buffers, the low-level
 //! screen-space drawing calls), `canvas` (per-pixel rules, which blocks were written),
-//! `project` (per-vertex work into `vertex::ProjVertex`es), `bin` (which triangles of a list
-//! may draw, binned for the row bands), `filter` (its eight-lane span and coverage tests and
-//! the small triangles' set-up), `fill` (triangle coverage), `small` (small triangles set
-//! up in i32, one or sixteen at a time), `line` (Bresenham), `clip` (near plane and guard
-//! band), `topology` (glTF primitive modes), `mesh` (drawing a mesh and its ghost),
-//! `overlay` (skeleton, gizmo), `glyphs` (cells), `ansi` (escapes), `color` (Rgb, heat
-//! ramp). The kernels (`project`, `filter`, `small`'s row masks) are written once against
+//! `project` (per-vertex work into `vertex::ProjVertex`es), `filter` (which triangles of a
+//! list may draw, eight at a time), `fill` (triangle coverage), `line` (Bresenham), `clip`
+//! (near plane and guard band), `topology` (glTF primitive modes), `mesh` (drawing a mesh
+//! and its ghost), `overlay` (skeleton, gizmo), `glyphs` (cells), `ansi` (escapes),
+//! `color` (Rgb, heat ramp). The kernels (`project`, `filter`) are written once against
 //! `crate::lanes`, which picks the instruction set at run time; they import nothing from
 //! their callers.
 
 mod ansi;
-mod bin;
 mod camera;
 mod canvas;
 mod clip;
@@ -37,7 +34,6 @@ mod overlay;
 mod project;
 mod raster;
 mod scene;
-mod small;
 mod topology;
 mod vertex;
 

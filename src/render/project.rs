@@ -1,7 +1,8 @@
 //! Per-vertex work for a mesh, done once per vertex rather than once per triangle corner:
 //! world -> clip space, the guard-band test, the viewport transform and snapping to the
-//! filler's fixed-point grid, the head-light term, and for binned meshes the centre spans
-//! (see `bin`). Output goes into scratch buffers the raster keeps between frames.
+//! filler's fixed-point grid, the head-light term, and for filtered triangle lists the
+//! centre spans (see `filter`). Output goes into scratch buffers the raster keeps between
+//! frames.
 //!
 //! Blocks of eight vertices go through `Wide`, written against `crate::lanes`, and the last
 //! few through `project_one`; both give the same bits, which the tests check on every
@@ -9,9 +10,9 @@
 
 use glam::{Mat4, Vec3, Vec4};
 
-use super::bin::Bins;
 use super::clip::GUARD;
 use super::fill::{SPAN_ANY, SPAN_MAX_SIDE, SUB, SUB_BITS, centre_span, to_fixed};
+use super::filter::Tri;
 pub(super) use super::vertex::{NOT_SIMPLE, ProjVertex, State};
 use crate::lanes::{self, F32x8, I32x8, Isa, Kernel, WIDTH};
 
@@ -20,15 +21,17 @@ use crate::lanes::{self, F32x8, I32x8, Isa, Kernel, WIDTH};
 pub(crate) struct Scratch {
     pub verts: Vec<ProjVertex>,
     /// Each vertex's `fill::centre_span` (`SPAN_ANY` unless simple) when the mesh is
-    /// binned (see `bin`), then one more `SPAN_ANY`; else empty. Done here, while the
+    /// filtered (see `filter`), then one more `SPAN_ANY`; else empty. Done here, while the
     /// vertex is in registers, rather than in a second pass over the vertices.
     pub spans: Vec<[i16; 4]>,
     /// The transform the vertices were projected with: clipped primitives (rare) redo
     /// their vertices' clip-space positions with it (`clip_pos`) rather than every vertex
     /// storing one.
     pub view_proj: Mat4,
-    /// A big mesh's triangles binned for the row bands (see `bin`).
-    pub bins: Bins,
+    /// A split fill's candidates: per half of the triangle list, per band (see `mesh`).
+    pub bins: [[Vec<Tri>; 2]; 2],
+    /// (raster height, row) where the next binned fill's second band starts.
+    pub cut: (usize, usize),
 }
 
 impl Scratch {
@@ -69,7 +72,7 @@ pub(super) fn project_all(
     let n = positions.len();
     // Every entry is overwritten below: no need to clear them first.
     out.verts.resize(n, ProjVertex::default());
-    // One span per vertex, then `SPAN_ANY` for the binning's out-of-range indices (set
+    // One span per vertex, then `SPAN_ANY` for the filter's out-of-range indices (set
     // again: a bigger mesh drawn before left one of its spans there).
     out.spans.resize(if with_spans { n + 1 } else { 0 }, SPAN_ANY);
     if let Some(after) = out.spans.last_mut() {
@@ -113,7 +116,7 @@ pub(super) fn project_all(
     }
 }
 
-/// A vertex's centre span for the binning, or one that passes every test when the vertex
+/// A vertex's centre span for the filter, or one that passes every test when the vertex
 /// is not simple.
 #[inline(always)]
 fn span_of(v: &ProjVertex, width: usize, height: usize) -> [i16; 4] {

@@ -71,9 +71,8 @@ impl Painter {
     }
 }
 
-/// `heat`, kept out of the pixel writers that `Paint::color` is inlined into: with the
-/// ramp's three branches inlined too, the compiler called the whole writer out of line
-/// from the fill's scans.
+/// `heat`, kept out of line so that the pixel writers `Paint::color` is inlined into stay
+/// small enough to inline into the fill's scans.
 #[inline(never)]
 fn heat_out_of_line(s: f32) -> Rgb {
     heat(s)

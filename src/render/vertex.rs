@@ -1,4 +1,4 @@
-//! A projected vertex as the mesh drawer, the binning and the filter read it: a leaf that
+//! A projected vertex as the mesh drawer and the filter read it: a leaf that
 //! `project` writes and the others read.
 
 use glam::Vec3;
