@@ -1,7 +1,5 @@
-//! A primitive's index list, kept with its greatest index. The loader has checked that
-//! every index names a vertex; keeping the maximum lets the renderer know it too, and read
-//! the vertices a list names without clamping each index (`render::bin`'s span test, the
-//! loop every triangle of a big mesh goes through).
+//! A primitive's index list, kept with its greatest index, worked out once when the list is
+//! made: the loader checks every primitive that shares the list against it in one compare.
 
 use std::ops::Deref;
 use std::sync::Arc;
