@@ -132,21 +132,17 @@ impl<'a> Source<'a> {
         }
         let forms = self.forms.borrow().get(acc.index).copied().unwrap_or(0);
         if forms > 0 {
-            let total = self.zero_filled.get().saturating_add(acc.bytes);
-            if total > self.budget.zero_fill() {
-                return Err(Fault::new(
-                    at,
-                    format!(
-                        "accessors[{}]: {} elements decoded a second way: {} bytes ({total} for every zero-filled or twice-decoded accessor in the file) is more than rigscope allocates for a {}-byte input ({})",
-                        acc.index,
-                        acc.count,
-                        acc.bytes,
-                        self.budget.input_bytes,
-                        self.budget.zero_fill()
-                    ),
-                ));
-            }
-            self.zero_filled.set(total);
+            self.charge(acc.bytes, |total| {
+                format!(
+                    "accessors[{}]: {} elements decoded a second way: {} bytes ({total} for every zero-filled or twice-decoded accessor in the file) is more than rigscope allocates for a {}-byte input ({})",
+                    acc.index,
+                    acc.count,
+                    acc.bytes,
+                    self.budget.input_bytes,
+                    self.budget.zero_fill()
+                )
+            })
+            .map_err(|message| Fault::new(at, message))?;
         }
         let value = decode()?;
         if let Some(n) = self.forms.borrow_mut().get_mut(acc.index) {
@@ -277,23 +273,29 @@ impl<'a> Source<'a> {
     /// roles whose data is expanded per use (sampler outputs, baked once per sampler).
     pub(crate) fn charge_expanded(&self, acc: &CheckedAccessor, times: u64, at: &str) -> Result<(), Fault> {
         let bytes = acc.charged.saturating_mul(times);
-        let total = self.zero_filled.get().saturating_add(bytes);
-        if bytes > 0 && total > self.budget.zero_fill() {
+        self.charge(bytes, |_| {
             let what = if self.unstored(acc.index) > 0 {
                 "zeros the file does not store"
             } else {
                 "a sampler output another sampler read, baked again for this one"
             };
-            return Err(Fault::new(
-                at,
-                format!(
-                    "accessors[{}] ({} elements, {what}) would take {bytes} bytes once expanded for sampling, more than rigscope allocates for a {}-byte input ({} for every zero-filled accessor and expanded repeated use)",
-                    acc.index,
-                    acc.count,
-                    self.budget.input_bytes,
-                    self.budget.zero_fill()
-                ),
-            ));
+            format!(
+                "accessors[{}] ({} elements, {what}) would take {bytes} bytes once expanded for sampling, more than rigscope allocates for a {}-byte input ({} for every zero-filled accessor and expanded repeated use)",
+                acc.index,
+                acc.count,
+                self.budget.input_bytes,
+                self.budget.zero_fill()
+            )
+        })
+        .map_err(|message| Fault::new(at, message))
+    }
+
+    /// Adds `bytes` to the load's zero-filled and copied bytes; past the budget nothing is
+    /// added, and `refusal(total)` says why.
+    fn charge(&self, bytes: u64, refusal: impl FnOnce(u64) -> String) -> Result<(), String> {
+        let total = self.zero_filled.get().saturating_add(bytes);
+        if bytes > 0 && total > self.budget.zero_fill() {
+            return Err(refusal(total));
         }
         self.zero_filled.set(total);
         Ok(())
@@ -305,22 +307,17 @@ impl<'a> Source<'a> {
         if !acc.again {
             return Ok(());
         }
-        let total = self.zero_filled.get().saturating_add(acc.bytes);
-        if total > self.budget.zero_fill() {
-            return Err(Fault::new(
-                at,
-                format!(
-                    "accessors[{}]: {} elements used again, copied for this use: {} bytes ({total} for every zero-filled accessor and copied use in the file) is more than rigscope allocates for a {}-byte input ({})",
-                    acc.index,
-                    acc.count,
-                    acc.bytes,
-                    self.budget.input_bytes,
-                    self.budget.zero_fill()
-                ),
-            ));
-        }
-        self.zero_filled.set(total);
-        Ok(())
+        self.charge(acc.bytes, |total| {
+            format!(
+                "accessors[{}]: {} elements used again, copied for this use: {} bytes ({total} for every zero-filled accessor and copied use in the file) is more than rigscope allocates for a {}-byte input ({})",
+                acc.index,
+                acc.count,
+                acc.bytes,
+                self.budget.input_bytes,
+                self.budget.zero_fill()
+            )
+        })
+        .map_err(|message| Fault::new(at, message))
     }
 
     /// Checks that accessor `index`, with elements of `elem` bytes, lies inside its buffers,
@@ -346,16 +343,14 @@ impl<'a> Source<'a> {
             }
             // Zeros are made once, on the accessor's first use; later uses share them.
             None if !again => {
-                let total = self.zero_filled.get().saturating_add(bytes);
-                if total > self.budget.zero_fill() {
-                    return Err(format!(
+                self.charge(bytes, |total| {
+                    format!(
                         "{who}: claims {count} {} elements but has no bufferView: {bytes} zero bytes ({total} for every such accessor in the file) is more than rigscope allocates for a {}-byte input ({})",
                         type_name_of(acc),
                         self.budget.input_bytes,
                         self.budget.zero_fill()
-                    ));
-                }
-                self.zero_filled.set(total);
+                    )
+                })?;
             }
             None => {}
         }
