@@ -24,8 +24,9 @@ use crate::lanes::{self, F32x8, I32x8, Isa, Kernel};
 /// Vertices per step of the kernel.
 pub(super) const BLOCK: usize = 8;
 
-/// Skins whole blocks of `BLOCK` vertices with the best instruction set and returns how
-/// many vertices were done; the caller does the rest. `normals_out` empty = positions only.
+/// Skins whole blocks of `BLOCK` vertices with AVX2 and returns how many vertices were
+/// done (0 off the AVX2 backend); the caller does the rest. `normals_out` empty =
+/// positions only.
 pub(super) fn skin(
     wide: WideInput,
     positions_in: &[Vec3],
@@ -33,6 +34,11 @@ pub(super) fn skin(
     positions_out: &mut [Vec3],
     normals_out: &mut [Vec3],
 ) -> usize {
+    // The portable lanes would do each fused multiply-add as a libm call on x86-64 without
+    // FMA, and elsewhere are not measured yet: the portable loop does those vertices.
+    if lanes::Backend::current() != lanes::Backend::Avx2 {
+        return 0;
+    }
     let with_normals = !normals_out.is_empty();
     let mut n = positions_in.len().min(positions_out.len()).min(wide.joints.len()).min(wide.weights.len());
     if with_normals {

@@ -1,4 +1,4 @@
-//! What the wide (AVX2 + FMA) skinning kernel reads, and the safe entry to it.
+//! What the wide (AVX2 + FMA) skinning kernel (`skin_lanes`) reads.
 //!
 //! - `WidePalette`: 256 joint matrices of 16 floats (four columns x, y, z, translation, each
 //!   with a zero fourth lane). Entries past the skin's joints stay zero, so any `u8` joint
@@ -11,11 +11,11 @@
 //!   own weights: no 16-byte-per-vertex copy at start-up). Half the index bytes, and no
 //!   per-vertex clean-up in the loop.
 //!
-//! `skin_wide` runs the kernel when the CPU has it (runtime detection) and reports how
+//! `skin_lanes::skin` runs the kernel when the CPU has it (runtime detection) and reports how
 //! many leading vertices it did; the caller finishes the rest with the portable loop,
 //! which does the same operations in the same order, fused the same way (so the same bits).
 
-use glam::{Affine3A, Mat4, Vec3, Vec4};
+use glam::{Affine3A, Mat4, Vec4};
 
 use crate::rig::InfluenceSet;
 
@@ -130,31 +130,13 @@ impl WideInput<'_> {
     }
 }
 
-/// Skins the leading vertices it can with the lanes kernel (whole blocks of
-/// `skin_lanes::BLOCK`) and returns how many; 0 off the AVX2 backend. `normals_out`
-/// empty = positions only.
-pub(crate) fn skin_wide(
-    wide: WideInput,
-    positions_in: &[Vec3],
-    normals_in: &[Vec3],
-    positions_out: &mut [Vec3],
-    normals_out: &mut [Vec3],
-) -> usize {
-    // The portable lanes would do each fused multiply-add as a libm call on x86-64 without
-    // FMA, and elsewhere are not measured yet: the portable loop does those vertices.
-    if crate::lanes::Backend::current() != crate::lanes::Backend::Avx2 {
-        return 0;
-    }
-    super::skin_lanes::skin(wide, positions_in, normals_in, positions_out, normals_out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::anim::skinning::tests::reference_vertex;
     use crate::anim::skinning::{Affine34, SkinInput, skin_fast};
     use crate::rig::WeightStorage;
-    use glam::{Mat4, Quat};
+    use glam::{Mat4, Quat, Vec3};
 
     /// xorshift: deterministic random-ish rigs.
     struct Rng(u32);
@@ -314,7 +296,8 @@ mod tests {
         let input = WideInput { palette: &wide, joints: &packed.joints, weights: packed.weights(&c.set) };
         for n in [0, 1, 7, 8, 9, 15, 16, 17, 40] {
             let (mut p, mut nr) = (vec![Vec3::NAN; n], vec![Vec3::NAN; n]);
-            let done = skin_wide(input, &c.positions[..n], &c.normals[..n], &mut p, &mut nr);
+            let done =
+                crate::anim::skin_lanes::skin(input, &c.positions[..n], &c.normals[..n], &mut p, &mut nr);
             assert_eq!(done % 8, 0);
             assert!(done <= n, "n={n} done={done}");
             // Where the kernel runs (not with RIGSCOPE_SIMD=scalar), it does every whole block.

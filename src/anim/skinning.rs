@@ -11,7 +11,7 @@
 //!   chunked so that big meshes are split over the rayon pool (persistent threads, no
 //!   spawn per frame) above `PARALLEL_MIN_VERTICES`. When the skin fits the wide palette
 //!   (<= 255 joints) and the CPU has AVX2 and FMA, each chunk's vertices go through the
-//!   wide kernel (`skin_wide`) first, and this loop does the few left over.
+//!   wide kernel (`skin_lanes`, on `skin_wide`'s palette) first, and this loop does the few left over.
 //! - `skin_in_place`, the general one, for several influence sets or a non-finite joint
 //!   matrix (where `0 * inf` would differ from skipping the influence).
 //!
@@ -27,7 +27,7 @@
 use glam::{Affine3A, Mat3, Mat4, Vec3, Vec3A, Vec4};
 use rayon::prelude::*;
 
-use super::skin_wide::{WideInput, skin_wide};
+use super::skin_wide::WideInput;
 use crate::rig::InfluenceSet;
 
 /// Adds `sum_k w_k * J[joints_k]` to `acc`, each column fused: `J * w + acc`. An influence
@@ -291,7 +291,7 @@ fn normalize4(v: [Vec3A; 4]) -> [Vec3A; 4] {
 /// rest. `normals` empty = positions only.
 fn skin_chunk(input: SkinInput, palette: &[Affine34], positions: &mut [Vec3], normals: &mut [Vec3]) {
     let done = match input.wide {
-        Some(wide) => skin_wide(wide, input.positions, input.normals, positions, normals),
+        Some(wide) => super::skin_lanes::skin(wide, input.positions, input.normals, positions, normals),
         None => 0,
     };
     if done == 0 {
