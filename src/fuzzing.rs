@@ -223,6 +223,13 @@ mod tests {
     }
 
     fn replay(target: &str, body: fn(&[u8])) {
+        // The published crate leaves fuzz/ out (cargo never packages a nested package), so
+        // from a package these tests have nothing to replay; in the repository they must.
+        let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+        if !fuzz.join("Cargo.toml").is_file() {
+            eprintln!("note: skipping the {target} corpus replay: fuzz/ is not here (a packaged crate)");
+            return;
+        }
         let files = inputs(target);
         assert!(!files.is_empty(), "no committed inputs for the {target} target");
         for file in files {

@@ -150,7 +150,7 @@ pub struct DiffArgs {
     /// Differences at or below this are no change (file units, radians, seconds, weights).
     #[arg(long, value_name = "TOL", default_value_t = crate::diff::DEFAULT_TOLERANCE, allow_negative_numbers = true)]
     pub tol: f32,
-    /// Print the versioned JSON document instead of text (schema in the README).
+    /// Print the versioned JSON document instead of text (schema in docs/commands.md).
     #[arg(long)]
     pub json: bool,
 }
@@ -230,7 +230,7 @@ pub struct CheckArgs {
     /// .gltf or .glb files, or folders searched recursively for them.
     #[arg(required = true, value_name = "FILE|DIR")]
     pub files: Vec<PathBuf>,
-    /// Print every finding as versioned JSON (schema in the README).
+    /// Print every finding as versioned JSON (schema in docs/commands.md).
     #[arg(long)]
     pub json: bool,
     /// Findings listed per code in the text output, vertices and joints alike (JSON always
@@ -253,7 +253,7 @@ pub struct CheckArgs {
 pub enum CheckFormat {
     /// Findings per file, then a summary.
     Text,
-    /// The versioned JSON document (schema in the README).
+    /// The versioned JSON document (schema in docs/commands.md).
     Json,
     /// SARIF 2.1.0, for code scanning.
     Sarif,
@@ -267,7 +267,7 @@ pub enum CheckFormat {
 pub struct InspectArgs {
     /// A .gltf or .glb file.
     pub file: PathBuf,
-    /// Print the versioned JSON document instead of text (schema in the README).
+    /// Print the versioned JSON document instead of text (schema in docs/commands.md).
     #[arg(long)]
     pub json: bool,
 }
@@ -284,7 +284,7 @@ pub struct PoseArgs {
     /// A time outside the clip shows its nearer end, with a note on stderr.
     #[arg(long = "time", value_name = "T", allow_negative_numbers = true)]
     pub times: Vec<f32>,
-    /// Print the versioned JSON document instead of text (schema in the README).
+    /// Print the versioned JSON document instead of text (schema in docs/commands.md).
     #[arg(long)]
     pub json: bool,
     /// Only this node (and its mesh), by name or index (`#N`: always index N); repeat for

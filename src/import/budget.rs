@@ -3,7 +3,7 @@
 //! vertices every frame draws. Accessor data the `Rig` shares is counted once.
 //! Each limit is a constant plus a multiple of the input's size (the file plus the bytes of
 //! its buffers as read), so a few hundred bytes of JSON cannot ask for gigabytes, while
-//! every file whose data is actually stored stays well inside. README "Limits" states the
+//! every file whose data is actually stored stays well inside. docs/loading.md "Limits" states the
 //! peak memory these rules give.
 
 use super::Fault;

@@ -32,7 +32,7 @@ impl ColorDepth {
         }
     }
 
-    /// How the status bar and the README name it.
+    /// How the status bar and docs/viewer.md name it.
     pub fn label(self) -> &'static str {
         match self {
             ColorDepth::TrueColor => "24-bit",

@@ -1,7 +1,7 @@
 //! Serde DTOs and text tables for `inspect` and `pose`: what the CLI prints, built from a
 //! `Rig` (and a `Workspace` for poses). Pure: callers pass any `Write`.
 //!
-//! The JSON shapes are a public contract (documented in the README): every document carries
+//! The JSON shapes are a public contract (documented in docs/commands.md): every document carries
 //! `format_version`, and a change to a field's meaning bumps it.
 
 pub mod checks;

@@ -174,7 +174,10 @@ const FACTS: &[Facts] = &[
 /// harness's output capture (which would swallow `println!` from a passing test).
 pub fn skip_notice(what: &str) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "note: skipping {what}: RIGSCOPE_ASSETS is not set (see README)");
+    let _ = writeln!(
+        std::io::stderr(),
+        "note: skipping {what}: RIGSCOPE_ASSETS is not set (see docs/development.md)"
+    );
 }
 
 pub fn assets_dir() -> Option<PathBuf> {

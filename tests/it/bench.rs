@@ -50,7 +50,7 @@ fn bench_json_has_every_key_with_positive_finite_values() {
     let load = positive(&doc["load_ms"], "load_ms");
     let first = positive(&doc["first_frame_ms"], "first_frame_ms");
     assert!(first > load, "first frame {first} ms before the load finished ({load} ms)");
-    // Floats as the README says: the shortest text of an f32 (no f64 noise digits).
+    // Floats as docs/commands.md says: the shortest text of an f32 (no f64 noise digits).
     for number in run.stdout.split(|c: char| !(c.is_ascii_digit() || ".e-+".contains(c))) {
         if let (Ok(wide), Ok(narrow)) = (number.parse::<f64>(), number.parse::<f32>()) {
             let shortest: f64 = narrow.to_string().parse().expect("an f32 prints as a number");

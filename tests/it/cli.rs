@@ -508,7 +508,8 @@ fn render_opens_on_the_viewers_camera_and_can_show_the_rest_pose() {
 
 #[test]
 fn completions_and_man_pages_name_every_command() {
-    let commands = ["inspect", "pose", "render", "check", "normalize", "bench", "completions", "man"];
+    let commands =
+        ["inspect", "pose", "render", "check", "diff", "normalize", "record", "bench", "completions", "man"];
     for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
         let run = rigscope(&["completions", shell]);
         assert_eq!(run.code, 0, "{shell}: {}", run.stderr);
@@ -523,6 +524,27 @@ fn completions_and_man_pages_name_every_command() {
     assert!(man.stdout.contains(".TH rigscope 1"), "{}", man.stdout);
     for cmd in commands {
         assert!(man.stdout.contains(&format!("rigscope\\-{cmd}(1)")), "man lists {cmd}");
+    }
+    // What clap does not know, before the version, as man-pages(7) orders a page.
+    let sections: Vec<&str> = man.stdout.lines().filter_map(|l| l.strip_prefix(".SH ")).collect();
+    assert_eq!(
+        sections,
+        [
+            "NAME",
+            "SYNOPSIS",
+            "DESCRIPTION",
+            "OPTIONS",
+            "SUBCOMMANDS",
+            "\"EXIT STATUS\"",
+            "ENVIRONMENT",
+            "\"SEE ALSO\"",
+            "VERSION"
+        ],
+        "{}",
+        man.stdout
+    );
+    for word in ["RIGSCOPE_SIMD", "NO_COLOR", "COLORTERM", "128+N", "docs/commands.md"] {
+        assert!(man.stdout.contains(word), "man says {word}: {}", man.stdout);
     }
     let pose = rigscope(&["man", "pose"]);
     assert!(pose.stdout.contains(".TH rigscope-pose 1"), "{}", pose.stdout);

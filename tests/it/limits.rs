@@ -1,4 +1,4 @@
-//! The memory bound README "Limits" states, held: small files that claim huge counts (zero-filled
+//! The memory bound docs/loading.md "Limits" states, held: small files that claim huge counts (zero-filled
 //! accessors of 100M elements, 67M keys, one mesh drawn by many nodes or a million instances,
 //! a sampler shared by thousands of channels, a meshopt fallback of 900 MB, an accessor shared
 //! by hundreds of meshes) are refused with a
@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-/// README "Limits": peak memory <= PER_INPUT_BYTE x input size + CONSTANT.
+/// docs/loading.md "Limits": peak memory <= PER_INPUT_BYTE x input size + CONSTANT.
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const PER_INPUT_BYTE: u64 = 100;
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
@@ -162,6 +162,11 @@ fn regressions() -> PathBuf {
 /// The committed files are exactly what `crafted` builds (RIGSCOPE_REGEN=1 rewrites them).
 #[test]
 fn the_crafted_files_are_committed_as_built() {
+    // fuzz/ is its own package, so a published rigscope crate does not hold these files.
+    if !Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/Cargo.toml").is_file() {
+        eprintln!("note: skipping the committed-files check: fuzz/ is not here (a packaged crate)");
+        return;
+    }
     for file in crafted() {
         let bytes = serde_json::to_vec(&file.json).unwrap_or_default();
         let path = regressions().join(file.name);
@@ -304,7 +309,7 @@ mod peak {
 }
 
 /// Every command and the viewer on every crafted file: a clear refusal (status 2, the
-/// file and the part named) or a normal run, always under the README's bound.
+/// file and the part named) or a normal run, always under the bound docs/loading.md states.
 #[test]
 fn peak_memory_stays_under_the_stated_bound() {
     #[cfg(not(target_os = "linux"))]

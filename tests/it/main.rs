@@ -5,6 +5,7 @@ mod check_many;
 mod cli;
 mod compare;
 mod diff;
+mod docs;
 mod draco;
 mod frames;
 mod golden;

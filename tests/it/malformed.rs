@@ -242,7 +242,7 @@ pub fn cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     ));
 
     // One zero-filled accessor (no bufferView) of 96 MB drawn by three primitives: more zeros
-    // than a file of a few hundred bytes may claim (README "Limits").
+    // than a file of a few hundred bytes may claim (docs/loading.md "Limits").
     rows.push((
         "zero_fill_per_use",
         {
