@@ -7,6 +7,7 @@ mod compare;
 mod diff;
 mod draco;
 mod frames;
+mod glb_edit;
 mod golden;
 mod instancing;
 mod limits;
