@@ -524,6 +524,40 @@ fn odd_key_data_loads_with_findings() {
 }
 
 #[test]
+fn key_times_are_reported_per_key_once_per_sampler() {
+    let mut bin = Bin::default();
+    let pos = bin.positions(&[[0.0; 3]]);
+    // Keys 2 and 3 are each at or below the key before them: two findings, as the
+    // validator's AnimationInputChecker gives, although two channels share the sampler.
+    let times = bin.floats(&[0.0, 1.0, 0.5, 0.25], "SCALAR", 4);
+    let moves = bin.floats(&[0.0; 12], "VEC3", 4);
+    let doc = bin.finish(json!({
+        "nodes": [{"mesh": 0}, {}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": pos}}]}],
+        "animations": [{"channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}},
+                                     {"sampler": 0, "target": {"node": 1, "path": "translation"}}],
+                        "samplers": [{"input": times, "output": moves}]}]
+    }));
+    let rig = load(&doc).map_err(|e| e.to_string());
+    let Ok(rig) = rig else { panic!("{rig:?}") };
+    let found: Vec<&str> = rig
+        .findings
+        .iter()
+        .filter(|f| f.code == "ACCESSOR_ANIMATION_INPUT_NON_INCREASING")
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "Animation input accessor element at index 2 is less than or equal to previous: 0.5 <= 1.0.",
+            "Animation input accessor element at index 3 is less than or equal to previous: 0.25 <= 0.5.",
+        ]
+    );
+    let report = crate::diagnose::check(&rig, &crate::diagnose::Options::default());
+    assert_eq!(report.with_code("ACCESSOR_ANIMATION_INPUT_NON_INCREASING").count(), 2);
+}
+
+#[test]
 fn cubicspline_tangents_need_not_be_unit() {
     let mut bin = Bin::default();
     let times = bin.floats(&[0.0, 1.0], "SCALAR", 2);
