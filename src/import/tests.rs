@@ -3,7 +3,7 @@
 //! value is derived by hand or from the glTF spec's formulas, next to the assertion.
 
 use super::*;
-use crate::rig::{Interpolation, Property, Topology, WeightStorage};
+use crate::rig::{Interpolation, Property, Severity, Topology, WeightStorage};
 use base64::Engine as _;
 use glam::{Quat, Vec3};
 use serde_json::{Value, json};
@@ -555,6 +555,42 @@ fn key_times_are_reported_per_key_once_per_sampler() {
     );
     let report = crate::diagnose::check(&rig, &crate::diagnose::Options::default());
     assert_eq!(report.with_code("ACCESSOR_ANIMATION_INPUT_NON_INCREASING").count(), 2);
+}
+
+#[test]
+fn an_ibm_view_with_a_byte_stride_is_reported_per_skin() {
+    let mut bin = Bin::default();
+    let pos = bin.positions(&[[0.0; 3]]);
+    let identity = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+    let strided = bin.floats(&identity, "MAT4", 1);
+    let plain = bin.floats(&identity, "MAT4", 1);
+    // 64 is the element size: the stride changes nothing, yet the validator's rule is that
+    // it is defined at all.
+    bin.views[bin.accessors[strided]["bufferView"].as_u64().map_or(0, |v| v as usize)]["byteStride"] =
+        json!(64);
+    let doc = bin.finish(json!({
+        "nodes": [{"mesh": 0}, {}, {}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": pos}}]}],
+        "skins": [{"joints": [1], "inverseBindMatrices": plain},
+                  {"joints": [2], "inverseBindMatrices": strided},
+                  {"joints": [1], "inverseBindMatrices": strided}]
+    }));
+    let rig = load(&doc).map_err(|e| e.to_string());
+    let Ok(rig) = rig else { panic!("{rig:?}") };
+    let found: Vec<(&str, Severity)> = rig
+        .findings
+        .iter()
+        .filter(|f| f.code == "SKIN_IBM_ACCESSOR_WITH_BYTESTRIDE")
+        .map(|f| (f.pointer.as_str(), f.severity))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("/skins/1/inverseBindMatrices", Severity::Error),
+            ("/skins/2/inverseBindMatrices", Severity::Error)
+        ]
+    );
+    assert_eq!(rig.skins[1].inverse_bind[0], glam::Mat4::IDENTITY);
 }
 
 #[test]
