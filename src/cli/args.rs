@@ -227,7 +227,7 @@ pub struct BenchArgs {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// .gltf or .glb files, or folders searched recursively for them.
+    /// .gltf, .glb, .vrm or .vrma files, or folders searched recursively for them.
     #[arg(required = true, value_name = "FILE|DIR")]
     pub files: Vec<PathBuf>,
     /// Print every finding as versioned JSON (schema in the README).
