@@ -282,8 +282,9 @@ pub struct PoseArgs {
     pub clip: Option<String>,
     /// Time in seconds; repeat for several (default: 11 evenly spaced times over the clip).
     /// A time outside the clip shows its nearer end, with a note on stderr.
+    /// Read as f64 so the JSON echoes each time exactly as asked; sampled in f32.
     #[arg(long = "time", value_name = "T", allow_negative_numbers = true)]
-    pub times: Vec<f32>,
+    pub times: Vec<f64>,
     /// Print the versioned JSON document instead of text (schema in the README).
     #[arg(long)]
     pub json: bool,
