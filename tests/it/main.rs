@@ -6,6 +6,7 @@ mod cli;
 mod compare;
 mod diff;
 mod draco;
+mod extensions;
 mod frames;
 mod glb_edit;
 mod golden;
