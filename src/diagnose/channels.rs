@@ -14,9 +14,9 @@
 //! `rig::Channel` does not keep its sampler index, so key-time findings point at
 //! `/animations/A/channels/C/sampler` instead of the validator's
 //! `/animations/A/samplers/S/input`, and a sampler shared by two channels is reported twice.
-//! Import reports key times per sampler at the validator's pointer, and may report quaternion
-//! length: `check` skips these rules for any code that `rig.findings` already uses, so they
-//! only run on rigs built without import.
+//! Import reports key times per key at the validator's sampler pointer: `check` skips the
+//! key-time rule when `rig.findings` has those codes, so it only runs on rigs built without
+//! import. Quaternion length is always checked here (import's per-accessor note is dropped).
 
 use super::codes;
 use super::finding::{Sink, dart_num};
@@ -33,7 +33,6 @@ pub const NEAR_OPPOSITE_DOT: f32 = 0.087_155_74;
 /// Which of the import-overlapping rules to run.
 pub(crate) struct ChannelRules {
     pub key_times: bool,
-    pub unit_quaternions: bool,
 }
 
 pub(crate) fn check_channels(rig: &Rig, rules: &ChannelRules, sink: &mut Sink) {
@@ -53,9 +52,7 @@ pub(crate) fn check_channels(rig: &Rig, rules: &ChannelRules, sink: &mut Sink) {
                 key_times(&channel.times, sink, sampler);
             }
             if channel.property == Property::Rotation && channel.components == 4 {
-                if rules.unit_quaternions {
-                    unit_quaternions(channel, sink, sampler);
-                }
+                unit_quaternions(channel, sink, sampler);
                 if channel.interpolation != Interpolation::Step {
                     neighbours(channel, sink, sampler);
                 }

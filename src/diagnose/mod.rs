@@ -6,9 +6,10 @@
 //! repairs or prints: the CLI decides exit codes from `Report::error_count` and friends, and
 //! `render_text` / `to_json` only format.
 //!
-//! Findings import already recorded (`rig.findings`) are included as they are; the rules that
-//! overlap with import (key times, unit quaternions) run only when import did not report that
-//! code itself.
+//! Findings import already recorded (`rig.findings`) are included as they are, but for two
+//! codes: key-time rules run only when import (which reports them per key at the validator's
+//! sampler pointer) did not, and import's per-accessor note of non-unit rotation keys gives
+//! way to the per-key, per-channel rule here, which counts them as the validator does.
 
 pub mod batch;
 mod channels;
@@ -85,6 +86,11 @@ fn run(rig: &Rig, options: &Options, rest: &[Mat4], globals: &[Mat4]) -> Report 
         if f.code == codes::INVALID_FLOAT.id && per_vertex.contains(&f.pointer) {
             continue;
         }
+        // Import notes non-unit rotation keys once per accessor; the rule below reports
+        // them as the validator does, once per key of each rotation channel (issue 37).
+        if f.code == codes::NON_NORMALIZED_QUATERNION.id {
+            continue;
+        }
         sink.push(f.into());
     }
     let import_has = |code: Code| rig.findings.iter().any(|f| f.code == code.id);
@@ -106,7 +112,6 @@ fn run(rig: &Rig, options: &Options, rest: &[Mat4], globals: &[Mat4]) -> Report 
     let rules = channels::ChannelRules {
         key_times: !import_has(codes::ANIMATION_INPUT_NON_INCREASING)
             && !import_has(codes::ANIMATION_INPUT_NEGATIVE),
-        unit_quaternions: !import_has(codes::NON_NORMALIZED_QUATERNION),
     };
     channels::check_channels(rig, &rules, &mut sink);
     let mut findings = sink.findings;

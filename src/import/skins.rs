@@ -83,10 +83,12 @@ fn one(
                     ),
                 ));
             }
+            // The validator's INVALID_IBM_ACCESSOR_COUNT is only for too few matrices (refused
+            // above); too many is valid glTF, so rigscope's own note says what it ignores.
             if mats.len() > joints.len() {
                 findings.push(
-                    "INVALID_IBM_ACCESSOR_COUNT",
-                    Severity::Error,
+                    "RIG_IBM_EXTRA_MATRICES",
+                    Severity::Info,
                     format!("/skins/{s}/inverseBindMatrices"),
                     format!(
                         "{} inverse bind matrices for {} joints; the extra ones are ignored",

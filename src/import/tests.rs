@@ -594,6 +594,61 @@ fn an_ibm_view_with_a_byte_stride_is_reported_per_skin() {
 }
 
 #[test]
+fn more_matrices_than_joints_is_valid_and_only_noted() {
+    let mut bin = Bin::default();
+    let pos = bin.positions(&[[0.0; 3]]);
+    let identity = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+    let two: Vec<f32> = identity.iter().chain(&identity).copied().collect();
+    let ibm = bin.floats(&two, "MAT4", 2);
+    let doc = bin.finish(json!({
+        "nodes": [{"mesh": 0}, {}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": pos}}]}],
+        "skins": [{"joints": [1], "inverseBindMatrices": ibm}]
+    }));
+    let rig = load(&doc).map_err(|e| e.to_string());
+    let Ok(rig) = rig else { panic!("{rig:?}") };
+    // The validator reports INVALID_IBM_ACCESSOR_COUNT only for `count < joints`.
+    let found: Vec<(&str, Severity)> = rig.findings.iter().map(|f| (f.code, f.severity)).collect();
+    assert_eq!(found, [("RIG_IBM_EXTRA_MATRICES", Severity::Info)]);
+    assert_eq!(rig.skins[0].inverse_bind.len(), 1);
+}
+
+#[test]
+fn check_counts_non_unit_rotation_keys_per_key_and_channel() {
+    let mut bin = Bin::default();
+    let pos = bin.positions(&[[0.0; 3]]);
+    let times = bin.floats(&[0.0, 1.0, 2.0], "SCALAR", 3);
+    // Keys 1 (length 0.5) and 2 (length 2) are not unit; two channels share the sampler,
+    // so the validator's QuaternionFloatChecker reports 2 keys x 2 channels.
+    let turns = bin.floats(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0, 2.0], "VEC4", 3);
+    let doc = bin.finish(json!({
+        "nodes": [{"mesh": 0}, {}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": pos}}]}],
+        "animations": [{"channels": [{"sampler": 0, "target": {"node": 0, "path": "rotation"}},
+                                     {"sampler": 0, "target": {"node": 1, "path": "rotation"}}],
+                        "samplers": [{"input": times, "output": turns}]}]
+    }));
+    let rig = load(&doc).map_err(|e| e.to_string());
+    let Ok(rig) = rig else { panic!("{rig:?}") };
+    let report = crate::diagnose::check(&rig, &crate::diagnose::Options::default());
+    let found: Vec<&str> = report
+        .findings
+        .iter()
+        .filter(|f| f.code == "ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION")
+        .map(|f| f.pointer.as_str())
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "/animations/0/channels/0/sampler",
+            "/animations/0/channels/0/sampler",
+            "/animations/0/channels/1/sampler",
+            "/animations/0/channels/1/sampler"
+        ]
+    );
+}
+
+#[test]
 fn cubicspline_tangents_need_not_be_unit() {
     let mut bin = Bin::default();
     let times = bin.floats(&[0.0, 1.0], "SCALAR", 2);
