@@ -61,6 +61,7 @@ pub(crate) fn build(
     findings: &mut Findings,
 ) -> Result<Loaded, Fault> {
     let root = src.json();
+    let pointer_declared = root.extensions_used.iter().any(|e| e == pointer::EXTENSION);
     let mut out = Loaded::default();
     for (a, json) in root.animations.iter().enumerate() {
         let mut channels = Vec::with_capacity(json.channels.len());
@@ -91,7 +92,14 @@ pub(crate) fn build(
         }
         let mut other_times = Vec::new();
         for pc in pointers.channels.iter().filter(|pc| pc.animation == a) {
-            match pointer::resolve(pc, nodes, meshes, findings) {
+            // Undeclared, the extension is ignored (`extensions::declared`): the channel has
+            // no target rigscope may follow, as in the validator.
+            let resolved = if pointer_declared || pc.pointer.is_empty() {
+                pointer::resolve(pc, nodes, meshes, findings)
+            } else {
+                Err(format!("{} is not declared in extensionsUsed; not previewed", pointer::EXTENSION))
+            };
+            match resolved {
                 Ok(targets) => {
                     for target in targets {
                         let slot = Slot { a, c: pc.channel, s: pc.sampler };

@@ -1029,6 +1029,41 @@ fn a_channel_without_a_target_node_loads_alike_whatever_the_text_names() {
     }
 }
 
+/// A pointer channel plays only when `extensionsUsed` declares the extension; undeclared,
+/// it is listed as not previewed and the extension object is UNDECLARED_EXTENSION.
+#[test]
+fn an_undeclared_animation_pointer_is_not_followed() {
+    let build = |declared: bool| {
+        let mut bin = Bin::default();
+        let times = bin.floats(&[0.0, 1.0], "SCALAR", 2);
+        let out = bin.floats(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0], "VEC4", 2);
+        let mut doc = json!({
+            "nodes": [{}],
+            "animations": [{"channels": [{"sampler": 0, "target": {"path": "pointer",
+                "extensions": {"KHR_animation_pointer": {"pointer": "/nodes/0/rotation"}}}}],
+                "samplers": [{"input": times, "output": out}]}]
+        });
+        if declared {
+            doc["extensionsUsed"] = json!(["KHR_animation_pointer"]);
+        }
+        bin.finish(doc)
+    };
+    let declared = load(&build(true)).map_err(|e| e.to_string());
+    let undeclared = load(&build(false)).map_err(|e| e.to_string());
+    let (Ok(declared), Ok(undeclared)) = (declared, undeclared) else { panic!("refused") };
+    assert_eq!(declared.clips[0].channels.len(), 1);
+    assert!(!declared.findings.iter().any(|f| f.code == "UNDECLARED_EXTENSION"));
+    assert_eq!(undeclared.clips[0].channels.len(), 0);
+    assert_eq!(undeclared.unpreviewed_channels.len(), 1);
+    let found: Vec<&str> = undeclared
+        .findings
+        .iter()
+        .filter(|f| f.code == "UNDECLARED_EXTENSION")
+        .map(|f| f.pointer.as_str())
+        .collect();
+    assert_eq!(found, ["/animations/0/channels/0/target/extensions/KHR_animation_pointer"]);
+}
+
 /// Attributes with custom names are never read, so one naming an accessor that does not
 /// exist is ignored like the rest; gltf-json keeps only one of them, chosen by key order,
 /// which once made the verdict depend on how the keys were sorted.
