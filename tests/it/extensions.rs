@@ -6,7 +6,7 @@
 //! by both with the same message; a declared unknown one is ignored and copied through.
 //! Variants of committed files are made here by editing their JSON chunk.
 
-use rigscope::rig::{Compression, Severity};
+use rigscope::rig::{Compression, ExtensionHandling, Severity};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -86,6 +86,10 @@ fn an_undeclared_draco_stream_is_ignored_by_both_loaders_and_normalize_refuses()
             .collect();
         assert_eq!(undeclared, [(pointer.as_str(), Severity::Error)], "{tag}");
         assert_eq!(rig.storage.primitives[0].compression, None, "{tag}");
+        // Whatever lists name Draco, `inspect` never calls it applied when it was not.
+        for ext in rig.storage.extensions.iter().filter(|e| e.name == DRACO) {
+            assert_eq!(ext.handling == ExtensionHandling::Applied, ext.used, "{tag}: {ext:?}");
+        }
         let set = &rig.meshes[0].primitives[0].influences[0];
         assert_eq!(set.weights.len(), 2401, "{tag}");
         assert!(set.weights.iter().all(|w| *w == [0.0; 4]), "{tag}: the accessors store no weights");
