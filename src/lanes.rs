@@ -18,8 +18,9 @@
 //! Kernels must be `#[inline(always)]` down to the last helper: a function the compiler
 //! leaves out of line is compiled for the baseline only, and calls each operation.
 //!
-//! `RIGSCOPE_SIMD=scalar` forces `Portable` for the whole program (CI runs the tests once
-//! so); any other value (`avx2`, or `avx512` from older scripts) the best the CPU has.
+//! `RIGSCOPE_SIMD=scalar` forces `Portable` for the whole program, `with_fma!` included (CI
+//! runs the tests once so); `avx2` (or `avx512` from older scripts) or no value asks for the
+//! best the CPU has, and any other value does the same after a note (`simd_env_note`).
 #![allow(unsafe_code)]
 
 use std::marker::PhantomData;
@@ -108,6 +109,45 @@ fn scalar_requested(value: Option<&str>) -> bool {
     value.is_some_and(|v| v.trim().eq_ignore_ascii_case("scalar"))
 }
 
+/// The values `RIGSCOPE_SIMD` knows.
+pub(crate) const SIMD_VALUES: [&str; 3] = ["scalar", "avx2", "avx512"];
+
+/// What to tell the user about `RIGSCOPE_SIMD=value` when it is none of `SIMD_VALUES`
+/// (an empty value counts as unset): which ones exist, and what runs instead.
+pub(crate) fn unknown_value_note(value: Option<&str>) -> Option<String> {
+    let v = value?.trim();
+    if v.is_empty() || SIMD_VALUES.iter().any(|k| v.eq_ignore_ascii_case(k)) {
+        return None;
+    }
+    Some(format!(
+        "RIGSCOPE_SIMD={v} is not a known value ({}): using the best the CPU has",
+        SIMD_VALUES.join(", ")
+    ))
+}
+
+/// Whether `with_fma!` enters its FMA-compiled copy: only on a CPU with FMA, never with
+/// `RIGSCOPE_SIMD=scalar` (the portable path everywhere) nor, in tests, with `Portable`
+/// forced on this thread.
+#[inline]
+pub(crate) fn fma_allowed() -> bool {
+    #[cfg(test)]
+    if let Some(b) = FORCED.get() {
+        return b != Backend::Portable && fma_present();
+    }
+    vectors_allowed() && fma_present()
+}
+
+fn fma_present() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// A kernel, written once against the lane types and run by `run` with an `Isa`.
 pub(crate) trait Kernel {
     type Output;
@@ -131,7 +171,7 @@ pub(crate) fn run<K: Kernel>(kernel: K) -> K::Output {
 }
 
 /// Calls `body(args)` (an `#[inline(always)]` function), compiled a second time with FMA
-/// and run that way when the CPU has it. In a baseline x86_64 build `mul_add` is a call to
+/// and run that way when the CPU has it and `fma_allowed` says so. In a baseline x86_64 build `mul_add` is a call to
 /// libm's `fmaf` per lane (the same correctly rounded result), which made the portable loop
 /// many times slower. Without FMA hardware (x86 from before 2013) the calls remain: slower,
 /// same bits. Kept here, beside `run`, so that `unsafe` stays in this module.
@@ -143,8 +183,8 @@ macro_rules! with_fma {
             fn with_fma($($arg: $ty),*) $(-> $ret)? {
                 $body($($arg),*)
             }
-            if std::arch::is_x86_feature_detected!("fma") {
-                // SAFETY: `with_fma` needs nothing but FMA, which the CPU was just seen to have.
+            if $crate::lanes::fma_allowed() {
+                // SAFETY: `with_fma` needs nothing but FMA, which `fma_allowed` just saw the CPU has.
                 #[allow(unsafe_code)]
                 return unsafe { with_fma($($arg),*) };
             }
@@ -1016,5 +1056,43 @@ mod tests {
         assert_eq!(Portable::f_high_halves(r, [9.0; WIDTH]), [4.0, 5.0, 6.0, 7.0, 9.0, 9.0, 9.0, 9.0]);
         assert!(scalar_requested(Some(" Scalar ")));
         assert!(!scalar_requested(Some("avx512")) && !scalar_requested(None));
+    }
+
+    #[test]
+    fn unknown_values_are_named_with_the_known_ones() {
+        for known in [None, Some(""), Some("scalar"), Some(" AVX2"), Some("avx512")] {
+            assert_eq!(unknown_value_note(known), None, "{known:?}");
+        }
+        assert_eq!(
+            unknown_value_note(Some("bogus")).as_deref(),
+            Some(
+                "RIGSCOPE_SIMD=bogus is not a known value (scalar, avx2, avx512): using the best the CPU has"
+            )
+        );
+    }
+
+    #[test]
+    fn portable_keeps_with_fma_on_the_baseline_body_with_the_same_bits() {
+        // Through the macro itself: the same bits whichever copy runs.
+        #[inline(always)]
+        fn square_minus_one(x: f32) -> f32 {
+            x.mul_add(x, -1.0)
+        }
+        fn via_macro(x: f32) -> f32 {
+            with_fma!(square_minus_one(x: f32) -> f32)
+        }
+        let e = 1.0 + f32::EPSILON * 2048.0;
+        let portable = Backend::Portable.forced(|| {
+            assert!(!fma_allowed(), "scalar must never reach the FMA copy");
+            via_macro(e)
+        });
+        // Rounded once, as the contract says: 2^-11 + 2^-24, which a separate multiply and
+        // add would round to 2^-11.
+        assert_eq!(portable, 2f32.powi(-11) + 2f32.powi(-24));
+        for b in Backend::available() {
+            let (fused, took_fma) = b.forced(|| (via_macro(e), fma_allowed()));
+            assert_eq!(fused.to_bits(), portable.to_bits(), "{b:?}");
+            assert_eq!(took_fma, b == Backend::Avx2, "{b:?}");
+        }
     }
 }

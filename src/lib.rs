@@ -76,3 +76,9 @@ pub use rig::Rig;
 pub fn simd_path() -> &'static str {
     lanes::Backend::current().name()
 }
+
+/// A note for an unknown `RIGSCOPE_SIMD` value, naming the known ones (the caller prints it,
+/// once per run).
+pub fn simd_env_note() -> Option<String> {
+    lanes::unknown_value_note(std::env::var("RIGSCOPE_SIMD").ok().as_deref())
+}

@@ -673,14 +673,23 @@ pub(super) mod tests {
         assert!(build_palette(&joints, &mut palette));
         let input =
             SkinInput { positions: &positions, normals: &normals, joints: &js, weights: &ws, wide: None };
-        let (mut p, mut nr) = (vec![Vec3::NAN; n], vec![Vec3::NAN; n]);
-        skin_fast(input, &palette, &mut p, &mut nr, false);
-        let (mut gp, mut gn) = (positions.clone(), normals.clone());
-        skin_in_place(&mut gp, &mut gn, &[set(0, js.clone(), ws.clone())], &joints);
-        for v in 0..n {
-            let (sp, sn) = scalar_fused(&joints, js[v], ws[v], positions[v], normals[v]);
-            assert!(same_bits(p[v], sp) && same_bits(nr[v], sn), "fast path, vertex {v}");
-            assert!(same_bits(gp[v], sp) && same_bits(gn[v], sn), "general path, vertex {v}");
+        // `Portable` is what `RIGSCOPE_SIMD=scalar` runs: `with_fma!` then takes its baseline
+        // copy (no FMA instructions, `mul_add` in software), which must give the same bits.
+        for backend in crate::lanes::Backend::available() {
+            backend.forced(|| {
+                let (mut p, mut nr) = (vec![Vec3::NAN; n], vec![Vec3::NAN; n]);
+                skin_fast(input, &palette, &mut p, &mut nr, false);
+                let (mut gp, mut gn) = (positions.clone(), normals.clone());
+                skin_in_place(&mut gp, &mut gn, &[set(0, js.clone(), ws.clone())], &joints);
+                for v in 0..n {
+                    let (sp, sn) = scalar_fused(&joints, js[v], ws[v], positions[v], normals[v]);
+                    assert!(same_bits(p[v], sp) && same_bits(nr[v], sn), "{backend:?} fast path, vertex {v}");
+                    assert!(
+                        same_bits(gp[v], sp) && same_bits(gn[v], sn),
+                        "{backend:?} general path, vertex {v}"
+                    );
+                }
+            });
         }
     }
 

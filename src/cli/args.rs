@@ -227,7 +227,7 @@ pub struct BenchArgs {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// .gltf or .glb files, or folders searched recursively for them.
+    /// .gltf, .glb, .vrm or .vrma files, or folders searched recursively for them.
     #[arg(required = true, value_name = "FILE|DIR")]
     pub files: Vec<PathBuf>,
     /// Print every finding as versioned JSON (schema in docs/commands.md).
@@ -282,8 +282,9 @@ pub struct PoseArgs {
     pub clip: Option<String>,
     /// Time in seconds; repeat for several (default: 11 evenly spaced times over the clip).
     /// A time outside the clip shows its nearer end, with a note on stderr.
+    /// Read as f64 so the JSON echoes each time exactly as asked; sampled in f32.
     #[arg(long = "time", value_name = "T", allow_negative_numbers = true)]
-    pub times: Vec<f32>,
+    pub times: Vec<f64>,
     /// Print the versioned JSON document instead of text (schema in docs/commands.md).
     #[arg(long)]
     pub json: bool,

@@ -2,7 +2,7 @@
 //! [--ignore CODE,...] [--deny-warnings]`.
 //!
 //! One file named in text or JSON keeps the single-file output (and exits 2 when it cannot be
-//! loaded); anything else is a batch: folders searched for .gltf/.glb, files checked in
+//! loaded); anything else is a batch: folders searched for .gltf/.glb/.vrm/.vrma, files checked in
 //! parallel, a file that cannot be loaded counted as one error for that file.
 
 use std::path::{Path, PathBuf};
@@ -100,8 +100,9 @@ enum Found {
     Unlistable(String, String),
 }
 
-/// Files as given (whatever their extension), folders searched recursively for `.gltf` and
-/// `.glb` in name order. A path that does not exist, or folders holding no rig at all, are a
+/// Files as given (whatever their extension), folders searched recursively for `.gltf`,
+/// `.glb` and the binary glTF files VRM names `.vrm` (avatars) and `.vrma` (animations), in
+/// name order. A path that does not exist, or folders holding no rig at all, are a
 /// usage error: nothing is checked.
 fn find_rigs(paths: &[PathBuf]) -> Result<Vec<Found>, Failure> {
     let mut found = Vec::new();
@@ -129,19 +130,28 @@ fn find_rigs(paths: &[PathBuf]) -> Result<Vec<Found>, Failure> {
             }
         }
         if found.len() == before {
-            eprintln!("rigscope: note: {}: no .gltf or .glb files in this folder", path.display());
+            eprintln!(
+                "rigscope: note: {}: no .gltf, .glb, .vrm or .vrma files in this folder",
+                path.display()
+            );
         }
     }
     // Nothing to check is a mistake (a mistyped folder in a CI job), not a pass.
     if found.is_empty() {
         let given: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(Failure::input(format!("{}: no .gltf or .glb files to check", given.join(", "))));
+        return Err(Failure::input(format!(
+            "{}: no .gltf, .glb, .vrm or .vrma files to check",
+            given.join(", ")
+        )));
     }
     Ok(found)
 }
 
+/// Extensions of the files a folder is searched for.
+const RIG_EXTENSIONS: [&str; 4] = ["gltf", "glb", "vrm", "vrma"];
+
 fn is_rig_name(path: &Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("gltf") || e.eq_ignore_ascii_case("glb"))
+        .is_some_and(|e| RIG_EXTENSIONS.iter().any(|r| e.eq_ignore_ascii_case(r)))
 }

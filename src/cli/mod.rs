@@ -37,6 +37,9 @@ pub fn main() -> ExitCode {
         eprintln!("rigscope: error: {}", failure.message);
         return ExitCode::from(failure.code);
     }
+    if let Some(note) = crate::simd_env_note() {
+        eprintln!("rigscope: note: {note}");
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -35,6 +35,7 @@ pub fn run(args: &NormalizeArgs) -> Result<u8, Failure> {
     let input = |e: crate::import::ImportError| Failure::input(e.to_string());
     let (bytes, name, base_dir) = crate::import::read_file(&args.file).map_err(input)?;
     let before = crate::import::load_bytes(&bytes, &name, Some(base_dir)).map_err(input)?;
+    refuse_undeclared_geometry(&before)?;
     let raw = crate::import::load_raw_bytes(&bytes, &name, Some(base_dir)).map_err(input)?;
     let fixed = repair::repair(&before, &options);
     let written = export::write(&raw, &fixed, format)
@@ -61,6 +62,26 @@ pub fn run(args: &NormalizeArgs) -> Result<u8, Failure> {
     write_atomically(&args.output, &written.bytes)?;
     output::with_stdout(|out| summary.write(out))?;
     Ok(0)
+}
+
+/// A primitive carrying an extension `extensionsUsed` does not declare (a Draco stream, say)
+/// is read, by every command as by the validator, from its accessors' plain data: often
+/// zeros. Weights "repaired" from those would destroy what the extension holds, so the file
+/// is refused, naming the primitive and the extension.
+fn refuse_undeclared_geometry(rig: &Rig) -> Result<(), Failure> {
+    let Some(f) =
+        rig.findings.iter().find(|f| f.code == "UNDECLARED_EXTENSION" && f.pointer.starts_with("/meshes/"))
+    else {
+        return Ok(());
+    };
+    let (at, name) = f.pointer.rsplit_once("/extensions/").unwrap_or((&f.pointer, ""));
+    Err(Failure::input(format!(
+        "{}: {at} carries extension {name}, which extensionsUsed does not declare; rigscope ignores it \
+         (as the glTF validator does) and reads the primitive's plain accessors instead, so normalize \
+         will not rewrite weights it may have misread. Declare the extension in extensionsUsed, or \
+         remove it, and run normalize again",
+        rig.source
+    )))
 }
 
 /// Refuses to write over FILE (by any path: canonical paths, or the same file on disk

@@ -31,11 +31,12 @@ pub fn run(args: &PoseArgs) -> Result<u8, Failure> {
         vec![0.0]
     } else if args.times.is_empty() {
         let duration = clip.and_then(|c| rig.clips.get(c)).map_or(0.0, |c| c.duration);
-        default_times(duration)
+        default_times(duration).into_iter().map(as_written).collect()
     } else {
         args.times.clone()
     };
-    super::clamp::warn_times(&rig, clip, &times);
+    let sampled: Vec<f32> = times.iter().map(|&t| t as f32).collect();
+    super::clamp::warn_times(&rig, clip, &sampled);
     let options = PoseOptions { nodes, local: args.local, no_positions: args.no_positions };
     let doc = evaluate(&rig, clip, &times, &options);
     output::with_stdout(|out| {
@@ -73,6 +74,12 @@ fn pick_nodes(rig: &Rig, key: &str) -> Result<Vec<usize>, Failure> {
     Err(Failure::input(format!("{}: no node named or numbered '{key}' ({range}){hint}", rig.source)))
 }
 
+/// A time rigscope chose in f32, as the f64 of the decimal it prints as (`0.1`, not
+/// `0.10000000149011612`): the number a user reads in the output and can ask for again.
+fn as_written(t: f32) -> f64 {
+    t.to_string().parse().unwrap_or(f64::from(t))
+}
+
 /// `DEFAULT_TIMES` evenly spaced times from 0 to `duration`, the last exactly `duration`.
 /// In f64: `duration * 10 / 10` in f32 can land a rounding step past the end.
 fn default_times(duration: f32) -> Vec<f32> {
@@ -82,7 +89,7 @@ fn default_times(duration: f32) -> Vec<f32> {
 
 #[cfg(test)]
 mod tests {
-    use super::default_times;
+    use super::{as_written, default_times};
 
     #[test]
     fn default_times_end_on_the_duration_and_never_pass_it() {
@@ -93,5 +100,12 @@ mod tests {
             assert_eq!(times[10], d);
             assert!(times.iter().all(|&t| t <= d) && times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
         }
+    }
+
+    #[test]
+    fn chosen_times_are_written_as_their_f32_decimal() {
+        assert_eq!(as_written(0.1), 0.1);
+        assert_eq!(as_written(23.986_668), 23.986668);
+        assert_eq!(as_written(1.0), 1.0);
     }
 }

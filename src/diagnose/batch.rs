@@ -53,8 +53,9 @@ pub struct Summary {
     pub infos: usize,
     /// Findings by code over all files.
     pub counts: BTreeMap<&'static str, usize>,
-    /// The severity of each code in `counts`.
-    pub severities: BTreeMap<&'static str, Severity>,
+    /// Findings by code and severity over all files: a code reported with two severities
+    /// (by different files or rules) has two entries, so no count depends on file order.
+    pub by_severity: BTreeMap<(&'static str, Severity), usize>,
 }
 
 impl Summary {
@@ -68,7 +69,7 @@ impl Summary {
             s.infos += f.report.info_count();
             for finding in &f.report.findings {
                 *s.counts.entry(finding.code).or_insert(0) += 1;
-                s.severities.insert(finding.code, finding.severity);
+                *s.by_severity.entry((finding.code, finding.severity)).or_insert(0) += 1;
             }
         }
         s
@@ -76,6 +77,11 @@ impl Summary {
 
     pub fn fails(&self) -> bool {
         self.failed > 0
+    }
+
+    /// The most severe severity `code` was reported with, if it was.
+    pub fn severity(&self, code: &str) -> Option<Severity> {
+        self.by_severity.keys().filter(|(c, _)| *c == code).map(|&(_, s)| s).min()
     }
 }
 
@@ -105,5 +111,22 @@ mod tests {
         assert_eq!(s.counts.len(), 4);
         // The warning-only file fails too once warnings are denied.
         assert_eq!(Summary::new(&files, true).failed, 3);
+    }
+
+    #[test]
+    fn a_code_with_two_severities_is_counted_per_severity_in_any_file_order() {
+        let error = Finding::general(codes::WEIGHTS_NON_NORMALIZED, "/meshes/0".into(), "m".into());
+        let mut warning = error.clone();
+        warning.severity = Severity::Warning;
+        let a = FileCheck::checked("a.glb".into(), Report::new(vec![error.clone(), error], Vec::new()));
+        let b = FileCheck::checked("b.glb".into(), Report::new(vec![warning], Vec::new()));
+        let code = codes::WEIGHTS_NON_NORMALIZED.id;
+        for files in [vec![a.clone(), b.clone()], vec![b, a]] {
+            let s = Summary::new(&files, false);
+            assert_eq!(s.counts.get(code), Some(&3));
+            assert_eq!(s.by_severity.get(&(code, Severity::Error)), Some(&2));
+            assert_eq!(s.by_severity.get(&(code, Severity::Warning)), Some(&1));
+            assert_eq!(s.severity(code), Some(Severity::Error));
+        }
     }
 }

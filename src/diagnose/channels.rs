@@ -4,9 +4,8 @@
 //! From KhronosGroup/glTF-Validator `lib/src/base/animation.dart`:
 //! - a translation/rotation/scale channel on a node with a skin is
 //!   ANIMATION_CHANNEL_TARGET_NODE_SKIN at `/animations/A/channels/C/target/path`;
-//! - `AnimationInputChecker`: a negative time is ACCESSOR_ANIMATION_INPUT_NEGATIVE, else a
-//!   time `<=` the last non-negative one (not for key 0) is
-//!   ACCESSOR_ANIMATION_INPUT_NON_INCREASING;
+//! - `AnimationInputChecker` (see `rig::key_times`): per key, ACCESSOR_ANIMATION_INPUT_NEGATIVE
+//!   or ACCESSOR_ANIMATION_INPUT_NON_INCREASING;
 //! - `QuaternionFloatChecker`: `|sqrt(x²+y²+z²+w²) - 1| > 0.00769` is
 //!   ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION at
 //!   `/animations/A/channels/C/sampler`; for CUBICSPLINE only the value of each
@@ -15,11 +14,13 @@
 //! `rig::Channel` does not keep its sampler index, so key-time findings point at
 //! `/animations/A/channels/C/sampler` instead of the validator's
 //! `/animations/A/samplers/S/input`, and a sampler shared by two channels is reported twice.
-//! Import may already report key times and quaternion length: `check` skips these rules for
-//! any code that `rig.findings` already uses.
+//! Import reports key times per key at the validator's sampler pointer: `check` skips the
+//! key-time rule when `rig.findings` has those codes, so it only runs on rigs built without
+//! import. Quaternion length is always checked here (import's per-accessor note is dropped).
 
 use super::codes;
 use super::finding::{Sink, dart_num};
+use crate::rig::key_times::key_time_issues;
 use crate::rig::{Channel, Interpolation, Property, Rig};
 
 /// The validator's `unitLengthThresholdVec4` (slightly above signed 8-bit quantisation error).
@@ -32,7 +33,6 @@ pub const NEAR_OPPOSITE_DOT: f32 = 0.087_155_74;
 /// Which of the import-overlapping rules to run.
 pub(crate) struct ChannelRules {
     pub key_times: bool,
-    pub unit_quaternions: bool,
 }
 
 pub(crate) fn check_channels(rig: &Rig, rules: &ChannelRules, sink: &mut Sink) {
@@ -52,9 +52,7 @@ pub(crate) fn check_channels(rig: &Rig, rules: &ChannelRules, sink: &mut Sink) {
                 key_times(&channel.times, sink, sampler);
             }
             if channel.property == Property::Rotation && channel.components == 4 {
-                if rules.unit_quaternions {
-                    unit_quaternions(channel, sink, sampler);
-                }
+                unit_quaternions(channel, sink, sampler);
                 if channel.interpolation != Interpolation::Step {
                     neighbours(channel, sink, sampler);
                 }
@@ -64,27 +62,13 @@ pub(crate) fn check_channels(rig: &Rig, rules: &ChannelRules, sink: &mut Sink) {
 }
 
 fn key_times(times: &[f32], sink: &mut Sink, pointer: impl Fn() -> String) {
-    let mut last = 0.0f32;
-    for (k, &t) in times.iter().enumerate() {
-        if t < 0.0 {
-            sink.general(codes::ANIMATION_INPUT_NEGATIVE, pointer(), || {
-                format!(
-                    "Animation input accessor element at index {k} is negative: {}.",
-                    dart_num(f64::from(t))
-                )
-            });
-            continue;
-        }
-        if k != 0 && t <= last {
-            sink.general(codes::ANIMATION_INPUT_NON_INCREASING, pointer(), || {
-                format!(
-                    "Animation input accessor element at index {k} is less than or equal to previous: {} <= {}.",
-                    dart_num(f64::from(t)),
-                    dart_num(f64::from(last))
-                )
-            });
-        }
-        last = t;
+    for issue in key_time_issues(times) {
+        let code = if issue.code == codes::ANIMATION_INPUT_NEGATIVE.id {
+            codes::ANIMATION_INPUT_NEGATIVE
+        } else {
+            codes::ANIMATION_INPUT_NON_INCREASING
+        };
+        sink.general(code, pointer(), || issue.message);
     }
 }
 

@@ -124,34 +124,11 @@ impl<'a> Sink<'a> {
     }
 }
 
-/// A number the way Dart's `toString` writes it in validator messages
-/// (`1.0`, `0.5`, `NaN`, `Infinity`), so messages read like the validator's.
-pub fn dart_num(v: f64) -> String {
-    if v.is_nan() {
-        "NaN".to_string()
-    } else if v.is_infinite() {
-        if v > 0.0 { "Infinity" } else { "-Infinity" }.to_string()
-    } else if v.fract() == 0.0 && v.abs() < 1e21 {
-        format!("{v:.1}")
-    } else {
-        format!("{v}")
-    }
-}
+pub use crate::rig::key_times::dart_num;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dart_numbers() {
-        assert_eq!(dart_num(1.0), "1.0");
-        assert_eq!(dart_num(-0.0), "-0.0");
-        assert_eq!(dart_num(0.25), "0.25");
-        assert_eq!(dart_num(f64::NAN), "NaN");
-        assert_eq!(dart_num(f64::NEG_INFINITY), "-Infinity");
-        // f32 0.99607843 widened: Dart prints the shortest f64 repr, as Rust's Display does.
-        assert_eq!(dart_num(f64::from(254.0f32 / 255.0)), "0.9960784316062927");
-    }
 
     #[test]
     fn sink_drops_ignored_codes() {

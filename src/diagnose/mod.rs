@@ -6,9 +6,10 @@
 //! repairs or prints: the CLI decides exit codes from `Report::error_count` and friends, and
 //! `render_text` / `to_json` only format.
 //!
-//! Findings import already recorded (`rig.findings`) are included as they are; the rules that
-//! overlap with import (key times, unit quaternions) run only when import did not report that
-//! code itself.
+//! Findings import already recorded (`rig.findings`) are included as they are, but for two
+//! codes: key-time rules run only when import (which reports them per key at the validator's
+//! sampler pointer) did not, and import's per-accessor note of non-unit rotation keys gives
+//! way to the per-key, per-channel rule here, which counts them as the validator does.
 
 pub mod batch;
 mod channels;
@@ -85,6 +86,11 @@ fn run(rig: &Rig, options: &Options, rest: &[Mat4], globals: &[Mat4]) -> Report 
         if f.code == codes::INVALID_FLOAT.id && per_vertex.contains(&f.pointer) {
             continue;
         }
+        // Import notes non-unit rotation keys once per accessor; the rule below reports
+        // them as the validator does, once per key of each rotation channel (issue 37).
+        if f.code == codes::NON_NORMALIZED_QUATERNION.id {
+            continue;
+        }
         sink.push(f.into());
     }
     let import_has = |code: Code| rig.findings.iter().any(|f| f.code == code.id);
@@ -106,18 +112,17 @@ fn run(rig: &Rig, options: &Options, rest: &[Mat4], globals: &[Mat4]) -> Report 
     let rules = channels::ChannelRules {
         key_times: !import_has(codes::ANIMATION_INPUT_NON_INCREASING)
             && !import_has(codes::ANIMATION_INPUT_NEGATIVE),
-        unit_quaternions: !import_has(codes::NON_NORMALIZED_QUATERNION),
     };
     channels::check_channels(rig, &rules, &mut sink);
     let mut findings = sink.findings;
-    soften_draco_sums(rig, &mut findings);
+    note_draco_sums(rig, &mut findings);
     Report::new(findings, primitives)
 }
 
-/// A Draco encoder quantises weights (12 bits by default), so decoded sums miss 1 by more
-/// than the validator's tolerance in files every tool writes that way; the validator does
-/// not decode Draco and never sees it. Such a sum is a warning that says where it comes from.
-fn soften_draco_sums(rig: &Rig, findings: &mut [Finding]) {
+/// A Draco encoder quantises weights (12 bits by default), so decoded sums can miss 1 by
+/// more than the validator's tolerance. The finding keeps the rule's severity (an error, as
+/// the validator reports on the decoded copy, issue 37) and says where the sum comes from.
+fn note_draco_sums(rig: &Rig, findings: &mut [Finding]) {
     let draco = |m: Option<usize>, p: Option<usize>| {
         rig.storage.primitives.iter().any(|s| {
             Some(s.mesh) == m
@@ -127,10 +132,8 @@ fn soften_draco_sums(rig: &Rig, findings: &mut [Finding]) {
     };
     for f in findings.iter_mut() {
         if f.code == codes::WEIGHTS_NON_NORMALIZED.id && draco(f.mesh, f.primitive) {
-            f.severity = crate::rig::Severity::Warning;
             f.message.push_str(
-                " (as decoded from the primitive's Draco stream, whose encoder quantised the weights; \
-                 the Khronos validator does not decode Draco)",
+                " (as decoded from the primitive's Draco stream, whose encoder quantised the weights)",
             );
         }
     }

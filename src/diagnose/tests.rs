@@ -683,3 +683,20 @@ fn a_skin_moved_as_a_whole_says_how_far_in_scene_units() {
     assert!(f.message.starts_with("The rest pose is not the bind pose"), "{}", f.message);
     assert!(f.message.contains(&format!("up to {:.4} scene units", 2f32.sqrt())), "{}", f.message);
 }
+
+#[test]
+fn draco_weight_sums_are_errors_as_on_the_decoded_copy() {
+    // 0.5 + 0.49 misses 1 by 1e-2: an error in the validator's rule whatever the storage.
+    let mut rig = skinned(8, WeightStorage::F32, &[(vec![[0, 1, 0, 0]], vec![[0.5, 0.49, 0.0, 0.0]])]);
+    rig.storage.primitives.push(crate::rig::PrimitiveStorage {
+        mesh: 0,
+        primitive: 0,
+        compression: Some(crate::rig::Compression::Draco),
+        ..Default::default()
+    });
+    let r = check(&rig, &Options::default());
+    let f = only(&r, codes::WEIGHTS_NON_NORMALIZED);
+    assert_eq!(f.severity, Severity::Error);
+    assert!(f.message.contains("Draco stream"), "{}", f.message);
+    assert_eq!(r.count(Severity::Warning), 0, "{:#?}", r.findings);
+}

@@ -61,6 +61,7 @@ pub(crate) fn build(
     findings: &mut Findings,
 ) -> Result<Loaded, Fault> {
     let root = src.json();
+    let pointer_declared = root.extensions_used.iter().any(|e| e == pointer::EXTENSION);
     let mut out = Loaded::default();
     for (a, json) in root.animations.iter().enumerate() {
         let mut channels = Vec::with_capacity(json.channels.len());
@@ -91,7 +92,14 @@ pub(crate) fn build(
         }
         let mut other_times = Vec::new();
         for pc in pointers.channels.iter().filter(|pc| pc.animation == a) {
-            match pointer::resolve(pc, nodes, meshes, findings) {
+            // Undeclared, the extension is ignored (`extensions::declared`): the channel has
+            // no target rigscope may follow, as in the validator.
+            let resolved = if pointer_declared || pc.pointer.is_empty() {
+                pointer::resolve(pc, nodes, meshes, findings)
+            } else {
+                Err(format!("{} is not declared in extensionsUsed; not previewed", pointer::EXTENSION))
+            };
+            match resolved {
                 Ok(targets) => {
                     for target in targets {
                         let slot = Slot { a, c: pc.channel, s: pc.sampler };
@@ -407,26 +415,10 @@ fn read_values(
 fn report_times(findings: &mut Findings, a: usize, s: usize, input: usize, times: &[f32]) {
     let pointer = format!("/animations/{a}/samplers/{s}/input");
     accessors::report_non_finite(findings, input, 1, times.iter().copied(), "key time");
-    if let Some(k) = times.windows(2).position(|w| w[1] <= w[0]) {
-        findings.push(
-            "ACCESSOR_ANIMATION_INPUT_NON_INCREASING",
-            Severity::Error,
-            pointer.clone(),
-            format!(
-                "key times must increase strictly; key {} ({}) does not follow key {k} ({})",
-                k + 1,
-                times[k + 1],
-                times[k]
-            ),
-        );
-    }
-    if let Some((k, t)) = times.iter().enumerate().find(|&(_, &t)| t < 0.0) {
-        findings.push(
-            "ACCESSOR_ANIMATION_INPUT_NEGATIVE",
-            Severity::Error,
-            pointer,
-            format!("key {k} has a negative time ({t} s)"),
-        );
+    // Once per key, as the validator's AnimationInputChecker reports (issue 37); a sampler
+    // read again for another channel is not reported twice.
+    for issue in crate::rig::key_times::key_time_issues(times) {
+        findings.push_element(issue.code, Severity::Error, &pointer, issue.key, issue.message);
     }
 }
 

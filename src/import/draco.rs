@@ -6,6 +6,10 @@
 //! `normalize` writes; the loaded document keeps the file's declarations for reports).
 //! Every later stage then sees an ordinary file.
 //!
+//! Only a file whose `extensionsUsed` declares the extension is decoded: as the validator
+//! does, an undeclared extension object is ignored (and reported, see `extensions`), so the
+//! primitive reads as its accessors' plain data in every command.
+//!
 //! Accessors are filled in place, so their indices (named by findings and `inspect`) stay
 //! those of the file. Per the extension, the accessors' own `bufferView` is ignored when a
 //! primitive is compressed, and attributes the stream does not carry are read as usual.
@@ -89,6 +93,11 @@ pub(crate) fn decode_document(
 /// `Expanded::buffer` to its buffers.
 pub(crate) fn expand<B: AsRef<[u8]>>(json: &mut Value, buffers: &[B]) -> Result<Expanded, Fault> {
     let mut out = Expanded::default();
+    // Undeclared, the extension is ignored by every reader of the file (`load` and the raw
+    // copy `normalize` writes from alike): see `extensions::undeclared`.
+    if !super::extensions::declared(json, EXTENSION) {
+        return Ok(out);
+    }
     let new_buffer = buffers.len();
     let mut filled = HashSet::new();
     let mesh_count = json.get("meshes").and_then(Value::as_array).map_or(0, Vec::len);

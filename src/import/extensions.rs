@@ -2,8 +2,11 @@
 //! do without. rigscope draws no materials, textures or lights, so an extension that only
 //! changes those is ignored even when the file requires it; one that changes geometry or
 //! motion must be applied, or the file is refused (naming every such extension at once).
+//! An extension object `extensionsUsed` does not declare is ignored everywhere, with a finding.
 
-use crate::rig::ExtensionHandling;
+use super::findings::Findings;
+use crate::rig::{ExtensionHandling, Severity};
+use serde_json::Value;
 
 /// Extensions whose data rigscope reads and applies at load.
 const APPLIED: &[&str] = &[
@@ -43,6 +46,95 @@ pub(crate) fn handling(name: &str, required: bool) -> ExtensionHandling {
     }
 }
 
+/// Whether the document's `extensionsUsed` lists `name`. An extension object whose name it
+/// does not list is ignored by every reader of the file (`load`, and the raw copy `normalize`
+/// writes from), as the glTF spec asks every extension in use to be listed and the validator
+/// treats an undeclared one (`getExtensions` in KhronosGroup/glTF-Validator `lib/src/utils.dart`):
+/// reported, never applied.
+pub(crate) fn declared(json: &Value, name: &str) -> bool {
+    json.get("extensionsUsed").and_then(Value::as_array).is_some_and(|used| used.iter().any(|e| e == name))
+}
+
+/// Every extension object of the document whose name `extensionsUsed` does not list, as
+/// `(JSON pointer, name)` in key order: the validator's UNDECLARED_EXTENSION. Extras
+/// are data, not glTF objects, and undeclared extension objects are not looked into.
+pub(crate) fn undeclared(json: &Value) -> Vec<(String, String)> {
+    let used: Vec<&str> = json
+        .get("extensionsUsed")
+        .and_then(Value::as_array)
+        .map(|u| u.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    walk(json, &mut String::new(), &used, &mut out);
+    out
+}
+
+fn walk(value: &Value, at: &mut String, used: &[&str], out: &mut Vec<(String, String)>) {
+    let len = at.len();
+    match value {
+        Value::Object(map) => {
+            for (key, item) in map {
+                if key == "extras" {
+                    continue;
+                }
+                at.push('/');
+                at.push_str(&escape(key));
+                if key == "extensions"
+                    && let Value::Object(extensions) = item
+                {
+                    for (name, object) in extensions {
+                        let inner = at.len();
+                        at.push('/');
+                        at.push_str(&escape(name));
+                        if used.contains(&name.as_str()) {
+                            walk(object, at, used, out);
+                        } else {
+                            out.push((at.clone(), name.clone()));
+                        }
+                        at.truncate(inner);
+                    }
+                } else {
+                    walk(item, at, used, out);
+                }
+                at.truncate(len);
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                at.push('/');
+                at.push_str(&i.to_string());
+                walk(item, at, used, out);
+                at.truncate(len);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A JSON pointer token (RFC 6901).
+fn escape(key: &str) -> std::borrow::Cow<'_, str> {
+    if key.contains(['~', '/']) { key.replace('~', "~0").replace('/', "~1").into() } else { key.into() }
+}
+
+/// Records UNDECLARED_EXTENSION (an error, as the validator's LinkError) for every extension
+/// object `undeclared` finds in the JSON text. Only a text that names "extensions" is parsed
+/// again; numbers past f64 and stray bytes are read as the raw copy reads them.
+pub(crate) fn report_undeclared(text: &[u8], findings: &mut Findings) {
+    if !text.windows(12).any(|w| w == b"\"extensions\"") {
+        return;
+    }
+    let text = String::from_utf8_lossy(text);
+    let Ok(json) = serde_json::from_str::<Value>(&super::raw::clamp_huge_numbers(&text)) else { return };
+    for (pointer, _) in undeclared(&json) {
+        findings.push(
+            "UNDECLARED_EXTENSION",
+            Severity::Error,
+            pointer,
+            "Extension is not declared in extensionsUsed (rigscope ignores it, as the validator does).",
+        );
+    }
+}
+
 /// Why a required extension rigscope does not support matters, for the error message.
 pub(crate) fn why_unsupported(name: &str) -> Option<&'static str> {
     name.contains("compression").then_some("compressed geometry needs a decoder rigscope does not have")
@@ -74,5 +166,32 @@ mod tests {
         // Anything else that is required changes what rigscope would show.
         assert_eq!(handling("ACME_warp_vertices", true), H::Unsupported);
         assert_eq!(handling("ACME_warp_vertices", false), H::Ignored);
+    }
+
+    #[test]
+    fn undeclared_extension_objects_are_found_outside_extras() {
+        let doc = serde_json::json!({
+            "extensionsUsed": ["KHR_materials_unlit"],
+            "extensions": {"ACME/root": {}},
+            "meshes": [{"primitives": [
+                {"extensions": {"KHR_draco_mesh_compression": {"extensions": {"ACME_inner": {}}}}},
+                {"extensions": {"KHR_materials_unlit": {"extensions": {"ACME_inner": {}}}}}
+            ]}],
+            "materials": [{"extras": {"extensions": {"ACME_in_extras": {}}}}]
+        });
+        assert!(declared(&doc, "KHR_materials_unlit") && !declared(&doc, "KHR_draco_mesh_compression"));
+        let found: Vec<(String, String)> = undeclared(&doc);
+        let found: Vec<(&str, &str)> = found.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+        assert_eq!(
+            found,
+            [
+                ("/extensions/ACME~1root", "ACME/root"),
+                (
+                    "/meshes/0/primitives/0/extensions/KHR_draco_mesh_compression",
+                    "KHR_draco_mesh_compression"
+                ),
+                ("/meshes/0/primitives/1/extensions/KHR_materials_unlit/extensions/ACME_inner", "ACME_inner"),
+            ]
+        );
     }
 }

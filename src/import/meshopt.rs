@@ -64,10 +64,14 @@ impl Plan {
         }
         let doc: Document =
             serde_json::from_slice(json).map_err(|e| Fault::new("", format!("invalid JSON: {e}")))?;
+        // Only the names the file declares: an undeclared extension object is ignored, as
+        // the validator does (see `extensions::undeclared`).
+        let declared: Vec<&str> =
+            EXTENSIONS.iter().copied().filter(|n| root.extensions_used.iter().any(|e| e == n)).collect();
         let mut views = Vec::with_capacity(doc.buffer_views.len());
         for (i, view) in doc.buffer_views.iter().enumerate() {
             let mut found = None;
-            for name in EXTENSIONS {
+            for &name in &declared {
                 let Some(value) = view.extensions.as_ref().and_then(|e| e.get(name)) else { continue };
                 let mut c = Compressed::deserialize(value)
                     .map_err(|e| Fault::new(format!("bufferViews[{i}].extensions.{name}"), e.to_string()))?;
@@ -81,7 +85,7 @@ impl Plan {
             .buffers
             .iter()
             .map(|b| {
-                EXTENSIONS.iter().any(|name| {
+                declared.iter().any(|name| {
                     b.extensions.as_ref().and_then(|e| e.get(*name)).and_then(|x| x.get("fallback"))
                         == Some(&serde_json::Value::Bool(true))
                 })

@@ -98,6 +98,7 @@ pub fn load_bytes(bytes: &[u8], name: &str, base_dir: Option<&Path>) -> Result<R
 fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Result<Rig, Fault> {
     let mut findings = Findings::default();
     let parsed = document::parse(bytes, &mut findings)?;
+    extensions::report_undeclared(parsed.json, &mut findings);
     let json = parsed.document.as_json();
     let compressed = meshopt::Plan::read(json, parsed.json)?;
     let mut data = buffers::resolve(json, parsed.bin, base_dir, |i| compressed.is_fallback(i))?;

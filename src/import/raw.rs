@@ -90,7 +90,7 @@ fn build(bytes: &[u8], base_dir: Option<&Path>) -> Result<RawAsset, Fault> {
 /// `parse` skips numbers it ignores without checking their range, while a
 /// `serde_json::Value` refuses one past f64 ("4e962" under an unknown key): such a number is
 /// written as the largest f64 of its sign, so every command gives the same verdict.
-fn clamp_huge_numbers(text: &str) -> std::borrow::Cow<'_, str> {
+pub(super) fn clamp_huge_numbers(text: &str) -> std::borrow::Cow<'_, str> {
     let bytes = text.as_bytes();
     let mut out: Option<String> = None;
     let (mut i, mut copied, mut in_string) = (0, 0, false);

@@ -69,6 +69,7 @@ fn one(
         Some(a) => {
             let at = format!("skins[{s}].inverseBindMatrices");
             let acc = src.check(a, &INVERSE_BIND, &at, findings)?;
+            report_ibm_stride(src, s, a, findings);
             src.charge_copy(&acc, &at)?;
             let reader = skin.reader(src.data());
             let mats = accessors::collect(&acc, reader.read_inverse_bind_matrices(), [[0.0; 4]; 4], &at)?;
@@ -82,10 +83,12 @@ fn one(
                     ),
                 ));
             }
+            // The validator's INVALID_IBM_ACCESSOR_COUNT is only for too few matrices (refused
+            // above); too many is valid glTF, so rigscope's own note says what it ignores.
             if mats.len() > joints.len() {
                 findings.push(
-                    "INVALID_IBM_ACCESSOR_COUNT",
-                    Severity::Error,
+                    "RIG_IBM_EXTRA_MATRICES",
+                    Severity::Info,
                     format!("/skins/{s}/inverseBindMatrices"),
                     format!(
                         "{} inverse bind matrices for {} joints; the extra ones are ignored",
@@ -116,6 +119,26 @@ fn one(
         skeleton,
         joint_order,
     })
+}
+
+/// KhronosGroup/glTF-Validator `lib/src/base/skin.dart` (`Skin.link`): a buffer view read by
+/// an inverse-bind-matrices accessor must not define `byteStride` at all, whatever its value
+/// (SKIN_IBM_ACCESSOR_WITH_BYTESTRIDE, a LinkError, so an error). The matrices still read.
+fn report_ibm_stride(src: &Source<'_>, s: usize, accessor: usize, findings: &mut Findings) {
+    let root = src.json();
+    let view = root
+        .accessors
+        .get(accessor)
+        .and_then(|a| a.buffer_view)
+        .and_then(|v| root.buffer_views.get(v.value()));
+    if view.is_some_and(|v| v.byte_stride.is_some()) {
+        findings.push(
+            "SKIN_IBM_ACCESSOR_WITH_BYTESTRIDE",
+            Severity::Error,
+            format!("/skins/{s}/inverseBindMatrices"),
+            "bufferView.byteStride must not be defined for buffer views used by inverse bind matrices accessors.",
+        );
+    }
 }
 
 fn report_duplicates(s: usize, joints: &[usize], findings: &mut Findings) {

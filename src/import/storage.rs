@@ -4,7 +4,7 @@
 
 use super::accessors::{component_name, type_name};
 use super::{extensions, meshopt};
-use crate::rig::{AttributeFormat, Compression, ExtensionUse, PrimitiveStorage, Storage};
+use crate::rig::{AttributeFormat, Compression, ExtensionHandling, ExtensionUse, PrimitiveStorage, Storage};
 use gltf::json;
 use gltf::json::validation::Checked;
 
@@ -25,7 +25,12 @@ pub(crate) fn build(root: &json::Root, compressed: &meshopt::Plan, draco: &[(usi
                 name: name.clone(),
                 used,
                 required,
-                handling: extensions::handling(name, required),
+                // Required but not declared used: not applied (see `extensions::declared`).
+                handling: if used {
+                    extensions::handling(name, required)
+                } else {
+                    ExtensionHandling::Ignored
+                },
             }
         })
         .collect();

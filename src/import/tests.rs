@@ -3,7 +3,7 @@
 //! value is derived by hand or from the glTF spec's formulas, next to the assertion.
 
 use super::*;
-use crate::rig::{Interpolation, Property, Topology, WeightStorage};
+use crate::rig::{Interpolation, Property, Severity, Topology, WeightStorage};
 use base64::Engine as _;
 use glam::{Quat, Vec3};
 use serde_json::{Value, json};
@@ -524,6 +524,131 @@ fn odd_key_data_loads_with_findings() {
 }
 
 #[test]
+fn key_times_are_reported_per_key_once_per_sampler() {
+    let mut bin = Bin::default();
+    let pos = bin.positions(&[[0.0; 3]]);
+    // Keys 2 and 3 are each at or below the key before them: two findings, as the
+    // validator's AnimationInputChecker gives, although two channels share the sampler.
+    let times = bin.floats(&[0.0, 1.0, 0.5, 0.25], "SCALAR", 4);
+    let moves = bin.floats(&[0.0; 12], "VEC3", 4);
+    let doc = bin.finish(json!({
+        "nodes": [{"mesh": 0}, {}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": pos}}]}],
+        "animations": [{"channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}},
+                                     {"sampler": 0, "target": {"node": 1, "path": "translation"}}],
+                        "samplers": [{"input": times, "output": moves}]}]
+    }));
+    let rig = load(&doc).map_err(|e| e.to_string());
+    let Ok(rig) = rig else { panic!("{rig:?}") };
+    let found: Vec<&str> = rig
+        .findings
+        .iter()
+        .filter(|f| f.code == "ACCESSOR_ANIMATION_INPUT_NON_INCREASING")
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "Animation input accessor element at index 2 is less than or equal to previous: 0.5 <= 1.0.",
+            "Animation input accessor element at index 3 is less than or equal to previous: 0.25 <= 0.5.",
+        ]
+    );
+    let report = crate::diagnose::check(&rig, &crate::diagnose::Options::default());
+    assert_eq!(report.with_code("ACCESSOR_ANIMATION_INPUT_NON_INCREASING").count(), 2);
+}
+
+#[test]
+fn an_ibm_view_with_a_byte_stride_is_reported_per_skin() {
+    let mut bin = Bin::default();
+    let pos = bin.positions(&[[0.0; 3]]);
+    let identity = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+    let strided = bin.floats(&identity, "MAT4", 1);
+    let plain = bin.floats(&identity, "MAT4", 1);
+    // 64 is the element size: the stride changes nothing, yet the validator's rule is that
+    // it is defined at all.
+    bin.views[bin.accessors[strided]["bufferView"].as_u64().map_or(0, |v| v as usize)]["byteStride"] =
+        json!(64);
+    let doc = bin.finish(json!({
+        "nodes": [{"mesh": 0}, {}, {}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": pos}}]}],
+        "skins": [{"joints": [1], "inverseBindMatrices": plain},
+                  {"joints": [2], "inverseBindMatrices": strided},
+                  {"joints": [1], "inverseBindMatrices": strided}]
+    }));
+    let rig = load(&doc).map_err(|e| e.to_string());
+    let Ok(rig) = rig else { panic!("{rig:?}") };
+    let found: Vec<(&str, Severity)> = rig
+        .findings
+        .iter()
+        .filter(|f| f.code == "SKIN_IBM_ACCESSOR_WITH_BYTESTRIDE")
+        .map(|f| (f.pointer.as_str(), f.severity))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("/skins/1/inverseBindMatrices", Severity::Error),
+            ("/skins/2/inverseBindMatrices", Severity::Error)
+        ]
+    );
+    assert_eq!(rig.skins[1].inverse_bind[0], glam::Mat4::IDENTITY);
+}
+
+#[test]
+fn more_matrices_than_joints_is_valid_and_only_noted() {
+    let mut bin = Bin::default();
+    let pos = bin.positions(&[[0.0; 3]]);
+    let identity = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+    let two: Vec<f32> = identity.iter().chain(&identity).copied().collect();
+    let ibm = bin.floats(&two, "MAT4", 2);
+    let doc = bin.finish(json!({
+        "nodes": [{"mesh": 0}, {}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": pos}}]}],
+        "skins": [{"joints": [1], "inverseBindMatrices": ibm}]
+    }));
+    let rig = load(&doc).map_err(|e| e.to_string());
+    let Ok(rig) = rig else { panic!("{rig:?}") };
+    // The validator reports INVALID_IBM_ACCESSOR_COUNT only for `count < joints`.
+    let found: Vec<(&str, Severity)> = rig.findings.iter().map(|f| (f.code, f.severity)).collect();
+    assert_eq!(found, [("RIG_IBM_EXTRA_MATRICES", Severity::Info)]);
+    assert_eq!(rig.skins[0].inverse_bind.len(), 1);
+}
+
+#[test]
+fn check_counts_non_unit_rotation_keys_per_key_and_channel() {
+    let mut bin = Bin::default();
+    let pos = bin.positions(&[[0.0; 3]]);
+    let times = bin.floats(&[0.0, 1.0, 2.0], "SCALAR", 3);
+    // Keys 1 (length 0.5) and 2 (length 2) are not unit; two channels share the sampler,
+    // so the validator's QuaternionFloatChecker reports 2 keys x 2 channels.
+    let turns = bin.floats(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0, 2.0], "VEC4", 3);
+    let doc = bin.finish(json!({
+        "nodes": [{"mesh": 0}, {}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": pos}}]}],
+        "animations": [{"channels": [{"sampler": 0, "target": {"node": 0, "path": "rotation"}},
+                                     {"sampler": 0, "target": {"node": 1, "path": "rotation"}}],
+                        "samplers": [{"input": times, "output": turns}]}]
+    }));
+    let rig = load(&doc).map_err(|e| e.to_string());
+    let Ok(rig) = rig else { panic!("{rig:?}") };
+    let report = crate::diagnose::check(&rig, &crate::diagnose::Options::default());
+    let found: Vec<&str> = report
+        .findings
+        .iter()
+        .filter(|f| f.code == "ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION")
+        .map(|f| f.pointer.as_str())
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "/animations/0/channels/0/sampler",
+            "/animations/0/channels/0/sampler",
+            "/animations/0/channels/1/sampler",
+            "/animations/0/channels/1/sampler"
+        ]
+    );
+}
+
+#[test]
 fn cubicspline_tangents_need_not_be_unit() {
     let mut bin = Bin::default();
     let times = bin.floats(&[0.0, 1.0], "SCALAR", 2);
@@ -902,6 +1027,41 @@ fn a_channel_without_a_target_node_loads_alike_whatever_the_text_names() {
             assert_eq!(rig.clips[0].channels[0].values, vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0].into());
         }
     }
+}
+
+/// A pointer channel plays only when `extensionsUsed` declares the extension; undeclared,
+/// it is listed as not previewed and the extension object is UNDECLARED_EXTENSION.
+#[test]
+fn an_undeclared_animation_pointer_is_not_followed() {
+    let build = |declared: bool| {
+        let mut bin = Bin::default();
+        let times = bin.floats(&[0.0, 1.0], "SCALAR", 2);
+        let out = bin.floats(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0], "VEC4", 2);
+        let mut doc = json!({
+            "nodes": [{}],
+            "animations": [{"channels": [{"sampler": 0, "target": {"path": "pointer",
+                "extensions": {"KHR_animation_pointer": {"pointer": "/nodes/0/rotation"}}}}],
+                "samplers": [{"input": times, "output": out}]}]
+        });
+        if declared {
+            doc["extensionsUsed"] = json!(["KHR_animation_pointer"]);
+        }
+        bin.finish(doc)
+    };
+    let declared = load(&build(true)).map_err(|e| e.to_string());
+    let undeclared = load(&build(false)).map_err(|e| e.to_string());
+    let (Ok(declared), Ok(undeclared)) = (declared, undeclared) else { panic!("refused") };
+    assert_eq!(declared.clips[0].channels.len(), 1);
+    assert!(!declared.findings.iter().any(|f| f.code == "UNDECLARED_EXTENSION"));
+    assert_eq!(undeclared.clips[0].channels.len(), 0);
+    assert_eq!(undeclared.unpreviewed_channels.len(), 1);
+    let found: Vec<&str> = undeclared
+        .findings
+        .iter()
+        .filter(|f| f.code == "UNDECLARED_EXTENSION")
+        .map(|f| f.pointer.as_str())
+        .collect();
+    assert_eq!(found, ["/animations/0/channels/0/target/extensions/KHR_animation_pointer"]);
 }
 
 /// Attributes with custom names are never read, so one naming an accessor that does not

@@ -25,7 +25,8 @@ pub struct ClipRef {
 
 #[derive(Debug, Serialize)]
 pub struct FrameDoc {
-    pub t: f32,
+    /// The time asked for, as given (the pose is sampled at its nearest f32).
+    pub t: f64,
     pub nodes: Vec<NodeWorld>,
     pub meshes: Vec<MeshPositions>,
 }
@@ -79,7 +80,7 @@ pub struct MeshPositions {
 
 /// Evaluates `clip` (or the rest pose) at each time, keeping the scene's nodes and meshes
 /// (or the nodes `options` names).
-pub fn evaluate(rig: &Rig, clip: Option<usize>, times: &[f32], options: &PoseOptions) -> PoseDoc {
+pub fn evaluate(rig: &Rig, clip: Option<usize>, times: &[f64], options: &PoseOptions) -> PoseDoc {
     let shown_nodes = match &options.nodes {
         Some(nodes) => {
             let mut nodes: Vec<usize> = nodes.iter().copied().filter(|&n| n < rig.nodes.len()).collect();
@@ -99,11 +100,13 @@ pub fn evaluate(rig: &Rig, clip: Option<usize>, times: &[f32], options: &PoseOpt
     let frames = times
         .iter()
         .map(|&t| {
+            // Clips hold f32 key times: sampling is in f32, the document echoes `t`.
+            let sampled = t as f32;
             if options.no_positions {
-                ws.sample_pose(rig, clip_data, t);
+                ws.sample_pose(rig, clip_data, sampled);
                 ws.update_matrices(rig);
             } else {
-                ws.evaluate(rig, clip_data, t);
+                ws.evaluate(rig, clip_data, sampled);
             }
             FrameDoc {
                 t,

@@ -7,6 +7,7 @@
 
 mod finding;
 mod indices;
+pub mod key_times;
 mod storage;
 mod transform;
 

@@ -90,7 +90,7 @@ fn exit_codes_follow_errors_and_deny_warnings() {
     std::fs::create_dir_all(&empty).expect("empty folder");
     let run = rigscope(&["check", &empty.display().to_string()]);
     assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(run.stderr.contains("no .gltf or .glb files to check"), "{}", run.stderr);
+    assert!(run.stderr.contains("no .gltf, .glb, .vrm or .vrma files to check"), "{}", run.stderr);
 }
 
 #[test]
@@ -140,4 +140,28 @@ fn junit_has_a_case_per_file_and_github_a_command_per_finding() {
     let warnings = run.stdout.lines().filter(|l| l.starts_with("::warning file=")).count() as u64;
     assert_eq!((errors, warnings), (bad.0 + 1, bad.1));
     assert!(run.stdout.contains(",title=RIG_LOAD_FAILED::"), "{}", run.stdout);
+}
+
+#[test]
+fn vrm_and_vrma_files_in_a_folder_are_checked() {
+    let dir = std::env::temp_dir().join(format!("rigscope-check-many-vrm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    // VRM avatars and VRM animations are .glb files under other names.
+    std::fs::copy(sample("bad-weights.glb"), dir.join("avatar.VRM")).expect("copy");
+    std::fs::copy(sample("walker.glb"), dir.join("walk.vrma")).expect("copy");
+    let run = rigscope(&["check", &dir.display().to_string(), "--format", "json"]);
+    let doc: Value = serde_json::from_str(&run.stdout).expect("json");
+    let files: Vec<&str> = doc["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| r["file"].as_str().expect("file"))
+        .collect();
+    let expect = [dir.join("avatar.VRM").display().to_string(), dir.join("walk.vrma").display().to_string()];
+    assert_eq!(files, expect);
+    let bad = single(&sample("bad-weights.glb"));
+    assert_eq!(doc["results"][0]["errors"].as_u64(), Some(bad.0));
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -757,3 +757,22 @@ fn pose_text_rows_stay_aligned_past_long_names() {
     assert!(starts.iter().all(|&s| s == starts[0]), "{starts:?}\n{}", run.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn pose_json_writes_each_time_as_asked() {
+    // Times with more digits than an f32 holds (the first from issue 37), one that is an
+    // f32 exactly, and 0.1 (no f32 is 0.1): each comes back as the same f64.
+    let asked = ["23.986666870117187", "0.30000000000000004", "1.5", "0.1"];
+    let mut args = vec!["pose".to_string(), sample("tentacle.glb"), "--json".into(), "--no-positions".into()];
+    for t in asked {
+        args.extend(["--time".to_string(), t.to_string()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = rigscope(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let back: Vec<f64> =
+        doc["frames"].as_array().expect("frames").iter().map(|f| f["t"].as_f64().expect("t")).collect();
+    let want: Vec<f64> = asked.iter().map(|t| t.parse().expect("number")).collect();
+    assert_eq!(back, want);
+}

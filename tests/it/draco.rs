@@ -189,11 +189,11 @@ fn draco_decoding_matches_the_reference_decoder_bit_for_bit() {
     assert_eq!(weight_bits(&sa.weights), weight_bits(&sb.weights));
 }
 
-/// Draco's 12-bit weights miss the validator's sum tolerance once decoded; `check` says so
-/// as a warning naming Draco, while the same decoded data stored plainly (Google's decoder's
-/// output) stays an error, and the exit code lets a CI gate pass the compressed file.
+/// Draco's 12-bit weights miss the validator's sum tolerance once decoded; `check` reports
+/// them as the validator reports the same decoded data stored plainly (Google's decoder's
+/// output): the same count, all errors (issue 37), each message naming Draco.
 #[test]
-fn draco_quantised_weight_sums_are_warnings_that_name_draco() {
+fn draco_quantised_weight_sums_are_errors_as_on_the_decoded_copy() {
     let check = |name: &str| {
         let file = path("tests/fixtures/pipeline", name).display().to_string();
         let run = super::cli::rigscope(&["check", &file, "--json"]);
@@ -209,10 +209,10 @@ fn draco_quantised_weight_sums_are_warnings_that_name_draco() {
         .collect();
     assert!(!sums.is_empty());
     for f in &sums {
-        assert_eq!(f["severity"], "warning");
+        assert_eq!(f["severity"], "error");
         assert!(f["message"].as_str().is_some_and(|m| m.contains("Draco")), "{f}");
     }
-    assert_eq!((code, doc["errors"].as_u64()), (0, Some(0)));
+    assert_eq!((code, doc["errors"].as_u64()), (1, Some(sums.len() as u64)));
     let (code, plain) = check("draco-tentacle-valence.reference.glb");
     assert_eq!((code, plain["errors"].as_u64()), (1, Some(sums.len() as u64)));
 }

@@ -318,3 +318,79 @@ pub(crate) fn assert_interrupted_writes_leave_old_or_complete(args: &[&str], out
     // Which outcomes occur depends on the machine's load; any mix is right.
     eprintln!("{args:?}: kills that left the old file, the complete copy: {outcomes:?}");
 }
+
+/// Numbers that fast float parsers get wrong by one unit in the last place (long mantissas,
+/// halfway cases, subnormals, the edges of f64 and f32) and integers past 2^53 written as
+/// integers. Each must come back from `normalize` as the same f64.
+const HARD_NUMBERS: &[&str] = &[
+    "9.283547401428223",
+    "-0.18815206736326218",
+    "0.30000000000000004",
+    "2.2250738585072011e-308",
+    "2.2250738585072012e-308",
+    "2.2250738585072014e-308",
+    "4.9406564584124654e-324",
+    "5e-324",
+    "2.4703282292062328e-324",
+    "1.7976931348623157e308",
+    "1.7976931348623158e308",
+    "8.988465674311579e307",
+    "1e23",
+    "9.999999999999999e22",
+    "7.038531e-26",
+    "3.4028234663852886e38",
+    "3.4028235677973366e38",
+    "1.1754943508222875e-38",
+    "1.1754942807573643e-38",
+    "1.401298464324817e-45",
+    "16777217",
+    "16777216.000000002",
+    "1.00000000000000011102230246251565404236316680908203125",
+    "1.00000000000000011102230246251565404236316680908203126",
+    "0.1000000000000000055511151231257827021181583404541015625",
+    "123456789012345678901234567890e-10",
+    "9007199254740993",
+    "-9007199254740993",
+    "18446744073709551615",
+    "18446744073709551617",
+    "-9223372036854775809",
+    "-0",
+    "-0.0",
+    "1E+2",
+];
+
+/// The text of the JSON array that follows `"key":` in `text`, split at commas (the numbers
+/// hold no commas or brackets).
+fn array_items<'a>(text: &'a str, key: &str) -> Vec<&'a str> {
+    let start = text.find(&format!("\"{key}\"")).unwrap_or_else(|| panic!("{key} in the output"));
+    let open = start + text[start..].find('[').expect("an array");
+    let close = open + text[open..].find(']').expect("the array ends");
+    text[open + 1..close].split(',').map(str::trim).collect()
+}
+
+#[test]
+fn numbers_it_does_not_change_come_back_as_the_same_f64() {
+    let dir = folder("numbers");
+    let input = dir.join("numbers.glb");
+    let output = dir.join("out.glb");
+    let list = HARD_NUMBERS.join(",");
+    let sample = std::fs::read(SAMPLE).expect("sample");
+    // Under the document's own extras, which normalize copies through untouched.
+    let edited = crate::glb_edit::with_json(&sample, |text| {
+        let body = text.strip_prefix('{').expect("a JSON object");
+        format!("{{\"extras\":{{\"rigscope_numbers\":[{list}]}},{body}")
+    });
+    std::fs::write(&input, edited).expect("write input");
+    let out = normalize(&[path_str(&input), "-o", path_str(&output)]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let written = crate::glb_edit::json_text(&std::fs::read(&output).expect("output"));
+    let back = array_items(&written, "rigscope_numbers");
+    assert_eq!(back.len(), HARD_NUMBERS.len());
+    // Rust's own `str::parse` is correctly rounded: it is the reference for both sides.
+    for (asked, got) in HARD_NUMBERS.iter().zip(back) {
+        let a: f64 = asked.parse().expect("a number");
+        let b: f64 = got.parse().unwrap_or_else(|_| panic!("{got} is a number"));
+        assert_eq!(a.to_bits(), b.to_bits(), "{asked} came back as {got}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

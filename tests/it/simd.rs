@@ -1,6 +1,7 @@
 //! `RIGSCOPE_SIMD` picks the kernels' path for the whole program, and every path draws and
 //! poses the same bytes: the portable ("scalar") path is the definition the vector paths
 //! are held to, on the bundled samples and (when `RIGSCOPE_ASSETS` is set) every shared asset.
+//! An unknown value is named on stderr, once, with the known ones.
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -76,5 +77,33 @@ fn every_path_renders_and_poses_the_same_bytes() {
         for simd in [None, Some("avx2")] {
             assert!(run(simd, &args) == reference, "pose {file}: {simd:?} differs from scalar");
         }
+    }
+}
+
+#[test]
+fn an_unknown_value_is_named_once_with_the_known_ones() {
+    let walker = sample("walker.glb");
+    let out = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .args(["pose", &walker, "--json", "--no-positions"])
+        .env("RIGSCOPE_SIMD", "bogus")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run rigscope");
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let note = "rigscope: note: RIGSCOPE_SIMD=bogus is not a known value (scalar, avx2, avx512): \
+                using the best the CPU has\n";
+    assert_eq!(stderr, note);
+    // The same bytes as with no value at all.
+    assert!(out.stdout == run(None, &["pose", &walker, "--json", "--no-positions"]));
+    // Known values say nothing.
+    for known in ["scalar", "avx2", "AVX512"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+            .args(["pose", &walker, "--json", "--no-positions"])
+            .env("RIGSCOPE_SIMD", known)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run rigscope");
+        assert!(out.stderr.is_empty(), "{known}: {}", String::from_utf8_lossy(&out.stderr));
     }
 }

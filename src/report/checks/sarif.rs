@@ -27,7 +27,7 @@ pub fn to_sarif(files: &[FileCheck], summary: &Summary) -> Sarif {
     let rules: Vec<ReportingDescriptor> = codes
         .iter()
         .map(|code| {
-            let level = summary.severities.get(code).copied().map_or(ResultLevel::Warning, level);
+            let level = summary.severity(code).map_or(ResultLevel::Warning, level);
             let origin = if code.starts_with("RIG_") {
                 "rigscope's own rule"
             } else {

@@ -1,5 +1,5 @@
 //! `check` text over several files: each file's findings as single-file `check` prints them,
-//! then one summary with the findings counted per code over all files.
+//! then one summary with the findings counted per code (and severity) over all files.
 
 use std::io::{self, Write};
 
@@ -21,9 +21,8 @@ pub fn write_text(files: &[FileCheck], summary: &Summary, max: usize, out: &mut 
         "{} file(s) checked, {} failed ({} could not be loaded): {} error(s), {} warning(s), {} info(s)",
         summary.files, summary.failed, summary.unreadable, summary.errors, summary.warnings, summary.infos
     )?;
-    for (code, n) in &summary.counts {
-        let severity = summary.severities.get(code).map_or("", |s| severity_name(*s));
-        writeln!(out, "  {n:>8}  {severity:<8} {code}")?;
+    for ((code, severity), n) in &summary.by_severity {
+        writeln!(out, "  {n:>8}  {:<8} {code}", severity_name(*severity))?;
     }
     Ok(())
 }
