@@ -100,6 +100,11 @@ pub enum Action {
     ProblemUp,
     ProblemDown,
     JumpToProblem,
+    /// The next (previous) problem vertex, worst first, from any panel.
+    NextProblem,
+    PrevProblem,
+    /// Mark every problem vertex in the viewport.
+    ToggleMarks,
     CyclePreview,
     /// Colour depth: 24-bit / 256 / 16 / none (fewer bytes on a slow link).
     CycleColor,

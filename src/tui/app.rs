@@ -11,6 +11,7 @@ use glam::Vec3;
 
 use super::action::{Action, Focus, PromptKind};
 use super::frames::FrameGrid;
+use super::problems::{ProblemVertex, problem_vertices};
 use super::prompt::Prompt;
 use super::tree::BoneTree;
 use super::weights::{BoneWeights, Preview, VertexRef};
@@ -62,6 +63,8 @@ pub struct View {
     pub names: bool,
     pub ghost: bool,
     pub heatmap: bool,
+    /// Every problem vertex marked in the viewport, by severity.
+    pub marks: bool,
 }
 
 /// Time spent per pipeline stage in one frame: the stages `rigscope bench` reports.
@@ -115,8 +118,9 @@ pub struct App {
     pub problem: usize,
     /// Every diagnostic of the rig (`rigscope check`'s rules), computed once at start.
     pub diag: crate::diagnose::Report,
-    /// Indices into `diag.findings` of the findings about one vertex, worst first per code.
-    pub vertex_problems: Vec<usize>,
+    /// Every vertex a weight rule flags, worst first: the weights panel's list, the
+    /// viewport's marks and what `e` / `E` walk.
+    pub vertex_problems: Vec<ProblemVertex>,
     pub show_help: bool,
     /// First line of the help overlay shown (clamped when drawn).
     pub help_scroll: u16,
@@ -211,6 +215,7 @@ impl App {
                 names: false,
                 ghost: false,
                 heatmap: false,
+                marks: true,
             },
             color: launch.color,
             fps: launch.fps.clamp(1, 120),
@@ -248,7 +253,7 @@ impl App {
             file_note: None,
             rig,
         };
-        app.vertex_problems = worst_first(&app.diag);
+        app.vertex_problems = problem_vertices(&app.diag, &app.ws);
         app.refresh_clip_info();
         app.refresh_skin();
         app
@@ -440,11 +445,17 @@ impl App {
             Action::NextVertex => self.cycle_vertex(1),
             Action::PrevVertex => self.cycle_vertex(-1),
             Action::NearestVertex => self.pick_nearest_vertex(),
-            Action::ProblemUp => self.problem = self.problem.saturating_sub(1),
-            Action::ProblemDown => {
-                self.problem = (self.problem + 1).min(self.vertex_problems.len().saturating_sub(1))
-            }
+            Action::ProblemUp => self.walk_problems(-1, false),
+            Action::ProblemDown => self.walk_problems(1, false),
+            Action::NextProblem => self.walk_problems(1, true),
+            Action::PrevProblem => self.walk_problems(-1, true),
             Action::JumpToProblem => self.jump_to_problem(),
+            Action::ToggleMarks => {
+                self.view.marks = !self.view.marks;
+                if self.view.marks && self.vertex_problems.is_empty() {
+                    self.message = Some("no problem vertices to mark".into());
+                }
+            }
             Action::CyclePreview => {
                 self.preview = self.preview.next();
                 self.preview_rig = self.preview.apply(&self.rig);
@@ -671,16 +682,37 @@ impl App {
         }
     }
 
+    /// Moves the problem cursor by `dir` (wrapping round when `wrap`, else stopping at the
+    /// ends) and selects that vertex: walking the list shows each problem at once.
+    fn walk_problems(&mut self, dir: isize, wrap: bool) {
+        let n = self.vertex_problems.len();
+        if n == 0 {
+            self.message = Some("no problem vertices: every weight passes".into());
+            return;
+        }
+        let cur = self.problem.min(n - 1) as isize;
+        self.problem = if wrap {
+            (cur + dir).rem_euclid(n as isize) as usize
+        } else {
+            (cur + dir).clamp(0, n as isize - 1) as usize
+        };
+        self.jump_to_problem();
+    }
+
     /// Selects the vertex of the problem under the cursor, and a joint it uses in the tree.
     fn jump_to_problem(&mut self) {
-        let Some(f) = self.vertex_problems.get(self.problem).and_then(|&i| self.diag.findings.get(i)) else {
+        let Some(p) = self.vertex_problems.get(self.problem).cloned() else {
             self.message = Some("no vertex problem to jump to".into());
             return;
         };
-        let (Some(mesh), Some(primitive), Some(vf)) = (f.mesh, f.primitive, f.vertex.clone()) else { return };
-        let Some(prim) = self.ws.primitives.iter().position(|p| p.mesh == mesh && p.primitive == primitive)
-        else {
+        let (mesh, primitive) = (p.mesh, p.primitive);
+        let Some(prim) = p.prim else {
             self.message = Some(format!("mesh {mesh} primitive {primitive} is not drawn by any node"));
+            return;
+        };
+        let Some(vf) =
+            p.findings.first().and_then(|&i| self.diag.findings.get(i)).and_then(|f| f.vertex.clone())
+        else {
             return;
         };
         // Select the joint with the largest weight so that the tree, heatmap and weights
@@ -719,34 +751,6 @@ impl App {
         let parts: Vec<String> = self.diag.counts.iter().map(|(code, n)| format!("{n} {code}")).collect();
         parts.join(", ")
     }
-}
-
-/// Indices of the vertex findings, per code (in the report's order) worst first: the largest
-/// `|1 - sum|` first, as `rigscope check` lists them.
-fn worst_first(diag: &crate::diagnose::Report) -> Vec<usize> {
-    let off = |i: usize| {
-        diag.findings[i].vertex.as_ref().map_or(0.0, |v| {
-            let d = (1.0 - v.sum).abs();
-            if d.is_nan() { f32::INFINITY } else { d }
-        })
-    };
-    let out: Vec<usize> = (0..diag.findings.len()).filter(|&i| diag.findings[i].vertex.is_some()).collect();
-    // The report is sorted by severity then code, so ordering by each code's first position
-    // keeps that grouping while each code's findings go worst first. The first positions are
-    // found once: a scan per comparison made 80k findings take half a minute.
-    let mut first_of_code: Vec<(&str, usize)> = Vec::new();
-    for (i, f) in diag.findings.iter().enumerate() {
-        if !first_of_code.iter().any(|&(code, _)| code == f.code) {
-            first_of_code.push((f.code, i));
-        }
-    }
-    let first_of = |i: usize| {
-        let code = diag.findings[i].code;
-        first_of_code.iter().find(|&&(c, _)| c == code).map_or(i, |&(_, first)| first)
-    };
-    let mut keyed: Vec<(usize, f32, usize)> = out.iter().map(|&i| (first_of(i), off(i), i)).collect();
-    keyed.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
-    keyed.into_iter().map(|(_, _, i)| i).collect()
 }
 
 /// `Workspace::evaluate`'s three stages, each timed for the status bar.
@@ -795,69 +799,4 @@ fn unweighted_nodes(rig: &Rig, ws: &Workspace, skin: Option<usize>) -> Vec<bool>
         }
     }
     unweighted
-}
-
-#[cfg(test)]
-mod tests {
-    use super::worst_first;
-    use crate::diagnose::{Finding, Report, VertexFinding};
-    use crate::rig::Severity;
-
-    fn vertex_finding(code: &'static str, vertex: usize, sum: f32) -> Finding {
-        Finding {
-            code,
-            severity: Severity::Error,
-            pointer: String::new(),
-            message: String::new(),
-            mesh: Some(0),
-            primitive: Some(0),
-            vertex: Some(VertexFinding {
-                vertex,
-                set: None,
-                component: None,
-                joints: vec![0],
-                weights: vec![sum],
-                sum,
-                n: 1,
-                threshold: 2e-7,
-                world_error: None,
-                dropped_weight: None,
-            }),
-        }
-    }
-
-    /// 80k findings (the size that once took half a minute to order): grouped by code in the
-    /// report's order, each group worst `|1 - sum|` first, NaN counted as the worst.
-    #[test]
-    fn vertex_problems_group_by_code_worst_first_at_scale() {
-        let n = 80_000;
-        let findings = (0..n)
-            .map(|v| {
-                let code = if v % 2 == 0 {
-                    "ACCESSOR_JOINTS_INDEX_DUPLICATE"
-                } else {
-                    "ACCESSOR_WEIGHTS_NON_NORMALIZED"
-                };
-                let sum = if v == 7 { f32::NAN } else { 1.0 - (v % 1000) as f32 / 1000.0 };
-                vertex_finding(code, v, sum)
-            })
-            .collect();
-        let diag = Report::new(findings, Vec::new());
-        let order = worst_first(&diag);
-        assert_eq!(order.len(), n);
-        let off = |i: usize| {
-            let s = diag.findings[i].vertex.as_ref().map_or(1.0, |v| v.sum);
-            if s.is_nan() { f32::INFINITY } else { (1.0 - s).abs() }
-        };
-        let (first, last) = (&diag.findings[order[0]], &diag.findings[order[n - 1]]);
-        assert_eq!(first.code, "ACCESSOR_JOINTS_INDEX_DUPLICATE");
-        assert_eq!(last.code, "ACCESSOR_WEIGHTS_NON_NORMALIZED");
-        assert_eq!(diag.findings[order[n / 2]].vertex.as_ref().map(|v| v.vertex), Some(7));
-        for pair in order.windows(2) {
-            let (a, b) = (&diag.findings[pair[0]], &diag.findings[pair[1]]);
-            if a.code == b.code {
-                assert!(off(pair[0]) >= off(pair[1]), "{} before {}", off(pair[0]), off(pair[1]));
-            }
-        }
-    }
 }

@@ -168,14 +168,14 @@ pub static BINDINGS: &[Binding] = &[
         "Up k",
         Action::ProblemUp,
         In(Focus::Weights),
-        "previous weight problem",
+        "previous problem vertex (selects it)",
     ),
     b(
         &[Code(KeyCode::Down), Char('j')],
         "Down j",
         Action::ProblemDown,
         In(Focus::Weights),
-        "next weight problem",
+        "next problem vertex (selects it)",
     )
     .hinted("problem"),
     b(
@@ -183,9 +183,12 @@ pub static BINDINGS: &[Binding] = &[
         "Enter",
         Action::JumpToProblem,
         In(Focus::Weights),
-        "select that problem's vertex",
-    )
-    .hinted("jump"),
+        "select that problem's vertex and its heaviest joint",
+    ),
+    b(&[Char('e')], "e", Action::NextProblem, Global, "next problem vertex, worst first (selects it)")
+        .hinted("next problem"),
+    b(&[Char('E')], "E", Action::PrevProblem, Global, "previous problem vertex"),
+    b(&[Char('m')], "m", Action::ToggleMarks, Global, "marks on every problem vertex (● error, ▲ warning)"),
     b(&[Char('p')], "p", Action::CyclePreview, Global, "preview weights: stored / renormalised / 4 largest"),
     // Keyframes panel: the arrows scrub.
     b(&[Code(KeyCode::Left), Char('h')], "Left h", Action::StepFrames(-1), In(Focus::Keys), "step back"),
