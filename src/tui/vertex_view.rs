@@ -52,8 +52,8 @@ pub struct VertexView {
     pub heading: String,
     pub verdict: (String, Tone),
     pub rules: Vec<RuleText>,
-    /// Which weights `influences` lists when they are not the stored ones.
-    pub drawn_note: Option<String>,
+    /// Whose weights `influences` lists: "weights as stored:" or a preview's.
+    pub weights_title: String,
     pub influences: Vec<Influence>,
     pub drawn_sum: (String, Tone),
     /// The validator's sum (what `rigscope check` prints), for a vertex with findings.
@@ -109,9 +109,18 @@ impl VertexView {
             }
             let weight = if full { format!("{w:?}") } else { format!("{w:.7}") };
             let name =
-                if usize::from(j) < joint_count { name(j) } else { format!("joint {j} (not in the skin)") };
+                if usize::from(j) < joint_count { name(j) } else { format!("joint {j} (not in skin)") };
             influences.push(Influence { name, weight, skipped: !skinned });
         }
+        let weights_title = match drawn_prim {
+            Some(_) => format!("weights as drawn ({}):", app.preview.label()),
+            None => "weights as stored:".to_string(),
+        };
+        let weights_title = if influences.is_empty() {
+            format!("{weights_title} none (every slot is joint 0 at weight 0)")
+        } else {
+            weights_title
+        };
         // The stored weights' sum as skinning blends them, for the sentences.
         let stored_sum: f32 = stored
             .influences_of(v.vertex)
@@ -142,7 +151,6 @@ impl VertexView {
                 Tone::Error,
             ),
         };
-        let drawn_note = drawn_prim.map(|_| format!("weights as drawn: {}", app.preview.label()));
         let drawn_sum = sum_line(sum, n, errors > 0 && drawn_prim.is_none(), full);
         let validator_sum = findings.first().and_then(|f| f.vertex.as_ref()).map(|x| {
             let s = if full { format!("{:?}", x.sum) } else { format!("{:.8}", x.sum) };
@@ -152,7 +160,7 @@ impl VertexView {
             heading,
             verdict,
             rules,
-            drawn_note,
+            weights_title,
             influences,
             drawn_sum,
             validator_sum,
@@ -164,14 +172,13 @@ impl VertexView {
     pub fn plain_text(&self) -> String {
         let mut out = vec![self.heading.clone(), self.verdict.0.clone()];
         for r in &self.rules {
-            for s in &r.sentences {
-                out.push(format!("{} {}: {s}", severity_word(r.severity), r.code));
-            }
+            out.push(format!("{}: {}", severity_word(r.severity), r.code));
+            out.extend(r.sentences.iter().map(|s| format!("  {s}")));
         }
-        out.extend(self.drawn_note.iter().cloned());
+        out.push(self.weights_title.clone());
         for i in &self.influences {
-            let note = if i.skipped { " (left out)" } else { "" };
-            out.push(format!("{} weight {}{note}", i.name, i.weight));
+            let note = if i.skipped { " left out" } else { "" };
+            out.push(format!("  {} {}{note}", i.name, i.weight));
         }
         out.push(self.drawn_sum.0.clone());
         out.extend(self.validator_sum.iter().cloned());

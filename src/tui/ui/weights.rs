@@ -87,7 +87,7 @@ fn problems<'a>(
         let room = (height / 3).clamp(1, 8);
         let start = app.problem.saturating_sub(room - 1);
         let shown: Vec<(usize, &ProblemVertex)> = list.iter().enumerate().skip(start).take(room).collect();
-        let rows: Vec<(String, String)> = shown.iter().map(|(_, p)| row_parts(app, p)).collect();
+        let rows: Vec<Row> = shown.iter().map(|(_, p)| row_parts(app, p)).collect();
         for ((i, p), text) in shown.iter().zip(problem_rows(&rows, width)) {
             let marker = if *i == app.problem { "▸" } else { " " };
             let s = if *i == app.problem { theme.selected } else { severity_style(p.severity, theme) };
@@ -126,9 +126,9 @@ fn problems<'a>(
     }
 }
 
-/// A problem row's two parts: what is wrong (the worst rule's short label, "+1" per other
-/// rule) and where (mesh, primitive, vertex).
-fn row_parts(app: &App, p: &ProblemVertex) -> (String, String) {
+/// A problem row's parts: what is wrong (the worst rule's short label, "+1" per other
+/// rule) and where (mesh name, primitive, vertex).
+fn row_parts(app: &App, p: &ProblemVertex) -> Row {
     let findings: Vec<&crate::diagnose::Finding> =
         p.findings.iter().map(|&i| &app.diag.findings[i]).collect();
     let mut codes: Vec<&str> = findings.iter().map(|f| f.code).collect();
@@ -137,28 +137,46 @@ fn row_parts(app: &App, p: &ProblemVertex) -> (String, String) {
     let label = if codes.len() > 1 { format!("{label} +{}", codes.len() - 1) } else { label };
     let mesh =
         app.rig.meshes.get(p.mesh).and_then(|m| m.name.clone()).unwrap_or_else(|| format!("mesh {}", p.mesh));
-    (label, format!("{mesh} prim {} v{}", p.primitive, p.vertex))
+    Row { label, mesh, primitive: p.primitive, vertex: p.vertex }
 }
 
-/// Problem rows in `width` columns after a two-column marker: the labels padded to one
-/// column, the places after them (a long mesh name cut with "…", the primitive and
-/// vertex kept).
-fn problem_rows(rows: &[(String, String)], width: usize) -> Vec<String> {
+struct Row {
+    label: String,
+    mesh: String,
+    primitive: usize,
+    vertex: usize,
+}
+
+/// Problem rows in `width` columns after a marker and a mark: the labels padded to one
+/// column, then where. The primitive and vertex are never cut: a long mesh name is cut
+/// with "…" (down to 6 columns), then left out ("prim 0 v5", then "p0 v5"), and only then
+/// is a label cut.
+fn problem_rows(rows: &[Row], width: usize) -> Vec<String> {
+    const NAME_MIN: usize = 6;
     let width = width.saturating_sub(3);
-    let label_w = rows.iter().map(|r| cols(&r.0)).max().unwrap_or(0);
+    let label_w = rows.iter().map(|r| cols(&r.label)).max().unwrap_or(0);
+    let widest = |f: &dyn Fn(&Row) -> String| rows.iter().map(|r| cols(&f(r))).max().unwrap_or(0);
+    let long = |r: &Row| format!("prim {} v{}", r.primitive, r.vertex);
+    let short = |r: &Row| format!("p{} v{}", r.primitive, r.vertex);
+    let name_w = rows.iter().map(|r| cols(&r.mesh)).max().unwrap_or(0);
+    let name_room = width.saturating_sub(label_w + 2 + widest(&long) + 1).min(name_w);
+    let place = |r: &Row| -> String {
+        if name_room >= name_w.min(NAME_MIN) {
+            format!("{} {}", fit(&r.mesh, name_room), long(r))
+        } else if label_w + 2 + widest(&long) <= width {
+            long(r)
+        } else {
+            short(r)
+        }
+    };
+    let place_w = widest(&place);
+    let label_room = label_w.min(width.saturating_sub(place_w + 1));
     rows.iter()
-        .map(|(label, place)| {
-            let pad = " ".repeat(label_w - cols(label));
-            let room = width.saturating_sub(label_w + 2);
-            let place = if cols(place) <= room {
-                place.clone()
-            } else {
-                // Keep " prim P vV" whole; cut the mesh name before it.
-                let tail_at = place.rfind(" prim ").unwrap_or(0);
-                let tail = &place[tail_at..];
-                format!("{}{tail}", fit(&place[..tail_at], room.saturating_sub(cols(tail))))
-            };
-            format!("{label}{pad}  {place}")
+        .map(|r| {
+            let label = fit(&r.label, label_room);
+            let pad = " ".repeat(label_room.saturating_sub(cols(&label)));
+            let gap = if label_room < label_w { " " } else { "  " };
+            format!("{label}{pad}{gap}{}", place(r))
         })
         .collect()
 }
@@ -223,9 +241,7 @@ fn vertex<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>)
             put(lines, s, 4, Style::new());
         }
     }
-    if let Some(note) = &view.drawn_note {
-        put(lines, note, 2, theme.dim);
-    }
+    put(lines, &view.weights_title, 2, theme.dim);
     let rows: Vec<(String, String, bool)> =
         view.influences.iter().map(|i| (i.name.clone(), i.weight.clone(), !i.skipped)).collect();
     lines.extend(influence_lines(&rows, width, theme));
@@ -267,7 +283,7 @@ fn histogram(bins: &[usize; HISTOGRAM_BINS]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{influence_lines, problem_rows};
+    use super::{Row, influence_lines, problem_rows};
     use crate::tui::ui::Theme;
 
     fn text(rows: &[(&str, &str, bool)], width: usize) -> Vec<String> {
@@ -292,20 +308,34 @@ mod tests {
     }
 
     #[test]
-    fn problem_rows_keep_primitive_and_vertex_and_cut_only_a_long_mesh_name() {
+    fn problem_rows_keep_primitive_and_vertex_whole() {
+        let row = |label: &str, mesh: &str, primitive, vertex| Row {
+            label: label.into(),
+            mesh: mesh.into(),
+            primitive,
+            vertex,
+        };
         let rows = [
-            ("all weights 0".to_string(), "strips prim 0 v7".to_string()),
-            ("sums to 1.004".to_string(), "strips prim 1 v5".to_string()),
-            ("negative weight +1".to_string(), "a_very_long_mesh_name_indeed prim 0 v9".to_string()),
+            row("all weights 0", "strips", 0, 7),
+            row("sums to 1.004", "strips", 1, 5),
+            row("negative weight +1", "a_long_mesh_name", 0, 15),
         ];
-        // 44 columns: 41 after the marker and mark, labels padded to 18, 2 spaces, 21 left.
+        // 44 columns: 41 after the marker and mark; labels padded to 18, 2 spaces, 11 for
+        // "prim 0 v15" and its space: 10 left for the names.
         assert_eq!(
             problem_rows(&rows, 44),
             [
                 "all weights 0       strips prim 0 v7",
                 "sums to 1.004       strips prim 1 v5",
-                "negative weight +1  a_very_lon… prim 0 v9",
+                "negative weight +1  a_long_me… prim 0 v15",
             ]
+        );
+        // 36: 33 left, 2 for names: they go (18 + 2 + 10 = 30).
+        assert_eq!(problem_rows(&rows, 36)[1], "sums to 1.004       prim 1 v5");
+        // 24: 21 left; "p0 v15" (6) and a space leave 14 for the labels.
+        assert_eq!(
+            problem_rows(&rows, 24),
+            ["all weights 0  p0 v7", "sums to 1.004  p1 v5", "negative weig… p0 v15"]
         );
     }
 }
