@@ -820,7 +820,6 @@ mod tests {
                 sum,
                 n: 1,
                 threshold: 2e-7,
-                world_error: None,
                 dropped_weight: None,
             }),
         }
