@@ -105,7 +105,8 @@ pub enum Action {
     PrevProblem,
     /// Mark every problem vertex in the viewport.
     ToggleMarks,
-    CyclePreview,
+    /// The next engine profile: the viewport draws its weights over the stored result.
+    CycleEngine,
     /// Colour depth: 24-bit / 256 / 16 / none (fewer bytes on a slow link).
     CycleColor,
 

@@ -14,8 +14,8 @@ use super::frames::FrameGrid;
 use super::problems::{ProblemVertex, problem_vertices};
 use super::prompt::Prompt;
 use super::tree::BoneTree;
-use super::weights::{BoneWeights, Preview, VertexRef};
-use crate::anim::{LoopMode, Playback, Workspace};
+use super::weights::{BoneWeights, VertexRef};
+use crate::anim::{Engine, LoopMode, Playback, Workspace};
 use crate::render::{Camera, ColorDepth, DrawMode, GlyphMode, framed_camera};
 use crate::rig::Rig;
 
@@ -109,11 +109,11 @@ pub struct App {
     pub fps: u32,
     pub weights: BoneWeights,
     pub vertex: Option<VertexRef>,
-    pub preview: Preview,
-    /// The rig with its weights changed as `preview` says (None: the stored weights).
-    pub preview_rig: Option<Rig>,
-    /// The pose skinned with the previewed weights; the viewport draws it over the stored one.
-    pub preview_ws: Option<Workspace>,
+    /// Whose weights the viewport draws (`p` cycles `Engine::ALL`); `Stored` by default.
+    pub engine: Engine,
+    /// The pose skinned with `engine`'s influences (None for `Stored`); the viewport draws
+    /// it over a ghost of the stored-weights result.
+    pub engine_ws: Option<Workspace>,
     /// Index into `vertex_problems` of the weights panel's cursor.
     pub problem: usize,
     /// Every diagnostic of the rig (`rigscope check`'s rules), computed once at start.
@@ -148,6 +148,9 @@ pub struct App {
     /// The largest useful `details_scroll` in the last draw (the panel writes it; no
     /// limit before the first draw).
     pub details_max: std::sync::atomic::AtomicU16,
+    /// The same two for the focused weights panel's part below its problem list.
+    pub weights_scroll: u16,
+    pub weights_max: std::sync::atomic::AtomicU16,
     /// Values with every digit (`{:?}` of the f32) instead of 3 or 4 decimals.
     pub full_precision: bool,
     /// A line being typed at the bottom of the screen.
@@ -221,9 +224,8 @@ impl App {
             fps: launch.fps.clamp(1, 120),
             weights: BoneWeights::default(),
             vertex: None,
-            preview: Preview::Stored,
-            preview_rig: None,
-            preview_ws: None,
+            engine: Engine::Stored,
+            engine_ws: None,
             problem: 0,
             diag,
             vertex_problems: Vec::new(),
@@ -242,6 +244,8 @@ impl App {
             rest_globals,
             details_scroll: 0,
             details_max: std::sync::atomic::AtomicU16::new(u16::MAX),
+            weights_scroll: 0,
+            weights_max: std::sync::atomic::AtomicU16::new(u16::MAX),
             full_precision: false,
             prompt: None,
             clipboard: None,
@@ -293,7 +297,7 @@ impl App {
         {
             self.file_note = None;
         }
-        let before = (self.playback.time, self.clip, self.preview);
+        let before = (self.playback.time, self.clip, self.engine);
         match action {
             Action::Tick(dt) => {
                 if !self.is_playing() {
@@ -456,10 +460,16 @@ impl App {
                     self.message = Some("no problem vertices to mark".into());
                 }
             }
-            Action::CyclePreview => {
-                self.preview = self.preview.next();
-                self.preview_rig = self.preview.apply(&self.rig);
-                self.preview_ws = self.preview_rig.as_ref().map(Workspace::new);
+            Action::CycleEngine => {
+                let all = Engine::ALL;
+                let i = all.iter().position(|&e| e == self.engine).map_or(0, |i| (i + 1) % all.len());
+                self.set_engine(all[i]);
+                self.message = Some(format!("engine: {} (p: next)", self.engine.label()));
+            }
+            // The focused weights panel takes the details panel's column, and its keys.
+            Action::ScrollDetails(n) if self.focus == Focus::Weights => {
+                let max = self.weights_max.load(std::sync::atomic::Ordering::Relaxed);
+                self.weights_scroll = self.weights_scroll.min(max).saturating_add_signed(n).min(max);
             }
             Action::ScrollDetails(n) => {
                 let max = self.details_max.load(std::sync::atomic::Ordering::Relaxed);
@@ -527,7 +537,7 @@ impl App {
                 };
             }
         }
-        if (self.playback.time, self.clip, self.preview) != before {
+        if (self.playback.time, self.clip, self.engine) != before {
             self.pose_dirty = true;
         }
         self.dirty = true;
@@ -540,8 +550,8 @@ impl App {
         if self.pose_dirty {
             let clip = self.clip.and_then(|c| self.rig.clips.get(c));
             evaluate_timed(&mut self.ws, &self.rig, clip, self.playback.time, &mut timings);
-            if let (Some(rig), Some(ws)) = (&self.preview_rig, &mut self.preview_ws) {
-                evaluate_timed(ws, rig, clip, self.playback.time, &mut timings);
+            if let Some(ws) = &mut self.engine_ws {
+                evaluate_timed(ws, &self.rig, clip, self.playback.time, &mut timings);
             }
             if let Some(compare) = &mut self.compare {
                 compare.evaluate(&self.rig, self.clip, self.playback.time);
@@ -682,6 +692,18 @@ impl App {
         }
     }
 
+    /// Draws with `engine`'s influences (a second workspace skinned with them; none for
+    /// `Stored`, which is the main workspace itself).
+    pub(super) fn set_engine(&mut self, engine: Engine) {
+        self.engine = engine;
+        self.engine_ws = (engine != Engine::Stored).then(|| {
+            let clip = self.clip.and_then(|c| self.rig.clips.get(c));
+            let mut ws = Workspace::at(&self.rig, clip, self.playback.time);
+            ws.set_engine(&self.rig, engine);
+            ws
+        });
+    }
+
     /// Moves the problem cursor by `dir` (wrapping round when `wrap`, else stopping at the
     /// ends) and selects that vertex: walking the list shows each problem at once.
     fn walk_problems(&mut self, dir: isize, wrap: bool) {
@@ -741,6 +763,7 @@ impl App {
             if new_skin { self.refresh_skin() } else { self.refresh_selection() }
         }
         self.vertex = Some(VertexRef { prim, vertex: vf.vertex });
+        self.weights_scroll = 0;
     }
 
     /// "210 ACCESSOR_WEIGHTS_NON_NORMALIZED, 2 RIG_JOINT_UNUSED" (or "no problems").

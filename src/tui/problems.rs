@@ -2,7 +2,7 @@
 //! its worst severity and the measure that orders the walk (worst first). The weights
 //! panel lists them, the viewport marks them, and `e` / `E` walk them. Pure data.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::anim::Workspace;
 use crate::diagnose::{Finding, Report};
@@ -19,12 +19,16 @@ pub struct ProblemVertex {
     /// Indices into the report's findings, in the report's order (errors first).
     pub findings: Vec<usize>,
     pub severity: Severity,
-    /// How bad, for ordering: larger is worse, infinite for a vertex that vanishes.
+    /// The farthest any engine profile draws the vertex from its stored-weights position,
+    /// as a fraction of the model's size (`diagnose::consequence`; 0 where not measured).
+    pub consequence: f32,
+    /// What the file alone says (see `stored_measure`): orders vertices no engine moves.
     pub measure: f32,
 }
 
-/// Every flagged vertex, worst first (see `stored_measure`), then errors before warnings,
-/// then by mesh, primitive and vertex.
+/// Every flagged vertex, worst first: by how far engines draw it from the stored result,
+/// then by what the file says (`stored_measure`), then errors before warnings, then by mesh,
+/// primitive and vertex.
 pub fn problem_vertices(diag: &Report, ws: &Workspace) -> Vec<ProblemVertex> {
     let mut by_vertex: BTreeMap<(usize, usize, usize), Vec<usize>> = BTreeMap::new();
     for (i, f) in diag.findings.iter().enumerate() {
@@ -32,25 +36,36 @@ pub fn problem_vertices(diag: &Report, ws: &Workspace) -> Vec<ProblemVertex> {
             by_vertex.entry((m, p, v.vertex)).or_default().push(i);
         }
     }
+    let moved: HashMap<(usize, usize, usize), f32> = diag
+        .consequences
+        .vertices
+        .iter()
+        .map(|c| {
+            let worst = c.engines.iter().map(|(_, d)| d.fraction).filter(|f| !f.is_nan()).fold(0.0, f32::max);
+            ((c.mesh, c.primitive, c.vertex), worst)
+        })
+        .collect();
     let mut out: Vec<ProblemVertex> = by_vertex
         .into_iter()
         .map(|((mesh, primitive, vertex), findings)| {
             let of = || findings.iter().map(|&i| &diag.findings[i]);
             let severity = of().map(|f| f.severity).min_by_key(|s| rank(*s)).unwrap_or(Severity::Info);
             let measure = of().map(stored_measure).fold(0.0, f32::max);
+            let consequence = moved.get(&(mesh, primitive, vertex)).copied().unwrap_or(0.0);
             let prim = ws.primitives.iter().position(|d| d.mesh == mesh && d.primitive == primitive);
-            ProblemVertex { mesh, primitive, vertex, prim, findings, severity, measure }
+            ProblemVertex { mesh, primitive, vertex, prim, findings, severity, consequence, measure }
         })
         .collect();
     sort_worst_first(&mut out);
     out
 }
 
-/// Orders by `measure` (worst first), then severity, then place.
+/// Orders by `consequence`, then `measure` (worst first), then severity, then place.
 pub fn sort_worst_first(list: &mut [ProblemVertex]) {
     list.sort_by(|a, b| {
-        b.measure
-            .total_cmp(&a.measure)
+        b.consequence
+            .total_cmp(&a.consequence)
+            .then(b.measure.total_cmp(&a.measure))
             .then(rank(a.severity).cmp(&rank(b.severity)))
             .then((a.mesh, a.primitive, a.vertex).cmp(&(b.mesh, b.primitive, b.vertex)))
     });
@@ -103,7 +118,6 @@ mod tests {
                 sum,
                 n: 1,
                 threshold: 2e-7,
-                world_error: None,
                 dropped_weight: (code == "RIG_MORE_THAN_4_INFLUENCES").then_some(0.125),
             }),
         }
@@ -133,5 +147,20 @@ mod tests {
         assert!((order[1].2 - 0.6).abs() < 1e-6 && order[0].2.is_infinite());
         assert_eq!(list[2].findings.len(), 2);
         assert_eq!((list[3].severity, list[5].severity), (Warning, Warning));
+
+        // Once measured, how far an engine draws a vertex comes first: v17 moving 1% of the
+        // model outranks every vertex no engine moves.
+        let mut diag = diag;
+        diag.consequences.vertices.push(crate::diagnose::VertexConsequence {
+            mesh: 0,
+            primitive: 0,
+            vertex: 17,
+            engines: vec![(
+                crate::anim::Engine::Three,
+                crate::diagnose::Displacement { distance: 0.02, fraction: 0.01, clip: None, time: 0.0 },
+            )],
+        });
+        let list = problem_vertices(&diag, &Workspace::new(&crate::rig::Rig::default()));
+        assert_eq!((list[0].vertex, list[0].consequence, list[1].vertex), (17, 0.01, 11));
     }
 }

@@ -172,7 +172,6 @@ mod tests {
                 sum,
                 n,
                 threshold: 2e-7 * f64::from(n),
-                world_error: None,
                 dropped_weight: None,
             }),
         }

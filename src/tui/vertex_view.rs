@@ -3,7 +3,9 @@
 //! skinning blends and the validator's. The weights panel draws it and `y` copies it, so
 //! the clipboard holds what the panel shows.
 
+use crate::anim::{Engine, drawn_vertex};
 use crate::diagnose::Finding;
+use crate::diagnose::consequence::MOVE_FRACTION;
 use crate::rig::Severity;
 
 use super::app::App;
@@ -58,7 +60,8 @@ pub struct VertexView {
     pub drawn_sum: (String, Tone),
     /// The validator's sum (what `rigscope check` prints), for a vertex with findings.
     pub validator_sum: Option<String>,
-    /// Per engine profile, where it puts the vertex (empty until measured).
+    /// Per engine profile (profiles with the same result share a line), how far it draws
+    /// the vertex from where the stored weights put it: now, and at worst over every clip.
     pub engines: Vec<String>,
 }
 
@@ -89,16 +92,13 @@ impl VertexView {
             .filter(|f| f.mesh == Some(dp.mesh) && f.primitive == Some(dp.primitive))
             .filter(|f| f.vertex.as_ref().is_some_and(|x| x.vertex == v.vertex))
             .collect();
-        // The weights listed are those drawn: the stored ones, or a preview's.
-        let drawn_prim = app
-            .preview_rig
-            .as_ref()
-            .and_then(|r| r.meshes.get(dp.mesh))
-            .and_then(|m| m.primitives.get(dp.primitive));
-        let listed = drawn_prim.unwrap_or(stored);
+        // The weights listed are those drawn: the stored ones, or the engine profile's.
+        let engine = app.engine;
+        let mut slots = Vec::new();
+        drawn_vertex(engine, &stored.influences, v.vertex, &mut slots);
         let mut influences = Vec::new();
         let (mut sum, mut n) = (0.0f32, 0usize);
-        for (j, w) in listed.influences_of(v.vertex) {
+        for &(j, w) in &slots {
             if w == 0.0 && j == 0 {
                 continue;
             }
@@ -112,9 +112,11 @@ impl VertexView {
                 if usize::from(j) < joint_count { name(j) } else { format!("joint {j} (not in skin)") };
             influences.push(Influence { name, weight, skipped: !skinned });
         }
-        let weights_title = match drawn_prim {
-            Some(_) => format!("weights as drawn ({}):", app.preview.label()),
-            None => "weights as stored:".to_string(),
+        let drawn = engine != Engine::Stored;
+        let weights_title = if drawn {
+            format!("weights as {} draws them ({}):", engine.label(), engine.summary())
+        } else {
+            "weights as stored:".to_string()
         };
         let weights_title = if influences.is_empty() {
             format!("{weights_title} none (every slot is joint 0 at weight 0)")
@@ -131,7 +133,7 @@ impl VertexView {
         let rules = rule_texts(&findings, &facts);
         let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
         let warnings = findings.iter().filter(|f| f.severity == Severity::Warning).count();
-        let whose = if drawn_prim.is_some() { " in the stored weights" } else { "" };
+        let whose = if drawn { " in the stored weights" } else { "" };
         let verdict = match (errors, warnings) {
             (0, 0) if findings.is_empty() => ("passes the validator's rules".to_string(), Tone::Ok),
             (0, 0) => (
@@ -151,7 +153,7 @@ impl VertexView {
                 Tone::Error,
             ),
         };
-        let drawn_sum = sum_line(sum, n, errors > 0 && drawn_prim.is_none(), full);
+        let drawn_sum = sum_line(sum, n, errors > 0 && !drawn, full);
         let validator_sum = findings.first().and_then(|f| f.vertex.as_ref()).map(|x| {
             let s = if full { format!("{:?}", x.sum) } else { format!("{:.8}", x.sum) };
             format!("the validator's sum: {s} over {}", super::ui::count(x.n as usize, "weight", "weights"))
@@ -164,7 +166,7 @@ impl VertexView {
             influences,
             drawn_sum,
             validator_sum,
-            engines: Vec::new(),
+            engines: engine_lines(app, v.prim, v.vertex),
         })
     }
 
@@ -175,6 +177,7 @@ impl VertexView {
             out.push(format!("{}: {}", severity_word(r.severity), r.code));
             out.extend(r.sentences.iter().map(|s| format!("  {s}")));
         }
+        out.extend(self.engines.iter().cloned());
         out.push(self.weights_title.clone());
         for i in &self.influences {
             let note = if i.skipped { " left out" } else { "" };
@@ -182,7 +185,6 @@ impl VertexView {
         }
         out.push(self.drawn_sum.0.clone());
         out.extend(self.validator_sum.iter().cloned());
-        out.extend(self.engines.iter().cloned());
         out.join("\n") + "\n"
     }
 }
@@ -193,6 +195,70 @@ pub fn severity_word(s: Severity) -> &'static str {
         Severity::Warning => "warning",
         Severity::Info => "note",
     }
+}
+
+/// Where each engine profile draws the vertex, against the stored weights: now (the
+/// current pose) and the worst over the rest pose and every clip (`Report::consequences`,
+/// measured by `check`). Profiles with the same figures share a line. "Now" skins the
+/// unmorphed position both ways, so an active morph target's offset is left out of it.
+fn engine_lines(app: &App, prim: usize, vertex: usize) -> Vec<String> {
+    let Some(dp) = app.ws.primitives.get(prim) else { return Vec::new() };
+    let Some(stored) = app.rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else {
+        return Vec::new();
+    };
+    let Some(matrices) = dp.skin.and_then(|s| app.ws.joint_matrices.get(s)) else { return Vec::new() };
+    let Some(&rest) = stored.positions.get(vertex) else { return Vec::new() };
+    let mut slots = Vec::new();
+    let mut skinned = |engine: Engine| {
+        drawn_vertex(engine, &stored.influences, vertex, &mut slots);
+        skin_point(matrices, &slots, rest)
+    };
+    let here = skinned(Engine::Stored);
+    let diagonal = app.diag.consequences.diagonal;
+    let mut groups: Vec<(String, Vec<&'static str>)> = Vec::new();
+    for &engine in Engine::ALL.iter().filter(|&&e| e != Engine::Stored) {
+        let now = skinned(engine).distance(here);
+        let worst = app.diag.consequences.of(dp.mesh, dp.primitive, vertex, engine);
+        let still = |d: f32| !(d > MOVE_FRACTION * diagonal);
+        let text = match worst {
+            Some(w) if still(now) && still(w.distance) => "same as stored (0 off)".to_string(),
+            Some(w) => {
+                let at = match w.clip {
+                    Some(c) => format!("clip {} at {:.2} s", app.rig.clip_label(c), w.time),
+                    None => "at rest".to_string(),
+                };
+                format!(
+                    "{} off now, at worst {} ({} of the model, {at})",
+                    distance(now),
+                    distance(w.distance),
+                    super::rules::percent(w.fraction)
+                )
+            }
+            None if still(now) => "same as stored now".to_string(),
+            None => format!("{} off now", distance(now)),
+        };
+        match groups.iter_mut().find(|g| g.0 == text) {
+            Some(g) => g.1.push(engine.name()),
+            None => groups.push((text, vec![engine.name()])),
+        }
+    }
+    let mut out = vec!["engines draw it (distance from stored):".to_string()];
+    out.extend(groups.into_iter().map(|(text, names)| format!("{}: {text}", names.join(", "))));
+    out
+}
+
+/// `sum w_i J_i p` over the slots skinning uses (finite, non-zero, on a joint the skin has).
+fn skin_point(matrices: &[glam::Mat4], slots: &[(u16, f32)], p: glam::Vec3) -> glam::Vec3 {
+    slots
+        .iter()
+        .filter(|&&(_, w)| w.is_finite() && w != 0.0)
+        .filter_map(|&(j, w)| matrices.get(usize::from(j)).map(|m| m.transform_point3(p) * w))
+        .sum()
+}
+
+/// A distance in scene units: three decimals, or two significant digits when smaller.
+fn distance(d: f32) -> String {
+    if d == 0.0 || d >= 0.0005 { format!("{d:.3}") } else { format!("{d:.1e}") }
 }
 
 /// The findings grouped by code in the report's order, each code's sentences once.

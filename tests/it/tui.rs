@@ -466,9 +466,16 @@ fn weights_panel(s: &str) -> Vec<String> {
 fn bad_weights_vertex(a: &mut App, v: usize) -> Vec<String> {
     let prim = a.ws.primitives.iter().position(|p| (p.mesh, p.primitive) == (0, 0)).expect("drawn");
     a.vertex = Some(rigscope::tui::weights::VertexRef { prim, vertex: v });
-    // Focused, the panel shows the vertex before the bone's statistics.
+    // Focused, the panel shows the vertex before the bone's statistics, and scrolls
+    // (`}`) to what does not fit: every page, read in turn.
     a.update(Action::Focus(rigscope::tui::action::Focus::Weights));
-    weights_panel(&screen(a, 160, 48))
+    a.weights_scroll = 0;
+    let mut rows = weights_panel(&screen(a, 160, 48));
+    for _ in 0..10 {
+        press(a, "}");
+        rows.extend(weights_panel(&screen(a, 160, 48)));
+    }
+    rows
 }
 
 /// The vertex view's two sums against bad-weights.glb's stored weights, added by hand:
@@ -522,15 +529,15 @@ fn problem_rows_say_mesh_primitive_and_vertex() {
     let mut a = app("bad-weights.glb", paused());
     a.update(Action::Focus(rigscope::tui::action::Focus::Weights));
     // The list is worst first; the primitive 1 vertex (off by 1/255) is far down it.
-    for _ in 0..8 {
-        press(&mut a, "j");
-    }
+    let k = a.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (1, 5)).expect("listed");
+    a.problem = k - 1;
+    press(&mut a, "j");
     let p = weights_panel(&screen(&mut a, 160, 48));
     assert!(p.iter().any(|l| l.ends_with("sums to 1.600 strips prim 0 v5")), "{p:#?}");
     assert!(p.iter().any(|l| l.ends_with("sums to 1.004 strips prim 1 v5")), "{p:#?}");
     // At 80x24 the shared panel is 28 columns wide: the place shortens, never cut.
     let s = screen(&mut a, 80, 24);
-    assert!(s.contains(" p1 v5"), "{s}");
+    assert!(s.contains(" prim 1 v5"), "{s}");
 }
 
 /// `n` with the skeleton hidden brings the skeleton back with its names (names are drawn at

@@ -251,3 +251,77 @@ fn every_problem_vertex_is_marked_by_severity() {
         .collect();
     assert!(!viewport.contains('●') && !viewport.contains('▲'), "{s}");
 }
+
+/// The viewport's title row at 120x40.
+fn viewport_title(s: &str, a: &App) -> String {
+    let vp = ui::layout(Rect::new(0, 0, 120, 40), a.focus, ui::tree::wanted_width(a)).viewport;
+    let line = s.lines().nth(usize::from(vp.y)).expect("title row").trim_matches('"');
+    line.chars().skip(usize::from(vp.x)).take(usize::from(vp.width)).collect()
+}
+
+/// The viewport's inside at 120x40, as text.
+fn viewport_cells(s: &str, a: &App) -> String {
+    let vp = ui::layout(Rect::new(0, 0, 120, 40), a.focus, ui::tree::wanted_width(a)).viewport;
+    s.lines()
+        .skip(usize::from(vp.y) + 1)
+        .take(usize::from(vp.height) - 2)
+        .map(|l| {
+            l.trim_matches('"')
+                .chars()
+                .skip(usize::from(vp.x) + 1)
+                .take(usize::from(vp.width) - 2)
+                .collect::<String>()
+                + "\n"
+        })
+        .collect()
+}
+
+/// `p` walks every engine profile by name, in `Engine::ALL`'s order, and comes back to
+/// the stored weights; the title says which. three.js gives vertex 7 (all weights 0) a
+/// weight of 1 on its first slot's joint, j0: the drawing changes, and the vertex lands
+/// 0.756637 from the origin where the stored weights leave it, the distance `rigscope
+/// normalize` reports for the same vertex at rest (it gives the vertex to the root joint).
+#[test]
+fn p_cycles_the_engine_profiles_and_draws_each_over_the_stored_result() {
+    use rigscope::anim::Engine;
+    let mut a = open(&sample("bad-weights.glb"));
+    let stored = screen(&mut a, 120, 40);
+    assert!(!viewport_title(&stored, &a).contains("ghost"), "{stored}");
+    for &engine in &Engine::ALL[1..] {
+        press(&mut a, "p");
+        assert_eq!(a.engine, engine);
+        let s = screen(&mut a, 120, 40);
+        let title = viewport_title(&s, &a);
+        assert!(title.starts_with(&format!("┌ Viewport: {} ", engine.label())), "{title}");
+        assert!(s.contains(&format!("[{}]", engine.label())), "{s}");
+    }
+    press(&mut a, "p");
+    assert_eq!(a.engine, Engine::Stored);
+    // The same screen as before, but for the status line saying which engine.
+    let above = |s: &str| s.lines().take(38).collect::<Vec<_>>().join("\n");
+    assert_eq!(above(&screen(&mut a, 120, 40)), above(&stored));
+
+    press(&mut a, "p");
+    assert_eq!(a.engine, Engine::Three);
+    let three = screen(&mut a, 120, 40);
+    assert_ne!(viewport_cells(&three, &a), viewport_cells(&stored, &a));
+    let prim = a
+        .vertex_problems
+        .iter()
+        .find(|p| (p.primitive, p.vertex) == (0, 7))
+        .and_then(|p| p.prim)
+        .expect("v7");
+    let engine_ws = a.engine_ws.as_ref().expect("three.js is drawn by its own workspace");
+    let moved = engine_ws.primitives[prim].positions[7].distance(a.ws.primitives[prim].positions[7]);
+    assert!((moved - 0.756637).abs() < 1e-5, "{moved}");
+    // The panel says it for that vertex, and `y` copies it.
+    focus_weights(&mut a);
+    let k = a.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 7)).expect("v7 listed");
+    a.problem = k;
+    press(&mut a, "\n");
+    let text = joined(&panel_rows(&screen(&mut a, 120, 40)));
+    assert!(text.contains("three, unreal, unreal-16bit, blender: 0.757 off now"), "{text}");
+    assert!(text.contains("weights as three.js r187 draws them"), "{text}");
+    press(&mut a, "y");
+    assert!(a.clipboard.as_deref().is_some_and(|c| c.contains("0.757 off now")), "{:?}", a.clipboard);
+}

@@ -69,8 +69,8 @@ pub fn draw_mode_name(m: DrawMode) -> &'static str {
 }
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut ViewportCache) {
-    let mut extras = Vec::new();
-    if app.preview_ws.is_some() {
+    let mut extras: Vec<&str> = Vec::new();
+    if app.engine_ws.is_some() {
         extras.push("ghost: stored weights");
     } else if app.view.ghost {
         extras.push("ghost: bind pose");
@@ -84,8 +84,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
         let posed = app.clip.is_none() || compare.clip_for(&app.rig, app.clip).is_some();
         extras.push(if posed { "ghost: B" } else { "ghost: B at rest (no such clip in B)" });
     }
+    // The engine first, where a narrow viewport's title is not cut.
+    let engine = if app.engine_ws.is_some() { format!("{} ", app.engine.label()) } else { String::new() };
     let title = format!(
-        " Viewport: {} {}{}{} ",
+        " Viewport: {engine}{} {}{}{} ",
         mode_name(app.view.mode),
         draw_mode_name(app.view.draw),
         if extras.is_empty() { "" } else { ", " },
@@ -99,7 +101,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
         app.camera.pitch.to_degrees(),
         app.framed_distance / app.camera.distance,
     );
-    let time = format!(" t = {:.4} s  [{}] ", app.playback.time, app.preview.label());
+    let time = format!(" t = {:.4} s  [{}] ", app.playback.time, app.engine.label());
     let room = usize::from(area.width.saturating_sub(4));
     let mut block = panel(title.clone(), app.focus == Focus::Viewport, theme)
         .title_bottom(Line::styled(time.clone(), theme.dim));
@@ -129,7 +131,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
     };
     // A weights preview draws the previewed skinning shaded, with the stored one as the
     // ghost next to it, so the difference an engine would make is visible at once.
-    match &app.preview_ws {
+    match &app.engine_ws {
         Some(preview) => {
             let opts = SceneOptions { ghost: true, ..opts };
             draw_scene(
@@ -200,9 +202,9 @@ fn cell_of(app: &App, inner: Rect, p: glam::Vec3) -> Option<(u16, u16)> {
     Some((x, y))
 }
 
-/// Where a vertex is drawn: in the engine's (preview's) pose when one is shown.
+/// Where a vertex is drawn: in the engine profile's skinning when one is shown.
 fn drawn_position(app: &App, prim: usize, vertex: usize) -> Option<glam::Vec3> {
-    let ws = app.preview_ws.as_ref().unwrap_or(&app.ws);
+    let ws = app.engine_ws.as_ref().unwrap_or(&app.ws);
     ws.primitives.get(prim).and_then(|dp| dp.positions.get(vertex)).copied()
 }
 

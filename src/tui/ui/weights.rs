@@ -32,29 +32,48 @@ pub fn mark_of(s: Severity) -> char {
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let focused = app.focus == Focus::Weights;
-    let title = format!(" Skin weights [{}] ", app.preview.label());
-    let block = panel(title, focused, theme);
+    let title = format!(" Skin weights [{}] ", app.engine.label());
+    let mut block = panel(title, focused, theme);
     let inner_h = area.height.saturating_sub(2) as usize;
     let inner_w = area.width.saturating_sub(2) as usize;
     let mut lines = Vec::new();
-    problems(app, theme, focused, inner_h, inner_w, &mut lines);
-    // While walking the problem list the selected vertex matters most; otherwise the bone.
+    // While walking the problem list the selected vertex matters most: the list gets the
+    // rows its words leave (3 to 6 of them), and the bone's statistics come last.
     if focused {
-        vertex(app, theme, inner_w, &mut lines);
-        bone(app, theme, inner_w, &mut lines);
+        let mut about = Vec::new();
+        vertex(app, theme, inner_w, &mut about);
+        let rows = inner_h.saturating_sub(about.len() + 3).clamp(3, 6);
+        problems(app, theme, focused, rows, inner_w, &mut lines);
+        bone(app, theme, inner_w, &mut about);
+        // The list stays; what is below it scrolls ({ and }) when it is too long, and the
+        // bottom border says how much more there is.
+        let visible = inner_h.saturating_sub(lines.len());
+        let max = about.len().saturating_sub(visible);
+        app.weights_max.store(u16::try_from(max).unwrap_or(u16::MAX), std::sync::atomic::Ordering::Relaxed);
+        let scroll = usize::from(app.weights_scroll).min(max);
+        if max > 0 {
+            let hint = match (scroll, max - scroll) {
+                (0, b) => format!(" }}: {b} more ↓ "),
+                (a, 0) => format!(" {{: {a} more ↑ "),
+                (a, b) => format!(" {{ ↑{a}  }} ↓{b} "),
+            };
+            block = block.title_bottom(Line::styled(hint, theme.key));
+        }
+        lines.extend(about.into_iter().skip(scroll));
     } else {
+        problems(app, theme, focused, inner_h, inner_w, &mut lines);
         bone(app, theme, inner_w, &mut lines);
         vertex(app, theme, inner_w, &mut lines);
     }
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
-/// Counts by code, or (focused) the problem vertices around the cursor.
+/// Counts by code, or (focused) the problem vertices around the cursor, `rows` of them.
 fn problems<'a>(
     app: &App,
     theme: &Theme,
     focused: bool,
-    height: usize,
+    rows: usize,
     width: usize,
     lines: &mut Vec<Line<'a>>,
 ) {
@@ -84,7 +103,7 @@ fn problems<'a>(
             ),
             theme.dim,
         ));
-        let room = (height / 3).clamp(1, 8);
+        let room = rows.max(1);
         let start = app.problem.saturating_sub(room - 1);
         let shown: Vec<(usize, &ProblemVertex)> = list.iter().enumerate().skip(start).take(room).collect();
         let rows: Vec<Row> = shown.iter().map(|(_, p)| row_parts(app, p)).collect();
@@ -241,6 +260,10 @@ fn vertex<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>)
             put(lines, s, 4, Style::new());
         }
     }
+    // Where engines draw it comes before the slots: it answers "what will I see".
+    for (k, e) in view.engines.iter().enumerate() {
+        put(lines, e, if k == 0 { 2 } else { 4 }, if k == 0 { theme.dim } else { Style::new() });
+    }
     put(lines, &view.weights_title, 2, theme.dim);
     let rows: Vec<(String, String, bool)> =
         view.influences.iter().map(|i| (i.name.clone(), i.weight.clone(), !i.skipped)).collect();
@@ -248,9 +271,6 @@ fn vertex<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>)
     put(lines, &view.drawn_sum.0, 2, tone_style(view.drawn_sum.1, theme));
     if let Some(s) = &view.validator_sum {
         put(lines, s, 2, theme.dim);
-    }
-    for e in &view.engines {
-        put(lines, e, 2, Style::new());
     }
 }
 
