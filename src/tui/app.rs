@@ -451,8 +451,15 @@ impl App {
             Action::NearestVertex => self.pick_nearest_vertex(),
             Action::ProblemUp => self.walk_problems(-1, false),
             Action::ProblemDown => self.walk_problems(1, false),
-            Action::NextProblem => self.walk_problems(1, true),
-            Action::PrevProblem => self.walk_problems(-1, true),
+            // From anywhere: the weights panel takes focus, as it says what is wrong.
+            Action::NextProblem => {
+                self.focus = Focus::Weights;
+                self.walk_problems(1, true);
+            }
+            Action::PrevProblem => {
+                self.focus = Focus::Weights;
+                self.walk_problems(-1, true);
+            }
             Action::JumpToProblem => self.jump_to_problem(),
             Action::ToggleMarks => {
                 self.view.marks = !self.view.marks;
@@ -713,6 +720,12 @@ impl App {
             return;
         }
         let cur = self.problem.min(n - 1) as isize;
+        // The first `e` shows the problem under the cursor (the worst, at start) rather
+        // than stepping past it.
+        let on_cursor = self.vertex_problems.get(cur as usize).is_some_and(|p| {
+            p.prim.is_some_and(|prim| self.vertex == Some(VertexRef { prim, vertex: p.vertex }))
+        });
+        let dir = if wrap && !on_cursor { 0 } else { dir };
         self.problem = if wrap {
             (cur + dir).rem_euclid(n as isize) as usize
         } else {

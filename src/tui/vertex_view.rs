@@ -219,7 +219,8 @@ fn engine_lines(app: &App, prim: usize, vertex: usize) -> Vec<String> {
     for &engine in Engine::ALL.iter().filter(|&&e| e != Engine::Stored) {
         let now = skinned(engine).distance(here);
         let worst = app.diag.consequences.of(dp.mesh, dp.primitive, vertex, engine);
-        let still = |d: f32| !(d > MOVE_FRACTION * diagonal);
+        // A NaN distance (the vertex vanishes) is not "still".
+        let still = |d: f32| d <= MOVE_FRACTION * diagonal;
         let text = match worst {
             Some(w) if still(now) && still(w.distance) => "same as stored (0 off)".to_string(),
             Some(w) => {

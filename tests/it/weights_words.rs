@@ -325,3 +325,24 @@ fn p_cycles_the_engine_profiles_and_draws_each_over_the_stored_result() {
     press(&mut a, "y");
     assert!(a.clipboard.as_deref().is_some_and(|c| c.contains("0.757 off now")), "{:?}", a.clipboard);
 }
+
+/// `e` from any panel: the first press shows the worst problem vertex (not the second),
+/// with the weights panel focused to say what is wrong; later presses walk on, wrapping
+/// round; `E` walks back.
+#[test]
+fn e_walks_problem_vertices_worst_first_from_anywhere() {
+    let mut a = open(&sample("bad-weights.glb"));
+    assert_eq!(a.focus, Focus::Bones);
+    press(&mut a, "e");
+    assert_eq!((a.focus, a.problem), (Focus::Weights, 0));
+    let first = &a.vertex_problems[0];
+    assert_eq!(a.vertex.map(|v| (Some(v.prim), v.vertex)), Some((first.prim, first.vertex)));
+    // Worst first: no later vertex is measured worse.
+    for pair in a.vertex_problems.windows(2) {
+        assert!(pair[0].consequence >= pair[1].consequence, "{pair:?}");
+    }
+    press(&mut a, "e");
+    assert_eq!(a.problem, 1);
+    press(&mut a, "EE");
+    assert_eq!(a.problem, a.vertex_problems.len() - 1);
+}
