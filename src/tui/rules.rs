@@ -16,6 +16,9 @@ pub struct Facts<'a> {
     pub drawn_sum: f32,
     /// A joint index as the panel names it ("j3", "joint 7").
     pub name: &'a dyn Fn(u16) -> String,
+    /// Some weight sits on a joint the skin lacks: engines that scale weights to 1 count
+    /// it too, so scaling does not bring the vertex back onto its joints.
+    pub missing_joint: bool,
 }
 
 /// The label of a problem row, at most 20 columns.
@@ -43,7 +46,7 @@ pub fn sentence(f: &Finding, facts: &Facts) -> String {
     let slot = slot(f);
     let joint = |j: u16| (facts.name)(j);
     match (f.code, slot) {
-        ("ACCESSOR_WEIGHTS_NON_NORMALIZED", _) => non_normalized(v.sum, v.n, facts.drawn_sum),
+        ("ACCESSOR_WEIGHTS_NON_NORMALIZED", _) => non_normalized(v.sum, v.n, facts),
         ("ACCESSOR_WEIGHTS_NEGATIVE", Some((j, w))) => format!(
             "{} has a negative weight, {}: when {} moves, it pushes this vertex the opposite way",
             joint(j),
@@ -96,11 +99,12 @@ fn slot(f: &Finding) -> Option<(u16, f32)> {
 /// `ACCESSOR_WEIGHTS_NON_NORMALIZED`: the validator's sum, and where stored skinning puts
 /// the vertex (by its own sum, which differs when negative, missing or repeated joints
 /// are involved).
-fn non_normalized(sum: f32, n: u32, drawn: f32) -> String {
+fn non_normalized(sum: f32, n: u32, facts: &Facts) -> String {
+    let drawn = facts.drawn_sum;
     if n == 0 && drawn == 0.0 {
         return "all weights are 0: the vertex collapses to the scene's origin".into();
     }
-    let effect = effect_of(drawn);
+    let effect = effect_of(drawn, facts.missing_joint);
     if (sum - drawn).abs() <= 1e-6 {
         return format!("the weights sum to {}: {effect}", three(sum));
     }
@@ -113,7 +117,7 @@ fn non_normalized(sum: f32, n: u32, drawn: f32) -> String {
 }
 
 /// What a stored-weights sum does to the vertex.
-fn effect_of(sum: f32) -> String {
+fn effect_of(sum: f32, missing_joint: bool) -> String {
     let off = 1.0 - sum;
     if !sum.is_finite() {
         return "the vertex gets no position and its triangles vanish".into();
@@ -130,6 +134,10 @@ fn effect_of(sum: f32) -> String {
     } else {
         format!("engines that keep them push it {share} further from the scene's origin")
     };
+    if missing_joint {
+        // The missing joint's weight counts in their sum too: see the engines' lines.
+        return format!("{keep}, and so do engines that scale weights to 1 (they count the missing joint)");
+    }
     format!("{keep}; engines that scale weights to 1 leave it on its joints")
 }
 
@@ -179,7 +187,8 @@ mod tests {
 
     fn says(f: &Finding, drawn: f32) -> String {
         let name = |j: u16| format!("j{j}");
-        sentence(f, &Facts { joints: 6, drawn_sum: drawn, name: &name })
+        let missing_joint = f.vertex.as_ref().is_some_and(|v| v.joints.iter().any(|&j| j >= 6));
+        sentence(f, &Facts { joints: 6, drawn_sum: drawn, name: &name, missing_joint })
     }
 
     #[test]
@@ -229,6 +238,12 @@ mod tests {
         assert!(
             says(&f, 0.5).starts_with("joint 7 does not exist (the skin has 6 joints): its weight 0.500")
         );
+        // Its sum without joint 7 is 0.5; engines that scale by the sum count joint 7 too.
+        let f = finding("ACCESSOR_WEIGHTS_NON_NORMALIZED", &[3, 7, 0, 0], &[0.5, 0.5, 0.0, 0.0], 0.5, 1);
+        assert!(says(&f, 0.5).ends_with(
+            "pull it 50% of the way to the scene's origin, and so do engines that scale weights to 1 \
+             (they count the missing joint)"
+        ));
         let mut f = finding("ACCESSOR_INVALID_FLOAT", &[2, 3, 0, 0], &[f32::NAN, 0.5, 0.0, 0.0], 0.5, 1);
         if let Some(v) = &mut f.vertex {
             v.component = Some(0);

@@ -129,7 +129,9 @@ impl VertexView {
             .filter(|&(j, w)| usize::from(j) < joint_count && w.is_finite())
             .map(|(_, w)| w)
             .sum();
-        let facts = Facts { joints: joint_count, drawn_sum: stored_sum, name: &name };
+        let missing_joint =
+            stored.influences_of(v.vertex).any(|(j, w)| w != 0.0 && usize::from(j) >= joint_count);
+        let facts = Facts { joints: joint_count, drawn_sum: stored_sum, name: &name, missing_joint };
         let rules = rule_texts(&findings, &facts);
         let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
         let warnings = findings.iter().filter(|f| f.severity == Severity::Warning).count();
@@ -243,7 +245,7 @@ fn engine_lines(app: &App, prim: usize, vertex: usize) -> Vec<String> {
             None => groups.push((text, vec![engine.name()])),
         }
     }
-    let mut out = vec!["engines draw it (distance from stored):".to_string()];
+    let mut out = vec!["distance from stored, per engine (p: see):".to_string()];
     out.extend(groups.into_iter().map(|(text, names)| format!("{}: {text}", names.join(", "))));
     out
 }
