@@ -234,8 +234,12 @@ pub struct BenchArgs {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// .gltf or .glb files, or folders searched recursively for them.
-    #[arg(required = true, value_name = "FILE|DIR")]
+    #[arg(required_unless_present = "explain", value_name = "FILE|DIR")]
     pub files: Vec<PathBuf>,
+    /// Explain a finding code instead of checking: what it means, why it matters, what each
+    /// engine does with it and what `normalize` changes.
+    #[arg(long, value_name = "CODE", conflicts_with_all = ["files", "json", "format"])]
+    pub explain: Option<String>,
     /// Print every finding as versioned JSON (schema in the README).
     #[arg(long)]
     pub json: bool,

@@ -144,3 +144,28 @@ fn the_three_profile_draws_cesium_man_legacy_as_three_js_does() {
     let fraction = three["worst"]["fraction"].as_f64().expect("fraction");
     assert!((0.44..0.46).contains(&fraction), "{fraction}");
 }
+
+#[test]
+fn every_code_check_reports_on_the_bad_weights_sample_is_explained() {
+    let check = json(&["check", &sample("bad-weights.glb"), "--json"]);
+    let codes: Vec<&str> = check["counts"].as_object().expect("counts").keys().map(String::as_str).collect();
+    assert!(codes.len() >= 7, "{codes:?}");
+    for code in codes {
+        let run = rigscope(&["check", "--explain", code]);
+        assert_eq!(run.code, 0, "{code}: {}", run.stderr);
+        for heading in [
+            "What it means:",
+            "Why it matters:",
+            "What each engine does with it:",
+            "What `rigscope normalize` changes:",
+        ] {
+            assert!(run.stdout.contains(heading), "{code}: {}", run.stdout);
+        }
+    }
+    // Lower case is the same code; a misspelt one exits 2 and names the nearest.
+    assert_eq!(rigscope(&["check", "--explain", "rig_more_than_4_influences"]).code, 0);
+    let run = rigscope(&["check", "--explain", "ACCESSOR_WEIGHTS_NON_NORMALISED"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("did you mean ACCESSOR_WEIGHTS_NON_NORMALIZED?"), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+}
