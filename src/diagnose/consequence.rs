@@ -33,6 +33,10 @@ pub struct Displacement {
     pub clip: Option<usize>,
     /// Seconds into `clip` (0 for the rest pose).
     pub time: f32,
+    /// The engine's weights for this vertex are not finite (a NaN weight kept, or divided
+    /// by a NaN sum): it draws the vertex at NaN, so its triangles disappear. `distance` is
+    /// then 0: there is no place to measure.
+    pub vanishes: bool,
 }
 
 /// One problem vertex and what each engine profile does to it.
@@ -55,6 +59,8 @@ pub struct EngineSummary {
     pub label: &'static str,
     /// Problem vertices that move more than `MOVE_FRACTION` of the model.
     pub moved: usize,
+    /// Problem vertices the engine draws at NaN (`Displacement::vanishes`).
+    pub vanished: usize,
     /// The vertex that moves most, when one moves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub worst: Option<WorstVertex>,
@@ -161,8 +167,13 @@ pub fn measure(rig: &Rig, vertices: &[(usize, usize, usize)], engines: &[Engine]
             targets.push(Target { row, node: d.node, skin, mesh, primitive, vertex, stored, drawn });
         }
     }
-    let zero = Displacement { distance: 0.0, fraction: 0.0, clip: None, time: 0.0 };
+    let zero = Displacement { distance: 0.0, fraction: 0.0, clip: None, time: 0.0, vanishes: false };
     let mut worst = vec![vec![zero; engines.len()]; vertices.len()];
+    for t in &targets {
+        for (e, slots) in t.drawn.iter().enumerate() {
+            worst[t.row][e].vanishes |= slots.iter().any(|&(_, w)| !w.is_finite());
+        }
+    }
     let mut samples = 0;
     if !targets.is_empty() {
         let poses = std::iter::once((None, 0.0)).chain(
@@ -180,16 +191,17 @@ pub fn measure(rig: &Rig, vertices: &[(usize, usize, usize)], engines: &[Engine]
                 let p = morphed_position(rig, &ws, t);
                 let stored = skin_point(&t.stored, joints, p);
                 for (e, slots) in t.drawn.iter().enumerate() {
-                    let distance = skin_point(slots, joints, p).distance(stored);
                     let best = &mut worst[t.row][e];
+                    if best.vanishes {
+                        continue;
+                    }
+                    let distance = skin_point(slots, joints, p).distance(stored);
                     // NaN never wins: a non-finite position is not a measurement.
                     if distance > best.distance {
-                        *best = Displacement {
-                            distance,
-                            fraction: if diagonal > 0.0 { distance / diagonal } else { 0.0 },
-                            clip,
-                            time,
-                        };
+                        best.distance = distance;
+                        best.fraction = if diagonal > 0.0 { distance / diagonal } else { 0.0 };
+                        best.clip = clip;
+                        best.time = time;
                     }
                 }
             }
@@ -211,9 +223,10 @@ pub fn measure(rig: &Rig, vertices: &[(usize, usize, usize)], engines: &[Engine]
 
 fn summarise(engine: Engine, e: usize, rows: &[VertexConsequence]) -> EngineSummary {
     let moved = |d: &Displacement| d.fraction > MOVE_FRACTION;
-    let mut summary = EngineSummary { engine, label: engine.label(), moved: 0, worst: None };
+    let mut summary = EngineSummary { engine, label: engine.label(), moved: 0, vanished: 0, worst: None };
     for row in rows {
         let d = row.engines[e].1;
+        summary.vanished += usize::from(d.vanishes);
         if !moved(&d) {
             continue;
         }

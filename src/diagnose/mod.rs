@@ -14,6 +14,7 @@ pub mod batch;
 mod channels;
 pub mod codes;
 pub mod consequence;
+pub mod explain;
 mod finding;
 mod json;
 mod nodes;

@@ -350,7 +350,10 @@ fn consequences_are_the_worst_distance_from_the_stored_result_over_rest_and_clip
     // At t = 1, J1 = T(0, 0, 12): stored 0.5 (3, 4, 12), three.js (weight 1) (3, 4, 12);
     // 0.5 * 13 = 6.5 apart. At rest 2.5, at t = 0.5 0.5 * sqrt(61) < 6.5.
     let three = c.of(0, 0, 0, Engine::Three).expect("measured");
-    assert_eq!(three, Displacement { distance: 6.5, fraction: 1.3, clip: Some(0), time: 1.0 });
+    assert_eq!(
+        three,
+        Displacement { distance: 6.5, fraction: 1.3, clip: Some(0), time: 1.0, vanishes: false }
+    );
     // glTFast at 4 bones keeps the stored weights: nothing moves.
     assert_eq!(c.of(0, 0, 0, Engine::GlTfast { bones: 4 }).map(|d| d.distance), Some(0.0));
     let summary = c.engines.iter().find(|s| s.engine == Engine::Three).expect("three");

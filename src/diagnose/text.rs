@@ -44,8 +44,13 @@ fn engines(report: &Report, out: &mut String) {
         short(c.diagonal)
     );
     for s in &c.engines {
+        let vanish = match s.vanished {
+            0 => String::new(),
+            1 => "; 1 vertex vanishes (its weights become NaN)".to_string(),
+            n => format!("; {n} vertices vanish (their weights become NaN)"),
+        };
         let Some(w) = s.worst else {
-            let _ = writeln!(out, "  {}: no vertex moves", s.label);
+            let _ = writeln!(out, "  {}: no vertex moves{vanish}", s.label);
             continue;
         };
         let moves =
@@ -62,7 +67,7 @@ fn engines(report: &Report, out: &mut String) {
         };
         let _ = writeln!(
             out,
-            "  {}: {moves}; worst {} of the model ({} units), vertex {} of mesh {mesh} primitive {}, {when}",
+            "  {}: {moves}; worst {} of the model ({} units), vertex {} of mesh {mesh} primitive {}, {when}{vanish}",
             s.label,
             short(w.at.fraction),
             short(w.at.distance),
@@ -220,7 +225,10 @@ fn most_moved(report: &Report, f: &Finding, vertex: usize) -> String {
     });
     match worst {
         Some((engine, d)) => format!("{} {:.4}", engine.name(), d.distance),
-        None => "-".to_string(),
+        None => match row.and_then(|r| r.engines.iter().find(|(_, d)| d.vanishes)) {
+            Some((engine, _)) => format!("{} vanishes", engine.name()),
+            None => "-".to_string(),
+        },
     }
 }
 

@@ -6,6 +6,7 @@ mod cli;
 mod compare;
 mod diff;
 mod draco;
+mod engines;
 mod frames;
 mod golden;
 mod instancing;
