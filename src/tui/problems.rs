@@ -20,7 +20,8 @@ pub struct ProblemVertex {
     pub findings: Vec<usize>,
     pub severity: Severity,
     /// The farthest any engine profile draws the vertex from its stored-weights position,
-    /// as a fraction of the model's size (`diagnose::consequence`; 0 where not measured).
+    /// as a fraction of the model's size (`diagnose::consequence`; 0 where not measured,
+    /// infinite where an engine draws it at NaN).
     pub consequence: f32,
     /// What the file alone says (see `stored_measure`): orders vertices no engine moves.
     pub measure: f32,
@@ -41,7 +42,13 @@ pub fn problem_vertices(diag: &Report, ws: &Workspace) -> Vec<ProblemVertex> {
         .vertices
         .iter()
         .map(|c| {
-            let worst = c.engines.iter().map(|(_, d)| d.fraction).filter(|f| !f.is_nan()).fold(0.0, f32::max);
+            // A vertex an engine cannot place at all (NaN) is the worst there is.
+            let worst = c
+                .engines
+                .iter()
+                .map(|(_, d)| if d.vanishes { f32::INFINITY } else { d.fraction })
+                .filter(|f| !f.is_nan())
+                .fold(0.0, f32::max);
             ((c.mesh, c.primitive, c.vertex), worst)
         })
         .collect();
@@ -157,7 +164,13 @@ mod tests {
             vertex: 17,
             engines: vec![(
                 crate::anim::Engine::Three,
-                crate::diagnose::Displacement { distance: 0.02, fraction: 0.01, clip: None, time: 0.0 },
+                crate::diagnose::Displacement {
+                    distance: 0.02,
+                    fraction: 0.01,
+                    clip: None,
+                    time: 0.0,
+                    vanishes: false,
+                },
             )],
         });
         let list = problem_vertices(&diag, &Workspace::new(&crate::rig::Rig::default()));

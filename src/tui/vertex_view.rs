@@ -224,6 +224,7 @@ fn engine_lines(app: &App, prim: usize, vertex: usize) -> Vec<String> {
         // A NaN distance (the vertex vanishes) is not "still".
         let still = |d: f32| d <= MOVE_FRACTION * diagonal;
         let text = match worst {
+            Some(w) if w.vanishes => "no position (NaN weights): its triangles vanish".to_string(),
             Some(w) if still(now) && still(w.distance) => "same as stored (0 off)".to_string(),
             Some(w) => {
                 let at = match w.clip {
