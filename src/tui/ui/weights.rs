@@ -42,7 +42,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     if focused {
         let mut about = Vec::new();
         vertex(app, theme, inner_w, &mut about);
-        let rows = inner_h.saturating_sub(about.len() + 3).clamp(3, 6);
+        // A short panel (the narrow layout's) keeps one row, so the vertex shows too.
+        let least = if inner_h >= 16 { 3 } else { 1 };
+        let rows = inner_h.saturating_sub(about.len() + 3).clamp(least, 6);
         problems(app, theme, focused, rows, inner_w, &mut lines);
         bone(app, theme, inner_w, &mut about);
         // The list stays; what is below it scrolls ({ and }) when it is too long, and the
@@ -93,16 +95,20 @@ fn problems<'a>(
     lines.extend(wrap(&counts, width, 0).into_iter().map(|l| Line::styled(l, style)));
     let list = &app.vertex_problems;
     if focused && !list.is_empty() {
-        lines.push(Line::styled(
-            fit(
-                &format!(
-                    "{} worst first ({ERROR_MARK} error {WARNING_MARK} warning)",
-                    count(list.len(), "vertex", "vertices")
+        // The list's key, where there is room for it.
+        let keyed = rows > 1;
+        lines.extend(keyed.then(|| {
+            Line::styled(
+                fit(
+                    &format!(
+                        "{} worst first ({ERROR_MARK} error {WARNING_MARK} warning)",
+                        count(list.len(), "vertex", "vertices")
+                    ),
+                    width,
                 ),
-                width,
-            ),
-            theme.dim,
-        ));
+                theme.dim,
+            )
+        }));
         let room = rows.max(1);
         let start = app.problem.saturating_sub(room - 1);
         let shown: Vec<(usize, &ProblemVertex)> = list.iter().enumerate().skip(start).take(room).collect();
