@@ -18,6 +18,11 @@ use serde::ser::{SerializeMap, Serializer};
 use crate::anim::{Engine, Workspace, drawn_vertex};
 use crate::rig::{Clip, Rig};
 
+/// Vertex-skins one `measure` does at most (problem vertices x profiles that change them x
+/// poses): past it, each clip keeps every n-th sample (and its last), so that a rig whose
+/// every vertex is flagged is still checked in seconds. `Consequences::sample_stride` says n.
+pub const MAX_WORK: usize = 20_000_000;
+
 /// A vertex "moves" under an engine when it lands farther than this fraction of the model's
 /// size from its stored-weights position (below it is rounding: a sum 1e-7 from 1).
 pub const MOVE_FRACTION: f32 = 1e-5;
@@ -82,6 +87,9 @@ pub struct Consequences {
     pub diagonal: f32,
     /// How many poses were compared (the rest pose plus every clip's samples).
     pub samples: usize,
+    /// 1 when every key time and midpoint was compared; n when only every n-th was (see
+    /// `MAX_WORK`).
+    pub sample_stride: usize,
     pub engines: Vec<EngineSummary>,
     /// In the order the vertices were given.
     pub vertices: Vec<VertexConsequence>,
@@ -138,11 +146,38 @@ struct Target {
     /// Stored slots, then each engine's, all kept for the whole run.
     stored: Vec<(u16, f32)>,
     drawn: Vec<Vec<(u16, f32)>>,
+    /// Per engine: it gives every joint the same total weight as the stored slots do, so
+    /// it draws the vertex in the same place and is not measured.
+    same: Vec<bool>,
+}
+
+/// Each joint's total finite, non-zero weight, by joint: two slot lists that agree here skin
+/// a vertex identically.
+fn per_joint(slots: &[(u16, f32)]) -> Vec<(u16, f32)> {
+    let mut out: Vec<(u16, f32)> = Vec::with_capacity(slots.len());
+    for &(j, w) in slots.iter().filter(|s| s.1 != 0.0 && s.1.is_finite()) {
+        match out.iter_mut().find(|o| o.0 == j) {
+            Some(o) => o.1 += w,
+            None => out.push((j, w)),
+        }
+    }
+    out.sort_by_key(|o| o.0);
+    out
 }
 
 /// Measures `engines` on `vertices` (mesh, primitive, vertex). A vertex no node draws with a
 /// skin is listed with zero displacement (engines only change skinned vertices).
 pub fn measure(rig: &Rig, vertices: &[(usize, usize, usize)], engines: &[Engine]) -> Consequences {
+    measure_within(rig, vertices, engines, MAX_WORK)
+}
+
+/// `measure` with `max_work` in place of `MAX_WORK`.
+fn measure_within(
+    rig: &Rig,
+    vertices: &[(usize, usize, usize)],
+    engines: &[Engine],
+    max_work: usize,
+) -> Consequences {
     let diagonal = model_diagonal(rig);
     let mut ws = Workspace::new(rig);
     let mut targets = Vec::new();
@@ -156,15 +191,17 @@ pub fn measure(rig: &Rig, vertices: &[(usize, usize, usize)], engines: &[Engine]
         }
         for d in ws.primitives.iter().filter(|d| (d.mesh, d.primitive) == (mesh, primitive)) {
             let Some(skin) = d.skin else { continue };
-            let drawn = engines
+            let drawn: Vec<Vec<(u16, f32)>> = engines
                 .iter()
                 .map(|&e| {
                     drawn_vertex(e, &prim.influences, vertex, &mut scratch);
                     scratch.clone()
                 })
                 .collect();
-            let stored = prim.influences_of(vertex).collect();
-            targets.push(Target { row, node: d.node, skin, mesh, primitive, vertex, stored, drawn });
+            let stored: Vec<(u16, f32)> = prim.influences_of(vertex).collect();
+            let base = per_joint(&stored);
+            let same = drawn.iter().map(|slots| per_joint(slots) == base).collect();
+            targets.push(Target { row, node: d.node, skin, mesh, primitive, vertex, stored, drawn, same });
         }
     }
     let zero = Displacement { distance: 0.0, fraction: 0.0, clip: None, time: 0.0, vanishes: false };
@@ -175,13 +212,18 @@ pub fn measure(rig: &Rig, vertices: &[(usize, usize, usize)], engines: &[Engine]
         }
     }
     let mut samples = 0;
-    if !targets.is_empty() {
-        let poses = std::iter::once((None, 0.0)).chain(
-            rig.clips
-                .iter()
+    let pairs: usize = targets.iter().map(|t| t.same.iter().filter(|s| !**s).count()).sum();
+    let times: Vec<Vec<f32>> = rig.clips.iter().map(sample_times).collect();
+    let all_poses = 1 + times.iter().map(Vec::len).sum::<usize>();
+    let sample_stride = (pairs.saturating_mul(all_poses)).div_ceil(max_work.max(1)).max(1);
+    if pairs > 0 {
+        let poses = std::iter::once((None, 0.0)).chain(times.iter().enumerate().flat_map(|(c, t)| {
+            let last = t.len().saturating_sub(1);
+            t.iter()
                 .enumerate()
-                .flat_map(|(c, clip)| sample_times(clip).into_iter().map(move |t| (Some(c), t))),
-        );
+                .filter(move |(i, _)| i % sample_stride == 0 || *i == last)
+                .map(move |(_, &time)| (Some(c), time))
+        }));
         for (clip, time) in poses {
             ws.sample_pose(rig, clip.and_then(|c| rig.clips.get(c)), time);
             ws.update_matrices(rig);
@@ -192,7 +234,7 @@ pub fn measure(rig: &Rig, vertices: &[(usize, usize, usize)], engines: &[Engine]
                 let stored = skin_point(&t.stored, joints, p);
                 for (e, slots) in t.drawn.iter().enumerate() {
                     let best = &mut worst[t.row][e];
-                    if best.vanishes {
+                    if best.vanishes || t.same[e] {
                         continue;
                     }
                     let distance = skin_point(slots, joints, p).distance(stored);
@@ -218,7 +260,7 @@ pub fn measure(rig: &Rig, vertices: &[(usize, usize, usize)], engines: &[Engine]
         })
         .collect();
     let summaries = engines.iter().enumerate().map(|(e, &engine)| summarise(engine, e, &rows)).collect();
-    Consequences { diagonal, samples, engines: summaries, vertices: rows }
+    Consequences { diagonal, samples, sample_stride, engines: summaries, vertices: rows }
 }
 
 fn summarise(engine: Engine, e: usize, rows: &[VertexConsequence]) -> EngineSummary {
@@ -301,4 +343,76 @@ pub fn problem_vertices(findings: &[super::Finding]) -> Vec<(usize, usize, usize
     let mut list: Vec<_> = seen.into_iter().collect();
     list.sort_by_key(|&(_, order)| order);
     list.into_iter().map(|(key, _)| key).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rig::{Channel, Interpolation, Property};
+
+    fn clip(times: &[f32]) -> Clip {
+        let channel = |t: &[f32]| Channel {
+            node: 0,
+            property: Property::Translation,
+            interpolation: Interpolation::Linear,
+            times: t.to_vec().into(),
+            values: vec![0.0; 3 * t.len()].into(),
+            components: 3,
+        };
+        Clip { name: None, duration: 0.0, channels: vec![channel(times), channel(&[0.5, 2.0])] }
+    }
+
+    #[test]
+    fn sample_times_are_every_key_of_every_channel_and_the_midpoints() {
+        assert_eq!(sample_times(&clip(&[0.0, 1.0])), vec![0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0]);
+        assert_eq!(sample_times(&Clip::default()), vec![0.0]);
+    }
+
+    #[test]
+    fn slot_lists_that_give_each_joint_the_same_weight_skin_alike() {
+        assert_eq!(per_joint(&[(3, 0.5), (1, 0.25), (3, 0.25), (0, 0.0)]), vec![(1, 0.25), (3, 0.75)]);
+        assert_eq!(per_joint(&[(1, 0.25), (3, 0.75), (7, f32::NAN)]), per_joint(&[(3, 0.75), (1, 0.25)]));
+    }
+
+    /// A vertex at (1, 0, 0) on joint 0 with weight 0.5; the clip moves joint 0 along x from
+    /// 0 to 4 over keys 0, 1, 2 (samples 0, 0.5, 1, 1.5, 2). three.js draws it at weight 1:
+    /// `0.5 |(1 + x, 0, 0)|` apart, worst 2.5 at t = 2.
+    #[test]
+    fn past_the_work_budget_every_nth_sample_and_the_last_are_compared() {
+        use crate::rig::{InfluenceSet, Mesh, Node, Primitive, Skin};
+        let set = InfluenceSet {
+            joints: vec![[0; 4]].into(),
+            weights: vec![[0.5, 0.0, 0.0, 0.0]].into(),
+            ..InfluenceSet::default()
+        };
+        let mut moving = clip(&[0.0, 1.0, 2.0]);
+        moving.channels.truncate(1);
+        moving.channels[0].values = vec![0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 4.0, 0.0, 0.0].into();
+        let rig = Rig {
+            nodes: vec![Node::default(), Node { mesh: Some(0), skin: Some(0), ..Node::default() }],
+            order: vec![0, 1],
+            skins: vec![Skin { joints: vec![0], inverse_bind: vec![Mat4::IDENTITY], ..Skin::default() }],
+            meshes: vec![Mesh {
+                primitives: vec![Primitive {
+                    positions: vec![Vec3::X].into(),
+                    influences: vec![set],
+                    ..Primitive::default()
+                }],
+                ..Mesh::default()
+            }],
+            clips: vec![moving],
+            ..Rig::default()
+        };
+        let all = measure_within(&rig, &[(0, 0, 0)], &[Engine::Three, Engine::Babylon], usize::MAX);
+        assert_eq!((all.samples, all.sample_stride), (6, 1));
+        // Babylon keeps the weights: nothing to measure, so it costs nothing.
+        let d = all.of(0, 0, 0, Engine::Three).expect("measured");
+        assert_eq!((d.distance, d.clip, d.time), (2.5, Some(0), 2.0));
+        assert_eq!(all.of(0, 0, 0, Engine::Babylon).map(|d| d.distance), Some(0.0));
+        // 1 vertex-profile x 6 poses over a budget of 3: every 2nd sample (0, 1, 2) and the
+        // last (2) of the clip, plus the rest pose.
+        let some = measure_within(&rig, &[(0, 0, 0)], &[Engine::Three, Engine::Babylon], 3);
+        assert_eq!((some.samples, some.sample_stride), (4, 2));
+        assert_eq!(some.of(0, 0, 0, Engine::Three), Some(d));
+    }
 }

@@ -37,9 +37,13 @@ fn engines(report: &Report, out: &mut String) {
     if c.vertices.is_empty() {
         return;
     }
+    let samples = match c.sample_stride {
+        1 => "its keys and midpoints".to_string(),
+        n => format!("every {n}th of its keys and midpoints (so many vertices are flagged)"),
+    };
     let _ = writeln!(
         out,
-        "\nWhat engines draw: {} problem vertices against their stored-weights place, worst over the rest pose and every clip at its keys and midpoints (the model is {} units across)",
+        "\nWhat engines draw: {} problem vertices against their stored-weights place, worst over the rest pose and every clip at {samples} (the model is {} units across)",
         c.vertices.len(),
         short(c.diagonal)
     );

@@ -169,3 +169,59 @@ fn every_code_check_reports_on_the_bad_weights_sample_is_explained() {
     assert!(run.stderr.contains("did you mean ACCESSOR_WEIGHTS_NON_NORMALIZED?"), "{}", run.stderr);
     assert!(run.stdout.is_empty());
 }
+
+#[test]
+fn render_and_record_draw_with_the_engine_asked_for() {
+    let file = sample("bad-weights.glb");
+    let frame = |engine: &str| {
+        let run =
+            rigscope(&["render", &file, "--rest", "--size", "60x20", "--color", "never", "--engine", engine]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+    };
+    // Stored is the default; three.js puts vertex 7 (all weights zero, at the origin when
+    // stored) 0.76 units away on its first joint, which the frame shows.
+    let stored = frame("stored");
+    assert_eq!(stored, rigscope(&["render", &file, "--rest", "--size", "60x20", "--color", "never"]).stdout);
+    assert_ne!(frame("three"), stored);
+    for command in ["pose", "render"] {
+        let run = rigscope(&[command, &file, "--engine", "unity"]);
+        assert_eq!(run.code, 2);
+        assert!(run.stderr.contains("unity-gltfast"), "{}", run.stderr);
+    }
+    let dir = std::env::temp_dir().join(format!("rigscope-engines-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = |name: &str| dir.join(name).display().to_string();
+    for (engine, name) in [("stored", "a.cast"), ("three", "b.cast")] {
+        let run = rigscope(&[
+            "record",
+            &file,
+            "-o",
+            &out(name),
+            "--fps",
+            "2",
+            "--size",
+            "40x12",
+            "--engine",
+            engine,
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    let read = |name: &str| std::fs::read(dir.join(name)).expect("recording");
+    assert_ne!(read("a.cast"), read("b.cast"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn help_lists_every_engine_profile() {
+    let run = rigscope(&["help"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let listed = run.stdout.split("Engine profiles").nth(1).expect("an engine section");
+    for engine in rigscope::anim::Engine::ALL {
+        assert!(
+            listed.lines().any(|l| l.trim_start().starts_with(engine.name())),
+            "{}: {listed}",
+            engine.name()
+        );
+    }
+}
