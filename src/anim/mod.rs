@@ -20,6 +20,7 @@
 //! ```
 
 mod crosscheck;
+mod engine;
 mod hierarchy;
 mod interpolate;
 mod morph;
@@ -41,6 +42,7 @@ mod test_rig;
 mod tracks_tests;
 
 pub use crosscheck::crosscheck;
+pub use engine::{Engine, drawn_influences, drawn_vertex};
 pub use hierarchy::{bind_globals, compute_bind_globals, compute_globals, compute_joint_matrices};
 pub use playback::{LoopMode, Playback};
 pub use pose::Pose;

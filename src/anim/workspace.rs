@@ -5,6 +5,7 @@
 
 use glam::{Mat4, Vec3};
 
+use super::engine::{Engine, drawn_influences};
 use super::hierarchy::{bind_globals, compute_bind_globals, update_globals, update_joint_matrices};
 use super::morph::{Attribute, morph_into};
 use super::palette::Palette;
@@ -13,7 +14,7 @@ use super::pose_cache::PoseCache;
 use super::sampler::Sampler;
 use super::skin_wide::{PackedInfluences, WideInput};
 use super::skinning::{SkinInput, rigid_in_place, skin_fast, skin_in_place};
-use crate::rig::{Clip, Primitive, Rig};
+use crate::rig::{Clip, InfluenceSet, Primitive, Rig};
 
 /// One drawable primitive of one mesh node, deformed for the current frame, in world space.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,6 +58,11 @@ pub struct Workspace {
     morphed: (Vec<Vec3>, Vec<Vec3>),
     /// Split big meshes over the rayon pool.
     parallel: bool,
+    /// Whose weights skinning uses (`Stored` unless `set_engine` said otherwise).
+    engine: Engine,
+    /// Per mesh, per primitive: the engine's influences where they differ from the stored
+    /// ones (empty, and every entry `None`, for `Stored`).
+    drawn: Vec<Vec<Option<Vec<InfluenceSet>>>>,
 }
 
 impl Workspace {
@@ -117,6 +123,8 @@ impl Workspace {
             packed,
             morphed: (Vec::new(), Vec::new()),
             parallel: true,
+            engine: Engine::Stored,
+            drawn: Vec::new(),
         };
         workspace.evaluate(rig, clip, t);
         workspace
@@ -168,6 +176,45 @@ impl Workspace {
         self.parallel = on;
     }
 
+    /// Whose weights skinning uses.
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    /// Skin with the influences `engine` draws (`Engine::Stored`, the default, is the file's
+    /// own) from now on, and re-skin the current frame with them. The profile's influences are
+    /// computed once here, not per frame.
+    pub fn set_engine(&mut self, rig: &Rig, engine: Engine) {
+        if engine == self.engine {
+            return;
+        }
+        self.engine = engine;
+        self.drawn = if engine == Engine::Stored {
+            Vec::new()
+        } else {
+            rig.meshes
+                .iter()
+                .map(|mesh| {
+                    (mesh.primitives.iter())
+                        .map(|p| Some(drawn_influences(engine, p).into_owned()).filter(|_| p.is_skinned()))
+                        .collect()
+                })
+                .collect()
+        };
+        for (packed, out) in self.packed.iter_mut().zip(&self.primitives) {
+            let skin = out.skin.and_then(|s| rig.skins.get(s));
+            let primitive = rig.meshes.get(out.mesh).and_then(|m| m.primitives.get(out.primitive));
+            *packed = match (skin, primitive) {
+                (Some(skin), Some(p)) => match influences(&self.drawn, out.mesh, out.primitive, p) {
+                    [set] => PackedInfluences::new(set, skin.joints.len()),
+                    _ => None,
+                },
+                _ => None,
+            };
+        }
+        self.skin(rig);
+    }
+
     /// The bind pose, for the bind-pose ghost. Each joint's global is `inverse(IBM)` (the
     /// first skin listing it; a singular IBM leaves the rest-pose value), other nodes hang
     /// off their parents with their rest transforms. Every joint matrix is then identity by
@@ -194,16 +241,18 @@ impl Workspace {
     /// Morph, then skin or move rigidly, every primitive, into its buffers.
     fn deform(&mut self, rig: &Rig, bind_pose: bool) {
         let parallel = self.parallel;
-        let Workspace { primitives, joint_matrices, globals, pose, palettes, packed, morphed, .. } = self;
+        let Workspace { primitives, joint_matrices, globals, pose, palettes, packed, morphed, drawn, .. } =
+            self;
         for (index, out) in primitives.iter_mut().enumerate() {
             let Some(primitive) = rig.meshes.get(out.mesh).and_then(|m| m.primitives.get(out.primitive))
             else {
                 continue;
             };
+            let sets = influences(drawn, out.mesh, out.primitive, primitive);
             let weights = pose.morph_weights.get(out.node).map_or(&[][..], Vec::as_slice);
             let targets = &primitive.morph_targets;
             let fast = out.skin.filter(|_| !bind_pose).and_then(|s| {
-                let [set] = primitive.influences.as_slice() else { return None };
+                let [set] = sets else { return None };
                 let palette = palettes.get(s).filter(|p| p.finite)?;
                 let normals_match =
                     primitive.normals.as_ref().is_none_or(|n| n.len() == primitive.positions.len());
@@ -249,9 +298,7 @@ impl Workspace {
                         *n = n.normalize_or_zero();
                     }
                 }
-                Some(joints) => {
-                    skin_in_place(&mut out.positions, &mut out.normals, &primitive.influences, joints)
-                }
+                Some(joints) => skin_in_place(&mut out.positions, &mut out.normals, sets, joints),
                 None => {
                     let global = *globals.get(out.node).unwrap_or(&Mat4::IDENTITY);
                     let instance = out.instance.and_then(|k| rig.nodes.get(out.node)?.instances.get(k));
@@ -260,6 +307,20 @@ impl Workspace {
                 }
             }
         }
+    }
+}
+
+/// The influences a primitive is skinned with: the engine's where it has its own, else the
+/// stored ones.
+fn influences<'a>(
+    drawn: &'a [Vec<Option<Vec<InfluenceSet>>>],
+    mesh: usize,
+    primitive: usize,
+    stored: &'a Primitive,
+) -> &'a [InfluenceSet] {
+    match drawn.get(mesh).and_then(|m| m.get(primitive)) {
+        Some(Some(sets)) => sets,
+        _ => &stored.influences,
     }
 }
 
@@ -412,6 +473,30 @@ mod tests {
         let v1 = ws.primitives[0].positions[1];
         let h = std::f32::consts::FRAC_1_SQRT_2;
         assert!(close(v1, Vec3::new(h, 1.0 + h, 1.0)), "{v1}");
+    }
+
+    #[test]
+    fn an_engine_profile_skins_with_its_own_weights_and_stored_comes_back_exactly() {
+        let mut rig = rig();
+        // v0 weighs half on joint 0, v2 a quarter on each joint: sums 0.5.
+        let set = &mut rig.meshes[0].primitives[0].influences[0];
+        set.weights = vec![[0.5, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.25, 0.25, 0.0, 0.0]].into();
+        let clip = clip();
+        let mut ws = Workspace::at(&rig, Some(&clip), 1.0);
+        let stored = ws.primitives.clone();
+        // Stored: v0 = 0.5 (1,0,0); v2 = 0.25 (1,1,0) + 0.25 (0,2,0) = (0.25, 0.75, 0).
+        assert!(close(stored[0].positions[0], Vec3::new(0.5, 0.0, 0.0)));
+        assert!(close(stored[0].positions[2], Vec3::new(0.25, 0.75, 0.0)));
+        ws.set_engine(&rig, Engine::Three);
+        assert_eq!(ws.engine(), Engine::Three);
+        // three.js divides by the sum: v0 = (1,0,0); v2 = 0.5 (1,1,0) + 0.5 (0,2,0).
+        assert!(close(ws.primitives[0].positions[0], Vec3::X));
+        assert!(close(ws.primitives[0].positions[2], Vec3::new(0.5, 1.5, 0.0)));
+        // Later frames keep the engine's weights.
+        ws.evaluate(&rig, Some(&clip), 1.0);
+        assert!(close(ws.primitives[0].positions[0], Vec3::X));
+        ws.set_engine(&rig, Engine::Stored);
+        assert_eq!(ws.primitives, stored);
     }
 
     #[test]

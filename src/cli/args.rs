@@ -4,11 +4,13 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::anim::Engine;
+
 /// See what a glTF 2.0 rig's skeleton, skin and animations do, in any terminal.
 ///
 /// With no subcommand, opens FILE (or the bundled walker sample) in the viewer.
 #[derive(Debug, Parser)]
-#[command(name = "rigscope", version, args_conflicts_with_subcommands = true)]
+#[command(name = "rigscope", version, args_conflicts_with_subcommands = true, after_help = engines_help())]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -205,6 +207,10 @@ pub struct RecordArgs {
     /// Replace OUT if it exists.
     #[arg(long)]
     pub force: bool,
+    /// Skin with the weights this engine draws instead of the stored ones (profiles listed
+    /// by `rigscope help`).
+    #[arg(long, value_name = "NAME", default_value = "stored", value_parser = parse_engine)]
+    pub engine: Engine,
 }
 
 #[derive(Debug, Args)]
@@ -228,8 +234,12 @@ pub struct BenchArgs {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// .gltf, .glb, .vrm or .vrma files, or folders searched recursively for them.
-    #[arg(required = true, value_name = "FILE|DIR")]
+    #[arg(required_unless_present = "explain", value_name = "FILE|DIR")]
     pub files: Vec<PathBuf>,
+    /// Explain a finding code instead of checking: what it means, why it matters, what each
+    /// engine does with it and what `normalize` changes.
+    #[arg(long, value_name = "CODE", conflicts_with_all = ["files", "json", "format"])]
+    pub explain: Option<String>,
     /// Print every finding as versioned JSON (schema in docs/commands.md).
     #[arg(long)]
     pub json: bool,
@@ -301,6 +311,10 @@ pub struct PoseArgs {
     /// The rest pose (every node as the file gives it), once, instead of a clip.
     #[arg(long, conflicts_with_all = ["clip", "times"])]
     pub rest: bool,
+    /// Skin with the weights this engine draws instead of the stored ones (profiles listed
+    /// by `rigscope help`).
+    #[arg(long, value_name = "NAME", default_value = "stored", value_parser = parse_engine)]
+    pub engine: Engine,
 }
 
 #[derive(Debug, Args)]
@@ -338,6 +352,10 @@ pub struct RenderArgs {
     /// The rest pose (every node as the file gives it) instead of a clip.
     #[arg(long, conflicts_with_all = ["clip", "time"])]
     pub rest: bool,
+    /// Skin with the weights this engine draws instead of the stored ones (profiles listed
+    /// by `rigscope help`).
+    #[arg(long, value_name = "NAME", default_value = "stored", value_parser = parse_engine)]
+    pub engine: Engine,
 }
 
 #[derive(Debug, Args)]
@@ -356,6 +374,28 @@ pub struct NormalizeArgs {
     /// Replace OUT if it exists.
     #[arg(long)]
     pub force: bool,
+}
+
+/// `--engine NAME`: a profile's name (or alias), else the list of names.
+fn parse_engine(s: &str) -> Result<Engine, String> {
+    Engine::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
+        format!("no engine profile named '{s}'; the profiles are {}", names.join(", "))
+    })
+}
+
+/// The after-help of `rigscope help`: every engine profile `--engine` takes.
+fn engines_help() -> String {
+    let mut text =
+        String::from("Engine profiles (pose, render and record --engine NAME; check measures every one):\n");
+    let width = Engine::ALL.iter().map(|e| e.name().len()).max().unwrap_or(0);
+    for e in Engine::ALL {
+        text.push_str(&format!("  {:<width$}  {}: {}\n", e.name(), e.label(), e.summary()));
+    }
+    text.push_str(
+        "What a finding code means and what each engine does with it: rigscope check --explain CODE",
+    );
+    text
 }
 
 /// `120x40` -> (120, 40), each between 8 and 1000.

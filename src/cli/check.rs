@@ -16,6 +16,9 @@ use crate::diagnose::{Options, check, render_text, to_json};
 use crate::report::checks;
 
 pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
+    if let Some(code) = &args.explain {
+        return explain(code);
+    }
     let format = match (args.json, args.format) {
         (true, Some(f)) if f != CheckFormat::Json => {
             return Err(Failure::input("--json and --format cannot both be given (--json is --format json)"));
@@ -36,6 +39,27 @@ pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
         }
         paths => run_many(paths, format, args, &options),
     }
+}
+
+/// `check --explain CODE`: the explanation, or exit 2 with the nearest known code.
+fn explain(code: &str) -> Result<u8, Failure> {
+    let id = code.trim().to_ascii_uppercase();
+    let Some(e) = crate::diagnose::explain::explain(&id) else {
+        let known = crate::diagnose::codes::ALL
+            .iter()
+            .map(|c| c.id)
+            .chain(crate::diagnose::codes::LOAD_CODES.iter().copied());
+        let nearest = known.map(|k| (super::edit_distance(k, &id), k)).min();
+        let hint = match nearest {
+            Some((d, k)) if d <= id.len() / 3 + 2 => format!("; did you mean {k}?"),
+            _ => String::new(),
+        };
+        return Err(Failure::input(format!(
+            "rigscope reports no code '{code}'{hint} (`rigscope check FILE` lists the codes it finds)"
+        )));
+    };
+    output::with_stdout(|out| out.write_all(crate::diagnose::explain::render(e).as_bytes()))?;
+    Ok(0)
 }
 
 fn run_one(file: &Path, json: bool, args: &CheckArgs, options: &Options) -> Result<u8, Failure> {

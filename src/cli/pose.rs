@@ -37,7 +37,8 @@ pub fn run(args: &PoseArgs) -> Result<u8, Failure> {
     };
     let sampled: Vec<f32> = times.iter().map(|&t| t as f32).collect();
     super::clamp::warn_times(&rig, clip, &sampled);
-    let options = PoseOptions { nodes, local: args.local, no_positions: args.no_positions };
+    let options =
+        PoseOptions { nodes, local: args.local, no_positions: args.no_positions, engine: args.engine };
     let doc = evaluate(&rig, clip, &times, &options);
     output::with_stdout(|out| {
         if args.json { output::write_json_compact(&doc, out) } else { write_text(&rig, &doc, out) }

@@ -64,6 +64,7 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
         zoom: args.zoom,
         times: crate::record::frame_times(from, end, args.fps),
         fps: args.fps,
+        engine: args.engine,
     };
     let bytes = if gif {
         crate::record::gif(&take, usize::from(args.scale))

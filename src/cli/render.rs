@@ -34,7 +34,8 @@ pub fn run(args: &RenderArgs) -> Result<u8, Failure> {
         )));
     }
     super::clamp::warn_times(&rig, clip, &[args.time]);
-    let ws = Workspace::at(&rig, clip.and_then(|c| rig.clips.get(c)), args.time);
+    let mut ws = Workspace::at(&rig, clip.and_then(|c| rig.clips.get(c)), args.time);
+    ws.set_engine(&rig, args.engine);
     let camera = framed_camera(&ws, args.yaw.to_radians(), args.pitch.to_radians(), args.zoom);
     let mode = super::glyph_mode(args.mode);
     let (cols, rows) = (args.size.0 as usize, args.size.1 as usize);

@@ -46,10 +46,6 @@ pub struct VertexFinding {
     pub n: u32,
     /// The validator's tolerance for `|sum - 1|`: 2e-7 added once per summed weight.
     pub threshold: f64,
-    /// `|1 - sum|` times the largest distance of the vertex's joints from the origin, in the
-    /// pose the check ran with (only for `ACCESSOR_WEIGHTS_NON_NORMALIZED`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub world_error: Option<f32>,
     /// Weight an engine keeping the 4 largest influences would drop
     /// (only for `RIG_MORE_THAN_4_INFLUENCES`).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -1,12 +1,19 @@
-//! Machine-readable form of a `Report` (`format_version` 1).
+//! Machine-readable form of a `Report` (`format_version` 2).
 //!
 //! ```json
-//! { "format_version": 1, "errors": 0, "warnings": 1, "infos": 0,
+//! { "format_version": 2, "errors": 0, "warnings": 1, "infos": 0,
 //!   "counts": { "CODE": 1 }, "primitives": [ { "mesh": 0, "primitive": 0, ... } ],
 //!   "findings": [ { "code": "...", "severity": "error", "pointer": "/meshes/0/...",
 //!                   "message": "...", "mesh": 0, "primitive": 0, "vertex": 12,
-//!                   "joints": [..], "weights": [..], "sum": 0.5, "n": 2, ... } ] }
+//!                   "joints": [..], "weights": [..], "sum": 0.5, "n": 2, ... } ],
+//!   "consequences": { "diagonal": 1.8, "samples": 97,
+//!     "engines": [ { "engine": "three", "label": "three.js r187", "moved": 12,
+//!                    "worst": { "mesh": 0, "primitive": 0, "vertex": 22, "distance": 0.83,
+//!                               "fraction": 0.46, "clip": 0, "time": 0.8 } } ],
+//!     "vertices": [ { "mesh": 0, "primitive": 0, "vertex": 22,
+//!                     "engines": { "three": { "distance": .., "fraction": .., "clip": 0, "time": 0.8 } } } ] } }
 //! ```
+//! Version 2 replaced the findings' `world_error` estimate by `consequences`, measured.
 //! Vertex-only fields are present only on vertex findings; NaN and infinite numbers are
 //! written as `null` (JSON has no such numbers).
 
@@ -18,7 +25,7 @@ use super::finding::Finding;
 use super::report::Report;
 use super::weights::PrimitiveSummary;
 
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The document `check --json` writes. Serialised straight from the report's own values, so
 /// f32 numbers keep their shortest f32 text (`0.999`, not `0.9990000128746033`).
@@ -39,6 +46,7 @@ pub struct ReportDoc<'a> {
     pub counts: &'a BTreeMap<&'static str, usize>,
     pub primitives: &'a [PrimitiveSummary],
     pub findings: &'a [Finding],
+    pub consequences: &'a super::consequence::Consequences,
 }
 
 impl<'a> ReportDoc<'a> {
@@ -50,6 +58,7 @@ impl<'a> ReportDoc<'a> {
             counts: &report.counts,
             primitives: &report.primitives,
             findings: &report.findings,
+            consequences: &report.consequences,
         }
     }
 }

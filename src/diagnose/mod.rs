@@ -14,6 +14,8 @@
 pub mod batch;
 mod channels;
 pub mod codes;
+pub mod consequence;
+pub mod explain;
 mod finding;
 mod json;
 mod nodes;
@@ -28,8 +30,9 @@ mod tests;
 
 pub use channels::{NEAR_OPPOSITE_DOT, UNIT_LENGTH_THRESHOLD};
 pub use codes::Code;
+pub use consequence::{Consequences, Displacement, EngineSummary, VertexConsequence, WorstVertex};
 pub use finding::{Finding, VertexFinding};
-pub use json::{CheckDoc, ReportDoc, to_json};
+pub use json::{CheckDoc, FORMAT_VERSION as CHECK_FORMAT_VERSION, ReportDoc, to_json};
 pub use pose::rest_globals;
 pub use report::Report;
 pub use text::render_text;
@@ -56,21 +59,17 @@ impl Default for Options {
     }
 }
 
-/// Checks the rig, estimating world-space errors in the rest pose.
+/// Checks the rig, then measures what every engine profile does to each vertex a rule
+/// fired on (`Report::consequences`).
 pub fn check(rig: &Rig, options: &Options) -> Report {
     let rest = rest_globals(rig);
-    run(rig, options, &rest, &rest)
+    let mut report = run(rig, options, &rest);
+    let vertices = consequence::problem_vertices(&report.findings);
+    report.consequences = consequence::measure(rig, &vertices, &consequence::measured_engines());
+    report
 }
 
-/// Checks the rig, estimating world-space errors of non-normalised vertices in the pose
-/// given by `globals` (node world matrices, index = node index; missing entries are skipped).
-/// Bind checks still use the rest pose: they compare the file's bind data with itself.
-pub fn check_in_pose(rig: &Rig, options: &Options, globals: &[Mat4]) -> Report {
-    let rest = rest_globals(rig);
-    run(rig, options, &rest, globals)
-}
-
-fn run(rig: &Rig, options: &Options, rest: &[Mat4], globals: &[Mat4]) -> Report {
+fn run(rig: &Rig, options: &Options, rest: &[Mat4]) -> Report {
     let mut sink = finding::Sink::new(&options.ignore);
     // Import flags non-finite WEIGHTS per accessor; the weight rules below report the same
     // values per vertex, with the joints and weights, for every mesh drawn with a skin.
@@ -96,7 +95,7 @@ fn run(rig: &Rig, options: &Options, rest: &[Mat4], globals: &[Mat4]) -> Report 
     let import_has = |code: Code| rig.findings.iter().any(|f| f.code == code.id);
 
     let mut primitives = Vec::new();
-    let joint_use = weights::check_weights(rig, globals, &mut sink, &mut primitives);
+    let joint_use = weights::check_weights(rig, &mut sink, &mut primitives);
     let mut used_skins = vec![false; rig.skins.len()];
     for node in &rig.nodes {
         if let (Some(_), Some(s)) = (node.mesh, node.skin)

@@ -1,5 +1,6 @@
 //! The result of `check`: findings in a stable order plus counts per primitive and overall.
 
+use super::consequence::Consequences;
 use super::finding::Finding;
 use super::weights::PrimitiveSummary;
 use crate::rig::Severity;
@@ -15,6 +16,8 @@ pub struct Report {
     pub primitives: Vec<PrimitiveSummary>,
     /// Findings counted by code over the whole rig.
     pub counts: BTreeMap<&'static str, usize>,
+    /// What each engine profile does to the vertices the findings name.
+    pub consequences: Consequences,
 }
 
 impl Report {
@@ -31,7 +34,7 @@ impl Report {
                 *primitives[row].counts.entry(f.code).or_insert(0) += 1;
             }
         }
-        Self { findings, primitives, counts }
+        Self { findings, primitives, counts, consequences: Consequences::default() }
     }
 
     pub fn count(&self, severity: Severity) -> usize {

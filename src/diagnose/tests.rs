@@ -311,21 +311,61 @@ fn mesh_without_skinned_node_is_not_weight_checked() {
 
 // ---- world error, joint usage -----------------------------------------------------------
 
-#[test]
-fn world_error_scales_the_deficit_by_joint_distance() {
-    let mut rig = skinned(2, WeightStorage::F32, &[(vec![[1, 0, 0, 0]], vec![[0.5, 0.0, 0.0, 0.0]])]);
+/// Vertex 0 sits on joint 1 at (3, 4, 0) with weight 0.5 (sum 0.5); vertex 1 at the origin
+/// on joint 0 with weight 1, so the bind pose's box is (0,0,0)..(3,4,0), diagonal 5. The clip
+/// moves joint 1 from (3, 4, 0) to (3, 4, 12) over one second.
+fn half_weight_rig() -> Rig {
+    let mut rig = skinned(
+        2,
+        WeightStorage::F32,
+        &[(vec![[1, 0, 0, 0], [0, 0, 0, 0]], vec![[0.5, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]])],
+    );
+    rig.meshes[0].primitives[0].positions = vec![Vec3::new(3.0, 4.0, 0.0), Vec3::ZERO].into();
     rig.nodes[1].rest.translation = Vec3::new(3.0, 4.0, 0.0);
     rig.skins[0].inverse_bind[1] = Mat4::from_translation(Vec3::new(-3.0, -4.0, 0.0));
-    let r = check(&rig, &Options::default());
-    let v = vertex_of(only(&r, codes::WEIGHTS_NON_NORMALIZED));
-    // |1 - 0.5| * |(3, 4, 0)| = 2.5.
-    assert_eq!(v.world_error, Some(2.5));
-    // In a pose that moves joint 1 to (0, 0, 12): 0.5 * 12.
-    let mut globals = rest_globals(&rig);
-    globals[1] = Mat4::from_translation(Vec3::new(0.0, 0.0, 12.0));
-    let r = check_in_pose(&rig, &Options::default(), &globals);
-    let v = vertex_of(only(&r, codes::WEIGHTS_NON_NORMALIZED));
-    assert_eq!(v.world_error, Some(6.0));
+    rig.clips = vec![Clip {
+        name: None,
+        duration: 1.0,
+        channels: vec![Channel {
+            node: 1,
+            property: Property::Translation,
+            interpolation: Interpolation::Linear,
+            times: vec![0.0, 1.0].into(),
+            values: vec![3.0, 4.0, 0.0, 3.0, 4.0, 12.0].into(),
+            components: 3,
+        }],
+    }];
+    rig
+}
+
+#[test]
+fn consequences_are_the_worst_distance_from_the_stored_result_over_rest_and_clips() {
+    use crate::anim::Engine;
+    let r = check(&half_weight_rig(), &Options::default());
+    let c = &r.consequences;
+    assert_eq!(c.diagonal, 5.0);
+    // Rest, then the clip at 0, 0.5 and 1.
+    assert_eq!(c.samples, 4);
+    assert_eq!(c.vertices.len(), 1);
+    // At t = 1, J1 = T(0, 0, 12): stored 0.5 (3, 4, 12), three.js (weight 1) (3, 4, 12);
+    // 0.5 * 13 = 6.5 apart. At rest 2.5, at t = 0.5 0.5 * sqrt(61) < 6.5.
+    let three = c.of(0, 0, 0, Engine::Three).expect("measured");
+    assert_eq!(
+        three,
+        Displacement { distance: 6.5, fraction: 1.3, clip: Some(0), time: 1.0, vanishes: false }
+    );
+    // glTFast at 4 bones keeps the stored weights: nothing moves.
+    assert_eq!(c.of(0, 0, 0, Engine::GlTfast { bones: 4 }).map(|d| d.distance), Some(0.0));
+    let summary = c.engines.iter().find(|s| s.engine == Engine::Three).expect("three");
+    assert_eq!(summary.moved, 1);
+    assert_eq!(summary.worst.map(|w| (w.vertex, w.at)), Some((0, three)));
+    assert_eq!(c.engines.iter().find(|s| s.engine == Engine::Babylon).map(|s| s.moved), Some(0));
+    // The text says it in words.
+    let text = render_text(&r, 10);
+    assert!(
+        text.contains("three.js r187: 1 vertex moves; worst 1.3 of the model (6.5 units), vertex 0 of mesh 0 primitive 0, clip 0 at 1.00 s"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -601,7 +641,7 @@ fn findings_sorted_by_severity_code_then_vertex() {
 
     // JSON: version, and vertex fields on vertex findings.
     let json = serde_json::to_value(to_json(&r)).expect("serialisable");
-    assert_eq!(json["format_version"], 1);
+    assert_eq!(json["format_version"], 2);
     let first = &json["findings"][0];
     assert_eq!(first["code"], "ACCESSOR_WEIGHTS_NON_NORMALIZED");
     assert_eq!(first["severity"], "error");
@@ -609,23 +649,6 @@ fn findings_sorted_by_severity_code_then_vertex() {
     assert_eq!(first["sum"], 0.5);
     assert_eq!(first["joints"], serde_json::json!([0, 0, 0, 0]));
     assert_eq!(first["pointer"], "/meshes/0/primitives/0/attributes/WEIGHTS_0");
-}
-
-#[test]
-fn rest_pose_rotation_is_used_for_world_error() {
-    // Joint 1 sits at (1, 0, 0) under a root turned 90 deg about z: world (0, 1, 0) + root
-    // offset (0, 0, 2) gives distance sqrt(1 + 4).
-    let mut rig = skinned(2, WeightStorage::F32, &[(vec![[1, 0, 0, 0]], vec![[0.5, 0.0, 0.0, 0.0]])]);
-    rig.nodes[0].rest = Transform {
-        translation: Vec3::new(0.0, 0.0, 2.0),
-        rotation: Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
-        scale: Vec3::ONE,
-    };
-    rig.nodes[1].rest.translation = Vec3::X;
-    let r = check(&rig, &Options::default());
-    let v = vertex_of(only(&r, codes::WEIGHTS_NON_NORMALIZED));
-    let expected = 0.5 * 5.0f32.sqrt();
-    assert!((v.world_error.unwrap_or(0.0) - expected).abs() < 1e-6);
 }
 
 #[test]

@@ -23,10 +23,78 @@ pub fn render_text(report: &Report, max_per_code: usize) -> String {
         severities.entry(f.code).or_insert(f.severity);
     }
     primitives(report, &severities, &mut out);
+    engines(report, &mut out);
     for &code in report.counts.keys() {
         code_section(report, code, max_per_code, &mut out);
     }
     out
+}
+
+/// One line per engine profile: how many problem vertices it draws elsewhere than the stored
+/// weights do, and the worst of them.
+fn engines(report: &Report, out: &mut String) {
+    let c = &report.consequences;
+    if c.vertices.is_empty() {
+        return;
+    }
+    let samples = match c.sample_stride {
+        1 => "its keys and midpoints".to_string(),
+        n => format!("every {n}th of its keys and midpoints (so many vertices are flagged)"),
+    };
+    let _ = writeln!(
+        out,
+        "\nWhat engines draw: {} problem vertices against their stored-weights place, worst over the rest pose and every clip at {samples} (the model is {} units across)",
+        c.vertices.len(),
+        short(c.diagonal)
+    );
+    for s in &c.engines {
+        let vanish = match s.vanished {
+            0 => String::new(),
+            1 => "; 1 vertex vanishes (its weights become NaN)".to_string(),
+            n => format!("; {n} vertices vanish (their weights become NaN)"),
+        };
+        let Some(w) = s.worst else {
+            let _ = writeln!(out, "  {}: no vertex moves{vanish}", s.label);
+            continue;
+        };
+        let moves =
+            if s.moved == 1 { "1 vertex moves".to_string() } else { format!("{} vertices move", s.moved) };
+        let mesh = report
+            .primitives
+            .iter()
+            .find(|p| (p.mesh, p.primitive) == (w.mesh, w.primitive))
+            .and_then(|p| p.mesh_name.clone())
+            .unwrap_or_else(|| w.mesh.to_string());
+        let when = match w.at.clip {
+            Some(clip) => format!("clip {clip} at {:.2} s", w.at.time),
+            None => "in the rest pose".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "  {}: {moves}; worst {} of the model ({} units), vertex {} of mesh {mesh} primitive {}, {when}{vanish}",
+            s.label,
+            short(w.at.fraction),
+            short(w.at.distance),
+            w.vertex,
+            w.primitive,
+        );
+    }
+}
+
+/// Two significant figures, the way a person says a size: 0.46, 1.3, 12, 1.1e-2.
+fn short(x: f32) -> String {
+    let a = x.abs();
+    if a == 0.0 || !a.is_finite() {
+        format!("{x}")
+    } else if a >= 10.0 {
+        format!("{x:.0}")
+    } else if a >= 1.0 {
+        format!("{x:.1}")
+    } else if a >= 0.1 {
+        format!("{x:.2}")
+    } else {
+        format!("{x:.1e}")
+    }
 }
 
 fn severity_name(s: Severity) -> &'static str {
@@ -82,7 +150,7 @@ fn code_section(report: &Report, code: &str, max: usize, out: &mut String) {
     let _ = writeln!(out, "\n{code} ({severity}): {total}{order}");
     let shown = &found[..found.len().min(max)];
     if is_vertex {
-        vertex_table(shown, out);
+        vertex_table(report, shown, out);
     } else {
         for f in shown {
             let _ = writeln!(out, "  {}  {}", f.pointer, f.message);
@@ -95,9 +163,9 @@ fn code_section(report: &Report, code: &str, max: usize, out: &mut String) {
 
 /// The vertex findings as a table whose columns are as wide as their widest cell, so that
 /// no index, joint list or weight list pushes the later columns out of line.
-fn vertex_table(found: &[&Finding], out: &mut String) {
+fn vertex_table(report: &Report, found: &[&Finding], out: &mut String) {
     const HEADER: [&str; 9] =
-        ["mesh/prim", "vertex", "joints", "weights", "sum", "n", "threshold", "rule", "world error"];
+        ["mesh/prim", "vertex", "joints", "weights", "sum", "n", "threshold", "rule", "moves most in"];
     // Numbers align right, lists and words left.
     const RIGHT: [bool; 9] = [false, true, false, false, true, true, true, false, false];
     let rows: Vec<[String; 9]> = (found.iter())
@@ -112,7 +180,7 @@ fn vertex_table(found: &[&Finding], out: &mut String) {
                 v.n.to_string(),
                 format!("{:.1e}", v.threshold),
                 rule(f),
-                v.world_error.map(|e| format!("{e:.4}")).unwrap_or_else(|| "-".to_string()),
+                most_moved(report, f, v.vertex),
             ])
         })
         .collect();
@@ -139,6 +207,32 @@ fn vertex_table(found: &[&Finding], out: &mut String) {
             };
         }
         let _ = writeln!(out, "{line}");
+    }
+}
+
+/// The engine that draws the vertex farthest from its stored-weights place, and how far
+/// (scene units), or `-` when none moves it.
+fn most_moved(report: &Report, f: &Finding, vertex: usize) -> String {
+    let (Some(mesh), Some(primitive)) = (f.mesh, f.primitive) else {
+        return "-".to_string();
+    };
+    let row = report
+        .consequences
+        .vertices
+        .iter()
+        .find(|r| (r.mesh, r.primitive, r.vertex) == (mesh, primitive, vertex));
+    let worst = row.and_then(|r| {
+        r.engines
+            .iter()
+            .filter(|(_, d)| d.fraction > super::consequence::MOVE_FRACTION)
+            .max_by(|a, b| a.1.distance.total_cmp(&b.1.distance))
+    });
+    match worst {
+        Some((engine, d)) => format!("{} {:.4}", engine.name(), d.distance),
+        None => match row.and_then(|r| r.engines.iter().find(|(_, d)| d.vanishes)) {
+            Some((engine, _)) => format!("{} vanishes", engine.name()),
+            None => "-".to_string(),
+        },
     }
 }
 

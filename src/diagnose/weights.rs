@@ -1,6 +1,6 @@
 //! Per-vertex checks of `JOINTS_n`/`WEIGHTS_n`: the validator's influence rules, plus
-//! rigscope's ">4 influences" rule, the world-space error estimate of non-normalised
-//! vertices, and how many vertices each skin joint weights.
+//! rigscope's ">4 influences" rule, and how many vertices each skin joint weights (what the
+//! problems do on screen is measured in `consequence`).
 //!
 //! The rules follow `InfluencesChecker` in KhronosGroup/glTF-Validator
 //! `lib/src/data_access/validate_accessors.dart` (the version that accumulates `_threshold`):
@@ -36,7 +36,6 @@
 use super::codes::{self, Code};
 use super::finding::{Finding, Sink, VertexFinding, dart_num};
 use crate::rig::{InfluenceSet, Mesh, Rig, WeightStorage};
-use glam::Mat4;
 use std::collections::HashSet;
 
 /// How each mesh is skinned: the distinct skins nodes use it with, and the validator's limit.
@@ -88,7 +87,6 @@ pub struct PrimitiveSummary {
 /// vertices give each joint (by position in `skin.joints`) a summed, non-zero weight.
 pub(crate) fn check_weights(
     rig: &Rig,
-    globals: &[Mat4],
     sink: &mut Sink,
     summaries: &mut Vec<PrimitiveSummary>,
 ) -> Vec<Vec<u32>> {
@@ -101,7 +99,6 @@ pub(crate) fn check_weights(
         // largest; the validator's rules stop at the smallest (the limit).
         let widest = skinning.skins.iter().filter_map(|&s| rig.skins.get(s)).map(|s| s.joints.len()).max();
         let mut mesh_use = vec![0u32; limit.and(widest).unwrap_or(0)];
-        let reach = joint_reach(rig, globals, &skinning.skins, limit.map_or(0, |(count, _)| count));
         for (p, prim) in mesh.primitives.iter().enumerate() {
             if !prim.is_skinned() {
                 continue;
@@ -120,7 +117,6 @@ pub(crate) fn check_weights(
                 sets,
                 max_joint: count - 1,
                 limiting_skin,
-                reach: &reach,
                 float_check: sets
                     .iter()
                     .map(|s| {
@@ -155,27 +151,12 @@ fn summary(mesh: &Mesh, m: usize, p: usize, vertices: usize, sets: usize, checke
     }
 }
 
-/// For each joint index a mesh may use, the largest distance of that joint from the origin
-/// over the skins the mesh is drawn with (worst case when several skins share the mesh).
-fn joint_reach(rig: &Rig, globals: &[Mat4], skins: &[usize], count: usize) -> Vec<f32> {
-    let mut reach = vec![0.0f32; count];
-    for skin in skins.iter().filter_map(|&s| rig.skins.get(s)) {
-        for (r, &node) in reach.iter_mut().zip(&skin.joints) {
-            if let Some(g) = globals.get(node) {
-                *r = r.max(g.w_axis.truncate().length());
-            }
-        }
-    }
-    reach
-}
-
 struct PrimitiveCtx<'a> {
     mesh: usize,
     primitive: usize,
     sets: &'a [InfluenceSet],
     max_joint: usize,
     limiting_skin: usize,
-    reach: &'a [f32],
     /// Per set: NaN/inf checks run for this set (float storage, accessor not yet checked).
     float_check: Vec<bool>,
 }
@@ -311,7 +292,6 @@ impl Scan {
             sum,
             n: n as u32,
             threshold,
-            world_error: None,
             dropped_weight: None,
         };
         let attributes = format!("/meshes/{}/primitives/{}/attributes", ctx.mesh, ctx.primitive);
@@ -374,13 +354,12 @@ impl Scan {
                 first + 3,
                 dart_num(f64::from(sum))
             );
-            let world_error = self.reach_of(ctx, &base.joints, &base.weights).map(|r| (1.0 - sum).abs() * r);
             sink.push(vertex_finding(
                 codes::WEIGHTS_NON_NORMALIZED,
                 ctx,
                 format!("{attributes}/WEIGHTS_{first_set}"),
                 message,
-                VertexFinding { world_error, ..base.clone() },
+                base.clone(),
             ));
         }
         if n > 4 && sink.wants(codes::MORE_THAN_4_INFLUENCES) {
@@ -398,20 +377,6 @@ impl Scan {
                 VertexFinding { dropped_weight: Some(dropped), ..base },
             ));
         }
-    }
-
-    /// Largest reach of the vertex's in-range joints that carry weight (or of all its
-    /// in-range joints when none does: all-zero weights pull the vertex to the origin).
-    fn reach_of(&self, ctx: &PrimitiveCtx, joints: &[u16], weights: &[f32]) -> Option<f32> {
-        let reach = |weighted: bool| {
-            joints
-                .iter()
-                .zip(weights)
-                .filter(|&(_, &w)| !weighted || w != 0.0)
-                .filter_map(|(&j, _)| ctx.reach.get(usize::from(j)).copied())
-                .reduce(f32::max)
-        };
-        reach(true).or_else(|| reach(false))
     }
 }
 
@@ -514,14 +479,12 @@ mod tests {
                     weights_accessor: 1,
                 };
                 let sets = [set];
-                let reach = [1.0; 4];
                 let ctx = PrimitiveCtx {
                     mesh: 0,
                     primitive: 0,
                     sets: &sets,
                     max_joint: 3,
                     limiting_skin: 0,
-                    reach: &reach,
                     float_check: vec![float_check],
                 };
                 for v in 0..rows.len() {

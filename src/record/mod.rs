@@ -10,7 +10,7 @@ mod gif;
 pub use cast::cast;
 pub use gif::{GifError, gif};
 
-use crate::anim::Workspace;
+use crate::anim::{Engine, Workspace};
 use crate::render::{Camera, GlyphMode, Raster, SceneOptions, SceneScratch, draw_scene, framed_camera};
 use crate::rig::{Clip, Rig};
 
@@ -30,6 +30,8 @@ pub struct Take<'a> {
     pub zoom: f32,
     pub times: Vec<f32>,
     pub fps: u32,
+    /// Whose weights skin the mesh (`Engine::Stored`: the file's own).
+    pub engine: Engine,
 }
 
 /// The clip times of the frames from `from` to `to` (the end not included, so a looping clip
@@ -47,6 +49,7 @@ impl Take<'_> {
     pub fn draw_frames<E>(&self, mut frame: impl FnMut(usize, &Raster) -> Result<(), E>) -> Result<(), E> {
         let first = self.times.first().copied().unwrap_or(0.0);
         let mut ws = Workspace::at(self.rig, self.clip, first);
+        ws.set_engine(self.rig, self.engine);
         let camera: Camera = framed_camera(&ws, self.yaw, self.pitch, self.zoom);
         let mut raster = Raster::for_grid(self.cols, self.rows, self.mode);
         let mut scratch = SceneScratch::default();

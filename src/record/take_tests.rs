@@ -21,6 +21,7 @@ fn take(rig: &Rig, mode: GlyphMode, from: f32, to: f32, fps: u32) -> Take<'_> {
         zoom: 1.0,
         times: frame_times(from, to, fps),
         fps,
+        engine: crate::anim::Engine::Stored,
     }
 }
 

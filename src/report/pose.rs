@@ -5,13 +5,15 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::FORMAT_VERSION;
-use crate::anim::Workspace;
+use crate::anim::{Engine, Workspace};
 use crate::rig::Rig;
 
 #[derive(Debug, Serialize)]
 pub struct PoseDoc {
     pub format_version: u32,
     pub file: String,
+    /// The engine profile whose weights skinned the positions (`stored`: the file's own).
+    pub engine: &'static str,
     pub clip: Option<ClipRef>,
     pub frames: Vec<FrameDoc>,
 }
@@ -61,6 +63,8 @@ pub struct PoseOptions {
     pub local: bool,
     /// Leave the deformed positions out (and skip skinning).
     pub no_positions: bool,
+    /// Whose weights skin the positions.
+    pub engine: Engine,
 }
 
 #[derive(Debug, Serialize)]
@@ -96,6 +100,9 @@ pub fn evaluate(rig: &Rig, clip: Option<usize>, times: &[f64], options: &PoseOpt
     }
     let joints = rig.joint_flags();
     let mut ws = Workspace::new(rig);
+    if !options.no_positions {
+        ws.set_engine(rig, options.engine);
+    }
     let clip_data = clip.and_then(|c| rig.clips.get(c));
     let frames = times
         .iter()
@@ -145,6 +152,7 @@ pub fn evaluate(rig: &Rig, clip: Option<usize>, times: &[f64], options: &PoseOpt
     PoseDoc {
         format_version: FORMAT_VERSION,
         file: rig.source.clone(),
+        engine: options.engine.name(),
         clip: clip.and_then(|c| {
             rig.clips.get(c).map(|data| ClipRef {
                 name: data.name.clone(),
@@ -178,7 +186,11 @@ pub fn write_text(rig: &Rig, doc: &PoseDoc, out: &mut dyn Write) -> io::Result<(
         }
         None => "rest pose (no clip)".to_string(),
     };
-    writeln!(out, "{}  {clip}", doc.file)?;
+    let engine = match crate::anim::Engine::from_name(doc.engine) {
+        Some(e) if e != crate::anim::Engine::Stored => format!("  skinned as {} draws it", e.label()),
+        _ => String::new(),
+    };
+    writeln!(out, "{}  {clip}{engine}", doc.file)?;
     // Names longer than the usual column widen it for the whole output, so rows stay aligned.
     let labels = doc.frames.iter().flat_map(|f| &f.nodes).map(|n| rig.node_label(n.node).chars().count());
     let name_w = labels.max().unwrap_or(0).max(24);

@@ -100,7 +100,13 @@ pub enum Action {
     ProblemUp,
     ProblemDown,
     JumpToProblem,
-    CyclePreview,
+    /// The next (previous) problem vertex, worst first, from any panel.
+    NextProblem,
+    PrevProblem,
+    /// Mark every problem vertex in the viewport.
+    ToggleMarks,
+    /// The next engine profile: the viewport draws its weights over the stored result.
+    CycleEngine,
     /// Colour depth: 24-bit / 256 / 16 / none (fewer bytes on a slow link).
     CycleColor,
 

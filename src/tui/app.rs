@@ -11,10 +11,11 @@ use glam::Vec3;
 
 use super::action::{Action, Focus, PromptKind};
 use super::frames::FrameGrid;
+use super::problems::{ProblemVertex, problem_vertices};
 use super::prompt::Prompt;
 use super::tree::BoneTree;
-use super::weights::{BoneWeights, Preview, VertexRef};
-use crate::anim::{LoopMode, Playback, Workspace};
+use super::weights::{BoneWeights, VertexRef};
+use crate::anim::{Engine, LoopMode, Playback, Workspace};
 use crate::render::{Camera, ColorDepth, DrawMode, GlyphMode, framed_camera};
 use crate::rig::Rig;
 
@@ -62,6 +63,8 @@ pub struct View {
     pub names: bool,
     pub ghost: bool,
     pub heatmap: bool,
+    /// Every problem vertex marked in the viewport, by severity.
+    pub marks: bool,
 }
 
 /// Time spent per pipeline stage in one frame: the stages `rigscope bench` reports.
@@ -106,17 +109,18 @@ pub struct App {
     pub fps: u32,
     pub weights: BoneWeights,
     pub vertex: Option<VertexRef>,
-    pub preview: Preview,
-    /// The rig with its weights changed as `preview` says (None: the stored weights).
-    pub preview_rig: Option<Rig>,
-    /// The pose skinned with the previewed weights; the viewport draws it over the stored one.
-    pub preview_ws: Option<Workspace>,
+    /// Whose weights the viewport draws (`p` cycles `Engine::ALL`); `Stored` by default.
+    pub engine: Engine,
+    /// The pose skinned with `engine`'s influences (None for `Stored`); the viewport draws
+    /// it over a ghost of the stored-weights result.
+    pub engine_ws: Option<Workspace>,
     /// Index into `vertex_problems` of the weights panel's cursor.
     pub problem: usize,
     /// Every diagnostic of the rig (`rigscope check`'s rules), computed once at start.
     pub diag: crate::diagnose::Report,
-    /// Indices into `diag.findings` of the findings about one vertex, worst first per code.
-    pub vertex_problems: Vec<usize>,
+    /// Every vertex a weight rule flags, worst first: the weights panel's list, the
+    /// viewport's marks and what `e` / `E` walk.
+    pub vertex_problems: Vec<ProblemVertex>,
     pub show_help: bool,
     /// First line of the help overlay shown (clamped when drawn).
     pub help_scroll: u16,
@@ -144,6 +148,9 @@ pub struct App {
     /// The largest useful `details_scroll` in the last draw (the panel writes it; no
     /// limit before the first draw).
     pub details_max: std::sync::atomic::AtomicU16,
+    /// The same two for the focused weights panel's part below its problem list.
+    pub weights_scroll: u16,
+    pub weights_max: std::sync::atomic::AtomicU16,
     /// Values with every digit (`{:?}` of the f32) instead of 3 or 4 decimals.
     pub full_precision: bool,
     /// A line being typed at the bottom of the screen.
@@ -211,14 +218,14 @@ impl App {
                 names: false,
                 ghost: false,
                 heatmap: false,
+                marks: true,
             },
             color: launch.color,
             fps: launch.fps.clamp(1, 120),
             weights: BoneWeights::default(),
             vertex: None,
-            preview: Preview::Stored,
-            preview_rig: None,
-            preview_ws: None,
+            engine: Engine::Stored,
+            engine_ws: None,
             problem: 0,
             diag,
             vertex_problems: Vec::new(),
@@ -237,6 +244,8 @@ impl App {
             rest_globals,
             details_scroll: 0,
             details_max: std::sync::atomic::AtomicU16::new(u16::MAX),
+            weights_scroll: 0,
+            weights_max: std::sync::atomic::AtomicU16::new(u16::MAX),
             full_precision: false,
             prompt: None,
             clipboard: None,
@@ -248,7 +257,7 @@ impl App {
             file_note: None,
             rig,
         };
-        app.vertex_problems = worst_first(&app.diag);
+        app.vertex_problems = problem_vertices(&app.diag, &app.ws);
         app.refresh_clip_info();
         app.refresh_skin();
         app
@@ -288,7 +297,7 @@ impl App {
         {
             self.file_note = None;
         }
-        let before = (self.playback.time, self.clip, self.preview);
+        let before = (self.playback.time, self.clip, self.engine);
         match action {
             Action::Tick(dt) => {
                 if !self.is_playing() {
@@ -440,15 +449,34 @@ impl App {
             Action::NextVertex => self.cycle_vertex(1),
             Action::PrevVertex => self.cycle_vertex(-1),
             Action::NearestVertex => self.pick_nearest_vertex(),
-            Action::ProblemUp => self.problem = self.problem.saturating_sub(1),
-            Action::ProblemDown => {
-                self.problem = (self.problem + 1).min(self.vertex_problems.len().saturating_sub(1))
+            Action::ProblemUp => self.walk_problems(-1, false),
+            Action::ProblemDown => self.walk_problems(1, false),
+            // From anywhere: the weights panel takes focus, as it says what is wrong.
+            Action::NextProblem => {
+                self.focus = Focus::Weights;
+                self.walk_problems(1, true);
+            }
+            Action::PrevProblem => {
+                self.focus = Focus::Weights;
+                self.walk_problems(-1, true);
             }
             Action::JumpToProblem => self.jump_to_problem(),
-            Action::CyclePreview => {
-                self.preview = self.preview.next();
-                self.preview_rig = self.preview.apply(&self.rig);
-                self.preview_ws = self.preview_rig.as_ref().map(Workspace::new);
+            Action::ToggleMarks => {
+                self.view.marks = !self.view.marks;
+                if self.view.marks && self.vertex_problems.is_empty() {
+                    self.message = Some("no problem vertices to mark".into());
+                }
+            }
+            Action::CycleEngine => {
+                let all = Engine::ALL;
+                let i = all.iter().position(|&e| e == self.engine).map_or(0, |i| (i + 1) % all.len());
+                self.set_engine(all[i]);
+                self.message = Some(format!("engine: {} (p: next)", self.engine.label()));
+            }
+            // The focused weights panel takes the details panel's column, and its keys.
+            Action::ScrollDetails(n) if self.focus == Focus::Weights => {
+                let max = self.weights_max.load(std::sync::atomic::Ordering::Relaxed);
+                self.weights_scroll = self.weights_scroll.min(max).saturating_add_signed(n).min(max);
             }
             Action::ScrollDetails(n) => {
                 let max = self.details_max.load(std::sync::atomic::Ordering::Relaxed);
@@ -516,7 +544,7 @@ impl App {
                 };
             }
         }
-        if (self.playback.time, self.clip, self.preview) != before {
+        if (self.playback.time, self.clip, self.engine) != before {
             self.pose_dirty = true;
         }
         self.dirty = true;
@@ -529,8 +557,8 @@ impl App {
         if self.pose_dirty {
             let clip = self.clip.and_then(|c| self.rig.clips.get(c));
             evaluate_timed(&mut self.ws, &self.rig, clip, self.playback.time, &mut timings);
-            if let (Some(rig), Some(ws)) = (&self.preview_rig, &mut self.preview_ws) {
-                evaluate_timed(ws, rig, clip, self.playback.time, &mut timings);
+            if let Some(ws) = &mut self.engine_ws {
+                evaluate_timed(ws, &self.rig, clip, self.playback.time, &mut timings);
             }
             if let Some(compare) = &mut self.compare {
                 compare.evaluate(&self.rig, self.clip, self.playback.time);
@@ -671,16 +699,55 @@ impl App {
         }
     }
 
+    /// Draws with `engine`'s influences (a second workspace skinned with them; none for
+    /// `Stored`, which is the main workspace itself).
+    pub(super) fn set_engine(&mut self, engine: Engine) {
+        self.engine = engine;
+        self.engine_ws = (engine != Engine::Stored).then(|| {
+            let clip = self.clip.and_then(|c| self.rig.clips.get(c));
+            let mut ws = Workspace::at(&self.rig, clip, self.playback.time);
+            ws.set_engine(&self.rig, engine);
+            ws
+        });
+    }
+
+    /// Moves the problem cursor by `dir` (wrapping round when `wrap`, else stopping at the
+    /// ends) and selects that vertex: walking the list shows each problem at once.
+    fn walk_problems(&mut self, dir: isize, wrap: bool) {
+        let n = self.vertex_problems.len();
+        if n == 0 {
+            self.message = Some("no problem vertices: every weight passes".into());
+            return;
+        }
+        let cur = self.problem.min(n - 1) as isize;
+        // The first `e` shows the problem under the cursor (the worst, at start) rather
+        // than stepping past it.
+        let on_cursor = self.vertex_problems.get(cur as usize).is_some_and(|p| {
+            p.prim.is_some_and(|prim| self.vertex == Some(VertexRef { prim, vertex: p.vertex }))
+        });
+        let dir = if wrap && !on_cursor { 0 } else { dir };
+        self.problem = if wrap {
+            (cur + dir).rem_euclid(n as isize) as usize
+        } else {
+            (cur + dir).clamp(0, n as isize - 1) as usize
+        };
+        self.jump_to_problem();
+    }
+
     /// Selects the vertex of the problem under the cursor, and a joint it uses in the tree.
     fn jump_to_problem(&mut self) {
-        let Some(f) = self.vertex_problems.get(self.problem).and_then(|&i| self.diag.findings.get(i)) else {
+        let Some(p) = self.vertex_problems.get(self.problem).cloned() else {
             self.message = Some("no vertex problem to jump to".into());
             return;
         };
-        let (Some(mesh), Some(primitive), Some(vf)) = (f.mesh, f.primitive, f.vertex.clone()) else { return };
-        let Some(prim) = self.ws.primitives.iter().position(|p| p.mesh == mesh && p.primitive == primitive)
-        else {
+        let (mesh, primitive) = (p.mesh, p.primitive);
+        let Some(prim) = p.prim else {
             self.message = Some(format!("mesh {mesh} primitive {primitive} is not drawn by any node"));
+            return;
+        };
+        let Some(vf) =
+            p.findings.first().and_then(|&i| self.diag.findings.get(i)).and_then(|f| f.vertex.clone())
+        else {
             return;
         };
         // Select the joint with the largest weight so that the tree, heatmap and weights
@@ -709,6 +776,7 @@ impl App {
             if new_skin { self.refresh_skin() } else { self.refresh_selection() }
         }
         self.vertex = Some(VertexRef { prim, vertex: vf.vertex });
+        self.weights_scroll = 0;
     }
 
     /// "210 ACCESSOR_WEIGHTS_NON_NORMALIZED, 2 RIG_JOINT_UNUSED" (or "no problems").
@@ -719,34 +787,6 @@ impl App {
         let parts: Vec<String> = self.diag.counts.iter().map(|(code, n)| format!("{n} {code}")).collect();
         parts.join(", ")
     }
-}
-
-/// Indices of the vertex findings, per code (in the report's order) worst first: the largest
-/// `|1 - sum|` first, as `rigscope check` lists them.
-fn worst_first(diag: &crate::diagnose::Report) -> Vec<usize> {
-    let off = |i: usize| {
-        diag.findings[i].vertex.as_ref().map_or(0.0, |v| {
-            let d = (1.0 - v.sum).abs();
-            if d.is_nan() { f32::INFINITY } else { d }
-        })
-    };
-    let out: Vec<usize> = (0..diag.findings.len()).filter(|&i| diag.findings[i].vertex.is_some()).collect();
-    // The report is sorted by severity then code, so ordering by each code's first position
-    // keeps that grouping while each code's findings go worst first. The first positions are
-    // found once: a scan per comparison made 80k findings take half a minute.
-    let mut first_of_code: Vec<(&str, usize)> = Vec::new();
-    for (i, f) in diag.findings.iter().enumerate() {
-        if !first_of_code.iter().any(|&(code, _)| code == f.code) {
-            first_of_code.push((f.code, i));
-        }
-    }
-    let first_of = |i: usize| {
-        let code = diag.findings[i].code;
-        first_of_code.iter().find(|&&(c, _)| c == code).map_or(i, |&(_, first)| first)
-    };
-    let mut keyed: Vec<(usize, f32, usize)> = out.iter().map(|&i| (first_of(i), off(i), i)).collect();
-    keyed.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
-    keyed.into_iter().map(|(_, _, i)| i).collect()
 }
 
 /// `Workspace::evaluate`'s three stages, each timed for the status bar.
@@ -795,69 +835,4 @@ fn unweighted_nodes(rig: &Rig, ws: &Workspace, skin: Option<usize>) -> Vec<bool>
         }
     }
     unweighted
-}
-
-#[cfg(test)]
-mod tests {
-    use super::worst_first;
-    use crate::diagnose::{Finding, Report, VertexFinding};
-    use crate::rig::Severity;
-
-    fn vertex_finding(code: &'static str, vertex: usize, sum: f32) -> Finding {
-        Finding {
-            code,
-            severity: Severity::Error,
-            pointer: String::new(),
-            message: String::new(),
-            mesh: Some(0),
-            primitive: Some(0),
-            vertex: Some(VertexFinding {
-                vertex,
-                set: None,
-                component: None,
-                joints: vec![0],
-                weights: vec![sum],
-                sum,
-                n: 1,
-                threshold: 2e-7,
-                world_error: None,
-                dropped_weight: None,
-            }),
-        }
-    }
-
-    /// 80k findings (the size that once took half a minute to order): grouped by code in the
-    /// report's order, each group worst `|1 - sum|` first, NaN counted as the worst.
-    #[test]
-    fn vertex_problems_group_by_code_worst_first_at_scale() {
-        let n = 80_000;
-        let findings = (0..n)
-            .map(|v| {
-                let code = if v % 2 == 0 {
-                    "ACCESSOR_JOINTS_INDEX_DUPLICATE"
-                } else {
-                    "ACCESSOR_WEIGHTS_NON_NORMALIZED"
-                };
-                let sum = if v == 7 { f32::NAN } else { 1.0 - (v % 1000) as f32 / 1000.0 };
-                vertex_finding(code, v, sum)
-            })
-            .collect();
-        let diag = Report::new(findings, Vec::new());
-        let order = worst_first(&diag);
-        assert_eq!(order.len(), n);
-        let off = |i: usize| {
-            let s = diag.findings[i].vertex.as_ref().map_or(1.0, |v| v.sum);
-            if s.is_nan() { f32::INFINITY } else { (1.0 - s).abs() }
-        };
-        let (first, last) = (&diag.findings[order[0]], &diag.findings[order[n - 1]]);
-        assert_eq!(first.code, "ACCESSOR_JOINTS_INDEX_DUPLICATE");
-        assert_eq!(last.code, "ACCESSOR_WEIGHTS_NON_NORMALIZED");
-        assert_eq!(diag.findings[order[n / 2]].vertex.as_ref().map(|v| v.vertex), Some(7));
-        for pair in order.windows(2) {
-            let (a, b) = (&diag.findings[pair[0]], &diag.findings[pair[1]]);
-            if a.code == b.code {
-                assert!(off(pair[0]) >= off(pair[1]), "{} before {}", off(pair[0]), off(pair[1]));
-            }
-        }
-    }
 }

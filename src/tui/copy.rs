@@ -66,26 +66,16 @@ pub fn bone_text(app: &App) -> Option<String> {
     Some(out.join("\n") + "\n")
 }
 
-/// The selected vertex's joints and stored weights, with their sum. None without a vertex.
+/// The selected vertex as the weights panel shows it (rules, every listed slot, both sums),
+/// with every digit of each weight and its position now. None without a vertex.
 pub fn vertex_text(app: &App) -> Option<String> {
+    let view = super::vertex_view::VertexView::of_selected(app, true)?;
     let v = app.vertex?;
-    let dp = app.ws.primitives.get(v.prim)?;
-    let prim = app.rig.meshes.get(dp.mesh)?.primitives.get(dp.primitive)?;
-    let skin = dp.skin.and_then(|s| app.rig.skins.get(s));
-    let mut out = vec![format!("vertex {} (mesh {} primitive {})", v.vertex, dp.mesh, dp.primitive)];
-    if let Some(p) = dp.positions.get(v.vertex) {
-        out.push(format!("position now {}", v3(*p)));
+    let mut text = view.plain_text();
+    if let Some(p) = app.ws.primitives.get(v.prim).and_then(|dp| dp.positions.get(v.vertex)) {
+        text.push_str(&format!("position now {}\n", v3(*p)));
     }
-    let mut sum = 0.0f32;
-    for (j, w) in prim.influences_of(v.vertex) {
-        let name = skin
-            .and_then(|s| s.joints.get(j as usize))
-            .map_or_else(|| "(out of range)".to_string(), |&node| app.rig.node_label(node));
-        out.push(format!("joint {j} {name} weight {w:?}"));
-        sum += w;
-    }
-    out.push(format!("sum {sum:?}"));
-    Some(out.join("\n") + "\n")
+    Some(text)
 }
 
 /// `path` as one shell word: bare when it is only safe characters, else single-quoted.

@@ -168,14 +168,14 @@ pub static BINDINGS: &[Binding] = &[
         "Up k",
         Action::ProblemUp,
         In(Focus::Weights),
-        "previous weight problem",
+        "previous problem vertex (selects it)",
     ),
     b(
         &[Code(KeyCode::Down), Char('j')],
         "Down j",
         Action::ProblemDown,
         In(Focus::Weights),
-        "next weight problem",
+        "next problem vertex (selects it)",
     )
     .hinted("problem"),
     b(
@@ -183,10 +183,20 @@ pub static BINDINGS: &[Binding] = &[
         "Enter",
         Action::JumpToProblem,
         In(Focus::Weights),
-        "select that problem's vertex",
+        "select that problem's vertex and its heaviest joint",
+    ),
+    b(&[Char('e')], "e", Action::NextProblem, Global, "next problem vertex, worst first (selects it)")
+        .hinted("next problem"),
+    b(&[Char('E')], "E", Action::PrevProblem, Global, "previous problem vertex"),
+    b(&[Char('m')], "m", Action::ToggleMarks, Global, "marks on every problem vertex (● error, ▲ warning)"),
+    b(
+        &[Char('p')],
+        "p",
+        Action::CycleEngine,
+        Global,
+        "weights as an engine draws them (three, unity, godot, ...)",
     )
-    .hinted("jump"),
-    b(&[Char('p')], "p", Action::CyclePreview, Global, "preview weights: stored / renormalised / 4 largest"),
+    .hinted("engine"),
     // Keyframes panel: the arrows scrub.
     b(&[Code(KeyCode::Left), Char('h')], "Left h", Action::StepFrames(-1), In(Focus::Keys), "step back"),
     b(&[Code(KeyCode::Right), Char('l')], "Right l", Action::StepFrames(1), In(Focus::Keys), "step forward")
@@ -201,8 +211,20 @@ pub static BINDINGS: &[Binding] = &[
     ),
     b(&[Char('t')], "t", Action::ToggleStats, Global, "per-stage timings in the status bar"),
     // Reading values, time and big rigs.
-    b(&[Char('}')], "}", Action::ScrollDetails(3), Global, "scroll the details panel down"),
-    b(&[Char('{')], "{", Action::ScrollDetails(-3), Global, "scroll the details panel up"),
+    b(
+        &[Char('}')],
+        "}",
+        Action::ScrollDetails(3),
+        Global,
+        "scroll the details panel (or the focused weights panel) down",
+    ),
+    b(
+        &[Char('{')],
+        "{",
+        Action::ScrollDetails(-3),
+        Global,
+        "scroll the details panel (or the focused weights panel) up",
+    ),
     b(&[Char('P')], "P", Action::TogglePrecision, Global, "full precision (every digit) / short values"),
     b(&[Char('y')], "y", Action::Copy, Global, "copy the bone's (weights panel: vertex's) values (OSC 52)")
         .hinted("copy"),

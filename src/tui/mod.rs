@@ -12,10 +12,13 @@ pub mod headless;
 pub mod keymap;
 pub mod link;
 mod navigate;
+pub mod problems;
 pub mod prompt;
+pub mod rules;
 mod terminal;
 pub mod tree;
 pub mod ui;
+pub mod vertex_view;
 pub mod watch;
 pub mod weights;
 

@@ -1,5 +1,5 @@
-//! The skin-weights panel's model: the selected bone's influence statistics, the selected
-//! vertex, and the "as engines would see it" previews. Pure data, computed on selection change.
+//! The skin-weights panel's model: the selected bone's influence statistics and the selected
+//! vertex. Pure data, computed on selection change.
 
 use glam::Vec3;
 
@@ -74,108 +74,5 @@ impl BoneWeights {
             .filter(|(_, d)| d.is_finite())
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(v, _)| v)
-    }
-}
-
-/// Which weights the viewport skins with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Preview {
-    /// Exactly what the file stores.
-    Stored,
-    /// Every vertex's weights divided by their sum (what three.js does at load).
-    Renormalised,
-    /// Only the four largest influences, renormalised (what 4-influence engines keep).
-    LargestFour,
-}
-
-impl Preview {
-    pub fn next(self) -> Preview {
-        match self {
-            Preview::Stored => Preview::Renormalised,
-            Preview::Renormalised => Preview::LargestFour,
-            Preview::LargestFour => Preview::Stored,
-        }
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Preview::Stored => "stored weights",
-            Preview::Renormalised => "renormalised",
-            Preview::LargestFour => "4 largest influences",
-        }
-    }
-
-    /// A copy of the rig with its weights changed as this preview says (None for `Stored`).
-    pub fn apply(self, rig: &Rig) -> Option<Rig> {
-        if self == Preview::Stored {
-            return None;
-        }
-        // The clone shares the rig's arrays; the weights get their own copy (`make_mut`)
-        // before they change, so the rig shown with `Stored` keeps the file's.
-        let mut out = rig.clone();
-        for prim in out.meshes.iter_mut().flat_map(|m| m.primitives.iter_mut()) {
-            let count = prim.vertex_count();
-            let mut weights: Vec<&mut [[f32; 4]]> =
-                prim.influences.iter_mut().map(|set| std::sync::Arc::make_mut(&mut set.weights)).collect();
-            for v in 0..count {
-                let mut slots: Vec<(usize, usize, f32)> = Vec::new();
-                for (si, set) in weights.iter().enumerate() {
-                    if let Some(w) = set.get(v) {
-                        for (c, &x) in w.iter().enumerate() {
-                            slots.push((si, c, if x.is_finite() && x > 0.0 { x } else { 0.0 }));
-                        }
-                    }
-                }
-                if self == Preview::LargestFour {
-                    // Keep the four largest; ties keep the earlier slot, as engines do.
-                    let mut order: Vec<usize> = (0..slots.len()).collect();
-                    order.sort_by(|&a, &b| slots[b].2.total_cmp(&slots[a].2).then(a.cmp(&b)));
-                    for &i in order.iter().skip(4) {
-                        slots[i].2 = 0.0;
-                    }
-                }
-                let sum: f32 = slots.iter().map(|s| s.2).sum();
-                for &(si, c, x) in &slots {
-                    let w = if sum > 0.0 { x / sum } else { 0.0 };
-                    weights[si][v][c] = w;
-                }
-            }
-        }
-        Some(out)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rig::{InfluenceSet, Mesh, Primitive};
-    use glam::Vec3;
-    use std::sync::Arc;
-
-    #[test]
-    fn a_preview_changes_its_own_copy_and_the_rig_keeps_the_stored_weights() {
-        // Two primitives share one weights array, as import gives them for one accessor.
-        let weights: Arc<[[f32; 4]]> = vec![[0.5, 0.25, 0.0, 0.0], [-1.0, 2.0, 0.0, 0.0]].into();
-        let set = InfluenceSet { joints: vec![[0, 1, 0, 0]; 2].into(), weights, ..InfluenceSet::default() };
-        let prim = Primitive {
-            positions: vec![Vec3::ZERO; 2].into(),
-            influences: vec![set],
-            ..Primitive::default()
-        };
-        let rig = Rig {
-            meshes: vec![Mesh { primitives: vec![prim.clone(), prim], ..Mesh::default() }],
-            ..Rig::default()
-        };
-        let shown = Preview::Renormalised.apply(&rig).expect("a preview rig");
-        // 0.5 and 0.25 over their sum 0.75; a negative weight counts as 0, leaving 2 alone.
-        for p in &shown.meshes[0].primitives {
-            assert_eq!(
-                &*p.influences[0].weights,
-                &[[0.5 / 0.75, 0.25 / 0.75, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]]
-            );
-        }
-        let stored = &rig.meshes[0].primitives;
-        assert_eq!(&*stored[0].influences[0].weights, &[[0.5, 0.25, 0.0, 0.0], [-1.0, 2.0, 0.0, 0.0]]);
-        assert!(Arc::ptr_eq(&stored[0].influences[0].weights, &stored[1].influences[0].weights));
     }
 }

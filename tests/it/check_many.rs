@@ -36,7 +36,7 @@ fn a_folder_is_searched_and_summed_with_the_corrupt_file_as_one_error() {
     let run = rigscope(&["check", &shown, "--format", "json"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     let doc: Value = serde_json::from_str(&run.stdout).expect("json");
-    assert_eq!(doc["format_version"], 1);
+    assert_eq!(doc["format_version"], 2);
     assert_eq!(doc["files"], 4, "notes.txt is not checked");
     assert_eq!(doc["failed_files"], 2);
     assert_eq!(doc["unreadable_files"], 1);

@@ -1,4 +1,4 @@
-//! `check --format json` over several files (`format_version` 1). One file given by name keeps
+//! `check --format json` over several files (`format_version` 2, as the single-file document's). One file given by name keeps
 //! the single-file document (`diagnose::to_json`); this one wraps that document per file.
 
 use std::collections::BTreeMap;
@@ -34,7 +34,7 @@ pub struct FileDoc<'a> {
 
 pub fn to_json<'a>(files: &'a [FileCheck], summary: &'a Summary, deny_warnings: bool) -> BatchDoc<'a> {
     BatchDoc {
-        format_version: crate::report::FORMAT_VERSION,
+        format_version: crate::diagnose::CHECK_FORMAT_VERSION,
         files: summary.files,
         failed_files: summary.failed,
         unreadable_files: summary.unreadable,

@@ -3,7 +3,7 @@
 //! indices shift whenever an exporter adds or removes a node. Pure: no file or terminal I/O,
 //! so a test reloads with any rig it builds.
 
-use super::{App, BoneTree, Playback, Workspace};
+use super::{App, BoneTree, Playback};
 use crate::rig::Rig;
 
 /// The status bar's line about the file: what the last reload changed, or why it failed.
@@ -72,9 +72,7 @@ impl App {
             fresh.vertex = Some(v);
         }
 
-        fresh.preview = self.preview;
-        fresh.preview_rig = fresh.preview.apply(&fresh.rig);
-        fresh.preview_ws = fresh.preview_rig.as_ref().map(Workspace::new);
+        fresh.set_engine(self.engine);
         fresh.camera = self.camera;
         // The zoom shown is relative to the framing the camera was made for.
         fresh.framed_distance = self.framed_distance;

@@ -72,12 +72,18 @@ pub fn layout(area: Rect, focus: Focus, tree_wanted: u16) -> Areas {
         let [tree, viewport, side] =
             Layout::horizontal([Constraint::Length(tree_w), Constraint::Min(40), Constraint::Length(46)])
                 .areas(main);
-        let [details, weights] =
-            Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(side);
         a.tree = tree;
         a.viewport = viewport;
-        a.details = details;
-        a.weights = weights;
+        // Walking weight problems wants the whole column: the rules, their sentences and
+        // the vertex's weights do not fit in half of it.
+        if focus == Focus::Weights {
+            a.weights = side;
+        } else {
+            let [details, weights] =
+                Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(side);
+            a.details = details;
+            a.weights = weights;
+        }
     } else {
         let [left, viewport] =
             Layout::horizontal([Constraint::Length(tree_w), Constraint::Min(20)]).areas(main);
@@ -165,6 +171,62 @@ pub fn fit(s: &str, width: usize) -> String {
         out.push('…');
     }
     out
+}
+
+/// `s` in lines of at most `width` terminal columns, each after `indent` spaces: broken at
+/// spaces, and a word too long for a line (a long code name) after an underscore, so that
+/// nothing is cut.
+pub fn wrap(s: &str, width: usize, indent: usize) -> Vec<String> {
+    let room = width.saturating_sub(indent).max(8);
+    let pad = " ".repeat(indent);
+    let mut out: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in s.split(' ') {
+        let mut word = word.to_string();
+        loop {
+            let need = if line.is_empty() { cols(&word) } else { cols(&line) + 1 + cols(&word) };
+            if need <= room {
+                if !line.is_empty() {
+                    line.push(' ');
+                }
+                line.push_str(&word);
+                break;
+            }
+            if !line.is_empty() {
+                out.push(std::mem::take(&mut line));
+                continue;
+            }
+            let (head, tail) = split_word(&word, room);
+            out.push(head);
+            word = tail;
+        }
+    }
+    if !line.is_empty() || out.is_empty() {
+        out.push(line);
+    }
+    out.into_iter().map(|l| format!("{pad}{l}")).collect()
+}
+
+/// A word wider than `room` split after its last underscore that fits, else at `room`.
+fn split_word(word: &str, room: usize) -> (String, String) {
+    let mut used = 0;
+    let (mut cut, mut underscore) = (word.len(), None);
+    for (i, ch) in word.char_indices() {
+        let w = UnicodeWidthChar::width(ch).unwrap_or(0);
+        if used + w > room {
+            cut = i;
+            break;
+        }
+        used += w;
+        if ch == '_' {
+            underscore = Some(i + 1);
+        }
+    }
+    let at = underscore
+        .filter(|_| cut < word.len())
+        .unwrap_or(cut)
+        .max(word.chars().next().map_or(0, char::len_utf8));
+    (word[..at].to_string(), word[at..].to_string())
 }
 
 /// Terminal columns `s` takes (a CJK character two, a combining mark none), as ratatui
@@ -271,7 +333,18 @@ pub fn mouse_action(areas: &Areas, app: &App, ev: MouseEvent, state: &mut MouseS
 
 #[cfg(test)]
 mod tests {
-    use super::{cols, fit};
+    use super::{cols, fit, wrap};
+
+    #[test]
+    fn wrap_breaks_at_spaces_and_long_codes_after_underscores() {
+        assert_eq!(wrap("the weights sum to 0.5", 12, 2), ["  the", "  weights", "  sum to 0.5"]);
+        // 58 columns into 30: after the last underscore that fits, never cut.
+        let code = "ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION";
+        let lines = wrap(&format!("error {code}"), 30, 0);
+        assert_eq!(lines, ["error", "ACCESSOR_ANIMATION_SAMPLER_", "OUTPUT_NON_NORMALIZED_", "QUATERNION"]);
+        assert_eq!(lines[1..].concat(), code);
+        assert_eq!(wrap("", 10, 0), [""]);
+    }
 
     #[test]
     fn fit_cuts_by_terminal_columns() {

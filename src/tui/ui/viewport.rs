@@ -6,14 +6,15 @@ use std::time::Instant;
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::Color;
-use ratatui::text::Line;
+use ratatui::style::{Color, Style};
+use ratatui::text::{Line, Span};
 
 use super::{Theme, cols, panel};
 use crate::render::{
     Cell, ColorDepth, DrawMode, GlyphMode, Grid, Raster, Rgb, SceneOptions, SceneScratch, StablePalette,
     ansi256, draw_scene,
 };
+use crate::rig::Severity;
 use crate::tui::action::Focus;
 use crate::tui::app::App;
 
@@ -68,8 +69,8 @@ pub fn draw_mode_name(m: DrawMode) -> &'static str {
 }
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut ViewportCache) {
-    let mut extras = Vec::new();
-    if app.preview_ws.is_some() {
+    let mut extras: Vec<&str> = Vec::new();
+    if app.engine_ws.is_some() {
         extras.push("ghost: stored weights");
     } else if app.view.ghost {
         extras.push("ghost: bind pose");
@@ -83,8 +84,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
         let posed = app.clip.is_none() || compare.clip_for(&app.rig, app.clip).is_some();
         extras.push(if posed { "ghost: B" } else { "ghost: B at rest (no such clip in B)" });
     }
+    // The engine first, where a narrow viewport's title is not cut.
+    let engine = if app.engine_ws.is_some() { format!("{} ", app.engine.label()) } else { String::new() };
     let title = format!(
-        " Viewport: {} {}{}{} ",
+        " Viewport: {engine}{} {}{}{} ",
         mode_name(app.view.mode),
         draw_mode_name(app.view.draw),
         if extras.is_empty() { "" } else { ", " },
@@ -98,7 +101,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
         app.camera.pitch.to_degrees(),
         app.framed_distance / app.camera.distance,
     );
-    let time = format!(" t = {:.4} s  [{}] ", app.playback.time, app.preview.label());
+    let time = format!(" t = {:.4} s  [{}] ", app.playback.time, app.engine.label());
     let room = usize::from(area.width.saturating_sub(4));
     let mut block = panel(title.clone(), app.focus == Focus::Viewport, theme)
         .title_bottom(Line::styled(time.clone(), theme.dim));
@@ -128,7 +131,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
     };
     // A weights preview draws the previewed skinning shaded, with the stored one as the
     // ghost next to it, so the difference an engine would make is visible at once.
-    match &app.preview_ws {
+    match &app.engine_ws {
         Some(preview) => {
             let opts = SceneOptions { ghost: true, ..opts };
             draw_scene(
@@ -176,10 +179,54 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
     if app.view.names && app.view.bones {
         draw_names(frame, app, inner, theme);
     }
+    if app.view.marks {
+        mark_problems(frame, app, inner, theme);
+    }
     mark_vertex(frame, app, inner, theme);
+    legend(frame, app, inner, theme);
     if !in_title {
         let row = Rect { height: 1, ..inner };
         frame.render_widget(camera.style(theme.label), row);
+    }
+}
+
+/// The cell a point of the drawn pose projects into, if inside the viewport.
+fn cell_of(app: &App, inner: Rect, p: glam::Vec3) -> Option<(u16, u16)> {
+    let aspect = inner.width as f32 / (inner.height as f32 * 2.0);
+    let ndc = app.camera.project_ndc(p, aspect)?;
+    if !(ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0) {
+        return None;
+    }
+    let x = inner.x + ((ndc.x * 0.5 + 0.5) * inner.width as f32).min(inner.width as f32 - 1.0) as u16;
+    let y = inner.y + ((0.5 - ndc.y * 0.5) * inner.height as f32).min(inner.height as f32 - 1.0) as u16;
+    Some((x, y))
+}
+
+/// Where a vertex is drawn: in the engine profile's skinning when one is shown.
+fn drawn_position(app: &App, prim: usize, vertex: usize) -> Option<glam::Vec3> {
+    let ws = app.engine_ws.as_ref().unwrap_or(&app.ws);
+    ws.primitives.get(prim).and_then(|dp| dp.positions.get(vertex)).copied()
+}
+
+/// Every problem vertex as a mark over its cell, an error's over a warning's where two
+/// share a cell (the list is worst first, so the first mark in a cell is kept unless a
+/// later one is more severe).
+fn mark_problems(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
+    let buf = frame.buffer_mut();
+    let mut taken: Vec<((u16, u16), Severity)> = Vec::new();
+    for p in &app.vertex_problems {
+        let Some(prim) = p.prim else { continue };
+        let Some(pos) = drawn_position(app, prim, p.vertex).filter(|q| q.is_finite()) else { continue };
+        let Some(cell) = cell_of(app, inner, pos) else { continue };
+        match taken.iter_mut().find(|(c, _)| *c == cell) {
+            Some((_, s)) if *s == Severity::Error || p.severity != Severity::Error => continue,
+            Some((_, s)) => *s = p.severity,
+            None => taken.push((cell, p.severity)),
+        }
+        let style = if p.severity == Severity::Error { theme.error } else { theme.warning };
+        if let Some(c) = buf.cell_mut(cell) {
+            c.set_char(super::weights::mark_of(p.severity)).set_style(style);
+        }
     }
 }
 
@@ -187,17 +234,49 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
 /// is lost without colour or among the mesh's own dots.
 fn mark_vertex(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
     let Some(v) = app.vertex else { return };
-    let ws = app.preview_ws.as_ref().unwrap_or(&app.ws);
-    let Some(p) = ws.primitives.get(v.prim).and_then(|dp| dp.positions.get(v.vertex)) else { return };
-    let aspect = inner.width as f32 / (inner.height as f32 * 2.0);
-    let Some(ndc) = app.camera.project_ndc(*p, aspect) else { return };
-    if !(ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0) {
+    let Some(cell) = drawn_position(app, v.prim, v.vertex).and_then(|p| cell_of(app, inner, p)) else {
         return;
-    }
-    let x = inner.x + ((ndc.x * 0.5 + 0.5) * inner.width as f32).min(inner.width as f32 - 1.0) as u16;
-    let y = inner.y + ((0.5 - ndc.y * 0.5) * inner.height as f32).min(inner.height as f32 - 1.0) as u16;
-    if let Some(cell) = frame.buffer_mut().cell_mut((x, y)) {
+    };
+    if let Some(cell) = frame.buffer_mut().cell_mut(cell) {
         cell.set_symbol("◉").set_style(theme.selected.patch(theme.focus));
+    }
+}
+
+/// What the marks and colours mean, on the viewport's last rows at the right: the problem
+/// marks, and with the heatmap on its ramp from 0 to 1 (the colours of `render::heat`).
+fn legend(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
+    let mut rows: Vec<Line> = Vec::new();
+    if app.view.heatmap {
+        let whose = app.selected().map_or_else(|| "the bone".to_string(), |n| app.rig.node_label(n));
+        let mut spans = vec![Span::styled(format!(" weight on {whose}: 0 "), theme.label)];
+        for i in 0..10 {
+            let c = crate::render::heat(i as f32 / 9.0);
+            let style = color(c, app.color).map_or(Style::new(), |c| Style::new().fg(c));
+            spans.push(Span::styled("█", style));
+        }
+        spans.push(Span::styled(" 1, none: grey ", theme.label));
+        rows.push(Line::from(spans));
+    }
+    if app.view.marks && !app.vertex_problems.is_empty() {
+        rows.push(Line::from(vec![
+            Span::styled(format!(" {} error ", super::weights::ERROR_MARK), theme.error),
+            Span::styled(format!("{} warning ", super::weights::WARNING_MARK), theme.warning),
+            Span::styled("◉ selected (e: next) ", theme.label),
+        ]));
+    }
+    let n = rows.len() as u16;
+    for (k, row) in rows.into_iter().enumerate() {
+        if inner.height < n + 1 || inner.width < 8 {
+            return;
+        }
+        let w = (row.width() as u16).min(inner.width);
+        let area = Rect {
+            x: inner.x + inner.width - w,
+            y: inner.y + inner.height - n + k as u16,
+            width: w,
+            height: 1,
+        };
+        frame.render_widget(row, area);
     }
 }
 

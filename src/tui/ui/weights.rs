@@ -1,47 +1,81 @@
-//! The skin-weights panel: the mesh's weight problems (a list with a cursor while the panel
-//! has focus; Enter jumps to the vertex), the selected bone's influence (count,
-//! min/mean/max, histogram), and the selected vertex's joints and weights with the sum that
-//! skinning uses and, for a vertex with problems, the validator's sum the list shows.
+//! The skin-weights panel: the mesh's problem vertices (a list, worst first, with a cursor
+//! while the panel has focus), the selected bone's influence (count, min/mean/max,
+//! histogram), and the selected vertex in plain words: each rule it breaks with what that
+//! does to it, its joints and weights, and the sum skinning blends beside the validator's.
+//! The vertex part is `VertexView`, which `y` copies as text.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{Theme, cols, count, fit, panel};
-use crate::diagnose::Finding;
+use super::{Theme, cols, count, fit, panel, wrap};
 use crate::rig::Severity;
 use crate::tui::action::Focus;
 use crate::tui::app::App;
+use crate::tui::problems::ProblemVertex;
+use crate::tui::rules::short_label;
+use crate::tui::vertex_view::{Tone, VertexView, severity_word};
 use crate::tui::weights::HISTOGRAM_BINS;
 
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
+/// The marks of problem vertices, here and in the viewport (shapes differ, so they read
+/// without colour).
+pub const ERROR_MARK: char = '●';
+pub const WARNING_MARK: char = '▲';
+
+pub fn mark_of(s: Severity) -> char {
+    if s == Severity::Error { ERROR_MARK } else { WARNING_MARK }
+}
+
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let focused = app.focus == Focus::Weights;
-    let title = format!(" Skin weights [{}] ", app.preview.label());
-    let block = panel(title, focused, theme);
-    let inner_h = block.inner(area).height as usize;
-    let mut lines: Vec<Line> = Vec::new();
-    let inner_w = block.inner(area).width as usize;
-    problems(app, theme, focused, inner_h, inner_w, &mut lines);
-    // While walking the problem list the selected vertex matters most; otherwise the bone.
+    let title = format!(" Skin weights [{}] ", app.engine.label());
+    let mut block = panel(title, focused, theme);
+    let inner_h = area.height.saturating_sub(2) as usize;
+    let inner_w = area.width.saturating_sub(2) as usize;
+    let mut lines = Vec::new();
+    // While walking the problem list the selected vertex matters most: the list gets the
+    // rows its words leave (3 to 6 of them), and the bone's statistics come last.
     if focused {
-        vertex(app, theme, inner_w, &mut lines);
-        bone(app, theme, inner_w, &mut lines);
+        let mut about = Vec::new();
+        vertex(app, theme, inner_w, &mut about);
+        // A short panel (the narrow layout's) keeps one row, so the vertex shows too.
+        let least = if inner_h >= 16 { 3 } else { 1 };
+        let rows = inner_h.saturating_sub(about.len() + 3).clamp(least, 6);
+        problems(app, theme, focused, rows, inner_w, &mut lines);
+        bone(app, theme, inner_w, &mut about);
+        // The list stays; what is below it scrolls ({ and }) when it is too long, and the
+        // bottom border says how much more there is.
+        let visible = inner_h.saturating_sub(lines.len());
+        let max = about.len().saturating_sub(visible);
+        app.weights_max.store(u16::try_from(max).unwrap_or(u16::MAX), std::sync::atomic::Ordering::Relaxed);
+        let scroll = usize::from(app.weights_scroll).min(max);
+        if max > 0 {
+            let hint = match (scroll, max - scroll) {
+                (0, b) => format!(" }}: {b} more ↓ "),
+                (a, 0) => format!(" {{: {a} more ↑ "),
+                (a, b) => format!(" {{ ↑{a}  }} ↓{b} "),
+            };
+            block = block.title_bottom(Line::styled(hint, theme.key));
+        }
+        lines.extend(about.into_iter().skip(scroll));
     } else {
+        problems(app, theme, focused, inner_h, inner_w, &mut lines);
         bone(app, theme, inner_w, &mut lines);
         vertex(app, theme, inner_w, &mut lines);
     }
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
-/// Counts by code, or (focused) the vertex problems around the cursor.
+/// Counts by code, or (focused) the problem vertices around the cursor, `rows` of them.
 fn problems<'a>(
     app: &App,
     theme: &Theme,
     focused: bool,
-    height: usize,
+    rows: usize,
     width: usize,
     lines: &mut Vec<Line<'a>>,
 ) {
@@ -51,58 +85,55 @@ fn problems<'a>(
         return;
     }
     let style = if d.error_count() > 0 { theme.error } else { theme.warning };
-    lines.push(Line::styled(
-        {
-            let (e, w, i) = (d.error_count(), d.warning_count(), d.info_count());
-            let counts = format!(
-                "{}, {}, {}",
-                count(e, "error", "errors"),
-                count(w, "warning", "warnings"),
-                count(i, "info", "infos")
-            );
-            fit(&counts, width)
-        },
-        style,
-    ));
-    if focused && !app.vertex_problems.is_empty() {
-        let room = (height / 3).max(1);
+    let (e, w, i) = (d.error_count(), d.warning_count(), d.info_count());
+    let counts = format!(
+        "{}, {}, {}",
+        count(e, "error", "errors"),
+        count(w, "warning", "warnings"),
+        count(i, "note", "notes")
+    );
+    lines.extend(wrap(&counts, width, 0).into_iter().map(|l| Line::styled(l, style)));
+    let list = &app.vertex_problems;
+    if focused && !list.is_empty() {
+        // The list's key, where there is room for it.
+        let keyed = rows > 1;
+        lines.extend(keyed.then(|| {
+            Line::styled(
+                fit(
+                    &format!(
+                        "{} worst first ({ERROR_MARK} error {WARNING_MARK} warning)",
+                        count(list.len(), "vertex", "vertices")
+                    ),
+                    width,
+                ),
+                theme.dim,
+            )
+        }));
+        let room = rows.max(1);
         let start = app.problem.saturating_sub(room - 1);
-        let shown: Vec<(usize, &Finding)> = app
-            .vertex_problems
-            .iter()
-            .enumerate()
-            .skip(start)
-            .take(room)
-            .map(|(i, &fi)| (i, &d.findings[fi]))
-            .collect();
-        let rows: Vec<(&str, String, String)> = shown
-            .iter()
-            .map(|(_, f)| {
-                let (vertex, sum) = f.vertex.as_ref().map_or_else(Default::default, |v| {
-                    (format!(" v{}", v.vertex), format!(" sum {:.4}", v.sum))
-                });
-                (f.code, vertex, sum)
-            })
-            .collect();
-        for ((i, f), text) in shown.iter().zip(problem_rows(&rows, width)) {
-            let marker = if *i == app.problem { "▸ " } else { "  " };
-            let s = if *i == app.problem { theme.selected } else { severity_style(f.severity, theme) };
-            lines.push(Line::styled(format!("{marker}{text}"), s));
+        let shown: Vec<(usize, &ProblemVertex)> = list.iter().enumerate().skip(start).take(room).collect();
+        let rows: Vec<Row> = shown.iter().map(|(_, p)| row_parts(app, p)).collect();
+        for ((i, p), text) in shown.iter().zip(problem_rows(&rows, width)) {
+            let marker = if *i == app.problem { "▸" } else { " " };
+            let s = if *i == app.problem { theme.selected } else { severity_style(p.severity, theme) };
+            lines.push(Line::styled(format!("{marker}{} {text}", mark_of(p.severity)), s));
         }
         lines.push(Line::styled(
-            fit(
-                &format!("  {}/{}  Enter: select that vertex", app.problem + 1, app.vertex_problems.len()),
-                width,
-            ),
+            fit(&format!("  {}/{}  Up/Down or e/E: walk them", app.problem + 1, list.len()), width),
             theme.dim,
         ));
     } else {
-        // The counts right-aligned in one column, so every code starts (and is cut) at
-        // the same place.
+        // The counts right-aligned in one column; a code too long for the panel wraps
+        // after an underscore (never cut).
         let nw = d.counts.iter().take(4).map(|(_, n)| n.to_string().len()).max().unwrap_or(1);
         for (code, n) in d.counts.iter().take(4) {
             let sev = d.findings.iter().find(|f| f.code == *code).map_or(Severity::Info, |f| f.severity);
-            lines.push(Line::styled(fit(&format!("  {n:>nw$} {code}"), width), severity_style(sev, theme)));
+            let pad = 2 + nw + 1;
+            let body = wrap(code, width, pad);
+            for (k, l) in body.into_iter().enumerate() {
+                let text = if k == 0 { format!("  {n:>nw$} {}", &l[pad..]) } else { l };
+                lines.push(Line::styled(text, severity_style(sev, theme)));
+            }
         }
         if d.counts.len() > 4 {
             lines.push(Line::styled(
@@ -110,45 +141,86 @@ fn problems<'a>(
                 theme.dim,
             ));
         }
-        if !app.vertex_problems.is_empty() {
-            lines.push(Line::styled(fit("  Shift-Tab here to walk the vertex problems", width), theme.dim));
+        if !list.is_empty() {
+            let hint = format!(
+                "  e walks the {} worst first (Shift-Tab here for the list)",
+                count(list.len(), "problem vertex", "problem vertices")
+            );
+            lines.extend(wrap(&hint, width, 2).into_iter().map(|l| Line::styled(l, theme.dim)));
         }
     }
 }
 
-/// Problem rows ("ACCESSOR_JOINTS_IN… v15 sum 0.5000") in `width` columns after a
-/// two-column marker, cut evenly: every code gets the same room (cut with "…" where
-/// longer), so the vertex and sum columns line up; when that room would be too small to
-/// tell codes apart, the sums go whole from every row, never a clipped number.
-fn problem_rows(rows: &[(&str, String, String)], width: usize) -> Vec<String> {
-    // Shorter than this a code no longer says which rule it is.
-    const CODE_MIN: usize = 12;
-    let width = width.saturating_sub(2);
-    let code_w = rows.iter().map(|r| cols(r.0)).max().unwrap_or(0);
-    for with_sum in [true, false] {
-        let tail =
-            |r: &(&str, String, String)| if with_sum { format!("{}{}", r.1, r.2) } else { r.1.clone() };
-        let tail_w = rows.iter().map(|r| cols(&tail(r))).max().unwrap_or(0);
-        let room = width.saturating_sub(tail_w).min(code_w);
-        if room >= code_w.min(CODE_MIN) {
-            return rows
-                .iter()
-                .map(|r| {
-                    let code = fit(r.0, room);
-                    let pad = " ".repeat(room.saturating_sub(cols(&code)));
-                    format!("{code}{pad}{}", tail(r))
-                })
-                .collect();
-        }
-    }
-    rows.iter().map(|r| fit(&format!("{}{}", r.0, r.1), width)).collect()
+/// A problem row's parts: what is wrong (the worst rule's short label, "+1" per other
+/// rule) and where (mesh name, primitive, vertex).
+fn row_parts(app: &App, p: &ProblemVertex) -> Row {
+    let findings: Vec<&crate::diagnose::Finding> =
+        p.findings.iter().map(|&i| &app.diag.findings[i]).collect();
+    let mut codes: Vec<&str> = findings.iter().map(|f| f.code).collect();
+    codes.dedup();
+    let label = findings.first().map_or_else(String::new, |f| short_label(f));
+    let label = if codes.len() > 1 { format!("{label} +{}", codes.len() - 1) } else { label };
+    let mesh =
+        app.rig.meshes.get(p.mesh).and_then(|m| m.name.clone()).unwrap_or_else(|| format!("mesh {}", p.mesh));
+    Row { label, mesh, primitive: p.primitive, vertex: p.vertex }
 }
 
-fn severity_style(s: Severity, theme: &Theme) -> ratatui::style::Style {
+struct Row {
+    label: String,
+    mesh: String,
+    primitive: usize,
+    vertex: usize,
+}
+
+/// Problem rows in `width` columns after a marker and a mark: the labels padded to one
+/// column, then where. The primitive and vertex are never cut: a long mesh name is cut
+/// with "…" (down to 6 columns), then left out ("prim 0 v5", then "p0 v5"), and only then
+/// is a label cut.
+fn problem_rows(rows: &[Row], width: usize) -> Vec<String> {
+    const NAME_MIN: usize = 6;
+    let width = width.saturating_sub(3);
+    let label_w = rows.iter().map(|r| cols(&r.label)).max().unwrap_or(0);
+    let widest = |f: &dyn Fn(&Row) -> String| rows.iter().map(|r| cols(&f(r))).max().unwrap_or(0);
+    let long = |r: &Row| format!("prim {} v{}", r.primitive, r.vertex);
+    let short = |r: &Row| format!("p{} v{}", r.primitive, r.vertex);
+    let name_w = rows.iter().map(|r| cols(&r.mesh)).max().unwrap_or(0);
+    let name_room = width.saturating_sub(label_w + 2 + widest(&long) + 1).min(name_w);
+    let place = |r: &Row| -> String {
+        if name_room >= name_w.min(NAME_MIN) {
+            format!("{} {}", fit(&r.mesh, name_room), long(r))
+        } else if label_w + 2 + widest(&long) <= width {
+            long(r)
+        } else {
+            short(r)
+        }
+    };
+    let place_w = widest(&place);
+    let label_room = label_w.min(width.saturating_sub(place_w + 1));
+    rows.iter()
+        .map(|r| {
+            let label = fit(&r.label, label_room);
+            let pad = " ".repeat(label_room.saturating_sub(cols(&label)));
+            let gap = if label_room < label_w { " " } else { "  " };
+            format!("{label}{pad}{gap}{}", place(r))
+        })
+        .collect()
+}
+
+fn severity_style(s: Severity, theme: &Theme) -> Style {
     match s {
         Severity::Error => theme.error,
         Severity::Warning => theme.warning,
         Severity::Info => theme.dim,
+    }
+}
+
+fn tone_style(t: Tone, theme: &Theme) -> Style {
+    match t {
+        Tone::Plain => Style::new(),
+        Tone::Dim => theme.dim,
+        Tone::Ok => theme.ok,
+        Tone::Error => theme.error,
+        Tone::Warning => theme.warning,
     }
 }
 
@@ -174,102 +246,44 @@ fn bone<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>) {
     }
 }
 
-/// The selected vertex's influences and two sums that answer different questions:
-/// - "skinned sum": what the skinning in the viewport blends, every finite non-zero weight
-///   on a joint the skin has (negative ones too, a repeated joint twice), in slot order;
-/// - "check sum" (only for a vertex with findings): the validator's sum that the problem
-///   list and `rigscope check` print, which leaves out negative weights, out-of-range
-///   joints and a repeated joint's later slots, and turns NaN with a NaN weight.
+/// The selected vertex (`VertexView`), wrapped to the panel: nothing is cut but the
+/// joint names beside their weights.
 fn vertex<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>) {
-    let Some(v) = app.vertex else { return };
-    let Some(dp) = app.ws.primitives.get(v.prim) else { return };
-    let Some(prim) = app.rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else { return };
-    lines.push(Line::styled(
-        format!("vertex {} (mesh {}.{})  v/V x", v.vertex, dp.mesh, dp.primitive),
-        theme.label,
-    ));
-    let skin = dp.skin.and_then(|s| app.rig.skins.get(s));
-    // With a preview on, the weights listed are those drawn, not those stored.
-    let drawn = app
-        .preview_rig
-        .as_ref()
-        .and_then(|r| r.meshes.get(dp.mesh))
-        .and_then(|m| m.primitives.get(dp.primitive));
-    let findings: Vec<&Finding> = app
-        .vertex_problems
-        .iter()
-        .map(|&i| &app.diag.findings[i])
-        .filter(|f| f.mesh == Some(dp.mesh) && f.primitive == Some(dp.primitive))
-        .filter(|f| f.vertex.as_ref().is_some_and(|x| x.vertex == v.vertex))
-        .collect();
-    // The verdict in words first, where the panel cannot cut it off, on the weights the file
-    // stores (what the validator reads); with a preview on, the listed weights are not
-    // those, so it says which it means.
-    let (pass, fail) =
-        if drawn.is_some() { ("stored weights pass", "stored weights FAIL") } else { ("passes", "FAILS") };
-    let verdict = if findings.is_empty() {
-        Line::styled(fit(&format!("  {pass} the validator's rules"), width), theme.ok)
-    } else {
-        let mut codes: Vec<&str> = findings.iter().map(|f| f.code).collect();
-        codes.dedup();
-        // The codes when they fit; else how many, as the problem list names them.
-        let named = format!("  {fail} validation: {}", codes.join(", "));
-        let counted = format!("  {fail} validation: {}", count(codes.len(), "rule", "rules"));
-        Line::styled(fit(if cols(&named) <= width { &named } else { &counted }, width), theme.error)
+    let Some(view) = VertexView::of_selected(app, app.full_precision) else { return };
+    let put = |lines: &mut Vec<Line<'a>>, text: &str, indent: usize, style: Style| {
+        lines.extend(wrap(text, width, indent).into_iter().map(|l| Line::styled(l, style)));
     };
-    lines.push(verdict);
-    let prim = drawn.unwrap_or(prim);
-    if drawn.is_some() {
-        lines.push(Line::styled(
-            fit(&format!("  weights as drawn: {}", app.preview.label()), width),
-            theme.dim,
-        ));
-    }
-    let full = app.full_precision;
-    let mut sum = 0.0f32;
-    let mut n = 0usize;
-    // (name, weight, skinned) per influence; the padding slots (joint 0, weight 0) say nothing.
-    let mut rows: Vec<(String, String, bool)> = Vec::new();
-    for (j, wt) in prim.influences_of(v.vertex) {
-        if wt == 0.0 && j == 0 {
-            continue;
+    put(lines, &view.heading, 0, theme.label);
+    put(lines, &view.verdict.0, 2, tone_style(view.verdict.1, theme));
+    for r in &view.rules {
+        put(
+            lines,
+            &format!("{}: {}", severity_word(r.severity), r.code),
+            2,
+            severity_style(r.severity, theme),
+        );
+        for s in &r.sentences {
+            put(lines, s, 4, Style::new());
         }
-        let joint = skin.and_then(|s| s.joints.get(j as usize));
-        let name = joint.map_or_else(|| format!("joint {j} (out of range)"), |&nd| app.rig.node_label(nd));
-        let skinned = joint.is_some() && wt.is_finite();
-        if skinned && wt != 0.0 {
-            sum += wt;
-            n += 1;
-        }
-        rows.push((name, if full { format!("{wt:?}") } else { format!("{wt:.7}") }, skinned));
     }
+    // Where engines draw it comes before the slots: it answers "what will I see".
+    for (k, e) in view.engines.iter().enumerate() {
+        put(lines, e, if k == 0 { 2 } else { 4 }, if k == 0 { theme.dim } else { Style::new() });
+    }
+    put(lines, &view.weights_title, 2, theme.dim);
+    let rows: Vec<(String, String, bool)> =
+        view.influences.iter().map(|i| (i.name.clone(), i.weight.clone(), !i.skipped)).collect();
     lines.extend(influence_lines(&rows, width, theme));
-    let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
-    let ok = n > 0 && f64::from((sum - 1.0).abs()) <= 2e-7 * n as f64;
-    lines.push(Line::from(vec![
-        Span::raw(format!("  skinned sum {sum:.8} n={n} ")),
-        if !ok {
-            Span::styled(format!("off {:.1e}", (sum - 1.0).abs()), theme.error)
-        } else if errors > 0 && drawn.is_none() {
-            // The sum is fine but the weights are not: never "ok" beside an error. (With a
-            // preview on, the errors are the stored weights', which the verdict names.)
-            Span::styled(format!("but {}", count(errors, "error", "errors")), theme.error)
-        } else {
-            Span::styled("ok", theme.ok)
-        },
-    ]));
-    if let Some(check) = findings.first().and_then(|f| f.vertex.as_ref()) {
-        lines.push(Line::from(vec![
-            Span::raw(format!("  check sum   {:.8} n={}", check.sum, check.n)),
-            Span::styled(" (as listed)", theme.dim),
-        ]));
+    put(lines, &view.drawn_sum.0, 2, tone_style(view.drawn_sum.1, theme));
+    if let Some(s) = &view.validator_sum {
+        put(lines, s, 2, theme.dim);
     }
 }
 
 /// One line per influence, the weights in one column: names padded to the longest shown,
 /// and cut with "…" when the panel is too narrow for them beside the weights.
 fn influence_lines<'a>(rows: &[(String, String, bool)], width: usize, theme: &Theme) -> Vec<Line<'a>> {
-    const SKIPPED: &str = " skipped";
+    const SKIPPED: &str = " left out";
     let weight_w = rows.iter().map(|r| cols(&r.1)).max().unwrap_or(0);
     let note_w = if rows.iter().any(|r| !r.2) { cols(SKIPPED) } else { 0 };
     let room = width.saturating_sub(2 + 1 + weight_w + note_w).max(4);
@@ -295,7 +309,7 @@ fn histogram(bins: &[usize; HISTOGRAM_BINS]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{influence_lines, problem_rows};
+    use super::{Row, influence_lines, problem_rows};
     use crate::tui::ui::Theme;
 
     fn text(rows: &[(&str, &str, bool)], width: usize) -> Vec<String> {
@@ -316,42 +330,38 @@ mod tests {
         assert_eq!(text(&rows, 30), ["  Skeleton_torso_jo… 0.1716089", "  torso_joint_3      0.1322510"]);
         // Signs and NaN right-aligned; the note after the weight column.
         let rows = [("j2", "1.2500000", true), ("j3", "-0.2500000", true), ("j4", "NaN", false)];
-        assert_eq!(text(&rows, 44), ["  j2  1.2500000", "  j3 -0.2500000", "  j4        NaN skipped"]);
+        assert_eq!(text(&rows, 44), ["  j2  1.2500000", "  j3 -0.2500000", "  j4        NaN left out"]);
     }
 
     #[test]
-    fn problem_rows_cut_every_code_to_one_width_then_drop_the_sums() {
+    fn problem_rows_keep_primitive_and_vertex_whole() {
+        let row = |label: &str, mesh: &str, primitive, vertex| Row {
+            label: label.into(),
+            mesh: mesh.into(),
+            primitive,
+            vertex,
+        };
         let rows = [
-            ("ACCESSOR_JOINTS_INDEX_DUPLICATE", " v15".to_string(), " sum 0.5000".to_string()),
-            ("ACCESSOR_WEIGHTS_NON_NORMALIZED", " v3".to_string(), " sum 1.2500".to_string()),
-            ("RIG_SHORT", " v120".to_string(), " sum 0.9000".to_string()),
+            row("all weights 0", "strips", 0, 7),
+            row("sums to 1.004", "strips", 1, 5),
+            row("negative weight +1", "a_long_mesh_name", 0, 15),
         ];
-        let rows_at = |w| problem_rows(&rows, w);
-        // 2 (marker) + 31 (longest code) + 16 (longest tail) = 49 columns: nothing cut,
-        // short codes padded.
+        // 44 columns: 41 after the marker and mark; labels padded to 18, 2 spaces, 11 for
+        // "prim 0 v15" and its space: 10 left for the names.
         assert_eq!(
-            rows_at(49),
+            problem_rows(&rows, 44),
             [
-                "ACCESSOR_JOINTS_INDEX_DUPLICATE v15 sum 0.5000",
-                "ACCESSOR_WEIGHTS_NON_NORMALIZED v3 sum 1.2500",
-                "RIG_SHORT                       v120 sum 0.9000",
+                "all weights 0       strips prim 0 v7",
+                "sums to 1.004       strips prim 1 v5",
+                "negative weight +1  a_long_me… prim 0 v15",
             ]
         );
-        // 44 columns: 42 after the marker, the longest tail (" v120 sum 0.9000") 16, so
-        // every code gets 26 columns: 25 characters and "…".
+        // 36: 33 left, 2 for names: they go (18 + 2 + 10 = 30).
+        assert_eq!(problem_rows(&rows, 36)[1], "sums to 1.004       prim 1 v5");
+        // 24: 21 left; "p0 v15" (6) and a space leave 14 for the labels.
         assert_eq!(
-            rows_at(44),
-            [
-                "ACCESSOR_JOINTS_INDEX_DUP… v15 sum 0.5000",
-                "ACCESSOR_WEIGHTS_NON_NORM… v3 sum 1.2500",
-                "RIG_SHORT                  v120 sum 0.9000",
-            ]
-        );
-        // 29: 27 - 16 leaves 11 (< 12) beside the sums, so the sums go from every row
-        // and the codes get 27 - 5 = 22.
-        assert_eq!(
-            rows_at(29),
-            ["ACCESSOR_JOINTS_INDEX… v15", "ACCESSOR_WEIGHTS_NON_… v3", "RIG_SHORT              v120"]
+            problem_rows(&rows, 24),
+            ["all weights 0  p0 v7", "sums to 1.004  p1 v5", "negative weig… p0 v15"]
         );
     }
 }

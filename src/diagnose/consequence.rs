@@ -1,0 +1,418 @@
+//! What weight problems do on screen, measured: for each problem vertex and each engine
+//! profile, the farthest the engine draws it from where the stored weights put it, over the
+//! rest pose and every clip sampled at each of its key times and halfway between consecutive
+//! ones, with the clip and time of the worst. Distances are in scene units and as a fraction
+//! of the model's size (the diagonal of its bind-pose bounding box).
+//!
+//! Only the problem vertices are skinned (one blended matrix per vertex, per engine, per
+//! sample), so a 100k-vertex rig with a handful of problems costs a pose per sample, not a
+//! mesh. Both positions come from the same joint matrices and the same morphed position; only
+//! the influences differ.
+
+use std::collections::BTreeMap;
+
+use glam::{Mat4, Vec3, Vec4};
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+use crate::anim::{Engine, Workspace, drawn_vertex};
+use crate::rig::{Clip, Rig};
+
+/// Vertex-skins one `measure` does at most (problem vertices x profiles that change them x
+/// poses): past it, each clip keeps every n-th sample (and its last), so that a rig whose
+/// every vertex is flagged is still checked in seconds. `Consequences::sample_stride` says n.
+pub const MAX_WORK: usize = 20_000_000;
+
+/// A vertex "moves" under an engine when it lands farther than this fraction of the model's
+/// size from its stored-weights position (below it is rounding: a sum 1e-7 from 1).
+pub const MOVE_FRACTION: f32 = 1e-5;
+
+/// The worst an engine does to one vertex.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Displacement {
+    /// Distance from the stored-weights position, in scene units.
+    pub distance: f32,
+    /// `distance` over the model's bounding-box diagonal.
+    pub fraction: f32,
+    /// The clip where it is worst; `None` for the rest pose (or when nothing moves).
+    pub clip: Option<usize>,
+    /// Seconds into `clip` (0 for the rest pose).
+    pub time: f32,
+    /// The engine's weights for this vertex are not finite (a NaN weight kept, or divided
+    /// by a NaN sum): it draws the vertex at NaN, so its triangles disappear. `distance` is
+    /// then 0: there is no place to measure.
+    pub vanishes: bool,
+}
+
+/// One problem vertex and what each engine profile does to it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VertexConsequence {
+    pub mesh: usize,
+    pub primitive: usize,
+    pub vertex: usize,
+    /// Per profile (every one `measure` was given), in that order; JSON: an object keyed by
+    /// profile name.
+    #[serde(serialize_with = "by_name")]
+    pub engines: Vec<(Engine, Displacement)>,
+}
+
+/// One profile over every problem vertex.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EngineSummary {
+    #[serde(serialize_with = "engine_name")]
+    pub engine: Engine,
+    pub label: &'static str,
+    /// Problem vertices that move more than `MOVE_FRACTION` of the model.
+    pub moved: usize,
+    /// Problem vertices the engine draws at NaN (`Displacement::vanishes`).
+    pub vanished: usize,
+    /// The vertex that moves most, when one moves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worst: Option<WorstVertex>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct WorstVertex {
+    pub mesh: usize,
+    pub primitive: usize,
+    pub vertex: usize,
+    #[serde(flatten)]
+    pub at: Displacement,
+}
+
+/// Every measurement of one rig.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Consequences {
+    /// The model's size: the diagonal of the bind pose's bounding box (every drawn vertex).
+    pub diagonal: f32,
+    /// How many poses were compared (the rest pose plus every clip's samples).
+    pub samples: usize,
+    /// 1 when every key time and midpoint was compared; n when only every n-th was (see
+    /// `MAX_WORK`).
+    pub sample_stride: usize,
+    pub engines: Vec<EngineSummary>,
+    /// In the order the vertices were given.
+    pub vertices: Vec<VertexConsequence>,
+}
+
+impl Consequences {
+    /// What `engine` does to the vertex, if it was measured.
+    pub fn of(&self, mesh: usize, primitive: usize, vertex: usize, engine: Engine) -> Option<Displacement> {
+        let row =
+            self.vertices.iter().find(|r| (r.mesh, r.primitive, r.vertex) == (mesh, primitive, vertex))?;
+        row.engines.iter().find(|(e, _)| *e == engine).map(|(_, d)| *d)
+    }
+}
+
+/// The times a clip is compared at: every key time of every channel, and the midpoint of each
+/// pair of consecutive ones, ascending (one time, 0, for a clip without keys).
+pub fn sample_times(clip: &Clip) -> Vec<f32> {
+    let mut keys: Vec<f32> =
+        clip.channels.iter().flat_map(|c| c.times.iter().copied()).filter(|t| t.is_finite()).collect();
+    keys.sort_by(f32::total_cmp);
+    keys.dedup();
+    let Some(&first) = keys.first() else {
+        return vec![0.0];
+    };
+    let mut times = vec![first];
+    for pair in keys.windows(2) {
+        times.push(0.5 * (pair[0] + pair[1]));
+        times.push(pair[1]);
+    }
+    times
+}
+
+/// The diagonal of the bind pose's bounding box over every drawn vertex (0 without any).
+pub fn model_diagonal(rig: &Rig) -> f32 {
+    let mut ws = Workspace::new(rig);
+    ws.evaluate_bind(rig);
+    let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+    for p in ws.primitives.iter().flat_map(|d| d.positions.iter()).filter(|p| p.is_finite()) {
+        lo = lo.min(*p);
+        hi = hi.max(*p);
+    }
+    if lo.x <= hi.x { (hi - lo).length() } else { 0.0 }
+}
+
+/// One drawn copy of a problem vertex: the node drawing it with a skin.
+struct Target {
+    /// Index into `vertices` (the caller's list).
+    row: usize,
+    node: usize,
+    skin: usize,
+    mesh: usize,
+    primitive: usize,
+    vertex: usize,
+    /// Stored slots, then each engine's, all kept for the whole run.
+    stored: Vec<(u16, f32)>,
+    drawn: Vec<Vec<(u16, f32)>>,
+    /// Per engine: it gives every joint the same total weight as the stored slots do, so
+    /// it draws the vertex in the same place and is not measured.
+    same: Vec<bool>,
+}
+
+/// Each joint's total finite, non-zero weight, by joint: two slot lists that agree here skin
+/// a vertex identically.
+fn per_joint(slots: &[(u16, f32)]) -> Vec<(u16, f32)> {
+    let mut out: Vec<(u16, f32)> = Vec::with_capacity(slots.len());
+    for &(j, w) in slots.iter().filter(|s| s.1 != 0.0 && s.1.is_finite()) {
+        match out.iter_mut().find(|o| o.0 == j) {
+            Some(o) => o.1 += w,
+            None => out.push((j, w)),
+        }
+    }
+    out.sort_by_key(|o| o.0);
+    out
+}
+
+/// Measures `engines` on `vertices` (mesh, primitive, vertex). A vertex no node draws with a
+/// skin is listed with zero displacement (engines only change skinned vertices).
+pub fn measure(rig: &Rig, vertices: &[(usize, usize, usize)], engines: &[Engine]) -> Consequences {
+    measure_within(rig, vertices, engines, MAX_WORK)
+}
+
+/// `measure` with `max_work` in place of `MAX_WORK`.
+fn measure_within(
+    rig: &Rig,
+    vertices: &[(usize, usize, usize)],
+    engines: &[Engine],
+    max_work: usize,
+) -> Consequences {
+    let diagonal = model_diagonal(rig);
+    let mut ws = Workspace::new(rig);
+    let mut targets = Vec::new();
+    let mut scratch = Vec::new();
+    for (row, &(mesh, primitive, vertex)) in vertices.iter().enumerate() {
+        let Some(prim) = rig.meshes.get(mesh).and_then(|m| m.primitives.get(primitive)) else {
+            continue;
+        };
+        if vertex >= prim.vertex_count() {
+            continue;
+        }
+        for d in ws.primitives.iter().filter(|d| (d.mesh, d.primitive) == (mesh, primitive)) {
+            let Some(skin) = d.skin else { continue };
+            let drawn: Vec<Vec<(u16, f32)>> = engines
+                .iter()
+                .map(|&e| {
+                    drawn_vertex(e, &prim.influences, vertex, &mut scratch);
+                    scratch.clone()
+                })
+                .collect();
+            let stored: Vec<(u16, f32)> = prim.influences_of(vertex).collect();
+            let base = per_joint(&stored);
+            let same = drawn.iter().map(|slots| per_joint(slots) == base).collect();
+            targets.push(Target { row, node: d.node, skin, mesh, primitive, vertex, stored, drawn, same });
+        }
+    }
+    let zero = Displacement { distance: 0.0, fraction: 0.0, clip: None, time: 0.0, vanishes: false };
+    let mut worst = vec![vec![zero; engines.len()]; vertices.len()];
+    for t in &targets {
+        for (e, slots) in t.drawn.iter().enumerate() {
+            worst[t.row][e].vanishes |= slots.iter().any(|&(_, w)| !w.is_finite());
+        }
+    }
+    let mut samples = 0;
+    let pairs: usize = targets.iter().map(|t| t.same.iter().filter(|s| !**s).count()).sum();
+    let times: Vec<Vec<f32>> = rig.clips.iter().map(sample_times).collect();
+    let all_poses = 1 + times.iter().map(Vec::len).sum::<usize>();
+    let sample_stride = (pairs.saturating_mul(all_poses)).div_ceil(max_work.max(1)).max(1);
+    if pairs > 0 {
+        let poses = std::iter::once((None, 0.0)).chain(times.iter().enumerate().flat_map(|(c, t)| {
+            let last = t.len().saturating_sub(1);
+            t.iter()
+                .enumerate()
+                .filter(move |(i, _)| i % sample_stride == 0 || *i == last)
+                .map(move |(_, &time)| (Some(c), time))
+        }));
+        for (clip, time) in poses {
+            ws.sample_pose(rig, clip.and_then(|c| rig.clips.get(c)), time);
+            ws.update_matrices(rig);
+            samples += 1;
+            for t in &targets {
+                let Some(joints) = ws.joint_matrices.get(t.skin) else { continue };
+                let p = morphed_position(rig, &ws, t);
+                let stored = skin_point(&t.stored, joints, p);
+                for (e, slots) in t.drawn.iter().enumerate() {
+                    let best = &mut worst[t.row][e];
+                    if best.vanishes || t.same[e] {
+                        continue;
+                    }
+                    let distance = skin_point(slots, joints, p).distance(stored);
+                    // NaN never wins: a non-finite position is not a measurement.
+                    if distance > best.distance {
+                        best.distance = distance;
+                        best.fraction = if diagonal > 0.0 { distance / diagonal } else { 0.0 };
+                        best.clip = clip;
+                        best.time = time;
+                    }
+                }
+            }
+        }
+    }
+    let rows: Vec<VertexConsequence> = vertices
+        .iter()
+        .zip(worst)
+        .map(|(&(mesh, primitive, vertex), w)| VertexConsequence {
+            mesh,
+            primitive,
+            vertex,
+            engines: engines.iter().copied().zip(w).collect(),
+        })
+        .collect();
+    let summaries = engines.iter().enumerate().map(|(e, &engine)| summarise(engine, e, &rows)).collect();
+    Consequences { diagonal, samples, sample_stride, engines: summaries, vertices: rows }
+}
+
+fn summarise(engine: Engine, e: usize, rows: &[VertexConsequence]) -> EngineSummary {
+    let moved = |d: &Displacement| d.fraction > MOVE_FRACTION;
+    let mut summary = EngineSummary { engine, label: engine.label(), moved: 0, vanished: 0, worst: None };
+    for row in rows {
+        let d = row.engines[e].1;
+        summary.vanished += usize::from(d.vanishes);
+        if !moved(&d) {
+            continue;
+        }
+        summary.moved += 1;
+        if summary.worst.is_none_or(|w| d.distance > w.at.distance) {
+            summary.worst =
+                Some(WorstVertex { mesh: row.mesh, primitive: row.primitive, vertex: row.vertex, at: d });
+        }
+    }
+    summary
+}
+
+/// The vertex's position after the node's current morph weights.
+fn morphed_position(rig: &Rig, ws: &Workspace, t: &Target) -> Vec3 {
+    let Some(prim) = rig.meshes.get(t.mesh).and_then(|m| m.primitives.get(t.primitive)) else {
+        return Vec3::ZERO;
+    };
+    let mut p = prim.positions[t.vertex];
+    let weights = ws.pose.morph_weights.get(t.node).map_or(&[][..], Vec::as_slice);
+    for (target, &w) in prim.morph_targets.iter().zip(weights) {
+        if w != 0.0
+            && w.is_finite()
+            && let Some(d) = target.positions.as_ref().and_then(|d| d.get(t.vertex))
+        {
+            p += *d * w;
+        }
+    }
+    p
+}
+
+/// `sum w_i J_i p` over the slots, skipping zero or non-finite weights and joints past the
+/// skin, as stored skinning does.
+fn skin_point(slots: &[(u16, f32)], joints: &[Mat4], p: Vec3) -> Vec3 {
+    let mut m = Mat4::ZERO;
+    for &(j, w) in slots {
+        if w == 0.0 || !w.is_finite() {
+            continue;
+        }
+        if let Some(jm) = joints.get(usize::from(j)) {
+            m += *jm * w;
+        }
+    }
+    (m * Vec4::new(p.x, p.y, p.z, 1.0)).truncate()
+}
+
+fn engine_name<S: Serializer>(engine: &Engine, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(engine.name())
+}
+
+fn by_name<S: Serializer>(engines: &[(Engine, Displacement)], s: S) -> Result<S::Ok, S::Error> {
+    let mut map = s.serialize_map(Some(engines.len()))?;
+    for (engine, d) in engines {
+        map.serialize_entry(engine.name(), d)?;
+    }
+    map.end()
+}
+
+/// The profiles `check` measures: every one but `Stored`.
+pub fn measured_engines() -> Vec<Engine> {
+    Engine::ALL.iter().copied().filter(|&e| e != Engine::Stored).collect()
+}
+
+/// The distinct (mesh, primitive, vertex) of every vertex finding, in report order.
+pub fn problem_vertices(findings: &[super::Finding]) -> Vec<(usize, usize, usize)> {
+    let mut seen = BTreeMap::new();
+    for f in findings {
+        if let (Some(m), Some(p), Some(v)) = (f.mesh, f.primitive, f.vertex.as_ref()) {
+            let next = seen.len();
+            seen.entry((m, p, v.vertex)).or_insert(next);
+        }
+    }
+    let mut list: Vec<_> = seen.into_iter().collect();
+    list.sort_by_key(|&(_, order)| order);
+    list.into_iter().map(|(key, _)| key).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rig::{Channel, Interpolation, Property};
+
+    fn clip(times: &[f32]) -> Clip {
+        let channel = |t: &[f32]| Channel {
+            node: 0,
+            property: Property::Translation,
+            interpolation: Interpolation::Linear,
+            times: t.to_vec().into(),
+            values: vec![0.0; 3 * t.len()].into(),
+            components: 3,
+        };
+        Clip { name: None, duration: 0.0, channels: vec![channel(times), channel(&[0.5, 2.0])] }
+    }
+
+    #[test]
+    fn sample_times_are_every_key_of_every_channel_and_the_midpoints() {
+        assert_eq!(sample_times(&clip(&[0.0, 1.0])), vec![0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0]);
+        assert_eq!(sample_times(&Clip::default()), vec![0.0]);
+    }
+
+    #[test]
+    fn slot_lists_that_give_each_joint_the_same_weight_skin_alike() {
+        assert_eq!(per_joint(&[(3, 0.5), (1, 0.25), (3, 0.25), (0, 0.0)]), vec![(1, 0.25), (3, 0.75)]);
+        assert_eq!(per_joint(&[(1, 0.25), (3, 0.75), (7, f32::NAN)]), per_joint(&[(3, 0.75), (1, 0.25)]));
+    }
+
+    /// A vertex at (1, 0, 0) on joint 0 with weight 0.5; the clip moves joint 0 along x from
+    /// 0 to 4 over keys 0, 1, 2 (samples 0, 0.5, 1, 1.5, 2). three.js draws it at weight 1:
+    /// `0.5 |(1 + x, 0, 0)|` apart, worst 2.5 at t = 2.
+    #[test]
+    fn past_the_work_budget_every_nth_sample_and_the_last_are_compared() {
+        use crate::rig::{InfluenceSet, Mesh, Node, Primitive, Skin};
+        let set = InfluenceSet {
+            joints: vec![[0; 4]].into(),
+            weights: vec![[0.5, 0.0, 0.0, 0.0]].into(),
+            ..InfluenceSet::default()
+        };
+        let mut moving = clip(&[0.0, 1.0, 2.0]);
+        moving.channels.truncate(1);
+        moving.channels[0].values = vec![0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 4.0, 0.0, 0.0].into();
+        let rig = Rig {
+            nodes: vec![Node::default(), Node { mesh: Some(0), skin: Some(0), ..Node::default() }],
+            order: vec![0, 1],
+            skins: vec![Skin { joints: vec![0], inverse_bind: vec![Mat4::IDENTITY], ..Skin::default() }],
+            meshes: vec![Mesh {
+                primitives: vec![Primitive {
+                    positions: vec![Vec3::X].into(),
+                    influences: vec![set],
+                    ..Primitive::default()
+                }],
+                ..Mesh::default()
+            }],
+            clips: vec![moving],
+            ..Rig::default()
+        };
+        let all = measure_within(&rig, &[(0, 0, 0)], &[Engine::Three, Engine::Babylon], usize::MAX);
+        assert_eq!((all.samples, all.sample_stride), (6, 1));
+        // Babylon keeps the weights: nothing to measure, so it costs nothing.
+        let d = all.of(0, 0, 0, Engine::Three).expect("measured");
+        assert_eq!((d.distance, d.clip, d.time), (2.5, Some(0), 2.0));
+        assert_eq!(all.of(0, 0, 0, Engine::Babylon).map(|d| d.distance), Some(0.0));
+        // 1 vertex-profile x 6 poses over a budget of 3: every 2nd sample (0, 1, 2) and the
+        // last (2) of the clip, plus the rest pose.
+        let some = measure_within(&rig, &[(0, 0, 0)], &[Engine::Three, Engine::Babylon], 3);
+        assert_eq!((some.samples, some.sample_stride), (4, 2));
+        assert_eq!(some.of(0, 0, 0, Engine::Three), Some(d));
+    }
+}
