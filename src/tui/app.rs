@@ -274,6 +274,12 @@ impl App {
         self.skin.and_then(|s| self.rig.skins.get(s)).and_then(|s| s.joints.iter().position(|&j| j == node))
     }
 
+    /// The user's zoom: how much closer than the framing distance the camera is (1 when framed).
+    pub fn zoom(&self) -> f32 {
+        let z = self.framed_distance / self.camera.distance;
+        if z.is_finite() && z > 0.0 { z } else { 1.0 }
+    }
+
     /// Whether playback advances on ticks.
     pub fn is_playing(&self) -> bool {
         !self.playback.paused && self.playback.duration > 0.0
