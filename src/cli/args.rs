@@ -30,9 +30,10 @@ pub struct OpenArgs {
     /// Start paused.
     #[arg(long)]
     pub paused: bool,
-    /// How the viewport draws.
-    #[arg(long, value_enum, default_value_t = ModeArg::Braille)]
-    pub mode: ModeArg,
+    /// How the viewport draws (default: braille; ascii on the Linux console, TERM=linux,
+    /// whose font has no braille).
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
     /// Frames per second while playing (1 to 120).
     #[arg(long, default_value_t = 30, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=120))]
     pub fps: u32,
@@ -56,7 +57,8 @@ pub struct OpenArgs {
 /// The viewer's colour depth.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ViewerColorArg {
-    /// 24-bit when COLORTERM says the terminal has it, else 256; none when NO_COLOR is set.
+    /// 24-bit when COLORTERM says the terminal has it, else 256; 16 on the Linux console
+    /// (TERM=linux); none when NO_COLOR is set.
     Auto,
     /// 24-bit colour.
     Truecolor,

@@ -735,3 +735,20 @@ fn pose_text_rows_stay_aligned_past_long_names() {
     assert!(starts.iter().all(|&s| s == starts[0]), "{starts:?}\n{}", run.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `TERM=dumb` cannot move a cursor: the viewer refuses with exit 2 and points to `render`,
+/// whatever stdout is (the check comes before the one for a terminal).
+#[test]
+fn term_dumb_refuses_the_viewer_and_points_to_render() {
+    let out = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .arg(sample("walker.glb"))
+        .env("TERM", "dumb")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run rigscope");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with("rigscope: error: TERM=dumb: "), "{stderr}");
+    assert!(stderr.contains("`rigscope render FILE`"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
