@@ -30,6 +30,10 @@ pub struct OpenArgs {
     /// Start paused.
     #[arg(long)]
     pub paused: bool,
+    /// Seconds per frame for `,` `.` and timeline clicks, as a fraction or a decimal
+    /// (`1/30`, `0.04`); by default each clip's own, from its keys.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_step)]
+    pub step: Option<f64>,
     /// How the viewport draws (default: braille; ascii on the Linux console, TERM=linux,
     /// whose font has no braille).
     #[arg(long, value_enum)]
@@ -359,6 +363,24 @@ pub struct NormalizeArgs {
     pub force: bool,
 }
 
+/// `1/30` or `0.0333` -> seconds per frame, above 0 and at most 10 s.
+fn parse_step(s: &str) -> Result<f64, String> {
+    let value = match s.split_once('/') {
+        Some((n, d)) => match (n.trim().parse::<f64>(), d.trim().parse::<f64>()) {
+            (Ok(n), Ok(d)) if d != 0.0 => n / d,
+            _ => return Err(format!("'{s}' is not a fraction of seconds (for example 1/30)")),
+        },
+        None => {
+            s.trim().parse::<f64>().map_err(|_| format!("'{s}' is not seconds (for example 1/30 or 0.04)"))?
+        }
+    };
+    if value.is_finite() && value > 0.0 && value <= 10.0 {
+        Ok(value)
+    } else {
+        Err(format!("'{s}': a frame must be longer than 0 s and at most 10 s"))
+    }
+}
+
 /// `120x40` -> (120, 40), each between 8 and 1000.
 fn parse_size(s: &str) -> Result<(u16, u16), String> {
     let (w, h) =
@@ -367,5 +389,18 @@ fn parse_size(s: &str) -> Result<(u16, u16), String> {
     match (parse(w), parse(h)) {
         (Some(w), Some(h)) => Ok((w, h)),
         _ => Err(format!("'{s}': columns and rows must be whole numbers from 8 to 1000")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn steps_read_as_fractions_or_decimals() {
+        assert_eq!(super::parse_step("1/30"), Ok(1.0 / 30.0));
+        assert_eq!(super::parse_step(" 1 / 24 "), Ok(1.0 / 24.0));
+        assert_eq!(super::parse_step("0.04"), Ok(0.04));
+        for bad in ["1/0", "0", "-1/30", "x", "30/1", "nan"] {
+            assert!(super::parse_step(bad).is_err(), "{bad}");
+        }
     }
 }

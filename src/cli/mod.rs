@@ -168,6 +168,7 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
         },
         mouse: !args.no_mouse,
         watch: if args.no_watch { None } else { args.file.clone() },
+        step: args.step,
     };
     let source = rig.source.clone();
     match crate::tui::run(rig, &launch).map_err(|e| Failure::input(format!("{source}: {e}")))? {

@@ -35,6 +35,8 @@ pub struct Launch {
     pub compare: Option<Rig>,
     /// The file to watch and reload when it changes (None: `--no-watch`, or no file).
     pub watch: Option<std::path::PathBuf>,
+    /// `--step`: seconds per frame for every clip (None: each clip's own, from its keys).
+    pub step: Option<f64>,
 }
 
 impl Default for Launch {
@@ -49,6 +51,7 @@ impl Default for Launch {
             mouse: true,
             compare: None,
             watch: None,
+            step: None,
         }
     }
 }
@@ -156,8 +159,10 @@ pub struct App {
     pub curves: Option<usize>,
     /// The viewport's size in cells as last drawn (for the `rigscope render` command line).
     pub viewport_cells: (u16, u16),
-    /// The current clip's frame grid (what `,` and `.` step by).
+    /// The current clip's frame grid (what `,` and `.` step by, and timeline clicks land on).
     pub frames: FrameGrid,
+    /// `--step`, kept for every clip the user moves to.
+    pub step: Option<f64>,
     /// The camera distance that frames the rig (zoom 1), for the viewport's title.
     pub framed_distance: f32,
     /// `--compare B`: the second rig, posed with the first.
@@ -243,7 +248,8 @@ impl App {
             show_nodes: false,
             curves: None,
             viewport_cells: (120, 40),
-            frames: FrameGrid::of(clip.and_then(|c| rig.clips.get(c))),
+            frames: FrameGrid::for_clip(clip.and_then(|c| rig.clips.get(c)), launch.step),
+            step: launch.step,
             framed_distance: camera.distance,
             file_note: None,
             rig,
@@ -551,7 +557,7 @@ impl App {
         if self.playback.speed < 0.0 { t <= 0.0 } else { t >= self.playback.duration }
     }
 
-    /// One frame: the clip's regular key spacing when it has one, else 1/30 s.
+    /// One frame: `--step`, else the clip's frame length from its keys (`FrameGrid::of`).
     pub fn frame_step(&self) -> f32 {
         self.frames.step as f32
     }
@@ -585,7 +591,7 @@ impl App {
 
     /// Which nodes the current clip animates, and its frame grid.
     fn refresh_clip_info(&mut self) {
-        self.frames = FrameGrid::of(self.clip.and_then(|c| self.rig.clips.get(c)));
+        self.frames = FrameGrid::for_clip(self.clip.and_then(|c| self.rig.clips.get(c)), self.step);
         self.animated = vec![false; self.rig.nodes.len()];
         if let Some(clip) = self.clip.and_then(|c| self.rig.clips.get(c)) {
             for ch in &clip.channels {

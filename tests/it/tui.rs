@@ -618,7 +618,7 @@ fn a_reload_summary_takes_the_hints_line() {
     let s = screen(&mut a, 120, 40);
     let last =
         |s: &str| s.lines().rev().find(|l| !l.trim_matches(['"', ' ']).is_empty()).unwrap_or("").to_string();
-    assert!(last(&s).contains("reloaded: same joints, vertices and clips"), "{s}");
+    assert!(last(&s).contains("reloaded: same joints, rest pose, vertices and clips"), "{s}");
     // Everything above the status bar's second line is as it was.
     let above = |s: &str| s.lines().take(38).collect::<Vec<_>>().join("\n");
     assert_eq!(above(&s), above(&before));

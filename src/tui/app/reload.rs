@@ -45,6 +45,7 @@ impl App {
             None => fresh.clip,
         };
         fresh.clip = clip;
+        fresh.step = self.step;
         let duration = clip.and_then(|c| fresh.rig.clips.get(c)).map_or(0.0, |c| c.duration);
         fresh.playback = Playback::new(duration);
         fresh.playback.speed = self.playback.speed;

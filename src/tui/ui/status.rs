@@ -120,15 +120,18 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     frame.render_widget(Paragraph::new(vec![first, Line::from(hints)]), area);
 }
 
-/// " frame 12 ": the frame the time is on, when it is on one (stepping and the go-to
-/// prompt's "12f" count these).
+/// " frame 12 @ 24 fps ": the frame the time is on, when it is on one (stepping and the go-to
+/// prompt's "12f" count these), and the rate of the frames (the clip's, or `--step`).
 fn frame_of(app: &App) -> String {
     if app.clip.is_none() {
         return String::new();
     }
     let f = app.frames.frame_at(app.playback.time);
     if (app.frames.time_of(f) - app.playback.time).abs() < 1e-4 {
-        format!(" frame {f} ")
+        let rate = app.frames.rate();
+        let rate =
+            if (rate - rate.round()).abs() < 1e-3 { format!("{rate:.0}") } else { format!("{rate:.2}") };
+        format!(" frame {f} @ {rate} fps ")
     } else {
         String::new()
     }
