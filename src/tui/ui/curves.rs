@@ -24,7 +24,8 @@ const COLORS: [Color; 4] = [Color::Red, Color::Green, Color::Blue, Color::Yellow
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
 /// Angle between key `k - 1` and key `k` of a rotation channel in degrees (the shorter
-/// way), and whether the stored quaternions lie in opposite hemispheres (negative dot).
+/// way), and whether the stored quaternions lie in opposite hemispheres (a dot product below
+/// 0 by more than round-off, as `check` counts them).
 pub fn key_steps(ch: &Channel) -> Vec<(f32, bool)> {
     let n = key_count(ch);
     let mut keys = Vec::with_capacity(n);
@@ -44,7 +45,7 @@ pub fn key_steps(ch: &Channel) -> Vec<(f32, bool)> {
         .map(|k| {
             let angle = keys[k - 1].angle_between(keys[k]).to_degrees();
             let flip = match (stored(k - 1), stored(k)) {
-                (Some(a), Some(b)) => a.dot(b) < 0.0,
+                (Some(a), Some(b)) => crate::diagnose::opposite_hemispheres(a.to_array(), b.to_array()),
                 _ => false,
             };
             (angle, flip)
