@@ -377,6 +377,17 @@ impl App {
                 self.tree.select_row(r);
                 self.refresh_selection();
             }
+            Action::SelectNode(node) => {
+                self.focus = Focus::Keys;
+                if self.tree.reveal(&self.rig, node) {
+                    self.refresh_selection();
+                } else {
+                    self.message = Some(format!(
+                        "{} is not in this skin's tree (N lists every node)",
+                        self.rig.node_label(node)
+                    ));
+                }
+            }
             Action::Collapse => {
                 self.tree.collapse(&self.rig);
                 self.refresh_selection();

@@ -98,3 +98,69 @@ fn a_timeline_click_lands_on_a_frame() {
     assert_eq!(seen.first(), Some(&0.0));
     assert_eq!(seen.last(), Some(&1.0));
 }
+
+/// A click on a dope-sheet row selects the bone that row animates (read off the row's label
+/// on screen), unfolding the tree to it, and focuses the panel.
+#[test]
+fn a_dope_sheet_click_selects_that_rows_bone() {
+    let mut a = App::new(walker(), &paused());
+    let s = screen(&mut a, 120, 40);
+    let areas = ui::layout(Rect::new(0, 0, 120, 40), a.focus, ui::tree::wanted_width(&a));
+    let keys = areas.keys;
+    let selected = a.selected().expect("a bone is selected");
+    // The first row whose label names a bone other than the selected one.
+    let lines: Vec<&str> = s.lines().collect();
+    let (y, name) = (keys.y + 2..keys.y + keys.height - 1)
+        .find_map(|y| {
+            let row: String =
+                lines[usize::from(y)].trim_matches('"').chars().skip(usize::from(keys.x) + 1).collect();
+            // "RL head   ◆··◆": property and interpolation letters, then the bone's name.
+            let name = row.split_whitespace().nth(1)?.to_string();
+            (name != a.rig.node_label(selected)
+                && a.rig.nodes.iter().any(|n| n.name.as_deref() == Some(&name)))
+            .then_some((y, name))
+        })
+        .unwrap_or_else(|| panic!("no other bone's row in\n{s}"));
+    let node = (0..a.rig.nodes.len()).find(|&n| a.rig.node_label(n) == name).expect("node");
+    // Fold the root so that the bone's row is hidden in the tree: the click unfolds it.
+    press(&mut a, "\n");
+    assert!(!a.tree.rows().iter().any(|r| r.node == node));
+    let ev = MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: keys.x + 3,
+        row: y,
+        modifiers: KeyModifiers::NONE,
+    };
+    let mut state = MouseState::default();
+    let action = ui::mouse_action(&areas, &a, ev, &mut state);
+    assert_eq!(action, Some(Action::SelectNode(node)));
+    a.update(Action::SelectNode(node));
+    assert_eq!(a.selected(), Some(node));
+    assert_eq!(a.focus, rigscope::tui::action::Focus::Keys);
+    assert!(a.tree.rows().iter().any(|r| r.node == node));
+    // The ruler row is no bone's.
+    let ruler = MouseEvent { row: keys.y + 1, ..ev };
+    assert_eq!(
+        ui::mouse_action(&areas, &a, ruler, &mut state),
+        Some(Action::Focus(rigscope::tui::action::Focus::Keys))
+    );
+}
+
+/// Tab on a file with one skin: nowhere to go, but the status line says what the skin deforms
+/// (the walker's one skinned node draws its one mesh), at 80x24.
+#[test]
+fn tab_says_what_the_skin_deforms() {
+    let mut a = App::new(walker(), &paused());
+    let user = (0..a.rig.nodes.len()).find(|&n| a.rig.nodes[n].skin == Some(0)).expect("a skinned node");
+    let mesh = a.rig.nodes[user].mesh.expect("it draws a mesh");
+    press(&mut a, "\t");
+    let expected = format!(
+        "1 skin in this file: deforms node {user} {} (mesh {mesh} {})",
+        a.rig.node_label(user),
+        a.mesh_label(mesh)
+    );
+    assert_eq!(a.message.as_deref(), Some(expected.as_str()));
+    let s = screen(&mut a, 80, 24);
+    assert!(s.contains("1 skin in this file: deforms node"), "{s}");
+    insta::assert_snapshot!(s);
+}

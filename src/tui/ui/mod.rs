@@ -229,6 +229,9 @@ pub fn mouse_action(areas: &Areas, app: &App, ev: MouseEvent, state: &mut MouseS
                 return Some(Action::Focus(Focus::Bones));
             }
             if areas.keys.contains(pos) {
+                if let Some(node) = keyframes::node_at(areas.keys, app, ev.row) {
+                    return Some(Action::SelectNode(node));
+                }
                 return Some(Action::Focus(Focus::Keys));
             }
             if areas.weights.contains(pos) {
