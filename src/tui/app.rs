@@ -79,10 +79,12 @@ pub struct Timings {
     pub raster_ms: f32,
     pub draw_ms: f32,
     pub frame_ms: f32,
+    /// Frames written per second over the last seconds (`delivered`), not one interval's.
     pub fps: f32,
     /// Bytes written to the terminal for the last frame.
     pub bytes: u64,
-    /// What the link to the terminal carries, once the terminal has answered.
+    /// What the link to the terminal carries, once the terminal has answered; its frame
+    /// rate and throughput are those written (`delivered`), not the link's fitted estimate.
     pub link: Option<super::link::LinkStats>,
     /// The terminal never answered: frames are paced by the clock alone.
     pub unanswered: bool,
