@@ -487,8 +487,9 @@ fn hemisphere_flip_and_near_opposite() {
     // A dot of exactly 0 (-0.0 here: 0 * 1 + ... + -1 * 0) and one of 0 up to f32 rounding:
     // a = 0.70710677 and b = 0.7071068 (the next f32) give -b*a + a*a = -4.2e-8. 180 degrees
     // apart, near opposite, but no hemisphere flip.
-    let (a, b) = (0.707_106_77_f32, 0.707_106_8_f32);
-    assert_eq!(b, f32::from_bits(a.to_bits() + 1));
+    let a = 0.707_106_77_f32;
+    let b = f32::from_bits(a.to_bits() + 1);
+    assert_eq!(b.to_string(), "0.7071068");
     for keys in [[neg, x180], [[0.0, 0.0, -b, -a], [0.0, 0.0, a, -a]]] {
         let r = animated(rotation_clip(1, Interpolation::Linear, &keys));
         assert_eq!(count(&r, codes::ROTATION_HEMISPHERE_FLIP), 0, "{keys:?}");

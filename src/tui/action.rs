@@ -132,6 +132,8 @@ pub enum Action {
     ToggleNodes,
     /// The keyframes panel plots the selected bone's curves instead of the dope sheet.
     ToggleCurves,
+    /// Rotation curves as Euler angles (XYZ intrinsic) or as quaternion components.
+    ToggleEuler,
 }
 
 /// What a prompt asks for.

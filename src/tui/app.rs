@@ -159,6 +159,8 @@ pub struct App {
     pub show_nodes: bool,
     /// The keyframes panel plots this one of the selected bone's channels (None: the dope sheet).
     pub curves: Option<usize>,
+    /// Rotation curves as Euler angles (`ui::curves::EULER`) rather than quaternion components.
+    pub euler: bool,
     /// The viewport's size in cells as last drawn (for the `rigscope render` command line).
     pub viewport_cells: (u16, u16),
     /// The current clip's frame grid (what `,` and `.` step by, and timeline clicks land on).
@@ -249,6 +251,7 @@ impl App {
             clipboard: None,
             show_nodes: false,
             curves: None,
+            euler: false,
             viewport_cells: (120, 40),
             frames: FrameGrid::for_clip(clip.and_then(|c| rig.clips.get(c)), launch.step),
             step: launch.step,
@@ -525,6 +528,15 @@ impl App {
                     self.show_nodes = !self.show_nodes;
                     self.rebuild_tree();
                     self.refresh_selection();
+                }
+            }
+            Action::ToggleEuler => {
+                self.euler = !self.euler;
+                if self.curves.is_none() {
+                    self.message = Some(format!(
+                        "rotation curves as {} (G shows the curves)",
+                        if self.euler { "Euler angles" } else { "quaternion components" }
+                    ));
                 }
             }
             Action::ToggleCurves => {

@@ -164,3 +164,66 @@ fn tab_says_what_the_skin_deforms() {
     assert!(s.contains("1 skin in this file: deforms node"), "{s}");
     insta::assert_snapshot!(s);
 }
+
+/// The hips' translation: each component in a strip of its own range. y moves between 0.92
+/// and 0.95 (the extremes of its linear keys, read here from the file's values), and its
+/// strip is labelled with exactly those.
+#[test]
+fn curves_scale_each_component_to_its_own_range() {
+    let mut a = App::new(walker(), &paused());
+    let hips = a.selected().expect("hips");
+    assert_eq!(a.rig.node_label(hips), "hips");
+    let clip = &a.rig.clips[0];
+    let mine: Vec<_> = clip.channels.iter().filter(|c| c.node == hips).collect();
+    let which = mine.iter().position(|c| c.property == rigscope::rig::Property::Translation).expect("T");
+    assert_eq!(mine[which].interpolation, Interpolation::Linear);
+    let ys: Vec<f32> = mine[which].values.chunks(3).map(|v| v[1]).collect();
+    let lo = ys.iter().copied().fold(f32::INFINITY, f32::min);
+    let hi = ys.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    assert!(hi - lo > 0.01 && hi - lo < 0.05, "{lo}..{hi}");
+    press(&mut a, &"G".repeat(which + 1));
+    assert_eq!(a.curves, Some(which));
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains(&format!("y max {hi:.4}")), "{s}");
+    assert!(s.contains(&format!("min {lo:.4}")), "{s}");
+    insta::assert_snapshot!(s);
+}
+
+/// Rotation curves as Euler angles: the hips' rotation replaced by a turn about Z from 0 to
+/// 120 degrees (slerp, so the angle grows evenly): X and Y stay 0, Z spans 0..120, and the
+/// order is named. `E` again goes back to quaternion components.
+#[test]
+fn rotation_curves_offer_euler_angles_with_their_order() {
+    let mut rig = walker();
+    let hips = (0..rig.nodes.len()).find(|&n| rig.node_label(n) == "hips").expect("hips");
+    let ch = rig.clips[0]
+        .channels
+        .iter_mut()
+        .find(|c| c.node == hips && c.property == rigscope::rig::Property::Rotation)
+        .expect("hips rotation");
+    ch.interpolation = Interpolation::Linear;
+    ch.times = vec![0.0, 1.0].into();
+    let z = |deg: f32| glam::Quat::from_rotation_z(deg.to_radians()).to_array();
+    ch.values = [z(0.0), z(120.0)].concat().into();
+    let mut a = App::new(rig, &Launch { time: 0.5, ..paused() });
+    let which = a.rig.clips[0]
+        .channels
+        .iter()
+        .filter(|c| c.node == hips)
+        .position(|c| c.property == rigscope::rig::Property::Rotation)
+        .expect("R");
+    press(&mut a, &"G".repeat(which + 1));
+    press(&mut a, "E");
+    let s = screen(&mut a, 120, 40);
+    // Labelled with its range on one row or max and min on two, as the panel's rows allow.
+    assert!(s.contains("Z° 0.0..120.0") || s.contains("Z° max 120.0"), "{s}");
+    assert!(s.contains("X° = 0.0 (flat)") && s.contains("Y° = 0.0 (flat)"), "{s}");
+    // Half way, the slerp is 60 degrees about Z.
+    assert!(s.contains("Euler XYZ intrinsic (R = Rx·Ry·Rz) = (0.00°, 0.00°, 60.00°)"), "{s}");
+    insta::assert_snapshot!(s);
+    press(&mut a, "E");
+    let s = screen(&mut a, 120, 40);
+    // w = cos(angle / 2): 1 at the start, cos 60° = 0.5 at the end.
+    assert!(s.contains("w 0.5000..1.0000") || s.contains("w max 1.0000"), "{s}");
+    assert!(!s.contains("Euler XYZ"), "{s}");
+}

@@ -89,6 +89,7 @@ impl App {
         fresh.view = self.view;
         fresh.details_scroll = self.details_scroll;
         fresh.full_precision = self.full_precision;
+        fresh.euler = self.euler;
         fresh.show_nodes = self.show_nodes;
         // `--compare B` stays on, matched anew to the reloaded rig.
         if let Some(compare) = self.compare.take() {
