@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use clap_complete::engine::{ArgValueCandidates, ArgValueCompleter};
 
 /// See what a glTF 2.0 rig's skeleton, skin and animations do, in any terminal.
 ///
@@ -22,7 +23,7 @@ pub struct OpenArgs {
     /// A .gltf or .glb file (default: the bundled walker sample).
     pub file: Option<PathBuf>,
     /// Clip to start on, by name or index (`#N`: always index N).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, add = ArgValueCompleter::new(super::complete::clip_names))]
     pub clip: Option<String>,
     /// Start at this time (seconds).
     #[arg(long, value_name = "T", default_value_t = 0.0, allow_negative_numbers = true)]
@@ -120,6 +121,10 @@ pub enum Command {
     ///
     /// Made from these very definitions, so it always matches the binary; for example
     /// `rigscope completions bash > ~/.local/share/bash-completion/completions/rigscope`.
+    /// With --dynamic, the script asks rigscope itself at each completion, which also offers
+    /// check codes for --ignore and the file's clip names for --clip; it is what
+    /// `COMPLETE=bash rigscope` prints, best sourced anew by the shell's startup file
+    /// (`source <(COMPLETE=bash rigscope)`) so that it always matches the binary.
     Completions(CompletionsArgs),
     /// Print the manual page as roff; with COMMAND, that command's page.
     ///
@@ -139,6 +144,9 @@ pub struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
+    /// Print the script that asks rigscope at each completion (check codes, clip names).
+    #[arg(long)]
+    pub dynamic: bool,
 }
 
 #[derive(Debug, Args)]
@@ -170,7 +178,7 @@ pub struct RecordArgs {
     pub output: PathBuf,
     /// Clip name or index, `#N` always an index (default: the first clip; with no clips,
     /// one frame of the rest pose).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, add = ArgValueCompleter::new(super::complete::clip_names))]
     pub clip: Option<String>,
     /// Start at this clip time (seconds).
     #[arg(long, value_name = "T", default_value_t = 0.0, allow_negative_numbers = true)]
@@ -244,7 +252,7 @@ pub struct CheckArgs {
     #[arg(long, default_value_t = 10, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..))]
     pub max: u32,
     /// Codes to leave out, comma-separated (for example RIG_JOINT_UNUSED,RIG_JOINT_FEW_VERTICES).
-    #[arg(long, value_delimiter = ',', value_name = "CODE,...")]
+    #[arg(long, value_delimiter = ',', value_name = "CODE,...", add = ArgValueCandidates::new(super::complete::check_codes))]
     pub ignore: Vec<String>,
     /// Exit 1 on warnings too.
     #[arg(long)]
@@ -284,7 +292,7 @@ pub struct PoseArgs {
     pub file: PathBuf,
     /// Clip name or index, `#N` always an index (default: the first clip; with no clips,
     /// the rest pose).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, add = ArgValueCompleter::new(super::complete::clip_names))]
     pub clip: Option<String>,
     /// Time in seconds; repeat for several (default: 11 evenly spaced times over the clip).
     /// A time outside the clip shows its nearer end, with a note on stderr.
@@ -314,7 +322,7 @@ pub struct RenderArgs {
     pub file: PathBuf,
     /// Clip name or index, `#N` always an index (default: the first clip; with no clips,
     /// the rest pose).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, add = ArgValueCompleter::new(super::complete::clip_names))]
     pub clip: Option<String>,
     /// Time in seconds.
     #[arg(long, value_name = "T", default_value_t = 0.0, allow_negative_numbers = true)]

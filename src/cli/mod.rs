@@ -7,6 +7,7 @@ mod args;
 mod bench;
 mod check;
 mod clamp;
+mod complete;
 mod diff;
 mod generate;
 mod histogram;
@@ -34,6 +35,11 @@ pub const BUNDLED_SAMPLE_NAME: &str = "walker.glb (bundled sample)";
 
 /// Parses arguments, runs, and maps the outcome to an exit code.
 pub fn main() -> ExitCode {
+    {
+        use clap::CommandFactory;
+        // `COMPLETE=bash rigscope -- rigscope ...`: answer the shell and exit; otherwise a no-op.
+        clap_complete::CompleteEnv::with_factory(Cli::command).complete();
+    }
     if let Some(failure) = mistyped_command(std::env::args_os().nth(1)) {
         eprintln!("rigscope: error: {}", failure.message);
         return ExitCode::from(failure.code);
