@@ -227,3 +227,71 @@ fn rotation_curves_offer_euler_angles_with_their_order() {
     assert!(s.contains("w 0.5000..1.0000") || s.contains("w max 1.0000"), "{s}");
     assert!(!s.contains("Euler XYZ"), "{s}");
 }
+
+/// `P` shows every digit: the bone's weight statistics, labelled min, mean and max (computed
+/// here by a scan of the walker's weights for the hips), and the selected vertex's skinned
+/// sum (summed here from its stored influences), both as `{:?}` prints the f32.
+#[test]
+fn precision_shows_labelled_statistics_and_the_sum_in_full() {
+    let mut a = App::new(walker(), &paused());
+    let hips = a.selected_joint().expect("hips is a joint");
+    let (mut lo, mut hi, mut total, mut n) = (f32::INFINITY, f32::NEG_INFINITY, 0.0f64, 0usize);
+    for p in &a.ws.primitives {
+        let prim = &a.rig.meshes[p.mesh].primitives[p.primitive];
+        prim.for_each_influences(|_, slots| {
+            let w: f32 = slots.iter().filter(|(j, _)| usize::from(*j) == hips).map(|s| s.1).sum();
+            if w > 0.0 {
+                lo = lo.min(w);
+                hi = hi.max(w);
+                total += f64::from(w);
+                n += 1;
+            }
+        });
+    }
+    assert_eq!(n, a.weights.vertices.len());
+    let mean = (total / n as f64) as f32;
+    press(&mut a, "P");
+    let s = screen(&mut a, 250, 60);
+    // The details panel's text, its wrapped lines joined.
+    let d = ui::layout(Rect::new(0, 0, 250, 60), a.focus, ui::tree::wanted_width(&a)).details;
+    let panel: Vec<String> = s
+        .lines()
+        .skip(usize::from(d.y) + 1)
+        .take(usize::from(d.height) - 2)
+        .map(|l| {
+            l.trim_matches('"')
+                .chars()
+                .skip(usize::from(d.x) + 1)
+                .take(usize::from(d.width) - 2)
+                .collect::<String>()
+                .trim()
+                .to_string()
+        })
+        .collect();
+    let at =
+        panel.iter().position(|l| l.starts_with("weights  757 vertices")).unwrap_or_else(|| panic!("{s}"));
+    let line = format!("{} {}", panel[at], panel[at + 1]);
+    assert!(line.contains(&format!("min {lo:?} mean ")), "{line}");
+    assert!(line.contains(&format!(" max {hi:?}")), "{line}");
+    // The mean as the app sums it (f32 or f64) may differ in the last digit: read it back.
+    let shown: f32 = line
+        .split("mean ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .expect("mean")
+        .parse()
+        .expect("a number");
+    assert!((shown - mean).abs() <= 1e-6, "{shown} vs {mean}");
+    assert!(
+        line.split("mean ").nth(1).expect("mean").split_whitespace().next().expect("n").len() > 5,
+        "{line}"
+    );
+
+    let v = a.vertex.expect("the bone's first vertex");
+    let p = &a.ws.primitives[v.prim];
+    let prim = &a.rig.meshes[p.mesh].primitives[p.primitive];
+    let sum: f32 = prim.influences_of(v.vertex).map(|(_, w)| w).filter(|w| *w != 0.0).sum();
+    a.update(Action::Focus(rigscope::tui::action::Focus::Weights));
+    let s = screen(&mut a, 250, 60);
+    assert!(s.contains(&format!("skinned sum {sum:?} n=")), "{s}");
+}

@@ -160,7 +160,8 @@ fn bone<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>) {
             let name = fit(&app.rig.node_label(node), width.saturating_sub(cols(&tail)).max(4));
             lines.push(Line::from(vec![Span::styled(name, theme.title), Span::raw(tail)]));
             if !w.vertices.is_empty() {
-                lines.push(Line::raw(format!("  min {:.3} mean {:.3} max {:.3}", w.min, w.mean, w.max)));
+                let v = |x: f32| super::num(x, 3, app.full_precision);
+                lines.push(Line::raw(format!("  min {} mean {} max {}", v(w.min), v(w.mean), v(w.max))));
                 lines.push(Line::from(vec![
                     Span::styled("  0 ", theme.dim),
                     Span::raw(histogram(&w.histogram)),
@@ -247,7 +248,10 @@ fn vertex<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>)
     let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
     let ok = n > 0 && f64::from((sum - 1.0).abs()) <= 2e-7 * n as f64;
     lines.push(Line::from(vec![
-        Span::raw(format!("  skinned sum {sum:.8} n={n} ")),
+        Span::raw(format!(
+            "  skinned sum {} n={n} ",
+            if full { format!("{sum:?}") } else { format!("{sum:.8}") }
+        )),
         if !ok {
             Span::styled(format!("off {:.1e}", (sum - 1.0).abs()), theme.error)
         } else if errors > 0 && drawn.is_none() {
