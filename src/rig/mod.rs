@@ -7,11 +7,13 @@
 
 mod finding;
 mod indices;
+mod sizes;
 mod storage;
 mod transform;
 
 pub use finding::{Finding, Severity};
 pub use indices::Indices;
+pub use sizes::{GpuEstimate, Sizes, TextureSize, mip_chain_bytes};
 pub use storage::{AttributeFormat, Compression, ExtensionHandling, ExtensionUse, PrimitiveStorage, Storage};
 pub use transform::Transform;
 

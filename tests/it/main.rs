@@ -8,6 +8,7 @@ mod diff;
 mod draco;
 mod frames;
 mod golden;
+mod inspect_sizes;
 mod instancing;
 mod limits;
 mod malformed;
