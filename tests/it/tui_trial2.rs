@@ -295,3 +295,29 @@ fn precision_shows_labelled_statistics_and_the_sum_in_full() {
     let s = screen(&mut a, 250, 60);
     assert!(s.contains(&format!("skinned sum {sum:?} n=")), "{s}");
 }
+
+/// At 80x24 the curve view has rows for two strips: a translation moving only along z (its
+/// x and y held at 0 and 0.95) shows z's strip, not two flat ones.
+#[test]
+fn short_curve_views_show_the_moving_components_first() {
+    let mut rig = walker();
+    let hips = (0..rig.nodes.len()).find(|&n| rig.node_label(n) == "hips").expect("hips");
+    let ch = rig.clips[0]
+        .channels
+        .iter_mut()
+        .find(|c| c.node == hips && c.property == rigscope::rig::Property::Translation)
+        .expect("hips translation");
+    ch.times = vec![0.0, 1.0].into();
+    ch.values = vec![0.0, 0.95, 0.0, 0.0, 0.95, 0.25].into();
+    let mut a = App::new(rig, &paused());
+    let which = a.rig.clips[0]
+        .channels
+        .iter()
+        .filter(|c| c.node == hips)
+        .position(|c| c.property == rigscope::rig::Property::Translation)
+        .expect("T");
+    press(&mut a, &"G".repeat(which + 1));
+    let s = screen(&mut a, 80, 24);
+    assert!(s.contains("z 0.0000..0.2500") || s.contains("z max 0.2500"), "{s}");
+    insta::assert_snapshot!(s);
+}

@@ -161,11 +161,25 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, inner: Rect, label_w: u
     text(buf, inner.x, inner.y, &super::fit(&name, usize::from(label_w.saturating_sub(1))), theme.title);
 
     // Strips: as many components as there are rows for, the first rows to the first strips.
+    // With fewer rows than components the moving ones come first: a flat component is one
+    // number, which the value line below gives anyway.
     let shown = comps.min(plot_h);
     let mut y = plot.y;
     let label_cols = usize::from(label_w.saturating_sub(1));
-    for (c, points) in series.iter().enumerate().take(usize::from(shown)) {
-        let h = plot_h / shown + u16::from((c as u16) < plot_h % shown);
+    let flat = |points: &[(f64, f64)]| {
+        let (lo, hi) =
+            points.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(p.1), h.max(p.1)));
+        hi - lo < 1e-6
+    };
+    let mut order: Vec<usize> = (0..series.len()).collect();
+    if shown < comps {
+        order.sort_by_key(|&c| flat(&series[c]));
+    }
+    let mut drawn: Vec<usize> = order.into_iter().take(usize::from(shown)).collect();
+    drawn.sort_unstable();
+    for (i, c) in drawn.into_iter().enumerate() {
+        let points = &series[c];
+        let h = plot_h / shown + u16::from((i as u16) < plot_h % shown);
         let area = Rect { y, height: h, ..plot };
         let (lo, hi) = range(points);
         let color = if theme.color { Style::new().fg(COLORS[c]) } else { theme.label };

@@ -43,11 +43,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let mut fields = vec![
         (Span::styled(format!(" {state} {clip} "), theme.title), 6),
         (Span::raw(format!(" {:.4} / {:.4} s ", pb.time, pb.duration)), 4),
-        (Span::raw(frame_of(app)), 0),
+        // The frame and its rate outrank the focus, which the panel's border also shows: at
+        // 80 columns (an SSH default) stepping by frames must say where it landed.
+        (Span::raw(frame_of(app)), 1),
         (Span::raw(format!(" {:.2}x ", pb.speed)), 3),
         (Span::raw(format!(" {mode} ")), 2),
         (Span::styled(format!(" {perf} "), theme.dim), 0),
-        (Span::styled(format!(" focus: {} ", app.focus_name()), theme.focus), 1),
+        (Span::styled(format!(" focus: {} ", app.focus_name()), theme.focus), 0),
     ];
     if let Some(m) = &app.message {
         fields.push((Span::styled(format!(" {m}"), theme.warning), 5));
