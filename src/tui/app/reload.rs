@@ -80,7 +80,9 @@ impl App {
         if let Some(camera) = reframed(self, &fresh) {
             fresh.framed_distance = camera.distance * self.zoom();
             fresh.camera = camera;
-            text.push_str("; view re-framed for the new bounds");
+            // First, where an 80-column status line still shows it: the view jumping is
+            // what the user sees before anything else.
+            text = text.replacen("reloaded", "reloaded, view re-framed", 1);
         } else {
             fresh.camera = self.camera;
             // The zoom shown is relative to the framing the camera was made for.
@@ -427,7 +429,7 @@ mod tests {
         let camera = a.camera;
         a.adopt(app(scaled(3.0)));
         let note = &a.file_note.as_ref().unwrap().text;
-        assert!(note.ends_with("; view re-framed for the new bounds"), "{note}");
+        assert!(note.starts_with("reloaded, view re-framed: "), "{note}");
         assert!((a.camera.yaw - camera.yaw).abs() < 1e-6 && (a.camera.pitch - camera.pitch).abs() < 1e-6);
         // The framing distance grows with the rig (3 times, up to the bounds' rounding),
         // and the user's zoom of 2 is kept on it.
