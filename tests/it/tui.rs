@@ -272,6 +272,16 @@ fn tmux_smoke_test() {
         }
     }
     assert!(t1 != t0, "time did not advance: {t0} then {t1}");
+    // The mouse modes the viewer asked tmux for: button-event tracking (1002) in SGR
+    // encoding, never any-motion tracking (1003), which would send every idle move.
+    let mouse = tmux(&[
+        "display-message",
+        "-p",
+        "-t",
+        "smoke",
+        "#{mouse_all_flag} #{mouse_button_flag} #{mouse_sgr_flag}",
+    ]);
+    assert_eq!(mouse.trim(), "0 1 1", "any-motion, button-event, SGR mouse modes while running");
     tmux(&["send-keys", "-t", "smoke", "q"]);
     let after = wait_for(&["EXITED"]);
     assert!(after.contains("EXITED 0"), "{after}");
