@@ -15,7 +15,9 @@ use crate::rig::{Sizes, TextureSize, mip_chain_bytes};
 
 pub(crate) fn measure(root: &json::Root, data: &[Cow<[u8]>], base_dir: Option<&Path>) -> Sizes {
     let accessors: Vec<u64> = root.accessors.iter().map(accessor_bytes).collect();
-    let sum = |set: BTreeSet<usize>| set.into_iter().filter_map(|a| accessors.get(a)).sum::<u64>();
+    let sum = |set: BTreeSet<usize>| {
+        set.into_iter().filter_map(|a| accessors.get(a)).fold(0u64, |t, b| t.saturating_add(*b))
+    };
     let meshes = root
         .meshes
         .iter()
@@ -49,7 +51,8 @@ pub(crate) fn measure(root: &json::Root, data: &[Cow<[u8]>], base_dir: Option<&P
 
 fn accessor_bytes(a: &json::Accessor) -> u64 {
     let (Checked::Valid(ty), Checked::Valid(component)) = (&a.type_, &a.component_type) else { return 0 };
-    a.count.0 * (ty.multiplicity() * component.0.size()) as u64
+    // Saturating: the count is the file's word, and a hostile one must not overflow.
+    a.count.0.saturating_mul((ty.multiplicity() * component.0.size()) as u64)
 }
 
 fn texture(

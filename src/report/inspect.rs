@@ -385,7 +385,7 @@ pub fn bytes(n: u64) -> String {
 
 fn write_sizes(s: &crate::rig::Sizes, gpu: &crate::rig::GpuEstimate, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "\nsizes")?;
-    let total = |v: &[u64]| v.iter().sum::<u64>();
+    let total = |v: &[u64]| v.iter().copied().fold(0u64, u64::saturating_add);
     writeln!(out, "  buffers    {} in {}", bytes(total(&s.buffers)), plural_n(s.buffers.len(), "buffer"))?;
     for (i, b) in s.buffers.iter().enumerate() {
         writeln!(out, "    buffer #{i}      {}", bytes(*b))?;

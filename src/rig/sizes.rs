@@ -40,9 +40,9 @@ impl Sizes {
     /// The GPU memory estimate: every texture's decoded size (those whose size is known)
     /// and every mesh's vertex and index data, uploaded once.
     pub fn gpu_estimate(&self) -> GpuEstimate {
-        let textures = self.textures.iter().filter_map(|t| t.gpu_bytes).sum();
-        let geometry = self.meshes.iter().sum();
-        GpuEstimate { textures, geometry, total: textures + geometry }
+        let textures = self.textures.iter().filter_map(|t| t.gpu_bytes).fold(0u64, u64::saturating_add);
+        let geometry = self.meshes.iter().copied().fold(0u64, u64::saturating_add);
+        GpuEstimate { textures, geometry, total: textures.saturating_add(geometry) }
     }
 }
 
@@ -59,11 +59,11 @@ pub fn mip_chain_bytes(w: u32, h: u32) -> u64 {
     let (mut w, mut h) = (u64::from(w.max(1)), u64::from(h.max(1)));
     let mut total = 0;
     while w > 1 || h > 1 {
-        total += w * h * 4;
+        total = (w * h).saturating_mul(4).saturating_add(total);
         w = (w / 2).max(1);
         h = (h / 2).max(1);
     }
-    total + 4
+    total.saturating_add(4)
 }
 
 #[cfg(test)]
