@@ -321,3 +321,29 @@ fn short_curve_views_show_the_moving_components_first() {
     assert!(s.contains("z 0.0000..0.2500") || s.contains("z max 0.2500"), "{s}");
     insta::assert_snapshot!(s);
 }
+
+/// Reloading a rig three times the size (the walker scaled at its root, as replacing one
+/// character by another does): the view is framed anew, so the rig fills the viewport as
+/// before rather than overflowing it, and the reload line says so first, within 80 columns.
+#[test]
+fn a_reload_of_a_bigger_rig_re_frames_the_view() {
+    let mut a = App::new(walker(), &paused());
+    let before = screen(&mut a, 80, 24);
+    let mut big = walker();
+    for n in 0..big.nodes.len() {
+        if big.nodes[n].parent.is_none() {
+            big.nodes[n].rest.scale *= 3.0;
+        }
+    }
+    a.adopt(App::new(big, &paused()));
+    let s = screen(&mut a, 80, 24);
+    let note = s.lines().rev().nth(0).expect("the reload line");
+    assert!(note.contains(" reloaded, view re-framed: rest pose moved: 1 joint (hips)"), "{s}");
+    // The same camera angles, and the rig framed as the walker was: the viewport draws the
+    // same picture (the scale is uniform), the status lines aside.
+    let viewport = |s: &str| -> Vec<String> {
+        s.lines().take(16).map(|l| l.trim_matches('"').chars().skip(30).collect()).collect()
+    };
+    assert_eq!(viewport(&s), viewport(&before));
+    insta::assert_snapshot!(s);
+}
