@@ -337,7 +337,7 @@ fn a_reload_of_a_bigger_rig_re_frames_the_view() {
     }
     a.adopt(App::new(big, &paused()));
     let s = screen(&mut a, 80, 24);
-    let note = s.lines().rev().nth(0).expect("the reload line");
+    let note = s.lines().next_back().expect("the reload line");
     assert!(note.contains(" reloaded, view re-framed: rest pose moved: 1 joint (hips)"), "{s}");
     // The same camera angles, and the rig framed as the walker was: the viewport draws the
     // same picture (the scale is uniform), the status lines aside.
