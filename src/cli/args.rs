@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use clap_complete::engine::{ArgValueCandidates, ArgValueCompleter};
 
 use crate::anim::Engine;
 
@@ -24,7 +25,7 @@ pub struct OpenArgs {
     /// A .gltf or .glb file (default: the bundled walker sample).
     pub file: Option<PathBuf>,
     /// Clip to start on, by name or index (`#N`: always index N).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, add = ArgValueCompleter::new(super::complete::clip_names))]
     pub clip: Option<String>,
     /// Start at this time (seconds).
     #[arg(long, value_name = "T", default_value_t = 0.0, allow_negative_numbers = true)]
@@ -32,9 +33,14 @@ pub struct OpenArgs {
     /// Start paused.
     #[arg(long)]
     pub paused: bool,
-    /// How the viewport draws.
-    #[arg(long, value_enum, default_value_t = ModeArg::Braille)]
-    pub mode: ModeArg,
+    /// Seconds per frame for `,` `.` and timeline clicks, as a fraction or a decimal
+    /// (`1/30`, `0.04`); by default each clip's own, from its keys.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_step)]
+    pub step: Option<f64>,
+    /// How the viewport draws (default: braille; ascii on the Linux console, TERM=linux,
+    /// whose font has no braille).
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
     /// Frames per second while playing (1 to 120).
     #[arg(long, default_value_t = 30, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=120))]
     pub fps: u32,
@@ -58,7 +64,8 @@ pub struct OpenArgs {
 /// The viewer's colour depth.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ViewerColorArg {
-    /// 24-bit when COLORTERM says the terminal has it, else 256; none when NO_COLOR is set.
+    /// 24-bit when COLORTERM says the terminal has it, else 256; 16 on the Linux console
+    /// (TERM=linux); none when NO_COLOR is set.
     Auto,
     /// 24-bit colour.
     Truecolor,
@@ -116,6 +123,10 @@ pub enum Command {
     ///
     /// Made from these very definitions, so it always matches the binary; for example
     /// `rigscope completions bash > ~/.local/share/bash-completion/completions/rigscope`.
+    /// With --dynamic, the script asks rigscope itself at each completion, which also offers
+    /// check codes for --ignore and the file's clip names for --clip; it is what
+    /// `COMPLETE=bash rigscope` prints, best sourced anew by the shell's startup file
+    /// (`source <(COMPLETE=bash rigscope)`) so that it always matches the binary.
     Completions(CompletionsArgs),
     /// Print the manual page as roff; with COMMAND, that command's page.
     ///
@@ -135,6 +146,9 @@ pub struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
+    /// Print the script that asks rigscope at each completion (check codes, clip names).
+    #[arg(long)]
+    pub dynamic: bool,
 }
 
 #[derive(Debug, Args)]
@@ -166,7 +180,7 @@ pub struct RecordArgs {
     pub output: PathBuf,
     /// Clip name or index, `#N` always an index (default: the first clip; with no clips,
     /// one frame of the rest pose).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, add = ArgValueCompleter::new(super::complete::clip_names))]
     pub clip: Option<String>,
     /// Start at this clip time (seconds).
     #[arg(long, value_name = "T", default_value_t = 0.0, allow_negative_numbers = true)]
@@ -248,7 +262,7 @@ pub struct CheckArgs {
     #[arg(long, default_value_t = 10, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..))]
     pub max: u32,
     /// Codes to leave out, comma-separated (for example RIG_JOINT_UNUSED,RIG_JOINT_FEW_VERTICES).
-    #[arg(long, value_delimiter = ',', value_name = "CODE,...")]
+    #[arg(long, value_delimiter = ',', value_name = "CODE,...", add = ArgValueCandidates::new(super::complete::check_codes))]
     pub ignore: Vec<String>,
     /// Exit 1 on warnings too.
     #[arg(long)]
@@ -288,7 +302,7 @@ pub struct PoseArgs {
     pub file: PathBuf,
     /// Clip name or index, `#N` always an index (default: the first clip; with no clips,
     /// the rest pose).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, add = ArgValueCompleter::new(super::complete::clip_names))]
     pub clip: Option<String>,
     /// Time in seconds; repeat for several (default: 11 evenly spaced times over the clip).
     /// A time outside the clip shows its nearer end, with a note on stderr.
@@ -323,7 +337,7 @@ pub struct RenderArgs {
     pub file: PathBuf,
     /// Clip name or index, `#N` always an index (default: the first clip; with no clips,
     /// the rest pose).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, add = ArgValueCompleter::new(super::complete::clip_names))]
     pub clip: Option<String>,
     /// Time in seconds.
     #[arg(long, value_name = "T", default_value_t = 0.0, allow_negative_numbers = true)]
@@ -398,6 +412,24 @@ fn engines_help() -> String {
     text
 }
 
+/// `1/30` or `0.0333` -> seconds per frame, above 0 and at most 10 s.
+fn parse_step(s: &str) -> Result<f64, String> {
+    let value = match s.split_once('/') {
+        Some((n, d)) => match (n.trim().parse::<f64>(), d.trim().parse::<f64>()) {
+            (Ok(n), Ok(d)) if d != 0.0 => n / d,
+            _ => return Err(format!("'{s}' is not a fraction of seconds (for example 1/30)")),
+        },
+        None => {
+            s.trim().parse::<f64>().map_err(|_| format!("'{s}' is not seconds (for example 1/30 or 0.04)"))?
+        }
+    };
+    if value.is_finite() && value > 0.0 && value <= 10.0 {
+        Ok(value)
+    } else {
+        Err(format!("'{s}': a frame must be longer than 0 s and at most 10 s"))
+    }
+}
+
 /// `120x40` -> (120, 40), each between 8 and 1000.
 fn parse_size(s: &str) -> Result<(u16, u16), String> {
     let (w, h) =
@@ -406,5 +438,18 @@ fn parse_size(s: &str) -> Result<(u16, u16), String> {
     match (parse(w), parse(h)) {
         (Some(w), Some(h)) => Ok((w, h)),
         _ => Err(format!("'{s}': columns and rows must be whole numbers from 8 to 1000")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn steps_read_as_fractions_or_decimals() {
+        assert_eq!(super::parse_step("1/30"), Ok(1.0 / 30.0));
+        assert_eq!(super::parse_step(" 1 / 24 "), Ok(1.0 / 24.0));
+        assert_eq!(super::parse_step("0.04"), Ok(0.04));
+        for bad in ["1/0", "0", "-1/30", "x", "30/1", "nan"] {
+            assert!(super::parse_step(bad).is_err(), "{bad}");
+        }
     }
 }

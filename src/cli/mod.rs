@@ -7,6 +7,7 @@ mod args;
 mod bench;
 mod check;
 mod clamp;
+mod complete;
 mod diff;
 mod generate;
 mod histogram;
@@ -16,6 +17,7 @@ mod output;
 mod pose;
 mod record;
 mod render;
+mod term;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -33,6 +35,11 @@ pub const BUNDLED_SAMPLE_NAME: &str = "walker.glb (bundled sample)";
 
 /// Parses arguments, runs, and maps the outcome to an exit code.
 pub fn main() -> ExitCode {
+    {
+        use clap::CommandFactory;
+        // `COMPLETE=bash rigscope -- rigscope ...`: answer the shell and exit; otherwise a no-op.
+        clap_complete::CompleteEnv::with_factory(Cli::command).complete();
+    }
     if let Some(failure) = mistyped_command(std::env::args_os().nth(1)) {
         eprintln!("rigscope: error: {}", failure.message);
         return ExitCode::from(failure.code);
@@ -144,18 +151,24 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
     if !args.time.is_finite() {
         return Err(Failure::input(format!("{}: --time must be a finite number of seconds", rig.source)));
     }
+    let term = std::env::var("TERM").ok();
+    if let Some(why) = term::refusal(term.as_deref()) {
+        return Err(Failure::input(why));
+    }
+    let defaults = term::defaults(term.as_deref(), std::env::var("COLORTERM").ok().as_deref());
     // Printed before the alternate screen opens, so it is on the terminal after quitting.
     clamp::warn_times(&rig, clip, &[args.time]);
     let launch = crate::tui::Launch {
         clip,
         time: args.time,
         paused: args.paused,
-        mode: glyph_mode(args.mode),
+        // What the user asks for wins over what TERM suggests.
+        mode: args.mode.map_or(defaults.mode, glyph_mode),
         fps: args.fps,
         compare: args.compare.as_deref().map(load_rig).transpose()?,
         color: match args.color {
             args::ViewerColorArg::Auto if std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) => {
-                terminal_color_depth()
+                defaults.color
             }
             args::ViewerColorArg::Auto | args::ViewerColorArg::None => crate::render::ColorDepth::None,
             args::ViewerColorArg::Truecolor => crate::render::ColorDepth::TrueColor,
@@ -164,6 +177,7 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
         },
         mouse: !args.no_mouse,
         watch: if args.no_watch { None } else { args.file.clone() },
+        step: args.step,
     };
     let source = rig.source.clone();
     match crate::tui::run(rig, &launch).map_err(|e| Failure::input(format!("{source}: {e}")))? {
@@ -182,12 +196,10 @@ pub fn glyph_mode(m: args::ModeArg) -> crate::render::GlyphMode {
     }
 }
 
-/// 24-bit colour when the terminal says it has it (`COLORTERM`), else the 256-colour palette.
+/// The colour depth the terminal in the environment suggests (`TERM`, `COLORTERM`).
 pub fn terminal_color_depth() -> crate::render::ColorDepth {
-    match std::env::var("COLORTERM") {
-        Ok(v) if v.contains("truecolor") || v.contains("24bit") => crate::render::ColorDepth::TrueColor,
-        _ => crate::render::ColorDepth::Ansi256,
-    }
+    let var = |k: &str| std::env::var(k).ok();
+    term::defaults(var("TERM").as_deref(), var("COLORTERM").as_deref()).color
 }
 
 /// Loads a rig from a path, mapping the loader's error to an exit-2 failure.

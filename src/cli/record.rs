@@ -2,8 +2,6 @@
 //! `record`, and writes OUT the way `normalize` does (never over FILE, over an existing OUT
 //! only with `--force`, through a temporary file renamed into place).
 
-use std::io::IsTerminal as _;
-
 use super::args::RecordArgs;
 use super::normalize::{check_paths, write_atomically};
 use super::output::Failure;
@@ -85,8 +83,13 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
         crate::record::cast(&take, &title, depth)
     };
     write_atomically(&args.output, &bytes)?;
-    if std::io::stderr().is_terminal() {
-        eprintln!("wrote {out}: {} frames at {} fps, {} bytes", take.times.len(), args.fps, bytes.len());
-    }
+    // On stderr, so that nothing is mixed into a pipe; said whatever stderr is, since a
+    // silent success over SSH reads like nothing happened.
+    eprintln!(
+        "rigscope: wrote {out}: {} frames at {} fps, {} bytes",
+        take.times.len(),
+        args.fps,
+        bytes.len()
+    );
     Ok(0)
 }

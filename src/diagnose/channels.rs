@@ -104,6 +104,20 @@ fn unit_quaternions(channel: &Channel, sink: &mut Sink, pointer: impl Fn() -> St
     }
 }
 
+/// How far below 0 a dot product of two unit keys must be to put them in opposite
+/// hemispheres: a dot of 0 (keys 180 degrees apart) has no shorter arc to miss, and f32 keys
+/// whose exact dot is 0 give up to a few 1e-8 either side of it (4 products, each rounded at
+/// 2^-24). Those pairs are `ROTATION_NEAR_OPPOSITE`, not a flip.
+pub const FLIP_DOT: f32 = -1e-6;
+
+/// Whether rotation keys `p` and `q` lie in opposite hemispheres (`p.q` below 0 by more
+/// than round-off, relative to their lengths).
+pub fn opposite_hemispheres(p: [f32; 4], q: [f32; 4]) -> bool {
+    let dot: f64 = p.iter().zip(&q).map(|(a, b)| f64::from(*a) * f64::from(*b)).sum();
+    let lengths = f64::from(norm(&p)) * f64::from(norm(&q));
+    dot < f64::from(FLIP_DOT) * lengths.max(f64::MIN_POSITIVE)
+}
+
 /// Counts consecutive key pairs in opposite hemispheres (`q·q' < 0`: a slerp without the
 /// shortest-arc flip, or a cubic spline in raw quaternion space, takes the long way round)
 /// and nearly opposite rotations; one finding per channel and rule.
@@ -117,7 +131,7 @@ fn neighbours(channel: &Channel, sink: &mut Sink, pointer: impl Fn() -> String) 
             pairs += 1;
             let dot: f32 = p.iter().zip(&q).map(|(a, b)| a * b).sum();
             let lengths = norm(&p) * norm(&q);
-            if dot < 0.0 {
+            if opposite_hemispheres(p, q) {
                 flips.0 += 1;
                 flips.1.get_or_insert(k - 1);
             }

@@ -28,7 +28,7 @@ mod weights;
 #[cfg(test)]
 mod tests;
 
-pub use channels::{NEAR_OPPOSITE_DOT, UNIT_LENGTH_THRESHOLD};
+pub use channels::{FLIP_DOT, NEAR_OPPOSITE_DOT, UNIT_LENGTH_THRESHOLD, opposite_hemispheres};
 pub use codes::Code;
 pub use consequence::{Consequences, Displacement, EngineSummary, VertexConsequence, WorstVertex};
 pub use finding::{Finding, VertexFinding};

@@ -524,6 +524,17 @@ fn hemisphere_flip_and_near_opposite() {
     let r = animated(rotation_clip(1, Interpolation::Step, &[id, neg, x180]));
     assert_eq!(count(&r, codes::ROTATION_HEMISPHERE_FLIP), 0);
     assert_eq!(count(&r, codes::ROTATION_NEAR_OPPOSITE), 0);
+    // A dot of exactly 0 (-0.0 here: 0 * 1 + ... + -1 * 0) and one of 0 up to f32 rounding:
+    // a = 0.70710677 and b = 0.7071068 (the next f32) give -b*a + a*a = -4.2e-8. 180 degrees
+    // apart, near opposite, but no hemisphere flip.
+    let a = 0.707_106_77_f32;
+    let b = f32::from_bits(a.to_bits() + 1);
+    assert_eq!(b.to_string(), "0.7071068");
+    for keys in [[neg, x180], [[0.0, 0.0, -b, -a], [0.0, 0.0, a, -a]]] {
+        let r = animated(rotation_clip(1, Interpolation::Linear, &keys));
+        assert_eq!(count(&r, codes::ROTATION_HEMISPHERE_FLIP), 0, "{keys:?}");
+        assert_eq!(count(&r, codes::ROTATION_NEAR_OPPOSITE), 1, "{keys:?}");
+    }
     // 90 deg apart (dot cos 45 deg): neither.
     let h = std::f32::consts::FRAC_1_SQRT_2;
     let r = animated(rotation_clip(1, Interpolation::Linear, &[id, [0.0, 0.0, h, h]]));

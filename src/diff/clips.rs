@@ -1,10 +1,11 @@
-//! Clips: matched by name, compared by their channels and by sampling both over the same
-//! times with the viewer's own jobs (sample -> pose), joint by matched joint.
+//! Clips: matched by name, then (as joints are) the clips left over by their content, so a
+//! renamed clip reads as a rename; compared by their channels and by sampling both over the
+//! same times with the viewer's own jobs (sample -> pose), joint by matched joint.
 
 use serde::Serialize;
 
 use super::angle_between;
-use super::joints::JointMap;
+use super::joints::{JointMap, Rename};
 use crate::anim::Workspace;
 use crate::report::interpolation_name;
 use crate::rig::{Clip, Property, Rig};
@@ -79,12 +80,99 @@ impl ClipChange {
 pub struct ClipChanges {
     pub added: Vec<String>,
     pub removed: Vec<String>,
+    /// Clips whose name changed and whose keys did not (same channels on matched joints,
+    /// same key times and values within the tolerance).
+    pub renamed: Vec<Rename>,
     pub changed: Vec<ClipChange>,
 }
 
 impl ClipChanges {
     pub fn is_empty(&self) -> bool {
-        self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
+        self.added.is_empty() && self.removed.is_empty() && self.renamed.is_empty() && self.changed.is_empty()
+    }
+}
+
+/// Clip `a` of rig `a` and clip `b` of rig `b` are one clip; `label` names it as `b` does.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClipPair {
+    pub a: usize,
+    pub b: usize,
+    pub label: String,
+    /// Matched by content, not by name.
+    pub renamed: bool,
+}
+
+/// Clips matched by label, then each clip left over in `a` with the first left over in `b`
+/// that has the same keys: what `diff` and the viewer's reload line both report.
+pub fn pair_clips(a: &Rig, b: &Rig, map: &JointMap, tol: f32) -> Vec<ClipPair> {
+    let mut pairs: Vec<ClipPair> = Vec::new();
+    for i in 0..a.clips.len() {
+        let label = a.clip_label(i);
+        if let Some(j) = (0..b.clips.len()).find(|&j| b.clip_label(j) == label) {
+            pairs.push(ClipPair { a: i, b: j, label, renamed: false });
+        }
+    }
+    for i in 0..a.clips.len() {
+        if pairs.iter().any(|p| p.a == i) {
+            continue;
+        }
+        let found = (0..b.clips.len())
+            .find(|&j| !pairs.iter().any(|p| p.b == j) && same_keys(&a.clips[i], &b.clips[j], map, tol));
+        if let Some(j) = found {
+            pairs.push(ClipPair { a: i, b: j, label: b.clip_label(j), renamed: true });
+        }
+    }
+    pairs
+}
+
+/// The same channels (on matched nodes, in any order) with the same interpolation, key times
+/// and values within `tol`. A clip without channels matches nothing: an empty clip says
+/// nothing about which clip it was.
+fn same_keys(ca: &Clip, cb: &Clip, map: &JointMap, tol: f32) -> bool {
+    let close =
+        |x: &[f32], y: &[f32]| x.len() == y.len() && x.iter().zip(y).all(|(p, q)| (p - q).abs() <= tol);
+    !ca.channels.is_empty()
+        && ca.channels.len() == cb.channels.len()
+        && (ca.duration - cb.duration).abs() <= tol
+        && ca.channels.iter().all(|x| {
+            cb.channels.iter().any(|y| {
+                map.a_to_b.get(x.node).copied().flatten() == Some(y.node)
+                    && x.property == y.property
+                    && x.interpolation == y.interpolation
+                    && close(&x.times, &y.times)
+                    && close(&x.values, &y.values)
+            })
+        })
+}
+
+/// Added, removed and renamed clips, and the clips whose duration changed: the part of the
+/// comparison that needs no sampling.
+pub fn outline_clips(a: &Rig, b: &Rig, pairs: &[ClipPair], tol: f32) -> ClipChanges {
+    ClipChanges {
+        added: (0..b.clips.len())
+            .filter(|j| !pairs.iter().any(|p| p.b == *j))
+            .map(|j| b.clip_label(j))
+            .collect(),
+        removed: (0..a.clips.len())
+            .filter(|i| !pairs.iter().any(|p| p.a == *i))
+            .map(|i| a.clip_label(i))
+            .collect(),
+        renamed: pairs
+            .iter()
+            .filter(|p| p.renamed)
+            .map(|p| Rename { from: a.clip_label(p.a), to: p.label.clone() })
+            .collect(),
+        changed: pairs
+            .iter()
+            .filter_map(|p| {
+                let (da, db) = (a.clips[p.a].duration, b.clips[p.b].duration);
+                ((da - db).abs() > tol).then(|| ClipChange {
+                    clip: p.label.clone(),
+                    duration: Some([da, db]),
+                    ..ClipChange::default()
+                })
+            })
+            .collect(),
     }
 }
 
@@ -107,28 +195,13 @@ fn property_name(p: Property) -> &'static str {
 }
 
 pub fn compare_clips(a: &Rig, b: &Rig, map: &JointMap, tol: f32) -> (ClipChanges, Vec<ClipSamples>) {
-    let mut pairs = Vec::new();
-    for i in 0..a.clips.len() {
-        let label = a.clip_label(i);
-        if let Some(j) = (0..b.clips.len()).find(|&j| b.clip_label(j) == label) {
-            pairs.push((i, j, label));
-        }
-    }
-    let mut out = ClipChanges {
-        added: (0..b.clips.len())
-            .filter(|j| !pairs.iter().any(|p| p.1 == *j))
-            .map(|j| b.clip_label(j))
-            .collect(),
-        removed: (0..a.clips.len())
-            .filter(|i| !pairs.iter().any(|p| p.0 == *i))
-            .map(|i| a.clip_label(i))
-            .collect(),
-        changed: Vec::new(),
-    };
+    let pairs = pair_clips(a, b, map, tol);
+    let mut out = outline_clips(a, b, &pairs, tol);
+    out.changed.clear();
     let mut samples = Vec::new();
     let mut wa = Workspace::new(a);
     let mut wb = Workspace::new(b);
-    for (i, j, label) in pairs {
+    for ClipPair { a: i, b: j, label, .. } in pairs {
         let (ca, cb) = (&a.clips[i], &b.clips[j]);
         let mut change = ClipChange { clip: label.clone(), ..ClipChange::default() };
         if (ca.duration - cb.duration).abs() > tol {

@@ -4,7 +4,7 @@
 //! Everything is matched by name (a node or clip without one by `#index`): joints, skins,
 //! clips, and mesh primitives by their node. Joints that lost their match are paired as a
 //! rename when the structure leaves no doubt (same parent, same place among its children,
-//! same rest transform). Poses are compared by running both rigs through the same jobs the
+//! same rest transform); clips that lost theirs, when their keys are the same. Poses are compared by running both rigs through the same jobs the
 //! viewer uses (`anim::Workspace`) at the same times. Every number is compared against one
 //! tolerance (file units, radians, seconds, weights, matrix elements alike): differences at
 //! or below it are not changes, so two exports of the same rig diff equal.
@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use crate::rig::Rig;
 
-pub use clips::{ClipChange, ClipChanges, InterpolationChange, PeakPosition, PeakRotation};
+pub use clips::{ClipChange, ClipChanges, ClipPair, InterpolationChange, PeakPosition, PeakRotation};
 pub use joints::{JointChanges, JointMap, Rename, Reparent, RestChange, SkinChange, SkinChanges};
 pub use meshes::{DeformedPeak, MeshChange, MeshChanges, WeightChanges, WeightPeak};
 pub use text::render_text;
@@ -63,6 +63,26 @@ pub fn diff(a: &Rig, b: &Rig, tolerance: f32) -> RigDiff {
         skins,
         clips,
         meshes,
+    }
+}
+
+/// The part of a `RigDiff` that needs no sampling: joints (added, removed, renamed,
+/// reparented, rest pose) and clips (added, removed, renamed, duration), matched exactly as
+/// `diff` matches them. Cheap enough for the viewer to run on every live reload.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Outline {
+    pub joints: JointChanges,
+    /// `changed` holds only duration changes.
+    pub clips: ClipChanges,
+}
+
+pub fn outline(a: &Rig, b: &Rig, tolerance: f32) -> Outline {
+    let tol = if tolerance.is_finite() { tolerance.abs() } else { DEFAULT_TOLERANCE };
+    let map = JointMap::new(a, b, tol);
+    let pairs = clips::pair_clips(a, b, &map, tol);
+    Outline {
+        joints: joints::compare_joints(a, b, &map, tol),
+        clips: clips::outline_clips(a, b, &pairs, tol),
     }
 }
 

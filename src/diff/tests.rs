@@ -180,3 +180,47 @@ fn a_vertex_count_change_says_the_topology_differs() {
     assert_eq!(m.topology_differs, Some([13, 12]));
     assert!(m.weights.is_none() && m.deformed.is_none());
 }
+
+/// A clip renamed in the new export, keys untouched, is one rename, not an addition and a
+/// removal; a renamed clip whose keys also changed stays added and removed (nothing ties the
+/// two together then).
+#[test]
+fn a_renamed_clip_is_matched_by_its_keys() {
+    let a = arm();
+    let mut b = arm();
+    let bend = b.find_clip("bend").expect("bend");
+    b.clips[bend].name = Some("bend_v2".into());
+    let d = diff(&a, &b, DEFAULT_TOLERANCE);
+    assert!(d.clips.added.is_empty() && d.clips.removed.is_empty(), "{}", render_text(&d));
+    assert_eq!(d.clips.renamed, vec![Rename { from: "bend".into(), to: "bend_v2".into() }]);
+    assert!(d.clips.changed.is_empty());
+    assert!(render_text(&d).contains("renamed     bend -> bend_v2"));
+
+    let ch = &mut b.clips[bend].channels[0];
+    std::sync::Arc::make_mut(&mut ch.values)[0] += 0.1;
+    let d = diff(&a, &b, DEFAULT_TOLERANCE);
+    assert_eq!(d.clips.added, vec!["bend_v2".to_string()]);
+    assert_eq!(d.clips.removed, vec!["bend".to_string()]);
+    assert!(d.clips.renamed.is_empty());
+}
+
+/// The outline (the reload line's source) agrees with the full diff on what it covers.
+#[test]
+fn the_outline_reports_rest_moves_and_retimings_as_diff_does() {
+    let a = arm();
+    let mut b = arm();
+    let b31 = node(&b, "b31");
+    b.nodes[b31].rest.translation = Vec3::new(0.2, 0.15, 0.0);
+    let bend = b.find_clip("bend").expect("bend");
+    let before = b.clips[bend].duration;
+    for ch in &mut b.clips[bend].channels {
+        std::sync::Arc::make_mut(&mut ch.times).iter_mut().for_each(|t| *t *= 1.5);
+    }
+    b.clips[bend].duration *= 1.5;
+    let o = outline(&a, &b, DEFAULT_TOLERANCE);
+    let d = diff(&a, &b, DEFAULT_TOLERANCE);
+    assert_eq!(o.joints, d.joints);
+    assert_eq!(o.clips.changed.len(), 1);
+    assert_eq!(o.clips.changed[0].clip, "bend");
+    assert_eq!(o.clips.changed[0].duration, Some([before, before * 1.5]));
+}

@@ -87,6 +87,9 @@ fn write_all(d: &RigDiff, s: &mut String) -> std::fmt::Result {
         for n in &d.clips.removed {
             writeln!(s, "  removed     {n}")?;
         }
+        for r in &d.clips.renamed {
+            writeln!(s, "  renamed     {} -> {}", r.from, r.to)?;
+        }
         for c in &d.clips.changed {
             writeln!(s, "  {}", c.clip)?;
             if let Some([x, y]) = c.duration {

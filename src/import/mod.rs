@@ -30,6 +30,7 @@ mod nodes;
 mod pointer;
 mod quantized;
 mod raw;
+mod sizes;
 mod skins;
 mod storage;
 
@@ -102,6 +103,8 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
     let json = parsed.document.as_json();
     let compressed = meshopt::Plan::read(json, parsed.json)?;
     let mut data = buffers::resolve(json, parsed.bin, base_dir, |i| compressed.is_fallback(i))?;
+    // Sizes as stored, before any decompression fills the fallback buffers.
+    let sizes = sizes::measure(json, &data, base_dir);
     let budget = budget::Budget::of_input(bytes, &data);
     compressed.decode(json, &mut data, &budget)?;
     // The Draco primitives' list is for reports of how each primitive was stored.
@@ -130,7 +133,7 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
         unpreviewed_channels: animations.unpreviewed,
         channel_file_index: animations.file_index,
         findings: findings.into_vec(),
-        storage: storage::build(json, &compressed, &draco_primitives),
+        storage: crate::rig::Storage { sizes, ..storage::build(json, &compressed, &draco_primitives) },
     })
 }
 

@@ -44,7 +44,7 @@ pub(crate) fn build(root: &json::Root, compressed: &meshopt::Plan, draco: &[(usi
             primitives.push(storage);
         }
     }
-    Storage { extensions, primitives }
+    Storage { extensions, primitives, sizes: Default::default() }
 }
 
 fn primitive(

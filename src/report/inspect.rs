@@ -26,6 +26,11 @@ pub struct InspectDoc {
     pub extensions_required: Vec<String>,
     /// Every extension the file names, with what rigscope does with it.
     pub extensions: Vec<ExtensionDoc>,
+    /// Bytes per accessor, buffer, mesh, animation and image, counted as glTF Transform's
+    /// `inspect` counts them.
+    pub sizes: crate::rig::Sizes,
+    /// GPU memory once loaded: decoded textures (RGBA8, full mip chain) and geometry.
+    pub gpu_estimate: crate::rig::GpuEstimate,
 }
 
 #[derive(Debug, Serialize)]
@@ -257,6 +262,8 @@ impl InspectDoc {
                 })
                 .collect(),
             findings: rig.findings.clone(),
+            sizes: rig.storage.sizes.clone(),
+            gpu_estimate: rig.storage.sizes.gpu_estimate(),
             extensions_used: rig
                 .storage
                 .extensions
@@ -359,6 +366,64 @@ fn joint_tree_depth(skin: &Skin) -> usize {
 }
 
 /// Writes the human summary: header, skins, primitives, clips, then each skin's joint tree.
+/// "409,076 B (399.5 KiB)": exact bytes, and a reading in binary units past a KiB.
+pub fn bytes(n: u64) -> String {
+    let digits = n.to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let units = [("GiB", 1u64 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)];
+    match units.iter().find(|(_, u)| n >= *u) {
+        Some((name, u)) => format!("{grouped} B ({:.1} {name})", n as f64 / *u as f64),
+        None => format!("{grouped} B"),
+    }
+}
+
+fn write_sizes(s: &crate::rig::Sizes, gpu: &crate::rig::GpuEstimate, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "\nsizes")?;
+    let total = |v: &[u64]| v.iter().copied().fold(0u64, u64::saturating_add);
+    writeln!(out, "  buffers    {} in {}", bytes(total(&s.buffers)), plural_n(s.buffers.len(), "buffer"))?;
+    for (i, b) in s.buffers.iter().enumerate() {
+        writeln!(out, "    buffer #{i}      {}", bytes(*b))?;
+    }
+    writeln!(
+        out,
+        "  accessors  {} in {}",
+        bytes(total(&s.accessors)),
+        plural_n(s.accessors.len(), "accessor")
+    )?;
+    for (i, a) in s.accessors.iter().enumerate() {
+        writeln!(out, "    accessor #{i:<4} {}", bytes(*a))?;
+    }
+    for (i, m) in s.meshes.iter().enumerate() {
+        writeln!(out, "  mesh #{i}    {}", bytes(*m))?;
+    }
+    for (i, a) in s.animations.iter().enumerate() {
+        writeln!(out, "  animation #{i} {}", bytes(*a))?;
+    }
+    for (i, t) in s.textures.iter().enumerate() {
+        let res = t.resolution.map_or("size unknown".to_string(), |[w, h]| format!("{w}x{h}"));
+        let gpu = t.gpu_bytes.map_or(String::new(), |g| format!(", GPU {}", bytes(g)));
+        let mime = if t.mime_type.is_empty() { "unknown type" } else { t.mime_type.as_str() };
+        writeln!(out, "  texture #{i} {} {mime} {res}{gpu}", bytes(t.bytes))?;
+    }
+    writeln!(
+        out,
+        "  GPU memory estimate {}: textures {} (RGBA8, full mip chain) + geometry {}",
+        bytes(gpu.total),
+        bytes(gpu.textures),
+        bytes(gpu.geometry)
+    )
+}
+
+fn plural_n(n: usize, one: &str) -> String {
+    format!("{n} {}", plural(n, one))
+}
+
 pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
     let doc = InspectDoc::new(rig);
     writeln!(out, "{}", doc.file)?;
@@ -492,6 +557,8 @@ pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
             )?;
         }
     }
+
+    write_sizes(&doc.sizes, &doc.gpu_estimate, out)?;
 
     if !doc.findings.is_empty() {
         writeln!(out, "\nfindings at load ({})", doc.findings.len())?;

@@ -8,11 +8,13 @@
 mod finding;
 mod indices;
 pub mod key_times;
+mod sizes;
 mod storage;
 mod transform;
 
 pub use finding::{Finding, Severity};
 pub use indices::Indices;
+pub use sizes::{GpuEstimate, Sizes, TextureSize, mip_chain_bytes};
 pub use storage::{AttributeFormat, Compression, ExtensionHandling, ExtensionUse, PrimitiveStorage, Storage};
 pub use transform::Transform;
 

@@ -13,6 +13,8 @@ pub struct Storage {
     pub extensions: Vec<ExtensionUse>,
     /// One entry per primitive, in file order (mesh, then primitive).
     pub primitives: Vec<PrimitiveStorage>,
+    /// Bytes per accessor, buffer, mesh, animation and image.
+    pub sizes: super::Sizes,
 }
 
 /// One extension the file declares.

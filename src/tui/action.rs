@@ -70,6 +70,9 @@ pub enum Action {
     FilterCancel,
     /// Select the row at this index of the visible tree (mouse click).
     SelectRow(usize),
+    /// Select this node (a click on its row in the dope sheet), unfolding the tree to it and
+    /// focusing the keyframes panel.
+    SelectNode(usize),
 
     // Camera.
     Orbit {
@@ -135,6 +138,8 @@ pub enum Action {
     ToggleNodes,
     /// The keyframes panel plots the selected bone's curves instead of the dope sheet.
     ToggleCurves,
+    /// Rotation curves as Euler angles (XYZ intrinsic) or as quaternion components.
+    ToggleEuler,
 }
 
 /// What a prompt asks for.

@@ -36,6 +36,8 @@ pub struct Launch {
     pub compare: Option<Rig>,
     /// The file to watch and reload when it changes (None: `--no-watch`, or no file).
     pub watch: Option<std::path::PathBuf>,
+    /// `--step`: seconds per frame for every clip (None: each clip's own, from its keys).
+    pub step: Option<f64>,
 }
 
 impl Default for Launch {
@@ -50,6 +52,7 @@ impl Default for Launch {
             mouse: true,
             compare: None,
             watch: None,
+            step: None,
         }
     }
 }
@@ -79,10 +82,12 @@ pub struct Timings {
     pub raster_ms: f32,
     pub draw_ms: f32,
     pub frame_ms: f32,
+    /// Frames written per second over the last seconds (`delivered`), not one interval's.
     pub fps: f32,
     /// Bytes written to the terminal for the last frame.
     pub bytes: u64,
-    /// What the link to the terminal carries, once the terminal has answered.
+    /// What the link to the terminal carries, once the terminal has answered; its frame
+    /// rate and throughput are those written (`delivered`), not the link's fitted estimate.
     pub link: Option<super::link::LinkStats>,
     /// The terminal never answered: frames are paced by the clock alone.
     pub unanswered: bool,
@@ -161,10 +166,14 @@ pub struct App {
     pub show_nodes: bool,
     /// The keyframes panel plots this one of the selected bone's channels (None: the dope sheet).
     pub curves: Option<usize>,
+    /// Rotation curves as Euler angles (`ui::curves::EULER`) rather than quaternion components.
+    pub euler: bool,
     /// The viewport's size in cells as last drawn (for the `rigscope render` command line).
     pub viewport_cells: (u16, u16),
-    /// The current clip's frame grid (what `,` and `.` step by).
+    /// The current clip's frame grid (what `,` and `.` step by, and timeline clicks land on).
     pub frames: FrameGrid,
+    /// `--step`, kept for every clip the user moves to.
+    pub step: Option<f64>,
     /// The camera distance that frames the rig (zoom 1), for the viewport's title.
     pub framed_distance: f32,
     /// `--compare B`: the second rig, posed with the first.
@@ -251,8 +260,10 @@ impl App {
             clipboard: None,
             show_nodes: false,
             curves: None,
+            euler: false,
             viewport_cells: (120, 40),
-            frames: FrameGrid::of(clip.and_then(|c| rig.clips.get(c))),
+            frames: FrameGrid::for_clip(clip.and_then(|c| rig.clips.get(c)), launch.step),
+            step: launch.step,
             framed_distance: camera.distance,
             file_note: None,
             rig,
@@ -281,6 +292,12 @@ impl App {
     pub fn selected_joint(&self) -> Option<usize> {
         let node = self.selected()?;
         self.skin.and_then(|s| self.rig.skins.get(s)).and_then(|s| s.joints.iter().position(|&j| j == node))
+    }
+
+    /// The user's zoom: how much closer than the framing distance the camera is (1 when framed).
+    pub fn zoom(&self) -> f32 {
+        let z = self.framed_distance / self.camera.distance;
+        if z.is_finite() && z > 0.0 { z } else { 1.0 }
     }
 
     /// Whether playback advances on ticks.
@@ -373,6 +390,17 @@ impl App {
             Action::SelectRow(r) => {
                 self.tree.select_row(r);
                 self.refresh_selection();
+            }
+            Action::SelectNode(node) => {
+                self.focus = Focus::Keys;
+                if self.tree.reveal(&self.rig, node) {
+                    self.refresh_selection();
+                } else {
+                    self.message = Some(format!(
+                        "{} is not in this skin's tree (N lists every node)",
+                        self.rig.node_label(node)
+                    ));
+                }
             }
             Action::Collapse => {
                 self.tree.collapse(&self.rig);
@@ -530,6 +558,15 @@ impl App {
                     self.refresh_selection();
                 }
             }
+            Action::ToggleEuler => {
+                self.euler = !self.euler;
+                if self.curves.is_none() {
+                    self.message = Some(format!(
+                        "rotation curves as {} (G shows the curves)",
+                        if self.euler { "Euler angles" } else { "quaternion components" }
+                    ));
+                }
+            }
             Action::ToggleCurves => {
                 // Each press plots the bone's next channel; after the last, the dope sheet.
                 let sel = self.selected();
@@ -573,7 +610,7 @@ impl App {
         if self.playback.speed < 0.0 { t <= 0.0 } else { t >= self.playback.duration }
     }
 
-    /// One frame: the clip's regular key spacing when it has one, else 1/30 s.
+    /// One frame: `--step`, else the clip's frame length from its keys (`FrameGrid::of`).
     pub fn frame_step(&self) -> f32 {
         self.frames.step as f32
     }
@@ -607,7 +644,7 @@ impl App {
 
     /// Which nodes the current clip animates, and its frame grid.
     fn refresh_clip_info(&mut self) {
-        self.frames = FrameGrid::of(self.clip.and_then(|c| self.rig.clips.get(c)));
+        self.frames = FrameGrid::for_clip(self.clip.and_then(|c| self.rig.clips.get(c)), self.step);
         self.animated = vec![false; self.rig.nodes.len()];
         if let Some(clip) = self.clip.and_then(|c| self.rig.clips.get(c)) {
             for ch in &clip.channels {

@@ -18,6 +18,7 @@ use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
 
 use super::action::Action;
 use super::app::App;
+use super::delivered::Delivered;
 use super::keymap;
 use super::link::{Answers, Link};
 use super::terminal::{self, Term};
@@ -39,8 +40,8 @@ pub fn run(
     let mut areas = Areas::default();
     let mut mouse = MouseState::default();
     let mut last_tick = Instant::now();
-    let mut last_draw = Instant::now();
     let mut link = Link::new(frame);
+    let mut delivered = Delivered::default();
     while !app.quit && stop.load(Ordering::Relaxed) == 0 {
         if app.dirty {
             let started = Instant::now();
@@ -73,12 +74,17 @@ pub fn run(
                     Err(_) => link.unanswered(),
                 }
             }
-            t.link = link.stats();
+            // Counted once the frame is out (and, on a terminal that answers, shown).
+            delivered.wrote(Instant::now(), t.bytes);
+            t.fps = delivered.fps().unwrap_or(0.0);
+            // The link's pacing comes from its fitted estimate; what it shows is what went out.
+            t.link = link.stats().map(|mut s| {
+                s.fps = t.fps;
+                s.bytes_per_s = delivered.bytes_per_s();
+                s
+            });
             t.unanswered = link.answers() == Answers::No;
-            let since = last_draw.elapsed().as_secs_f32();
-            t.fps = if since > 0.0 { 1.0 / since } else { 0.0 };
             app.timings = t;
-            last_draw = Instant::now();
         }
         let timeout = if app.is_playing() {
             (last_tick + frame).saturating_duration_since(Instant::now())

@@ -70,7 +70,13 @@ pub static BINDINGS: &[Binding] = &[
     )
     .hinted("panel"),
     b(&[Char(' ')], "Space", Action::TogglePlay, Global, "play / pause").hinted("play"),
-    b(&[Char('.')], ".", Action::StepFrames(1), Global, "step one frame forward (1/30 s or the key spacing)"),
+    b(
+        &[Char('.')],
+        ".",
+        Action::StepFrames(1),
+        Global,
+        "step one frame forward (the clip's frame rate, or --step)",
+    ),
     b(&[Char(',')], ",", Action::StepFrames(-1), Global, "step one frame back"),
     b(&[Char(']')], "]", Action::NextKey, Global, "next key of the selected bone (or of any channel)"),
     b(&[Char('[')], "[", Action::PrevKey, Global, "previous key of the selected bone (or of any channel)"),
@@ -253,6 +259,13 @@ pub static BINDINGS: &[Binding] = &[
         Action::ToggleCurves,
         Global,
         "curves of the bone's channels (again: next channel, then off)",
+    ),
+    b(
+        &[Char('E')],
+        "E",
+        Action::ToggleEuler,
+        Global,
+        "rotation curves: Euler angles (XYZ intrinsic) / quaternion",
     ),
     b(&[Char('D')], "D", Action::CycleColor, Global, "colour depth: 24-bit / 256 / 16 / none (slow links)"),
 ];

@@ -6,6 +6,7 @@ pub mod action;
 pub mod app;
 pub mod compare;
 mod copy;
+pub mod delivered;
 mod event_loop;
 pub mod frames;
 pub mod headless;

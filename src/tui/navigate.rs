@@ -13,7 +13,10 @@ impl App {
     pub(super) fn step_skin(&mut self, dir: isize) {
         let n = self.rig.skins.len();
         if n < 2 {
-            self.message = Some(format!("{} in this file", count(n, "skin", "skins")));
+            // With one skin there is nowhere to go, but what it deforms is still the answer
+            // the key was pressed for.
+            let what = self.skin.map_or(String::new(), |s| format!(": {}", self.skin_deforms(s)));
+            self.message = Some(format!("{} in this file{what}", count(n, "skin", "skins")));
             return;
         }
         let cur = self.skin.map_or(0, |s| s as isize);

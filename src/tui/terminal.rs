@@ -6,7 +6,7 @@ use std::io::{self, BufWriter, Stdout, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::event::DisableMouseCapture;
 use crossterm::execute;
 use crossterm::terminal::{
     Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -38,6 +38,35 @@ const FRAME_BUFFER: usize = 64 * 1024;
 
 pub type Term = Terminal<CrosstermBackend<CountingStdout>>;
 
+/// Mouse reporting of clicks, the wheel and motion only while a button is held (`?1002h`
+/// button-event tracking), in SGR encoding (`?1006h`). crossterm's `EnableMouseCapture` also
+/// turns on any-motion tracking (`?1003h`): every move of an idle pointer then crosses the
+/// link as a report, which over SSH costs bytes and wakes the viewer for nothing; dragging
+/// (orbit, scrub) is all the viewer reads motion for. `DisableMouseCapture` turns off every
+/// mode, this one included.
+pub struct ButtonMouseCapture;
+
+/// The bytes `ButtonMouseCapture` writes: normal tracking (`?1000h`), button-event tracking
+/// (`?1002h`), SGR coordinates (`?1006h`).
+const BUTTON_MOUSE_CAPTURE: &str = "\x1b[?1000h\x1b[?1002h\x1b[?1006h";
+
+impl crossterm::Command for ButtonMouseCapture {
+    fn write_ansi(&self, f: &mut impl std::fmt::Write) -> std::fmt::Result {
+        f.write_str(BUTTON_MOUSE_CAPTURE)
+    }
+
+    /// The Windows console has one mouse input mode, whatever the tracking asked for.
+    #[cfg(windows)]
+    fn execute_winapi(&self) -> io::Result<()> {
+        crossterm::event::EnableMouseCapture.execute_winapi()
+    }
+
+    #[cfg(windows)]
+    fn is_ansi_code_supported(&self) -> bool {
+        crossterm::event::EnableMouseCapture.is_ansi_code_supported()
+    }
+}
+
 /// Restores the terminal when dropped.
 pub struct Guard;
 
@@ -49,7 +78,7 @@ impl Guard {
         let guard = Guard;
         execute!(io::stdout(), EnterAlternateScreen)?;
         if mouse {
-            execute!(io::stdout(), EnableMouseCapture)?;
+            execute!(io::stdout(), ButtonMouseCapture)?;
         }
         let written = Arc::new(AtomicU64::new(0));
         let inner = BufWriter::with_capacity(FRAME_BUFFER, io::stdout());
@@ -101,4 +130,18 @@ fn install_panic_hook() {
         restore();
         previous(info);
     }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The escape codes that go out: button-event tracking, never any-motion (`?1003h`).
+    #[test]
+    fn mouse_capture_tracks_motion_only_while_a_button_is_down() {
+        let mut out = String::new();
+        crossterm::Command::write_ansi(&ButtonMouseCapture, &mut out).expect("write");
+        assert_eq!(out, "\u{1b}[?1000h\u{1b}[?1002h\u{1b}[?1006h");
+        assert!(!out.contains("?1003h"));
+    }
 }

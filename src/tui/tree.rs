@@ -155,6 +155,29 @@ impl BoneTree {
         self.selected = Some(self.rows[next].node);
     }
 
+    /// Selects `node` and makes its row visible: its ancestors unfolded, and the filter
+    /// cleared when it hides the node. False (nothing changes) when the tree does not list
+    /// the node at all (not a joint of this skin, nor an ancestor of one).
+    pub fn reveal(&mut self, rig: &Rig, node: usize) -> bool {
+        if !self.member.get(node).copied().unwrap_or(false) {
+            return false;
+        }
+        let mut cur = rig.nodes[node].parent;
+        while let Some(p) = cur {
+            if let Some(c) = self.collapsed.get_mut(p) {
+                *c = false;
+            }
+            cur = rig.nodes[p].parent;
+        }
+        self.rebuild(rig);
+        if !self.rows.iter().any(|r| r.node == node) {
+            self.filter.clear();
+            self.rebuild(rig);
+        }
+        self.selected = Some(node);
+        true
+    }
+
     pub fn select_row(&mut self, row: usize) {
         if let Some(r) = self.rows.get(row) {
             self.selected = Some(r.node);

@@ -535,6 +535,7 @@ fn completions_and_man_pages_name_every_command() {
             "DESCRIPTION",
             "OPTIONS",
             "SUBCOMMANDS",
+            "\"KEY BINDINGS\"",
             "\"EXIT STATUS\"",
             "ENVIRONMENT",
             "\"SEE ALSO\"",
@@ -543,7 +544,7 @@ fn completions_and_man_pages_name_every_command() {
         "{}",
         man.stdout
     );
-    for word in ["RIGSCOPE_SIMD", "NO_COLOR", "COLORTERM", "128+N", "docs/commands.md"] {
+    for word in ["RIGSCOPE_SIMD", "NO_COLOR", "COLORTERM", "SIGTERM", "docs/commands.md"] {
         assert!(man.stdout.contains(word), "man says {word}: {}", man.stdout);
     }
     let pose = rigscope(&["man", "pose"]);
@@ -775,4 +776,97 @@ fn pose_json_writes_each_time_as_asked() {
         doc["frames"].as_array().expect("frames").iter().map(|f| f["t"].as_f64().expect("t")).collect();
     let want: Vec<f64> = asked.iter().map(|t| t.parse().expect("number")).collect();
     assert_eq!(back, want);
+/// `TERM=dumb` cannot move a cursor: the viewer refuses with exit 2 and points to `render`,
+/// whatever stdout is (the check comes before the one for a terminal).
+#[test]
+fn term_dumb_refuses_the_viewer_and_points_to_render() {
+    let out = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .arg(sample("walker.glb"))
+        .env("TERM", "dumb")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run rigscope");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with("rigscope: error: TERM=dumb: "), "{stderr}");
+    assert!(stderr.contains("`rigscope render FILE`"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
+/// The man page lists every binding of the viewer's key table (the table the help overlay is
+/// drawn from), and has EXIT STATUS and ENVIRONMENT sections naming what rigscope reads.
+#[test]
+fn the_man_page_has_key_bindings_exit_status_and_environment() {
+    let man = rigscope(&["man"]);
+    assert_eq!(man.code, 0, "{}", man.stderr);
+    let page = &man.stdout;
+    // roff's escapes, as clap_mangen's roff writes them.
+    let roff = |s: &str| s.replace('\\', "\\\\").replace('-', "\\-").replace('\'', "\\*(Aq");
+    let sections: Vec<&str> = page.lines().filter(|l| l.starts_with(".SH ")).collect();
+    let at = |name: &str| {
+        sections.iter().position(|s| *s == name).unwrap_or_else(|| panic!("{name} in {sections:?}"))
+    };
+    assert!(at(".SH SUBCOMMANDS") < at(".SH \"KEY BINDINGS\""));
+    assert!(at(".SH \"KEY BINDINGS\"") < at(".SH \"EXIT STATUS\""));
+    assert!(at(".SH \"EXIT STATUS\"") < at(".SH ENVIRONMENT"));
+    for b in rigscope::tui::keymap::BINDINGS {
+        assert!(
+            page.contains(&format!("\\fB{}\\fR\n{}", roff(b.label), roff(b.help))),
+            "man misses {:?}",
+            b.label
+        );
+    }
+    for var in ["TERM", "COLORTERM", "NO_COLOR", "RIGSCOPE_SIMD", "RIGSCOPE_ASSETS", "COMPLETE"] {
+        assert!(page.contains(&format!(".TP\n\\fB{var}\\fR\n")), "ENVIRONMENT misses {var}");
+    }
+    for code in ["0", "1", "2", "130, 143, 129"] {
+        assert!(page.contains(&format!(".TP\n\\fB{code}\\fR\n")), "EXIT STATUS misses {code}");
+    }
+}
+
+/// Completions that ask the binary (fish's protocol: one candidate a line, a tab before its
+/// help): `--ignore` offers the check codes with that prefix, after a comma too; `--clip`
+/// offers the clips of the file typed before it (the walker's are walk and idle).
+#[test]
+fn completion_asks_the_binary_for_codes_and_clip_names() {
+    let complete = |words: &[&str]| -> Vec<String> {
+        let out = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+            .arg("--")
+            .args(words)
+            .env("COMPLETE", "fish")
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::null())
+            .output()
+            .expect("run rigscope");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| l.split('\t').next().unwrap_or("").to_string())
+            .collect()
+    };
+    let mut expected: Vec<String> = rigscope::diagnose::codes::ALL
+        .iter()
+        .filter(|c| c.id.starts_with("RIG_JOINT_"))
+        .map(|c| c.id.to_string())
+        .collect();
+    assert!(expected.contains(&"RIG_JOINT_UNUSED".to_string()), "{expected:?}");
+    let mut got = complete(&["rigscope", "check", "x.glb", "--ignore", "RIG_JOINT_"]);
+    got.sort();
+    expected.sort();
+    assert_eq!(got, expected);
+    let got = complete(&["rigscope", "check", "--ignore", "RIG_JOINT_UNUSED,RIG_JOINT_U"]);
+    assert_eq!(got, vec!["RIG_JOINT_UNUSED,RIG_JOINT_UNUSED".to_string()]);
+    assert_eq!(complete(&["rigscope", "samples/walker.glb", "--clip", ""]), vec!["walk", "idle"]);
+    assert_eq!(complete(&["rigscope", "pose", "samples/walker.glb", "--clip", "i"]), vec!["idle"]);
+    // No file on the line, or one that does not load: nothing, and no error in the line.
+    assert!(complete(&["rigscope", "pose", "--clip", ""]).is_empty());
+    assert!(complete(&["rigscope", "pose", "Cargo.toml.glb", "--clip", ""]).is_empty());
+    // The script a shell sources calls rigscope back.
+    let run = rigscope(&["completions", "bash", "--dynamic"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("COMPLETE=\"bash\"") || run.stdout.contains("COMPLETE=bash"),
+        "{}",
+        run.stdout
+    );
 }

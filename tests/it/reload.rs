@@ -181,7 +181,7 @@ fn the_running_viewer_follows_saves_of_its_file() {
     wait_for(&["Keyframes: idle"]);
 
     save(&file, &walker);
-    wait_for(&["reloaded: same joints, vertices and clips", "Keyframes: idle"]);
+    wait_for(&["reloaded: same joints, rest pose, vertices and clips", "Keyframes: idle"]);
     std::fs::write(&file, &walker[..walker.len() / 2]).unwrap();
     wait_for(&["reload failed, showing the last good load", "Keyframes: idle", "hips"]);
     save(&file, &rigscope::samplegen::tentacle());

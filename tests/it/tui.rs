@@ -273,6 +273,16 @@ fn tmux_smoke_test() {
         }
     }
     assert!(t1 != t0, "time did not advance: {t0} then {t1}");
+    // The mouse modes the viewer asked tmux for: button-event tracking (1002) in SGR
+    // encoding, never any-motion tracking (1003), which would send every idle move.
+    let mouse = tmux(&[
+        "display-message",
+        "-p",
+        "-t",
+        "smoke",
+        "#{mouse_all_flag} #{mouse_button_flag} #{mouse_sgr_flag}",
+    ]);
+    assert_eq!(mouse.trim(), "0 1 1", "any-motion, button-event, SGR mouse modes while running");
     tmux(&["send-keys", "-t", "smoke", "q"]);
     let after = wait_for(&["EXITED"]);
     assert!(after.contains("EXITED 0"), "{after}");
@@ -570,9 +580,9 @@ fn names_bring_back_a_hidden_skeleton() {
 }
 
 /// At the smallest size (60x18) the status bar drops whole fields instead of cutting one:
-/// " ⏸ walk (1/2) " (14), " 0.0000 / 1.0000 s " (19), " 1.00x " (7), " loop " (6) and
-/// " focus: bones " (14) make 60 columns; the 20 of " idle  0.0 ms/frame " and the 9 of
-/// " frame 0 " do not fit. The
+/// " ⏸ walk (1/2) " (14), " 0.0000 / 1.0000 s " (19), " 1.00x " (7) and " loop " (6) make
+/// 46 columns; " frame 0 @ 24 fps " (18) would make 64, so it goes, after " idle  0.0
+/// ms/frame " and " focus: bones " (the lowest rank: the panel's border shows the focus). The
 /// hints keep " Down j select  Enter fold  q Ctrl-C quit  ? help " (50), as " Shift-Tab
 /// panel " (17) would pass 60.
 #[test]
@@ -581,7 +591,7 @@ fn a_narrow_status_bar_drops_whole_fields() {
     let s = screen(&mut a, 60, 18);
     let lines: Vec<&str> = s.lines().map(|l| l.trim_matches('"').trim_end()).collect();
     let [.., status, hints] = lines[..] else { panic!("{s}") };
-    assert_eq!(status, " ⏸ walk (1/2)  0.0000 / 1.0000 s  1.00x  loop  focus: bones");
+    assert_eq!(status, " ⏸ walk (1/2)  0.0000 / 1.0000 s  1.00x  loop");
     assert_eq!(hints, " Down j select  Enter fold  q Ctrl-C quit  ? help");
     // A message outranks the time, which the viewport's title also shows.
     press(&mut a, "bn");
@@ -619,7 +629,7 @@ fn a_reload_summary_takes_the_hints_line() {
     let s = screen(&mut a, 120, 40);
     let last =
         |s: &str| s.lines().rev().find(|l| !l.trim_matches(['"', ' ']).is_empty()).unwrap_or("").to_string();
-    assert!(last(&s).contains("reloaded: same joints, vertices and clips"), "{s}");
+    assert!(last(&s).contains("reloaded: same joints, rest pose, vertices and clips"), "{s}");
     // Everything above the status bar's second line is as it was.
     let above = |s: &str| s.lines().take(38).collect::<Vec<_>>().join("\n");
     assert_eq!(above(&s), above(&before));

@@ -4,6 +4,7 @@
 //! so a test reloads with any rig it builds.
 
 use super::{App, BoneTree, Playback};
+use crate::render::framed_camera;
 use crate::rig::Rig;
 
 /// The status bar's line about the file: what the last reload changed, or why it failed.
@@ -44,6 +45,7 @@ impl App {
             None => fresh.clip,
         };
         fresh.clip = clip;
+        fresh.step = self.step;
         let duration = clip.and_then(|c| fresh.rig.clips.get(c)).map_or(0.0, |c| c.duration);
         fresh.playback = Playback::new(duration);
         fresh.playback.speed = self.playback.speed;
@@ -73,12 +75,21 @@ impl App {
         }
 
         fresh.set_engine(self.engine);
-        fresh.camera = self.camera;
-        // The zoom shown is relative to the framing the camera was made for.
-        fresh.framed_distance = self.framed_distance;
+        if let Some(camera) = reframed(self, &fresh) {
+            fresh.framed_distance = camera.distance * self.zoom();
+            fresh.camera = camera;
+            // First, where an 80-column status line still shows it: the view jumping is
+            // what the user sees before anything else.
+            text = text.replacen("reloaded", "reloaded, view re-framed", 1);
+        } else {
+            fresh.camera = self.camera;
+            // The zoom shown is relative to the framing the camera was made for.
+            fresh.framed_distance = self.framed_distance;
+        }
         fresh.view = self.view;
         fresh.details_scroll = self.details_scroll;
         fresh.full_precision = self.full_precision;
+        fresh.euler = self.euler;
         fresh.show_nodes = self.show_nodes;
         // `--compare B` stays on, matched anew to the reloaded rig.
         if let Some(compare) = self.compare.take() {
@@ -110,6 +121,30 @@ impl App {
     }
 }
 
+/// How much larger or smaller the framing may get, and how far (in framing distances) its
+/// centre may move, before the old camera no longer shows the rig: a re-export nudges the
+/// bounds by far less; another rig (a Fox replaced by a CesiumMan) by far more.
+const FRAMING_SCALE: f32 = 1.5;
+const FRAMING_SHIFT: f32 = 0.15;
+
+/// The camera for `fresh` when its rig's bounds differ from `old`'s beyond what the user's
+/// zoom and pan account for: framed anew from the user's angles and at the user's zoom, so a
+/// re-framed view looks as the user had it, on the new rig. None: keep the old camera.
+/// Both framings are taken at the same time of the same clip, so a walk cycle's stride
+/// does not count as a change.
+fn reframed(old: &App, fresh: &App) -> Option<crate::render::Camera> {
+    let (yaw, pitch) = (old.camera.yaw, old.camera.pitch);
+    let was = framed_camera(&old.ws, yaw, pitch, 1.0);
+    let now = framed_camera(&fresh.ws, yaw, pitch, 1.0);
+    let scale = now.distance / was.distance;
+    let shift = now.target.distance(was.target) / was.distance;
+    let same = scale.is_finite()
+        && (1.0 / FRAMING_SCALE..=FRAMING_SCALE).contains(&scale)
+        && shift.is_finite()
+        && shift <= FRAMING_SHIFT;
+    (!same).then(|| framed_camera(&fresh.ws, yaw, pitch, old.zoom()))
+}
+
 /// The skin of `new` that matches `old`'s skin `s`: the same name, else the same place.
 fn find_skin(old: &Rig, s: usize, new: &Rig) -> Option<usize> {
     let name = old.skins.get(s)?.name.as_deref();
@@ -125,73 +160,82 @@ fn find_node(old: &Rig, node: usize, new: &Rig) -> Option<usize> {
     (0..new.nodes.len()).find(|&n| new.node_label(n) == label)
 }
 
-/// One line: joints added and removed (by name), the vertex count, clips added and removed.
+/// One line, as brief as `diff`'s summary and from the same matching (`diff::outline`): joints
+/// added, removed and renamed, rest-pose moves, the vertex count, clips added, removed,
+/// renamed and retimed. Poses are not sampled: the line must be ready within a frame.
 pub fn changes(old: &Rig, new: &Rig) -> String {
+    use crate::tui::ui::count;
+    let o = crate::diff::outline(old, new, crate::diff::DEFAULT_TOLERANCE);
     let mut parts = Vec::new();
-    let (before, after) = (joint_names(old), joint_names(new));
-    let added: Vec<&String> = after.iter().filter(|n| !before.contains(n)).collect();
-    let removed: Vec<&String> = before.iter().filter(|n| !after.contains(n)).collect();
-    if !added.is_empty() {
-        parts.push(format!(
-            "+{} ({})",
-            crate::tui::ui::count(added.len(), "joint", "joints"),
-            listed(&added)
-        ));
+    let (j, c) = (&o.joints, &o.clips);
+    let renames =
+        |r: &[crate::diff::Rename]| r.iter().map(|r| format!("{} -> {}", r.from, r.to)).collect::<Vec<_>>();
+    if !j.added.is_empty() {
+        parts.push(format!("+{} ({})", count(j.added.len(), "joint", "joints"), listed(&j.added)));
     }
-    if !removed.is_empty() {
+    if !j.removed.is_empty() {
+        parts.push(format!("-{} ({})", count(j.removed.len(), "joint", "joints"), listed(&j.removed)));
+    }
+    if !j.renamed.is_empty() {
+        let names = renames(&j.renamed);
+        parts.push(format!("renamed {} ({})", count(names.len(), "joint", "joints"), listed(&names)));
+    }
+    if !j.reparented.is_empty() {
+        let names: Vec<String> = j.reparented.iter().map(|r| r.joint.clone()).collect();
+        parts.push(format!("reparented {} ({})", count(names.len(), "joint", "joints"), listed(&names)));
+    }
+    if !j.rest.is_empty() {
+        // Largest first, as `diff` lists them.
+        let names: Vec<String> = j.rest.iter().map(|r| r.joint.clone()).collect();
         parts.push(format!(
-            "-{} ({})",
-            crate::tui::ui::count(removed.len(), "joint", "joints"),
-            listed(&removed)
+            "rest pose moved: {} ({})",
+            count(names.len(), "joint", "joints"),
+            listed(&names)
         ));
     }
     let (va, vb) = (vertex_count(old), vertex_count(new));
     if va != vb {
         parts.push(format!("vertices {va} -> {vb}"));
     }
-    let (ca, cb) = (clip_names(old), clip_names(new));
-    let added: Vec<&String> = cb.iter().filter(|n| !ca.contains(n)).collect();
-    let removed: Vec<&String> = ca.iter().filter(|n| !cb.contains(n)).collect();
-    if !added.is_empty() {
-        parts.push(format!("+{} ({})", crate::tui::ui::count(added.len(), "clip", "clips"), listed(&added)));
+    if !c.added.is_empty() {
+        parts.push(format!("+{} ({})", count(c.added.len(), "clip", "clips"), listed(&c.added)));
     }
-    if !removed.is_empty() {
-        parts.push(format!(
-            "-{} ({})",
-            crate::tui::ui::count(removed.len(), "clip", "clips"),
-            listed(&removed)
-        ));
+    if !c.removed.is_empty() {
+        parts.push(format!("-{} ({})", count(c.removed.len(), "clip", "clips"), listed(&c.removed)));
+    }
+    if !c.renamed.is_empty() {
+        let names = renames(&c.renamed);
+        parts.push(format!("renamed {} ({})", count(names.len(), "clip", "clips"), listed(&names)));
+    }
+    let retimed: Vec<String> = c
+        .changed
+        .iter()
+        .filter_map(|ch| ch.duration.map(|[x, y]| format!("{} {} -> {} s", ch.clip, seconds(x), seconds(y))))
+        .collect();
+    if !retimed.is_empty() {
+        parts.push(format!("retimed {}", listed(&retimed)));
     }
     if parts.is_empty() {
-        "reloaded: same joints, vertices and clips".into()
+        "reloaded: same joints, rest pose, vertices and clips".into()
     } else {
         format!("reloaded: {}", parts.join(", "))
     }
 }
 
-fn listed(names: &[&String]) -> String {
+/// Seconds with at most 3 decimals and no trailing zeros (`1.5`, `0.833`).
+fn seconds(x: f32) -> String {
+    let s = format!("{x:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+fn listed(names: &[String]) -> String {
     let shown: Vec<&str> = names.iter().take(LISTED).map(|s| s.as_str()).collect();
     let more = if names.len() > LISTED { ", …" } else { "" };
     format!("{}{more}", shown.join(", "))
 }
 
-/// The labels of every node that is a joint of some skin, in node order.
-fn joint_names(rig: &Rig) -> Vec<String> {
-    let mut joint = vec![false; rig.nodes.len()];
-    for &j in rig.skins.iter().flat_map(|s| &s.joints) {
-        if let Some(f) = joint.get_mut(j) {
-            *f = true;
-        }
-    }
-    (0..rig.nodes.len()).filter(|&n| joint[n]).map(|n| rig.node_label(n)).collect()
-}
-
 fn vertex_count(rig: &Rig) -> usize {
     rig.meshes.iter().flat_map(|m| &m.primitives).map(|p| p.positions.len()).sum()
-}
-
-fn clip_names(rig: &Rig) -> Vec<String> {
-    (0..rig.clips.len()).map(|c| rig.clip_label(c)).collect()
 }
 
 #[cfg(test)]
@@ -230,7 +274,10 @@ mod tests {
         assert_eq!(a.view, view);
         assert_eq!(a.focus, Focus::Weights);
         let note = a.file_note.clone().unwrap();
-        assert_eq!(note, FileNote { text: "reloaded: same joints, vertices and clips".into(), error: false });
+        assert_eq!(
+            note,
+            FileNote { text: "reloaded: same joints, rest pose, vertices and clips".into(), error: false }
+        );
         // The next key clears the summary.
         a.update(Action::ToggleStats);
         assert_eq!(a.file_note, None);
@@ -278,7 +325,9 @@ mod tests {
         assert!((a.playback.time - 0.25).abs() < 1e-6);
         assert_eq!(a.rig.node_label(a.selected().unwrap()), bone);
         let text = &a.file_note.as_ref().unwrap().text;
-        assert_eq!(text, &format!("reloaded: +1 joint (root_v2), -1 joint ({old_name}), +1 clip (wave)"),);
+        // The renamed joint keeps its place and rest transform: `diff`'s matching calls it a
+        // rename rather than one joint added and another removed.
+        assert_eq!(text, &format!("reloaded: renamed 1 joint ({old_name} -> root_v2), +1 clip (wave)"));
     }
 
     #[test]
@@ -318,5 +367,73 @@ mod tests {
         // The next good load clears the error.
         a.adopt(app(walker()));
         assert!(!a.file_note.as_ref().unwrap().error);
+    }
+
+    /// The note says what `diff` would: the joint whose rest pose moved and the retimed clip
+    /// with both durations (the walker's first clip stretched by 1.5).
+    #[test]
+    fn rest_moves_and_retimings_are_in_the_line() {
+        let old = walker();
+        let mut new = walker();
+        let moved = new.skins[0].joints[1];
+        new.nodes[moved].rest.translation.y += 0.05;
+        let before = new.clips[0].duration;
+        for ch in &mut new.clips[0].channels {
+            std::sync::Arc::make_mut(&mut ch.times).iter_mut().for_each(|t| *t *= 1.5);
+        }
+        new.clips[0].duration *= 1.5;
+        let text = changes(&old, &new);
+        let expected = format!(
+            "reloaded: rest pose moved: 1 joint ({}), retimed {} {} -> {} s",
+            new.node_label(moved),
+            new.clip_label(0),
+            seconds(before),
+            seconds(before * 1.5)
+        );
+        assert_eq!(text, expected);
+    }
+
+    fn scaled(by: f32) -> Rig {
+        let mut rig = walker();
+        for r in rig
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.parent.is_none())
+            .map(|(i, _)| i)
+            .collect::<Vec<_>>()
+        {
+            rig.nodes[r].rest.scale *= by;
+            rig.nodes[r].rest.translation *= by;
+        }
+        rig
+    }
+
+    /// Another rig three times the size: the view is framed anew from the user's angles and at
+    /// the user's zoom, and the line says so. A rig 10% larger is what a re-export does: the
+    /// camera stays where the user put it.
+    #[test]
+    fn a_rig_of_another_size_is_re_framed_and_a_nudge_is_not() {
+        let mut a = app(walker());
+        a.update(Action::Orbit { yaw: 40.0, pitch: -5.0 });
+        a.update(Action::Zoom(0.5));
+        let zoom = a.zoom();
+        assert!((zoom - 2.0).abs() < 1e-4, "{zoom}");
+        let camera = a.camera;
+        a.adopt(app(scaled(1.1)));
+        assert_eq!(a.camera, camera);
+        assert!(!a.file_note.as_ref().unwrap().text.contains("re-framed"));
+
+        let camera = a.camera;
+        a.adopt(app(scaled(3.0)));
+        let note = &a.file_note.as_ref().unwrap().text;
+        assert!(note.starts_with("reloaded, view re-framed: "), "{note}");
+        assert!((a.camera.yaw - camera.yaw).abs() < 1e-6 && (a.camera.pitch - camera.pitch).abs() < 1e-6);
+        // The framing distance grows with the rig (3 times, up to the bounds' rounding),
+        // and the user's zoom of 2 is kept on it.
+        let expected = framed_camera(&a.ws, a.camera.yaw, a.camera.pitch, 1.0);
+        assert!((a.framed_distance - expected.distance).abs() < 1e-4 * expected.distance);
+        assert!((a.zoom() - 2.0).abs() < 1e-4, "{}", a.zoom());
+        assert!(a.camera.distance > 2.5 * camera.distance, "{} vs {}", a.camera.distance, camera.distance);
     }
 }

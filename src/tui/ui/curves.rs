@@ -1,16 +1,17 @@
 //! The keyframes panel's curve view: one channel of the selected bone over the whole clip
-//! as a braille plot, one line per component, sampled with the project's own sampler (so
+//! as braille plots, one strip per component scaled to its own range (a rotation also as
+//! Euler angles, `E`), sampled with the project's own sampler (so
 //! it shows what playback shows, interpolation and all), the keys marked on the ruler and
 //! the playhead across the plot. For a rotation, a strip below gives each key's angle to
 //! the key before it, and marks a hemisphere flip (the quaternion's sign changing, which
 //! a blend between the two keys takes the long way round unless it corrects for it).
 
-use glam::Quat;
+use glam::{EulerRot, Quat};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 use ratatui::symbols::Marker;
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph, Widget};
 
 use super::Theme;
@@ -24,7 +25,8 @@ const COLORS: [Color; 4] = [Color::Red, Color::Green, Color::Blue, Color::Yellow
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
 /// Angle between key `k - 1` and key `k` of a rotation channel in degrees (the shorter
-/// way), and whether the stored quaternions lie in opposite hemispheres (negative dot).
+/// way), and whether the stored quaternions lie in opposite hemispheres (a dot product below
+/// 0 by more than round-off, as `check` counts them).
 pub fn key_steps(ch: &Channel) -> Vec<(f32, bool)> {
     let n = key_count(ch);
     let mut keys = Vec::with_capacity(n);
@@ -44,7 +46,7 @@ pub fn key_steps(ch: &Channel) -> Vec<(f32, bool)> {
         .map(|k| {
             let angle = keys[k - 1].angle_between(keys[k]).to_degrees();
             let flip = match (stored(k - 1), stored(k)) {
-                (Some(a), Some(b)) => a.dot(b) < 0.0,
+                (Some(a), Some(b)) => crate::diagnose::opposite_hemispheres(a.to_array(), b.to_array()),
                 _ => false,
             };
             (angle, flip)
@@ -52,8 +54,61 @@ pub fn key_steps(ch: &Channel) -> Vec<(f32, bool)> {
         .collect()
 }
 
+/// The Euler order the curves use: intrinsic X, then Y, then Z (R = Rx * Ry * Rz, glam's
+/// `EulerRot::XYZ`; the same as extrinsic Z, Y, X).
+pub const EULER: EulerRot = EulerRot::XYZ;
+pub const EULER_LABEL: &str = "Euler XYZ intrinsic (R = Rx·Ry·Rz)";
+
+/// Per component: the samples (time, value) over the clip, at evenly spaced times and at
+/// every key (so the line and its range reach the keys' own values: a linear channel's
+/// extremes are at its keys). A rotation in Euler mode is three angles in degrees,
+/// unwrapped so that a turn past 180 degrees stays one continuous line rather than jumping
+/// to -180.
+fn sample_series(ch: &Channel, duration: f32, samples: usize, euler: bool) -> Vec<Vec<(f64, f64)>> {
+    let comps = if euler { 3 } else { ch.components.clamp(1, 4) };
+    let mut times: Vec<f32> =
+        (0..samples).map(|i| duration * i as f32 / (samples.max(2) - 1) as f32).collect();
+    times.extend(ch.times.iter().take(key_count(ch)).filter(|t| (0.0..=duration).contains(*t)));
+    times.sort_by(f32::total_cmp);
+    times.dedup();
+    let mut series: Vec<Vec<(f64, f64)>> = vec![Vec::with_capacity(times.len()); comps];
+    let mut out = vec![0.0f32; ch.components.max(1)];
+    for t in times {
+        sample_channel(ch, t, &mut out);
+        let values: [f32; 4] = if euler {
+            let (x, y, z) = Quat::from_slice(&out[..4]).normalize().to_euler(EULER);
+            [x.to_degrees(), y.to_degrees(), z.to_degrees(), 0.0]
+        } else {
+            std::array::from_fn(|c| out.get(c).copied().unwrap_or(0.0))
+        };
+        for (c, s) in series.iter_mut().enumerate() {
+            let mut v = f64::from(values[c]);
+            if euler && let Some(&(_, prev)) = s.last() {
+                v += 360.0 * ((prev - v) / 360.0).round();
+            }
+            if v.is_finite() {
+                s.push((f64::from(t), v));
+            }
+        }
+    }
+    series
+}
+
+/// The range a component's line is drawn in: its own, widened when flat so that a
+/// constant sits mid-strip.
+fn range(points: &[(f64, f64)]) -> (f64, f64) {
+    let lo = points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    let hi = points.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
+    if !(lo.is_finite() && hi.is_finite()) {
+        return (-1.0, 1.0);
+    }
+    if hi - lo < 1e-6 { (lo - 0.5, hi + 0.5) } else { (lo, hi) }
+}
+
 /// Draws channel `which` (wrapping) of the selected bone's channels in `inner` (the
-/// keyframes panel inside its border, `label_w` columns of labels on the left).
+/// keyframes panel inside its border, `label_w` columns of labels on the left). Each
+/// component gets a strip of its own, scaled to its own range and labelled with it: a
+/// translation's y between 0.92 and 0.95 is a curve, not a flat line beside an x of 0.
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, inner: Rect, label_w: u16, which: usize) {
     let Some(clip) = app.clip.and_then(|c| app.rig.clips.get(c)) else { return };
     let mine: Vec<&Channel> = clip.channels.iter().filter(|c| Some(c.node) == app.selected()).collect();
@@ -75,76 +130,92 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, inner: Rect, label_w: u
     let ch = mine[which % mine.len()];
     let duration = app.playback.duration.max(f32::MIN_POSITIVE);
     let tl = Rect { x: inner.x + label_w, width: inner.width.saturating_sub(label_w), ..inner };
-    let rotation = ch.property == Property::Rotation;
-    // Rows: ruler, plot, the angle strip (rotations), the exact values at the playhead.
-    let plot_h = inner.height.saturating_sub(2 + u16::from(rotation));
-    if plot_h == 0 || tl.width < 4 {
+    let rotation = ch.property == Property::Rotation && ch.components == 4;
+    let euler = rotation && app.euler;
+    if tl.width < 4 {
+        return;
+    }
+    // Samples at every braille column (two per cell).
+    let series = sample_series(ch, duration, usize::from(tl.width) * 2, euler);
+    let comps = series.len() as u16;
+    // Rows: ruler, one strip per component, the angle strip (rotations, when there is room
+    // for it and a row per component), the exact values at the playhead.
+    let mut plot_h = inner.height.saturating_sub(2);
+    let strip = rotation && plot_h > comps;
+    if strip {
+        plot_h -= 1;
+    }
+    if plot_h == 0 {
         return;
     }
     let plot = Rect { y: inner.y + 1, height: plot_h, ..tl };
 
-    // Samples at every braille column (two per cell), and the range they span.
-    let samples = usize::from(tl.width) * 2;
-    let comps = ch.components.clamp(1, 4);
-    let mut series: Vec<Vec<(f64, f64)>> = vec![Vec::with_capacity(samples); comps];
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    let mut out = vec![0.0f32; ch.components.max(1)];
-    for i in 0..samples {
-        let t = duration * i as f32 / (samples - 1) as f32;
-        sample_channel(ch, t, &mut out);
-        for (c, s) in series.iter_mut().enumerate() {
-            let v = f64::from(out[c]);
-            if v.is_finite() {
-                lo = lo.min(v);
-                hi = hi.max(v);
-                s.push((f64::from(t), v));
-            }
-        }
-    }
-    if !(lo.is_finite() && hi.is_finite()) {
-        (lo, hi) = (-1.0, 1.0);
-    }
-    if hi - lo < 1e-6 {
-        (lo, hi) = (lo - 0.5, hi + 0.5);
-    }
+    // The ruler row's label: what is plotted.
+    let name = format!(
+        "{} {} {}/{}",
+        property_name(ch.property),
+        app.rig.node_label(ch.node),
+        which % mine.len() + 1,
+        mine.len()
+    );
+    text(buf, inner.x, inner.y, &super::fit(&name, usize::from(label_w.saturating_sub(1))), theme.title);
 
-    // Labels: what is plotted, the range, which colour is which component.
-    let name = format!("{} {}", property_name(ch.property), app.rig.node_label(ch.node));
-    let labels = [
-        (name, theme.title),
-        (format!("{} of {} (G: next)", which % mine.len() + 1, mine.len()), theme.dim),
-        (format!("max {hi:.3}"), theme.label),
-        (format!("min {lo:.3}"), theme.label),
-    ];
-    for (row, (s, style)) in labels.iter().enumerate().take(usize::from(plot_h)) {
-        let y = if row == 3 { plot.y + plot_h - 1 } else { plot.y + row as u16 };
-        text(buf, inner.x, y, &super::fit(s, usize::from(label_w.saturating_sub(1))), *style);
+    // Strips: as many components as there are rows for, the first rows to the first strips.
+    // With fewer rows than components the moving ones come first: a flat component is one
+    // number, which the value line below gives anyway.
+    let shown = comps.min(plot_h);
+    let mut y = plot.y;
+    let label_cols = usize::from(label_w.saturating_sub(1));
+    let flat = |points: &[(f64, f64)]| {
+        let (lo, hi) =
+            points.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(p.1), h.max(p.1)));
+        hi - lo < 1e-6
+    };
+    let mut order: Vec<usize> = (0..series.len()).collect();
+    if shown < comps {
+        order.sort_by_key(|&c| flat(&series[c]));
     }
-    // The component legend between the max and min labels, when there is a row for it.
-    if plot_h >= 5 {
-        let mut x = inner.x;
-        for (c, name) in COMPONENTS.iter().enumerate().take(comps) {
-            let style = if theme.color { Style::new().fg(COLORS[c]) } else { theme.label };
-            text(buf, x, plot.y + plot_h - 2, name, style);
-            x += 2;
+    let mut drawn: Vec<usize> = order.into_iter().take(usize::from(shown)).collect();
+    drawn.sort_unstable();
+    for (i, c) in drawn.into_iter().enumerate() {
+        let points = &series[c];
+        let h = plot_h / shown + u16::from((i as u16) < plot_h % shown);
+        let area = Rect { y, height: h, ..plot };
+        let (lo, hi) = range(points);
+        let color = if theme.color { Style::new().fg(COLORS[c]) } else { theme.label };
+        let comp = if euler { format!("{}°", ["X", "Y", "Z"][c]) } else { COMPONENTS[c].to_string() };
+        let v = |x: f64| label_num(x as f32, if euler { 1 } else { 4 }, app.full_precision);
+        let (real_lo, real_hi) = (
+            points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min),
+            points.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max),
+        );
+        if real_hi - real_lo < 1e-6 {
+            let label = format!("{comp} = {} (flat)", v(real_lo));
+            text(buf, inner.x, y, &super::fit(&label, label_cols), color);
+        } else if h == 1 {
+            let label = format!("{comp} {}..{}", v(real_lo), v(real_hi));
+            text(buf, inner.x, y, &super::fit(&label, label_cols), color);
+        } else {
+            text(buf, inner.x, y, &super::fit(&format!("{comp} max {}", v(real_hi)), label_cols), color);
+            text(
+                buf,
+                inner.x,
+                y + h - 1,
+                &super::fit(&format!("  min {}", v(real_lo)), label_cols),
+                theme.label,
+            );
         }
+        let style = if theme.color { Style::new().fg(COLORS[c]) } else { Style::new() };
+        let data =
+            Dataset::default().marker(Marker::Braille).graph_type(GraphType::Line).style(style).data(points);
+        Chart::new(vec![data])
+            .x_axis(Axis::default().bounds([0.0, f64::from(duration)]))
+            .y_axis(Axis::default().bounds([lo, hi]))
+            .render(area, buf);
+        y += h;
     }
-
-    let datasets: Vec<Dataset> = series
-        .iter()
-        .enumerate()
-        .map(|(c, points)| {
-            let style = if theme.color { Style::new().fg(COLORS[c]) } else { Style::new() };
-            Dataset::default().marker(Marker::Braille).graph_type(GraphType::Line).style(style).data(points)
-        })
-        .collect();
-    Chart::new(datasets)
-        .x_axis(Axis::default().bounds([0.0, f64::from(duration)]))
-        .y_axis(Axis::default().bounds([lo, hi]))
-        .render(plot, buf);
 
     // Keys on the ruler row, the playhead down the plot.
-    text(buf, inner.x, inner.y, &format!("{:<w$}", "t (s)  ◆ keys", w = usize::from(label_w)), theme.dim);
     for &t in ch.times.iter().take(key_count(ch)) {
         let x = tl.x + column_of(t, duration, tl.width);
         text(buf, x, inner.y, "◆", theme.key);
@@ -160,7 +231,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, inner: Rect, label_w: u
     }
 
     let mut y = plot.y + plot_h;
-    if rotation {
+    if strip {
         let steps = key_steps(ch);
         let max = steps.iter().map(|s| s.0).filter(|a| a.is_finite()).fold(0.0f32, f32::max);
         let flips: Vec<usize> = steps.iter().enumerate().filter(|(_, s)| s.1).map(|(k, _)| k + 1).collect();
@@ -171,7 +242,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, inner: Rect, label_w: u
         } else {
             format!("Δ/key max {max:.1}°, {} flip", flips.len())
         };
-        text(buf, inner.x, y, &super::fit(&summary, usize::from(label_w.saturating_sub(1))), theme.label);
+        text(buf, inner.x, y, &super::fit(&summary, label_cols), theme.label);
         for (k, &(angle, flip)) in steps.iter().enumerate() {
             let Some(&t) = ch.times.get(k + 1) else { continue };
             let x = tl.x + column_of(t, duration, tl.width);
@@ -189,8 +260,30 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, inner: Rect, label_w: u
         }
         y += 1;
     }
-    let line: Line = value_line(ch, app.playback.time, app.full_precision);
+    let line: Line = if euler {
+        euler_line(ch, app.playback.time, app.full_precision)
+    } else {
+        value_line(ch, app.playback.time, app.full_precision)
+    };
     Paragraph::new(line).render(Rect { x: inner.x, y, width: inner.width, height: 1 }, buf);
+}
+
+/// `super::num`, without the sign of a value that shows as zero ("-0.0" reads as a bug).
+fn label_num(x: f32, decimals: usize, full: bool) -> String {
+    let s = super::num(x, decimals, full);
+    if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') { s[1..].to_string() } else { s }
+}
+
+/// "Euler XYZ intrinsic (R = Rx·Ry·Rz) = (12.0°, -3.5°, 90.0°)  E: quaternion"
+fn euler_line(ch: &Channel, t: f32, full: bool) -> Line<'static> {
+    let mut out = [0.0f32; 4];
+    sample_channel(ch, t, &mut out);
+    let (x, y, z) = Quat::from_array(out).normalize().to_euler(EULER);
+    let deg = |v: f32| format!("{}°", label_num(v.to_degrees(), 2, full));
+    Line::from(vec![
+        Span::raw(format!("{EULER_LABEL} = ({}, {}, {})", deg(x), deg(y), deg(z))),
+        Span::raw("  E: quaternion"),
+    ])
 }
 
 #[cfg(test)]

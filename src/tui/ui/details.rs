@@ -85,12 +85,13 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
             Span::raw(if w.vertices.is_empty() {
                 "no vertex".to_string()
             } else {
+                // Labelled: a bare "0.030/0.843/1.000" left the reader to guess the order.
                 format!(
-                    "{}, {:.3}/{:.3}/{:.3}",
+                    "{}, min {} mean {} max {}",
                     count(w.vertices.len(), "vertex", "vertices"),
-                    w.min,
-                    w.mean,
-                    w.max
+                    num(w.min, 3, full),
+                    num(w.mean, 3, full),
+                    num(w.max, 3, full)
                 )
             }),
         ]));

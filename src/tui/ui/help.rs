@@ -71,9 +71,9 @@ pub fn lines(theme: &Theme) -> Vec<Line<'static>> {
         lines.push(Line::styled(heading, theme.title));
         lines.extend(rows);
     }
-    lines.push(Line::styled("mouse: click a panel to focus it; click or drag the timeline", theme.dim));
-    lines.push(Line::styled("to scrub; drag the viewport to orbit (Shift or right button:", theme.dim));
-    lines.push(Line::styled("pan); the wheel zooms", theme.dim));
+    lines.push(Line::styled("mouse: click a panel to focus it, a bone's row to select it;", theme.dim));
+    lines.push(Line::styled("click or drag the timeline to go to a frame; drag the viewport", theme.dim));
+    lines.push(Line::styled("to orbit (Shift or right button: pan); the wheel zooms", theme.dim));
     lines
 }
 

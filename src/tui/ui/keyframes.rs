@@ -12,7 +12,7 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 use super::{Theme, count, fit, num, panel};
 use crate::anim::{SampleInfo, sample_channel};
 use crate::report::interpolation_name;
-use crate::rig::{Channel, Interpolation, Property};
+use crate::rig::{Channel, Clip, Interpolation, Property};
 use crate::tui::action::Focus;
 use crate::tui::app::App;
 
@@ -82,9 +82,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     };
     let inner = Block::bordered().inner(area);
     let sel = app.selected();
-    let mine_count = clip.channels.iter().filter(|c| Some(c.node) == sel).count();
-    let value_lines = mine_count.min((inner.height as usize).saturating_sub(2) / 2);
-    let rows_h = (inner.height as usize).saturating_sub(1 + value_lines);
+    let (rows_h, value_lines) = row_heights(inner, clip, sel);
     // Channels rigscope loads but does not play (KHR_animation_pointer on materials, ...)
     // get rows after the played ones, so the clip's whole content is visible.
     let unplayed: Vec<_> = app.rig.unpreviewed_channels.iter().filter(|u| u.clip == ci).collect();
@@ -109,7 +107,6 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         return;
     }
     let mine: Vec<&Channel> = clip.channels.iter().filter(|c| Some(c.node) == sel).collect();
-    let others = clip.channels.iter().filter(|c| Some(c.node) != sel);
     let l = label_width(inner);
     let tl = Rect { x: inner.x + l, width: inner.width - l, ..inner };
     let duration = app.playback.duration;
@@ -124,7 +121,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         let x = if align_right { (tl.x + col + 1).saturating_sub(text.len() as u16) } else { tl.x + col };
         write(buf, x, inner.y, &text, theme.dim);
     }
-    for (row, ch) in mine.iter().copied().chain(others).take(rows_h).enumerate() {
+    for (row, ch) in row_order(clip, sel).take(rows_h).enumerate() {
         let y = inner.y + 1 + row as u16;
         let is_mine = Some(ch.node) == sel;
         // Property and interpolation first, so a narrow column still tells rows apart.
@@ -180,6 +177,32 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         let line = value_line(ch, app.playback.time, app.full_precision);
         Paragraph::new(line).render(Rect { x: inner.x, y, width: inner.width, height: 1 }, buf);
     }
+}
+
+/// The channel rows' height and the value lines' below them, in the panel's `inner` area.
+fn row_heights(inner: Rect, clip: &Clip, sel: Option<usize>) -> (usize, usize) {
+    let mine_count = clip.channels.iter().filter(|c| Some(c.node) == sel).count();
+    let value_lines = mine_count.min((inner.height as usize).saturating_sub(2) / 2);
+    ((inner.height as usize).saturating_sub(1 + value_lines), value_lines)
+}
+
+/// The channels in row order: the selected bone's first, then the others as the clip has them.
+fn row_order(clip: &Clip, sel: Option<usize>) -> impl Iterator<Item = &Channel> {
+    let mine = clip.channels.iter().filter(move |c| Some(c.node) == sel);
+    mine.chain(clip.channels.iter().filter(move |c| Some(c.node) != sel))
+}
+
+/// The node whose channel row is at screen row `y` of the dope sheet drawn in `keys` (None
+/// on the ruler, the value lines, a not-previewed row, or in the curve view).
+pub fn node_at(keys: Rect, app: &App, y: u16) -> Option<usize> {
+    let clip = app.clip.and_then(|c| app.rig.clips.get(c)).filter(|_| app.curves.is_none())?;
+    let inner = Block::bordered().inner(keys);
+    let (rows_h, _) = row_heights(inner, clip, app.selected());
+    let row = usize::from(y.checked_sub(inner.y + 1)?);
+    if row >= rows_h {
+        return None;
+    }
+    row_order(clip, app.selected()).nth(row).map(|ch| ch.node)
 }
 
 /// "rotation (x,y,z,w) = (...) = slerp(key 12, key 13, 0.37)"

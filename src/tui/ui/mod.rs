@@ -272,7 +272,7 @@ pub fn mouse_action(areas: &Areas, app: &App, ev: MouseEvent, state: &mut MouseS
         MouseEventKind::Down(button) => {
             if areas.timeline.contains(pos) {
                 *state = MouseState::Scrubbing;
-                return Some(Action::Seek(keyframes::time_at(areas.timeline, app, ev.column)));
+                return Some(seek_frame(areas, app, ev.column));
             }
             if areas.viewport.contains(pos) {
                 let pan = button == MouseButton::Right || ev.modifiers.contains(KeyModifiers::SHIFT);
@@ -291,6 +291,9 @@ pub fn mouse_action(areas: &Areas, app: &App, ev: MouseEvent, state: &mut MouseS
                 return Some(Action::Focus(Focus::Bones));
             }
             if areas.keys.contains(pos) {
+                if let Some(node) = keyframes::node_at(areas.keys, app, ev.row) {
+                    return Some(Action::SelectNode(node));
+                }
                 return Some(Action::Focus(Focus::Keys));
             }
             if areas.weights.contains(pos) {
@@ -299,7 +302,7 @@ pub fn mouse_action(areas: &Areas, app: &App, ev: MouseEvent, state: &mut MouseS
             None
         }
         MouseEventKind::Drag(_) => match *state {
-            MouseState::Scrubbing => Some(Action::Seek(keyframes::time_at(areas.timeline, app, ev.column))),
+            MouseState::Scrubbing => Some(seek_frame(areas, app, ev.column)),
             MouseState::Orbiting { col, row } => {
                 *state = MouseState::Orbiting { col: ev.column, row: ev.row };
                 let dx = ev.column as f32 - col as f32;
@@ -329,6 +332,13 @@ pub fn mouse_action(areas: &Areas, app: &App, ev: MouseEvent, state: &mut MouseS
         MouseEventKind::ScrollDown if areas.tree.contains(pos) => Some(Action::SelectDown),
         _ => None,
     }
+}
+
+/// A click or drag on the timeline goes to the frame nearest the time under the pointer, so
+/// `,` and `.` then step from a frame and the time shown is one the clip was authored at.
+fn seek_frame(areas: &Areas, app: &App, column: u16) -> Action {
+    let t = keyframes::time_at(areas.timeline, app, column);
+    Action::Seek(app.frames.snapped(t, app.playback.duration))
 }
 
 #[cfg(test)]

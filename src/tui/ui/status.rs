@@ -43,11 +43,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let mut fields = vec![
         (Span::styled(format!(" {state} {clip} "), theme.title), 6),
         (Span::raw(format!(" {:.4} / {:.4} s ", pb.time, pb.duration)), 4),
-        (Span::raw(frame_of(app)), 0),
+        // The frame and its rate outrank the focus, which the panel's border also shows: at
+        // 80 columns (an SSH default) stepping by frames must say where it landed.
+        (Span::raw(frame_of(app)), 1),
         (Span::raw(format!(" {:.2}x ", pb.speed)), 3),
         (Span::raw(format!(" {mode} ")), 2),
         (Span::styled(format!(" {perf} "), theme.dim), 0),
-        (Span::styled(format!(" focus: {} ", app.focus_name()), theme.focus), 1),
+        (Span::styled(format!(" focus: {} ", app.focus_name()), theme.focus), 0),
     ];
     if let Some(m) = &app.message {
         fields.push((Span::styled(format!(" {m}"), theme.warning), 5));
@@ -120,15 +122,18 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     frame.render_widget(Paragraph::new(vec![first, Line::from(hints)]), area);
 }
 
-/// " frame 12 ": the frame the time is on, when it is on one (stepping and the go-to
-/// prompt's "12f" count these).
+/// " frame 12 @ 24 fps ": the frame the time is on, when it is on one (stepping and the go-to
+/// prompt's "12f" count these), and the rate of the frames (the clip's, or `--step`).
 fn frame_of(app: &App) -> String {
     if app.clip.is_none() {
         return String::new();
     }
     let f = app.frames.frame_at(app.playback.time);
     if (app.frames.time_of(f) - app.playback.time).abs() < 1e-4 {
-        format!(" frame {f} ")
+        let rate = app.frames.rate();
+        let rate =
+            if (rate - rate.round()).abs() < 1e-3 { format!("{rate:.0}") } else { format!("{rate:.2}") };
+        format!(" frame {f} @ {rate} fps ")
     } else {
         String::new()
     }

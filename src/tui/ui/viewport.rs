@@ -99,7 +99,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
         " yaw {:.0}° pitch {:.0}° zoom {:.2} ",
         app.camera.yaw.to_degrees(),
         app.camera.pitch.to_degrees(),
-        app.framed_distance / app.camera.distance,
+        app.zoom(),
     );
     let time = format!(" t = {:.4} s  [{}] ", app.playback.time, app.engine.label());
     let room = usize::from(area.width.saturating_sub(4));

@@ -232,7 +232,8 @@ fn bone<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>) {
             let name = fit(&app.rig.node_label(node), width.saturating_sub(cols(&tail)).max(4));
             lines.push(Line::from(vec![Span::styled(name, theme.title), Span::raw(tail)]));
             if !w.vertices.is_empty() {
-                lines.push(Line::raw(format!("  min {:.3} mean {:.3} max {:.3}", w.min, w.mean, w.max)));
+                let v = |x: f32| super::num(x, 3, app.full_precision);
+                lines.push(Line::raw(format!("  min {} mean {} max {}", v(w.min), v(w.mean), v(w.max))));
                 lines.push(Line::from(vec![
                     Span::styled("  0 ", theme.dim),
                     Span::raw(histogram(&w.histogram)),
