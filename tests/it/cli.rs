@@ -776,6 +776,8 @@ fn pose_json_writes_each_time_as_asked() {
         doc["frames"].as_array().expect("frames").iter().map(|f| f["t"].as_f64().expect("t")).collect();
     let want: Vec<f64> = asked.iter().map(|t| t.parse().expect("number")).collect();
     assert_eq!(back, want);
+}
+
 /// `TERM=dumb` cannot move a cursor: the viewer refuses with exit 2 and points to `render`,
 /// whatever stdout is (the check comes before the one for a terminal).
 #[test]
