@@ -277,6 +277,27 @@ const ALL: &[Explanation] = &[
         engines: SAME_EVERYWHERE,
         normalize: NOT_WEIGHTS,
     },
+    Explanation {
+        code: "SKIN_IBM_ACCESSOR_WITH_BYTESTRIDE",
+        means: "The buffer view holding a skin's inverse bind matrices has a byteStride, which glTF forbids for them (an error in the Khronos validator).",
+        matters: "Loaders that read the matrices tightly packed, as the specification lets them, read the wrong numbers past the first matrix, and the mesh is bound to the wrong places; loaders that honour the stride read it right. rigscope reads it with the stride and says so.",
+        engines: SAME_EVERYWHERE,
+        normalize: "Nothing: normalize rewrites only JOINTS_n/WEIGHTS_n; re-export the file (or rewrite the buffer view without byteStride) to fix it.",
+    },
+    Explanation {
+        code: "UNDECLARED_EXTENSION",
+        means: "An object carries an extension that the file's extensionsUsed does not list (an error in the Khronos validator).",
+        matters: "A loader may ignore an undeclared extension, so data stored through it (Draco or meshopt geometry, an animation pointer) is read as if it were not there: rigscope and every command, normalize included, ignore it the same way.",
+        engines: SAME_EVERYWHERE,
+        normalize: "Refuses a file whose mesh primitive carries an undeclared extension (writing it would repair weights it could not read); declare the extension in extensionsUsed.",
+    },
+    Explanation {
+        code: "RIG_IBM_EXTRA_MATRICES",
+        means: "The inverse bind matrix accessor holds more matrices than the skin has joints (a note: the validator checks only that there are at least as many).",
+        matters: "The extra matrices are never used; it usually means the skin's joint list was trimmed after export, so check that the remaining joints are the ones meant.",
+        engines: SAME_EVERYWHERE,
+        normalize: NOT_WEIGHTS,
+    },
 ];
 
 /// The explanation of `code` (upper-case id), if rigscope can report it.

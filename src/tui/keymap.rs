@@ -261,8 +261,8 @@ pub static BINDINGS: &[Binding] = &[
         "curves of the bone's channels (again: next channel, then off)",
     ),
     b(
-        &[Char('E')],
-        "E",
+        &[Char('A')],
+        "A",
         Action::ToggleEuler,
         Global,
         "rotation curves: Euler angles (XYZ intrinsic) / quaternion",

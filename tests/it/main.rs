@@ -28,5 +28,5 @@ mod simd;
 mod slow_link;
 mod tui;
 mod tui_frictions;
-mod weights_words;
 mod tui_trial2;
+mod weights_words;

@@ -213,7 +213,7 @@ fn rotation_curves_offer_euler_angles_with_their_order() {
         .position(|c| c.property == rigscope::rig::Property::Rotation)
         .expect("R");
     press(&mut a, &"G".repeat(which + 1));
-    press(&mut a, "E");
+    press(&mut a, "A");
     let s = screen(&mut a, 120, 40);
     // Labelled with its range on one row or max and min on two, as the panel's rows allow.
     assert!(s.contains("Z° 0.0..120.0") || s.contains("Z° max 120.0"), "{s}");
@@ -221,7 +221,7 @@ fn rotation_curves_offer_euler_angles_with_their_order() {
     // Half way, the slerp is 60 degrees about Z.
     assert!(s.contains("Euler XYZ intrinsic (R = Rx·Ry·Rz) = (0.00°, 0.00°, 60.00°)"), "{s}");
     insta::assert_snapshot!(s);
-    press(&mut a, "E");
+    press(&mut a, "A");
     let s = screen(&mut a, 120, 40);
     // w = cos(angle / 2): 1 at the start, cos 60° = 0.5 at the end.
     assert!(s.contains("w 0.5000..1.0000") || s.contains("w max 1.0000"), "{s}");

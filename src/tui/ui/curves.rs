@@ -1,6 +1,6 @@
 //! The keyframes panel's curve view: one channel of the selected bone over the whole clip
 //! as braille plots, one strip per component scaled to its own range (a rotation also as
-//! Euler angles, `E`), sampled with the project's own sampler (so
+//! Euler angles, `A`), sampled with the project's own sampler (so
 //! it shows what playback shows, interpolation and all), the keys marked on the ruler and
 //! the playhead across the plot. For a rotation, a strip below gives each key's angle to
 //! the key before it, and marks a hemisphere flip (the quaternion's sign changing, which
