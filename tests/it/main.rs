@@ -1,6 +1,7 @@
 //! Whole-program tests: one binary, one module per area.
 mod assets;
 mod bench;
+mod bind;
 mod check_many;
 mod cli;
 mod compare;
