@@ -243,6 +243,48 @@ fn render_is_deterministic_and_sized() {
     assert!(plain.stdout.chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)), "braille dots drawn");
 }
 
+/// Cells of a plain render that hold a drawn dot (not blank, not the gizmo's axis letters).
+fn drawn_cells(frame: &str) -> usize {
+    frame.chars().filter(|c| ('\u{2801}'..='\u{28ff}').contains(c)).count()
+}
+
+#[test]
+fn render_of_a_file_without_meshes_draws_its_skeleton() {
+    // seed-arm with its mesh node, mesh and skin dropped: nodes and a clip, like a .vrma.
+    let mut doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(sample("seed-arm.gltf")).expect("sample"))
+            .expect("JSON");
+    let nodes = doc["nodes"].as_array_mut().expect("nodes");
+    nodes.retain(|n| n.get("mesh").is_none());
+    let kept = nodes.len();
+    let object = doc.as_object_mut().expect("object");
+    object.remove("meshes");
+    object.remove("skins");
+    doc["scenes"][0]["nodes"] = serde_json::json!([0]);
+    let dir = super::temp::folder("skeleton-only");
+    let skeleton = dir.path().join("arm-skeleton.gltf");
+    std::fs::write(&skeleton, serde_json::to_vec(&doc).expect("JSON")).expect("write");
+    // One node and nothing else: only the axis gizmo can be drawn.
+    let lone = dir.path().join("lone.gltf");
+    std::fs::write(&lone, r#"{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{}]}"#)
+        .expect("write");
+    let render = |file: &std::path::Path, extra: &[&str]| {
+        let path = file.to_str().expect("UTF-8");
+        let run = rigscope(&[&["render", path, "--size", "60x20", "--color", "never"], extra].concat());
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+    };
+    assert_eq!(rigscope::load(&skeleton).expect("loads").nodes.len(), kept);
+    let by_default = render(&skeleton, &[]);
+    // The same picture as asking for the bones, and more than the gizmo alone.
+    assert_eq!(by_default, render(&skeleton, &["--bones"]));
+    let gizmo = drawn_cells(&render(&lone, &[]));
+    assert!(drawn_cells(&by_default) > gizmo + 10, "{gizmo} gizmo cells:\n{by_default}");
+    // Over a mesh the skeleton stays opt-in.
+    let arm = std::path::Path::new(&sample("seed-arm.gltf")).to_path_buf();
+    assert_ne!(render(&arm, &[]), render(&arm, &["--bones"]));
+}
+
 /// Every error code bad-weights.glb contains: ignoring them leaves only its warnings.
 const ERRORS_IN_BAD_WEIGHTS: &str = "ACCESSOR_WEIGHTS_NON_NORMALIZED,ACCESSOR_WEIGHTS_NEGATIVE,\
 ACCESSOR_INVALID_FLOAT,ACCESSOR_JOINTS_INDEX_OOB,ACCESSOR_JOINTS_INDEX_DUPLICATE";

@@ -22,5 +22,6 @@ mod reload;
 mod samples;
 mod simd;
 mod slow_link;
+mod temp;
 mod tui;
 mod tui_frictions;
