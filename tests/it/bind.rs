@@ -13,11 +13,16 @@ use rigscope::{Rig, load};
 
 use super::tui::{press, screen};
 
-const QUANTIZED: [&str; 4] = [
-    "tests/fixtures/pipeline/walker.gltfpack.glb",
-    "tests/fixtures/pipeline/walker.quantize.glb",
-    "tests/fixtures/pipeline/seed-arm.gltfpack-cf.gltf",
-    "tests/fixtures/pipeline/seed-arm.gltfpack-khr.glb",
+/// Every pipeline fixture whose skinned POSITION is stored as integers (gltfpack, and
+/// glTF Transform's quantize, meshopt and optimize), with the sample it was made from.
+const QUANTIZED: [(&str, &str); 7] = [
+    ("tests/fixtures/pipeline/walker.gltfpack.glb", "walker.glb"),
+    ("tests/fixtures/pipeline/walker.gltfpack-cc.glb", "walker.glb"),
+    ("tests/fixtures/pipeline/walker.quantize.glb", "walker.glb"),
+    ("tests/fixtures/pipeline/walker.meshopt.glb", "walker.glb"),
+    ("tests/fixtures/pipeline/walker.optimize.glb", "walker.glb"),
+    ("tests/fixtures/pipeline/seed-arm.gltfpack-cf.gltf", "seed-arm.gltf"),
+    ("tests/fixtures/pipeline/seed-arm.gltfpack-khr.glb", "seed-arm.gltf"),
 ];
 
 fn rig(file: &str) -> Rig {
@@ -63,7 +68,7 @@ fn assert_agree(what: &str, verdicts: &[(String, bool, bool)]) {
 
 #[test]
 fn the_bind_line_says_what_check_says_on_quantized_skins() {
-    for file in QUANTIZED {
+    for (file, _) in QUANTIZED {
         let v = verdicts(rig(file));
         assert_agree(file, &v);
         // check reports nothing here: the shared transform is the dequantization.
@@ -75,7 +80,7 @@ fn the_bind_line_says_what_check_says_on_quantized_skins() {
 fn the_bind_line_says_what_check_says_where_check_finds_a_mismatch() {
     // A joint moved in the rest pose of a quantized skin: check names it (and the joints
     // below it), and so does the viewer; the rest still agree.
-    let mut moved = rig(QUANTIZED[0]);
+    let mut moved = rig(QUANTIZED[0].0);
     let forearm = moved.nodes.iter().position(|n| n.name.as_deref() == Some("forearm.L")).expect("forearm.L");
     moved.nodes[forearm].rest.translation += Vec3::new(0.0, 0.0, 0.1);
     let v = verdicts(moved);
@@ -103,8 +108,7 @@ fn the_bind_pose_ghost_is_the_dequantized_mesh_where_the_rest_pose_draws_it() {
     // Each fixture is one of the project's samples run through a quantizer: its ghost must
     // cover the sample's own mesh (stored positions, which are its bind pose) up to the
     // quantization step, and the skinned rest pose of the same file.
-    let sources = ["walker.glb", "walker.glb", "seed-arm.gltf", "seed-arm.gltf"];
-    for (file, source) in QUANTIZED.into_iter().zip(sources) {
+    for (file, source) in QUANTIZED {
         let quantized = rig(file);
         let rest = bounds(&Workspace::at(&quantized, None, 0.0));
         let launch = Launch { paused: true, color: ColorDepth::None, ..Launch::default() };
