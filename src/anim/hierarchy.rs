@@ -196,12 +196,15 @@ fn update_joint_matrices_body(
     }
 }
 
-/// For each node, its bind-pose global `inverse(IBM)` when it is a joint of some skin with
-/// an invertible IBM; the first skin that lists the node wins (skins sharing a joint should
-/// agree; when they do not, `diagnose` is where that is reported).
-pub fn bind_globals(rig: &Rig) -> Vec<Option<Mat4>> {
+/// For each node, its bind-pose global `dequantization * inverse(IBM)` when it is a joint of
+/// some skin with an invertible IBM; the first skin that lists the node wins (skins sharing a
+/// joint should agree; when they do not, `diagnose` is where that is reported).
+/// `dequantizations` is per skin (`RestBind::dequantization`): identity unless the skin's
+/// positions are quantized, whose bind pose is where the dequantized mesh was bound.
+pub fn bind_globals(rig: &Rig, dequantizations: &[Mat4]) -> Vec<Option<Mat4>> {
     let mut out = vec![None; rig.nodes.len()];
-    for skin in &rig.skins {
+    for (s, skin) in rig.skins.iter().enumerate() {
+        let dequantize = dequantizations.get(s).copied().unwrap_or(Mat4::IDENTITY);
         for (i, &joint) in skin.joints.iter().enumerate() {
             let inverse_bind = skin.inverse_bind.get(i).copied().unwrap_or(Mat4::IDENTITY);
             let Some(slot) = out.get_mut(joint) else {
@@ -210,7 +213,7 @@ pub fn bind_globals(rig: &Rig) -> Vec<Option<Mat4>> {
             if slot.is_some() {
                 continue;
             }
-            let bind = inverse_bind.inverse();
+            let bind = dequantize * inverse_bind.inverse();
             if inverse_bind.determinant().abs() > f32::MIN_POSITIVE && bind.is_finite() {
                 *slot = Some(bind);
             }
@@ -486,7 +489,7 @@ pub(super) mod tests {
             ],
             ..Rig::default()
         };
-        let bind = bind_globals(&rig);
+        let bind = bind_globals(&rig, &[Mat4::IDENTITY; 2]);
         assert_eq!(bind.len(), 3);
         // First skin wins for node 0; node 2 has no IBM in skin 1 -> identity.
         assert_eq!(bind[0], Some(Mat4::from_translation(Vec3::new(0.0, 2.0, 0.0))));

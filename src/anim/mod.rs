@@ -19,6 +19,7 @@
 //! pub struct Playback { .. }  // time, speed, LoopMode { Loop, Once, PingPong }, paused
 //! ```
 
+mod bind;
 mod crosscheck;
 mod engine;
 mod hierarchy;
@@ -41,6 +42,7 @@ mod test_rig;
 #[cfg(test)]
 mod tracks_tests;
 
+pub use bind::{BindVerdict, RestBind, dequantizations};
 pub use crosscheck::crosscheck;
 pub use engine::{Engine, drawn_influences, drawn_vertex};
 pub use hierarchy::{bind_globals, compute_bind_globals, compute_globals, compute_joint_matrices};

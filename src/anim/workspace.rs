@@ -42,8 +42,11 @@ pub struct Workspace {
     pub joint_matrices: Vec<Vec<Mat4>>,
     /// One per (node with a mesh, instance, primitive index), in node-index order.
     pub primitives: Vec<DeformedPrimitive>,
-    /// Bind-pose global of each node that is a joint (`inverse(IBM)`), fixed per rig.
+    /// Bind-pose global of each node that is a joint (`inverse(IBM)`, dequantized), fixed
+    /// per rig.
     bind: Vec<Option<Mat4>>,
+    /// Per skin: `RestBind::dequantization`, what the bind pose applies to stored positions.
+    dequantizations: Vec<Mat4>,
     sampler: Sampler,
     /// Per skin: the joint matrices as skinning palettes, written by `update_matrices`.
     palettes: Vec<Palette>,
@@ -111,12 +114,14 @@ impl Workspace {
             }
         }
         let max_channels = rig.clips.iter().map(|c| c.channels.len()).max();
+        let dequantizations = super::bind::dequantizations(rig);
         let mut workspace = Self {
             pose: Pose::rest(rig),
             globals: vec![Mat4::IDENTITY; rig.nodes.len()],
             joint_matrices: rig.skins.iter().map(|s| vec![Mat4::IDENTITY; s.joints.len()]).collect(),
             primitives,
-            bind: bind_globals(rig),
+            bind: bind_globals(rig, &dequantizations),
+            dequantizations,
             sampler: Sampler::with_capacity(max_channels.unwrap_or(0)),
             palettes: Vec::new(),
             pose_cache: PoseCache::new(rig),
@@ -222,17 +227,22 @@ impl Workspace {
     /// multiplying the round-off in, and skinned primitives are their stored positions
     /// after morphing (rest weights), as the spec says. Rigid primitives use their bind
     /// globals (a prop parented to a hand follows the hand's bind pose).
+    ///
+    /// A skin with quantized positions is the exception: its stored positions are the
+    /// quantizer's grid and its inverse bind matrices carry the dequantization `D`
+    /// (`RestBind`), so its joints sit at `D * inverse(IBM)`, its joint matrices are `D` and
+    /// its mesh is drawn dequantized, where the rest pose draws it, not as a grid.
     pub fn evaluate_bind(&mut self, rig: &Rig) {
         self.pose.reset(rig);
         compute_bind_globals(rig, &self.pose, &self.bind, &mut self.globals);
-        for joints in &mut self.joint_matrices {
-            joints.fill(Mat4::IDENTITY);
+        for (s, joints) in self.joint_matrices.iter_mut().enumerate() {
+            joints.fill(self.dequantizations.get(s).copied().unwrap_or(Mat4::IDENTITY));
         }
-        // A `skin` without `update_matrices` after this must use identity too.
+        // A `skin` without `update_matrices` after this must use the same matrices.
         for (palette, joints) in self.palettes.iter_mut().zip(&self.joint_matrices) {
             palette.begin(joints.len());
-            for _ in joints {
-                palette.push(&glam::Affine3A::IDENTITY);
+            for joint in joints {
+                palette.push(&glam::Affine3A::from_mat4(*joint));
             }
         }
         self.deform(rig, true);
@@ -241,8 +251,18 @@ impl Workspace {
     /// Morph, then skin or move rigidly, every primitive, into its buffers.
     fn deform(&mut self, rig: &Rig, bind_pose: bool) {
         let parallel = self.parallel;
-        let Workspace { primitives, joint_matrices, globals, pose, palettes, packed, morphed, drawn, .. } =
-            self;
+        let Workspace {
+            primitives,
+            joint_matrices,
+            globals,
+            pose,
+            palettes,
+            packed,
+            morphed,
+            drawn,
+            dequantizations,
+            ..
+        } = self;
         for (index, out) in primitives.iter_mut().enumerate() {
             let Some(primitive) = rig.meshes.get(out.mesh).and_then(|m| m.primitives.get(out.primitive))
             else {
@@ -293,11 +313,16 @@ impl Workspace {
             }
             let joints = out.skin.and_then(|s| joint_matrices.get(s));
             match joints {
-                Some(_) if bind_pose => {
-                    for n in &mut out.normals {
-                        *n = n.normalize_or_zero();
+                Some(_) if bind_pose => match out.skin.and_then(|s| dequantizations.get(s)) {
+                    Some(dequantize) if *dequantize != Mat4::IDENTITY => {
+                        rigid_in_place(&mut out.positions, &mut out.normals, dequantize)
                     }
-                }
+                    _ => {
+                        for n in &mut out.normals {
+                            *n = n.normalize_or_zero();
+                        }
+                    }
+                },
                 Some(joints) => skin_in_place(&mut out.positions, &mut out.normals, sets, joints),
                 None => {
                     let global = *globals.get(out.node).unwrap_or(&Mat4::IDENTITY);

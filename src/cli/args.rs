@@ -358,7 +358,8 @@ pub struct RenderArgs {
     /// Zoom factor (2 = twice as close as the framing distance).
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     pub zoom: f32,
-    /// Draw the skeleton over the mesh.
+    /// Draw the skeleton over the mesh (a file with no mesh to draw shows its skeleton
+    /// without it).
     #[arg(long)]
     pub bones: bool,
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]

@@ -41,7 +41,10 @@ pub fn run(args: &RenderArgs) -> Result<u8, Failure> {
     let (cols, rows) = (args.size.0 as usize, args.size.1 as usize);
     let mut raster = Raster::for_grid(cols, rows, mode);
     let skin = if rig.skins.is_empty() { None } else { Some(0) };
-    let opts = SceneOptions { bones: args.bones, skin, ..SceneOptions::default() };
+    // With nothing to draw but nodes (a .vrma, a clip library) the skeleton is the picture,
+    // as in the viewer; over a mesh it stays opt-in.
+    let bones = args.bones || ws.primitives.is_empty();
+    let opts = SceneOptions { bones, skin, ..SceneOptions::default() };
     draw_scene(&mut raster, &camera, &rig, &ws, None, &opts, &mut SceneScratch::default());
     let depth = match args.color {
         ColorArg::Never => ColorDepth::None,

@@ -13,6 +13,7 @@
 
 use super::codes;
 use super::finding::{Sink, dart_num};
+use crate::anim::RestBind;
 use crate::rig::{Primitive, Rig, Skin};
 use glam::Mat4;
 
@@ -137,25 +138,14 @@ fn bind_mismatch(
     tolerance: f32,
     sink: &mut Sink,
 ) {
-    let matrices: Vec<Option<Mat4>> = skin
-        .joints
-        .iter()
-        .zip(&skin.inverse_bind)
-        // A rest pose that is not finite is reported where it starts, at the node
-        // (RIG_NODE_TRANSFORM_NOT_FINITE), not as a NaN mismatch of every joint below it.
-        .map(|(&node, ibm)| rest.get(node).filter(|g| g.is_finite()).map(|g| *g * *ibm))
-        .collect();
-    let root = skin.joint_order.first().copied().unwrap_or(0);
-    let Some(Some(common)) = matrices.get(root).copied() else { return };
-    let mut odd = 0;
-    for (j, m) in matrices.iter().enumerate() {
-        let Some(m) = m else { continue };
-        let diff = max_abs_diff(m, &common);
+    let measure = RestBind::measure(rig, s, rest);
+    let Some(common) = measure.common else { return };
+    for (j, m) in measure.joints.iter().enumerate() {
+        let (Some(m), Some(diff)) = (m, measure.joint_diff(j)) else { continue };
         // A NaN difference is reported too.
-        if !(diff.is_nan() || diff > tolerance) {
+        if !measure.joint_is_odd(j, tolerance) {
             continue;
         }
-        odd += 1;
         let node = skin.joints[j];
         let unused = uses.and_then(|u| u.get(j)) == Some(&0);
         sink.general(codes::IBM_BIND_MISMATCH, format!("/skins/{s}/joints/{j}"), || {
@@ -177,8 +167,7 @@ fn bind_mismatch(
             }
         });
     }
-    let off = max_abs_diff(&common, &Mat4::IDENTITY);
-    if odd == 0 && (off.is_nan() || off > tolerance) && !quantized_positions(rig, s) {
+    if measure.skin_is_off(tolerance) {
         let (scale, rotation, translation) = common.to_scale_rotation_translation();
         let (axis, angle) = rotation.to_axis_angle();
         // Report the shorter way round: 270 degrees about x is 90 degrees about -x.
@@ -238,27 +227,6 @@ fn joint_pull(rig: &Rig, s: usize, j: usize, delta: &Mat4) -> f32 {
         });
     }
     most
-}
-
-/// Whether a mesh skinned by skin `s` stores POSITION as integers (KHR_mesh_quantization).
-/// Its bind space is then the quantizer's grid and the inverse bind matrices carry the
-/// dequantization, so every joint differing from its bind pose by the same transform is
-/// that dequantization, not something to report.
-fn quantized_positions(rig: &Rig, s: usize) -> bool {
-    let quantized = |m: usize| {
-        rig.storage.primitives.iter().any(|p| {
-            p.mesh == m && p.attributes.iter().any(|a| a.name == "POSITION" && a.component != "FLOAT")
-        })
-    };
-    rig.nodes.iter().filter(|n| n.skin == Some(s)).filter_map(|n| n.mesh).any(quantized)
-}
-
-pub(crate) fn max_abs_diff(a: &Mat4, b: &Mat4) -> f32 {
-    a.to_cols_array()
-        .iter()
-        .zip(b.to_cols_array().iter())
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0f32, |m, d| if m.is_nan() || d.is_nan() { f32::NAN } else { m.max(d) })
 }
 
 fn usage_rules(rig: &Rig, s: usize, skin: &Skin, uses: &[u32], few: u32, sink: &mut Sink) {

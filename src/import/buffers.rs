@@ -167,11 +167,14 @@ pub(crate) fn percent_decode(uri: &str) -> Result<String, String> {
 mod tests {
     use super::*;
 
-    fn temp_folder(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("rigscope-buffers-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).ok();
-        dir
+    /// A fresh folder, removed when the guard drops (pass or fail), and its path.
+    fn temp_folder(tag: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("rigscope-buffers-{tag}-"))
+            .tempdir()
+            .expect("temp folder");
+        let path = dir.path().to_path_buf();
+        (dir, path)
     }
 
     #[test]
@@ -192,7 +195,7 @@ mod tests {
 
     #[test]
     fn escaping_and_remote_paths_are_refused() {
-        let dir = temp_folder("escape");
+        let (_dir_guard, dir) = temp_folder("escape");
         let refused = |uri: &str| contained_path(uri, &dir).err().unwrap_or_default();
         assert!(refused("../x.bin").contains("'..'"));
         assert!(refused("sub/../../x.bin").contains("'..'"));
@@ -202,29 +205,25 @@ mod tests {
         assert!(refused("http://example.com/x.bin").contains("remote"));
         assert!(refused("file:///etc/passwd").contains("remote"));
         assert!(refused("missing.bin").contains("does not exist"));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_file_inside_the_folder_is_found() {
-        let dir = temp_folder("inside");
+        let (_dir_guard, dir) = temp_folder("inside");
         std::fs::create_dir_all(dir.join("sub")).ok();
         std::fs::write(dir.join("sub").join("a b.bin"), [7u8; 4]).ok();
         let found = contained_path("sub/a%20b.bin", &dir);
         assert!(found.is_ok_and(|p| p.ends_with("sub/a b.bin")));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[cfg(unix)]
     #[test]
     fn a_symlink_out_of_the_folder_is_refused() {
-        let dir = temp_folder("symlink");
-        let outside = temp_folder("symlink-target");
+        let (_dir_guard, dir) = temp_folder("symlink");
+        let (_outside_guard, outside) = temp_folder("symlink-target");
         std::fs::write(outside.join("secret.bin"), [1u8; 4]).ok();
         std::os::unix::fs::symlink(outside.join("secret.bin"), dir.join("link.bin")).ok();
         let err = contained_path("link.bin", &dir).err().unwrap_or_default();
         assert!(err.contains("outside the asset's folder"), "{err}");
-        let _ = std::fs::remove_dir_all(&dir);
-        let _ = std::fs::remove_dir_all(&outside);
     }
 }

@@ -58,16 +58,19 @@ fn json_text(path: &Path) -> Option<Vec<u8>> {
 mod tests {
     use super::*;
 
-    fn folder(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("rigscope-external-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    /// A fresh folder, removed when the guard drops (pass or fail), and its path.
+    fn folder(tag: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("rigscope-external-{tag}-"))
+            .tempdir()
+            .expect("temp folder");
+        let path = dir.path().to_path_buf();
+        (dir, path)
     }
 
     #[test]
     fn a_gltf_names_its_bin_files_but_not_data_uris_or_escapes() {
-        let dir = folder("gltf");
+        let (_dir_guard, dir) = folder("gltf");
         std::fs::write(dir.join("a b.bin"), [0u8; 4]).unwrap();
         std::fs::write(
             dir.join("rig.gltf"),
@@ -80,17 +83,15 @@ mod tests {
         .unwrap();
         let found = external_files(&dir.join("rig.gltf"));
         assert_eq!(found, vec![dir.join("a b.bin").canonicalize().unwrap()]);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn a_glb_with_its_own_bin_chunk_names_nothing_and_junk_names_nothing() {
-        let dir = folder("glb");
+        let (_dir_guard, dir) = folder("glb");
         std::fs::write(dir.join("walker.glb"), crate::cli::BUNDLED_SAMPLE).unwrap();
         assert!(external_files(&dir.join("walker.glb")).is_empty());
         std::fs::write(dir.join("junk.gltf"), b"{\"buffers\": [").unwrap();
         assert!(external_files(&dir.join("junk.gltf")).is_empty());
         assert!(external_files(&dir.join("absent.gltf")).is_empty());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -58,8 +58,8 @@ mod tests {
 
     #[test]
     fn mapped_and_read_files_give_the_same_bytes() {
-        let dir = std::env::temp_dir().join(format!("rigscope-file-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let guard = tempfile::Builder::new().prefix("rigscope-file-").tempdir().unwrap();
+        let dir = guard.path();
         let full = dir.join("full.bin");
         let data: Vec<u8> = (0..10_000u32).map(|i| (i * 7 % 251) as u8).collect();
         std::fs::write(&full, &data).unwrap();
@@ -73,6 +73,5 @@ mod tests {
         assert!(matches!(nothing, FileBytes::Read(_)));
         assert!(nothing.is_empty());
         assert!(FileBytes::open(&dir.join("missing.bin")).is_err());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

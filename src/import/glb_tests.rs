@@ -55,11 +55,12 @@ fn fingerprint(rig: &Rig) -> String {
     format!("{rig:?}")
 }
 
-fn temp_folder(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rigscope-glb-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).ok();
-    dir
+/// A fresh folder, removed when the guard drops (pass or fail), and its path.
+fn temp_folder(tag: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir =
+        tempfile::Builder::new().prefix(&format!("rigscope-glb-{tag}-")).tempdir().expect("temp folder");
+    let path = dir.path().to_path_buf();
+    (dir, path)
 }
 
 /// Every .glb the tests can see: the bundled samples and, when `RIGSCOPE_ASSETS` is set,
@@ -101,13 +102,12 @@ fn a_glb_loads_as_the_same_rig_as_its_gltf_forms() {
             load_bytes(&embedded, "x.gltf", None).map(|r| fingerprint(&r)).map_err(|e| e.to_string());
         assert_eq!(from_glb, from_embedded, "{name}: .glb vs .gltf with a data URI");
 
-        let dir = temp_folder("external");
+        let (_dir_guard, dir) = temp_folder("external");
         json["buffers"][0]["uri"] = json!("the%20buffer.bin");
         std::fs::write(dir.join("the buffer.bin"), bin).ok();
         std::fs::write(dir.join("x.gltf"), serde_json::to_vec(&json).unwrap_or_default()).ok();
         let from_external = load(&dir.join("x.gltf")).map(|r| fingerprint(&r)).map_err(|e| e.to_string());
         assert_eq!(from_glb, from_external, "{name}: .glb vs .gltf with an external buffer");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 

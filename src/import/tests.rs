@@ -413,9 +413,8 @@ fn node_numbers_beyond_f32_are_reported_where_they_are() {
 
 #[test]
 fn external_buffers_follow_the_folder_rules() {
-    let dir = std::env::temp_dir().join(format!("rigscope-import-ext-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).ok();
+    let guard = tempfile::Builder::new().prefix("rigscope-import-ext-").tempdir().expect("temp folder");
+    let dir = guard.path().to_path_buf();
     let data: Vec<u8> = [0.0f32, 0.0, 0.0, 1.0, 2.0, 3.0].iter().flat_map(|v| v.to_le_bytes()).collect();
     std::fs::write(dir.join("geo.bin"), &data).ok();
     let doc = |uri: &str| {
@@ -447,7 +446,6 @@ fn external_buffers_follow_the_folder_rules() {
     std::fs::write(dir.join("short.bin"), &data[..20]).ok();
     let short = error_of(load_bytes(&doc("short.bin"), "a.gltf", Some(&dir)));
     assert!(short.contains("buffers[0]: has 20 bytes but its byteLength is 24"), "{short}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -8,9 +8,8 @@ use super::cli::{rigscope, sample};
 
 /// A folder: two clean samples, bad-weights (errors and warnings) in a subfolder, a corrupt
 /// .glb, and a file with another extension that must be left alone.
-fn folder(tag: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("rigscope-check-many-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+fn folder(tag: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (guard, dir) = super::temp::folder(&format!("check-many-{tag}"));
     std::fs::create_dir_all(dir.join("sub")).expect("temp dir");
     for name in ["walker.glb", "seed-arm.gltf"] {
         std::fs::copy(sample(name), dir.join(name)).expect("copy");
@@ -18,7 +17,7 @@ fn folder(tag: &str) -> std::path::PathBuf {
     std::fs::copy(sample("bad-weights.glb"), dir.join("sub/bad-weights.glb")).expect("copy");
     std::fs::write(dir.join("sub/corrupt.glb"), b"glTF\x02\x00\x00\x00garbage").expect("write");
     std::fs::write(dir.join("notes.txt"), b"not a rig").expect("write");
-    dir
+    (guard, dir)
 }
 
 /// (errors, warnings, infos) of one file from the single-file JSON document.
@@ -31,7 +30,7 @@ fn single(path: &str) -> (u64, u64, u64) {
 
 #[test]
 fn a_folder_is_searched_and_summed_with_the_corrupt_file_as_one_error() {
-    let dir = folder("json");
+    let (_guard, dir) = folder("json");
     let shown = dir.display().to_string();
     let run = rigscope(&["check", &shown, "--format", "json"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
@@ -66,7 +65,7 @@ fn a_folder_is_searched_and_summed_with_the_corrupt_file_as_one_error() {
 
 #[test]
 fn exit_codes_follow_errors_and_deny_warnings() {
-    let dir = folder("exit");
+    let (_guard, dir) = folder("exit");
     let good =
         [dir.join("walker.glb").display().to_string(), dir.join("seed-arm.gltf").display().to_string()];
     let run = rigscope(&["check", &good[0], &good[1]]);
@@ -95,7 +94,7 @@ fn exit_codes_follow_errors_and_deny_warnings() {
 
 #[test]
 fn sarif_has_one_result_per_finding_with_rules_and_levels() {
-    let dir = folder("sarif");
+    let (_guard, dir) = folder("sarif");
     let run = rigscope(&["check", &dir.display().to_string(), "--format", "sarif"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     let log: Value = serde_json::from_str(&run.stdout).expect("sarif json");
@@ -120,7 +119,7 @@ fn sarif_has_one_result_per_finding_with_rules_and_levels() {
 
 #[test]
 fn junit_has_a_case_per_file_and_github_a_command_per_finding() {
-    let dir = folder("junit");
+    let (_guard, dir) = folder("junit");
     let shown = dir.display().to_string();
     let run = rigscope(&["check", &shown, "--format", "junit"]);
     assert_eq!(run.code, 1, "{}", run.stderr);

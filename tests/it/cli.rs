@@ -32,16 +32,13 @@ pub fn sample(name: &str) -> String {
     format!("{}/samples/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-fn temp_dir(tag: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("rigscope-cli-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+fn temp_dir(tag: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    super::temp::folder(&format!("cli-{tag}"))
 }
 
 #[test]
 fn every_malformed_file_exits_2_naming_the_file_without_a_panic() {
-    let dir = temp_dir("malformed");
+    let (_guard, dir) = temp_dir("malformed");
     for (name, bytes, phrase) in super::malformed::cases() {
         let path = super::malformed::write_case(&dir, name, &bytes).expect("write case");
         let shown = path.display().to_string();
@@ -65,7 +62,7 @@ fn a_missing_file_and_a_folder_are_input_errors() {
     let run = rigscope(&["inspect", "no/such/file.glb"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.starts_with("rigscope: error: no/such/file.glb: "), "{}", run.stderr);
-    let dir = temp_dir("folder");
+    let (_guard, dir) = temp_dir("folder");
     let run = rigscope(&["inspect", dir.to_str().expect("utf8")]);
     assert_eq!(run.code, 2, "{}", run.stderr);
 }
@@ -241,6 +238,48 @@ fn render_is_deterministic_and_sized() {
     assert_eq!(lines.len(), 20);
     assert!(lines.iter().all(|l| l.chars().count() == 60));
     assert!(plain.stdout.chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)), "braille dots drawn");
+}
+
+/// Cells of a plain render that hold a drawn dot (not blank, not the gizmo's axis letters).
+fn drawn_cells(frame: &str) -> usize {
+    frame.chars().filter(|c| ('\u{2801}'..='\u{28ff}').contains(c)).count()
+}
+
+#[test]
+fn render_of_a_file_without_meshes_draws_its_skeleton() {
+    // seed-arm with its mesh node, mesh and skin dropped: nodes and a clip, like a .vrma.
+    let mut doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(sample("seed-arm.gltf")).expect("sample"))
+            .expect("JSON");
+    let nodes = doc["nodes"].as_array_mut().expect("nodes");
+    nodes.retain(|n| n.get("mesh").is_none());
+    let kept = nodes.len();
+    let object = doc.as_object_mut().expect("object");
+    object.remove("meshes");
+    object.remove("skins");
+    doc["scenes"][0]["nodes"] = serde_json::json!([0]);
+    let (_guard, dir) = super::temp::folder("skeleton-only");
+    let skeleton = dir.join("arm-skeleton.gltf");
+    std::fs::write(&skeleton, serde_json::to_vec(&doc).expect("JSON")).expect("write");
+    // One node and nothing else: only the axis gizmo can be drawn.
+    let lone = dir.join("lone.gltf");
+    std::fs::write(&lone, r#"{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{}]}"#)
+        .expect("write");
+    let render = |file: &std::path::Path, extra: &[&str]| {
+        let path = file.to_str().expect("UTF-8");
+        let run = rigscope(&[&["render", path, "--size", "60x20", "--color", "never"], extra].concat());
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+    };
+    assert_eq!(rigscope::load(&skeleton).expect("loads").nodes.len(), kept);
+    let by_default = render(&skeleton, &[]);
+    // The same picture as asking for the bones, and more than the gizmo alone.
+    assert_eq!(by_default, render(&skeleton, &["--bones"]));
+    let gizmo = drawn_cells(&render(&lone, &[]));
+    assert!(drawn_cells(&by_default) > gizmo + 10, "{gizmo} gizmo cells:\n{by_default}");
+    // Over a mesh the skeleton stays opt-in.
+    let arm = std::path::Path::new(&sample("seed-arm.gltf")).to_path_buf();
+    assert_ne!(render(&arm, &[]), render(&arm, &["--bones"]));
 }
 
 /// Every error code bad-weights.glb contains: ignoring them leaves only its warnings.
@@ -643,7 +682,7 @@ fn section<'a>(text: &'a str, title: &str) -> Vec<&'a str> {
 
 #[test]
 fn inspect_columns_line_up_past_index_9() {
-    let dir = temp_dir("many");
+    let (_guard, dir) = temp_dir("many");
     let file = many_indices(&dir, 12);
     let run = rigscope(&["inspect", &file]);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -658,7 +697,6 @@ fn inspect_columns_line_up_past_index_9() {
             assert!(columns.iter().all(|c| *c == columns[0] && c.is_some()), "{needle}: {lines:#?}");
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -695,43 +733,15 @@ fn check_tables_keep_their_columns_whatever_the_cell_widths() {
 /// Skipped with a note when tmux is not installed.
 #[test]
 fn ctrl_c_ends_the_viewer_with_130_and_a_clamped_time_is_said() {
-    let tmux_ok = Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
-    if !tmux_ok {
-        println!("skipping the Ctrl-C test: tmux is not installed");
-        return;
-    }
-    let socket = std::env::temp_dir().join(format!("rigscope-ctrl-c-{}.tmux", std::process::id()));
-    struct Server<'a>(&'a std::path::Path);
-    impl Drop for Server<'_> {
-        fn drop(&mut self) {
-            let _ = Command::new("tmux").arg("-S").arg(self.0).arg("kill-server").output();
-            let _ = std::fs::remove_file(self.0);
-        }
-    }
-    let _server = Server(&socket);
-    let tmux = |args: &[&str]| -> String {
-        let out = Command::new("tmux").arg("-S").arg(&socket).args(args).output().expect("tmux");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
+    let Some(tmux) = super::tmux::Tmux::new("the Ctrl-C test") else { return };
     let walker = sample("walker.glb");
     let cmd =
         format!("{} {walker} --time 99 --paused; echo EXITED $?; sleep 30", env!("CARGO_BIN_EXE_rigscope"));
-    tmux(&["new-session", "-d", "-s", "ctrlc", "-x", "120", "-y", "40", &cmd]);
-    let wait_for = |needle: &str| -> String {
-        let mut screen = String::new();
-        for _ in 0..100 {
-            // -J joins the lines tmux wrapped at the pane's width.
-            screen = tmux(&["capture-pane", "-p", "-J", "-t", "ctrlc"]);
-            if screen.contains(needle) {
-                return screen;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
-        panic!("{needle:?} never appeared:\n{screen}");
-    };
+    tmux.start("ctrlc", 120, 40, &cmd);
+    let wait_for = |needle: &str| tmux.wait_for("ctrlc", &[needle]);
     // The clamped start: the clip's end, 1 s.
     wait_for("1.0000 / 1.0000 s");
-    tmux(&["send-keys", "-t", "ctrlc", "C-c"]);
+    tmux.run(&["send-keys", "-t", "ctrlc", "C-c"]);
     let after = wait_for("EXITED");
     assert!(after.contains("EXITED 130"), "{after}");
     let note =
@@ -746,7 +756,7 @@ fn pose_text_rows_stay_aligned_past_long_names() {
     let mut doc = gltf_json("seed-arm.gltf");
     let long = "a_joint_name_from_a_real_pipeline_export_42";
     doc["nodes"][1]["name"] = Value::from(long);
-    let dir = temp_dir("long-names");
+    let (_guard, dir) = temp_dir("long-names");
     let file = dir.join("long.gltf");
     std::fs::write(&file, serde_json::to_vec(&doc).expect("JSON")).expect("write");
     let run = rigscope(&["pose", file.to_str().expect("UTF-8"), "--rest", "--no-positions"]);
@@ -756,7 +766,6 @@ fn pose_text_rows_stay_aligned_past_long_names() {
     assert!(rows.iter().any(|r| r.contains(long)), "{}", run.stdout);
     let starts: Vec<usize> = rows.iter().map(|r| r.chars().position(|c| c == '[').expect("[")).collect();
     assert!(starts.iter().all(|&s| s == starts[0]), "{starts:?}\n{}", run.stdout);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

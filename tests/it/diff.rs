@@ -5,10 +5,10 @@ use serde_json::Value;
 
 use super::cli::{rigscope, sample};
 
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("rigscope-diff-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
+/// A folder of the test's own (removed when the guard drops) and `name` in it.
+fn temp(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (guard, dir) = super::temp::folder("diff");
+    (guard, dir.join(name))
 }
 
 fn json(args: &[&str]) -> (i32, Value) {
@@ -35,7 +35,7 @@ fn a_file_diffs_equal_to_itself_and_bad_input_exits_2() {
 
 #[test]
 fn a_normalized_copy_differs_in_weights_only() {
-    let out = temp("normalized.glb");
+    let (_out_dir, out) = temp("normalized.glb");
     let run =
         rigscope(&["normalize", &sample("bad-weights.glb"), "-o", &out.display().to_string(), "--force"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -68,7 +68,7 @@ fn a_joint_moved_in_the_json_is_the_one_change_of_its_rest_pose() {
     // Node 3 is b31 at (0.2, 0.1, 0): move it 0.05 along y.
     assert_eq!(gltf["nodes"][3]["name"], "b31");
     gltf["nodes"][3]["translation"] = serde_json::json!([0.2, 0.15, 0.0]);
-    let edited = temp("seed-arm-moved.gltf");
+    let (_edited_dir, edited) = temp("seed-arm-moved.gltf");
     std::fs::write(&edited, serde_json::to_vec(&gltf).expect("json")).expect("write");
     let (code, doc) = json(&["diff", &sample("seed-arm.gltf"), &edited.display().to_string(), "--json"]);
     assert_eq!(code, 1);
@@ -123,7 +123,7 @@ fn a_moved_joint_a_retimed_clip_and_renormalised_weights_in_files() {
         gltf["meshes"][0]["primitives"][0]["attributes"]["WEIGHTS_0"].as_u64().expect("weights") as usize;
     edit_floats(&gltf, &mut bytes, weights, |i, w| if i / 4 == 3 { w * 0.9 } else { w });
     set_buffer(&mut gltf, &bytes);
-    let a = temp("judged-a.gltf");
+    let (_a_dir, a) = temp("judged-a.gltf");
     std::fs::write(&a, serde_json::to_vec(&gltf).expect("json")).expect("write");
 
     assert_eq!(gltf["nodes"][3]["name"], "b31");
@@ -143,9 +143,9 @@ fn a_moved_joint_a_retimed_clip_and_renormalised_weights_in_files() {
     edit_floats(&gltf, &mut bytes, input, |_, t| t * 1.5);
     gltf["accessors"][input]["max"] = serde_json::json!([6.0]);
     set_buffer(&mut gltf, &bytes);
-    let raw = temp("judged-b-raw.gltf");
+    let (_raw_dir, raw) = temp("judged-b-raw.gltf");
     std::fs::write(&raw, serde_json::to_vec(&gltf).expect("json")).expect("write");
-    let b = temp("judged-b.gltf");
+    let (_b_dir, b) = temp("judged-b.gltf");
     let run = rigscope(&["normalize", &raw.display().to_string(), "-o", &b.display().to_string(), "--force"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
 

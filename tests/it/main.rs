@@ -1,6 +1,16 @@
 //! Whole-program tests: one binary, one module per area.
+//!
+//! No test depends on how fast the machine is: waits poll for an event up to `PATIENCE`,
+//! and time is measured only in benchmarks. Every folder and process a test starts is
+//! removed or ended by a guard, pass or fail (`temp`, `tmux`, `slow_link::Session`).
+
+/// Far longer than anything a test waits for takes on a loaded machine: only an event that
+/// never comes runs into it.
+pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(120);
+
 mod assets;
 mod bench;
+mod bind;
 mod check_many;
 mod cli;
 mod compare;
@@ -26,6 +36,8 @@ mod reload;
 mod samples;
 mod simd;
 mod slow_link;
+mod temp;
+mod tmux;
 mod tui;
 mod tui_frictions;
 mod tui_trial2;

@@ -418,9 +418,7 @@ pub fn write_case(dir: &Path, name: &str, bytes: &[u8]) -> std::io::Result<PathB
 
 #[test]
 fn every_malformed_file_is_refused_with_a_specific_message() {
-    let dir = std::env::temp_dir().join(format!("rigscope-malformed-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (_guard, dir) = super::temp::folder("malformed");
     let mut failures = Vec::new();
     for (name, bytes, phrase) in cases() {
         let path = write_case(&dir, name, &bytes).expect("write case");
@@ -438,7 +436,6 @@ fn every_malformed_file_is_refused_with_a_specific_message() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -12,11 +12,8 @@ use std::process::{Command, Output};
 const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/bad-weights.glb");
 
 /// A fresh, empty folder for one test.
-fn folder(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rigscope-normalize-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp folder");
-    dir
+fn folder(tag: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    super::temp::folder(&format!("normalize-{tag}"))
 }
 
 fn normalize(args: &[&str]) -> Output {
@@ -134,7 +131,7 @@ fn assert_json_kept(input: &Value, output: &Value) {
 
 #[test]
 fn the_bad_weights_sample_comes_out_clean_and_otherwise_unchanged() {
-    let dir = folder("glb");
+    let (_guard, dir) = folder("glb");
     let out = dir.join("out.glb");
     let run = normalize(&[SAMPLE, "-o", path_str(&out)]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
@@ -153,12 +150,11 @@ fn the_bad_weights_sample_comes_out_clean_and_otherwise_unchanged() {
     // Only OUT was written: no temporary file is left behind.
     let names: Vec<_> = std::fs::read_dir(&dir).expect("folder").flatten().map(|e| e.file_name()).collect();
     assert_eq!(names, vec![std::ffi::OsString::from("out.glb")]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn gltf_output_loads_with_an_embedded_buffer() {
-    let dir = folder("gltf");
+    let (_guard, dir) = folder("gltf");
     let out = dir.join("out.gltf");
     let run = normalize(&[SAMPLE, "-o", path_str(&out), "--max-influences", "4"]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
@@ -174,12 +170,11 @@ fn gltf_output_loads_with_an_embedded_buffer() {
     // With at most 4 influences, rigscope's own >4 rule is gone too.
     assert_eq!(report.with_code("RIG_MORE_THAN_4_INFLUENCES").count(), 0);
     assert_same_except_weights(&load(Path::new(SAMPLE)), &after);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn the_input_is_never_overwritten() {
-    let dir = folder("input");
+    let (_guard, dir) = folder("input");
     let input = dir.join("in.glb");
     std::fs::copy(SAMPLE, &input).expect("copy");
     let original = std::fs::read(&input).expect("read");
@@ -203,12 +198,11 @@ fn the_input_is_never_overwritten() {
         }
     }
     assert_eq!(std::fs::read(&input).expect("read"), original);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn an_existing_output_needs_force_and_other_extensions_are_refused() {
-    let dir = folder("force");
+    let (_guard, dir) = folder("force");
     let out = dir.join("out.glb");
     std::fs::write(&out, b"keep me").expect("write");
     let run = normalize(&[SAMPLE, "-o", path_str(&out)]);
@@ -228,7 +222,6 @@ fn an_existing_output_needs_force_and_other_extensions_are_refused() {
     let run = normalize(&[SAMPLE, "-o", path_str(&dir.join("x.glb")), "--max-influences", "0"]);
     assert_eq!(run.status.code(), Some(2));
     assert!(!dir.join("x.glb").exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn assets_dir() -> Option<PathBuf> {
@@ -244,7 +237,7 @@ fn real_assets_round_trip() {
     let Some(assets) = assets_dir() else {
         return;
     };
-    let dir = folder("assets");
+    let (_guard, dir) = folder("assets");
     // INDEX.md: CesiumMan-legacy has 210 vertices the validator calls non-normalised, Fox none.
     for (file, non_normalized) in [("CesiumMan-legacy/CesiumMan.glb", 210), ("Fox/Fox.glb", 0)] {
         let input = assets.join(file);
@@ -264,7 +257,6 @@ fn real_assets_round_trip() {
             before.meshes.iter().flat_map(|m| &m.primitives).map(|p| p.vertex_count()).sum::<usize>();
         assert!(text.contains(&format!("vertices touched     {non_normalized} of {vertices}")), "{text}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `normalize --force` killed at moments spread over its whole run leaves OUT either as it
@@ -272,12 +264,11 @@ fn real_assets_round_trip() {
 /// and renames it into place).
 #[test]
 fn an_interrupted_normalize_never_leaves_out_truncated() {
-    let dir = folder("interrupted");
+    let (_guard, dir) = folder("interrupted");
     let input = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/walker.glb");
     let out = dir.join("out.glb");
     let args = ["normalize", input, "-o", path_str(&out), "--max-influences", "2", "--force"];
     assert_interrupted_writes_leave_old_or_complete(&args, &out);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Runs `rigscope ARGS` (which writes OUT with `--force`) once whole, then kills it at moments

@@ -13,11 +13,8 @@ fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pipeline").join(name)
 }
 
-fn folder(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rigscope-normalize-pipeline-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp folder");
-    dir
+fn folder(tag: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    super::temp::folder(&format!("normalize-pipeline-{tag}"))
 }
 
 /// Runs normalize FILE -o OUT; returns its summary.
@@ -107,7 +104,7 @@ fn assert_nothing_unused(doc: &Value) {
 
 #[test]
 fn draco_files_come_out_decoded_and_clean() {
-    let dir = folder("draco");
+    let (_guard, dir) = folder("draco");
     for name in ["draco-walker.glb", "draco-tentacle-sequential.glb", "draco-tentacle-valence.glb"] {
         let input = fixture(name);
         let out = dir.join(name);
@@ -128,14 +125,13 @@ fn draco_files_come_out_decoded_and_clean() {
         assert_eq!(a.indices, b.indices);
         assert_eq!(a.influences[0].joints.len(), b.influences[0].joints.len());
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_copy_elsewhere_carries_its_external_image() {
     let input = fixture("normalize-textured/seed-arm.gltf");
     let png = std::fs::read(fixture("normalize-textured/checker.png")).expect("png");
-    let dir = folder("image");
+    let (_guard, dir) = folder("image");
     for name in ["out.gltf", "out.glb"] {
         let out = dir.join(name);
         let summary = normalize(&input, &out);
@@ -158,13 +154,12 @@ fn a_copy_elsewhere_carries_its_external_image() {
         std::fs::read_dir(&dir).expect("folder").flatten().map(|e| e.file_name()).collect();
     names.sort();
     assert_eq!(names, vec!["out.glb", "out.gltf"]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn repaired_weights_leave_nothing_behind_and_the_file_does_not_grow() {
     let input = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("samples/bad-weights.glb");
-    let dir = folder("prune");
+    let (_guard, dir) = folder("prune");
     let out = dir.join("out.glb");
     let summary = normalize(&input, &out);
     assert!(summary.contains("removed what nothing refers to any more"), "{summary}");
@@ -173,5 +168,4 @@ fn repaired_weights_leave_nothing_behind_and_the_file_does_not_grow() {
     // The repaired sets replace the old ones in the same component types.
     assert!(b.len() <= a.len(), "{} -> {} bytes", a.len(), b.len());
     assert_eq!(weight_findings(&load(&out)), 0);
-    let _ = std::fs::remove_dir_all(&dir);
 }

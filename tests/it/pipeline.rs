@@ -452,8 +452,7 @@ fn a_fallback_buffer_with_data_is_used_and_decoding_replaces_a_missing_one() {
     let with_fallback = load(&fixture("seed-arm.gltfpack-cf.gltf"));
     compare(&arm, &with_fallback, &GLTFPACK);
 
-    let dir = std::env::temp_dir().join(format!("rigscope-fallback-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp folder");
+    let (_guard, dir) = super::temp::folder("fallback");
     let name = "seed-arm.gltfpack-cf";
     let text = std::fs::read_to_string(fixture(&format!("{name}.gltf"))).expect("gltf");
     let doc: serde_json::Value = serde_json::from_str(&text).expect("json");
@@ -478,7 +477,6 @@ fn a_fallback_buffer_with_data_is_used_and_decoding_replaces_a_missing_one() {
     std::fs::remove_file(dir.join(format!("{name}.fallback.bin"))).expect("remove");
     let decoded = load(&dir.join(format!("{name}.gltf")));
     compare(&arm, &decoded, &GLTFPACK);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A quantizer folds the dequantization into the inverse bind matrices, so the whole skin

@@ -1,20 +1,15 @@
 //! `rigscope record` as a user runs it: the same arguments write the same bytes, OUT is
 //! never replaced without `--force`, and what is wrong is named with exit 2.
 
-use std::path::PathBuf;
-
 use super::cli::{rigscope, sample};
 
-fn folder(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rigscope-record-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp folder");
-    dir
+fn folder(tag: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    super::temp::folder(&format!("record-{tag}"))
 }
 
 #[test]
 fn recording_twice_writes_the_same_bytes_in_both_formats() {
-    let dir = folder("twice");
+    let (_guard, dir) = folder("twice");
     let walker = sample("walker.glb");
     for ext in ["cast", "gif"] {
         let (a, b) = (dir.join(format!("a.{ext}")), dir.join(format!("b.{ext}")));
@@ -40,12 +35,11 @@ fn recording_twice_writes_the_same_bytes_in_both_formats() {
     }
     // Nothing but the four recordings: no temporary file left behind.
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 4);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn an_existing_out_needs_force_and_a_bad_request_exits_2() {
-    let dir = folder("force");
+    let (_guard, dir) = folder("force");
     let walker = sample("walker.glb");
     let out = dir.join("walk.cast");
     std::fs::write(&out, "mine").unwrap();
@@ -69,12 +63,11 @@ fn an_existing_out_needs_force_and_a_bad_request_exits_2() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("no clip named or numbered 'fly'"), "{}", run.stderr);
     assert!(!gif.exists());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_cast_frame_is_what_render_prints_for_the_same_view() {
-    let dir = folder("render");
+    let (_guard, dir) = folder("render");
     let walker = sample("walker.glb");
     let out = dir.join("one.cast");
     let view = ["--clip", "walk", "--size", "60x20", "--yaw", "25", "--pitch", "10"];
@@ -96,14 +89,13 @@ fn a_cast_frame_is_what_render_prints_for_the_same_view() {
     let data = event[2].as_str().unwrap();
     let frame = data.strip_prefix("\u{1b}[?25l\u{1b}[2J\u{1b}[H").expect("cleared, then home");
     assert_eq!(format!("{}\n", frame.replace("\r\n", "\n")), rendered.stdout);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `--to` past the clip's end records the clip and says so, as `pose` and `render` do for
 /// `--time`: the same bytes as a recording to the end.
 #[test]
 fn a_range_past_the_clip_is_clamped_and_said() {
-    let dir = folder("clamp");
+    let (_guard, dir) = folder("clamp");
     let walker = sample("walker.glb");
     let (whole, past) = (dir.join("whole.cast"), dir.join("past.cast"));
     let run = rigscope(&["record", &walker, "-o", whole.to_str().unwrap(), "--fps", "5"]);
@@ -122,7 +114,7 @@ fn a_range_past_the_clip_is_clamped_and_said() {
 /// `normalize` does: both write through the same temporary file renamed into place.
 #[test]
 fn an_interrupted_record_never_leaves_out_truncated() {
-    let dir = folder("interrupted");
+    let (_guard, dir) = folder("interrupted");
     let walker = sample("walker.glb");
     for ext in ["cast", "gif"] {
         let out = dir.join(format!("walk.{ext}"));
@@ -130,5 +122,4 @@ fn an_interrupted_record_never_leaves_out_truncated() {
         let args = ["record", &walker, "-o", out_str, "--clip", "walk", "--size", "60x20", "--force"];
         super::normalize::assert_interrupted_writes_leave_old_or_complete(&args, &out);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,20 +1,17 @@
 //! Live reload end to end: files rewritten on disk under a watch, the results adopted by a
 //! running (headless) app. Waits are generous bounds, not timings.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use rigscope::tui::watch::{Reload, Watch};
 use rigscope::tui::{App, Launch};
 
 /// Far longer than a reload takes; only a watcher that never fires runs into it.
-const BOUND: Duration = Duration::from_secs(20);
+const BOUND: Duration = crate::PATIENCE;
 
-fn folder(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rigscope-reload-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp folder");
-    dir
+fn folder(tag: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    super::temp::folder(&format!("reload-{tag}"))
 }
 
 /// Replaces `path` the way editors save: a temporary file renamed over it.
@@ -30,7 +27,7 @@ fn next(watch: &Watch) -> Reload {
 
 #[test]
 fn a_broken_save_keeps_the_old_rig_and_the_next_good_one_is_adopted() {
-    let dir = folder("glb");
+    let (_guard, dir) = folder("glb");
     let file = dir.join("rig.glb");
     std::fs::write(&file, rigscope::samplegen::walker()).unwrap();
     let launch = Launch { paused: true, ..Launch::default() };
@@ -71,12 +68,11 @@ fn a_broken_save_keeps_the_old_rig_and_the_next_good_one_is_adopted() {
         "{text}"
     );
     assert!(text.contains(&format!("-{} joints", joints(&old))), "{text}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn the_polling_watch_sees_a_save_too() {
-    let dir = folder("poll");
+    let (_guard, dir) = folder("poll");
     let file = dir.join("rig.glb");
     std::fs::write(&file, rigscope::samplegen::walker()).unwrap();
     let launch = Launch { paused: true, ..Launch::default() };
@@ -93,12 +89,11 @@ fn the_polling_watch_sees_a_save_too() {
         Reload::Loaded(fresh) => assert_eq!(fresh.rig.skins[0].joints.len(), 17),
         Reload::Failed(why) => panic!("{why}"),
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn rewriting_a_gltf_s_external_buffer_reloads_it() {
-    let dir = folder("bin");
+    let (_guard, dir) = folder("bin");
     // seed-arm.gltf with its embedded buffer moved to a .bin beside it.
     let text = std::fs::read_to_string(super::cli::sample("seed-arm.gltf")).unwrap();
     let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -133,7 +128,6 @@ fn rewriting_a_gltf_s_external_buffer_reloads_it() {
         Reload::Failed(why) => assert!(why.contains("arm.gltf"), "{why}"),
         Reload::Loaded(_) => panic!("a truncated buffer loaded"),
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The real viewer in tmux, paused on its second clip, while its file is saved over: the
@@ -141,43 +135,15 @@ fn rewriting_a_gltf_s_external_buffer_reloads_it() {
 /// rig (taken). Skipped with a note when tmux is not installed.
 #[test]
 fn the_running_viewer_follows_saves_of_its_file() {
-    let tmux_ok = std::process::Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
-    if !tmux_ok {
-        println!("skipping the tmux reload test: tmux is not installed");
-        return;
-    }
-    let dir = folder("tmux");
-    let socket = dir.join("tmux.sock");
-    struct Server<'a>(&'a Path);
-    impl Drop for Server<'_> {
-        fn drop(&mut self) {
-            let _ = std::process::Command::new("tmux").arg("-S").arg(self.0).arg("kill-server").output();
-        }
-    }
-    let _server = Server(&socket);
-    let tmux = |args: &[&str]| -> String {
-        let out =
-            std::process::Command::new("tmux").arg("-S").arg(&socket).args(args).output().expect("tmux");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
-    let file = dir.join("rig.glb");
+    let Some(tmux) = super::tmux::Tmux::new("the tmux reload test") else { return };
+    let file = tmux.dir().join("rig.glb");
     let walker = rigscope::samplegen::walker();
     std::fs::write(&file, &walker).unwrap();
     let cmd = format!("{} {} --paused; sleep 30", env!("CARGO_BIN_EXE_rigscope"), file.display());
-    tmux(&["new-session", "-d", "-s", "reload", "-x", "140", "-y", "40", &cmd]);
-    let wait_for = |needles: &[&str]| -> String {
-        let mut screen = String::new();
-        for _ in 0..200 {
-            screen = tmux(&["capture-pane", "-p", "-t", "reload"]);
-            if needles.iter().all(|n| screen.contains(n)) {
-                return screen;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        panic!("{needles:?} never all appeared:\n{screen}");
-    };
+    tmux.start("reload", 140, 40, &cmd);
+    let wait_for = |needles: &[&str]| tmux.wait_for("reload", needles);
     wait_for(&["Keyframes: walk"]);
-    tmux(&["send-keys", "-t", "reload", "c"]);
+    tmux.run(&["send-keys", "-t", "reload", "c"]);
     wait_for(&["Keyframes: idle"]);
 
     save(&file, &walker);
@@ -186,5 +152,4 @@ fn the_running_viewer_follows_saves_of_its_file() {
     wait_for(&["reload failed, showing the last good load", "Keyframes: idle", "hips"]);
     save(&file, &rigscope::samplegen::tentacle());
     wait_for(&["reloaded (clip idle is gone): +10 joints", "seg0"]);
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -42,6 +42,8 @@ struct Screen {
     tail: Vec<u8>,
     /// Bytes delivered to the emulator.
     delivered: u64,
+    /// The viewer's side of the pty has closed and every byte it wrote has been delivered.
+    closed: bool,
 }
 
 /// Collects the answers the emulator owes: a cursor-position report for each `ESC[6n`.
@@ -97,7 +99,8 @@ impl Session {
             0,
             Answerer { answers: link.answers, pending: Vec::new() },
         );
-        let screen = Arc::new(Mutex::new(Screen { parser, frames: 0, tail: Vec::new(), delivered: 0 }));
+        let screen =
+            Arc::new(Mutex::new(Screen { parser, frames: 0, tail: Vec::new(), delivered: 0, closed: false }));
         let per_byte = link.bits_per_s.map(|b| Duration::from_secs_f64(8.0 / b as f64));
         let half = link.rtt / 2;
 
@@ -190,6 +193,7 @@ impl Session {
                         break;
                     }
                 }
+                screen.lock().expect("screen").closed = true;
             });
         }
         Session { child, screen, uplink, rtt: link.rtt }
@@ -229,6 +233,19 @@ impl Session {
         None
     }
 
+    /// Waits until the viewer's side of the pty has closed (it exited) and everything it
+    /// wrote has reached the screen; whether that happened within `limit`.
+    pub fn wait_closed(&self, limit: Duration) -> bool {
+        let start = Instant::now();
+        while start.elapsed() < limit {
+            if self.screen.lock().expect("screen").closed {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        false
+    }
+
     /// Waits up to `limit` for the viewer to exit; its exit code, or `None` (then it is killed).
     pub fn exit(mut self, limit: Duration) -> Option<u32> {
         let start = Instant::now();
@@ -241,6 +258,19 @@ impl Session {
         let _ = self.child.kill();
         let _ = self.child.wait();
         None
+    }
+}
+
+/// A viewer still running when its session ends (a failed assertion, a test that reaped it
+/// itself) is killed, so no test leaves one behind.
+impl Drop for Session {
+    fn drop(&mut self) {
+        // `Ok(None)`: still ours and running. A child reaped elsewhere (`wait4`) answers
+        // with an error, and its pid is not signalled: it may belong to another process now.
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
     }
 }
 
@@ -267,7 +297,7 @@ fn a_terminal_that_never_answers_still_plays_and_quits() {
     let walker = super::cli::sample("walker.glb");
     let link = LinkSpec { bits_per_s: None, rtt: Duration::ZERO, buffer: 2 << 20, answers: false };
     let session = Session::start(&bin, &[&walker], 120, 40, link);
-    let limit = Duration::from_secs(20);
+    let limit = crate::PATIENCE;
     let time_of = |screen: &str| -> Option<String> {
         let at = screen.find(" / 1.0000 s")?;
         screen[..at].rsplit(' ').next().map(str::to_owned)

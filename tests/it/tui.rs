@@ -219,44 +219,11 @@ fn every_render_mode_draws_the_tentacle() {
 /// shown, mouse reporting off). Skipped with a note when tmux is not installed.
 #[test]
 fn tmux_smoke_test() {
-    let tmux_ok = std::process::Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
-    if !tmux_ok {
-        println!("skipping the tmux smoke test: tmux is not installed");
-        return;
-    }
-    let socket = std::env::temp_dir().join(format!("rigscope-test-{}.tmux", std::process::id()));
-    // Kills the test's tmux server and removes its socket however the test ends: a failed
-    // assertion used to leave the viewer playing in a detached session.
-    struct Server<'a>(&'a std::path::Path);
-    impl Drop for Server<'_> {
-        fn drop(&mut self) {
-            let _ = std::process::Command::new("tmux").arg("-S").arg(self.0).arg("kill-server").output();
-            let _ = std::fs::remove_file(self.0);
-        }
-    }
-    let _server = Server(&socket);
-    let tmux = |args: &[&str]| -> String {
-        let out =
-            std::process::Command::new("tmux").arg("-S").arg(&socket).args(args).output().expect("tmux");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
+    let Some(tmux) = super::tmux::Tmux::new("the tmux smoke test") else { return };
     let bin = env!("CARGO_BIN_EXE_rigscope");
     let cmd = format!("{bin} {}; echo EXITED $?; sleep 30", sample("walker.glb"));
-    tmux(&["new-session", "-d", "-s", "smoke", "-x", "120", "-y", "40", &cmd]);
-    let capture = || tmux(&["capture-pane", "-p", "-t", "smoke"]);
-    // Every needle on one capture: a capture can come while a frame is half written.
-    let wait_for = |needles: &[&str]| -> String {
-        let mut screen = String::new();
-        for _ in 0..100 {
-            screen = capture();
-            if needles.iter().all(|n| screen.contains(n)) {
-                return screen;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
-        panic!("{needles:?} never all appeared:\n{screen}");
-    };
-    let first = wait_for(&["Keyframes: walk", "hips", "spine", "thigh.L", " / 1.0000 s"]);
+    tmux.start("smoke", 120, 40, &cmd);
+    let first = tmux.wait_for("smoke", &["Keyframes: walk", "hips", "spine", "thigh.L", " / 1.0000 s"]);
     let time_of = |screen: &str| -> Option<f32> {
         let at = screen.find(" / 1.0000 s")?;
         screen[..at].rsplit(' ').next().and_then(|t| t.parse().ok())
@@ -264,18 +231,10 @@ fn tmux_smoke_test() {
     let t0 = time_of(&first).expect("a time before / 1.0000 s");
     // Polled rather than read once after a fixed wait: on a loaded machine a capture can
     // come before the next frame, or catch none.
-    let mut t1 = t0;
-    for _ in 0..50 {
-        std::thread::sleep(std::time::Duration::from_millis(100));
-        t1 = time_of(&capture()).unwrap_or(t0);
-        if t1 != t0 {
-            break;
-        }
-    }
-    assert!(t1 != t0, "time did not advance: {t0} then {t1}");
+    tmux.wait_until("smoke", &format!("a time other than {t0}"), |s| time_of(s).is_some_and(|t| t != t0));
     // The mouse modes the viewer asked tmux for: button-event tracking (1002) in SGR
     // encoding, never any-motion tracking (1003), which would send every idle move.
-    let mouse = tmux(&[
+    let mouse = tmux.run(&[
         "display-message",
         "-p",
         "-t",
@@ -283,11 +242,16 @@ fn tmux_smoke_test() {
         "#{mouse_all_flag} #{mouse_button_flag} #{mouse_sgr_flag}",
     ]);
     assert_eq!(mouse.trim(), "0 1 1", "any-motion, button-event, SGR mouse modes while running");
-    tmux(&["send-keys", "-t", "smoke", "q"]);
-    let after = wait_for(&["EXITED"]);
+    tmux.run(&["send-keys", "-t", "smoke", "q"]);
+    let after = tmux.wait_for("smoke", &["EXITED"]);
     assert!(after.contains("EXITED 0"), "{after}");
-    let state =
-        tmux(&["display-message", "-p", "-t", "smoke", "#{alternate_on} #{cursor_flag} #{mouse_any_flag}"]);
+    let state = tmux.run(&[
+        "display-message",
+        "-p",
+        "-t",
+        "smoke",
+        "#{alternate_on} #{cursor_flag} #{mouse_any_flag}",
+    ]);
     assert_eq!(state.trim(), "0 1 0", "alternate screen, cursor, mouse after quitting");
 }
 

@@ -8,6 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{Theme, cols, count, num, panel};
+use crate::anim::{BindVerdict, RestBind};
+use crate::diagnose::Options;
 use crate::rig::Transform;
 use crate::tui::app::App;
 
@@ -95,8 +97,11 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
                 )
             }),
         ]));
-        let rest_world = app.rest_globals.get(node).copied().unwrap_or(Mat4::IDENTITY);
-        lines.extend(bind_lines(*ibm, rest_world, theme, &label));
+        if let (Some(s), Some(j)) = (app.skin, app.selected_joint()) {
+            let measure = RestBind::measure(rig, s, &app.rest_globals);
+            let rest_world = app.rest_globals.get(node).copied().unwrap_or(Mat4::IDENTITY);
+            lines.extend(bind_lines(&measure, j, *ibm, rest_world, theme, &label));
+        }
     } else if app.skin.is_some() {
         lines.push(Line::styled("not a joint of this skin", theme.dim));
     }
@@ -139,38 +144,44 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
 }
 
 /// Whether the joint's rest pose is where its inverse bind matrix says the bind pose
-/// was, in words: how far apart the two are (scene units) and by what angle. A rest pose
-/// that is not the bind pose is common and harmless (the mesh is skinned from the bind
-/// pose either way); it matters when a tool treats the rest pose as the bind pose.
+/// was, in words: `check`'s verdict (`RestBind`, the same measure and tolerance, so a
+/// quantized skin's dequantization is no mismatch), and when it is one, how far apart the
+/// two are (scene units) and by what angle. A rest pose that is not the bind pose is common
+/// and harmless (the mesh is skinned from the bind pose either way); it matters when a tool
+/// treats the rest pose as the bind pose.
 fn bind_lines(
+    measure: &RestBind,
+    joint: usize,
     ibm: Mat4,
     rest_world: Mat4,
     theme: &Theme,
     label: &dyn Fn(&str) -> Span<'static>,
 ) -> Vec<Line<'static>> {
-    let bind_world = ibm.inverse();
-    if !bind_world.is_finite() {
-        return vec![Line::from(vec![
-            label("bind"),
-            Span::styled("the inverse bind matrix cannot be inverted", theme.error),
-        ])];
+    let one = |text: &'static str, style| vec![Line::from(vec![label("bind"), Span::styled(text, style)])];
+    if !ibm.inverse().is_finite() {
+        return one("the inverse bind matrix cannot be inverted", theme.error);
     }
+    // Where the bind pose put the joint: relative to the root joint for a joint that check
+    // names alone (as its finding measures it), in the file's own terms for a whole skin.
+    let bind_world = match measure.verdict(joint, Options::default().ibm_tolerance) {
+        BindVerdict::Kept => return one(KEPT, theme.ok),
+        BindVerdict::Unknown => return one("the rest pose is not finite", theme.error),
+        BindVerdict::Joint { .. } => measure.common.unwrap_or(Mat4::IDENTITY) * ibm.inverse(),
+        BindVerdict::Skin => ibm.inverse(),
+    };
     let (_, r_bind, t_bind) = bind_world.to_scale_rotation_translation();
     let (_, r_rest, t_rest) = rest_world.to_scale_rotation_translation();
     let dist = t_bind.distance(t_rest);
     let angle = r_bind.angle_between(r_rest).to_degrees();
-    let err = max_abs_diff(ibm * rest_world, Mat4::IDENTITY);
-    if err <= 1e-3 {
-        return vec![Line::from(vec![
-            label("bind"),
-            Span::styled("the rest pose is the bind pose", theme.ok),
-        ])];
-    }
     vec![
-        Line::from(vec![label("bind"), Span::styled("the rest pose is not the bind pose:", theme.warning)]),
+        Line::from(vec![label("bind"), Span::styled(NOT_KEPT, theme.warning)]),
         Line::from(vec![label(""), Span::raw(format!("{dist:.3} units and {angle:.1}° apart"))]),
     ]
 }
+
+/// The bind line's two verdicts, for tests that compare them with `check`.
+pub const KEPT: &str = "the rest pose is the bind pose";
+pub const NOT_KEPT: &str = "the rest pose is not the bind pose:";
 
 /// "parent hips (0), 3 children: spine, thigh.L +1 more": as many children's names as fit
 /// in `width` columns, whole, then how many were left out.
@@ -219,10 +230,6 @@ fn trs_lines<'a>(
 
 fn vec3(v: Vec3, full: bool) -> String {
     format!("{} {} {}", num(v.x, 3, full), num(v.y, 3, full), num(v.z, 3, full))
-}
-
-fn max_abs_diff(a: Mat4, b: Mat4) -> f32 {
-    a.to_cols_array().iter().zip(b.to_cols_array()).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
 }
 
 #[cfg(test)]
