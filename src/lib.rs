@@ -53,6 +53,7 @@
 #![deny(unsafe_code)]
 
 pub mod anim;
+pub mod attach;
 pub mod cli;
 pub mod diagnose;
 pub mod diff;

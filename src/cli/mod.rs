@@ -136,7 +136,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
 fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
     // The file and the options are checked first, so that what is wrong with them is
     // reported whatever stdout is; `tui::run` then refuses a stdout that is not a terminal.
-    let rig = load_or_bundled(args.file.as_deref())?;
+    let mut rig = load_or_bundled(args.file.as_deref())?;
+    add_anims(&mut rig, &args.anim)?;
     let clip = pick_clip(&rig, args.clip.as_deref())?;
     if !args.time.is_finite() {
         return Err(Failure::input(format!("{}: --time must be a finite number of seconds", rig.source)));
@@ -161,6 +162,7 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
         },
         mouse: !args.no_mouse,
         watch: if args.no_watch { None } else { args.file.clone() },
+        anims: if args.anim.anims.is_empty() { None } else { Some(anim_set(&args.anim)?) },
     };
     let source = rig.source.clone();
     match crate::tui::run(rig, &launch).map_err(|e| Failure::input(format!("{source}: {e}")))? {
@@ -190,6 +192,51 @@ pub fn terminal_color_depth() -> crate::render::ColorDepth {
 /// Loads a rig from a path, mapping the loader's error to an exit-2 failure.
 pub fn load_rig(path: &Path) -> Result<Rig, Failure> {
     crate::import::load(path).map_err(|e| Failure::input(e.to_string()))
+}
+
+/// The `--anim` files and binding options, with the `--map` file read and parsed.
+pub fn anim_set(args: &args::AnimArgs) -> Result<crate::attach::AnimSet, Failure> {
+    let map = match &args.map {
+        None => None,
+        Some(path) => {
+            let shown = path.display();
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Failure::input(format!("{shown}: cannot read the name map: {e}")))?;
+            let map =
+                crate::attach::NameMap::parse(&text).map_err(|e| Failure::input(format!("{shown}: {e}")))?;
+            Some(map)
+        }
+    };
+    let options = crate::attach::BindOptions {
+        mode: match args.bind {
+            args::BindArg::Exact => crate::attach::BindMode::Exact,
+            args::BindArg::Loose => crate::attach::BindMode::Loose,
+        },
+        map,
+        retarget: args.retarget.is_some(),
+    };
+    Ok(crate::attach::AnimSet { files: args.anims.clone(), options })
+}
+
+/// Loads a rig and binds the `--anim` files' clips onto it.
+pub fn load_rig_with(path: &Path, anim: &args::AnimArgs) -> Result<Rig, Failure> {
+    let mut rig = load_rig(path)?;
+    add_anims(&mut rig, anim)?;
+    Ok(rig)
+}
+
+/// Binds the `--anim` files' clips onto `rig`.
+pub fn add_anims(rig: &mut Rig, anim: &args::AnimArgs) -> Result<(), Failure> {
+    if anim.anims.is_empty() && anim.map.is_none() && anim.retarget.is_none() {
+        return Ok(());
+    }
+    if anim.anims.is_empty() {
+        return Err(Failure::input(format!(
+            "{}: --map and --retarget apply to --anim files; none given",
+            rig.source
+        )));
+    }
+    crate::attach::load_with_anims(rig, &anim_set(anim)?).map_err(|e| Failure::input(e.to_string()))
 }
 
 /// Loads `path`, or the embedded sample when no path is given.

@@ -130,6 +130,7 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
         channel_file_index: animations.file_index,
         findings: findings.into_vec(),
         storage: storage::build(json, &compressed, &draco_primitives),
+        attached: Vec::new(),
     })
 }
 
