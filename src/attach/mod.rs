@@ -9,6 +9,7 @@
 //! Everything here is pure except `load`, which reads the files.
 
 pub mod bind;
+pub mod fit;
 
 mod load;
 pub mod names;

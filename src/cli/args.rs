@@ -169,6 +169,31 @@ pub enum Command {
     /// its web player) or an animated GIF (.gif), by OUT's extension. Deterministic: the
     /// same arguments write the same bytes.
     Record(RecordArgs),
+    /// Explain how clips from other files fit a character: which tracks bind and how, which
+    /// bind to nothing (as three.js warns), joints no clip moves, rest pose and scale
+    /// differences, root motion; exit 0 fits, 1 problems, 2 bad input.
+    Fit(FitArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct FitArgs {
+    /// The character (.gltf or .glb).
+    pub character: PathBuf,
+    /// Files whose clips are to play on it.
+    #[arg(required = true, value_name = "LIB")]
+    pub libs: Vec<PathBuf>,
+    /// Print the versioned JSON document instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Binding rules, as for --anim: `exact` (three.js) or `loose`.
+    #[arg(long = "bind", value_enum, default_value_t = BindArg::Exact, value_name = "RULES")]
+    pub bind: BindArg,
+    /// A name map (`SOURCE TARGET` a line, `#` comments), as for --anim.
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<PathBuf>,
+    /// `rest`: judge the clips as `--retarget rest` plays them (rest differences then fit).
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub retarget: Option<RetargetArg>,
 }
 
 #[derive(Debug, Args)]

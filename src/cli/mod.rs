@@ -8,6 +8,7 @@ mod bench;
 mod check;
 mod clamp;
 mod diff;
+mod fit;
 mod generate;
 mod histogram;
 mod inspect;
@@ -84,6 +85,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Some(Command::Man(a)) => generate::man(&a),
         Some(Command::Diff(a)) => diff::run(&a),
         Some(Command::Record(a)) => record::run(&a),
+        Some(Command::Fit(a)) => fit::run(&a),
         None => open_viewer(&cli.open),
     }
 }

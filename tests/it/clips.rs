@@ -200,3 +200,96 @@ fn clip_names_select_library_clips_and_bad_anim_files_exit_2() {
     assert_eq!(run.code, 2, "a binary file is no name map");
     assert!(run.stderr.contains("anims.glb"), "{}", run.stderr);
 }
+
+#[test]
+fn fit_lists_exactly_the_tracks_three_js_warns_about() {
+    let oracle = oracle();
+    for case in oracle["cases"].as_array().expect("cases") {
+        let character = oracle_path(case["character"].as_str().expect("character"));
+        let lib = oracle_path(case["lib"].as_str().expect("lib"));
+        let clip = case["clip"].as_str().expect("clip");
+        let run = rigscope(&["fit", &character, &lib, "--json"]);
+        let doc: Value = serde_json::from_str(&run.stdout).expect("fit json");
+        let clips = doc["libraries"][0]["clips"].as_array().expect("clips");
+        let ours = clips.iter().find(|c| c["name"] == clip).expect("clip in report");
+        assert_eq!(ours["unbound"], case["warnings"], "{clip} of {lib} on {character}");
+        // Unbound tracks are problems: exit 1.
+        let warned = !case["warnings"].as_array().expect("warnings").is_empty();
+        assert_eq!(run.code, if warned { 1 } else { 0 }, "{}", run.stdout);
+    }
+}
+
+#[test]
+fn loose_binding_plays_mixamo_names_as_the_characters_own_clip() {
+    let walker = sample("walker.glb");
+    let mixamo = fixture("mixamo.glb");
+    let fit = rigscope(&["fit", &walker, &mixamo, "--bind", "loose", "--json"]);
+    assert_eq!(fit.code, 0, "{}", fit.stdout);
+    let doc: Value = serde_json::from_str(&fit.stdout).expect("json");
+    let walk = &doc["libraries"][0]["clips"][0];
+    assert_eq!(walk["unbound"].as_array().map(Vec::len), Some(0));
+    assert!(walk["bound"].as_array().expect("bound").iter().all(|b| b["how"] == "prefix"));
+    let worlds = |args: &[&str]| -> Vec<Value> {
+        let run = rigscope(args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let doc: Value = serde_json::from_str(&run.stdout).expect("json");
+        doc["frames"].as_array().expect("frames").iter().map(|f| f["nodes"].clone()).collect()
+    };
+    let own = worlds(&["pose", &walker, "--clip", "#0", "--json", "--no-positions"]);
+    let bound = worlds(&[
+        "pose",
+        &walker,
+        "--anim",
+        &mixamo,
+        "--bind",
+        "loose",
+        "--clip",
+        "walk",
+        "--json",
+        "--no-positions",
+    ]);
+    assert_eq!(own, bound);
+    // By default (three.js's rule) nothing binds and the character stays at rest.
+    let exact = worlds(&["pose", &walker, "--anim", &mixamo, "--clip", "walk", "--json", "--no-positions"]);
+    let rest = worlds(&["pose", &walker, "--rest", "--json", "--no-positions"]);
+    assert!(exact.iter().all(|f| *f == rest[0]));
+    // A map binds what the rules would not, and says so.
+    let dir = std::env::temp_dir().join(format!("rigscope-clips-map-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let map = dir.join("names.txt");
+    std::fs::write(&map, "# Mixamo to walker\nmixamorig:hips\thips\nmixamorig:spine spine\n").expect("map");
+    let fit = rigscope(&["fit", &walker, &mixamo, "--map", map.to_str().expect("utf-8"), "--json"]);
+    let doc: Value = serde_json::from_str(&fit.stdout).expect("json");
+    let bound = doc["libraries"][0]["clips"][0]["bound"].as_array().expect("bound").clone();
+    assert_eq!(bound.len(), 3, "{bound:?}");
+    assert!(bound.iter().all(|b| b["how"] == "map"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn fit_explains_a_rest_pose_mismatch_and_retargeting_answers_it() {
+    let walker = sample("walker.glb");
+    let apose = fixture("apose.glb");
+    let run = rigscope(&["fit", &walker, &apose, "--json"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let doc: Value = serde_json::from_str(&run.stdout).expect("json");
+    let lib = &doc["libraries"][0];
+    let arm = lib["rest"]
+        .as_array()
+        .expect("rest")
+        .iter()
+        .find(|r| r["joint"] == "upper_arm.L")
+        .expect("arm")
+        .clone();
+    // make.mjs turned the arm's rest by 38 degrees about Z.
+    assert!((arm["rotation_degrees"].as_f64().expect("angle") - 38.0).abs() < 0.01, "{arm}");
+    assert!(
+        lib["problems"]
+            .as_array()
+            .expect("problems")
+            .iter()
+            .any(|p| p.as_str().is_some_and(|p| p.contains("38°")))
+    );
+    let run = rigscope(&["fit", &walker, &apose, "--retarget", "rest"]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+}
