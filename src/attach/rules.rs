@@ -7,8 +7,11 @@
 
 use std::collections::HashMap;
 
-/// The loose rules, tightest first, with the names reports give them.
-pub const LOOSE_RULES: [(&str, fn(&str) -> String); 3] = [
+/// A rule: the name reports give it, and the key it makes of a node name.
+pub type Rule = (&'static str, fn(&str) -> String);
+
+/// The loose rules, tightest first.
+pub const LOOSE_RULES: [Rule; 3] = [
     ("prefix", strip_prefix),
     ("prefix+case", prefix_case),
     ("prefix+case+separators", prefix_case_separators),
