@@ -443,4 +443,55 @@ mod tests {
             (angle_degrees(Quat::from_rotation_z(38f32.to_radians()), Quat::IDENTITY) - 38.0).abs() < 1e-3
         );
     }
+
+    /// walker, and a copy in centimetres whose walk also travels 2 m forward (+Z).
+    fn walker_and_centimetre_copy() -> (Rig, Rig) {
+        let walker = crate::import::load_bytes(&crate::samplegen::walker(), "walker.glb", None).unwrap();
+        let mut lib = walker.clone();
+        for node in &mut lib.nodes {
+            node.rest.translation *= 100.0;
+        }
+        let walk = &mut lib.clips[0];
+        let hips = walk.channels.iter_mut().find(|c| c.property == Property::Translation).unwrap();
+        let keys = hips.times.len();
+        let values: Vec<f32> = hips
+            .values
+            .chunks_exact(3)
+            .enumerate()
+            .flat_map(|(k, v)| {
+                [v[0] * 100.0, v[1] * 100.0, v[2] * 100.0 + 200.0 * k as f32 / (keys - 1) as f32]
+            })
+            .collect();
+        hips.values = values.into();
+        (walker, lib)
+    }
+
+    #[test]
+    fn centimetres_on_a_metre_rig_and_root_motion_are_named() {
+        let (walker, lib) = walker_and_centimetre_copy();
+        let report = fit(&walker, &[("cm.glb".to_string(), lib)], &BindOptions::default());
+        let lib = &report.libraries[0];
+        let scale = lib.translation_scale.unwrap();
+        assert!((scale - 100.0).abs() < 1e-3, "{scale}");
+        let words = "translations are about 100x the character's: centimetres on a metre rig";
+        assert!(lib.problems.iter().any(|p| p == words), "{:?}", lib.problems);
+        let motion = lib.clips[0].root_motion.as_ref().unwrap();
+        assert_eq!((motion.joint.as_str(), motion.axis.as_str(), motion.travels), ("hips", "+Z", true));
+        assert!((motion.distance - 200.0).abs() < 1e-3, "{}", motion.distance);
+        // idle only bobs: no travel.
+        assert!(!lib.clips[1].root_motion.as_ref().unwrap().travels);
+        assert_eq!(report.problems, 1);
+        assert!(report.unanimated_joints.iter().any(|j| j == "neck"));
+    }
+
+    #[test]
+    fn a_library_on_its_own_character_fits() {
+        let (walker, _) = walker_and_centimetre_copy();
+        let report = fit(&walker, &[("walker.glb".to_string(), walker.clone())], &BindOptions::default());
+        assert_eq!(report.problems, 0, "{:?}", report.libraries[0].problems);
+        assert!(report.libraries[0].rest.iter().all(|r| r.rotation_degrees == 0.0));
+        let mut text = Vec::new();
+        write_text(&report, &mut text).unwrap();
+        assert!(String::from_utf8(text).unwrap().ends_with("fits: no problems\n"));
+    }
 }
