@@ -45,6 +45,9 @@ pub struct LibraryFit {
     pub summary: Vec<String>,
     /// The findings that make the clips play wrong.
     pub problems: Vec<String>,
+    /// The sentences about the file as a whole (rest poses, scale; also in `summary`).
+    #[serde(skip)]
+    pub general: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -55,6 +58,9 @@ pub struct ClipFit {
     /// Track names three.js binds to nothing (`mixamorigHips.quaternion`), once each, in order.
     pub unbound: Vec<String>,
     pub root_motion: Option<RootMotion>,
+    /// Its own sentences (also in `LibraryFit::summary`).
+    #[serde(skip)]
+    pub summary: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -125,7 +131,8 @@ pub fn fit(character: &Rig, libraries: &[(String, Rig)], options: &BindOptions) 
     }
 }
 
-fn library_fit(
+/// The fit of one library on `character`, given how its nodes bind.
+pub fn library_fit(
     character: &Rig,
     file: &str,
     lib: &Rig,
@@ -156,6 +163,7 @@ fn library_fit(
                 bound,
                 unbound: unbound_tracks(lib, clip, binding),
                 root_motion: root_motion(lib, clip, &heights),
+                summary: Vec::new(),
             }
         })
         .collect();
@@ -190,6 +198,7 @@ fn library_fit(
         translation_scale,
         summary: Vec::new(),
         problems: Vec::new(),
+        general: Vec::new(),
     };
     describe(&mut fit, character, lib, binding, options);
     fit
@@ -197,7 +206,7 @@ fn library_fit(
 
 /// The findings in words; the ones that make clips play wrong are also problems.
 fn describe(fit: &mut LibraryFit, character: &Rig, lib: &Rig, binding: &NodeBinding, options: &BindOptions) {
-    for clip in &fit.clips {
+    for clip in &mut fit.clips {
         let total = clip.bound.len() + clip.unbound.len();
         if !clip.unbound.is_empty() {
             let line = format!(
@@ -208,26 +217,19 @@ fn describe(fit: &mut LibraryFit, character: &Rig, lib: &Rig, binding: &NodeBind
                 list(&clip.unbound, 6)
             );
             fit.problems.push(line.clone());
-            fit.summary.push(line);
+            clip.summary.push(line);
         }
         if let Some(m) = &clip.root_motion {
-            fit.summary.push(if m.travels {
+            clip.summary.push(if m.travels {
                 format!(
                     "{}: root motion on {}: it travels {:.3} along {} over the clip",
-                    clip.name,
-                    m.joint,
-                    m.distance.abs(),
-                    m.axis
+                    clip.name, m.joint, m.distance, m.axis
                 )
             } else {
-                format!(
-                    "{}: in place (no root motion; {} moves {:.3} at most)",
-                    clip.name,
-                    m.joint,
-                    m.distance.abs()
-                )
+                format!("{}: in place ({} ends {:.3} from where it starts)", clip.name, m.joint, m.distance)
             });
         }
+        fit.summary.extend(clip.summary.iter().cloned());
     }
     let mut off: Vec<&JointRest> =
         fit.rest.iter().filter(|r| r.rotation_degrees >= REST_ANGLE_SHOWN_DEGREES).collect();
@@ -260,6 +262,7 @@ fn describe(fit: &mut LibraryFit, character: &Rig, lib: &Rig, binding: &NodeBind
         if !options.retarget {
             fit.problems.push(line.clone());
         }
+        fit.general.push(line.clone());
         fit.summary.push(line);
     }
     if let Some(scale) = fit.translation_scale
@@ -279,6 +282,7 @@ fn describe(fit: &mut LibraryFit, character: &Rig, lib: &Rig, binding: &NodeBind
         };
         let line = format!("translations are about {factor} the character's{units}");
         fit.problems.push(line.clone());
+        fit.general.push(line.clone());
         fit.summary.push(line);
     }
 }

@@ -26,6 +26,7 @@ use crate::rig::{AttachedClip, BoundChannel, Clip, Rig};
 /// `options`. A clip without a name is `animation_N`, as three.js's GLTFLoader names it.
 pub fn attach(character: &mut Rig, source: &Rig, label: &str, options: &BindOptions) {
     let binding = bind::bind_nodes(character, source, options);
+    let report = fit::library_fit(character, label, source, &binding, options);
     for (i, clip) in source.clips.iter().enumerate() {
         let name = clip.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{i}"));
         let (channels, sources) = if options.retarget {
@@ -44,12 +45,21 @@ pub fn attach(character: &mut Rig, source: &Rig, label: &str, options: &BindOpti
             })
             .collect();
         let unbound = bind::unbound_tracks(source, clip, &binding);
+        let fit = report
+            .clips
+            .get(i)
+            .map(|c| c.summary.clone())
+            .unwrap_or_default()
+            .into_iter()
+            .chain(report.general.iter().cloned())
+            .collect();
         character.attached.push(AttachedClip {
             clip: character.clips.len(),
             file: label.to_string(),
             name: name.clone(),
             bound,
             unbound,
+            fit,
         });
         character.clips.push(Clip {
             name: Some(format!("{name} ({label})")),

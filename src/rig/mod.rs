@@ -65,6 +65,9 @@ pub struct AttachedClip {
     /// The tracks that bound to nothing, named as three.js names them
     /// (`mixamorigHips.quaternion`), once each, in the clip's order.
     pub unbound: Vec<String>,
+    /// `rigscope fit`'s sentences for this clip and its file (unbound tracks, root motion,
+    /// rest and scale differences), for the viewer's fit lines.
+    pub fit: Vec<String>,
 }
 
 /// How one channel of an attached clip found its node.
