@@ -89,6 +89,21 @@ pub fn bind_nodes(character: &Rig, source: &Rig, options: &BindOptions) -> NodeB
         .collect()
 }
 
+/// The clips of `source` as three.js r187's GLTFLoader reads them: core channels only
+/// (`KHR_animation_pointer` needs a plugin there; `loadAnimation` skips channels without
+/// `target.node`).
+pub fn threejs_clips(source: &Rig) -> Vec<Clip> {
+    source
+        .clips
+        .iter()
+        .enumerate()
+        .map(|(i, clip)| {
+            let core = source.core_channels.get(i).copied().unwrap_or(clip.channels.len());
+            Clip { channels: clip.channels.iter().take(core).cloned().collect(), ..clip.clone() }
+        })
+        .collect()
+}
+
 /// The name of a track in three.js: `node.property`, with the node's three.js name (or, for
 /// a node without one, `#index`: three.js uses a random id there, which binds to nothing).
 pub fn track_name(names: &[Option<String>], node: usize, property: Property) -> String {

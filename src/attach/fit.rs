@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use glam::{Quat, Vec3};
 use serde::Serialize;
 
-use super::bind::{BindOptions, NodeBinding, bind_nodes, track_name, unbound_tracks};
+use super::bind::{BindOptions, NodeBinding, bind_nodes, threejs_clips, track_name, unbound_tracks};
 use super::names::threejs_names;
 use super::retarget::world_rest_matrices;
 use crate::rig::{Property, Rig};
@@ -104,7 +104,7 @@ pub fn fit(character: &Rig, libraries: &[(String, Rig)], options: &BindOptions) 
         .iter()
         .map(|(file, lib)| {
             let binding = bind_nodes(character, lib, options);
-            for clip in &lib.clips {
+            for clip in &threejs_clips(lib) {
                 for ch in &clip.channels {
                     if let Some(Some((j, _))) = binding.get(ch.node) {
                         animated[*j] = true;
@@ -141,8 +141,8 @@ pub fn library_fit(
 ) -> LibraryFit {
     let source_names = threejs_names(lib);
     let heights: Vec<f32> = world_rest_matrices(lib).iter().map(|m| m.w_axis.y).collect();
-    let clips: Vec<ClipFit> = lib
-        .clips
+    let source_clips = threejs_clips(lib);
+    let clips: Vec<ClipFit> = source_clips
         .iter()
         .enumerate()
         .map(|(i, clip)| {
@@ -169,7 +169,7 @@ pub fn library_fit(
         .collect();
 
     let mut animated: Vec<usize> =
-        lib.clips.iter().flat_map(|c| c.channels.iter().map(|ch| ch.node)).collect();
+        source_clips.iter().flat_map(|c| c.channels.iter().map(|ch| ch.node)).collect();
     animated.sort_unstable();
     animated.dedup();
     let rest: Vec<JointRest> = animated

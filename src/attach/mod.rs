@@ -27,7 +27,7 @@ use crate::rig::{AttachedClip, BoundChannel, Clip, Rig};
 pub fn attach(character: &mut Rig, source: &Rig, label: &str, options: &BindOptions) {
     let binding = bind::bind_nodes(character, source, options);
     let report = fit::library_fit(character, label, source, &binding, options);
-    for (i, clip) in source.clips.iter().enumerate() {
+    for (i, clip) in bind::threejs_clips(source).iter().enumerate() {
         let name = clip.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{i}"));
         let (channels, sources) = if options.retarget {
             retarget::retarget_rest(character, source, clip, &binding)

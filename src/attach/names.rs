@@ -54,8 +54,10 @@ pub fn threejs_names(rig: &Rig) -> Vec<Option<String>> {
             namer.load_node(root);
         }
     }
-    for clip in &rig.clips {
-        for channel in &clip.channels {
+    // Core channels only: `KHR_animation_pointer` ones reach no node in GLTFLoader.
+    for (i, clip) in rig.clips.iter().enumerate() {
+        let core = rig.core_channels.get(i).copied().unwrap_or(clip.channels.len());
+        for channel in clip.channels.iter().take(core) {
             namer.load_node(channel.node);
         }
     }

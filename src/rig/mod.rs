@@ -42,6 +42,9 @@ pub struct Rig {
     /// its place in `Clip::channels` (`KHR_animation_pointer` channels follow the core ones,
     /// and one on a mesh's weights becomes a channel per node). Empty: the same index.
     pub channel_file_index: Vec<Vec<usize>>,
+    /// Per clip, how many of its first channels are core glTF channels; the rest came from
+    /// `KHR_animation_pointer`. Empty: every channel is core.
+    pub core_channels: Vec<usize>,
     /// Data-level oddities found at load (never structural faults: those are errors).
     pub findings: Vec<Finding>,
     /// How the file stored its data (extensions, attribute formats, compression).

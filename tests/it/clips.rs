@@ -293,3 +293,21 @@ fn fit_explains_a_rest_pose_mismatch_and_retargeting_answers_it() {
     let run = rigscope(&["fit", &walker, &apose, "--retarget", "rest"]);
     assert_eq!(run.code, 0, "{}", run.stdout);
 }
+
+#[test]
+fn animation_pointer_channels_bind_to_nothing_as_in_three_js_gltf_loader() {
+    let pointer = |name: &str| format!("{}/tests/fixtures/pointer/{name}", env!("CARGO_MANIFEST_DIR"));
+    let (core, pointers) = (pointer("swing-core.gltf"), pointer("swing-pointer.gltf"));
+    let bound = |lib: &str| -> usize {
+        let run = rigscope(&["fit", &core, lib, "--json"]);
+        assert_eq!(run.code, 0, "{}", run.stdout);
+        let doc: Value = serde_json::from_str(&run.stdout).expect("json");
+        let clip = &doc["libraries"][0]["clips"][0];
+        assert_eq!(clip["unbound"].as_array().map(Vec::len), Some(0));
+        clip["bound"].as_array().expect("bound").len()
+    };
+    // The same clip: core targets bind (rotation, translation, two weights channels);
+    // GLTFLoader reads no KHR_animation_pointer channel, so neither does --anim.
+    assert_eq!(bound(&core), 4);
+    assert_eq!(bound(&pointers), 0);
+}
