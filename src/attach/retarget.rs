@@ -243,3 +243,59 @@ fn constant(node: usize, q: Quat) -> Channel {
         components: 4,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anim::{Pose, sample};
+    use crate::attach::bind::{BindOptions, bind_nodes};
+
+    fn world_rotations(rig: &Rig, clip: &Clip, t: f32) -> Vec<Quat> {
+        let mut pose = Pose::rest(rig);
+        sample(clip, t, &mut pose);
+        (0..rig.nodes.len())
+            .map(|mut n| {
+                let mut q = pose.locals[n].rotation;
+                while let Some(p) = rig.nodes[n].parent {
+                    q = pose.locals[p].rotation * q;
+                    n = p;
+                }
+                q
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_chain_with_two_animated_joints_is_exact_at_its_key_times() {
+        let walker = crate::import::load_bytes(&crate::samplegen::walker(), "walker.glb", None).unwrap();
+        // The character has no joint bound to `chest`: each upper arm's nearest bound
+        // ancestor is `spine`, and the source chain below it (chest, upper arm) has two
+        // animated rotations, so the arm is sampled rather than transformed key by key.
+        let mut character = walker.clone();
+        let chest = character.nodes.iter().position(|n| n.name.as_deref() == Some("chest")).unwrap();
+        character.nodes[chest].name = Some("torso".into());
+        character.nodes[chest].rest.rotation = Quat::from_rotation_x(0.3);
+        let mut source = walker.clone();
+        let arm = source.nodes.iter().position(|n| n.name.as_deref() == Some("upper_arm.L")).unwrap();
+        source.nodes[arm].rest.rotation = Quat::from_rotation_z(-0.6) * source.nodes[arm].rest.rotation;
+        let binding = bind_nodes(&character, &source, &BindOptions::default());
+        let clip = &source.clips[0];
+        let (channels, _) = retarget_rest(&character, &source, clip, &binding);
+        let retargeted = Clip { channels, ..clip.clone() };
+        let arm_channel =
+            retargeted.channels.iter().find(|c| c.node == arm && c.property == Property::Rotation).unwrap();
+        assert_eq!(arm_channel.interpolation, Interpolation::Linear);
+        // Sampled: new key times, not the source channel's shared ones.
+        let source_arm =
+            clip.channels.iter().find(|c| c.node == arm && c.property == Property::Rotation).unwrap();
+        assert!(!Arc::ptr_eq(&arm_channel.times, &source_arm.times));
+        let (rest_t, rest_s) = (world_rest_rotations(&character), world_rest_rotations(&source));
+        for &t in arm_channel.times.iter() {
+            let (on_t, on_s) =
+                (world_rotations(&character, &retargeted, t), world_rotations(&source, clip, t));
+            let d = (on_t[arm] * rest_t[arm].inverse()) * (on_s[arm] * rest_s[arm].inverse()).inverse();
+            let angle = 2.0 * d.xyz().length().atan2(d.w.abs());
+            assert!(angle < 1e-5, "t = {t}: {angle} rad");
+        }
+    }
+}
