@@ -60,7 +60,8 @@ pub struct OpenArgs {
 pub struct AnimArgs {
     /// Add every clip of LIB (a .gltf or .glb, e.g. a Mixamo export or an animation library)
     /// to the clip list as `NAME (LIB)`, bound to FILE's nodes by name exactly as three.js's
-    /// AnimationMixer binds them; repeat for several. `--clip NAME` finds LIB's clips first.
+    /// AnimationMixer binds them; repeat for several. Without --clip, the first LIB clip
+    /// plays; `--clip NAME` finds LIB's clips first.
     #[arg(long = "anim", value_name = "LIB")]
     pub anims: Vec<PathBuf>,
     /// How --anim clips find their nodes: `exact` is three.js's rule (equal names after

@@ -58,7 +58,7 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
     let load_ms = started_all.elapsed().as_secs_f64() * 1000.0;
     let source = rig.source.clone();
     // With --anim, the first clip of the first LIB: that is what the user came to time.
-    let clip = rig.attached.first().map(|a| a.clip).or(if rig.clips.is_empty() { None } else { Some(0) });
+    let clip = super::pick_clip(&rig, None)?;
     let color = if args.ansi256 { ColorDepth::Ansi256 } else { ColorDepth::TrueColor };
     let launch = Launch { clip, color, ..Launch::default() };
     let mut app = App::new(rig, &launch);

@@ -250,10 +250,13 @@ pub fn load_or_bundled(path: Option<&Path>) -> Result<Rig, Failure> {
     }
 }
 
-/// Resolves `--clip NAME|INDEX` (default: the first clip, or none when the file has none).
+/// Resolves `--clip NAME|INDEX` (default: the first clip of the first `--anim` file, which
+/// is what the user came to see, else the first clip, or none when there is none).
 pub fn pick_clip(rig: &Rig, key: Option<&str>) -> Result<Option<usize>, Failure> {
     match key {
-        None => Ok(if rig.clips.is_empty() { None } else { Some(0) }),
+        None => {
+            Ok(rig.attached.first().map(|a| a.clip).or(if rig.clips.is_empty() { None } else { Some(0) }))
+        }
         Some(k) => rig.find_clip(k).map(Some).ok_or_else(|| {
             let names: Vec<String> =
                 (0..rig.clips.len()).map(|i| format!("{i}: {}", rig.clip_label(i))).collect();

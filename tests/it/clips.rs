@@ -189,6 +189,9 @@ fn clip_names_select_library_clips_and_bad_anim_files_exit_2() {
     let run = rigscope(&["pose", &walker, "--anim", &lib, "--clip", "walk", "--json", "--time", "0"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("\"name\":\"walk (anims.glb)\""), "{}", &run.stdout[..200]);
+    // Without --clip, the library's first clip.
+    let run = rigscope(&["pose", &walker, "--anim", &lib, "--json", "--time", "0"]);
+    assert!(run.stdout.contains("\"name\":\"walk (anims.glb)\""), "{}", &run.stdout[..200]);
     let run = rigscope(&["pose", &walker, "--anim", &lib, "--clip", "#0", "--json", "--time", "0"]);
     assert!(run.stdout.contains("\"name\":\"walk\""), "{}", &run.stdout[..200]);
     let run = rigscope(&["pose", &walker, "--anim", "no-such.glb"]);
