@@ -152,7 +152,8 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
         paused: args.paused,
         mode: glyph_mode(args.mode),
         fps: args.fps,
-        compare: args.compare.as_deref().map(load_rig).transpose()?,
+        // The ghost gets the --anim clips too, so a library clip plays on both (as `diff`).
+        compare: args.compare.as_deref().map(|b| load_rig_with(b, &args.anim)).transpose()?,
         color: match args.color {
             args::ViewerColorArg::Auto if std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) => {
                 terminal_color_depth()
