@@ -498,4 +498,22 @@ mod tests {
         write_text(&report, &mut text).unwrap();
         assert!(String::from_utf8(text).unwrap().ends_with("fits: no problems\n"));
     }
+
+    #[test]
+    fn an_a_pose_clip_on_a_t_pose_character_is_named_so() {
+        let walker = crate::import::load_bytes(&crate::samplegen::walker(), "walker.glb", None).unwrap();
+        let arm = walker.nodes.iter().position(|n| n.name.as_deref() == Some("upper_arm.L")).unwrap();
+        // walker's arms hang down; turned 90 degrees up they are a T-pose, 50 an A-pose.
+        let turned = |degrees: f32| {
+            let mut rig = walker.clone();
+            let rest = &mut rig.nodes[arm].rest.rotation;
+            *rest = Quat::from_rotation_z(degrees.to_radians()) * *rest;
+            rig
+        };
+        let report = fit(&turned(90.0), &[("apose.glb".to_string(), turned(50.0))], &BindOptions::default());
+        let words = &report.libraries[0].problems;
+        let expected = "the clip was made on an A-pose rig and this character is in T-pose: upper_arm.L rests 40° apart; \
+                        played raw, upper_arm.L will be 40° off unless retargeted (--retarget rest)";
+        assert!(words.iter().any(|w| w == expected), "{words:?}");
+    }
 }
