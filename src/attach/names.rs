@@ -54,8 +54,12 @@ pub fn threejs_names(rig: &Rig) -> Vec<Option<String>> {
             namer.load_node(root);
         }
     }
-    // Core channels only: `KHR_animation_pointer` ones reach no node in GLTFLoader.
+    // The file's own clips (not ones attached from other files), core channels only:
+    // `KHR_animation_pointer` ones reach no node in GLTFLoader.
     for (i, clip) in rig.clips.iter().enumerate() {
+        if rig.attached.iter().any(|a| a.clip == i) {
+            continue;
+        }
         let core = rig.core_channels.get(i).copied().unwrap_or(clip.channels.len());
         for channel in clip.channels.iter().take(core) {
             namer.load_node(channel.node);
