@@ -38,6 +38,8 @@ pub struct Launch {
     pub watch: Option<std::path::PathBuf>,
     /// `--step`: seconds per frame for every clip (None: each clip's own, from its keys).
     pub step: Option<f64>,
+    /// `--anim` files bound onto the rig at every (re)load; watched too.
+    pub anims: Option<crate::attach::AnimSet>,
 }
 
 impl Default for Launch {
@@ -53,6 +55,7 @@ impl Default for Launch {
             compare: None,
             watch: None,
             step: None,
+            anims: None,
         }
     }
 }

@@ -13,6 +13,7 @@ mod bench;
 mod bind;
 mod check_many;
 mod cli;
+mod clips;
 mod compare;
 mod diff;
 mod docs;
