@@ -143,9 +143,7 @@ fn junit_has_a_case_per_file_and_github_a_command_per_finding() {
 
 #[test]
 fn vrm_and_vrma_files_in_a_folder_are_checked() {
-    let dir = std::env::temp_dir().join(format!("rigscope-check-many-vrm-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (_guard, dir) = super::temp::folder("check-many-vrm");
     // VRM avatars and VRM animations are .glb files under other names.
     std::fs::copy(sample("bad-weights.glb"), dir.join("avatar.VRM")).expect("copy");
     std::fs::copy(sample("walker.glb"), dir.join("walk.vrma")).expect("copy");

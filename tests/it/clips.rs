@@ -276,8 +276,7 @@ fn loose_binding_plays_mixamo_names_as_the_characters_own_clip() {
     let rest = worlds(&["pose", &walker, "--rest", "--json", "--no-positions"]);
     assert!(exact.iter().all(|f| *f == rest[0]));
     // A map binds what the rules would not, and says so.
-    let dir = std::env::temp_dir().join(format!("rigscope-clips-map-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
+    let (_guard, dir) = super::temp::folder("clips-map");
     let map = dir.join("names.txt");
     std::fs::write(&map, "# Mixamo to walker\nmixamorig:hips\thips\nmixamorig:spine spine\n").expect("map");
     let fit = rigscope(&["fit", &walker, &mixamo, "--map", map.to_str().expect("utf-8"), "--json"]);
@@ -285,7 +284,6 @@ fn loose_binding_plays_mixamo_names_as_the_characters_own_clip() {
     let bound = doc["libraries"][0]["clips"][0]["bound"].as_array().expect("bound").clone();
     assert_eq!(bound.len(), 3, "{bound:?}");
     assert!(bound.iter().all(|b| b["how"] == "map"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

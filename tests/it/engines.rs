@@ -189,8 +189,7 @@ fn render_and_record_draw_with_the_engine_asked_for() {
         assert_eq!(run.code, 2);
         assert!(run.stderr.contains("unity-gltfast"), "{}", run.stderr);
     }
-    let dir = std::env::temp_dir().join(format!("rigscope-engines-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (_guard, dir) = super::temp::folder("engines");
     let out = |name: &str| dir.join(name).display().to_string();
     for (engine, name) in [("stored", "a.cast"), ("three", "b.cast")] {
         let run = rigscope(&[

@@ -33,14 +33,12 @@ fn edited(glb: &[u8], edit: impl FnOnce(&mut Value)) -> Vec<u8> {
     })
 }
 
-/// A fresh folder holding `bytes` as `name`; removed by the caller.
-fn written(tag: &str, name: &str, bytes: &[u8]) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("rigscope-extensions-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp folder");
+/// A fresh folder holding `bytes` as `name`; removed when the guard drops, pass or fail.
+fn written(tag: &str, name: &str, bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
+    let (guard, dir) = super::temp::folder(&format!("extensions-{tag}"));
     let path = dir.join(name);
     std::fs::write(&path, bytes).expect("write");
-    (dir, path)
+    (guard, path)
 }
 
 fn rigscope(args: &[&str]) -> Output {
@@ -109,7 +107,7 @@ fn an_undeclared_draco_stream_is_ignored_by_both_loaders_and_normalize_refuses()
         assert!(codes.contains(&"UNDECLARED_EXTENSION"), "{tag}: {codes:?}");
         assert_eq!(rigscope(&["inspect", path_str(&input), "--json"]).status.code(), Some(0), "{tag}");
         // normalize refuses, naming the primitive and the extension, and writes nothing.
-        let output = dir.join("out.glb");
+        let output = dir.path().join("out.glb");
         let run = rigscope(&["normalize", path_str(&input), "-o", path_str(&output)]);
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert_eq!(run.status.code(), Some(2), "{tag}: {stderr}");
@@ -154,7 +152,7 @@ fn a_required_unknown_extension_is_refused_alike_and_a_declared_one_is_copied_th
     let rig = rigscope::load_bytes(&used, "y.glb", None).expect("loads");
     assert!(!rig.findings.iter().any(|f| f.code == "UNDECLARED_EXTENSION"));
     let (dir, input) = written("declared", "y.glb", &used);
-    let output = dir.join("out.glb");
+    let output = dir.path().join("out.glb");
     let run = rigscope(&["normalize", path_str(&input), "-o", path_str(&output)]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let out: Value =

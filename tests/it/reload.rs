@@ -156,7 +156,7 @@ fn the_running_viewer_follows_saves_of_its_file() {
 
 #[test]
 fn saving_an_anim_library_reloads_the_character_with_its_new_clips() {
-    let dir = folder("anim");
+    let (_guard, dir) = folder("anim");
     let file = dir.join("character.glb");
     let lib = dir.join("lib.glb");
     std::fs::write(&file, rigscope::samplegen::walker()).unwrap();
@@ -186,5 +186,4 @@ fn saving_an_anim_library_reloads_the_character_with_its_new_clips() {
         Reload::Failed(why) => assert!(why.contains("lib.glb"), "{why}"),
         Reload::Loaded(_) => panic!("a broken library loaded"),
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

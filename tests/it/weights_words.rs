@@ -125,8 +125,7 @@ fn the_all_zero_vertex_collapses_to_the_origin_in_words() {
 /// header says 0 errors and the panel agrees, with no error and no failure anywhere.
 #[test]
 fn after_normalize_the_warning_left_is_a_warning() {
-    let dir = std::env::temp_dir().join(format!("rigscope-weights-words-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp folder");
+    let (_guard, dir) = super::temp::folder("weights-words");
     let out = dir.join("normalized.glb");
     let run = std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))
         .args(["normalize", &sample("bad-weights.glb"), "-o", out.to_str().expect("utf-8 path")])
