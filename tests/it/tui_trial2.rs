@@ -293,7 +293,7 @@ fn precision_shows_labelled_statistics_and_the_sum_in_full() {
     let sum: f32 = prim.influences_of(v.vertex).map(|(_, w)| w).filter(|w| *w != 0.0).sum();
     a.update(Action::Focus(rigscope::tui::action::Focus::Weights));
     let s = screen(&mut a, 250, 60);
-    assert!(s.contains(&format!("skinned sum {sum:?} n=")), "{s}");
+    assert!(s.contains(&format!("sum as drawn: {sum:?} over ")), "{s}");
 }
 
 /// At 80x24 the curve view has rows for two strips: a translation moving only along z (its
