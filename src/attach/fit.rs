@@ -9,7 +9,9 @@ use std::io::{self, Write};
 use glam::{Quat, Vec3};
 use serde::Serialize;
 
-use super::bind::{BindOptions, NodeBinding, bind_nodes, threejs_clips, track_name, unbound_tracks};
+use super::bind::{
+    BindMode, BindOptions, NodeBinding, bind_nodes, threejs_clips, track_name, unbound_tracks,
+};
 use super::names::threejs_names;
 use super::retarget::world_rest_matrices;
 use crate::rig::{Property, Rig};
@@ -231,6 +233,10 @@ fn describe(fit: &mut LibraryFit, character: &Rig, lib: &Rig, binding: &NodeBind
         }
         fit.summary.extend(clip.summary.iter().cloned());
     }
+    if let Some(line) = loose_would_bind(character, lib, binding, options) {
+        fit.general.push(line.clone());
+        fit.summary.push(line);
+    }
     let mut off: Vec<&JointRest> =
         fit.rest.iter().filter(|r| r.rotation_degrees >= REST_ANGLE_SHOWN_DEGREES).collect();
     off.sort_by(|a, b| b.rotation_degrees.total_cmp(&a.rotation_degrees));
@@ -285,6 +291,42 @@ fn describe(fit: &mut LibraryFit, character: &Rig, lib: &Rig, binding: &NodeBind
         fit.general.push(line.clone());
         fit.summary.push(line);
     }
+}
+
+/// With exact binding, what `--bind loose` would add: the way out of "no target node" that
+/// a user most often needs (Mixamo's `mixamorig:` prefixes), said where the problem is listed.
+fn loose_would_bind(
+    character: &Rig,
+    lib: &Rig,
+    exact: &NodeBinding,
+    options: &BindOptions,
+) -> Option<String> {
+    if options.mode != BindMode::Exact {
+        return None;
+    }
+    let mut animated: Vec<usize> =
+        threejs_clips(lib).iter().flat_map(|c| c.channels.iter().map(|ch| ch.node)).collect();
+    animated.sort_unstable();
+    animated.dedup();
+    let unbound: Vec<usize> =
+        animated.into_iter().filter(|&n| !matches!(exact.get(n), Some(Some(_)))).collect();
+    if unbound.is_empty() {
+        return None;
+    }
+    let loose = bind_nodes(character, lib, &BindOptions { mode: BindMode::Loose, ..options.clone() });
+    let gained = unbound.iter().filter(|&&n| matches!(loose.get(n), Some(Some(_)))).count();
+    let still = unbound.len() - gained;
+    let rest = if still > 0 {
+        format!("; {still} would still bind to nothing: name them with --map FILE")
+    } else {
+        String::new()
+    };
+    (gained > 0).then(|| {
+        format!(
+            "--bind loose would bind {gained} of the {} animated nodes that bind to nothing (namespace prefixes such as mixamorig:, case, separators){rest}",
+            unbound.len()
+        )
+    })
 }
 
 /// "A-pose" or "T-pose" for the rig's left (or right) upper arm: the bone from the bound
@@ -468,6 +510,40 @@ mod tests {
             .collect();
         hips.values = values.into();
         (walker, lib)
+    }
+
+    #[test]
+    fn exact_binding_says_what_loose_binding_would_add() {
+        let walker = crate::import::load_bytes(&crate::samplegen::walker(), "walker.glb", None).unwrap();
+        let mut lib = walker.clone();
+        // Mixamo's namespace on every node but the first; the first gets a name no rule finds.
+        for (i, node) in lib.nodes.iter_mut().enumerate() {
+            let name = node.name.clone().unwrap_or_default();
+            node.name =
+                Some(if i == 0 { "nothing-like-it".to_string() } else { format!("mixamorig:{name}") });
+        }
+        let mut animated: Vec<usize> =
+            lib.clips.iter().flat_map(|c| c.channels.iter().map(|ch| ch.node)).collect();
+        animated.sort_unstable();
+        animated.dedup();
+        let lost = usize::from(animated.contains(&0));
+        let report = fit(&walker, &[("mixamo.glb".to_string(), lib.clone())], &BindOptions::default());
+        let line = format!(
+            "--bind loose would bind {} of the {} animated nodes that bind to nothing",
+            animated.len() - lost,
+            animated.len()
+        );
+        assert!(
+            report.libraries[0].summary.iter().any(|s| s.starts_with(&line)),
+            "{:?}",
+            report.libraries[0].summary
+        );
+        // Loose binding itself, or a library that binds, says nothing of it.
+        let loose = BindOptions { mode: BindMode::Loose, ..BindOptions::default() };
+        let report = fit(&walker, &[("mixamo.glb".to_string(), lib)], &loose);
+        assert!(!report.libraries[0].summary.iter().any(|s| s.contains("--bind loose")));
+        let report = fit(&walker, &[("walker.glb".to_string(), walker.clone())], &BindOptions::default());
+        assert!(!report.libraries[0].summary.iter().any(|s| s.contains("--bind loose")));
     }
 
     #[test]
