@@ -101,6 +101,7 @@ pub const LOAD_CODES: &[&str] = &[
     "SKIN_JOINT_DUPLICATE",
     "RIG_INSTANCING_IGNORED",
     "RIG_ANIMATION_POINTER_INVALID",
+    "RIG_VRM_INVALID",
 ];
 
 /// Whether any rule or the loader can report `id`.

@@ -14,6 +14,9 @@ const APPLIED: &[&str] = &[
     "EXT_mesh_gpu_instancing",
     "KHR_mesh_gpu_instancing",
     "KHR_animation_pointer",
+    // VRM's humanoid mapping and expressions (see `vrm`).
+    "VRM",
+    "VRMC_vrm",
 ];
 
 /// Extensions (by name or prefix) that only change materials, textures, lights or metadata.

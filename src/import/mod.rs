@@ -32,6 +32,7 @@ mod quantized;
 mod raw;
 mod skins;
 mod storage;
+mod vrm;
 
 use crate::rig::Rig;
 use std::path::Path;
@@ -114,6 +115,7 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
     nodes::check_node_weights(src.json(), &meshes)?;
     budget.check_drawn(&hierarchy.nodes, &meshes)?;
     let animations = clips::build(&src, &meshes, &parsed.pointers, &hierarchy.nodes, &mut findings)?;
+    let vrm = vrm::read(parsed.json, &hierarchy.nodes, &meshes, &mut findings);
 
     let json = src.json();
     Ok(Rig {
@@ -130,6 +132,7 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
         channel_file_index: animations.file_index,
         findings: findings.into_vec(),
         storage: storage::build(json, &compressed, &draco_primitives),
+        vrm,
     })
 }
 

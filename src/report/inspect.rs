@@ -26,6 +26,9 @@ pub struct InspectDoc {
     pub extensions_required: Vec<String>,
     /// Every extension the file names, with what rigscope does with it.
     pub extensions: Vec<ExtensionDoc>,
+    /// The humanoid mapping and expressions of a VRM avatar; absent for other files.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vrm: Option<super::vrm::VrmDoc>,
 }
 
 #[derive(Debug, Serialize)]
@@ -73,6 +76,9 @@ pub struct NodeDoc {
     /// on instanced nodes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub instances: Option<usize>,
+    /// The VRM humanoid bone this node is mapped to; only present on mapped nodes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub humanoid_bone: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -179,6 +185,7 @@ impl InspectDoc {
                     rotation: n.rest.rotation.to_array(),
                     scale: n.rest.scale.to_array(),
                     instances: (!n.instances.is_empty()).then_some(n.instances.len()),
+                    humanoid_bone: humanoid_bone(rig, index),
                 })
                 .collect(),
             skins: rig
@@ -277,8 +284,14 @@ impl InspectDoc {
                 .iter()
                 .map(|e| ExtensionDoc { name: e.name.clone(), required: e.required, handling: e.handling })
                 .collect(),
+            vrm: super::vrm::VrmDoc::new(rig),
         }
     }
+}
+
+/// The VRM humanoid bone name of `node`, when the file maps it.
+pub fn humanoid_bone(rig: &Rig, node: usize) -> Option<String> {
+    rig.vrm.as_ref().and_then(|v| v.bone_of(node)).map(str::to_string)
 }
 
 fn not_previewed(rig: &Rig, clip: usize) -> Vec<NotPreviewedDoc> {
@@ -493,6 +506,8 @@ pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
         }
     }
 
+    super::vrm::write_text(rig, out)?;
+
     if !doc.findings.is_empty() {
         writeln!(out, "\nfindings at load ({})", doc.findings.len())?;
         for f in &doc.findings {
@@ -524,7 +539,8 @@ fn write_joint_tree(rig: &Rig, skin: &Skin, out: &mut dyn Write) -> io::Result<(
         // Deep chains keep a bounded indent so the listing stays linear in size.
         let indent = "  ".repeat(level.min(MAX_INDENT));
         let deeper = if level > MAX_INDENT { format!("[depth {}] ", level + 1) } else { String::new() };
-        writeln!(out, "  {indent}{deeper}{} (node {node}, joint {j})", rig.node_label(node))?;
+        let bone = humanoid_bone(rig, node).map(|b| format!(" [{b}]")).unwrap_or_default();
+        writeln!(out, "  {indent}{deeper}{} (node {node}, joint {j}){bone}", rig.node_label(node))?;
         stack.extend(children[j].iter().rev().map(|&c| (c, level + 1)));
     }
     Ok(())

@@ -6,11 +6,15 @@
 //! lists the same nodes parents-first so that hierarchy walks are one linear loop.
 
 mod finding;
+mod humanoid;
 mod indices;
 mod storage;
 mod transform;
 
 pub use finding::{Finding, Severity};
+pub use humanoid::{
+    BONES, BoneSpec, Expression, HumanBone, MorphBind, Vrm, VrmVersion, bone_spec, canonical,
+};
 pub use indices::Indices;
 pub use storage::{AttributeFormat, Compression, ExtensionHandling, ExtensionUse, PrimitiveStorage, Storage};
 pub use transform::Transform;
@@ -46,6 +50,8 @@ pub struct Rig {
     pub findings: Vec<Finding>,
     /// How the file stored its data (extensions, attribute formats, compression).
     pub storage: Storage,
+    /// The VRM humanoid mapping and expressions, for a VRM 0.x or 1.0 avatar.
+    pub vrm: Option<Vrm>,
 }
 
 /// A node of the hierarchy.

@@ -85,18 +85,32 @@ fn rest_rotation(joint: usize) -> DQuat {
 
 pub fn walker() -> Vec<u8> {
     let mut b = GltfBuilder::new();
+    let figure = figure(&mut b);
+    let mesh = b.mesh("walker", vec![figure.primitive]);
+    b.mesh_node("walker", mesh, Some(figure.skin));
+    b.animation("walk", &walk());
+    b.animation("idle", &idle());
+    b.to_glb()
+}
+
+/// The walker's skeleton (nodes 0..=16), skin and body primitive, written into `b`; other
+/// samples (the VRM avatars) dress it further.
+pub(super) struct Figure {
+    pub skin: usize,
+    pub primitive: serde_json::Value,
+    /// Bind-pose positions of the body's vertices.
+    pub positions: Vec<DVec3>,
+}
+
+pub(super) fn figure(b: &mut GltfBuilder) -> Figure {
     let mut joints = Vec::with_capacity(SKELETON.len());
     for (index, &(name, parent, [x, y, z])) in SKELETON.iter().enumerate() {
         joints.push(b.node(name, parent, DVec3::new(x, y, z), rest_rotation(index)));
     }
     let skin = b.skin("walker", &joints, HIPS);
-    let body = body(&b);
-    let primitive = body.write(&mut b);
-    let mesh = b.mesh("walker", vec![primitive]);
-    b.mesh_node("walker", mesh, Some(skin));
-    b.animation("walk", &walk());
-    b.animation("idle", &idle());
-    b.to_glb()
+    let body = body(b);
+    let primitive = body.write(b);
+    Figure { skin, primitive, positions: body.positions }
 }
 
 /// Joint indices are below 17, so they always fit the u8 JOINTS_0.

@@ -23,3 +23,4 @@ mod simd;
 mod slow_link;
 mod tui;
 mod tui_frictions;
+mod vrm;
