@@ -129,13 +129,13 @@ fn find_rigs(paths: &[PathBuf]) -> Result<Vec<Found>, Failure> {
             }
         }
         if found.len() == before {
-            eprintln!("rigscope: note: {}: no .gltf or .glb files in this folder", path.display());
+            eprintln!("rigscope: note: {}: no .gltf, .glb or .vrm files in this folder", path.display());
         }
     }
     // Nothing to check is a mistake (a mistyped folder in a CI job), not a pass.
     if found.is_empty() {
         let given: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(Failure::input(format!("{}: no .gltf or .glb files to check", given.join(", "))));
+        return Err(Failure::input(format!("{}: no .gltf, .glb or .vrm files to check", given.join(", "))));
     }
     Ok(found)
 }
@@ -143,5 +143,6 @@ fn find_rigs(paths: &[PathBuf]) -> Result<Vec<Found>, Failure> {
 fn is_rig_name(path: &Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("gltf") || e.eq_ignore_ascii_case("glb"))
+        // VRM avatars (.vrm) are .glb files.
+        .is_some_and(|e| ["gltf", "glb", "vrm"].iter().any(|x| e.eq_ignore_ascii_case(x)))
 }

@@ -14,6 +14,7 @@ pub mod batch;
 mod channels;
 pub mod codes;
 mod finding;
+mod humanoid;
 mod json;
 mod nodes;
 mod pose;
@@ -103,6 +104,7 @@ fn run(rig: &Rig, options: &Options, rest: &[Mat4], globals: &[Mat4]) -> Report 
         skins::SkinLimits { few_vertices: options.few_vertices, ibm_tolerance: options.ibm_tolerance };
     skins::check_skins(rig, rest, &joint_use, &used_skins, &limits, &mut sink);
     nodes::check_nodes(rig, &mut sink);
+    humanoid::check_humanoid(rig, &mut sink);
     let rules = channels::ChannelRules {
         key_times: !import_has(codes::ANIMATION_INPUT_NON_INCREASING)
             && !import_has(codes::ANIMATION_INPUT_NEGATIVE),

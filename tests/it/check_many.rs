@@ -90,7 +90,7 @@ fn exit_codes_follow_errors_and_deny_warnings() {
     std::fs::create_dir_all(&empty).expect("empty folder");
     let run = rigscope(&["check", &empty.display().to_string()]);
     assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(run.stderr.contains("no .gltf or .glb files to check"), "{}", run.stderr);
+    assert!(run.stderr.contains("no .gltf, .glb or .vrm files to check"), "{}", run.stderr);
 }
 
 #[test]

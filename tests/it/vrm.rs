@@ -80,3 +80,155 @@ fn inspect_and_pose_name_the_humanoid_bone_of_every_node() {
     assert!(doc.get("vrm").is_none());
     assert!(doc["nodes"].as_array().expect("nodes").iter().all(|n| n.get("humanoid_bone").is_none()));
 }
+
+/// The JSON text and BIN chunk of a .glb.
+fn split_glb(bytes: &[u8]) -> (String, Vec<u8>) {
+    assert_eq!(&bytes[0..4], b"glTF");
+    let len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+    let json = String::from_utf8(bytes[20..20 + len].to_vec()).expect("UTF-8 JSON");
+    (json.trim_end().to_string(), bytes[20 + len + 8..].to_vec())
+}
+
+/// A .glb from JSON text (padded with spaces) and a BIN chunk (already 4-byte aligned).
+fn join_glb(json: &str, bin: &[u8]) -> Vec<u8> {
+    let mut json = json.as_bytes().to_vec();
+    while !json.len().is_multiple_of(4) {
+        json.push(b' ');
+    }
+    let total = 12 + 8 + json.len() + 8 + bin.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(bin);
+    out
+}
+
+/// Runs `check --json` on a copy of fixture `file` whose JSON text `edit` changed; returns
+/// the exit code and the (code, pointer) of every VRM finding, sorted.
+fn check_broken(file: &str, tag: &str, edit: impl Fn(&str) -> String) -> (i32, Vec<(String, String)>) {
+    let bytes = std::fs::read(fixture(file)).expect("fixture");
+    let (json, bin) = split_glb(&bytes);
+    let broken = edit(&json);
+    assert_ne!(broken, json, "the edit changed nothing");
+    let dir = std::env::temp_dir().join(format!("rigscope-vrm-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(file);
+    std::fs::write(&path, join_glb(&broken, &bin)).expect("write copy");
+    let run = rigscope(&["check", "--json", path.to_str().expect("path")]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stderr));
+    let findings = doc["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["code"].as_str().is_some_and(|c| c.starts_with("RIG_VRM_")))
+        .map(|f| {
+            (f["code"].as_str().unwrap_or("").to_string(), f["pointer"].as_str().unwrap_or("").to_string())
+        })
+        .collect::<Vec<_>>();
+    let mut findings = findings;
+    findings.sort();
+    (run.code, findings)
+}
+
+/// (code, pointer) pairs, sorted as `check_broken` sorts what it found.
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    let mut list: Vec<(String, String)> = list.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+    list.sort();
+    list
+}
+
+const V1: &str = "/extensions/VRMC_vrm/humanoid/humanBones";
+const V0: &str = "/extensions/VRM/humanoid/humanBones";
+
+#[test]
+fn valid_avatars_have_no_vrm_findings() {
+    for file in ["walker-vrm1.vrm", "walker-vrm0.vrm"] {
+        let run = rigscope(&["check", "--json", &fixture(file)]);
+        assert_eq!(run.code, 0, "{file}: {}", run.stdout);
+        assert!(!run.stdout.contains("RIG_VRM_"), "{file}: {}", run.stdout);
+    }
+}
+
+#[test]
+fn a_missing_required_bone_is_reported_by_the_rules_of_each_version() {
+    // leftFoot is required in both versions.
+    let (code, found) =
+        check_broken("walker-vrm1.vrm", "foot1", |j| j.replace(r#""leftFoot":{"node":13},"#, ""));
+    assert_eq!(code, 1);
+    assert_eq!(found, pairs(&[("RIG_VRM_REQUIRED_BONE_MISSING", V1)]));
+    let (_, found) =
+        check_broken("walker-vrm0.vrm", "foot0", |j| j.replace(r#"{"bone":"leftFoot","node":13},"#, ""));
+    assert_eq!(found, pairs(&[("RIG_VRM_REQUIRED_BONE_MISSING", V0)]));
+    // chest is required in 0.x only; without it, neck and the upper arms nest under spine,
+    // which is what the specification's chain (upperChest, chest, spine) then asks for.
+    let (code, found) =
+        check_broken("walker-vrm1.vrm", "chest1", |j| j.replace(r#""chest":{"node":2},"#, ""));
+    assert_eq!((code, found), (0, vec![]));
+    let (_, found) =
+        check_broken("walker-vrm0.vrm", "chest0", |j| j.replace(r#"{"bone":"chest","node":2},"#, ""));
+    assert_eq!(found, pairs(&[("RIG_VRM_REQUIRED_BONE_MISSING", V0)]));
+}
+
+#[test]
+fn a_bone_mapped_twice_and_a_node_mapped_twice_are_reported() {
+    // VRM 1.0 can only say it with a repeated key: head again, on the body node.
+    let (code, found) = check_broken("walker-vrm1.vrm", "twice1", |j| {
+        j.replace(r#""head":{"node":4}"#, r#""head":{"node":4},"head":{"node":17}"#)
+    });
+    assert_eq!(code, 1);
+    assert_eq!(found, pairs(&[("RIG_VRM_BONE_MAPPED_TWICE", &format!("{V1}/head"))]));
+    // VRM 0.x: a second entry for head (entry 17, appended).
+    let (_, found) = check_broken("walker-vrm0.vrm", "twice0", |j| {
+        j.replace(
+            r#"{"bone":"rightFoot","node":16}]"#,
+            r#"{"bone":"rightFoot","node":16},{"bone":"head","node":17}]"#,
+        )
+    });
+    assert_eq!(found, pairs(&[("RIG_VRM_BONE_MAPPED_TWICE", &format!("{V0}/17"))]));
+    // One node as two bones: head's node also mapped as jaw. jaw's nearest mapped ancestor is
+    // then neck (node 3), not head, so its place in the chain is wrong as well.
+    let (_, found) = check_broken("walker-vrm0.vrm", "node0", |j| {
+        j.replace(
+            r#"{"bone":"rightFoot","node":16}]"#,
+            r#"{"bone":"rightFoot","node":16},{"bone":"jaw","node":4}]"#,
+        )
+    });
+    let jaw = format!("{V0}/17");
+    assert_eq!(found, pairs(&[("RIG_VRM_NODE_MAPPED_TWICE", &jaw), ("RIG_VRM_BONE_PARENT", &jaw)]));
+}
+
+#[test]
+fn a_wrong_parent_order_is_reported_on_each_misplaced_bone() {
+    // Upper and lower left arm swapped: upper arm (node 6) sits under the lower arm (node 5),
+    // the lower arm right under chest, and the hand under the upper arm.
+    let (code, found) = check_broken("walker-vrm1.vrm", "order1", |j| {
+        j.replace(r#""leftLowerArm":{"node":6}"#, r#""leftLowerArm":{"node":5}"#)
+            .replace(r#""leftUpperArm":{"node":5}"#, r#""leftUpperArm":{"node":6}"#)
+    });
+    assert_eq!(code, 1);
+    let at = |b: &str| format!("{V1}/{b}");
+    let expected = [
+        ("RIG_VRM_BONE_PARENT", at("leftUpperArm")),
+        ("RIG_VRM_BONE_PARENT", at("leftLowerArm")),
+        ("RIG_VRM_BONE_PARENT", at("leftHand")),
+    ];
+    let expected: Vec<(&str, &str)> = expected.iter().map(|(c, p)| (*c, p.as_str())).collect();
+    assert_eq!(found, pairs(&expected));
+}
+
+#[test]
+fn a_bone_that_needs_its_parent_is_reported_without_it() {
+    // upperChest may only be mapped with chest (humanoid.md, "Needs Parent Bone: Yes").
+    let (code, found) = check_broken("walker-vrm1.vrm", "needs1", |j| {
+        j.replace(r#""chest":{"node":2}"#, r#""upperChest":{"node":2}"#)
+    });
+    assert_eq!(code, 1);
+    assert_eq!(found, pairs(&[("RIG_VRM_BONE_NEEDS_PARENT", &format!("{V1}/upperChest"))]));
+}
