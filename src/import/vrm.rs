@@ -109,7 +109,7 @@ impl Reader<'_> {
         };
         let index = self.morph_index(bind.get("index"), &self.meshes[mesh], pointer)?;
         // VRM 0.x weights run 0..100 (three-vrm multiplies them by 0.01).
-        let weight = bind.get("weight").and_then(Value::as_f64).unwrap_or(100.0) as f32 * 0.01;
+        let weight = (bind.get("weight").and_then(Value::as_f64).unwrap_or(100.0) * 0.01) as f32;
         Some(MorphBind { node: None, mesh: Some(mesh), index, weight })
     }
 

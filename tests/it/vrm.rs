@@ -232,3 +232,35 @@ fn a_bone_that_needs_its_parent_is_reported_without_it() {
     assert_eq!(code, 1);
     assert_eq!(found, pairs(&[("RIG_VRM_BONE_NEEDS_PARENT", &format!("{V1}/upperChest"))]));
 }
+
+#[test]
+fn inspect_lists_the_expressions_with_their_binds() {
+    // From src/samplegen/vrm.rs: the body is node 17 (mesh 0); VRM 0.x weights are 0..100.
+    let v1 = json_of(&["inspect", &fixture("walker-vrm1.vrm"), "--json"]);
+    let bind = |index: u64, weight: f64| serde_json::json!({ "node": 17, "index": index, "weight": weight });
+    let expected = serde_json::json!([
+        { "name": "blink", "preset": "blink", "is_binary": false, "binds": [bind(1, 1.0)] },
+        { "name": "happy", "preset": "happy", "is_binary": false, "binds": [bind(0, 1.0)] },
+        { "name": "nod", "preset": null, "is_binary": true, "binds": [bind(0, 0.5), bind(1, 0.25)] },
+    ]);
+    assert_eq!(v1["vrm"]["expressions"], expected);
+
+    let v0 = json_of(&["inspect", &fixture("walker-vrm0.vrm"), "--json"]);
+    let bind = |index: u64, weight: f64| serde_json::json!({ "mesh": 0, "index": index, "weight": weight });
+    let expected = serde_json::json!([
+        { "name": "Joy", "preset": "joy", "is_binary": false, "binds": [bind(0, 1.0)] },
+        { "name": "Blink", "preset": "blink", "is_binary": false, "binds": [bind(1, 1.0)] },
+        { "name": "Nod", "preset": null, "is_binary": true, "binds": [bind(0, 0.5), bind(1, 0.25)] },
+    ]);
+    assert_eq!(v0["vrm"]["expressions"], expected);
+
+    let text = rigscope(&["inspect", &fixture("walker-vrm1.vrm")]).stdout;
+    assert!(
+        text.contains(
+            "nod (custom, binary): walker (node 17) morph 0 x 0.5, walker (node 17) morph 1 x 0.25"
+        ),
+        "{text}"
+    );
+    let text = rigscope(&["inspect", &fixture("walker-vrm0.vrm")]).stdout;
+    assert!(text.contains("Joy (preset joy): mesh #0 morph 0 x 1"), "{text}");
+}
