@@ -264,3 +264,122 @@ fn inspect_lists_the_expressions_with_their_binds() {
     let text = rigscope(&["inspect", &fixture("walker-vrm0.vrm")]).stdout;
     assert!(text.contains("Joy (preset joy): mesh #0 morph 0 x 1"), "{text}");
 }
+
+/// What three-vrm 3.5 (in Node, tests/fixtures/vrm/three-vrm/read-vrm.mjs) read from the fixtures.
+fn three_vrm(file: &str) -> Value {
+    let path = format!("{}/tests/fixtures/vrm/three-vrm/three-vrm.json", env!("CARGO_MANIFEST_DIR"));
+    let doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("three-vrm.json")).expect("JSON");
+    let files = doc["files"].as_array().expect("files");
+    files.iter().find(|f| f["file"] == file).cloned().expect("file in three-vrm.json")
+}
+
+/// three-vrm names VRM 0.x preset groups by their VRM 1.0 presets (three-vrm-core
+/// `VRMExpressionLoaderPlugin`, `v0v1PresetNameMap`); only the fixtures' presets are listed.
+fn v1_preset(v0: &str) -> &str {
+    match v0 {
+        "joy" => "happy",
+        other => other,
+    }
+}
+
+#[test]
+fn the_mapping_and_expressions_agree_with_three_vrm() {
+    for file in ["walker-vrm1.vrm", "walker-vrm0.vrm"] {
+        let three = three_vrm(file);
+        let ours = json_of(&["inspect", &fixture(file), "--json"]);
+
+        let mut theirs: Vec<(String, u64)> = (three["humanoid"].as_object().expect("humanoid").iter())
+            .map(|(bone, node)| (bone.clone(), node.as_u64().expect("node")))
+            .collect();
+        let mut mine: Vec<(String, u64)> = (ours["vrm"]["humanoid"].as_array().expect("humanoid").iter())
+            .map(|b| (b["bone"].as_str().expect("bone").to_string(), b["node"].as_u64().expect("node")))
+            .collect();
+        theirs.sort();
+        mine.sort();
+        assert_eq!(mine, theirs, "{file}");
+
+        // Binds as (expression, node, morph index, weight); a VRM 0.x bind names a mesh, which
+        // three-vrm applies on every node drawing it.
+        let nodes = ours["nodes"].as_array().expect("nodes");
+        let mut mine = Vec::new();
+        for e in ours["vrm"]["expressions"].as_array().expect("expressions") {
+            let name = match e["preset"].as_str() {
+                Some(p) => v1_preset(p).to_string(),
+                None => e["name"].as_str().expect("name").to_string(),
+            };
+            for b in e["binds"].as_array().expect("binds") {
+                let drawn: Vec<u64> = match b.get("node") {
+                    Some(n) => vec![n.as_u64().expect("node")],
+                    None => (nodes.iter())
+                        .filter(|n| n["mesh"] == b["mesh"])
+                        .map(|n| n["index"].as_u64().expect("index"))
+                        .collect(),
+                };
+                for node in drawn {
+                    mine.push((
+                        name.clone(),
+                        e["is_binary"].as_bool(),
+                        node,
+                        b["index"].as_u64(),
+                        b["weight"].as_f64(),
+                    ));
+                }
+            }
+        }
+        let mut theirs = Vec::new();
+        for e in three["expressions"].as_array().expect("expressions") {
+            for b in e["binds"].as_array().expect("binds") {
+                let name = e["name"].as_str().expect("name").to_string();
+                let node = b["node"].as_u64().expect("node");
+                theirs.push((
+                    name,
+                    e["is_binary"].as_bool(),
+                    node,
+                    b["index"].as_u64(),
+                    b["weight"].as_f64(),
+                ));
+            }
+        }
+        let key = |v: &(String, Option<bool>, u64, Option<u64>, Option<f64>)| (v.0.clone(), v.2, v.3);
+        mine.sort_by_key(key);
+        theirs.sort_by_key(key);
+        assert_eq!(mine.len(), theirs.len(), "{file}: {mine:?} {theirs:?}");
+        for (m, t) in mine.iter().zip(&theirs) {
+            assert_eq!(key(m), key(t), "{file}");
+            assert_eq!(m.1, t.1, "{file} is_binary of {}", m.0);
+            let (a, b) = (m.4.expect("weight"), t.4.expect("weight"));
+            assert!((a - b).abs() < 1e-6, "{file} {}: {a} vs {b}", m.0);
+        }
+    }
+}
+
+#[test]
+fn rest_world_matrices_agree_with_three_vrm() {
+    for file in ["walker-vrm1.vrm", "walker-vrm0.vrm"] {
+        let three = three_vrm(file);
+        let pose = json_of(&["pose", &fixture(file), "--json", "--time", "0"]);
+        let frame = &pose["frames"][0];
+        // 1e-4 of the bounding box diagonal of the posed vertices, as issue 40 judges.
+        let (mut lo, mut hi) = ([f64::MAX; 3], [f64::MIN; 3]);
+        for mesh in frame["meshes"].as_array().expect("meshes") {
+            for p in mesh["positions"].as_array().expect("positions") {
+                for k in 0..3 {
+                    let x = p[k].as_f64().expect("coordinate");
+                    lo[k] = lo[k].min(x);
+                    hi[k] = hi[k].max(x);
+                }
+            }
+        }
+        let diagonal = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f64>().sqrt();
+        assert!(diagonal > 1.5, "{diagonal}");
+        for node in frame["nodes"].as_array().expect("nodes") {
+            let n = node["node"].as_u64().expect("node") as usize;
+            let theirs = three["worlds"][n].as_array().expect("three-vrm world");
+            for (a, b) in node["world"].as_array().expect("world").iter().zip(theirs) {
+                let (a, b) = (a.as_f64().expect("f"), b.as_f64().expect("f"));
+                assert!((a - b).abs() <= 1e-4 * diagonal, "{file} node {n}: {a} vs {b}");
+            }
+        }
+    }
+}
