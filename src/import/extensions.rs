@@ -17,6 +17,7 @@ const APPLIED: &[&str] = &[
     // VRM's humanoid mapping and expressions (see `vrm`).
     "VRM",
     "VRMC_vrm",
+    "VRMC_vrm_animation",
 ];
 
 /// Extensions (by name or prefix) that only change materials, textures, lights or metadata.

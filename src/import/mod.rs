@@ -116,6 +116,7 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
     budget.check_drawn(&hierarchy.nodes, &meshes)?;
     let animations = clips::build(&src, &meshes, &parsed.pointers, &hierarchy.nodes, &mut findings)?;
     let vrm = vrm::read(parsed.json, &hierarchy.nodes, &meshes, &mut findings);
+    let vrma = vrm::read_animation(parsed.json, hierarchy.nodes.len(), &mut findings);
 
     let json = src.json();
     Ok(Rig {
@@ -133,6 +134,7 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
         findings: findings.into_vec(),
         storage: storage::build(json, &compressed, &draco_primitives),
         vrm,
+        vrma,
     })
 }
 

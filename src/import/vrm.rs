@@ -7,7 +7,7 @@
 //! Whether the mapping meets VRM's humanoid rules is `diagnose`'s job, not this one's.
 
 use super::findings::Findings;
-use crate::rig::{Expression, HumanBone, Mesh, MorphBind, Node, Severity, Vrm, VrmVersion};
+use crate::rig::{Expression, HumanBone, Mesh, MorphBind, Node, Severity, Vrm, VrmAnimationMap, VrmVersion};
 use serde::Deserialize;
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::Value;
@@ -28,6 +28,59 @@ pub(crate) fn read(text: &[u8], nodes: &[Node], meshes: &[Mesh], findings: &mut 
         return Some(reader.v1(&v1, text));
     }
     ext.vrm0.map(|v0| reader.v0(&v0))
+}
+
+/// The `VRMC_vrm_animation` map of a `.vrma`, when the document has one. Entries naming a
+/// node the file lacks are left out with a `RIG_VRM_INVALID` finding.
+pub(crate) fn read_animation(
+    text: &[u8],
+    node_count: usize,
+    findings: &mut Findings,
+) -> Option<VrmAnimationMap> {
+    if !text.windows(18).any(|w| w == b"VRMC_vrm_animation") {
+        return None;
+    }
+    let top: AnimTop = serde_json::from_slice(text).ok()?;
+    let ext = top.extensions?.vrma?;
+    let mut map = VrmAnimationMap::default();
+    let mut node = |value: Option<&Value>, pointer: String| match index(value) {
+        Some(n) if n < node_count => Some(n),
+        _ => {
+            findings.push(INVALID, Severity::Warning, pointer, "not a node of the file; entry ignored");
+            None
+        }
+    };
+    let bones = ext.pointer("/humanoid/humanBones").and_then(Value::as_object);
+    for (name, entry) in bones.into_iter().flatten() {
+        let pointer = format!("/extensions/VRMC_vrm_animation/humanoid/humanBones/{name}/node");
+        if let Some(n) = node(entry.get("node"), pointer) {
+            map.bones.push((name.clone(), n));
+        }
+    }
+    for group in ["preset", "custom"] {
+        let list = ext.pointer(&format!("/expressions/{group}")).and_then(Value::as_object);
+        for (name, entry) in list.into_iter().flatten() {
+            let pointer = format!("/extensions/VRMC_vrm_animation/expressions/{group}/{name}/node");
+            if let Some(n) = node(entry.get("node"), pointer) {
+                map.expressions.push((name.clone(), group == "preset", n));
+            }
+        }
+    }
+    if let Some(value) = ext.pointer("/lookAt/node") {
+        map.look_at = node(Some(value), "/extensions/VRMC_vrm_animation/lookAt/node".to_string());
+    }
+    Some(map)
+}
+
+#[derive(Deserialize)]
+struct AnimTop {
+    extensions: Option<AnimExtensions>,
+}
+
+#[derive(Deserialize)]
+struct AnimExtensions {
+    #[serde(rename = "VRMC_vrm_animation")]
+    vrma: Option<Value>,
 }
 
 #[derive(Deserialize)]

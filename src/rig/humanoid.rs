@@ -27,6 +27,17 @@ pub struct Vrm {
     pub expressions: Vec<Expression>,
 }
 
+/// What a VRM animation (`.vrma`, `VRMC_vrm_animation`) says its nodes are.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct VrmAnimationMap {
+    /// (VRM 1.0 bone name, node) in file order.
+    pub bones: Vec<(String, usize)>,
+    /// (expression name, is a preset, node): the node's translation x is the weight.
+    pub expressions: Vec<(String, bool, usize)>,
+    /// The node whose rotation is the gaze.
+    pub look_at: Option<usize>,
+}
+
 /// One humanoid mapping entry.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HumanBone {

@@ -13,7 +13,7 @@ mod transform;
 
 pub use finding::{Finding, Severity};
 pub use humanoid::{
-    BONES, BoneSpec, Expression, HumanBone, MorphBind, Vrm, VrmVersion, bone_spec, canonical,
+    BONES, BoneSpec, Expression, HumanBone, MorphBind, Vrm, VrmAnimationMap, VrmVersion, bone_spec, canonical,
 };
 pub use indices::Indices;
 pub use storage::{AttributeFormat, Compression, ExtensionHandling, ExtensionUse, PrimitiveStorage, Storage};
@@ -52,6 +52,8 @@ pub struct Rig {
     pub storage: Storage,
     /// The VRM humanoid mapping and expressions, for a VRM 0.x or 1.0 avatar.
     pub vrm: Option<Vrm>,
+    /// What a VRM animation file's nodes are (`VRMC_vrm_animation`), for a `.vrma`.
+    pub vrma: Option<VrmAnimationMap>,
 }
 
 /// A node of the hierarchy.

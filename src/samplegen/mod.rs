@@ -27,12 +27,14 @@ mod shapes;
 mod tentacle;
 mod trig;
 mod vrm;
+mod vrma;
 mod walker;
 
 pub use bad_weights::{BAD_WEIGHTS_FAULTS, bad_weights};
 pub use seed_arm::{SEED_ARM_JOINTS, SEED_ARM_OUTLINE, SEED_ARM_WEIGHTS, seed_arm};
 pub use tentacle::tentacle;
 pub use vrm::{walker_vrm0, walker_vrm1};
+pub use vrma::walker_walk_vrma;
 pub use walker::walker;
 
 /// The `asset.generator` string of every sample.
@@ -50,5 +52,9 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
 
 /// The VRM test fixtures as (file name in `tests/fixtures/vrm/`, bytes).
 pub fn vrm_fixtures() -> Vec<(&'static str, Vec<u8>)> {
-    vec![("walker-vrm1.vrm", walker_vrm1()), ("walker-vrm0.vrm", walker_vrm0())]
+    vec![
+        ("walker-vrm1.vrm", walker_vrm1()),
+        ("walker-vrm0.vrm", walker_vrm0()),
+        ("walker-walk.vrma", walker_walk_vrma()),
+    ]
 }

@@ -55,7 +55,7 @@ const ARM_TILT: f64 = 0.1;
 const HIPS_HEIGHT: f64 = 0.95;
 
 /// (name, parent, translation); rotations are identity except the upper arms' tilt.
-const SKELETON: [(&str, Option<usize>, [f64; 3]); 17] = [
+pub(super) const SKELETON: [(&str, Option<usize>, [f64; 3]); 17] = [
     ("hips", None, [0.0, HIPS_HEIGHT, 0.0]),
     ("spine", Some(HIPS), [0.0, 0.12, 0.0]),
     ("chest", Some(SPINE), [0.0, 0.18, 0.0]),
@@ -75,7 +75,7 @@ const SKELETON: [(&str, Option<usize>, [f64; 3]); 17] = [
     ("foot.R", Some(15), [0.0, -0.39, 0.0]),
 ];
 
-fn rest_rotation(joint: usize) -> DQuat {
+pub(super) fn rest_rotation(joint: usize) -> DQuat {
     match joint {
         j if j == LEFT.upper_arm => rot_z(ARM_TILT),
         j if j == RIGHT.upper_arm => rot_z(-ARM_TILT),
@@ -222,7 +222,7 @@ fn add_limbs(mesh: &mut SkinnedMesh, side: Side, at: &impl Fn(usize) -> DMat4) {
 
 /// Walking in place, one full stride per second: legs swing +-0.38 rad with the knee folding
 /// during each leg's swing, arms counter-swing, hips bob twice per stride and twist.
-fn walk() -> Vec<Track> {
+pub(super) fn walk() -> Vec<Track> {
     const INTERVALS: usize = 24;
     let times = timeline(1.0, INTERVALS);
     let rotations = |node: usize, f: &dyn Fn(f64) -> DQuat| {

@@ -383,3 +383,58 @@ fn rest_world_matrices_agree_with_three_vrm() {
         }
     }
 }
+
+/// walker-walk.vrma played on both avatars by rigscope's binding (`rigscope::vrma::bind`)
+/// equals three-vrm 3.5 playing it (three-vrm/play-vrma.mjs) within 1e-4 of the bounding
+/// box diagonal: every node's world matrix and the body's deformed vertices, at 11 times.
+#[test]
+fn a_vrma_plays_on_both_avatars_as_three_vrm_plays_it() {
+    let path = format!("{}/tests/fixtures/vrm/three-vrm/three-vrm-walk.json", env!("CARGO_MANIFEST_DIR"));
+    let reference: Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("reference")).expect("JSON");
+    let anim = rigscope::import::load(std::path::Path::new(&fixture("walker-walk.vrma"))).expect("vrma");
+    for file in ["walker-vrm1.vrm", "walker-vrm0.vrm"] {
+        let avatar = rigscope::import::load(std::path::Path::new(&fixture(file))).expect("avatar");
+        let bound = rigscope::vrma::bind(&avatar, &anim, 0).expect("bind");
+        assert!(bound.notes.iter().any(|n| n.contains("spring bones")), "{:?}", bound.notes);
+        let theirs =
+            reference["files"].as_array().expect("files").iter().find(|f| f["file"] == file).expect("file");
+        let stride = theirs["vertex_stride"].as_u64().expect("stride") as usize;
+        let mut ws = rigscope::anim::Workspace::new(&avatar);
+        let frames = theirs["frames"].as_array().expect("frames");
+        assert_eq!(frames.len(), 11);
+        for frame in frames {
+            let t = frame["t"].as_f64().expect("t") as f32;
+            ws.evaluate(&avatar, Some(&bound.clip), t);
+            let body = &frame["meshes"][0];
+            let expected = body["positions"].as_array().expect("positions");
+            let mine = &ws
+                .primitives
+                .iter()
+                .find(|p| p.node as u64 == body["node"].as_u64().expect("node"))
+                .expect("body")
+                .positions;
+            let (mut lo, mut hi) = (glam::Vec3::splat(f32::MAX), glam::Vec3::splat(f32::MIN));
+            for p in mine.iter() {
+                lo = lo.min(*p);
+                hi = hi.max(*p);
+            }
+            let tolerance = 1e-4 * (hi - lo).length();
+            for (n, world) in frame["worlds"].as_array().expect("worlds").iter().enumerate() {
+                let Some(world) = world.as_array() else { continue };
+                for (a, b) in ws.globals[n].to_cols_array().iter().zip(world) {
+                    let b = b.as_f64().expect("f") as f32;
+                    assert!((a - b).abs() <= tolerance, "{file} t={t} node {n}: {a} vs {b}");
+                }
+            }
+            assert_eq!(expected.len(), mine.len().div_ceil(stride));
+            for (k, p) in expected.iter().enumerate() {
+                let v = mine[k * stride];
+                for (c, a) in v.to_array().iter().enumerate() {
+                    let b = p[c].as_f64().expect("f") as f32;
+                    assert!((a - b).abs() <= tolerance, "{file} t={t} vertex {}: {v} vs {p}", k * stride);
+                }
+            }
+        }
+    }
+}
