@@ -16,7 +16,9 @@
 //! summed per target as `VRMExpressionManager.update` does; they are sampled at the union of
 //! their key times, which is exact for LINEAR tracks of non-binary expressions.
 //!
-//! Not played: lookAt (the gaze) and spring bones; each is named in `VrmaClip::notes`.
+//! Not played: lookAt (the gaze) and spring bones; each is named in `VrmaClip::notes`, as are
+//! humanoid bones the avatar lacks and STEP / CUBICSPLINE humanoid tracks (three-vrm plays
+//! those as LINEAR: a STEP track gets interpolated, a CUBICSPLINE one misread).
 
 use crate::diagnose::rest_globals;
 use crate::rig::{Channel, Clip, Interpolation, Property, Rig, VrmVersion, bone_spec, canonical};
@@ -92,6 +94,13 @@ pub fn bind(avatar: &Rig, anim: &Rig, clip: usize) -> Result<VrmaClip, VrmaError
             notes.push(format!("the avatar has no {bone} bone; its track is not played"));
             continue;
         };
+        if ch.interpolation != Interpolation::Linear && ch.property != Property::Weights {
+            // three-vrm rebuilds humanoid tracks from their keys and plays them LINEAR.
+            let how = if ch.interpolation == Interpolation::Step { "STEP" } else { "CUBICSPLINE" };
+            notes.push(format!(
+                "{bone}: a {how} track, played as the file says; three-vrm plays it differently"
+            ));
+        }
         match ch.property {
             Property::Rotation => {
                 // Nearest humanoid parent the .vrma maps, else hips' parent (three-vrm "hipsParent").
@@ -113,10 +122,10 @@ pub fn bind(avatar: &Rig, anim: &Rig, clip: usize) -> Result<VrmaClip, VrmaError
                 let (mut left, mut right) = (p, w_inv);
                 if flip {
                     left = half_turn * left;
-                    right = right * half_turn.inverse();
+                    right *= half_turn.inverse();
                 }
                 left = pr.inverse() * left;
-                right = right * pr * r;
+                right *= pr * r;
                 let values: Vec<f32> = ch
                     .values
                     .chunks_exact(4)
@@ -268,5 +277,55 @@ fn scalar_at(track: &Channel, t: f32) -> f32 {
             let u = if t1 > t0 { (t - t0) / (t1 - t0) } else { 0.0 };
             x(k) + (x(k + 1) - x(k)) * u
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn fixture(name: &str) -> Rig {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/vrm").join(name);
+        crate::import::load(&path).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn notes_name_missing_bones_and_tracks_three_vrm_plays_differently() {
+        let mut avatar = fixture("walker-vrm1.vrm");
+        let mut anim = fixture("walker-walk.vrma");
+        if let Some(vrm) = avatar.vrm.as_mut() {
+            vrm.bones.retain(|b| b.name != "leftFoot");
+        }
+        let spine =
+            anim.vrma.as_ref().and_then(|m| m.bones.iter().find(|(b, _)| b == "spine")).map(|&(_, n)| n);
+        for ch in &mut anim.clips[0].channels {
+            if Some(ch.node) == spine {
+                ch.interpolation = Interpolation::Step;
+            }
+        }
+        let bound = bind(&avatar, &anim, 0).expect("bind");
+        let has = |s: &str| bound.notes.iter().any(|n| n.contains(s));
+        assert!(has("the avatar has no leftFoot bone"), "{:?}", bound.notes);
+        assert!(has("spine: a STEP track"), "{:?}", bound.notes);
+        assert!(has("lookAt") && has("spring bones"), "{:?}", bound.notes);
+        // The STEP track stays STEP on the avatar's spine (node 1).
+        let on_spine: Vec<_> = bound.clip.channels.iter().filter(|c| c.node == 1).collect();
+        assert!(!on_spine.is_empty() && on_spine.iter().all(|c| c.interpolation == Interpolation::Step));
+    }
+
+    #[test]
+    fn files_that_are_not_vrm_are_refused_with_a_message() {
+        let walker =
+            crate::import::load_bytes(&crate::samplegen::walker(), "walker.glb", None).expect("walker");
+        let anim = fixture("walker-walk.vrma");
+        assert_eq!(
+            bind(&walker, &anim, 0).map(|_| ()),
+            Err(VrmaError("walker.glb: not a VRM avatar".into()))
+        );
+        let avatar = fixture("walker-vrm0.vrm");
+        let err = bind(&avatar, &walker, 0).map(|_| ()).expect_err("not a vrma");
+        assert_eq!(err, VrmaError("walker.glb: not a VRM animation".into()));
+        assert!(bind(&avatar, &anim, 3).is_err());
     }
 }
