@@ -438,3 +438,11 @@ fn a_vrma_plays_on_both_avatars_as_three_vrm_plays_it() {
         }
     }
 }
+
+#[test]
+fn the_committed_fixtures_are_what_the_generator_writes() {
+    for (name, bytes) in rigscope::samplegen::vrm_fixtures() {
+        let committed = std::fs::read(fixture(name)).expect("fixture");
+        assert!(committed == bytes, "{name} differs: run `cargo run --example gen-samples`");
+    }
+}
