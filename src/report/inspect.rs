@@ -29,6 +29,9 @@ pub struct InspectDoc {
     /// The humanoid mapping and expressions of a VRM avatar; absent for other files.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vrm: Option<super::vrm::VrmDoc>,
+    /// What a VRM animation's (`.vrma`) nodes are; absent for other files.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vrm_animation: Option<super::vrm::VrmAnimationDoc>,
 }
 
 #[derive(Debug, Serialize)]
@@ -285,6 +288,7 @@ impl InspectDoc {
                 .map(|e| ExtensionDoc { name: e.name.clone(), required: e.required, handling: e.handling })
                 .collect(),
             vrm: super::vrm::VrmDoc::new(rig),
+            vrm_animation: super::vrm::VrmAnimationDoc::new(rig),
         }
     }
 }

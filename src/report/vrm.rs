@@ -17,6 +17,41 @@ pub struct VrmDoc {
     pub expressions: Vec<Expression>,
 }
 
+/// What a `.vrma`'s nodes are (`VRMC_vrm_animation`).
+#[derive(Debug, Serialize)]
+pub struct VrmAnimationDoc {
+    pub humanoid: Vec<HumanBoneDoc>,
+    /// Expression tracks: the node whose translation x is the weight.
+    pub expressions: Vec<ExpressionNodeDoc>,
+    pub look_at: Option<usize>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ExpressionNodeDoc {
+    pub name: String,
+    pub preset: bool,
+    pub node: usize,
+}
+
+impl VrmAnimationDoc {
+    pub fn new(rig: &Rig) -> Option<Self> {
+        let map = rig.vrma.as_ref()?;
+        Some(VrmAnimationDoc {
+            humanoid: (map.bones.iter())
+                .map(|(bone, node)| HumanBoneDoc { bone: bone.clone(), node: *node })
+                .collect(),
+            expressions: (map.expressions.iter())
+                .map(|(name, preset, node)| ExpressionNodeDoc {
+                    name: name.clone(),
+                    preset: *preset,
+                    node: *node,
+                })
+                .collect(),
+            look_at: map.look_at,
+        })
+    }
+}
+
 #[derive(Debug, Serialize)]
 pub struct HumanBoneDoc {
     pub bone: String,
@@ -36,8 +71,19 @@ impl VrmDoc {
     }
 }
 
-/// The VRM section of `inspect`'s text, or nothing for a file that is not a VRM avatar.
+/// The VRM section of `inspect`'s text, or nothing for a file that is not a VRM avatar or
+/// animation.
 pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
+    if let Some(doc) = VrmAnimationDoc::new(rig) {
+        writeln!(out, "\nVRM animation: {} humanoid bones", doc.humanoid.len())?;
+        for e in &doc.expressions {
+            let kind = if e.preset { "preset" } else { "custom" };
+            writeln!(out, "  expression {} ({kind}): {} (node {})", e.name, rig.node_label(e.node), e.node)?;
+        }
+        if let Some(n) = doc.look_at {
+            writeln!(out, "  lookAt: {} (node {n})", rig.node_label(n))?;
+        }
+    }
     let Some(doc) = VrmDoc::new(rig) else {
         return Ok(());
     };

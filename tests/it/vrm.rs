@@ -446,3 +446,25 @@ fn the_committed_fixtures_are_what_the_generator_writes() {
         assert!(committed == bytes, "{name} differs: run `cargo run --example gen-samples`");
     }
 }
+
+#[test]
+fn inspect_shows_what_a_vrma_node_is() {
+    // From src/samplegen/vrma.rs: joints 0..=16 as in the avatars, happy 17, nod 18, lookAt 19.
+    let doc = json_of(&["inspect", &fixture("walker-walk.vrma"), "--json"]);
+    let map = &doc["vrm_animation"];
+    assert_eq!(map["humanoid"].as_array().map(Vec::len), Some(17));
+    let hips =
+        map["humanoid"].as_array().expect("humanoid").iter().find(|b| b["bone"] == "hips").expect("hips");
+    assert_eq!(hips["node"], 0);
+    let expected = serde_json::json!([
+        { "name": "happy", "preset": true, "node": 17 },
+        { "name": "nod", "preset": false, "node": 18 },
+    ]);
+    assert_eq!(map["expressions"], expected);
+    assert_eq!(map["look_at"], 19);
+    let text = rigscope(&["inspect", &fixture("walker-walk.vrma")]).stdout;
+    assert!(
+        text.contains("VRM animation: 17 humanoid bones") && text.contains("lookAt: lookAt (node 19)"),
+        "{text}"
+    );
+}
