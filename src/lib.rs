@@ -31,6 +31,9 @@
 //! - `import`: glTF -> `Rig`, validated once; the only user of the gltf crate.
 //! - `rig`: immutable runtime data: nodes, skins, meshes, clips.
 //! - `anim`: per-frame jobs: sample, pose, morph, skin; `Playback`; `Workspace`.
+//! - `attach`: clips from other files (`--anim`): bound by name as three.js binds them (or by
+//!   rules and a name map), retargeted relative to rest, appended to `Rig::clips` once at
+//!   load; `fit` explains how they fit. Reads the extra files through `import` (`load`).
 //! - `render`: software rasteriser to braille, half-block and ASCII cells.
 //! - `lanes` (private): the lane types the rasteriser's and skinning's SIMD kernels are
 //!   written against, and the run-time choice of instruction set (`RIGSCOPE_SIMD`).
@@ -53,6 +56,7 @@
 #![deny(unsafe_code)]
 
 pub mod anim;
+pub mod attach;
 pub mod cli;
 pub mod diagnose;
 pub mod diff;

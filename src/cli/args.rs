@@ -51,6 +51,50 @@ pub struct OpenArgs {
     /// when it is saved, keeping the clip, time, camera and selection.
     #[arg(long)]
     pub no_watch: bool,
+    #[command(flatten)]
+    pub anim: AnimArgs,
+}
+
+/// `--anim LIB` and how its clips bind: shared by every command that plays clips.
+#[derive(Debug, Clone, Default, Args)]
+pub struct AnimArgs {
+    /// Add every clip of LIB (a .gltf or .glb, e.g. a Mixamo export or an animation library)
+    /// to the clip list as `NAME (LIB)`, bound to FILE's nodes by name exactly as three.js's
+    /// AnimationMixer binds them; repeat for several. Without --clip, the first LIB clip
+    /// plays; `--clip NAME` finds LIB's clips first.
+    #[arg(long = "anim", value_name = "LIB")]
+    pub anims: Vec<PathBuf>,
+    /// How --anim clips find their nodes: `exact` is three.js's rule (equal names after
+    /// GLTFLoader's sanitising); `loose` also binds names that differ by a namespace prefix
+    /// (mixamorig:, mixamorig1:, Armature|), by case, or by `_ . :` and space separators.
+    #[arg(long = "bind", value_enum, default_value_t = BindArg::Exact, value_name = "RULES")]
+    pub bind: BindArg,
+    /// A name map for --anim clips: `SOURCE TARGET` a line (tab-separated when names hold
+    /// spaces), `#` starts a comment; tried before every other rule.
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<PathBuf>,
+    /// `rest`: play --anim clips relative to each rig's rest pose (each joint's world
+    /// rotation change from the source's rest, applied to FILE's rest; root translation
+    /// scaled by the hip heights) instead of binding the raw values.
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub retarget: Option<RetargetArg>,
+}
+
+/// `--bind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum BindArg {
+    /// three.js's binding: equal names after GLTFLoader's sanitising and de-duplication.
+    #[default]
+    Exact,
+    /// Exact first, then without namespace prefixes, case, and separators.
+    Loose,
+}
+
+/// `--retarget`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RetargetArg {
+    /// Relative to each rig's rest pose.
+    Rest,
 }
 
 /// The viewer's colour depth.
@@ -126,6 +170,31 @@ pub enum Command {
     /// its web player) or an animated GIF (.gif), by OUT's extension. Deterministic: the
     /// same arguments write the same bytes.
     Record(RecordArgs),
+    /// Explain how clips from other files fit a character: which tracks bind and how, which
+    /// bind to nothing (as three.js warns), joints no clip moves, rest pose and scale
+    /// differences, root motion; exit 0 fits, 1 problems, 2 bad input.
+    Fit(FitArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct FitArgs {
+    /// The character (.gltf or .glb).
+    pub character: PathBuf,
+    /// Files whose clips are to play on it.
+    #[arg(required = true, value_name = "LIB")]
+    pub libs: Vec<PathBuf>,
+    /// Print the versioned JSON document instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Binding rules, as for --anim: `exact` (three.js) or `loose`.
+    #[arg(long = "bind", value_enum, default_value_t = BindArg::Exact, value_name = "RULES")]
+    pub bind: BindArg,
+    /// A name map (`SOURCE TARGET` a line, `#` comments), as for --anim.
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<PathBuf>,
+    /// `rest`: judge the clips as `--retarget rest` plays them (rest differences then fit).
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub retarget: Option<RetargetArg>,
 }
 
 #[derive(Debug, Args)]
@@ -153,6 +222,8 @@ pub struct DiffArgs {
     /// Print the versioned JSON document instead of text (schema in the README).
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub anim: AnimArgs,
 }
 
 #[derive(Debug, Args)]
@@ -205,6 +276,8 @@ pub struct RecordArgs {
     /// Replace OUT if it exists.
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub anim: AnimArgs,
 }
 
 #[derive(Debug, Args)]
@@ -223,6 +296,8 @@ pub struct BenchArgs {
     /// Measure with the 256-colour palette instead of 24-bit colour.
     #[arg(long)]
     pub ansi256: bool,
+    #[command(flatten)]
+    pub anim: AnimArgs,
 }
 
 #[derive(Debug, Args)]
@@ -300,6 +375,8 @@ pub struct PoseArgs {
     /// The rest pose (every node as the file gives it), once, instead of a clip.
     #[arg(long, conflicts_with_all = ["clip", "times"])]
     pub rest: bool,
+    #[command(flatten)]
+    pub anim: AnimArgs,
 }
 
 #[derive(Debug, Args)]
@@ -337,6 +414,8 @@ pub struct RenderArgs {
     /// The rest pose (every node as the file gives it) instead of a clip.
     #[arg(long, conflicts_with_all = ["clip", "time"])]
     pub rest: bool,
+    #[command(flatten)]
+    pub anim: AnimArgs,
 }
 
 #[derive(Debug, Args)]

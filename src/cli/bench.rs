@@ -54,10 +54,11 @@ struct Samples {
 
 pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
     let started_all = Instant::now();
-    let rig = super::load_rig(&args.file)?;
+    let rig = super::load_rig_with(&args.file, &args.anim)?;
     let load_ms = started_all.elapsed().as_secs_f64() * 1000.0;
     let source = rig.source.clone();
-    let clip = if rig.clips.is_empty() { None } else { Some(0) };
+    // With --anim, the first clip of the first LIB: that is what the user came to time.
+    let clip = super::pick_clip(&rig, None)?;
     let color = if args.ansi256 { ColorDepth::Ansi256 } else { ColorDepth::TrueColor };
     let launch = Launch { clip, color, ..Launch::default() };
     let mut app = App::new(rig, &launch);

@@ -8,8 +8,8 @@ pub fn run(args: &DiffArgs) -> Result<u8, Failure> {
     if !(args.tol.is_finite() && args.tol >= 0.0) {
         return Err(Failure::input(format!("--tol must be a finite number of 0 or more, not {}", args.tol)));
     }
-    let a = super::load_rig(&args.a)?;
-    let b = super::load_rig(&args.b)?;
+    let a = super::load_rig_with(&args.a, &args.anim)?;
+    let b = super::load_rig_with(&args.b, &args.anim)?;
     let d = diff(&a, &b, args.tol);
     output::with_stdout(|out| {
         if args.json { output::write_json(&d, out) } else { out.write_all(render_text(&d).as_bytes()) }

@@ -8,6 +8,7 @@ mod bench;
 mod check;
 mod clamp;
 mod diff;
+mod fit;
 mod generate;
 mod histogram;
 mod inspect;
@@ -84,6 +85,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Some(Command::Man(a)) => generate::man(&a),
         Some(Command::Diff(a)) => diff::run(&a),
         Some(Command::Record(a)) => record::run(&a),
+        Some(Command::Fit(a)) => fit::run(&a),
         None => open_viewer(&cli.open),
     }
 }
@@ -136,7 +138,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
 fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
     // The file and the options are checked first, so that what is wrong with them is
     // reported whatever stdout is; `tui::run` then refuses a stdout that is not a terminal.
-    let rig = load_or_bundled(args.file.as_deref())?;
+    let mut rig = load_or_bundled(args.file.as_deref())?;
+    add_anims(&mut rig, &args.anim)?;
     let clip = pick_clip(&rig, args.clip.as_deref())?;
     if !args.time.is_finite() {
         return Err(Failure::input(format!("{}: --time must be a finite number of seconds", rig.source)));
@@ -149,7 +152,8 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
         paused: args.paused,
         mode: glyph_mode(args.mode),
         fps: args.fps,
-        compare: args.compare.as_deref().map(load_rig).transpose()?,
+        // The ghost gets the --anim clips too, so a library clip plays on both (as `diff`).
+        compare: args.compare.as_deref().map(|b| load_rig_with(b, &args.anim)).transpose()?,
         color: match args.color {
             args::ViewerColorArg::Auto if std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) => {
                 terminal_color_depth()
@@ -161,6 +165,7 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
         },
         mouse: !args.no_mouse,
         watch: if args.no_watch { None } else { args.file.clone() },
+        anims: if args.anim.anims.is_empty() { None } else { Some(anim_set(&args.anim)?) },
     };
     let source = rig.source.clone();
     match crate::tui::run(rig, &launch).map_err(|e| Failure::input(format!("{source}: {e}")))? {
@@ -192,6 +197,51 @@ pub fn load_rig(path: &Path) -> Result<Rig, Failure> {
     crate::import::load(path).map_err(|e| Failure::input(e.to_string()))
 }
 
+/// The `--anim` files and binding options, with the `--map` file read and parsed.
+pub fn anim_set(args: &args::AnimArgs) -> Result<crate::attach::AnimSet, Failure> {
+    let map = match &args.map {
+        None => None,
+        Some(path) => {
+            let shown = path.display();
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Failure::input(format!("{shown}: cannot read the name map: {e}")))?;
+            let map =
+                crate::attach::NameMap::parse(&text).map_err(|e| Failure::input(format!("{shown}: {e}")))?;
+            Some(map)
+        }
+    };
+    let options = crate::attach::BindOptions {
+        mode: match args.bind {
+            args::BindArg::Exact => crate::attach::BindMode::Exact,
+            args::BindArg::Loose => crate::attach::BindMode::Loose,
+        },
+        map,
+        retarget: args.retarget.is_some(),
+    };
+    Ok(crate::attach::AnimSet { files: args.anims.clone(), options })
+}
+
+/// Loads a rig and binds the `--anim` files' clips onto it.
+pub fn load_rig_with(path: &Path, anim: &args::AnimArgs) -> Result<Rig, Failure> {
+    let mut rig = load_rig(path)?;
+    add_anims(&mut rig, anim)?;
+    Ok(rig)
+}
+
+/// Binds the `--anim` files' clips onto `rig`.
+pub fn add_anims(rig: &mut Rig, anim: &args::AnimArgs) -> Result<(), Failure> {
+    if anim.anims.is_empty() && anim.map.is_none() && anim.retarget.is_none() {
+        return Ok(());
+    }
+    if anim.anims.is_empty() {
+        return Err(Failure::input(format!(
+            "{}: --map and --retarget apply to --anim files; none given",
+            rig.source
+        )));
+    }
+    crate::attach::load_with_anims(rig, &anim_set(anim)?).map_err(|e| Failure::input(e.to_string()))
+}
+
 /// Loads `path`, or the embedded sample when no path is given.
 pub fn load_or_bundled(path: Option<&Path>) -> Result<Rig, Failure> {
     match path {
@@ -201,10 +251,13 @@ pub fn load_or_bundled(path: Option<&Path>) -> Result<Rig, Failure> {
     }
 }
 
-/// Resolves `--clip NAME|INDEX` (default: the first clip, or none when the file has none).
+/// Resolves `--clip NAME|INDEX` (default: the first clip of the first `--anim` file, which
+/// is what the user came to see, else the first clip, or none when there is none).
 pub fn pick_clip(rig: &Rig, key: Option<&str>) -> Result<Option<usize>, Failure> {
     match key {
-        None => Ok(if rig.clips.is_empty() { None } else { Some(0) }),
+        None => {
+            Ok(rig.attached.first().map(|a| a.clip).or(if rig.clips.is_empty() { None } else { Some(0) }))
+        }
         Some(k) => rig.find_clip(k).map(Some).ok_or_else(|| {
             let names: Vec<String> =
                 (0..rig.clips.len()).map(|i| format!("{i}: {}", rig.clip_label(i))).collect();

@@ -18,7 +18,7 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
         _ => return Err(Failure::input(format!("{out}: OUT must end in .cast (asciicast) or .gif"))),
     };
     check_paths(&args.file, &args.output, args.force)?;
-    let rig = super::load_rig(&args.file)?;
+    let rig = super::load_rig_with(&args.file, &args.anim)?;
     let clip_index = super::pick_clip(&rig, args.clip.as_deref())?;
     let clip = clip_index.and_then(|c| rig.clips.get(c));
     let src = &rig.source;

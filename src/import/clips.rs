@@ -122,6 +122,7 @@ pub(crate) fn build(
             .fold(0.0f32, f32::max);
         out.clips.push(Clip { name: json.name.clone(), channels, duration });
         out.file_index.push(file_index);
+        out.core_channels.push(json.channels.len());
     }
     Ok(out)
 }
@@ -132,6 +133,8 @@ pub(crate) struct Loaded {
     pub clips: Vec<Clip>,
     pub unpreviewed: Vec<UnpreviewedChannel>,
     pub file_index: Vec<Vec<usize>>,
+    /// Per clip, how many of its channels are core glTF channels (the first ones).
+    pub core_channels: Vec<usize>,
 }
 
 /// What a channel animates, however the file names it (a core target or a pointer).

@@ -129,12 +129,14 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
         skins,
         meshes,
         clips: animations.clips,
+        core_channels: animations.core_channels,
         unpreviewed_channels: animations.unpreviewed,
         channel_file_index: animations.file_index,
         findings: findings.into_vec(),
         storage: storage::build(json, &compressed, &draco_primitives),
         vrm,
         vrma,
+        attached: Vec::new(),
     })
 }
 

@@ -46,6 +46,9 @@ pub struct Rig {
     /// its place in `Clip::channels` (`KHR_animation_pointer` channels follow the core ones,
     /// and one on a mesh's weights becomes a channel per node). Empty: the same index.
     pub channel_file_index: Vec<Vec<usize>>,
+    /// Per clip, how many of its first channels are core glTF channels; the rest came from
+    /// `KHR_animation_pointer`. Empty: every channel is core.
+    pub core_channels: Vec<usize>,
     /// Data-level oddities found at load (never structural faults: those are errors).
     pub findings: Vec<Finding>,
     /// How the file stored its data (extensions, attribute formats, compression).
@@ -54,6 +57,58 @@ pub struct Rig {
     pub vrm: Option<Vrm>,
     /// What a VRM animation file's nodes are (`VRMC_vrm_animation`), for a `.vrma`.
     pub vrma: Option<VrmAnimationMap>,
+    /// Clips that came from other files (`--anim LIB`), bound to these nodes at load: where
+    /// each came from and how each of its channels bound. Empty for a file on its own.
+    pub attached: Vec<AttachedClip>,
+}
+
+/// A clip of another file, bound to this rig's nodes by name (see `attach`).
+#[derive(Debug, Clone, Default)]
+pub struct AttachedClip {
+    /// Its index in `Rig::clips`.
+    pub clip: usize,
+    /// The file it came from, as the user named it.
+    pub file: String,
+    /// Its name in that file (`Clip::name` is `name (file)`).
+    pub name: String,
+    /// One per channel of `Rig::clips[clip]`, in order: the source node and how it bound.
+    pub bound: Vec<BoundChannel>,
+    /// The tracks that bound to nothing, named as three.js names them
+    /// (`mixamorigHips.quaternion`), once each, in the clip's order.
+    pub unbound: Vec<String>,
+    /// `rigscope fit`'s sentences for this clip and its file (unbound tracks, root motion,
+    /// rest and scale differences), for the viewer's fit lines.
+    pub fit: Vec<String>,
+}
+
+/// How one channel of an attached clip found its node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoundChannel {
+    /// The source file's node name, as stored.
+    pub source: String,
+    pub how: BindHow,
+}
+
+/// Which rule bound a channel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BindHow {
+    /// The names are equal as three.js's GLTFLoader makes them (the default binding).
+    Exact,
+    /// By a loose rule (`--bind loose`): its name, e.g. `prefix`, `prefix+case`.
+    Rule(&'static str),
+    /// By a line of the `--map` file.
+    Map,
+}
+
+impl BindHow {
+    /// `exact`, `map`, or the rule's name, for reports.
+    pub fn label(&self) -> &str {
+        match self {
+            BindHow::Exact => "exact",
+            BindHow::Rule(r) => r,
+            BindHow::Map => "map",
+        }
+    }
 }
 
 /// A node of the hierarchy.
@@ -302,7 +357,15 @@ impl Rig {
     /// Finds a clip by exact name, or by index when `key` is a number. `#N` is always
     /// index N (as `clip_label` writes unnamed clips), for a file whose clip names are
     /// themselves numbers.
+    ///
+    /// A clip from another file is found by its full label (`dance (lib.glb)`) and also by its
+    /// bare name, before the rig's own clips: with `--anim LIB --clip NAME` the user means
+    /// LIB's clip even when the character has one of the same name (Mixamo names them all
+    /// `mixamo.com`).
     pub fn find_clip(&self, key: &str) -> Option<usize> {
+        if let Some(a) = self.attached.iter().find(|a| a.name == key) {
+            return Some(a.clip);
+        }
         if let Some(i) = self.clips.iter().position(|c| c.name.as_deref() == Some(key)) {
             return Some(i);
         }

@@ -35,6 +35,8 @@ pub struct Launch {
     pub compare: Option<Rig>,
     /// The file to watch and reload when it changes (None: `--no-watch`, or no file).
     pub watch: Option<std::path::PathBuf>,
+    /// `--anim` files bound onto the rig at every (re)load; watched too.
+    pub anims: Option<crate::attach::AnimSet>,
 }
 
 impl Default for Launch {
@@ -49,6 +51,7 @@ impl Default for Launch {
             mouse: true,
             compare: None,
             watch: None,
+            anims: None,
         }
     }
 }

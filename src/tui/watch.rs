@@ -90,8 +90,15 @@ impl Watch {
     ) -> Result<Watch, String> {
         let shown = file.display().to_string();
         let canonical = file.canonicalize().map_err(|e| format!("{shown}: cannot watch: {e}"))?;
-        let mut watched = vec![canonical.clone()];
-        watched.extend(crate::import::external_files(&canonical));
+        // `--anim` files (and their buffers) are watched too: a clip re-exported into the
+        // library reloads the character with it.
+        let libs: Vec<PathBuf> = launch
+            .anims
+            .iter()
+            .flat_map(|set| set.files.iter())
+            .map(|f| f.canonicalize().map_err(|e| format!("{}: cannot watch: {e}", f.display())))
+            .collect::<Result<_, _>>()?;
+        let watched = watch_list(&canonical, &libs);
         let mut folders: Vec<PathBuf> =
             watched.iter().filter_map(|p| p.parent().map(Path::to_path_buf)).collect();
         folders.sort();
@@ -104,6 +111,7 @@ impl Watch {
         let launch = Launch { clip: None, time: 0.0, ..launch.clone() };
         let loader = Loader {
             file: canonical,
+            libs,
             shown,
             watched,
             stamps,
@@ -187,6 +195,8 @@ fn polled(mut loader: Loader) -> std::io::Result<Watcher> {
 #[derive(Clone)]
 struct Loader {
     file: PathBuf,
+    /// The `--anim` files, canonical.
+    libs: Vec<PathBuf>,
     shown: String,
     watched: Vec<PathBuf>,
     /// Each watched file's size and modification time when it was last read.
@@ -218,17 +228,24 @@ impl Loader {
 
     fn reload(&mut self) -> Reload {
         // Messages name the file as the user typed it, not its canonical path.
-        match crate::import::load(&self.file) {
-            Ok(mut rig) => {
-                rig.source = self.shown.clone();
-                self.watched.truncate(1);
-                self.watched.extend(crate::import::external_files(&self.file));
+        let loaded = crate::import::load(&self.file).and_then(|mut rig| {
+            rig.source = self.shown.clone();
+            if let Some(set) = &self.launch.anims {
+                crate::attach::load_with_anims(&mut rig, set)?;
+            }
+            Ok(rig)
+        });
+        match loaded {
+            Ok(rig) => {
+                self.watched = watch_list(&self.file, &self.libs);
                 self.stamps = stamps(&self.watched);
                 self.watch_new_folders();
                 Reload::Loaded(Box::new(App::new(rig, &self.launch)))
             }
             Err(mut e) => {
-                e.file = self.shown.clone();
+                if Path::new(&e.file) == self.file {
+                    e.file = self.shown.clone();
+                }
                 Reload::Failed(e.to_string())
             }
         }
@@ -259,6 +276,16 @@ impl Loader {
             (self.wake)();
         }
     }
+}
+
+/// The character, the `--anim` files, and every buffer file each of them names.
+fn watch_list(file: &Path, libs: &[PathBuf]) -> Vec<PathBuf> {
+    let mut watched = Vec::new();
+    for f in std::iter::once(file).chain(libs.iter().map(PathBuf::as_path)) {
+        watched.push(f.to_path_buf());
+        watched.extend(crate::import::external_files(f));
+    }
+    watched
 }
 
 /// What tells a rewritten file from one only read: its size, its modification time, and

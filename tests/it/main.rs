@@ -3,6 +3,7 @@ mod assets;
 mod bench;
 mod check_many;
 mod cli;
+mod clips;
 mod compare;
 mod diff;
 mod draco;

@@ -188,3 +188,38 @@ fn the_running_viewer_follows_saves_of_its_file() {
     wait_for(&["reloaded (clip idle is gone): +10 joints", "seg0"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn saving_an_anim_library_reloads_the_character_with_its_new_clips() {
+    let dir = folder("anim");
+    let file = dir.join("character.glb");
+    let lib = dir.join("lib.glb");
+    std::fs::write(&file, rigscope::samplegen::walker()).unwrap();
+    let clips = |name: &str| {
+        std::fs::read(format!("{}/tests/fixtures/clips/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    };
+    std::fs::write(&lib, clips("anims.glb")).unwrap();
+    let set = rigscope::attach::AnimSet { files: vec![lib.clone()], ..Default::default() };
+    let launch = Launch { paused: true, anims: Some(set.clone()), ..Launch::default() };
+    let watch = Watch::start(&file, &launch, || {}).expect("watch starts");
+
+    // The library re-exported with Mixamo names: nothing binds by three.js's rule any more.
+    save(&lib, &clips("mixamo.glb"));
+    let fresh = match next(&watch) {
+        Reload::Loaded(fresh) => fresh,
+        Reload::Failed(why) => panic!("the library failed: {why}"),
+    };
+    let attached = &fresh.rig.attached;
+    assert_eq!(attached.len(), 2, "walk and idle of lib.glb");
+    assert_eq!(fresh.rig.clips[attached[0].clip].name.as_deref(), Some("walk (lib.glb)"));
+    assert!(attached[0].unbound.iter().any(|t| t == "mixamorighips.quaternion"), "{:?}", attached[0].unbound);
+    assert!(fresh.rig.clips[attached[0].clip].channels.is_empty());
+
+    // A broken library is a failed reload naming it.
+    std::fs::write(&lib, b"{\"asset\":").unwrap();
+    match next(&watch) {
+        Reload::Failed(why) => assert!(why.contains("lib.glb"), "{why}"),
+        Reload::Loaded(_) => panic!("a broken library loaded"),
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -468,3 +468,57 @@ fn inspect_shows_what_a_vrma_node_is() {
         "{text}"
     );
 }
+
+/// The same through the command line: `pose AVATAR --anim ANIM --json` (the shared `--anim`
+/// path of issue 39) gives three-vrm's node world matrices and vertices at the 11 times.
+#[test]
+fn pose_with_anim_plays_a_vrma_as_three_vrm_does() {
+    let path = format!("{}/tests/fixtures/vrm/three-vrm/three-vrm-walk.json", env!("CARGO_MANIFEST_DIR"));
+    let reference: Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("reference")).expect("JSON");
+    for theirs in reference["files"].as_array().expect("files") {
+        let file = theirs["file"].as_str().expect("file");
+        let stride = theirs["vertex_stride"].as_u64().expect("stride") as usize;
+        let frames = theirs["frames"].as_array().expect("frames");
+        let times: Vec<String> = frames.iter().map(|f| f["t"].as_f64().expect("t").to_string()).collect();
+        let (avatar, anim) = (fixture(file), fixture("walker-walk.vrma"));
+        let mut args = vec!["pose", &avatar, "--anim", &anim, "--json"];
+        for t in &times {
+            args.extend(["--time", t]);
+        }
+        let ours = json_of(&args);
+        assert_eq!(ours["clip"]["name"], "walk (walker-walk.vrma)");
+        for (mine, frame) in ours["frames"].as_array().expect("frames").iter().zip(frames) {
+            let body =
+                mine["meshes"].as_array().expect("meshes").iter().find(|m| m["node"] == 17).expect("body");
+            let positions = body["positions"].as_array().expect("positions");
+            let coords = |p: &Value| -> Vec<f64> { (0..3).map(|k| p[k].as_f64().expect("f")).collect() };
+            let (mut lo, mut hi) = ([f64::MAX; 3], [f64::MIN; 3]);
+            for p in positions {
+                for (k, x) in coords(p).into_iter().enumerate() {
+                    lo[k] = lo[k].min(x);
+                    hi[k] = hi[k].max(x);
+                }
+            }
+            let tolerance = 1e-4 * (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f64>().sqrt();
+            for node in mine["nodes"].as_array().expect("nodes") {
+                let n = node["node"].as_u64().expect("node") as usize;
+                let world = frame["worlds"][n].as_array().expect("three-vrm world");
+                for (a, b) in node["world"].as_array().expect("world").iter().zip(world) {
+                    let (a, b) = (a.as_f64().expect("f"), b.as_f64().expect("f"));
+                    assert!((a - b).abs() <= tolerance, "{file} t={} node {n}: {a} vs {b}", frame["t"]);
+                }
+            }
+            for (k, p) in frame["meshes"][0]["positions"].as_array().expect("positions").iter().enumerate() {
+                for (a, b) in coords(&positions[k * stride]).into_iter().zip(coords(p)) {
+                    assert!(
+                        (a - b).abs() <= tolerance,
+                        "{file} t={} vertex {}: {a} vs {b}",
+                        frame["t"],
+                        k * stride
+                    );
+                }
+            }
+        }
+    }
+}

@@ -3,6 +3,7 @@
 
 mod curves;
 mod details;
+mod fit;
 mod help;
 mod keyframes;
 mod status;

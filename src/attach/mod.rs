@@ -1,0 +1,108 @@
+//! Clips from other files (`--anim LIB`): each clip of LIB is bound once, at load, to the
+//! character's nodes and appended to `Rig::clips`, so the viewer, `pose`, `render`, `record`,
+//! `diff` and `bench` play it as they play the file's own clips, with no second path.
+//!
+//! Stage order: `import` loads both files; `names` gives every node the name three.js gives
+//! it; `bind` decides which character node each source node drives (three.js's rule by
+//! default, `rules` and `--map` when asked); `retarget` rebuilds a clip relative to rest
+//! (`--retarget rest`); `fit` explains, without playing anything, why a clip fits or not.
+//! Everything here is pure except `load`, which reads the files.
+
+pub mod bind;
+pub mod fit;
+
+mod load;
+pub mod names;
+pub mod retarget;
+pub mod rules;
+
+pub use bind::{BindMode, BindOptions};
+pub use load::{AnimSet, file_label, load_with_anims};
+pub use rules::NameMap;
+
+use crate::rig::{AttachedClip, BoundChannel, Clip, Rig};
+
+/// Appends every clip of `source` to `character`, labelled `name (label)`, bound by
+/// `options`. A clip without a name is `animation_N`, as three.js's GLTFLoader names it.
+pub fn attach(character: &mut Rig, source: &Rig, label: &str, options: &BindOptions) {
+    // A VRM animation on a VRM avatar binds through the humanoid, as three-vrm plays it.
+    if source.vrma.is_some() && character.vrm.is_some() {
+        attach_vrma(character, source, label);
+        return;
+    }
+    let binding = bind::bind_nodes(character, source, options);
+    let report = fit::library_fit(character, label, source, &binding, options);
+    for (i, clip) in bind::threejs_clips(source).iter().enumerate() {
+        let name = clip.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{i}"));
+        let (channels, sources) = if options.retarget {
+            retarget::retarget_rest(character, source, clip, &binding)
+        } else {
+            bind::rebind_clip(clip, &binding)
+        };
+        let bound = sources
+            .iter()
+            .map(|&s| BoundChannel {
+                source: source.node_label(s),
+                how: binding
+                    .get(s)
+                    .and_then(|b| b.as_ref())
+                    .map_or(crate::rig::BindHow::Exact, |(_, how)| how.clone()),
+            })
+            .collect();
+        let unbound = bind::unbound_tracks(source, clip, &binding);
+        let fit = report
+            .clips
+            .get(i)
+            .map(|c| c.summary.clone())
+            .unwrap_or_default()
+            .into_iter()
+            .chain(report.general.iter().cloned())
+            .collect();
+        character.attached.push(AttachedClip {
+            clip: character.clips.len(),
+            file: label.to_string(),
+            name: name.clone(),
+            bound,
+            unbound,
+            fit,
+        });
+        character.clips.push(Clip {
+            name: Some(format!("{name} ({label})")),
+            channels,
+            duration: clip.duration,
+        });
+    }
+}
+
+/// Appends every clip of the `.vrma` `source`, bound by `crate::vrma::bind`; its notes (what is
+/// not played, where three-vrm would differ) are the clip's fit lines.
+fn attach_vrma(character: &mut Rig, source: &Rig, label: &str) {
+    for i in 0..source.clips.len() {
+        let Ok(bound) = crate::vrma::bind(character, source, i) else {
+            continue;
+        };
+        let name = source.clips[i]
+            .name
+            .clone()
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| format!("animation_{i}"));
+        let channels = bound
+            .clip
+            .channels
+            .iter()
+            .map(|_| BoundChannel {
+                source: "VRMC_vrm_animation".to_string(),
+                how: crate::rig::BindHow::Exact,
+            })
+            .collect();
+        character.attached.push(AttachedClip {
+            clip: character.clips.len(),
+            file: label.to_string(),
+            name: name.clone(),
+            bound: channels,
+            unbound: Vec::new(),
+            fit: bound.notes,
+        });
+        character.clips.push(Clip { name: Some(format!("{name} ({label})")), ..bound.clip });
+    }
+}
