@@ -522,3 +522,23 @@ fn pose_with_anim_plays_a_vrma_as_three_vrm_does() {
         }
     }
 }
+
+#[test]
+fn fit_reports_humanoid_bones_the_avatar_lacks() {
+    let run = rigscope(&["fit", &fixture("walker-vrm1.vrm"), &fixture("walker-walk.vrma")]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("spring bones are not simulated"), "{}", run.stdout);
+    // The walk moves leftFoot; an avatar without it is told so, as a problem.
+    let (code, _) = check_broken("walker-vrm1.vrm", "fit", |j| j.replace(r#""leftFoot":{"node":13},"#, ""));
+    assert_eq!(code, 1);
+    let bytes = std::fs::read(fixture("walker-vrm1.vrm")).expect("fixture");
+    let (json, bin) = split_glb(&bytes);
+    let dir = std::env::temp_dir().join(format!("rigscope-vrm-fit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("no-foot.vrm");
+    std::fs::write(&path, join_glb(&json.replace(r#""leftFoot":{"node":13},"#, ""), &bin)).expect("write");
+    let run = rigscope(&["fit", path.to_str().expect("path"), &fixture("walker-walk.vrma")]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("the avatar has no leftFoot bone"), "{}", run.stdout);
+}
