@@ -1,4 +1,5 @@
-//! Writes every generated sample into the crate's `samples/` folder.
+//! Writes every generated sample into the crate's `samples/` folder, and the VRM avatars
+//! made from the walker into `tests/fixtures/vrm/`.
 //!
 //! Run `cargo run --example gen-samples` after changing `src/samplegen`; the `samples` test
 //! fails until the committed files match the generator again.
@@ -10,6 +11,13 @@ fn main() -> std::io::Result<()> {
     std::fs::create_dir_all(&dir)?;
     for (name, bytes) in rigscope::samplegen::all() {
         let path = dir.join(name);
+        std::fs::write(&path, &bytes)?;
+        println!("{} ({} bytes)", path.display(), bytes.len());
+    }
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/vrm");
+    std::fs::create_dir_all(&fixtures)?;
+    for (name, bytes) in rigscope::samplegen::vrm_fixtures() {
+        let path = fixtures.join(name);
         std::fs::write(&path, &bytes)?;
         println!("{} ({} bytes)", path.display(), bytes.len());
     }

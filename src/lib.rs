@@ -71,6 +71,7 @@ pub mod report;
 pub mod rig;
 pub mod samplegen;
 pub mod tui;
+pub mod vrma;
 
 pub use import::{ImportError, load, load_bytes};
 pub use rig::Rig;

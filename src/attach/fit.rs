@@ -105,6 +105,9 @@ pub fn fit(character: &Rig, libraries: &[(String, Rig)], options: &BindOptions) 
     let libraries: Vec<LibraryFit> = libraries
         .iter()
         .map(|(file, lib)| {
+            if lib.vrma.is_some() && character.vrm.is_some() {
+                return vrma_fit(character, file, lib, &mut animated);
+            }
             let binding = bind_nodes(character, lib, options);
             for clip in &threejs_clips(lib) {
                 for ch in &clip.channels {
@@ -130,6 +133,47 @@ pub fn fit(character: &Rig, libraries: &[(String, Rig)], options: &BindOptions) 
         libraries,
         unanimated_joints,
         problems,
+    }
+}
+
+/// A `.vrma` on a VRM avatar binds through the humanoid (`crate::vrma`): its notes are the
+/// findings, and humanoid bones the animation moves that the avatar lacks are the problems.
+fn vrma_fit(character: &Rig, file: &str, lib: &Rig, animated: &mut [bool]) -> LibraryFit {
+    let mut clips = Vec::new();
+    let mut summary = Vec::new();
+    let mut problems = Vec::new();
+    for (i, clip) in lib.clips.iter().enumerate() {
+        let name = clip.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{i}"));
+        let notes = match crate::vrma::bind(character, lib, i) {
+            Ok(bound) => {
+                for ch in &bound.clip.channels {
+                    if let Some(a) = animated.get_mut(ch.node) {
+                        *a = true;
+                    }
+                }
+                bound.notes
+            }
+            Err(e) => vec![e.to_string()],
+        };
+        let notes: Vec<String> = notes.into_iter().map(|n| format!("{name}: {n}")).collect();
+        problems.extend(notes.iter().filter(|n| n.contains("the avatar has no")).cloned());
+        summary.extend(notes.iter().cloned());
+        clips.push(ClipFit {
+            name,
+            bound: Vec::new(),
+            unbound: Vec::new(),
+            root_motion: None,
+            summary: notes,
+        });
+    }
+    LibraryFit {
+        file: file.to_string(),
+        clips,
+        rest: Vec::new(),
+        translation_scale: None,
+        summary,
+        problems,
+        general: Vec::new(),
     }
 }
 

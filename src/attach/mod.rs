@@ -25,6 +25,11 @@ use crate::rig::{AttachedClip, BoundChannel, Clip, Rig};
 /// Appends every clip of `source` to `character`, labelled `name (label)`, bound by
 /// `options`. A clip without a name is `animation_N`, as three.js's GLTFLoader names it.
 pub fn attach(character: &mut Rig, source: &Rig, label: &str, options: &BindOptions) {
+    // A VRM animation on a VRM avatar binds through the humanoid, as three-vrm plays it.
+    if source.vrma.is_some() && character.vrm.is_some() {
+        attach_vrma(character, source, label);
+        return;
+    }
     let binding = bind::bind_nodes(character, source, options);
     let report = fit::library_fit(character, label, source, &binding, options);
     for (i, clip) in bind::threejs_clips(source).iter().enumerate() {
@@ -66,5 +71,38 @@ pub fn attach(character: &mut Rig, source: &Rig, label: &str, options: &BindOpti
             channels,
             duration: clip.duration,
         });
+    }
+}
+
+/// Appends every clip of the `.vrma` `source`, bound by `crate::vrma::bind`; its notes (what is
+/// not played, where three-vrm would differ) are the clip's fit lines.
+fn attach_vrma(character: &mut Rig, source: &Rig, label: &str) {
+    for i in 0..source.clips.len() {
+        let Ok(bound) = crate::vrma::bind(character, source, i) else {
+            continue;
+        };
+        let name = source.clips[i]
+            .name
+            .clone()
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| format!("animation_{i}"));
+        let channels = bound
+            .clip
+            .channels
+            .iter()
+            .map(|_| BoundChannel {
+                source: "VRMC_vrm_animation".to_string(),
+                how: crate::rig::BindHow::Exact,
+            })
+            .collect();
+        character.attached.push(AttachedClip {
+            clip: character.clips.len(),
+            file: label.to_string(),
+            name: name.clone(),
+            bound: channels,
+            unbound: Vec::new(),
+            fit: bound.notes,
+        });
+        character.clips.push(Clip { name: Some(format!("{name} ({label})")), ..bound.clip });
     }
 }

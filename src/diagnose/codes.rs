@@ -59,6 +59,14 @@ pub const IBM_BIND_MISMATCH: Code = info("RIG_IBM_BIND_MISMATCH");
 pub const ROTATION_HEMISPHERE_FLIP: Code = info("RIG_ROTATION_HEMISPHERE_FLIP");
 pub const ROTATION_NEAR_OPPOSITE: Code = warning("RIG_ROTATION_NEAR_OPPOSITE");
 
+// VRM humanoid rules (rigscope's own; see diagnose/humanoid.rs and docs/vrm.md).
+pub const VRM_REQUIRED_BONE_MISSING: Code = error("RIG_VRM_REQUIRED_BONE_MISSING");
+pub const VRM_BONE_MAPPED_TWICE: Code = error("RIG_VRM_BONE_MAPPED_TWICE");
+pub const VRM_NODE_MAPPED_TWICE: Code = error("RIG_VRM_NODE_MAPPED_TWICE");
+pub const VRM_BONE_PARENT: Code = error("RIG_VRM_BONE_PARENT");
+pub const VRM_BONE_NEEDS_PARENT: Code = error("RIG_VRM_BONE_NEEDS_PARENT");
+pub const VRM_UNKNOWN_BONE: Code = warning("RIG_VRM_UNKNOWN_BONE");
+
 /// Every code the rules above emit.
 pub const ALL: &[Code] = &[
     JOINTS_INDEX_OOB,
@@ -85,6 +93,12 @@ pub const ALL: &[Code] = &[
     IBM_BIND_MISMATCH,
     ROTATION_HEMISPHERE_FLIP,
     ROTATION_NEAR_OPPOSITE,
+    VRM_REQUIRED_BONE_MISSING,
+    VRM_BONE_MAPPED_TWICE,
+    VRM_NODE_MAPPED_TWICE,
+    VRM_BONE_PARENT,
+    VRM_BONE_NEEDS_PARENT,
+    VRM_UNKNOWN_BONE,
 ];
 
 /// Codes the loader records in `Rig::findings` (they appear in `check` reports too).
@@ -104,6 +118,7 @@ pub const LOAD_CODES: &[&str] = &[
     "RIG_IBM_EXTRA_MATRICES",
     "RIG_INSTANCING_IGNORED",
     "RIG_ANIMATION_POINTER_INVALID",
+    "RIG_VRM_INVALID",
 ];
 
 /// Whether any rule or the loader can report `id`.

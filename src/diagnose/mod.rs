@@ -17,6 +17,7 @@ pub mod codes;
 pub mod consequence;
 pub mod explain;
 mod finding;
+mod humanoid;
 mod json;
 mod nodes;
 mod pose;
@@ -108,6 +109,7 @@ fn run(rig: &Rig, options: &Options, rest: &[Mat4]) -> Report {
         skins::SkinLimits { few_vertices: options.few_vertices, ibm_tolerance: options.ibm_tolerance };
     skins::check_skins(rig, rest, &joint_use, &used_skins, &limits, &mut sink);
     nodes::check_nodes(rig, &mut sink);
+    humanoid::check_humanoid(rig, &mut sink);
     let rules = channels::ChannelRules {
         key_times: !import_has(codes::ANIMATION_INPUT_NON_INCREASING)
             && !import_has(codes::ANIMATION_INPUT_NEGATIVE),

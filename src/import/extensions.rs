@@ -17,6 +17,10 @@ const APPLIED: &[&str] = &[
     "EXT_mesh_gpu_instancing",
     "KHR_mesh_gpu_instancing",
     "KHR_animation_pointer",
+    // VRM's humanoid mapping and expressions (see `vrm`).
+    "VRM",
+    "VRMC_vrm",
+    "VRMC_vrm_animation",
 ];
 
 /// Extensions (by name or prefix) that only change materials, textures, lights or metadata.

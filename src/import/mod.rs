@@ -33,6 +33,7 @@ mod raw;
 mod sizes;
 mod skins;
 mod storage;
+mod vrm;
 
 use crate::rig::Rig;
 use std::path::Path;
@@ -118,6 +119,8 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
     nodes::check_node_weights(src.json(), &meshes)?;
     budget.check_drawn(&hierarchy.nodes, &meshes)?;
     let animations = clips::build(&src, &meshes, &parsed.pointers, &hierarchy.nodes, &mut findings)?;
+    let vrm = vrm::read(parsed.json, &hierarchy.nodes, &meshes, &mut findings);
+    let vrma = vrm::read_animation(parsed.json, hierarchy.nodes.len(), &mut findings);
 
     let json = src.json();
     Ok(Rig {
@@ -135,6 +138,8 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
         channel_file_index: animations.file_index,
         findings: findings.into_vec(),
         storage: crate::rig::Storage { sizes, ..storage::build(json, &compressed, &draco_primitives) },
+        vrm,
+        vrma,
         attached: Vec::new(),
     })
 }

@@ -31,6 +31,12 @@ pub struct InspectDoc {
     pub sizes: crate::rig::Sizes,
     /// GPU memory once loaded: decoded textures (RGBA8, full mip chain) and geometry.
     pub gpu_estimate: crate::rig::GpuEstimate,
+    /// The humanoid mapping and expressions of a VRM avatar; absent for other files.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vrm: Option<super::vrm::VrmDoc>,
+    /// What a VRM animation's (`.vrma`) nodes are; absent for other files.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vrm_animation: Option<super::vrm::VrmAnimationDoc>,
 }
 
 #[derive(Debug, Serialize)]
@@ -78,6 +84,9 @@ pub struct NodeDoc {
     /// on instanced nodes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub instances: Option<usize>,
+    /// The VRM humanoid bone this node is mapped to; only present on mapped nodes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub humanoid_bone: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -184,6 +193,7 @@ impl InspectDoc {
                     rotation: n.rest.rotation.to_array(),
                     scale: n.rest.scale.to_array(),
                     instances: (!n.instances.is_empty()).then_some(n.instances.len()),
+                    humanoid_bone: humanoid_bone(rig, index),
                 })
                 .collect(),
             skins: rig
@@ -284,8 +294,15 @@ impl InspectDoc {
                 .iter()
                 .map(|e| ExtensionDoc { name: e.name.clone(), required: e.required, handling: e.handling })
                 .collect(),
+            vrm: super::vrm::VrmDoc::new(rig),
+            vrm_animation: super::vrm::VrmAnimationDoc::new(rig),
         }
     }
+}
+
+/// The VRM humanoid bone name of `node`, when the file maps it.
+pub fn humanoid_bone(rig: &Rig, node: usize) -> Option<String> {
+    rig.vrm.as_ref().and_then(|v| v.bone_of(node)).map(str::to_string)
 }
 
 fn not_previewed(rig: &Rig, clip: usize) -> Vec<NotPreviewedDoc> {
@@ -559,6 +576,7 @@ pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
     }
 
     write_sizes(&doc.sizes, &doc.gpu_estimate, out)?;
+    super::vrm::write_text(rig, out)?;
 
     if !doc.findings.is_empty() {
         writeln!(out, "\nfindings at load ({})", doc.findings.len())?;
@@ -591,7 +609,8 @@ fn write_joint_tree(rig: &Rig, skin: &Skin, out: &mut dyn Write) -> io::Result<(
         // Deep chains keep a bounded indent so the listing stays linear in size.
         let indent = "  ".repeat(level.min(MAX_INDENT));
         let deeper = if level > MAX_INDENT { format!("[depth {}] ", level + 1) } else { String::new() };
-        writeln!(out, "  {indent}{deeper}{} (node {node}, joint {j})", rig.node_label(node))?;
+        let bone = humanoid_bone(rig, node).map(|b| format!(" [{b}]")).unwrap_or_default();
+        writeln!(out, "  {indent}{deeper}{} (node {node}, joint {j}){bone}", rig.node_label(node))?;
         stack.extend(children[j].iter().rev().map(|&c| (c, level + 1)));
     }
     Ok(())

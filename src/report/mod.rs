@@ -7,6 +7,7 @@
 pub mod checks;
 pub mod inspect;
 pub mod pose;
+pub mod vrm;
 
 /// Version of every JSON document rigscope writes.
 pub const FORMAT_VERSION: u32 = 1;

@@ -38,6 +38,9 @@ pub struct NodeWorld {
     pub node: usize,
     pub name: Option<String>,
     pub joint: bool,
+    /// The VRM humanoid bone this node is mapped to; only present on mapped nodes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub humanoid_bone: Option<String>,
     /// Column-major, as glTF stores matrices.
     pub world: [f32; 16],
     /// The node's local transform at this time, when asked for (`--local`).
@@ -123,6 +126,7 @@ pub fn evaluate(rig: &Rig, clip: Option<usize>, times: &[f64], options: &PoseOpt
                         node: n,
                         name: rig.nodes[n].name.clone(),
                         joint: joints[n],
+                        humanoid_bone: super::inspect::humanoid_bone(rig, n),
                         world: ws.globals[n].to_cols_array(),
                         local: options.local.then(|| local_trs(&ws, n)),
                     })

@@ -6,6 +6,7 @@
 //! lists the same nodes parents-first so that hierarchy walks are one linear loop.
 
 mod finding;
+mod humanoid;
 mod indices;
 pub mod key_times;
 mod sizes;
@@ -13,6 +14,9 @@ mod storage;
 mod transform;
 
 pub use finding::{Finding, Severity};
+pub use humanoid::{
+    BONES, BoneSpec, Expression, HumanBone, MorphBind, Vrm, VrmAnimationMap, VrmVersion, bone_spec, canonical,
+};
 pub use indices::Indices;
 pub use sizes::{GpuEstimate, Sizes, TextureSize, mip_chain_bytes};
 pub use storage::{AttributeFormat, Compression, ExtensionHandling, ExtensionUse, PrimitiveStorage, Storage};
@@ -52,6 +56,10 @@ pub struct Rig {
     pub findings: Vec<Finding>,
     /// How the file stored its data (extensions, attribute formats, compression).
     pub storage: Storage,
+    /// The VRM humanoid mapping and expressions, for a VRM 0.x or 1.0 avatar.
+    pub vrm: Option<Vrm>,
+    /// What a VRM animation file's nodes are (`VRMC_vrm_animation`), for a `.vrma`.
+    pub vrma: Option<VrmAnimationMap>,
     /// Clips that came from other files (`--anim LIB`), bound to these nodes at load: where
     /// each came from and how each of its channels bound. Empty for a file on its own.
     pub attached: Vec<AttachedClip>,

@@ -225,6 +225,8 @@ pub struct GltfBuilder {
     /// Key-time accessors already written, by the bit patterns of their times, so clips that
     /// share a timeline share one accessor.
     time_accessors: Vec<(Vec<u32>, usize)>,
+    /// Root-level extensions by name (each also listed in `extensionsUsed`).
+    extensions: Map<String, Value>,
 }
 
 impl GltfBuilder {
@@ -328,6 +330,11 @@ impl GltfBuilder {
             Some(small) => self.accessor(&small, Kind::Scalar, Usage::INDICES),
             None => self.accessor(data, Kind::Scalar, Usage::INDICES),
         }
+    }
+
+    /// Sets the root-level extension `name` (and lists it in `extensionsUsed`).
+    pub fn extension(&mut self, name: &str, value: Value) {
+        self.extensions.insert(name.into(), value);
     }
 
     /// Adds a mesh made of already-built primitive objects.
@@ -436,6 +443,11 @@ impl GltfBuilder {
         }
         if !self.bin.is_empty() {
             root.insert("buffers".into(), json!([Value::Object(buffer)]));
+        }
+        if !self.extensions.is_empty() {
+            let used: Vec<&String> = self.extensions.keys().collect();
+            root.insert("extensionsUsed".into(), json!(used));
+            root.insert("extensions".into(), Value::Object(self.extensions.clone()));
         }
         Value::Object(root)
     }

@@ -13,6 +13,9 @@
 //! | `walker.glb` | a 17-joint humanoid with walk and idle cycles (the binary's default rig) |
 //! | `bad-weights.glb` | deliberately broken weights at the vertices [`BAD_WEIGHTS_FAULTS`] lists |
 //!
+//! The VRM avatars made from the walker (`vrm_fixtures`) are test fixtures, written into
+//! `tests/fixtures/vrm/`.
+//!
 //! Each generator module documents its node and joint index layout.
 
 mod bad_weights;
@@ -23,11 +26,15 @@ mod seed_arm;
 mod shapes;
 mod tentacle;
 mod trig;
+mod vrm;
+mod vrma;
 mod walker;
 
 pub use bad_weights::{BAD_WEIGHTS_FAULTS, bad_weights};
 pub use seed_arm::{SEED_ARM_JOINTS, SEED_ARM_OUTLINE, SEED_ARM_WEIGHTS, seed_arm};
 pub use tentacle::tentacle;
+pub use vrm::{walker_vrm0, walker_vrm1};
+pub use vrma::walker_walk_vrma;
 pub use walker::walker;
 
 /// The `asset.generator` string of every sample.
@@ -40,5 +47,14 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("tentacle.glb", tentacle()),
         ("walker.glb", walker()),
         ("bad-weights.glb", bad_weights()),
+    ]
+}
+
+/// The VRM test fixtures as (file name in `tests/fixtures/vrm/`, bytes).
+pub fn vrm_fixtures() -> Vec<(&'static str, Vec<u8>)> {
+    vec![
+        ("walker-vrm1.vrm", walker_vrm1()),
+        ("walker-vrm0.vrm", walker_vrm0()),
+        ("walker-walk.vrma", walker_walk_vrma()),
     ]
 }

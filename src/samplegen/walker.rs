@@ -55,7 +55,7 @@ const ARM_TILT: f64 = 0.1;
 const HIPS_HEIGHT: f64 = 0.95;
 
 /// (name, parent, translation); rotations are identity except the upper arms' tilt.
-const SKELETON: [(&str, Option<usize>, [f64; 3]); 17] = [
+pub(super) const SKELETON: [(&str, Option<usize>, [f64; 3]); 17] = [
     ("hips", None, [0.0, HIPS_HEIGHT, 0.0]),
     ("spine", Some(HIPS), [0.0, 0.12, 0.0]),
     ("chest", Some(SPINE), [0.0, 0.18, 0.0]),
@@ -75,7 +75,7 @@ const SKELETON: [(&str, Option<usize>, [f64; 3]); 17] = [
     ("foot.R", Some(15), [0.0, -0.39, 0.0]),
 ];
 
-fn rest_rotation(joint: usize) -> DQuat {
+pub(super) fn rest_rotation(joint: usize) -> DQuat {
     match joint {
         j if j == LEFT.upper_arm => rot_z(ARM_TILT),
         j if j == RIGHT.upper_arm => rot_z(-ARM_TILT),
@@ -85,18 +85,32 @@ fn rest_rotation(joint: usize) -> DQuat {
 
 pub fn walker() -> Vec<u8> {
     let mut b = GltfBuilder::new();
+    let figure = figure(&mut b);
+    let mesh = b.mesh("walker", vec![figure.primitive]);
+    b.mesh_node("walker", mesh, Some(figure.skin));
+    b.animation("walk", &walk());
+    b.animation("idle", &idle());
+    b.to_glb()
+}
+
+/// The walker's skeleton (nodes 0..=16), skin and body primitive, written into `b`; other
+/// samples (the VRM avatars) dress it further.
+pub(super) struct Figure {
+    pub skin: usize,
+    pub primitive: serde_json::Value,
+    /// Bind-pose positions of the body's vertices.
+    pub positions: Vec<DVec3>,
+}
+
+pub(super) fn figure(b: &mut GltfBuilder) -> Figure {
     let mut joints = Vec::with_capacity(SKELETON.len());
     for (index, &(name, parent, [x, y, z])) in SKELETON.iter().enumerate() {
         joints.push(b.node(name, parent, DVec3::new(x, y, z), rest_rotation(index)));
     }
     let skin = b.skin("walker", &joints, HIPS);
-    let body = body(&b);
-    let primitive = body.write(&mut b);
-    let mesh = b.mesh("walker", vec![primitive]);
-    b.mesh_node("walker", mesh, Some(skin));
-    b.animation("walk", &walk());
-    b.animation("idle", &idle());
-    b.to_glb()
+    let body = body(b);
+    let primitive = body.write(b);
+    Figure { skin, primitive, positions: body.positions }
 }
 
 /// Joint indices are below 17, so they always fit the u8 JOINTS_0.
@@ -208,7 +222,7 @@ fn add_limbs(mesh: &mut SkinnedMesh, side: Side, at: &impl Fn(usize) -> DMat4) {
 
 /// Walking in place, one full stride per second: legs swing +-0.38 rad with the knee folding
 /// during each leg's swing, arms counter-swing, hips bob twice per stride and twist.
-fn walk() -> Vec<Track> {
+pub(super) fn walk() -> Vec<Track> {
     const INTERVALS: usize = 24;
     let times = timeline(1.0, INTERVALS);
     let rotations = |node: usize, f: &dyn Fn(f64) -> DQuat| {

@@ -43,3 +43,4 @@ mod tui;
 mod tui_frictions;
 mod tui_trial2;
 mod weights_words;
+mod vrm;

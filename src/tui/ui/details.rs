@@ -67,6 +67,9 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         n.children.iter().map(|&c| rig.node_label(c)),
         width,
     ))]);
+    if let Some(bone) = rig.vrm.as_ref().and_then(|v| v.bone_of(node)) {
+        lines.push(Line::from(vec![label("humanoid"), Span::raw(bone.to_string())]));
+    }
     lines.extend(super::fit::lines(app, node, theme));
     let world = app.ws.globals.get(node).map(|m| m.w_axis.truncate()).unwrap_or(Vec3::NAN);
     lines.push(Line::from(vec![label("world"), Span::raw(vec3(world, full))]));

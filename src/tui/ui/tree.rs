@@ -70,7 +70,8 @@ fn indent(depth: usize, width: usize) -> (usize, bool) {
 }
 
 /// One row in `width` columns: indent, depth (deep rows), fold marker, name, and the
-/// animated / unweighted markers (and, in the node browser, the node's mesh and skin).
+/// VRM humanoid bone, the animated / unweighted markers (and, in the node browser, the
+/// node's mesh and skin).
 /// A name too long is cut with "…" so that the markers after it stay.
 fn row_line<'a>(app: &'a App, r: &Row, theme: &Theme, width: usize) -> Line<'a> {
     let fold = if !r.has_children {
@@ -84,6 +85,9 @@ fn row_line<'a>(app: &'a App, r: &Row, theme: &Theme, width: usize) -> Line<'a> 
     let (pad, deep) = indent(r.depth, width);
     let depth = if deep { format!("{} ", r.depth) } else { String::new() };
     let mut markers: Vec<Span> = Vec::new();
+    if let Some(bone) = app.rig.vrm.as_ref().and_then(|v| v.bone_of(r.node)) {
+        markers.push(Span::styled(format!(" [{bone}]"), theme.key));
+    }
     if app.animated.get(r.node).copied().unwrap_or(false) {
         markers.push(Span::styled(" ~", theme.animated));
     }

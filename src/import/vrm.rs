@@ -1,0 +1,363 @@
+//! VRM 0.x (`extensions.VRM`) and VRM 1.0 (`extensions.VRMC_vrm`): the humanoid mapping and
+//! the expressions, read from the JSON text (gltf-json drops unknown extensions).
+//!
+//! A broken VRM extension never refuses the file: the glTF underneath is still shown, and
+//! what cannot be used (an entry naming a node or mesh that does not exist, a bind to a
+//! morph target the mesh lacks) becomes a `RIG_VRM_INVALID` finding and is left out.
+//! Whether the mapping meets VRM's humanoid rules is `diagnose`'s job, not this one's.
+
+use super::findings::Findings;
+use crate::rig::{Expression, HumanBone, Mesh, MorphBind, Node, Severity, Vrm, VrmAnimationMap, VrmVersion};
+use serde::Deserialize;
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde_json::Value;
+use std::fmt;
+
+pub(crate) const INVALID: &str = "RIG_VRM_INVALID";
+
+/// The VRM data of a document, when it has a VRM extension (1.0 first, as three-vrm reads it).
+pub(crate) fn read(text: &[u8], nodes: &[Node], meshes: &[Mesh], findings: &mut Findings) -> Option<Vrm> {
+    // A cheap scan spares every other file a second parse of its JSON.
+    if !text.windows(3).any(|w| w == b"VRM") {
+        return None;
+    }
+    let top: Top = serde_json::from_slice(text).ok()?;
+    let ext = top.extensions?;
+    let mut reader = Reader { nodes, meshes, findings };
+    if let Some(v1) = ext.vrm1 {
+        return Some(reader.v1(&v1, text));
+    }
+    ext.vrm0.map(|v0| reader.v0(&v0))
+}
+
+/// The `VRMC_vrm_animation` map of a `.vrma`, when the document has one. Entries naming a
+/// node the file lacks are left out with a `RIG_VRM_INVALID` finding.
+pub(crate) fn read_animation(
+    text: &[u8],
+    node_count: usize,
+    findings: &mut Findings,
+) -> Option<VrmAnimationMap> {
+    if !text.windows(18).any(|w| w == b"VRMC_vrm_animation") {
+        return None;
+    }
+    let top: AnimTop = serde_json::from_slice(text).ok()?;
+    let ext = top.extensions?.vrma?;
+    let mut map = VrmAnimationMap::default();
+    let mut node = |value: Option<&Value>, pointer: String| match index(value) {
+        Some(n) if n < node_count => Some(n),
+        _ => {
+            findings.push(INVALID, Severity::Warning, pointer, "not a node of the file; entry ignored");
+            None
+        }
+    };
+    let bones = ext.pointer("/humanoid/humanBones").and_then(Value::as_object);
+    for (name, entry) in bones.into_iter().flatten() {
+        let pointer = format!("/extensions/VRMC_vrm_animation/humanoid/humanBones/{name}/node");
+        if let Some(n) = node(entry.get("node"), pointer) {
+            map.bones.push((name.clone(), n));
+        }
+    }
+    for group in ["preset", "custom"] {
+        let list = ext.pointer(&format!("/expressions/{group}")).and_then(Value::as_object);
+        for (name, entry) in list.into_iter().flatten() {
+            let pointer = format!("/extensions/VRMC_vrm_animation/expressions/{group}/{name}/node");
+            if let Some(n) = node(entry.get("node"), pointer) {
+                map.expressions.push((name.clone(), group == "preset", n));
+            }
+        }
+    }
+    if let Some(value) = ext.pointer("/lookAt/node") {
+        map.look_at = node(Some(value), "/extensions/VRMC_vrm_animation/lookAt/node".to_string());
+    }
+    Some(map)
+}
+
+#[derive(Deserialize)]
+struct AnimTop {
+    extensions: Option<AnimExtensions>,
+}
+
+#[derive(Deserialize)]
+struct AnimExtensions {
+    #[serde(rename = "VRMC_vrm_animation")]
+    vrma: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct Top {
+    extensions: Option<Extensions>,
+}
+
+#[derive(Deserialize)]
+struct Extensions {
+    #[serde(rename = "VRM")]
+    vrm0: Option<Value>,
+    #[serde(rename = "VRMC_vrm")]
+    vrm1: Option<Value>,
+}
+
+struct Reader<'a> {
+    nodes: &'a [Node],
+    meshes: &'a [Mesh],
+    findings: &'a mut Findings,
+}
+
+impl Reader<'_> {
+    fn invalid(&mut self, pointer: String, message: String) {
+        self.findings.push(INVALID, Severity::Warning, pointer, message);
+    }
+
+    /// A node index at `pointer`, when it is one of the file's nodes.
+    fn node(&mut self, value: Option<&Value>, pointer: String) -> Option<usize> {
+        match value.and_then(Value::as_u64).and_then(|n| usize::try_from(n).ok()) {
+            Some(n) if n < self.nodes.len() => Some(n),
+            _ => {
+                let what = value.map_or("missing".to_string(), Value::to_string);
+                self.invalid(pointer, format!("node {what} is not a node of the file; entry ignored"));
+                None
+            }
+        }
+    }
+
+    fn v0(&mut self, ext: &Value) -> Vrm {
+        let mut bones = Vec::new();
+        let entries = ext.pointer("/humanoid/humanBones").and_then(Value::as_array);
+        for (i, entry) in entries.into_iter().flatten().enumerate() {
+            let pointer = format!("/extensions/VRM/humanoid/humanBones/{i}");
+            let Some(name) = entry.get("bone").and_then(Value::as_str) else {
+                self.invalid(pointer, "entry without a bone name; ignored".to_string());
+                continue;
+            };
+            if let Some(node) = self.node(entry.get("node"), format!("{pointer}/node")) {
+                bones.push(HumanBone { name: name.to_string(), node, pointer });
+            }
+        }
+        let mut expressions = Vec::new();
+        let groups = ext.pointer("/blendShapeMaster/blendShapeGroups").and_then(Value::as_array);
+        for (g, group) in groups.into_iter().flatten().enumerate() {
+            let pointer = format!("/extensions/VRM/blendShapeMaster/blendShapeGroups/{g}");
+            let preset = group.get("presetName").and_then(Value::as_str).filter(|p| *p != "unknown");
+            let name = group.get("name").and_then(Value::as_str).or(preset).unwrap_or_default();
+            let mut binds = Vec::new();
+            for (b, bind) in group.get("binds").and_then(Value::as_array).into_iter().flatten().enumerate() {
+                if let Some(bind) = self.v0_bind(bind, format!("{pointer}/binds/{b}")) {
+                    binds.push(bind);
+                }
+            }
+            expressions.push(Expression {
+                name: name.to_string(),
+                preset: preset.map(str::to_string),
+                is_binary: group.get("isBinary").and_then(Value::as_bool).unwrap_or(false),
+                binds,
+            });
+        }
+        Vrm { version: VrmVersion::V0, bones, expressions }
+    }
+
+    fn v0_bind(&mut self, bind: &Value, pointer: String) -> Option<MorphBind> {
+        let mesh = index(bind.get("mesh")).filter(|&m| m < self.meshes.len());
+        let Some(mesh) = mesh else {
+            self.invalid(format!("{pointer}/mesh"), "not a mesh of the file; bind ignored".to_string());
+            return None;
+        };
+        let index = self.morph_index(bind.get("index"), &self.meshes[mesh], pointer)?;
+        // VRM 0.x weights run 0..100 (three-vrm multiplies them by 0.01).
+        let weight = (bind.get("weight").and_then(Value::as_f64).unwrap_or(100.0) * 0.01) as f32;
+        Some(MorphBind { node: None, mesh: Some(mesh), index, weight })
+    }
+
+    fn v1(&mut self, ext: &Value, text: &[u8]) -> Vrm {
+        let mut bones = Vec::new();
+        // Read again as a key list: a map would keep only the last of a bone mapped twice.
+        let entries = serde_json::from_slice::<V1Top>(text).map(|t| t.extensions.vrm.humanoid.human_bones.0);
+        match entries {
+            Ok(entries) => {
+                for (name, entry) in entries {
+                    let pointer = format!("/extensions/VRMC_vrm/humanoid/humanBones/{name}");
+                    if let Some(node) = self.node(entry.get("node"), format!("{pointer}/node")) {
+                        bones.push(HumanBone { name, node, pointer });
+                    }
+                }
+            }
+            Err(e) => self.invalid(
+                "/extensions/VRMC_vrm/humanoid".to_string(),
+                format!("no humanBones object could be read: {e}"),
+            ),
+        }
+        let mut expressions = Vec::new();
+        for group in ["preset", "custom"] {
+            let Some(list) = ext.pointer(&format!("/expressions/{group}")).and_then(Value::as_object) else {
+                continue;
+            };
+            for (name, expression) in list {
+                let pointer = format!("/extensions/VRMC_vrm/expressions/{group}/{name}");
+                let mut binds = Vec::new();
+                let list = expression.get("morphTargetBinds").and_then(Value::as_array);
+                for (b, bind) in list.into_iter().flatten().enumerate() {
+                    if let Some(bind) = self.v1_bind(bind, format!("{pointer}/morphTargetBinds/{b}")) {
+                        binds.push(bind);
+                    }
+                }
+                expressions.push(Expression {
+                    name: name.clone(),
+                    preset: (group == "preset").then(|| name.clone()),
+                    is_binary: expression.get("isBinary").and_then(Value::as_bool).unwrap_or(false),
+                    binds,
+                });
+            }
+        }
+        Vrm { version: VrmVersion::V1, bones, expressions }
+    }
+
+    fn v1_bind(&mut self, bind: &Value, pointer: String) -> Option<MorphBind> {
+        let node = self.node(bind.get("node"), format!("{pointer}/node"))?;
+        let Some(mesh) = self.nodes[node].mesh.and_then(|m| self.meshes.get(m)) else {
+            self.invalid(format!("{pointer}/node"), format!("node {node} has no mesh; bind ignored"));
+            return None;
+        };
+        let index = self.morph_index(bind.get("index"), mesh, pointer)?;
+        let weight = bind.get("weight").and_then(Value::as_f64).unwrap_or(1.0) as f32;
+        Some(MorphBind { node: Some(node), mesh: None, index, weight })
+    }
+
+    fn morph_index(&mut self, value: Option<&Value>, mesh: &Mesh, pointer: String) -> Option<usize> {
+        let targets = mesh.default_weights.len();
+        match index(value) {
+            Some(i) if i < targets => Some(i),
+            _ => {
+                let what = value.map_or("missing".to_string(), Value::to_string);
+                let message =
+                    format!("morph target {what} does not exist (the mesh has {targets}); bind ignored");
+                self.invalid(format!("{pointer}/index"), message);
+                None
+            }
+        }
+    }
+}
+
+fn index(value: Option<&Value>) -> Option<usize> {
+    value.and_then(Value::as_u64).and_then(|n| usize::try_from(n).ok())
+}
+
+#[derive(Deserialize)]
+struct V1Top {
+    extensions: V1Extensions,
+}
+
+#[derive(Deserialize)]
+struct V1Extensions {
+    #[serde(rename = "VRMC_vrm")]
+    vrm: V1Vrm,
+}
+
+#[derive(Deserialize)]
+struct V1Vrm {
+    humanoid: V1Humanoid,
+}
+
+#[derive(Deserialize)]
+struct V1Humanoid {
+    #[serde(rename = "humanBones")]
+    human_bones: KeyList,
+}
+
+/// A JSON object's entries in file order, a key that appears twice kept twice.
+struct KeyList(Vec<(String, Value)>);
+
+impl<'de> Deserialize<'de> for KeyList {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Entries;
+        impl<'de> Visitor<'de> for Entries {
+            type Value = KeyList;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object of humanoid bones")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<KeyList, A::Error> {
+                let mut list = Vec::new();
+                while let Some(entry) = map.next_entry::<String, Value>()? {
+                    list.push(entry);
+                }
+                Ok(KeyList(list))
+            }
+        }
+        deserializer.deserialize_map(Entries)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rig_parts() -> (Vec<Node>, Vec<Mesh>) {
+        let mut nodes: Vec<Node> = (0..4).map(|_| Node::default()).collect();
+        nodes[3].mesh = Some(0);
+        let meshes = vec![Mesh { default_weights: vec![0.0; 2], ..Default::default() }];
+        (nodes, meshes)
+    }
+
+    fn read_str(text: &str) -> (Option<Vrm>, Vec<crate::rig::Finding>) {
+        let (nodes, meshes) = rig_parts();
+        let mut findings = Findings::default();
+        let vrm = read(text.as_bytes(), &nodes, &meshes, &mut findings);
+        (vrm, findings.into_vec())
+    }
+
+    #[test]
+    fn vrm1_keeps_a_bone_mapped_twice_and_drops_a_missing_node() {
+        let (vrm, findings) = read_str(
+            r#"{"asset":{"version":"2.0"},"extensions":{"VRMC_vrm":{"humanoid":{"humanBones":{
+                "hips":{"node":0},"spine":{"node":1},"hips":{"node":2},"head":{"node":9}}},
+                "expressions":{"preset":{"happy":{"morphTargetBinds":[{"node":3,"index":1,"weight":0.5}]}},
+                "custom":{"wink":{"isBinary":true,"morphTargetBinds":[{"node":3,"index":2,"weight":1}]}}}}}}"#,
+        );
+        let vrm = vrm.unwrap();
+        assert_eq!(vrm.version, VrmVersion::V1);
+        let bones: Vec<(&str, usize)> = vrm.bones.iter().map(|b| (b.name.as_str(), b.node)).collect();
+        assert_eq!(bones, [("hips", 0), ("spine", 1), ("hips", 2)]);
+        assert_eq!(vrm.bone_of(1), Some("spine"));
+        assert_eq!(vrm.expressions.len(), 2);
+        assert_eq!(vrm.expressions[0].preset.as_deref(), Some("happy"));
+        assert_eq!(
+            vrm.expressions[0].binds,
+            [MorphBind { node: Some(3), mesh: None, index: 1, weight: 0.5 }]
+        );
+        // The custom one binds morph target 2 of a mesh with two: dropped, with a finding.
+        assert!(vrm.expressions[1].binds.is_empty() && vrm.expressions[1].is_binary);
+        let pointers: Vec<&str> = findings.iter().map(|f| f.pointer.as_str()).collect();
+        assert_eq!(
+            pointers,
+            [
+                "/extensions/VRMC_vrm/humanoid/humanBones/head/node",
+                "/extensions/VRMC_vrm/expressions/custom/wink/morphTargetBinds/0/index"
+            ]
+        );
+    }
+
+    #[test]
+    fn vrm0_reads_the_bone_array_and_scales_bind_weights_to_one() {
+        let (vrm, findings) = read_str(
+            r#"{"extensions":{"VRM":{"humanoid":{"humanBones":[{"bone":"hips","node":0},
+                {"bone":"leftThumbProximal","node":2},{"node":1}]},
+                "blendShapeMaster":{"blendShapeGroups":[{"name":"Joy","presetName":"joy",
+                "binds":[{"mesh":0,"index":1,"weight":80}]},{"name":"Extra","presetName":"unknown","binds":[]}]}}}}"#,
+        );
+        let vrm = vrm.unwrap();
+        assert_eq!(vrm.version, VrmVersion::V0);
+        assert_eq!(vrm.bone_of(2), Some("leftThumbProximal"));
+        assert_eq!(vrm.node_of("leftThumbMetacarpal"), Some(2));
+        assert_eq!(vrm.bones[1].pointer, "/extensions/VRM/humanoid/humanBones/1");
+        assert_eq!(vrm.expressions[0].preset.as_deref(), Some("joy"));
+        assert!((vrm.expressions[0].binds[0].weight - 0.8).abs() < 1e-6);
+        assert_eq!(vrm.expressions[1].preset, None);
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert_eq!(findings[0].pointer, "/extensions/VRM/humanoid/humanBones/2");
+    }
+
+    #[test]
+    fn plain_gltf_and_broken_extensions_give_no_vrm_or_an_empty_one() {
+        assert_eq!(read_str(r#"{"asset":{"version":"2.0"}}"#).0, None);
+        let (vrm, findings) = read_str(r#"{"extensions":{"VRMC_vrm":{"humanoid":"no"}}}"#);
+        assert_eq!(vrm.map(|v| v.bones.len()), Some(0));
+        assert_eq!(findings.len(), 1);
+    }
+}
