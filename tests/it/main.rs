@@ -42,5 +42,5 @@ mod tmux;
 mod tui;
 mod tui_frictions;
 mod tui_trial2;
-mod weights_words;
 mod vrm;
+mod weights_words;
