@@ -128,6 +128,8 @@ pub(crate) fn unknown_value_note(value: Option<&str>) -> Option<String> {
 /// Whether `with_fma!` enters its FMA-compiled copy: only on a CPU with FMA, never with
 /// `RIGSCOPE_SIMD=scalar` (the portable path everywhere) nor, in tests, with `Portable`
 /// forced on this thread.
+// `with_fma!` calls it only where an FMA copy exists (x86-64); the tests call it everywhere.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[inline]
 pub(crate) fn fma_allowed() -> bool {
     #[cfg(test)]
@@ -137,6 +139,7 @@ pub(crate) fn fma_allowed() -> bool {
     vectors_allowed() && fma_present()
 }
 
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 fn fma_present() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
