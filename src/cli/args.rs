@@ -72,17 +72,24 @@ pub struct AnimArgs {
     /// plays; `--clip NAME` finds LIB's clips first.
     #[arg(long = "anim", value_name = "LIB")]
     pub anims: Vec<PathBuf>,
-    /// How --anim clips find their nodes: `exact` is three.js's rule (equal names after
-    /// GLTFLoader's sanitising); `loose` also binds names that differ by a namespace prefix
-    /// (mixamorig:, mixamorig1:, Armature|), by case, or by `_ . :` and space separators.
+    #[command(flatten)]
+    pub binding: BindArgs,
+}
+
+/// How another file's clips bind to the character: shared by `--anim` and `fit`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct BindArgs {
+    /// How clips from another file find their nodes: `exact` is three.js's rule (equal names
+    /// after GLTFLoader's sanitising); `loose` also binds names that differ by a namespace
+    /// prefix (mixamorig:, mixamorig1:, Armature|), by case, or by `_ . :` and space separators.
     #[arg(long = "bind", value_enum, default_value_t = BindArg::Exact, value_name = "RULES")]
     pub bind: BindArg,
-    /// A name map for --anim clips: `SOURCE TARGET` a line (tab-separated when names hold
-    /// spaces), `#` starts a comment; tried before every other rule.
+    /// A name map: `SOURCE TARGET` a line (tab-separated when names hold spaces), `#` starts
+    /// a comment; tried before every other rule.
     #[arg(long, value_name = "FILE")]
     pub map: Option<PathBuf>,
-    /// `rest`: play --anim clips relative to each rig's rest pose (each joint's world
-    /// rotation change from the source's rest, applied to FILE's rest; root translation
+    /// `rest`: play clips relative to each rig's rest pose (each joint's world rotation
+    /// change from the source's rest, applied to the character's rest; root translation
     /// scaled by the hip heights) instead of binding the raw values.
     #[arg(long, value_enum, value_name = "HOW")]
     pub retarget: Option<RetargetArg>,
@@ -199,15 +206,8 @@ pub struct FitArgs {
     /// Print the versioned JSON document instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Binding rules, as for --anim: `exact` (three.js) or `loose`.
-    #[arg(long = "bind", value_enum, default_value_t = BindArg::Exact, value_name = "RULES")]
-    pub bind: BindArg,
-    /// A name map (`SOURCE TARGET` a line, `#` comments), as for --anim.
-    #[arg(long, value_name = "FILE")]
-    pub map: Option<PathBuf>,
-    /// `rest`: judge the clips as `--retarget rest` plays them (rest differences then fit).
-    #[arg(long, value_enum, value_name = "HOW")]
-    pub retarget: Option<RetargetArg>,
+    #[command(flatten)]
+    pub binding: BindArgs,
 }
 
 #[derive(Debug, Args)]

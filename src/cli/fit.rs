@@ -6,12 +6,7 @@ use crate::attach::fit::{fit, write_text};
 
 pub fn run(args: &FitArgs) -> Result<u8, Failure> {
     let character = super::load_rig(&args.character)?;
-    let anim = AnimArgs {
-        anims: args.libs.clone(),
-        bind: args.bind,
-        map: args.map.clone(),
-        retarget: args.retarget,
-    };
+    let anim = AnimArgs { anims: args.libs.clone(), binding: args.binding.clone() };
     let set = super::anim_set(&anim)?;
     let mut libs = Vec::new();
     for path in &set.files {

@@ -214,7 +214,7 @@ pub fn load_rig(path: &Path) -> Result<Rig, Failure> {
 
 /// The `--anim` files and binding options, with the `--map` file read and parsed.
 pub fn anim_set(args: &args::AnimArgs) -> Result<crate::attach::AnimSet, Failure> {
-    let map = match &args.map {
+    let map = match &args.binding.map {
         None => None,
         Some(path) => {
             let shown = path.display();
@@ -226,12 +226,12 @@ pub fn anim_set(args: &args::AnimArgs) -> Result<crate::attach::AnimSet, Failure
         }
     };
     let options = crate::attach::BindOptions {
-        mode: match args.bind {
+        mode: match args.binding.bind {
             args::BindArg::Exact => crate::attach::BindMode::Exact,
             args::BindArg::Loose => crate::attach::BindMode::Loose,
         },
         map,
-        retarget: args.retarget.is_some(),
+        retarget: args.binding.retarget.is_some(),
     };
     Ok(crate::attach::AnimSet { files: args.anims.clone(), options })
 }
@@ -245,7 +245,7 @@ pub fn load_rig_with(path: &Path, anim: &args::AnimArgs) -> Result<Rig, Failure>
 
 /// Binds the `--anim` files' clips onto `rig`.
 pub fn add_anims(rig: &mut Rig, anim: &args::AnimArgs) -> Result<(), Failure> {
-    if anim.anims.is_empty() && anim.map.is_none() && anim.retarget.is_none() {
+    if anim.anims.is_empty() && anim.binding.map.is_none() && anim.binding.retarget.is_none() {
         return Ok(());
     }
     if anim.anims.is_empty() {
