@@ -261,12 +261,17 @@ pub(crate) trait Isa: Copy + std::fmt::Debug + 'static {
     /// Bit `i` set where lane `i` has its sign bit set.
     fn i_bitmask(a: I) -> u32;
     fn h_min(a: H, b: H) -> H;
+    /// Four records of four words, each read from a `u64` low word first: lanes `4 k ..
+    /// 4 k + 4` are `q[k]`'s.
+    fn h_from_quads(q: [u64; 4]) -> H;
     /// Lane `i` is `a[2i] + a[2i + 1]`, in i32.
     fn h_pair_sums(a: H) -> I;
     /// Eight records of four words, one record per lane: `[word 0, 1, 2, 3]`.
     fn transpose(rows: &[[i32; 4]; WIDTH]) -> [I; 4];
     /// `transpose` back: lane `i` of each vector into record `i`.
     fn records(v: [I; 4]) -> [[i32; 4]; WIDTH];
+    /// `records` of 16-bit words, each lane saturated to the `i16` range.
+    fn short_records(v: [I; 4]) -> [[i16; 4]; WIDTH];
     /// Eight records of three floats, one per lane: `[x, y, z]`.
     fn xyz(v: &[f32; 3 * WIDTH]) -> [F; 3];
 }
@@ -436,6 +441,10 @@ impl Isa for Portable {
         each!(2 * WIDTH, 0, |i| a[i].min(b[i]))
     }
     #[inline(always)]
+    fn h_from_quads(q: [u64; 4]) -> H {
+        each!(2 * WIDTH, 0, |i| (q[i / 4] >> (16 * (i % 4))) as u16 as i16)
+    }
+    #[inline(always)]
     fn h_pair_sums(a: H) -> I {
         each!(WIDTH, 0, |i| i32::from(a[2 * i]) + i32::from(a[2 * i + 1]))
     }
@@ -451,6 +460,11 @@ impl Isa for Portable {
     #[inline(always)]
     fn records(v: [I; 4]) -> [[i32; 4]; WIDTH] {
         each!(WIDTH, [0; 4], |i| [v[0][i], v[1][i], v[2][i], v[3][i]])
+    }
+    #[inline(always)]
+    fn short_records(v: [I; 4]) -> [[i16; 4]; WIDTH] {
+        let short = |x: i32| x.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+        each!(WIDTH, [0; 4], |i| [short(v[0][i]), short(v[1][i]), short(v[2][i]), short(v[3][i])])
     }
     #[inline(always)]
     fn xyz(v: &[f32; 3 * WIDTH]) -> [F; 3] {
@@ -593,6 +607,11 @@ mod avx2 {
         }
 
         #[inline(always)]
+        fn h_from_quads(q: [u64; 4]) -> H {
+            from_hi(unsafe { _mm256_set_epi64x(q[3] as i64, q[2] as i64, q[1] as i64, q[0] as i64) })
+        }
+
+        #[inline(always)]
         fn i_shr<const N: u32>(a: I) -> I {
             from_si(unsafe { _mm256_sra_epi32(si(a), _mm_cvtsi32_si128(N as i32)) })
         }
@@ -654,6 +673,24 @@ mod avx2 {
                     _mm_storeu_ps(out[t].as_mut_ptr().cast(), _mm256_castps256_ps128(r[t]));
                     _mm_storeu_ps(out[t + 4].as_mut_ptr().cast(), _mm256_extractf128_ps::<1>(r[t]));
                 }
+                out
+            }
+        }
+
+        #[inline(always)]
+        fn short_records(v: [I; 4]) -> [[i16; 4]; WIDTH] {
+            unsafe {
+                // Per 128-bit half (lanes 0..4, then 4..8): words v0 | v1, then v2 | v3.
+                let (p01, p23) =
+                    (_mm256_packs_epi32(si(v[0]), si(v[1])), _mm256_packs_epi32(si(v[2]), si(v[3])));
+                // v0 v2 interleaved, v1 v3 interleaved, then all four: records 0 1 | 4 5 and
+                // 2 3 | 6 7.
+                let (even, odd) = (_mm256_unpacklo_epi16(p01, p23), _mm256_unpackhi_epi16(p01, p23));
+                let (r0145, r2367) = (_mm256_unpacklo_epi16(even, odd), _mm256_unpackhi_epi16(even, odd));
+                let mut out = [[0; 4]; WIDTH];
+                let at = out.as_mut_ptr().cast::<__m256i>();
+                _mm256_storeu_si256(at, _mm256_permute2x128_si256::<0x20>(r0145, r2367));
+                _mm256_storeu_si256(at.add(1), _mm256_permute2x128_si256::<0x31>(r0145, r2367));
                 out
             }
         }
@@ -849,10 +886,22 @@ impl<S: Isa> I32x8<S> {
         I32x8([v; WIDTH], PhantomData)
     }
 
+    /// The lanes, in order.
+    #[inline(always)]
+    pub(crate) fn to_array(self) -> [i32; WIDTH] {
+        self.0
+    }
+
     /// `transpose` back: lane `i` of each vector into record `i`.
     #[inline(always)]
     pub(crate) fn records(v: [Self; 4]) -> [[i32; 4]; WIDTH] {
         S::records([v[0].0, v[1].0, v[2].0, v[3].0])
+    }
+
+    /// `records` of 16-bit words, each lane saturated to the `i16` range.
+    #[inline(always)]
+    pub(crate) fn short_records(v: [Self; 4]) -> [[i16; 4]; WIDTH] {
+        S::short_records([v[0].0, v[1].0, v[2].0, v[3].0])
     }
 
     /// Eight records of four words, one per lane: `[word 0, 1, 2, 3]`.
@@ -944,9 +993,11 @@ impl<S: Isa> I32x8<S> {
 }
 
 impl<S: Isa> I16x16<S> {
+    /// Four records of four words, each read from a `u64` low word first: lanes `4 k ..
+    /// 4 k + 4` are `q[k]`'s.
     #[inline(always)]
-    pub(crate) fn new(v: [i16; 2 * WIDTH]) -> Self {
-        I16x16(v, PhantomData)
+    pub(crate) fn from_quads(q: [u64; 4]) -> Self {
+        I16x16(S::h_from_quads(q), PhantomData)
     }
 
     #[inline(always)]
@@ -1012,10 +1063,19 @@ mod tests {
         let k: H = std::array::from_fn(|i| [5, i16::MAX, -9, 7][i % 4]);
         assert_eq!(S::h_min(h, k), Portable::h_min(h, k));
         assert_eq!(S::h_pair_sums(h), Portable::h_pair_sums(h));
+        let q = [0x8000_7fff_0001_ffff, 0, u64::MAX, 0x0123_4567_89ab_cdef];
+        assert_eq!(S::h_from_quads(q), Portable::h_from_quads(q));
+        assert_eq!(Portable::h_from_quads(q)[..4], [-1, 1, i16::MAX, i16::MIN]);
         let rows: [[i32; 4]; WIDTH] = std::array::from_fn(|t| std::array::from_fn(|w| (10 * t + w) as i32));
         assert_eq!(S::transpose(&rows), Portable::transpose(&rows));
         assert_eq!(Portable::records(Portable::transpose(&rows)), rows);
         assert_eq!(S::records(S::transpose(&rows)), rows);
+        // In range, out of range both ways (saturated), and the edges.
+        let words = [a, b, [-40000, 40000, -32768, 32767, 0, -1, 65536, 12]];
+        let short = [words[0], words[1], words[2], [7, -7, 70000, -70000, 1, 2, 3, 4]];
+        assert_eq!(S::short_records(short), Portable::short_records(short));
+        assert_eq!(Portable::short_records(short)[1], [-1, 31, i16::MAX, -7]);
+        assert_eq!(Portable::short_records(short)[0][2], i16::MIN);
         let v: [f32; 3 * WIDTH] = std::array::from_fn(|i| i as f32);
         assert_eq!(S::xyz(&v), Portable::xyz(&v));
         assert_eq!(Portable::xyz(&v)[1], [1.0, 4.0, 7.0, 10.0, 13.0, 16.0, 19.0, 22.0]);

@@ -288,6 +288,37 @@ impl Triangle {
         }
     }
 
+    /// `scan_box` for a triangle whose covered centres are known: bit `4 r + q` of
+    /// `covered` for the centre `q` columns right of and `r` rows below the box's first
+    /// (as `filter::Candidate` has them). Only the rows of the band are drawn.
+    #[inline]
+    pub(super) fn scan_covered(
+        &self,
+        covered: u32,
+        s: impl Fn() -> [f32; 3],
+        mut f: impl FnMut(usize, f32, f32),
+    ) {
+        // The band's rows of the box: `row0 - py0 ..= row1 - py0`, four bits a row.
+        let (first, rows) = (4 * (self.row0 - self.py0), 4 * (self.row1 - self.row0 + 1));
+        let band = if rows >= 32 { u32::MAX } else { (1u32 << rows) - 1 };
+        let mut bits = covered & band.checked_shl(first as u32).unwrap_or(0);
+        if bits == 0 {
+            return;
+        }
+        let (z_plane, s_plane) = self.planes(s());
+        while bits != 0 {
+            let bit = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let (row, q) = (bit >> 2, bit & 3);
+            let (z, s) = (row_start(z_plane, row), row_start(s_plane, row));
+            f(
+                (self.py0 + row) * self.width + self.px0 + q,
+                at_column(z, z_plane, q),
+                at_column(s, s_plane, q),
+            );
+        }
+    }
+
     /// `scan_box` for a triangle that is not small: every centre of the box tested, in
     /// `i64` (any size), the planes set up at the first covered one.
     #[inline(always)]

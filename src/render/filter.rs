@@ -36,13 +36,14 @@ pub(super) struct Projected<'a> {
 /// triangle list `indices` (`None`: the vertices in order, whose count must fit `u32`)
 /// that may draw into the raster of `mesh`. A triangle with a vertex out of range or not
 /// simple is passed on, so that the caller's full checks see it. Triangles that pass the
-/// span test wait in batches for `may_draw`.
+/// span test wait in batches for `may_draw`, whose coverage comes with each (see
+/// `Candidate`).
 #[inline(always)]
 pub(super) fn for_each_candidate(
     indices: Option<&[u32]>,
     range: Range<usize>,
     mesh: Projected,
-    keep: impl FnMut(Tri),
+    keep: impl FnMut(Candidate),
 ) {
     let mut keep = keep;
     filter(indices, range, mesh, &mut |tris: &[Tri]| keep_covering(mesh, tris, &mut keep));
@@ -102,16 +103,28 @@ fn filter(indices: Option<&[u32]>, range: Range<usize>, mesh: Projected, sink: &
 
 /// Call `keep` with those of `tris` (at most `BATCH`) that may cover a pixel centre.
 #[inline(always)]
-fn keep_covering(mesh: Projected, tris: &[Tri], keep: &mut impl FnMut(Tri)) {
-    let mut bits = may_draw(tris, mesh.verts, mesh.width, mesh.height);
+fn keep_covering(mesh: Projected, tris: &[Tri], keep: &mut impl FnMut(Candidate)) {
+    let mut covered = [0; BATCH];
+    let mut bits = may_draw(tris, mesh.verts, mesh.width, mesh.height, &mut covered);
     while bits != 0 {
-        keep(tris[bits.trailing_zeros() as usize]);
+        let k = bits.trailing_zeros() as usize;
+        keep(Candidate { tri: tris[k], covered: covered[k] });
         bits &= bits - 1;
     }
 }
 
 /// A triangle's three vertex indices.
 pub(super) type Tri = [u32; 3];
+
+/// A triangle that may draw, and which pixel centres of its box it covers when the
+/// filter worked that out: bit `4 r + q` for the centre `q` columns right of and `r` rows
+/// below the first centre of its box (`fill::Triangle`'s `px0`, `py0`), over the whole
+/// raster; 0 when the filter did not (a triangle it kept covers at least one centre).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Candidate {
+    pub tri: Tri,
+    pub covered: u32,
+}
 
 /// How far ahead of the span test its indices are fetched, in indices (2 KB).
 const INDEX_PREFETCH: usize = 512;
@@ -187,32 +200,39 @@ impl Kernel for SpanBlocks<'_> {
 #[inline(always)]
 fn span_test8<S: Isa>(spans: &[[i16; 4]], corner: impl Fn(usize) -> usize) -> u32 {
     let mut fails = 0;
-    // Triangles 0..4, then 4..8: four spans of 4 x i16 to a vector.
+    // Triangles 0..4, then 4..8: four spans of 4 x i16 to a vector, each span read as one
+    // word (low word first). Loops rather than closures, which the compiler may leave out
+    // of line, compiled for the baseline only (see `crate::lanes`).
     for half in 0..2 {
-        let mut s = [[0i16; 2 * WIDTH]; 3];
-        for t in 0..4 {
-            for (k, s) in s.iter_mut().enumerate() {
-                s[4 * t..4 * t + 4].copy_from_slice(&spans[corner(3 * (4 * half + t) + k)]);
+        let mut q = [[0u64; 4]; 3];
+        for (k, q) in q.iter_mut().enumerate() {
+            for (t, q) in q.iter_mut().enumerate() {
+                let s = spans[corner(3 * (4 * half + t) + k)];
+                *q = s.iter().rev().fold(0, |q, &w| q << 16 | u64::from(w as u16));
             }
         }
-        let s = [I16x16::<S>::new(s[0]), I16x16::new(s[1]), I16x16::new(s[2])];
+        let [a, b, c] = q.map(I16x16::<S>::from_quads);
         // The box: the element-wise minimum of [first col, -last col, first row, -last row];
         // then first + -last per axis, in i32.
-        let sums = s[0].min(s[1]).min(s[2]).pair_sums();
-        // A centre on both axes when neither sum is positive.
+        let sums = a.min(b).min(c).pair_sums();
+        // A centre on both axes when neither sum is positive: bits 2t and 2t + 1 are
+        // triangle t's axes, folded into bit t.
         let positive = sums.gt(I32x8::ZERO).bitmask();
-        for t in 0..4 {
-            fails |= u32::from(positive >> (2 * t) & 3 != 0) << (4 * half + t);
-        }
+        let mut t = (positive | positive >> 1) & 0x55;
+        t = (t | t >> 1) & 0x33;
+        t = (t | t >> 2) & 0x0f;
+        fails |= t << (4 * half);
     }
     !fails & 0xff
 }
 
 /// Bit `i` set unless `tris[i]` (at most 64 of them) is sure to draw nothing on the
 /// `width` x `height` raster (see the module comment): all set when the raster or the
-/// vertices are too big for the lanes.
-fn may_draw(tris: &[Tri], verts: &[ProjVertex], width: usize, height: usize) -> u64 {
+/// vertices are too big for the lanes. `covered[i]` gets `Candidate::covered` of a kept
+/// triangle.
+fn may_draw(tris: &[Tri], verts: &[ProjVertex], width: usize, height: usize, covered: &mut [u32; 64]) -> u64 {
     let all = if tris.len() >= 64 { u64::MAX } else { (1u64 << tris.len()) - 1 };
+    *covered = [0; 64];
     let Some(screen) = Screen::new(verts, width, height) else {
         return all;
     };
@@ -220,14 +240,15 @@ fn may_draw(tris: &[Tri], verts: &[ProjVertex], width: usize, height: usize) -> 
         return all;
     }
     // Lanes past the end were padding.
-    lanes::run(MayDraw { screen, tris }) & all
+    lanes::run(MayDraw { screen, tris, covered }) & all
 }
 
-/// `may_draw`'s bits for `tris` (at most 64), block by block; lanes past the end hold
-/// padding.
+/// `may_draw`'s bits and masks for `tris` (at most 64), block by block; lanes past the
+/// end hold padding.
 struct MayDraw<'a> {
     screen: Screen<'a>,
     tris: &'a [Tri],
+    covered: &'a mut [u32; 64],
 }
 
 impl Kernel for MayDraw<'_> {
@@ -237,8 +258,13 @@ impl Kernel for MayDraw<'_> {
         let (mut bits, mut pad) = (0u64, [[0u32; 3]; WIDTH]);
         for (k, block) in self.tris.chunks(WIDTH).enumerate() {
             let l = Lanes::<S>::new(&self.screen, padded(block, &mut pad));
-            let m = !l.dropped(l.covered()).bitmask() & 0xff;
+            let covered = l.covered();
+            let m = !l.dropped(covered).bitmask() & 0xff;
             bits |= u64::from(m) << (8 * k);
+            let masks = (covered & l.judged).to_array();
+            for (out, mask) in self.covered[WIDTH * k..WIDTH * (k + 1)].iter_mut().zip(masks) {
+                *out = mask as u32;
+            }
         }
         bits
     }

@@ -20,7 +20,7 @@ use super::canvas::Canvas;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
 use super::color::Rgb;
 use super::fill::{SPAN_MAX_SIDE, Triangle, box_has_centre};
-use super::filter::{Projected, Tri, for_each_candidate};
+use super::filter::{Candidate, Projected, for_each_candidate};
 use super::line;
 use super::project::{ProjVertex, Projection, Scratch, State, project_all, to_screen};
 use super::raster::{Paint, Raster};
@@ -356,15 +356,15 @@ fn bin_halves(
     mesh: &MeshView,
     projected: Projected,
     cut: usize,
-    bins: &mut [[Vec<Tri>; 2]; 2],
+    bins: &mut [[Vec<Candidate>; 2]; 2],
     next: &mut (usize, usize),
 ) {
     let primitives = mesh.indices.map_or(projected.verts.len(), <[u32]>::len) / 3;
     let (w, h) = (projected.width, projected.height);
-    let bin = |range: Range<usize>, lists: &mut [Vec<Tri>; 2]| {
+    let bin = |range: Range<usize>, lists: &mut [Vec<Candidate>; 2]| {
         lists.iter_mut().for_each(Vec::clear);
         for_each_candidate(mesh.indices, range, projected, |t| {
-            let v = t.map(|i| projected.verts.get(i as usize).filter(|v| v.simple()));
+            let v = t.tri.map(|i| projected.verts.get(i as usize).filter(|v| v.simple()));
             for (list, rows) in lists.iter_mut().zip([0..cut, cut..h]) {
                 match v {
                     [Some(a), Some(b), Some(c)]
@@ -401,21 +401,20 @@ fn fill_band(
 ) -> DrawStats {
     let FillCtx { mesh, sc, w, h, .. } = cx;
     let (mut primitives, mut skipped) = (mesh.indices.map_or(sc.verts.len(), <[u32]>::len) / 3, 0);
-    let mut one = |ix: [usize; 3]| skipped += usize::from(!fill_one(cx, &rows, ix, &mut pixel));
+    let mut one =
+        |ix: [usize; 3], covered| skipped += usize::from(!fill_one(cx, &rows, ix, covered, &mut pixel));
+    let mut candidate = |t: &Candidate| one(t.tri.map(|i| i as usize), t.covered);
     match source {
-        Source::Binned => {
-            let lists = sc.bins[0][band].iter().chain(&sc.bins[1][band]);
-            lists.for_each(|t| one(t.map(|i| i as usize)));
-        }
+        Source::Binned => sc.bins[0][band].iter().chain(&sc.bins[1][band]).for_each(candidate),
         Source::Listed => {
             let projected = Projected { verts: &sc.verts, spans: &sc.spans, width: w, height: h };
-            for_each_candidate(mesh.indices, 0..primitives, projected, |t| one(t.map(|i| i as usize)));
+            for_each_candidate(mesh.indices, 0..primitives, projected, |t| candidate(&t));
         }
         Source::Walk => {
             primitives = 0;
             for_each_triangle(mesh.topology, mesh.indices, sc.verts.len(), |ix| {
                 primitives += 1;
-                one(ix);
+                one(ix, 0);
             });
         }
     }
@@ -442,12 +441,13 @@ struct FillCtx<'a, 'm> {
 }
 
 /// Fill triangle `ix` over the rows `rows`; false, drawing nothing, when it is unusable (a
-/// vertex out of range or not finite).
+/// vertex out of range or not finite). `covered` is the filter's `Candidate::covered`.
 #[inline(always)]
 fn fill_one(
     cx: FillCtx,
     rows: &Range<usize>,
     ix: [usize; 3],
+    covered: u32,
     pixel: &mut impl FnMut(usize, f32, f32),
 ) -> bool {
     let verts = &cx.sc.verts;
@@ -458,7 +458,7 @@ fn fill_one(
         // Most triangles of a dense mesh have no pixel centre in their box: rejected before
         // any set-up or shading.
         if box_has_centre(cx.w, rows, [v0.x, v1.x, v2.x], [v0.y, v1.y, v2.y]) {
-            fill_simple(cx, rows, ix, [v0, v1, v2], pixel);
+            fill_simple(cx, rows, ix, [v0, v1, v2], covered, pixel);
         }
     } else if [v0, v1, v2].iter().any(|v| v.state() == State::Invalid) {
         return false;
@@ -468,13 +468,15 @@ fn fill_one(
     true
 }
 
-/// A triangle of simple vertices whose box holds a pixel centre of the band.
+/// A triangle of simple vertices whose box holds a pixel centre of the band; `covered`
+/// as in `fill_one`.
 #[inline(never)]
 fn fill_simple(
     cx: FillCtx,
     rows: &Range<usize>,
     ix: [usize; 3],
     [v0, v1, v2]: [&ProjVertex; 3],
+    covered: u32,
     pixel: &mut impl FnMut(usize, f32, f32),
 ) {
     let (x, y) = ([v0.x, v1.x, v2.x].map(i64::from), [v0.y, v1.y, v2.y].map(i64::from));
@@ -484,7 +486,11 @@ fn fill_simple(
     let front = tri.front_facing();
     if front || !cx.cull {
         // Shaded only once a pixel is known to be covered.
-        tri.scan_box(|| shade(cx, [v0.light, v1.light, v2.light], ix, front), pixel);
+        let s = || shade(cx, [v0.light, v1.light, v2.light], ix, front);
+        match covered {
+            0 => tri.scan_box(s, pixel),
+            covered => tri.scan_covered(covered, s, pixel),
+        }
     }
 }
 

@@ -12,7 +12,7 @@ use glam::{Mat4, Vec3, Vec4};
 
 use super::clip::GUARD;
 use super::fill::{SPAN_ANY, SPAN_MAX_SIDE, SUB, SUB_BITS, centre_span, to_fixed};
-use super::filter::Tri;
+use super::filter::Candidate;
 pub(super) use super::vertex::{NOT_SIMPLE, ProjVertex, State};
 use crate::lanes::{self, F32x8, I32x8, Isa, Kernel, WIDTH};
 
@@ -29,7 +29,7 @@ pub(crate) struct Scratch {
     /// storing one.
     pub view_proj: Mat4,
     /// A split fill's candidates: per half of the triangle list, per band (see `mesh`).
-    pub bins: [[Vec<Tri>; 2]; 2],
+    pub bins: [[Vec<Candidate>; 2]; 2],
     /// (raster height, row) where the next binned fill's second band starts.
     pub cut: (usize, usize),
 }
@@ -282,9 +282,7 @@ impl Wide {
         if SPANS {
             let (w, h) = self.sides;
             let (x, y) = (centre_spans(w, fx, simple), centre_spans(h, fy, simple));
-            for (j, s) in spans.iter_mut().enumerate() {
-                *s = [x[0].0[j] as i16, x[1].0[j] as i16, y[0].0[j] as i16, y[1].0[j] as i16];
-            }
+            spans = I32x8::short_records([x[0], x[1], y[0], y[1]]);
         }
         (verts, spans)
     }
