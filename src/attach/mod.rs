@@ -67,6 +67,7 @@ pub fn attach(character: &mut Rig, source: &Rig, label: &str, options: &BindOpti
             fit,
         });
         character.clips.push(Clip {
+            vrm: None,
             name: Some(format!("{name} ({label})")),
             channels,
             duration: clip.duration,
