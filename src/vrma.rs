@@ -36,6 +36,22 @@ use std::sync::Arc;
 pub struct VrmaClip {
     pub clip: Clip,
     pub notes: Vec<String>,
+    pub counts: VrmaCounts,
+}
+
+/// How much of a .vrma clip binds to the avatar, in the animation's own terms (for `fit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub struct VrmaCounts {
+    /// Tracks on humanoid bone nodes, and how many of them play (rotations and the hips
+    /// translation of bones the avatar has).
+    pub humanoid_tracks: usize,
+    pub humanoid_bound: usize,
+    /// Expression tracks, and how many drive an avatar expression.
+    pub expression_tracks: usize,
+    pub expressions_bound: usize,
+    /// Whether the clip has a gaze track, and whether it plays (the avatar has a lookAt).
+    pub look_at_track: bool,
+    pub look_at_played: bool,
 }
 
 /// Why a .vrma cannot be bound at all.
@@ -92,10 +108,12 @@ pub fn bind(avatar: &Rig, anim: &Rig, clip: usize) -> Result<VrmaClip, VrmaError
     let mut notes = Vec::new();
     let mut channels = Vec::new();
 
+    let mut counts = VrmaCounts::default();
     for ch in &source.channels {
         let Some((bone, _)) = map.bones.iter().find(|(_, n)| *n == ch.node) else {
             continue;
         };
+        counts.humanoid_tracks += 1;
         let Some(target) = vrm.node_of(canonical(bone, VrmVersion::V1)) else {
             notes.push(format!("the avatar has no {bone} bone; its track is not played"));
             continue;
@@ -138,6 +156,7 @@ pub fn bind(avatar: &Rig, anim: &Rig, clip: usize) -> Result<VrmaClip, VrmaError
                     .flat_map(|q| (left * Quat::from_xyzw(q[0], q[1], q[2], q[3]) * right).to_array())
                     .collect();
                 channels.push(Channel { node: target, values: values.into(), ..ch.clone() });
+                counts.humanoid_bound += 1;
             }
             Property::Translation if canonical(bone, VrmVersion::V1) == "hips" => {
                 let hips_parent = parent_world(anim, &anim_rest, ch.node);
@@ -170,6 +189,7 @@ pub fn bind(avatar: &Rig, anim: &Rig, clip: usize) -> Result<VrmaClip, VrmaError
                     })
                     .collect();
                 channels.push(Channel { node: target, values: values.into(), ..ch.clone() });
+                counts.humanoid_bound += 1;
             }
             _ => notes.push(format!(
                 "{bone}: only rotations (and the hips translation) are played, as three-vrm does"
@@ -180,12 +200,20 @@ pub fn bind(avatar: &Rig, anim: &Rig, clip: usize) -> Result<VrmaClip, VrmaError
         expressions: played_expressions(avatar, vrm, map, source, &mut notes),
         gaze: gaze(avatar, vrm, map, source, &avatar_rest, &mut notes),
     };
+    let track_on = |node: usize, property: Property| {
+        source.channels.iter().any(|c| c.node == node && c.property == property)
+    };
+    counts.expression_tracks =
+        map.expressions.iter().filter(|(_, _, n)| track_on(*n, Property::Translation)).count();
+    counts.expressions_bound = play.expressions.iter().filter(|e| e.track.is_some()).count();
+    counts.look_at_track = map.look_at.is_some_and(|n| track_on(n, Property::Rotation));
+    counts.look_at_played = play.gaze.is_some();
     if vrm.spring_bones {
         notes.push("the avatar's spring bones are not simulated".to_string());
     }
     let clip =
         Clip { name: source.name.clone(), channels, duration: source.duration, vrm: Some(Arc::new(play)) };
-    Ok(VrmaClip { clip, notes })
+    Ok(VrmaClip { clip, notes, counts })
 }
 
 /// The name three-vrm gives an avatar expression: VRM 0.x presets under their VRM 1.0 names.

@@ -564,6 +564,37 @@ fn pose_with_anim_plays_a_vrma_as_three_vrm_does() {
     }
 }
 
+/// `fit` on a .vrma speaks in humanoid terms: the walk has 15 humanoid tracks (14 rotations
+/// and the hips translation; src/samplegen/walker.rs `walk`), 2 expression tracks and a gaze
+/// track. The 0.x avatar's custom expression is `Nod`, not `nod`, so one expression is left
+/// out there: a note, not a problem.
+#[test]
+fn fit_reports_a_vrma_binding_in_humanoid_terms() {
+    let run = rigscope(&["fit", &fixture("walker-vrm1.vrm"), &fixture("walker-walk.vrma")]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("clip walk: 15 of 15 humanoid tracks bind, 2 of 2 expression tracks, lookAt played\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("tracks bind\n"), "{}", run.stdout);
+    let run = rigscope(&["fit", &fixture("walker-vrm0.vrm"), &fixture("walker-walk.vrma")]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("15 of 15 humanoid tracks bind, 1 of 2 expression tracks"), "{}", run.stdout);
+    assert!(run.stdout.contains("the avatar has no expression nod"), "{}", run.stdout);
+    let doc = json_of(&["fit", &fixture("walker-vrm1.vrm"), &fixture("walker-walk.vrma"), "--json"]);
+    let expected = serde_json::json!({
+        "humanoid_tracks": 15, "humanoid_bound": 15, "expression_tracks": 2, "expressions_bound": 2,
+        "look_at_track": true, "look_at_played": true
+    });
+    assert_eq!(doc["libraries"][0]["clips"][0]["vrm"], expected);
+    // Other libraries have no `vrm` object.
+    let walker = crate::cli::sample("walker.glb");
+    let doc = json_of(&["fit", &walker, &walker, "--json"]);
+    assert!(doc["libraries"][0]["clips"][0].get("vrm").is_none());
+}
+
 #[test]
 fn fit_reports_humanoid_bones_the_avatar_lacks() {
     let run = rigscope(&["fit", &fixture("walker-vrm1.vrm"), &fixture("walker-walk.vrma")]);
