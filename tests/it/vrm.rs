@@ -613,3 +613,73 @@ fn fit_reports_humanoid_bones_the_avatar_lacks() {
     assert_eq!(run.code, 1, "{}", run.stdout);
     assert!(run.stdout.contains("the avatar has no leftFoot bone"), "{}", run.stdout);
 }
+
+/// The avatar with the walk attached as `--anim` attaches it, and an App paused on that clip.
+fn viewer_on_the_walk(file: &str, spring_bones: bool) -> rigscope::tui::App {
+    let mut avatar = rigscope::import::load(std::path::Path::new(&fixture(file))).expect("avatar");
+    if let Some(vrm) = avatar.vrm.as_mut() {
+        vrm.spring_bones = spring_bones;
+    }
+    let anim = rigscope::import::load(std::path::Path::new(&fixture("walker-walk.vrma"))).expect("vrma");
+    rigscope::attach::attach(&mut avatar, &anim, "walker-walk.vrma", &Default::default());
+    let clip = avatar.clips.len() - 1;
+    let launch = rigscope::tui::Launch {
+        paused: true,
+        color: rigscope::render::ColorDepth::None,
+        clip: Some(clip),
+        ..Default::default()
+    };
+    rigscope::tui::App::new(avatar, &launch)
+}
+
+/// The weights the .vrma's generator wrote (src/samplegen/vrma.rs) at key `k` of 24: happy
+/// 0.5 - 0.5 sin(p + 1.2), nod 0.5 + 0.45 sin(p), p = 2 pi k / 24 (at a key, LINEAR is exact).
+fn weights_at_key(k: u32) -> (f64, f64) {
+    let p = std::f64::consts::TAU * f64::from(k) / 24.0;
+    (0.5 - 0.5 * (p + 1.2).sin(), 0.5 + 0.45 * p.sin())
+}
+
+/// While the .vrma plays, the details panel lists every expression with its weight now, and
+/// the weights follow the clip as it is scrubbed (one frame on with `.`). In the avatar's
+/// order: rigscope reads VRM 1.0's expression objects sorted by name.
+#[test]
+fn the_details_panel_lists_the_expressions_as_the_clip_plays() {
+    let mut a = viewer_on_the_walk("walker-vrm1.vrm", false);
+    a.playback.time = 6.0 / 24.0;
+    let s = super::tui::screen(&mut a, 200, 50);
+    let (happy, nod) = weights_at_key(6);
+    let line = format!("express. blink 0.000, happy {happy:.3}, nod {nod:.3}");
+    assert!(s.contains(&line), "{line}\n{s}");
+    assert!(!s.contains("spring bones"), "{s}");
+    super::tui::press(&mut a, ".");
+    assert!((a.playback.time - 7.0 / 24.0).abs() < 1e-5, "{}", a.playback.time);
+    let s = super::tui::screen(&mut a, 200, 50);
+    let (happy, nod) = weights_at_key(7);
+    let line = format!("express. blink 0.000, happy {happy:.3}, nod {nod:.3}");
+    assert!(s.contains(&line), "{line}\n{s}");
+    // VRM 0.x: the groups under three-vrm's names (Joy is happy), the custom one as named.
+    let mut a = viewer_on_the_walk("walker-vrm0.vrm", true);
+    a.playback.time = 6.0 / 24.0;
+    let s = super::tui::screen(&mut a, 200, 50);
+    let (happy, _) = weights_at_key(6);
+    assert!(s.contains(&format!("express. happy {happy:.3}, blink 0.000, Nod 0.000")), "{s}");
+    assert!(s.contains("spring bones are not simulated"), "{s}");
+}
+
+/// The real viewer in tmux: `rigscope AVATAR --anim ANIM` lists the expressions in the
+/// details panel while the .vrma plays (paused at 0: the generator's weights at key 0).
+#[test]
+fn tmux_shows_the_expressions_of_a_playing_vrma() {
+    let Some(tmux) = super::tmux::Tmux::new("the tmux VRM expressions test") else { return };
+    let bin = env!("CARGO_BIN_EXE_rigscope");
+    let cmd = format!(
+        "{bin} {} --anim {} --paused; sleep 30",
+        fixture("walker-vrm1.vrm"),
+        fixture("walker-walk.vrma")
+    );
+    tmux.start("vrm", 200, 50, &cmd);
+    let (happy, nod) = weights_at_key(0);
+    let line = format!("blink 0.000, happy {happy:.3}, nod {nod:.3}");
+    tmux.wait_for("vrm", &["express.", &line]);
+    tmux.run(&["send-keys", "-t", "vrm", "q"]);
+}
