@@ -90,12 +90,67 @@ const HEAD: usize = 4;
 const LEFT_EYE: usize = 18;
 const RIGHT_EYE: usize = 19;
 
-/// `walker-vrm1.vrm`: a VRM 1.0 avatar with three expressions (two presets, one custom).
+/// `walker-vrm1.vrm`: a VRM 1.0 avatar with three expressions (two presets, one custom) and a
+/// bone lookAt.
 pub fn walker_vrm1() -> Vec<u8> {
+    let bind = |index: usize, weight: f64| json!({ "node": BODY, "index": index, "weight": weight });
+    vrm1(
+        // Range maps the test's gaze sweeps past (clamping), inner and outer different.
+        json!({
+            "type": "bone",
+            "offsetFromHeadBone": [0.0, 0.06, 0.0],
+            "rangeMapHorizontalInner": { "inputMaxValue": 30.0, "outputScale": 12.0 },
+            "rangeMapHorizontalOuter": { "inputMaxValue": 25.0, "outputScale": 18.0 },
+            "rangeMapVerticalDown": { "inputMaxValue": 10.0, "outputScale": 8.0 },
+            "rangeMapVerticalUp": { "inputMaxValue": 15.0, "outputScale": 11.0 }
+        }),
+        json!({
+            "preset": {
+                "happy": { "morphTargetBinds": [bind(0, 1.0)] },
+                "blink": { "morphTargetBinds": [bind(1, 1.0)] }
+            },
+            "custom": {
+                "nod": { "isBinary": true, "morphTargetBinds": [bind(0, 0.5), bind(1, 0.25)] }
+            }
+        }),
+    )
+}
+
+/// `walker-vrm1-gaze-expressions.vrm`: the same avatar whose lookAt drives the
+/// lookLeft/Right/Up/Down expressions (range maps out to weights below 1), and whose `happy`
+/// blends the lookAt expressions out (`overrideLookAt`), so the override is exercised too.
+pub fn walker_vrm1_gaze_expressions() -> Vec<u8> {
+    let bind = |index: usize, weight: f64| json!({ "node": BODY, "index": index, "weight": weight });
+    vrm1(
+        json!({
+            "type": "expression",
+            "offsetFromHeadBone": [0.0, 0.06, 0.0],
+            "rangeMapHorizontalInner": { "inputMaxValue": 30.0, "outputScale": 0.6 },
+            "rangeMapHorizontalOuter": { "inputMaxValue": 25.0, "outputScale": 0.9 },
+            "rangeMapVerticalDown": { "inputMaxValue": 10.0, "outputScale": 0.8 },
+            "rangeMapVerticalUp": { "inputMaxValue": 15.0, "outputScale": 1.0 }
+        }),
+        json!({
+            "preset": {
+                "happy": { "morphTargetBinds": [bind(0, 1.0)], "overrideLookAt": "blend", "overrideBlink": "block" },
+                "blink": { "morphTargetBinds": [bind(1, 1.0)] },
+                "lookLeft": { "morphTargetBinds": [bind(0, 0.6)] },
+                "lookRight": { "morphTargetBinds": [bind(1, 0.5)] },
+                "lookUp": { "morphTargetBinds": [bind(1, 0.8)] },
+                "lookDown": { "morphTargetBinds": [bind(0, 0.3)] }
+            },
+            "custom": {
+                "nod": { "isBinary": true, "morphTargetBinds": [bind(0, 0.5), bind(1, 0.25)] }
+            }
+        }),
+    )
+}
+
+/// The walker as a VRM 1.0 avatar with this `lookAt` and these `expressions`.
+fn vrm1(look_at: Value, expressions: Value) -> Vec<u8> {
     let mut b = avatar();
     let bones: serde_json::Map<String, Value> =
         mapping().map(|(name, node)| (name.to_string(), json!({ "node": node }))).collect();
-    let bind = |index: usize, weight: f64| json!({ "node": BODY, "index": index, "weight": weight });
     b.extension(
         "VRMC_vrm",
         json!({
@@ -111,24 +166,8 @@ pub fn walker_vrm1() -> Vec<u8> {
                 "modification": "allowModificationRedistribution"
             },
             "humanoid": { "humanBones": bones },
-            // Range maps the test's gaze sweeps past (clamping), inner and outer different.
-            "lookAt": {
-                "type": "bone",
-                "offsetFromHeadBone": [0.0, 0.06, 0.0],
-                "rangeMapHorizontalInner": { "inputMaxValue": 30.0, "outputScale": 12.0 },
-                "rangeMapHorizontalOuter": { "inputMaxValue": 25.0, "outputScale": 18.0 },
-                "rangeMapVerticalDown": { "inputMaxValue": 10.0, "outputScale": 8.0 },
-                "rangeMapVerticalUp": { "inputMaxValue": 15.0, "outputScale": 11.0 }
-            },
-            "expressions": {
-                "preset": {
-                    "happy": { "morphTargetBinds": [bind(0, 1.0)] },
-                    "blink": { "morphTargetBinds": [bind(1, 1.0)] }
-                },
-                "custom": {
-                    "nod": { "isBinary": true, "morphTargetBinds": [bind(0, 0.5), bind(1, 0.25)] }
-                }
-            }
+            "lookAt": look_at,
+            "expressions": expressions
         }),
     );
     b.to_glb()

@@ -387,16 +387,18 @@ fn rest_world_matrices_agree_with_three_vrm() {
     }
 }
 
-/// walker-walk.vrma played on both avatars by rigscope's binding (`rigscope::vrma::bind`)
+/// walker-walk.vrma played on the three avatars by rigscope's binding (`rigscope::vrma::bind`)
 /// equals three-vrm 3.5 playing it (three-vrm/play-vrma.mjs) within 1e-4 of the bounding
-/// box diagonal: every node's world matrix and the body's deformed vertices, at 11 times.
+/// box diagonal: every node's world matrix and the deformed vertices of the body and the
+/// eyes, at 11 times that are not key times; the expression weights within 1e-5. The gaze
+/// turns the eyes of the first two (bone type) and drives the look expressions of the third.
 #[test]
 fn a_vrma_plays_on_both_avatars_as_three_vrm_plays_it() {
     let path = format!("{}/tests/fixtures/vrm/three-vrm/three-vrm-walk.json", env!("CARGO_MANIFEST_DIR"));
     let reference: Value =
         serde_json::from_str(&std::fs::read_to_string(path).expect("reference")).expect("JSON");
     let anim = rigscope::import::load(std::path::Path::new(&fixture("walker-walk.vrma"))).expect("vrma");
-    for file in ["walker-vrm1.vrm", "walker-vrm0.vrm"] {
+    for file in ["walker-vrm1.vrm", "walker-vrm0.vrm", "walker-vrm1-gaze-expressions.vrm"] {
         let avatar = rigscope::import::load(std::path::Path::new(&fixture(file))).expect("avatar");
         let bound = rigscope::vrma::bind(&avatar, &anim, 0).expect("bind");
         // Both avatars have a bone lookAt, eye bones and no spring bones: nothing is left out.
@@ -415,6 +417,16 @@ fn a_vrma_plays_on_both_avatars_as_three_vrm_plays_it() {
         for frame in frames {
             let t = frame["t"].as_f64().expect("t") as f32;
             ws.evaluate(&avatar, Some(&bound.clip), t);
+            // Each expression's weight as three-vrm holds it (the gaze sets the look ones on
+            // the expression-type avatar).
+            let play = bound.clip.vrm.as_deref().expect("VRM part");
+            let weights = rigscope::anim::vrm_pose::weights_at(play, t);
+            let theirs = frame["expressions"].as_object().expect("expressions");
+            assert_eq!(theirs.len(), play.expressions.len(), "{file}");
+            for (e, w) in play.expressions.iter().zip(&weights) {
+                let b = theirs[&e.name].as_f64().expect("weight") as f32;
+                assert!((w - b).abs() <= 1e-5, "{file} t={t} expression {}: {w} vs {b}", e.name);
+            }
             let body = ws.primitives.iter().find(|p| p.node == 17).expect("body");
             let (mut lo, mut hi) = (glam::Vec3::splat(f32::MAX), glam::Vec3::splat(f32::MIN));
             for p in body.positions.iter() {
