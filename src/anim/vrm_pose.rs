@@ -170,3 +170,43 @@ fn apply_expressions(play: &VrmPlay, weights: &[f32], pose: &mut Pose) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rig::{Interpolation, Property};
+    use glam::Quat;
+    use std::sync::Arc;
+
+    fn still(q: Quat) -> Channel {
+        Channel {
+            node: 0,
+            property: Property::Rotation,
+            interpolation: Interpolation::Linear,
+            times: Arc::from(vec![0.0f32]),
+            values: Arc::from(q.to_array().to_vec()),
+            components: 4,
+        }
+    }
+
+    /// Yaw about y applied after pitch about x (Euler YXZ) comes back as (yaw, pitch), as
+    /// three.js reads it; a pitch past 90 degrees folds back (asin), as it does there.
+    #[test]
+    fn the_gaze_reads_as_yaw_then_pitch_in_degrees() {
+        let q = Quat::from_rotation_y(30f32.to_radians()) * Quat::from_rotation_x((-10f32).to_radians());
+        let (yaw, pitch) = yaw_pitch(&still(q), 0.0);
+        assert!((yaw - 30.0).abs() < 1e-4 && (pitch + 10.0).abs() < 1e-4, "{yaw} {pitch}");
+        let (_, pitch) = yaw_pitch(&still(Quat::from_rotation_x(120f32.to_radians())), 0.0);
+        assert!((pitch - 60.0).abs() < 1e-3, "{pitch}");
+    }
+
+    /// `RangeMap` clamps; `Override` amounts follow three-vrm's getters.
+    #[test]
+    fn range_maps_clamp_and_overrides_block_or_blend() {
+        use crate::rig::{Override, RangeMap};
+        let map = RangeMap { input_max: 20.0, output_scale: 8.0 };
+        assert_eq!((map.map(10.0), map.map(40.0), map.map(-5.0)), (4.0, 8.0, 0.0));
+        assert_eq!((Override::Block.amount(0.2), Override::Block.amount(0.0)), (1.0, 0.0));
+        assert_eq!((Override::Blend.amount(0.25), Override::None.amount(1.0)), (0.25, 0.0));
+    }
+}
