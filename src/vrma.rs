@@ -54,6 +54,21 @@ pub struct VrmaCounts {
     pub look_at_played: bool,
 }
 
+impl VrmaCounts {
+    /// "15 of 15 humanoid tracks bind, 2 of 2 expression tracks, lookAt played".
+    pub fn describe(&self) -> String {
+        let look_at = match (self.look_at_track, self.look_at_played) {
+            (false, _) => "no lookAt track",
+            (true, true) => "lookAt played",
+            (true, false) => "lookAt not played (the avatar has none)",
+        };
+        format!(
+            "{} of {} humanoid tracks bind, {} of {} expression tracks, {look_at}",
+            self.humanoid_bound, self.humanoid_tracks, self.expressions_bound, self.expression_tracks
+        )
+    }
+}
+
 /// Why a .vrma cannot be bound at all.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{0}")]

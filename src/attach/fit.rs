@@ -482,20 +482,6 @@ fn list(items: &[String], max: usize) -> String {
     }
 }
 
-/// A .vrma clip's binding in its own terms: "17 of 17 humanoid tracks bind, 2 of 2
-/// expression tracks, lookAt played".
-fn vrma_counts(c: &crate::vrma::VrmaCounts) -> String {
-    let look_at = match (c.look_at_track, c.look_at_played) {
-        (false, _) => "no lookAt track",
-        (true, true) => "lookAt played",
-        (true, false) => "lookAt not played (the avatar has none)",
-    };
-    format!(
-        "{} of {} humanoid tracks bind, {} of {} expression tracks, {look_at}",
-        c.humanoid_bound, c.humanoid_tracks, c.expressions_bound, c.expression_tracks
-    )
-}
-
 /// The report for people.
 pub fn write_text(report: &FitReport, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "{}", report.character)?;
@@ -511,7 +497,7 @@ pub fn write_text(report: &FitReport, out: &mut dyn Write) -> io::Result<()> {
             }
             let how: Vec<String> = by_how.iter().map(|(h, n)| format!("{n} {h}")).collect();
             if let Some(c) = &clip.vrm {
-                writeln!(out, "  clip {}: {}", clip.name, vrma_counts(c))?;
+                writeln!(out, "  clip {}: {}", clip.name, c.describe())?;
                 continue;
             }
             writeln!(

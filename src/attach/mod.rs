@@ -102,7 +102,7 @@ fn attach_vrma(character: &mut Rig, source: &Rig, label: &str) {
             name: name.clone(),
             bound: channels,
             unbound: Vec::new(),
-            fit: bound.notes,
+            fit: std::iter::once(bound.counts.describe()).chain(bound.notes).collect(),
         });
         character.clips.push(Clip { name: Some(format!("{name} ({label})")), ..bound.clip });
     }

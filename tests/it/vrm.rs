@@ -663,6 +663,9 @@ fn the_details_panel_lists_the_expressions_as_the_clip_plays() {
     let line = format!("express. blink 0.000, happy {happy:.3}, nod {nod:.3}");
     assert!(s.contains(&line), "{line}\n{s}");
     assert!(!s.contains("spring bones"), "{s}");
+    // The fit lines speak of the humanoid binding (the hips are selected).
+    assert!(s.contains("clip from walker-walk.vrma (VRM animation)"), "{s}");
+    assert!(s.contains("this node: moved by its humanoid track"), "{s}");
     super::tui::press(&mut a, ".");
     assert!((a.playback.time - 7.0 / 24.0).abs() < 1e-5, "{}", a.playback.time);
     let s = super::tui::screen(&mut a, 200, 50);
