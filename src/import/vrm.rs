@@ -427,4 +427,45 @@ mod tests {
         assert_eq!(vrm.map(|v| v.bones.len()), Some(0));
         assert_eq!(findings.len(), 1);
     }
+
+    /// The lookAt set-up and spring bones as three-vrm's loaders read them: defaults (90 in;
+    /// 10 out for bone, 1 for expression), inputs raised to 0.01, `BlendShape` / `expression`
+    /// or else bone, VRM 0.x facing -Z.
+    #[test]
+    fn look_at_overrides_and_spring_bones_are_read_with_three_vrms_defaults() {
+        let (vrm, _) = read_str(
+            r#"{"asset":{"version":"2.0"},"extensions":{"VRMC_springBone":{"springs":[{"joints":[]}]},
+                "VRMC_vrm":{"humanoid":{"humanBones":{}},
+                "lookAt":{"type":"expression","rangeMapHorizontalOuter":{"inputMaxValue":0.001,"outputScale":0.5}},
+                "expressions":{"preset":{"happy":{"overrideBlink":"block","overrideLookAt":"blend"}}}}}}"#,
+        );
+        let vrm = vrm.unwrap();
+        let look_at = vrm.look_at.expect("lookAt");
+        assert_eq!(look_at.kind, LookAtKind::Expression);
+        assert_eq!(look_at.horizontal_outer, RangeMap { input_max: 0.01, output_scale: 0.5 });
+        assert_eq!(look_at.vertical_up, RangeMap { input_max: 90.0, output_scale: 1.0 });
+        assert!(!look_at.face_back && vrm.spring_bones);
+        let overrides = vrm.expressions[0].overrides;
+        assert_eq!(
+            (overrides.blink, overrides.look_at, overrides.mouth),
+            (Override::Block, Override::Blend, Override::None)
+        );
+
+        let (vrm, _) = read_str(
+            r#"{"asset":{"version":"2.0"},"extensions":{"VRM":{"humanoid":{"humanBones":[]},
+                "firstPerson":{"lookAtTypeName":"Bone","lookAtVerticalDown":{"xRange":20,"yRange":7}},
+                "secondaryAnimation":{"boneGroups":[]}}}}"#,
+        );
+        let vrm = vrm.unwrap();
+        let look_at = vrm.look_at.expect("lookAt");
+        assert_eq!(look_at.kind, LookAtKind::Bone);
+        assert_eq!(look_at.vertical_down, RangeMap { input_max: 20.0, output_scale: 7.0 });
+        assert_eq!(look_at.horizontal_inner, RangeMap { input_max: 90.0, output_scale: 10.0 });
+        assert!(look_at.face_back && !vrm.spring_bones);
+        // No lookAt / firstPerson: no gaze.
+        let (vrm, _) = read_str(
+            r#"{"asset":{"version":"2.0"},"extensions":{"VRMC_vrm":{"humanoid":{"humanBones":{}}}}}"#,
+        );
+        assert!(vrm.unwrap().look_at.is_none());
+    }
 }
