@@ -11,17 +11,23 @@
 //! rotation) and the hips position to the normalized world position in the parent's space.
 //! Every step multiplies each key by constants on the left and right (the x/z negation is a
 //! conjugation by a half turn about y), so it is applied here to the keys once: interpolation
-//! (slerp commutes with such products) and STEP / CUBICSPLINE stay as the file says. Expression
-//! tracks (translation x = weight) drive the morph targets their avatar expressions bind,
-//! summed per target as `VRMExpressionManager.update` does; they are sampled at the union of
-//! their key times, which is exact for LINEAR tracks of non-binary expressions.
+//! (slerp commutes with such products) and STEP / CUBICSPLINE stay as the file says.
 //!
-//! Not played: lookAt (the gaze) and spring bones; each is named in `VrmaClip::notes`, as are
-//! humanoid bones the avatar lacks and STEP / CUBICSPLINE humanoid tracks (three-vrm plays
-//! those as LINEAR: a STEP track gets interpolated, a CUBICSPLINE one misread).
+//! Expressions and the gaze are not products of constants (binary expressions split at 0.5,
+//! overrides, the gaze's yaw/pitch clamped by range maps), so the bound clip carries them as
+//! `Clip::vrm` (`rig::VrmPlay`: the expression and lookAt tracks with the avatar's binds, eyes
+//! and range maps resolved here once) and `anim::vrm_pose` applies them after each sampling.
+//!
+//! Named in `VrmaClip::notes`: humanoid bones or expressions the avatar lacks, a gaze track
+//! on an avatar without lookAt, spring bones (never simulated), and non-LINEAR humanoid or
+//! expression tracks (three-vrm plays those as LINEAR: a STEP track gets interpolated, a
+//! CUBICSPLINE one misread).
 
 use crate::diagnose::rest_globals;
-use crate::rig::{Channel, Clip, Interpolation, Property, Rig, VrmVersion, bone_spec, canonical};
+use crate::rig::{
+    Channel, Clip, Expression, Eye, Gaze, Interpolation, LookAtKind, PlayedExpression, Property, Rig, Vrm,
+    VrmAnimationMap, VrmPlay, VrmVersion, bone_spec, canonical,
+};
 use glam::{Mat4, Quat, Vec3};
 use std::sync::Arc;
 
@@ -30,6 +36,37 @@ use std::sync::Arc;
 pub struct VrmaClip {
     pub clip: Clip,
     pub notes: Vec<String>,
+    pub counts: VrmaCounts,
+}
+
+/// How much of a .vrma clip binds to the avatar, in the animation's own terms (for `fit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub struct VrmaCounts {
+    /// Tracks on humanoid bone nodes, and how many of them play (rotations and the hips
+    /// translation of bones the avatar has).
+    pub humanoid_tracks: usize,
+    pub humanoid_bound: usize,
+    /// Expression tracks, and how many drive an avatar expression.
+    pub expression_tracks: usize,
+    pub expressions_bound: usize,
+    /// Whether the clip has a gaze track, and whether it plays (the avatar has a lookAt).
+    pub look_at_track: bool,
+    pub look_at_played: bool,
+}
+
+impl VrmaCounts {
+    /// "15 of 15 humanoid tracks bind, 2 of 2 expression tracks, lookAt played".
+    pub fn describe(&self) -> String {
+        let look_at = match (self.look_at_track, self.look_at_played) {
+            (false, _) => "no lookAt track",
+            (true, true) => "lookAt played",
+            (true, false) => "lookAt not played (the avatar has none)",
+        };
+        format!(
+            "{} of {} humanoid tracks bind, {} of {} expression tracks, {look_at}",
+            self.humanoid_bound, self.humanoid_tracks, self.expressions_bound, self.expression_tracks
+        )
+    }
 }
 
 /// Why a .vrma cannot be bound at all.
@@ -86,10 +123,12 @@ pub fn bind(avatar: &Rig, anim: &Rig, clip: usize) -> Result<VrmaClip, VrmaError
     let mut notes = Vec::new();
     let mut channels = Vec::new();
 
+    let mut counts = VrmaCounts::default();
     for ch in &source.channels {
         let Some((bone, _)) = map.bones.iter().find(|(_, n)| *n == ch.node) else {
             continue;
         };
+        counts.humanoid_tracks += 1;
         let Some(target) = vrm.node_of(canonical(bone, VrmVersion::V1)) else {
             notes.push(format!("the avatar has no {bone} bone; its track is not played"));
             continue;
@@ -132,6 +171,7 @@ pub fn bind(avatar: &Rig, anim: &Rig, clip: usize) -> Result<VrmaClip, VrmaError
                     .flat_map(|q| (left * Quat::from_xyzw(q[0], q[1], q[2], q[3]) * right).to_array())
                     .collect();
                 channels.push(Channel { node: target, values: values.into(), ..ch.clone() });
+                counts.humanoid_bound += 1;
             }
             Property::Translation if canonical(bone, VrmVersion::V1) == "hips" => {
                 let hips_parent = parent_world(anim, &anim_rest, ch.node);
@@ -164,120 +204,133 @@ pub fn bind(avatar: &Rig, anim: &Rig, clip: usize) -> Result<VrmaClip, VrmaError
                     })
                     .collect();
                 channels.push(Channel { node: target, values: values.into(), ..ch.clone() });
+                counts.humanoid_bound += 1;
             }
             _ => notes.push(format!(
                 "{bone}: only rotations (and the hips translation) are played, as three-vrm does"
             )),
         }
     }
-    channels.extend(expression_channels(avatar, anim, source, &mut notes));
-    if map.look_at.is_some() {
-        notes.push("lookAt (the gaze) is not played".to_string());
+    let play = VrmPlay {
+        expressions: played_expressions(avatar, vrm, map, source, &mut notes),
+        gaze: gaze(avatar, vrm, map, source, &avatar_rest, &mut notes),
+    };
+    let track_on = |node: usize, property: Property| {
+        source.channels.iter().any(|c| c.node == node && c.property == property)
+    };
+    counts.expression_tracks =
+        map.expressions.iter().filter(|(_, _, n)| track_on(*n, Property::Translation)).count();
+    counts.expressions_bound = play.expressions.iter().filter(|e| e.track.is_some()).count();
+    counts.look_at_track = map.look_at.is_some_and(|n| track_on(n, Property::Rotation));
+    counts.look_at_played = play.gaze.is_some();
+    if vrm.spring_bones {
+        notes.push("the avatar's spring bones are not simulated".to_string());
     }
-    notes.push("spring bones are not simulated".to_string());
-    let clip = Clip { name: source.name.clone(), channels, duration: source.duration };
-    Ok(VrmaClip { clip, notes })
+    let clip =
+        Clip { name: source.name.clone(), channels, duration: source.duration, vrm: Some(Arc::new(play)) };
+    Ok(VrmaClip { clip, notes, counts })
 }
 
-/// One weights channel per avatar node whose morph targets the animated expressions bind.
-fn expression_channels(avatar: &Rig, anim: &Rig, source: &Clip, notes: &mut Vec<String>) -> Vec<Channel> {
-    let (Some(vrm), Some(map)) = (&avatar.vrm, &anim.vrma) else {
-        return Vec::new();
-    };
-    // (avatar expression, animation track) for every expression both sides know.
-    let mut driven = Vec::new();
+/// The name three-vrm gives an avatar expression: VRM 0.x presets under their VRM 1.0 names.
+pub fn expression_name(vrm: &Vrm, e: &Expression) -> String {
+    match (vrm.version, &e.preset) {
+        (VrmVersion::V0, Some(p)) => v1_preset(p).unwrap_or(e.name.as_str()).to_string(),
+        _ => e.name.clone(),
+    }
+}
+
+/// Every avatar expression with the track that drives it (three-vrm's `getExpressionTrackName`:
+/// the last expression of that name), its binds resolved to avatar nodes (a VRM 0.x bind names
+/// a mesh: every node drawing it).
+fn played_expressions(
+    avatar: &Rig,
+    vrm: &Vrm,
+    map: &VrmAnimationMap,
+    source: &Clip,
+    notes: &mut Vec<String>,
+) -> Vec<PlayedExpression> {
+    let mut out: Vec<PlayedExpression> = vrm
+        .expressions
+        .iter()
+        .map(|e| PlayedExpression {
+            name: expression_name(vrm, e),
+            track: None,
+            is_binary: e.is_binary,
+            overrides: e.overrides,
+            binds: e
+                .binds
+                .iter()
+                .flat_map(|b| {
+                    let nodes: Vec<usize> = match (b.node, b.mesh) {
+                        (Some(n), _) => vec![n],
+                        (None, Some(m)) => {
+                            (0..avatar.nodes.len()).filter(|&n| avatar.nodes[n].mesh == Some(m)).collect()
+                        }
+                        _ => Vec::new(),
+                    };
+                    nodes.into_iter().map(move |n| (n, b.index, b.weight))
+                })
+                .collect(),
+        })
+        .collect();
     for (name, _, node) in &map.expressions {
         let Some(track) =
             source.channels.iter().find(|c| c.node == *node && c.property == Property::Translation)
         else {
             continue;
         };
-        let found = vrm.expressions.iter().find(|e| {
-            let own = match (vrm.version, &e.preset) {
-                (VrmVersion::V0, Some(p)) => v1_preset(p).unwrap_or(e.name.as_str()),
-                _ => e.name.as_str(),
-            };
-            own == name
-        });
-        match found {
+        match out.iter_mut().rev().find(|e| e.name == *name) {
             Some(e) => {
-                if e.is_binary || track.interpolation != Interpolation::Linear {
-                    notes.push(format!("expression {name}: resampled at its keys (binary or not LINEAR)"));
+                if track.interpolation != Interpolation::Linear {
+                    notes.push(format!(
+                        "expression {name}: a {} track, played as the file says; three-vrm plays it LINEAR",
+                        if track.interpolation == Interpolation::Step { "STEP" } else { "CUBICSPLINE" }
+                    ));
                 }
-                driven.push((e, track));
+                e.track = Some(track.clone());
             }
             None => notes.push(format!("the avatar has no expression {name}; its track is not played")),
         }
     }
-    let mut out = Vec::new();
-    for (node_index, node) in avatar.nodes.iter().enumerate() {
-        let Some(mesh) = node.mesh.and_then(|m| avatar.meshes.get(m)) else { continue };
-        let binds_here = |b: &crate::rig::MorphBind| b.node == Some(node_index) || b.mesh == node.mesh;
-        let here: Vec<_> = driven.iter().filter(|(e, _)| e.binds.iter().any(binds_here)).collect();
-        if here.is_empty() {
-            continue;
-        }
-        let mut times: Vec<f32> = here.iter().flat_map(|(_, t)| t.times.iter().copied()).collect();
-        times.sort_by(f32::total_cmp);
-        times.dedup();
-        let base = node.weights.clone().unwrap_or_else(|| mesh.default_weights.clone());
-        let mut bound = vec![false; base.len()];
-        // three-vrm clears every target any expression binds, animated or not.
-        for e in &vrm.expressions {
-            for b in e.binds.iter().filter(|b| binds_here(b)) {
-                if let Some(x) = bound.get_mut(b.index) {
-                    *x = true;
-                }
-            }
-        }
-        let mut values = Vec::with_capacity(times.len() * base.len());
-        for &t in &times {
-            let mut w: Vec<f32> = base.iter().zip(&bound).map(|(&v, &b)| if b { 0.0 } else { v }).collect();
-            for (e, track) in &here {
-                let weight = scalar_at(track, t);
-                let output = if e.is_binary { if weight > 0.5 { 1.0 } else { 0.0 } } else { weight };
-                for b in e.binds.iter().filter(|b| binds_here(b)) {
-                    if let Some(x) = w.get_mut(b.index) {
-                        *x += output * b.weight;
-                    }
-                }
-            }
-            values.extend(w);
-        }
-        out.push(Channel {
-            node: node_index,
-            property: Property::Weights,
-            interpolation: Interpolation::Linear,
-            times: Arc::from(times),
-            components: base.len(),
-            values: values.into(),
-        });
-    }
     out
 }
 
-/// The x component of a translation track at `t` (LINEAR, STEP; a CUBICSPLINE key's value).
-fn scalar_at(track: &Channel, t: f32) -> f32 {
-    let stride = if track.interpolation == Interpolation::CubicSpline { 9 } else { 3 };
-    let offset = if track.interpolation == Interpolation::CubicSpline { 3 } else { 0 };
-    let x = |k: usize| track.values.get(k * stride + offset).copied().unwrap_or(0.0);
-    let times = &track.times;
-    let Some(last) = times.len().checked_sub(1) else { return 0.0 };
-    if t <= times[0] {
-        return x(0);
-    }
-    if t >= times[last] {
-        return x(last);
-    }
-    let k = times.partition_point(|&k| k <= t).saturating_sub(1);
-    let (t0, t1) = (times[k], times[k + 1]);
-    match track.interpolation {
-        Interpolation::Step => x(k),
-        _ => {
-            let u = if t1 > t0 { (t - t0) / (t1 - t0) } else { 0.0 };
-            x(k) + (x(k + 1) - x(k)) * u
+/// The gaze track and the avatar's lookAt (three-vrm adds the track only when the avatar has
+/// a lookAt), with the eye bones' rest rotations for the bone type.
+fn gaze(
+    avatar: &Rig,
+    vrm: &Vrm,
+    map: &VrmAnimationMap,
+    source: &Clip,
+    avatar_rest: &[Mat4],
+    notes: &mut Vec<String>,
+) -> Option<Gaze> {
+    let node = map.look_at?;
+    let track = source.channels.iter().find(|c| c.node == node && c.property == Property::Rotation)?;
+    let Some(look_at) = vrm.look_at.clone() else {
+        notes.push("lookAt: the avatar defines none, so the gaze track is not played".to_string());
+        return None;
+    };
+    let mut eyes = Vec::new();
+    if look_at.kind == LookAtKind::Bone {
+        for (bone, left) in [("leftEye", true), ("rightEye", false)] {
+            let Some(n) = vrm.node_of(bone) else { continue };
+            let parent =
+                avatar.nodes[n].parent.and_then(|p| avatar_rest.get(p)).copied().unwrap_or(Mat4::IDENTITY);
+            eyes.push(Eye {
+                node: n,
+                left,
+                parent_rest: rotation_of(&parent),
+                rest: avatar.nodes[n].rest.rotation,
+            });
+        }
+        if eyes.is_empty() {
+            notes.push(
+                "the avatar's lookAt turns eye bones, but it maps none; the gaze moves nothing".to_string(),
+            );
         }
     }
+    Some(Gaze { track: track.clone(), look_at, eyes })
 }
 
 #[cfg(test)]
@@ -308,10 +361,20 @@ mod tests {
         let has = |s: &str| bound.notes.iter().any(|n| n.contains(s));
         assert!(has("the avatar has no leftFoot bone"), "{:?}", bound.notes);
         assert!(has("spine: a STEP track"), "{:?}", bound.notes);
-        assert!(has("lookAt") && has("spring bones"), "{:?}", bound.notes);
+        // The walker avatar has a lookAt and no spring bones.
+        assert!(!has("lookAt") && !has("spring bones"), "{:?}", bound.notes);
         // The STEP track stays STEP on the avatar's spine (node 1).
         let on_spine: Vec<_> = bound.clip.channels.iter().filter(|c| c.node == 1).collect();
         assert!(!on_spine.is_empty() && on_spine.iter().all(|c| c.interpolation == Interpolation::Step));
+        // Without a lookAt the gaze is not played; spring bones are never simulated.
+        if let Some(vrm) = avatar.vrm.as_mut() {
+            vrm.look_at = None;
+            vrm.spring_bones = true;
+        }
+        let bound = bind(&avatar, &anim, 0).expect("bind");
+        let has = |s: &str| bound.notes.iter().any(|n| n.contains(s));
+        assert!(has("lookAt: the avatar defines none") && has("spring bones are not simulated"));
+        assert!(bound.clip.vrm.as_ref().is_some_and(|p| p.gaze.is_none()));
     }
 
     #[test]

@@ -35,6 +35,7 @@ mod skin_lanes;
 mod skin_wide;
 mod skinning;
 mod tracks;
+pub mod vrm_pose;
 mod workspace;
 
 #[cfg(test)]

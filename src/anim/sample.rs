@@ -120,6 +120,9 @@ pub fn sample(clip: &Clip, t: f32, pose: &mut Pose) {
         let times = channel.times.get(..n).unwrap_or_default();
         apply_span(channel, locate(times, t), pose);
     }
+    if let Some(play) = &clip.vrm {
+        super::vrm_pose::apply(play, t, pose);
+    }
 }
 
 /// Writes one channel's value for `span` into its target node of `pose`.
@@ -488,6 +491,7 @@ mod tests {
         rig.nodes[1].rest.translation = Vec3::new(7.0, 8.0, 9.0);
         rig.nodes[1].matrix = Some(glam::Mat4::from_translation(Vec3::new(7.0, 8.0, 9.0)));
         let clip = Clip {
+            vrm: None,
             name: None,
             duration: 3.0,
             channels: vec![

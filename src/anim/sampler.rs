@@ -62,6 +62,9 @@ impl Sampler {
             };
         }
         self.tracks.apply(clip, &self.spans, pose);
+        if let Some(play) = &clip.vrm {
+            super::vrm_pose::apply(play, t, pose);
+        }
     }
 }
 
@@ -115,6 +118,7 @@ mod tests {
     fn clip() -> Clip {
         let h = std::f32::consts::FRAC_1_SQRT_2;
         Clip {
+            vrm: None,
             name: None,
             duration: 4.0,
             channels: vec![

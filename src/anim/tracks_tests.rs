@@ -171,7 +171,7 @@ fn every_interpolation_and_odd_shape_matches_the_reference() {
     let mut odd = channel(3, Property::Rotation, Interpolation::Linear, &times, &trans);
     odd.components = 3;
     channels.push(odd);
-    let clip = Clip { name: None, channels, duration: 3.0 };
+    let clip = Clip { vrm: None, name: None, channels, duration: 3.0 };
     check_clip(&rig_with(12), &clip, "hand-built clip");
     // A pose with fewer nodes than the channels name.
     check_clip(&rig_with(3), &clip, "hand-built clip, small rig");
@@ -211,7 +211,7 @@ fn whole_nodes_with_consecutive_indices_match_the_reference() {
     // Nodes 1 to 6 (written through one slice of the pose: a full block and a padded one),
     // channels not in node order, some nodes with a file matrix to drop.
     let channels = whole_node_channels(&[2, 5, 3, 4, 1, 6], &[0.0, 0.25, 0.5, 2.0]);
-    let clip = Clip { name: None, channels, duration: 2.0 };
+    let clip = Clip { vrm: None, name: None, channels, duration: 2.0 };
     let mut rig = rig_with(9);
     for node in [1, 4, 6, 8] {
         rig.nodes[node].matrix = Some(glam::Mat4::from_translation(glam::Vec3::new(node as f32, 1.0, 2.0)));
@@ -263,7 +263,7 @@ fn whole_nodes_four_at_a_time_match_the_reference() {
         channel(9, Property::Rotation, Interpolation::Linear, &other, &turn),
         channel(9, Property::Scale, Interpolation::Linear, &times, &[0.5; 12]),
     ]);
-    let clip = Clip { name: None, channels, duration: 2.0 };
+    let clip = Clip { vrm: None, name: None, channels, duration: 2.0 };
     let mut rig = rig_with(12);
     for node in [0, 2, 6, 7, 10] {
         rig.nodes[node].matrix = Some(glam::Mat4::from_translation(glam::Vec3::new(node as f32, 1.0, 2.0)));
@@ -277,6 +277,7 @@ fn whole_nodes_four_at_a_time_match_the_reference() {
 fn rebakes_for_another_clip_and_on_bind() {
     let rig = rig_with(2);
     let first = Clip {
+        vrm: None,
         name: None,
         channels: vec![channel(
             0,
@@ -417,7 +418,7 @@ fn channels_sharing_a_sampler_are_baked_once_and_match_the_reference() {
         values: rotation.values.to_vec().into(),
         ..rotation.clone()
     });
-    let clip = Clip { name: None, channels, duration: 1.5 };
+    let clip = Clip { vrm: None, name: None, channels, duration: 1.5 };
     // Baked: node 0's rotation, node 7's three, node 11's two, node 20's, node 13's.
     assert_eq!(super::tracks::ClipTracks::bake(&clip).baked_channels(), 1 + 3 + 2 + 1 + 1);
     let mut rig = rig_with(14);

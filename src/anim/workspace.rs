@@ -450,6 +450,7 @@ mod tests {
     fn clip() -> Clip {
         let h = std::f32::consts::FRAC_1_SQRT_2;
         Clip {
+            vrm: None,
             name: None,
             duration: 1.0,
             channels: vec![channel(

@@ -60,6 +60,10 @@ pub struct ClipFit {
     /// Track names three.js binds to nothing (`mixamorigHips.quaternion`), once each, in order.
     pub unbound: Vec<String>,
     pub root_motion: Option<RootMotion>,
+    /// A `.vrma` clip on a VRM avatar binds through the humanoid, not by node name: how much
+    /// of it binds (`bound` and `unbound` are then empty). Absent for other libraries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vrm: Option<crate::vrma::VrmaCounts>,
     /// Its own sentences (also in `LibraryFit::summary`).
     #[serde(skip)]
     pub summary: Vec<String>,
@@ -144,6 +148,7 @@ fn vrma_fit(character: &Rig, file: &str, lib: &Rig, animated: &mut [bool]) -> Li
     let mut problems = Vec::new();
     for (i, clip) in lib.clips.iter().enumerate() {
         let name = clip.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{i}"));
+        let mut counts = None;
         let notes = match crate::vrma::bind(character, lib, i) {
             Ok(bound) => {
                 for ch in &bound.clip.channels {
@@ -151,18 +156,29 @@ fn vrma_fit(character: &Rig, file: &str, lib: &Rig, animated: &mut [bool]) -> Li
                         *a = true;
                     }
                 }
+                // The eyes the gaze turns are animated too.
+                let eyes = bound.clip.vrm.iter().flat_map(|p| p.gaze.iter()).flat_map(|g| g.eyes.iter());
+                for eye in eyes {
+                    if let Some(a) = animated.get_mut(eye.node) {
+                        *a = true;
+                    }
+                }
+                counts = Some(bound.counts);
                 bound.notes
             }
             Err(e) => vec![e.to_string()],
         };
         let notes: Vec<String> = notes.into_iter().map(|n| format!("{name}: {n}")).collect();
-        problems.extend(notes.iter().filter(|n| n.contains("the avatar has no")).cloned());
+        // Only missing bones are problems: a missing expression is skipped by three-vrm as well
+        // and leaves the body's motion whole.
+        problems.extend(notes.iter().filter(|n| n.contains(" bone; its track is not played")).cloned());
         summary.extend(notes.iter().cloned());
         clips.push(ClipFit {
             name,
             bound: Vec::new(),
             unbound: Vec::new(),
             root_motion: None,
+            vrm: counts,
             summary: notes,
         });
     }
@@ -209,6 +225,7 @@ pub fn library_fit(
                 bound,
                 unbound: unbound_tracks(lib, clip, binding),
                 root_motion: root_motion(lib, clip, &heights),
+                vrm: None,
                 summary: Vec::new(),
             }
         })
@@ -479,6 +496,10 @@ pub fn write_text(report: &FitReport, out: &mut dyn Write) -> io::Result<()> {
                 }
             }
             let how: Vec<String> = by_how.iter().map(|(h, n)| format!("{n} {h}")).collect();
+            if let Some(c) = &clip.vrm {
+                writeln!(out, "  clip {}: {}", clip.name, c.describe())?;
+                continue;
+            }
             writeln!(
                 out,
                 "  clip {}: {} of {} tracks bind{}",

@@ -67,6 +67,7 @@ pub fn attach(character: &mut Rig, source: &Rig, label: &str, options: &BindOpti
             fit,
         });
         character.clips.push(Clip {
+            vrm: None,
             name: Some(format!("{name} ({label})")),
             channels,
             duration: clip.duration,
@@ -101,7 +102,7 @@ fn attach_vrma(character: &mut Rig, source: &Rig, label: &str) {
             name: name.clone(),
             bound: channels,
             unbound: Vec::new(),
-            fit: bound.notes,
+            fit: std::iter::once(bound.counts.describe()).chain(bound.notes).collect(),
         });
         character.clips.push(Clip { name: Some(format!("{name} ({label})")), ..bound.clip });
     }

@@ -45,7 +45,7 @@ mod tests {
     fn rig_with_clip(duration: f32) -> Rig {
         Rig {
             source: "x.glb".into(),
-            clips: vec![Clip { name: Some("walk".into()), channels: Vec::new(), duration }],
+            clips: vec![Clip { vrm: None, name: Some("walk".into()), channels: Vec::new(), duration }],
             ..Rig::default()
         }
     }

@@ -359,7 +359,7 @@ mod tests {
             values: vec![0.0; 3 * t.len()].into(),
             components: 3,
         };
-        Clip { name: None, duration: 0.0, channels: vec![channel(times), channel(&[0.5, 2.0])] }
+        Clip { vrm: None, name: None, duration: 0.0, channels: vec![channel(times), channel(&[0.5, 2.0])] }
     }
 
     #[test]

@@ -324,6 +324,7 @@ fn half_weight_rig() -> Rig {
     rig.nodes[1].rest.translation = Vec3::new(3.0, 4.0, 0.0);
     rig.skins[0].inverse_bind[1] = Mat4::from_translation(Vec3::new(-3.0, -4.0, 0.0));
     rig.clips = vec![Clip {
+        vrm: None,
         name: None,
         duration: 1.0,
         channels: vec![Channel {

@@ -128,7 +128,7 @@ pub(crate) fn build(
             .chain(&other_times)
             .copied()
             .fold(0.0f32, f32::max);
-        out.clips.push(Clip { name: json.name.clone(), channels, duration });
+        out.clips.push(Clip { vrm: None, name: json.name.clone(), channels, duration });
         out.file_index.push(file_index);
         out.core_channels.push(json.channels.len());
     }

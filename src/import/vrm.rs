@@ -7,7 +7,10 @@
 //! Whether the mapping meets VRM's humanoid rules is `diagnose`'s job, not this one's.
 
 use super::findings::Findings;
-use crate::rig::{Expression, HumanBone, Mesh, MorphBind, Node, Severity, Vrm, VrmAnimationMap, VrmVersion};
+use crate::rig::{
+    Expression, HumanBone, LookAt, LookAtKind, Mesh, MorphBind, Node, Override, Overrides, RangeMap,
+    Severity, Vrm, VrmAnimationMap, VrmVersion,
+};
 use serde::Deserialize;
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::Value;
@@ -25,7 +28,9 @@ pub(crate) fn read(text: &[u8], nodes: &[Node], meshes: &[Mesh], findings: &mut 
     let ext = top.extensions?;
     let mut reader = Reader { nodes, meshes, findings };
     if let Some(v1) = ext.vrm1 {
-        return Some(reader.v1(&v1, text));
+        let mut vrm = reader.v1(&v1, text);
+        vrm.spring_bones = ext.spring1.as_ref().is_some_and(|s| non_empty(s.get("springs")));
+        return Some(vrm);
     }
     ext.vrm0.map(|v0| reader.v0(&v0))
 }
@@ -94,6 +99,8 @@ struct Extensions {
     vrm0: Option<Value>,
     #[serde(rename = "VRMC_vrm")]
     vrm1: Option<Value>,
+    #[serde(rename = "VRMC_springBone")]
+    spring1: Option<Value>,
 }
 
 struct Reader<'a> {
@@ -149,9 +156,11 @@ impl Reader<'_> {
                 preset: preset.map(str::to_string),
                 is_binary: group.get("isBinary").and_then(Value::as_bool).unwrap_or(false),
                 binds,
+                overrides: Overrides::default(),
             });
         }
-        Vrm { version: VrmVersion::V0, bones, expressions }
+        let spring_bones = non_empty(ext.pointer("/secondaryAnimation/boneGroups"));
+        Vrm { version: VrmVersion::V0, bones, expressions, look_at: v0_look_at(ext), spring_bones }
     }
 
     fn v0_bind(&mut self, bind: &Value, pointer: String) -> Option<MorphBind> {
@@ -203,10 +212,15 @@ impl Reader<'_> {
                     preset: (group == "preset").then(|| name.clone()),
                     is_binary: expression.get("isBinary").and_then(Value::as_bool).unwrap_or(false),
                     binds,
+                    overrides: Overrides {
+                        blink: Override::parse(expression.get("overrideBlink").and_then(Value::as_str)),
+                        look_at: Override::parse(expression.get("overrideLookAt").and_then(Value::as_str)),
+                        mouth: Override::parse(expression.get("overrideMouth").and_then(Value::as_str)),
+                    },
                 });
             }
         }
-        Vrm { version: VrmVersion::V1, bones, expressions }
+        Vrm { version: VrmVersion::V1, bones, expressions, look_at: v1_look_at(ext), spring_bones: false }
     }
 
     fn v1_bind(&mut self, bind: &Value, pointer: String) -> Option<MorphBind> {
@@ -233,6 +247,59 @@ impl Reader<'_> {
             }
         }
     }
+}
+
+/// VRM 1.0 `lookAt` as three-vrm's `VRMLookAtLoaderPlugin._v1Import` reads it: type
+/// `expression` or else `bone`; a missing range map field is 90 degrees in, and 10 degrees
+/// (bone) or 1 (expression) out.
+fn v1_look_at(ext: &Value) -> Option<LookAt> {
+    let look_at = ext.get("lookAt")?;
+    let kind = match look_at.get("type").and_then(Value::as_str) {
+        Some("expression") => LookAtKind::Expression,
+        _ => LookAtKind::Bone,
+    };
+    let map = |key: &str| range_map(look_at.get(key), "inputMaxValue", "outputScale", kind);
+    Some(LookAt {
+        kind,
+        horizontal_inner: map("rangeMapHorizontalInner"),
+        horizontal_outer: map("rangeMapHorizontalOuter"),
+        vertical_down: map("rangeMapVerticalDown"),
+        vertical_up: map("rangeMapVerticalUp"),
+        face_back: false,
+    })
+}
+
+/// VRM 0.x `firstPerson` as `_v0Import` reads it: `lookAtTypeName` `BlendShape` or else bone;
+/// each degree map's `xRange` and `yRange` (its `curve` is ignored, as three-vrm ignores it).
+fn v0_look_at(ext: &Value) -> Option<LookAt> {
+    let first_person = ext.get("firstPerson")?;
+    let kind = match first_person.get("lookAtTypeName").and_then(Value::as_str) {
+        Some("BlendShape") => LookAtKind::Expression,
+        _ => LookAtKind::Bone,
+    };
+    let map = |key: &str| range_map(first_person.get(key), "xRange", "yRange", kind);
+    Some(LookAt {
+        kind,
+        horizontal_inner: map("lookAtHorizontalInner"),
+        horizontal_outer: map("lookAtHorizontalOuter"),
+        vertical_down: map("lookAtVerticalDown"),
+        vertical_up: map("lookAtVerticalUp"),
+        face_back: true,
+    })
+}
+
+fn range_map(value: Option<&Value>, input: &str, output: &str, kind: LookAtKind) -> RangeMap {
+    let number = |key: &str| value.and_then(|v| v.get(key)).and_then(Value::as_f64).map(|x| x as f32);
+    let default_output = if kind == LookAtKind::Expression { 1.0 } else { 10.0 };
+    RangeMap {
+        input_max: number(input).unwrap_or(90.0).max(0.01),
+        output_scale: number(output).unwrap_or(default_output),
+    }
+}
+
+/// Whether `value` is a non-empty array.
+fn non_empty(value: Option<&Value>) -> bool {
+    value.and_then(Value::as_array).is_some_and(|a| !a.is_empty())
 }
 
 fn index(value: Option<&Value>) -> Option<usize> {
@@ -359,5 +426,46 @@ mod tests {
         let (vrm, findings) = read_str(r#"{"extensions":{"VRMC_vrm":{"humanoid":"no"}}}"#);
         assert_eq!(vrm.map(|v| v.bones.len()), Some(0));
         assert_eq!(findings.len(), 1);
+    }
+
+    /// The lookAt set-up and spring bones as three-vrm's loaders read them: defaults (90 in;
+    /// 10 out for bone, 1 for expression), inputs raised to 0.01, `BlendShape` / `expression`
+    /// or else bone, VRM 0.x facing -Z.
+    #[test]
+    fn look_at_overrides_and_spring_bones_are_read_with_three_vrms_defaults() {
+        let (vrm, _) = read_str(
+            r#"{"asset":{"version":"2.0"},"extensions":{"VRMC_springBone":{"springs":[{"joints":[]}]},
+                "VRMC_vrm":{"humanoid":{"humanBones":{}},
+                "lookAt":{"type":"expression","rangeMapHorizontalOuter":{"inputMaxValue":0.001,"outputScale":0.5}},
+                "expressions":{"preset":{"happy":{"overrideBlink":"block","overrideLookAt":"blend"}}}}}}"#,
+        );
+        let vrm = vrm.unwrap();
+        let look_at = vrm.look_at.expect("lookAt");
+        assert_eq!(look_at.kind, LookAtKind::Expression);
+        assert_eq!(look_at.horizontal_outer, RangeMap { input_max: 0.01, output_scale: 0.5 });
+        assert_eq!(look_at.vertical_up, RangeMap { input_max: 90.0, output_scale: 1.0 });
+        assert!(!look_at.face_back && vrm.spring_bones);
+        let overrides = vrm.expressions[0].overrides;
+        assert_eq!(
+            (overrides.blink, overrides.look_at, overrides.mouth),
+            (Override::Block, Override::Blend, Override::None)
+        );
+
+        let (vrm, _) = read_str(
+            r#"{"asset":{"version":"2.0"},"extensions":{"VRM":{"humanoid":{"humanBones":[]},
+                "firstPerson":{"lookAtTypeName":"Bone","lookAtVerticalDown":{"xRange":20,"yRange":7}},
+                "secondaryAnimation":{"boneGroups":[]}}}}"#,
+        );
+        let vrm = vrm.unwrap();
+        let look_at = vrm.look_at.expect("lookAt");
+        assert_eq!(look_at.kind, LookAtKind::Bone);
+        assert_eq!(look_at.vertical_down, RangeMap { input_max: 20.0, output_scale: 7.0 });
+        assert_eq!(look_at.horizontal_inner, RangeMap { input_max: 90.0, output_scale: 10.0 });
+        assert!(look_at.face_back && !vrm.spring_bones);
+        // No lookAt / firstPerson: no gaze.
+        let (vrm, _) = read_str(
+            r#"{"asset":{"version":"2.0"},"extensions":{"VRMC_vrm":{"humanoid":{"humanBones":{}}}}}"#,
+        );
+        assert!(vrm.unwrap().look_at.is_none());
     }
 }

@@ -128,7 +128,7 @@ mod tests {
                 ..Default::default()
             }],
             meshes: vec![Mesh { primitives: vec![prim], ..Default::default() }],
-            clips: vec![Clip { name: None, channels: vec![channel], duration: 1.0 }],
+            clips: vec![Clip { vrm: None, name: None, channels: vec![channel], duration: 1.0 }],
             ..Default::default()
         }
     }

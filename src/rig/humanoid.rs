@@ -5,6 +5,7 @@
 //! Names are kept as the file spells them (VRM 0.x and 1.0 name the thumb bones differently);
 //! `canonical` gives the VRM 1.0 name, which the bone table uses. Nothing here reads files.
 
+use super::look_at::{LookAt, Overrides};
 use serde::Serialize;
 
 /// Which VRM extension the mapping came from.
@@ -25,6 +26,11 @@ pub struct Vrm {
     /// Every mapping entry in file order, duplicates included (the checks report them).
     pub bones: Vec<HumanBone>,
     pub expressions: Vec<Expression>,
+    /// The gaze set-up, when the file has one (three-vrm has no lookAt otherwise).
+    pub look_at: Option<LookAt>,
+    /// Whether the file has spring bones (VRM 0.x `secondaryAnimation`, 1.0
+    /// `VRMC_springBone`), which rigscope never simulates.
+    pub spring_bones: bool,
 }
 
 /// What a VRM animation (`.vrma`, `VRMC_vrm_animation`) says its nodes are.
@@ -57,6 +63,9 @@ pub struct Expression {
     pub preset: Option<String>,
     pub is_binary: bool,
     pub binds: Vec<MorphBind>,
+    /// VRM 1.0 `overrideBlink` / `overrideLookAt` / `overrideMouth` (VRM 0.x has none).
+    #[serde(skip)]
+    pub overrides: Overrides,
 }
 
 /// One morph target an expression drives.

@@ -9,18 +9,22 @@ mod finding;
 mod humanoid;
 mod indices;
 pub mod key_times;
+mod look_at;
 mod sizes;
 mod storage;
 mod transform;
+mod vrm_play;
 
 pub use finding::{Finding, Severity};
 pub use humanoid::{
     BONES, BoneSpec, Expression, HumanBone, MorphBind, Vrm, VrmAnimationMap, VrmVersion, bone_spec, canonical,
 };
 pub use indices::Indices;
+pub use look_at::{LookAt, LookAtKind, Override, Overrides, RangeMap};
 pub use sizes::{GpuEstimate, Sizes, TextureSize, mip_chain_bytes};
 pub use storage::{AttributeFormat, Compression, ExtensionHandling, ExtensionUse, PrimitiveStorage, Storage};
 pub use transform::Transform;
+pub use vrm_play::{Eye, Gaze, PlayedExpression, VrmPlay};
 
 use glam::{Mat4, Vec3};
 use std::sync::Arc;
@@ -253,6 +257,8 @@ pub struct Clip {
     pub channels: Vec<Channel>,
     /// The largest key time of all channels (0 for a clip without keys).
     pub duration: f32,
+    /// A `.vrma` bound to a VRM avatar: its expressions and gaze, played after the channels.
+    pub vrm: Option<Arc<VrmPlay>>,
 }
 
 impl Clip {

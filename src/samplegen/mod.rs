@@ -33,7 +33,7 @@ mod walker;
 pub use bad_weights::{BAD_WEIGHTS_FAULTS, bad_weights};
 pub use seed_arm::{SEED_ARM_JOINTS, SEED_ARM_OUTLINE, SEED_ARM_WEIGHTS, seed_arm};
 pub use tentacle::tentacle;
-pub use vrm::{walker_vrm0, walker_vrm1};
+pub use vrm::{walker_vrm0, walker_vrm1, walker_vrm1_gaze_expressions};
 pub use vrma::walker_walk_vrma;
 pub use walker::walker;
 
@@ -55,6 +55,7 @@ pub fn vrm_fixtures() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("walker-vrm1.vrm", walker_vrm1()),
         ("walker-vrm0.vrm", walker_vrm0()),
+        ("walker-vrm1-gaze-expressions.vrm", walker_vrm1_gaze_expressions()),
         ("walker-walk.vrma", walker_walk_vrma()),
     ]
 }

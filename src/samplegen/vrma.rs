@@ -61,7 +61,8 @@ pub fn walker_walk_vrma() -> Vec<u8> {
         look_at,
         Interpolation::Linear,
         &times,
-        &looping(INTERVALS, |p| rot_y(0.3 * sin(p)) * rot_x(0.1 * sin(2.0 * p))),
+        // Up to 40 degrees of yaw and 20 of pitch: past every range map of the avatars.
+        &looping(INTERVALS, |p| rot_y(0.7 * sin(p)) * rot_x(0.35 * sin(2.0 * p))),
     ));
     b.animation("walk", &tracks);
 

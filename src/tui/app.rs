@@ -650,8 +650,10 @@ impl App {
         self.frames = FrameGrid::for_clip(self.clip.and_then(|c| self.rig.clips.get(c)), self.step);
         self.animated = vec![false; self.rig.nodes.len()];
         if let Some(clip) = self.clip.and_then(|c| self.rig.clips.get(c)) {
-            for ch in &clip.channels {
-                if let Some(a) = self.animated.get_mut(ch.node) {
+            let eyes =
+                clip.vrm.iter().flat_map(|p| p.gaze.iter()).flat_map(|g| g.eyes.iter().map(|e| e.node));
+            for node in clip.channels.iter().map(|ch| ch.node).chain(eyes) {
+                if let Some(a) = self.animated.get_mut(node) {
                     *a = true;
                 }
             }

@@ -118,6 +118,7 @@ mod tests {
         let duration = times.last().copied().unwrap_or(0.0);
         let values = vec![0.0; times.len() * 3];
         Clip {
+            vrm: None,
             name: None,
             duration,
             channels: vec![Channel {

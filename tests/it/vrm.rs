@@ -18,7 +18,7 @@ fn json_of(args: &[&str]) -> Value {
 
 /// The walker's node names (samplegen/walker.rs, its table) and the VRM bone each is, as the
 /// VRM 1.0 humanoid table names them; VRM 0.x uses the same names for these bones.
-const EXPECTED: [(&str, &str); 17] = [
+const EXPECTED: [(&str, &str); 19] = [
     ("hips", "hips"),
     ("spine", "spine"),
     ("chest", "chest"),
@@ -36,6 +36,8 @@ const EXPECTED: [(&str, &str); 17] = [
     ("thigh.R", "rightUpperLeg"),
     ("shin.R", "rightLowerLeg"),
     ("foot.R", "rightFoot"),
+    ("eye.L", "leftEye"),
+    ("eye.R", "rightEye"),
 ];
 
 fn bone_by_name(nodes: &Value) -> Vec<(String, Option<String>)> {
@@ -55,6 +57,7 @@ fn expected_bones() -> Vec<(String, Option<String>)> {
     let mut list: Vec<(String, Option<String>)> =
         EXPECTED.iter().map(|(n, b)| (n.to_string(), Some(b.to_string()))).collect();
     list.push(("walker".to_string(), None));
+    list.push(("eyes".to_string(), None));
     list.sort();
     list
 }
@@ -66,13 +69,13 @@ fn inspect_and_pose_name_the_humanoid_bone_of_every_node() {
         assert_eq!(bone_by_name(&doc["nodes"]), expected_bones(), "{file}");
         let version = if file.contains("vrm1") { "1.0" } else { "0.x" };
         assert_eq!(doc["vrm"]["version"], version);
-        assert_eq!(doc["vrm"]["humanoid"].as_array().map(Vec::len), Some(17));
+        assert_eq!(doc["vrm"]["humanoid"].as_array().map(Vec::len), Some(19));
 
         let pose = json_of(&["pose", &fixture(file), "--json", "--no-positions", "--time", "0"]);
         assert_eq!(bone_by_name(&pose["frames"][0]["nodes"]), expected_bones(), "{file}");
 
         let text = rigscope(&["inspect", &fixture(file)]).stdout;
-        assert!(text.contains(&format!("VRM {version} humanoid (17 bones)")), "{text}");
+        assert!(text.contains(&format!("VRM {version} humanoid (19 bones)")), "{text}");
         assert!(text.contains("upper_arm.L (node 5, joint 5) [leftUpperArm]"), "{text}");
     }
     // A plain glTF has no VRM section and no humanoid_bone fields.
@@ -184,23 +187,23 @@ fn a_bone_mapped_twice_and_a_node_mapped_twice_are_reported() {
     });
     assert_eq!(code, 1);
     assert_eq!(found, pairs(&[("RIG_VRM_BONE_MAPPED_TWICE", &format!("{V1}/head"))]));
-    // VRM 0.x: a second entry for head (entry 17, appended).
+    // VRM 0.x: a second entry for head (entry 19, appended after the eyes).
     let (_, found) = check_broken("walker-vrm0.vrm", "twice0", |j| {
         j.replace(
-            r#"{"bone":"rightFoot","node":16}]"#,
-            r#"{"bone":"rightFoot","node":16},{"bone":"head","node":17}]"#,
+            r#"{"bone":"rightEye","node":19}]"#,
+            r#"{"bone":"rightEye","node":19},{"bone":"head","node":17}]"#,
         )
     });
-    assert_eq!(found, pairs(&[("RIG_VRM_BONE_MAPPED_TWICE", &format!("{V0}/17"))]));
+    assert_eq!(found, pairs(&[("RIG_VRM_BONE_MAPPED_TWICE", &format!("{V0}/19"))]));
     // One node as two bones: head's node also mapped as jaw. jaw's nearest mapped ancestor is
     // then neck (node 3), not head, so its place in the chain is wrong as well.
     let (_, found) = check_broken("walker-vrm0.vrm", "node0", |j| {
         j.replace(
-            r#"{"bone":"rightFoot","node":16}]"#,
-            r#"{"bone":"rightFoot","node":16},{"bone":"jaw","node":4}]"#,
+            r#"{"bone":"rightEye","node":19}]"#,
+            r#"{"bone":"rightEye","node":19},{"bone":"jaw","node":4}]"#,
         )
     });
-    let jaw = format!("{V0}/17");
+    let jaw = format!("{V0}/19");
     assert_eq!(found, pairs(&[("RIG_VRM_NODE_MAPPED_TWICE", &jaw), ("RIG_VRM_BONE_PARENT", &jaw)]));
 }
 
@@ -384,19 +387,27 @@ fn rest_world_matrices_agree_with_three_vrm() {
     }
 }
 
-/// walker-walk.vrma played on both avatars by rigscope's binding (`rigscope::vrma::bind`)
+/// walker-walk.vrma played on the three avatars by rigscope's binding (`rigscope::vrma::bind`)
 /// equals three-vrm 3.5 playing it (three-vrm/play-vrma.mjs) within 1e-4 of the bounding
-/// box diagonal: every node's world matrix and the body's deformed vertices, at 11 times.
+/// box diagonal: every node's world matrix and the deformed vertices of the body and the
+/// eyes, at 11 times that are not key times; the expression weights within 1e-5. The gaze
+/// turns the eyes of the first two (bone type) and drives the look expressions of the third.
 #[test]
 fn a_vrma_plays_on_both_avatars_as_three_vrm_plays_it() {
     let path = format!("{}/tests/fixtures/vrm/three-vrm/three-vrm-walk.json", env!("CARGO_MANIFEST_DIR"));
     let reference: Value =
         serde_json::from_str(&std::fs::read_to_string(path).expect("reference")).expect("JSON");
     let anim = rigscope::import::load(std::path::Path::new(&fixture("walker-walk.vrma"))).expect("vrma");
-    for file in ["walker-vrm1.vrm", "walker-vrm0.vrm"] {
+    for file in ["walker-vrm1.vrm", "walker-vrm0.vrm", "walker-vrm1-gaze-expressions.vrm"] {
         let avatar = rigscope::import::load(std::path::Path::new(&fixture(file))).expect("avatar");
         let bound = rigscope::vrma::bind(&avatar, &anim, 0).expect("bind");
-        assert!(bound.notes.iter().any(|n| n.contains("spring bones")), "{:?}", bound.notes);
+        // Both avatars have a bone lookAt, eye bones and no spring bones: nothing is left out.
+        let expected_notes: &[&str] = if file == "walker-vrm0.vrm" {
+            &["the avatar has no expression nod; its track is not played"]
+        } else {
+            &[]
+        };
+        assert_eq!(bound.notes, expected_notes, "{file}");
         let theirs =
             reference["files"].as_array().expect("files").iter().find(|f| f["file"] == file).expect("file");
         let stride = theirs["vertex_stride"].as_u64().expect("stride") as usize;
@@ -406,16 +417,19 @@ fn a_vrma_plays_on_both_avatars_as_three_vrm_plays_it() {
         for frame in frames {
             let t = frame["t"].as_f64().expect("t") as f32;
             ws.evaluate(&avatar, Some(&bound.clip), t);
-            let body = &frame["meshes"][0];
-            let expected = body["positions"].as_array().expect("positions");
-            let mine = &ws
-                .primitives
-                .iter()
-                .find(|p| p.node as u64 == body["node"].as_u64().expect("node"))
-                .expect("body")
-                .positions;
+            // Each expression's weight as three-vrm holds it (the gaze sets the look ones on
+            // the expression-type avatar).
+            let play = bound.clip.vrm.as_deref().expect("VRM part");
+            let weights = rigscope::anim::vrm_pose::weights_at(play, t);
+            let theirs = frame["expressions"].as_object().expect("expressions");
+            assert_eq!(theirs.len(), play.expressions.len(), "{file}");
+            for (e, w) in play.expressions.iter().zip(&weights) {
+                let b = theirs[&e.name].as_f64().expect("weight") as f32;
+                assert!((w - b).abs() <= 1e-5, "{file} t={t} expression {}: {w} vs {b}", e.name);
+            }
+            let body = ws.primitives.iter().find(|p| p.node == 17).expect("body");
             let (mut lo, mut hi) = (glam::Vec3::splat(f32::MAX), glam::Vec3::splat(f32::MIN));
-            for p in mine.iter() {
+            for p in body.positions.iter() {
                 lo = lo.min(*p);
                 hi = hi.max(*p);
             }
@@ -427,16 +441,50 @@ fn a_vrma_plays_on_both_avatars_as_three_vrm_plays_it() {
                     assert!((a - b).abs() <= tolerance, "{file} t={t} node {n}: {a} vs {b}");
                 }
             }
-            assert_eq!(expected.len(), mine.len().div_ceil(stride));
-            for (k, p) in expected.iter().enumerate() {
-                let v = mine[k * stride];
-                for (c, a) in v.to_array().iter().enumerate() {
-                    let b = p[c].as_f64().expect("f") as f32;
-                    assert!((a - b).abs() <= tolerance, "{file} t={t} vertex {}: {v} vs {p}", k * stride);
+            // The body (skin and morph targets) and the eyes (turned by lookAt).
+            let meshes = frame["meshes"].as_array().expect("meshes");
+            assert_eq!(meshes.len(), 2);
+            for mesh in meshes {
+                let node = mesh["node"].as_u64().expect("node") as usize;
+                let expected = mesh["positions"].as_array().expect("positions");
+                let mine = &ws.primitives.iter().find(|p| p.node == node).expect("mesh").positions;
+                assert_eq!(expected.len(), mine.len().div_ceil(stride));
+                for (k, p) in expected.iter().enumerate() {
+                    let v = mine[k * stride];
+                    for (c, a) in v.to_array().iter().enumerate() {
+                        let b = p[c].as_f64().expect("f") as f32;
+                        assert!(
+                            (a - b).abs() <= tolerance,
+                            "{file} t={t} node {node} vertex {}: {v} vs {p}",
+                            k * stride
+                        );
+                    }
                 }
             }
         }
     }
+}
+
+/// The gaze track sweeps past the avatars' range maps, so the eyes stop at the maps' output
+/// scales: at the largest yaw the left eye (VRM 1.0, outer map 18 degrees) and at the largest
+/// negative yaw the inner map (12 degrees). Checked by hand from the specification's numbers.
+#[test]
+fn the_gaze_is_clamped_by_the_range_maps() {
+    let anim = rigscope::import::load(std::path::Path::new(&fixture("walker-walk.vrma"))).expect("vrma");
+    let avatar = rigscope::import::load(std::path::Path::new(&fixture("walker-vrm1.vrm"))).expect("avatar");
+    let bound = rigscope::vrma::bind(&avatar, &anim, 0).expect("bind");
+    let mut ws = rigscope::anim::Workspace::new(&avatar);
+    // The track's yaw is 0.7 sin(2 pi t) radians (40 degrees at t = 0.25), its pitch
+    // 0.35 sin(4 pi t) (0 at t = 0.25 and 0.75).
+    let mut angle = |t: f32| {
+        ws.evaluate(&avatar, Some(&bound.clip), t);
+        let (axis, angle) = ws.pose.locals[18].rotation.to_axis_angle();
+        (axis, angle.to_degrees())
+    };
+    let (axis, degrees) = angle(0.25);
+    assert!((degrees - 18.0).abs() < 1e-3 && (axis.y - 1.0).abs() < 1e-4, "{axis} {degrees}");
+    let (axis, degrees) = angle(0.75);
+    assert!((degrees - 12.0).abs() < 1e-3 && (axis.y + 1.0).abs() < 1e-4, "{axis} {degrees}");
 }
 
 #[test]
@@ -509,25 +557,60 @@ fn pose_with_anim_plays_a_vrma_as_three_vrm_does() {
                     assert!((a - b).abs() <= tolerance, "{file} t={} node {n}: {a} vs {b}", frame["t"]);
                 }
             }
-            for (k, p) in frame["meshes"][0]["positions"].as_array().expect("positions").iter().enumerate() {
-                for (a, b) in coords(&positions[k * stride]).into_iter().zip(coords(p)) {
-                    assert!(
-                        (a - b).abs() <= tolerance,
-                        "{file} t={} vertex {}: {a} vs {b}",
-                        frame["t"],
-                        k * stride
-                    );
+            for mesh in frame["meshes"].as_array().expect("meshes") {
+                let node = &mesh["node"];
+                let mine = mine["meshes"].as_array().expect("meshes").iter().find(|m| m["node"] == *node);
+                let mine = mine.expect("mesh")["positions"].as_array().expect("positions");
+                for (k, p) in mesh["positions"].as_array().expect("positions").iter().enumerate() {
+                    for (a, b) in coords(&mine[k * stride]).into_iter().zip(coords(p)) {
+                        assert!(
+                            (a - b).abs() <= tolerance,
+                            "{file} t={} node {node} vertex {}: {a} vs {b}",
+                            frame["t"],
+                            k * stride
+                        );
+                    }
                 }
             }
         }
     }
 }
 
+/// `fit` on a .vrma speaks in humanoid terms: the walk has 15 humanoid tracks (14 rotations
+/// and the hips translation; src/samplegen/walker.rs `walk`), 2 expression tracks and a gaze
+/// track. The 0.x avatar's custom expression is `Nod`, not `nod`, so one expression is left
+/// out there: a note, not a problem.
+#[test]
+fn fit_reports_a_vrma_binding_in_humanoid_terms() {
+    let run = rigscope(&["fit", &fixture("walker-vrm1.vrm"), &fixture("walker-walk.vrma")]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("clip walk: 15 of 15 humanoid tracks bind, 2 of 2 expression tracks, lookAt played\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("tracks bind\n"), "{}", run.stdout);
+    let run = rigscope(&["fit", &fixture("walker-vrm0.vrm"), &fixture("walker-walk.vrma")]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("15 of 15 humanoid tracks bind, 1 of 2 expression tracks"), "{}", run.stdout);
+    assert!(run.stdout.contains("the avatar has no expression nod"), "{}", run.stdout);
+    let doc = json_of(&["fit", &fixture("walker-vrm1.vrm"), &fixture("walker-walk.vrma"), "--json"]);
+    let expected = serde_json::json!({
+        "humanoid_tracks": 15, "humanoid_bound": 15, "expression_tracks": 2, "expressions_bound": 2,
+        "look_at_track": true, "look_at_played": true
+    });
+    assert_eq!(doc["libraries"][0]["clips"][0]["vrm"], expected);
+    // Other libraries have no `vrm` object.
+    let walker = crate::cli::sample("walker.glb");
+    let doc = json_of(&["fit", &walker, &walker, "--json"]);
+    assert!(doc["libraries"][0]["clips"][0].get("vrm").is_none());
+}
+
 #[test]
 fn fit_reports_humanoid_bones_the_avatar_lacks() {
     let run = rigscope(&["fit", &fixture("walker-vrm1.vrm"), &fixture("walker-walk.vrma")]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("spring bones are not simulated"), "{}", run.stdout);
     // The walk moves leftFoot; an avatar without it is told so, as a problem.
     let (code, _) = check_broken("walker-vrm1.vrm", "fit", |j| j.replace(r#""leftFoot":{"node":13},"#, ""));
     assert_eq!(code, 1);
@@ -541,4 +624,77 @@ fn fit_reports_humanoid_bones_the_avatar_lacks() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(run.code, 1, "{}", run.stdout);
     assert!(run.stdout.contains("the avatar has no leftFoot bone"), "{}", run.stdout);
+}
+
+/// The avatar with the walk attached as `--anim` attaches it, and an App paused on that clip.
+fn viewer_on_the_walk(file: &str, spring_bones: bool) -> rigscope::tui::App {
+    let mut avatar = rigscope::import::load(std::path::Path::new(&fixture(file))).expect("avatar");
+    if let Some(vrm) = avatar.vrm.as_mut() {
+        vrm.spring_bones = spring_bones;
+    }
+    let anim = rigscope::import::load(std::path::Path::new(&fixture("walker-walk.vrma"))).expect("vrma");
+    rigscope::attach::attach(&mut avatar, &anim, "walker-walk.vrma", &Default::default());
+    let clip = avatar.clips.len() - 1;
+    let launch = rigscope::tui::Launch {
+        paused: true,
+        color: rigscope::render::ColorDepth::None,
+        clip: Some(clip),
+        ..Default::default()
+    };
+    rigscope::tui::App::new(avatar, &launch)
+}
+
+/// The weights the .vrma's generator wrote (src/samplegen/vrma.rs) at key `k` of 24: happy
+/// 0.5 - 0.5 sin(p + 1.2), nod 0.5 + 0.45 sin(p), p = 2 pi k / 24 (at a key, LINEAR is exact).
+fn weights_at_key(k: u32) -> (f64, f64) {
+    let p = std::f64::consts::TAU * f64::from(k) / 24.0;
+    (0.5 - 0.5 * (p + 1.2).sin(), 0.5 + 0.45 * p.sin())
+}
+
+/// While the .vrma plays, the details panel lists every expression with its weight now, and
+/// the weights follow the clip as it is scrubbed (one frame on with `.`). In the avatar's
+/// order: rigscope reads VRM 1.0's expression objects sorted by name.
+#[test]
+fn the_details_panel_lists_the_expressions_as_the_clip_plays() {
+    let mut a = viewer_on_the_walk("walker-vrm1.vrm", false);
+    a.playback.time = 6.0 / 24.0;
+    let s = super::tui::screen(&mut a, 200, 50);
+    let (happy, nod) = weights_at_key(6);
+    let line = format!("express. blink 0.000, happy {happy:.3}, nod {nod:.3}");
+    assert!(s.contains(&line), "{line}\n{s}");
+    assert!(!s.contains("spring bones"), "{s}");
+    // The fit lines speak of the humanoid binding (the hips are selected).
+    assert!(s.contains("clip from walker-walk.vrma (VRM animation)"), "{s}");
+    assert!(s.contains("this node: moved by its humanoid track"), "{s}");
+    super::tui::press(&mut a, ".");
+    assert!((a.playback.time - 7.0 / 24.0).abs() < 1e-5, "{}", a.playback.time);
+    let s = super::tui::screen(&mut a, 200, 50);
+    let (happy, nod) = weights_at_key(7);
+    let line = format!("express. blink 0.000, happy {happy:.3}, nod {nod:.3}");
+    assert!(s.contains(&line), "{line}\n{s}");
+    // VRM 0.x: the groups under three-vrm's names (Joy is happy), the custom one as named.
+    let mut a = viewer_on_the_walk("walker-vrm0.vrm", true);
+    a.playback.time = 6.0 / 24.0;
+    let s = super::tui::screen(&mut a, 200, 50);
+    let (happy, _) = weights_at_key(6);
+    assert!(s.contains(&format!("express. happy {happy:.3}, blink 0.000, Nod 0.000")), "{s}");
+    assert!(s.contains("spring bones are not simulated"), "{s}");
+}
+
+/// The real viewer in tmux: `rigscope AVATAR --anim ANIM` lists the expressions in the
+/// details panel while the .vrma plays (paused at 0: the generator's weights at key 0).
+#[test]
+fn tmux_shows_the_expressions_of_a_playing_vrma() {
+    let Some(tmux) = super::tmux::Tmux::new("the tmux VRM expressions test") else { return };
+    let bin = env!("CARGO_BIN_EXE_rigscope");
+    let cmd = format!(
+        "{bin} {} --anim {} --paused; sleep 30",
+        fixture("walker-vrm1.vrm"),
+        fixture("walker-walk.vrma")
+    );
+    tmux.start("vrm", 200, 50, &cmd);
+    let (happy, nod) = weights_at_key(0);
+    let line = format!("blink 0.000, happy {happy:.3}, nod {nod:.3}");
+    tmux.wait_for("vrm", &["express.", &line]);
+    tmux.run(&["send-keys", "-t", "vrm", "q"]);
 }

@@ -70,6 +70,7 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     if let Some(bone) = rig.vrm.as_ref().and_then(|v| v.bone_of(node)) {
         lines.push(Line::from(vec![label("humanoid"), Span::raw(bone.to_string())]));
     }
+    lines.extend(vrm_lines(app, theme, &label));
     lines.extend(super::fit::lines(app, node, theme));
     let world = app.ws.globals.get(node).map(|m| m.w_axis.truncate()).unwrap_or(Vec3::NAN);
     lines.push(Line::from(vec![label("world"), Span::raw(vec3(world, full))]));
@@ -143,6 +144,30 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         let name = rig.skins.get(s).and_then(|k| k.name.as_deref()).unwrap_or("");
         lines.push(Line::styled(format!("skin {}/{} {name}", s + 1, rig.skins.len()), theme.dim));
         lines.push(Line::raw(app.skin_deforms(s)));
+    }
+    lines
+}
+
+/// While a `.vrma` plays on a VRM avatar: every expression with its weight now (as three-vrm
+/// holds it, before binary rounding and overrides), and that spring bones stand still.
+fn vrm_lines(app: &App, theme: &Theme, label: &dyn Fn(&str) -> Span<'static>) -> Vec<Line<'static>> {
+    let Some(play) = app.clip.and_then(|c| app.rig.clips.get(c)).and_then(|c| c.vrm.as_deref()) else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    if !play.expressions.is_empty() {
+        let weights = crate::anim::vrm_pose::weights_at(play, app.playback.time);
+        let full = app.full_precision;
+        let list: Vec<String> = play
+            .expressions
+            .iter()
+            .zip(weights)
+            .map(|(e, w)| format!("{} {}", e.name, num(w, 3, full)))
+            .collect();
+        lines.push(Line::from(vec![label("express."), Span::raw(list.join(", "))]));
+    }
+    if app.rig.vrm.as_ref().is_some_and(|v| v.spring_bones) {
+        lines.push(Line::styled("spring bones are not simulated", theme.warning));
     }
     lines
 }

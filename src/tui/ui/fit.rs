@@ -21,6 +21,20 @@ pub fn lines(app: &App, node: usize, theme: &Theme) -> Vec<Line<'static>> {
         }
     }
     let how: Vec<String> = by_how.iter().map(|(h, n)| format!("{n} {h}")).collect();
+    let vrm = app.rig.clips.get(clip).and_then(|c| c.vrm.as_deref());
+    if let Some(play) = vrm {
+        // A .vrma binds through the humanoid: its first fit line says how much binds.
+        let mut lines = vec![Line::raw(format!("clip from {} (VRM animation)", attached.file))];
+        let eye = play.gaze.iter().flat_map(|g| g.eyes.iter()).any(|e| e.node == node);
+        let moved = channels.iter().any(|c| c.node == node);
+        lines.push(match (moved, eye) {
+            (_, true) => Line::raw("this node: turned by the gaze (lookAt)"),
+            (true, false) => Line::raw("this node: moved by its humanoid track"),
+            (false, false) => Line::styled("this node: not moved by this clip", theme.dim),
+        });
+        lines.extend(attached.fit.iter().map(|s| Line::styled(format!("- {s}"), theme.label)));
+        return lines;
+    }
     let mut lines = vec![Line::styled(
         format!(
             "clip from {}: {} tracks bind ({}), {} to nothing",
