@@ -319,8 +319,11 @@ impl Triangle {
         }
     }
 
-    /// `scan_box` for a triangle that is not small: every centre of the box tested, in
-    /// `i64` (any size), the planes set up at the first covered one.
+    /// `scan_box` for a triangle that is not small, in `i64` (any size), the planes set up
+    /// at the first covered centre. A row's covered centres are one run (each edge
+    /// function is linear along the row, so each keeps a half-line of it), so each row's
+    /// run is found from the last row's ends, walking only near the edges: the centres
+    /// tested are about the triangle's outline, not its area.
     #[inline(always)]
     fn scan_rows(
         &self,
@@ -329,17 +332,48 @@ impl Triangle {
         mut f: impl FnMut(usize, f32, f32),
     ) {
         let mut set_up = None;
+        let last = (self.px1 - self.px0) as i64;
+        // Where the last row's run started and ended: where this row's is looked for.
+        let (mut first, mut end) = (0, 0);
         for py in self.row0..=self.row1 {
             let row = py - self.py0;
             let r = row as i64;
-            let mut e = [c[0] + b[0] * r, c[1] + b[1] * r, c[2] + b[2] * r];
-            for q in 0..=self.px1 - self.px0 {
-                if (e[0] | e[1] | e[2]) >= 0 {
-                    let (z_plane, s_plane) = *set_up.get_or_insert_with(&planes);
-                    let (z, s) = (row_start(z_plane, row), row_start(s_plane, row));
-                    f(py * self.width + self.px0 + q, at_column(z, z_plane, q), at_column(s, s_plane, q));
+            let e = [c[0] + b[0] * r, c[1] + b[1] * r, c[2] + b[2] * r];
+            let covered = |q: i64| (e[0] + a[0] * q | e[1] + a[1] * q | e[2] + a[2] * q) >= 0;
+            // The run's first centre: left from the guess while covered; else towards the
+            // side a failing edge opens to, to the first covered (none: an empty row).
+            let mut q = first.clamp(0, last);
+            if !covered(q) {
+                let right = (0..3).any(|k| e[k] + a[k] * q < 0 && a[k] > 0);
+                let step = if right { 1 } else { -1 };
+                while (0..=last).contains(&q) && !covered(q) {
+                    q += step;
                 }
-                e = [e[0] + a[0], e[1] + a[1], e[2] + a[2]];
+                if !(0..=last).contains(&q) {
+                    continue;
+                }
+            }
+            while q > 0 && covered(q - 1) {
+                q -= 1;
+            }
+            first = q;
+            // Its last centre: right from the guess (at least `first`) while covered, else
+            // left to the last covered.
+            let mut z = end.clamp(first, last);
+            if covered(z) {
+                while z < last && covered(z + 1) {
+                    z += 1;
+                }
+            } else {
+                while !covered(z) {
+                    z -= 1;
+                }
+            }
+            end = z;
+            let (z_plane, s_plane) = *set_up.get_or_insert_with(&planes);
+            let (zr, sr) = (row_start(z_plane, row), row_start(s_plane, row));
+            for q in first as usize..=end as usize {
+                f(py * self.width + self.px0 + q, at_column(zr, z_plane, q), at_column(sr, s_plane, q));
             }
         }
     }
