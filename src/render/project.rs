@@ -212,13 +212,20 @@ impl Wide {
     ) {
         let (w, h) = self.sides;
         let done = verts.len() / WIDTH * WIDTH;
+        let mut no_spans = [SPAN_ANY; WIDTH];
         for (k, v) in verts.chunks_exact_mut(WIDTH).enumerate() {
             let at = k * WIDTH..(k + 1) * WIDTH;
-            let (q, qs) = self.project::<S, SPANS>(&ps[at.clone()], ns.map(|ns| &ns[at.clone()]));
-            v.copy_from_slice(&q);
-            if SPANS {
-                spans[at].copy_from_slice(&qs);
-            }
+            let (Ok(v), Some(s)) = (
+                <&mut [ProjVertex; WIDTH]>::try_from(v),
+                if SPANS {
+                    spans.get_mut(at.clone()).and_then(|s| s.try_into().ok())
+                } else {
+                    Some(&mut no_spans)
+                },
+            ) else {
+                continue;
+            };
+            self.project::<S, SPANS>(&ps[at.clone()], ns.map(|ns| &ns[at.clone()]), v, s);
         }
         for (i, v) in verts.iter_mut().enumerate().skip(done) {
             *v = project_one(self.view_proj, ps[i], ns.map(|ns| ns[i]), self.light_dir, w, h);
@@ -228,13 +235,15 @@ impl Wide {
         }
     }
 
-    /// Eight vertices, and their spans when `SPANS` (else `SPAN_ANY`).
+    /// Eight vertices into `verts`, and their spans into `spans` when `SPANS`.
     #[inline(always)]
     fn project<S: Isa, const SPANS: bool>(
         &self,
         p: &[Vec3],
         normals: Option<&[Vec3]>,
-    ) -> ([ProjVertex; WIDTH], [[i16; 4]; WIDTH]) {
+        verts: &mut [ProjVertex; WIDTH],
+        spans: &mut [[i16; 4]; WIDTH],
+    ) {
         let splat = F32x8::<S>::splat;
         let [x, y, z] = components::<S>(p);
         let m = &self.m;
@@ -273,18 +282,15 @@ impl Wide {
         let y = simple.select(fy, I32x8::splat(NOT_SIMPLE));
         let z = simple.select_f32(sz, F32x8::ZERO);
         let records = I32x8::records([x, y, z.to_bits(), light.to_bits()]);
-        let mut verts = [ProjVertex::default(); WIDTH];
         for (v, r) in verts.iter_mut().zip(&records) {
             let float = |w: i32| f32::from_bits(w as u32);
             *v = ProjVertex { x: r[0], y: r[1], z: float(r[2]), light: float(r[3]) };
         }
-        let mut spans = [SPAN_ANY; WIDTH];
         if SPANS {
             let (w, h) = self.sides;
             let (x, y) = (centre_spans(w, fx, simple), centre_spans(h, fy, simple));
-            spans = I32x8::short_records([x[0], x[1], y[0], y[1]]);
+            *spans = I32x8::short_records([x[0], x[1], y[0], y[1]]);
         }
-        (verts, spans)
     }
 }
 
