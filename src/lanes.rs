@@ -24,6 +24,8 @@
 #![allow(unsafe_code)]
 
 use std::marker::PhantomData;
+
+use glam::Vec3;
 use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Sub};
 
 /// Lanes per `F32x8` / `I32x8`.
@@ -274,6 +276,11 @@ pub(crate) trait Isa: Copy + std::fmt::Debug + 'static {
     fn short_records(v: [I; 4]) -> [[i16; 4]; WIDTH];
     /// Eight records of three floats, one per lane: `[x, y, z]`.
     fn xyz(v: &[f32; 3 * WIDTH]) -> [F; 3];
+    /// Records `2K` and `2K + 1` of eight records of three floats (`K` below 4), each
+    /// coordinate spread over a half: `[x, y, z]`, each `[first's; 4, second's; 4]`.
+    fn xyz_pair_spreads<const K: usize>(v: &[f32; 3 * WIDTH]) -> [F; 3];
+    /// Lanes 0..3 of each half of `v[k]` into records `2k` (low half) and `2k + 1`.
+    fn store_xyz_pairs(v: [F; 4], out: &mut [f32; 3 * WIDTH]);
 }
 
 /// The ordered comparisons `f_cmp` takes.
@@ -474,6 +481,19 @@ impl Isa for Portable {
             each!(WIDTH, 0.0, |i| v[3 * i + 2]),
         ]
     }
+    #[inline(always)]
+    fn xyz_pair_spreads<const K: usize>(v: &[f32; 3 * WIDTH]) -> [F; 3] {
+        const { assert!(K < 4) };
+        let at = |c: usize| each!(WIDTH, 0.0, |i| v[6 * K + 3 * (i / 4) + c]);
+        [at(0), at(1), at(2)]
+    }
+    #[inline(always)]
+    fn store_xyz_pairs(v: [F; 4], out: &mut [f32; 3 * WIDTH]) {
+        for (k, v) in v.iter().enumerate() {
+            out[6 * k..6 * k + 3].copy_from_slice(&v[..3]);
+            out[6 * k + 3..6 * k + 6].copy_from_slice(&v[4..7]);
+        }
+    }
 }
 
 /// AVX2 intrinsics. Private: only `run` instantiates kernels with it, after checking that
@@ -489,7 +509,8 @@ mod avx2 {
     use super::{Avx2, F, GE, GT, H, I, Isa, LE, LT, WIDTH};
 
     // SAFETY (every `unsafe` block here): `Avx2` code runs only inside `run`'s AVX2 path
-    // (see `Avx2`), and the loads and stores read and write whole local arrays of 32 bytes.
+    // (see `Avx2`), and the loads and stores read and write whole local arrays of 32 bytes
+    // unless their own comment says otherwise.
     #[inline(always)]
     fn ps(a: F) -> __m256 {
         unsafe { _mm256_loadu_ps(a.as_ptr()) }
@@ -716,7 +737,65 @@ mod avx2 {
                 [from_ps(x), from_ps(y), from_ps(z)]
             }
         }
+
+        #[inline(always)]
+        fn xyz_pair_spreads<const K: usize>(v: &[f32; 3 * WIDTH]) -> [F; 3] {
+            const { assert!(K < 4) };
+            // The eight floats from record 2K on, or the last eight for K = 3 (record 6 at
+            // float 2 of them): one load, and one `vpermps` per coordinate.
+            const LAST: usize = 2 * WIDTH;
+            let start = if 6 * K <= LAST { 6 * K } else { LAST };
+            let o = (6 * K - start) as i32;
+            // SAFETY: `start + WIDTH` is at most 24 (the slice checks it too).
+            unsafe {
+                let m = _mm256_loadu_ps(v[start..start + WIDTH].as_ptr());
+                let at = |c: i32| {
+                    let (a, b) = (o + c, o + c + 3);
+                    from_ps(_mm256_permutevar8x32_ps(m, _mm256_setr_epi32(a, a, a, a, b, b, b, b)))
+                };
+                [at(0), at(1), at(2)]
+            }
+        }
+
+        #[inline(always)]
+        fn store_xyz_pairs(v: [F; 4], out: &mut [f32; 3 * WIDTH]) {
+            // Four floats per record, in order, each store's fourth lane overwritten by the
+            // next record's. The last record, at the array's end, is stored from float 20
+            // on, after record 6's z (lanes 2, 4, 5, 6).
+            // SAFETY: the stores cover floats 6k..6k+7 (k < 3), then 18..22 and 20..24:
+            // inside the 24 of `out`.
+            unsafe {
+                let p = out.as_mut_ptr();
+                for (k, v) in v.iter().enumerate() {
+                    let v = ps(*v);
+                    _mm_storeu_ps(p.add(6 * k), _mm256_castps256_ps128(v));
+                    if k < 3 {
+                        _mm_storeu_ps(p.add(6 * k + 3), _mm256_extractf128_ps::<1>(v));
+                    } else {
+                        let last = _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(2, 4, 5, 6, 0, 0, 0, 0));
+                        _mm_storeu_ps(p.add(20), _mm256_castps256_ps128(last));
+                    }
+                }
+            }
+        }
     }
+}
+
+// `Vec3` is `#[repr(C)]` `{ x, y, z }` of `f32` (glam documents it; checked here): eight
+// of them are 24 floats.
+const _: () = assert!(size_of::<Vec3>() == 12 && align_of::<Vec3>() == align_of::<f32>());
+
+/// The 24 floats of eight `Vec3`s, in order.
+#[inline(always)]
+fn vec3_floats(v: &[Vec3; WIDTH]) -> &[f32; 3 * WIDTH] {
+    // SAFETY: same size and alignment, every bit pattern a valid `f32` (see above).
+    unsafe { &*(v as *const [Vec3; WIDTH]).cast::<[f32; 3 * WIDTH]>() }
+}
+
+#[inline(always)]
+fn vec3_floats_mut(v: &mut [Vec3; WIDTH]) -> &mut [f32; 3 * WIDTH] {
+    // SAFETY: as `vec3_floats`; a `Vec3` is valid for any three floats written.
+    unsafe { &mut *(v as *mut [Vec3; WIDTH]).cast::<[f32; 3 * WIDTH]>() }
 }
 
 /// Eight `f32` lanes.
@@ -788,6 +867,22 @@ impl<S: Isa> F32x8<S> {
     pub(crate) fn xyz(v: &[f32; 3 * WIDTH]) -> [Self; 3] {
         let [x, y, z] = S::xyz(v);
         [F32x8::new(x), F32x8::new(y), F32x8::new(z)]
+    }
+
+    /// Vertices `2K` and `2K + 1` of `v` (`K` below 4), each coordinate spread over a
+    /// half: `[x, y, z]`, each `[first's; 4, second's; 4]`. On AVX2, one load and three
+    /// shuffles rather than six lane-by-lane loads.
+    #[inline(always)]
+    pub(crate) fn vec3_pair_spreads<const K: usize>(v: &[Vec3; WIDTH]) -> [Self; 3] {
+        let [x, y, z] = S::xyz_pair_spreads::<K>(vec3_floats(v));
+        [F32x8::new(x), F32x8::new(y), F32x8::new(z)]
+    }
+
+    /// Lanes 0..3 of each half of `v[k]` into vertices `2k` (low half) and `2k + 1` of
+    /// `out` (the fourth lanes are dropped). On AVX2, one 16-byte store per vertex.
+    #[inline(always)]
+    pub(crate) fn store_vec3_pairs(v: [Self; 4], out: &mut [Vec3; WIDTH]) {
+        S::store_xyz_pairs([v[0].0, v[1].0, v[2].0, v[3].0], vec3_floats_mut(out));
     }
 
     /// `self * b + c`, rounded once (as `f32::mul_add`).
@@ -1079,6 +1174,18 @@ mod tests {
         let v: [f32; 3 * WIDTH] = std::array::from_fn(|i| i as f32);
         assert_eq!(S::xyz(&v), Portable::xyz(&v));
         assert_eq!(Portable::xyz(&v)[1], [1.0, 4.0, 7.0, 10.0, 13.0, 16.0, 19.0, 22.0]);
+        assert_eq!(S::xyz_pair_spreads::<0>(&v), Portable::xyz_pair_spreads::<0>(&v));
+        assert_eq!(S::xyz_pair_spreads::<1>(&v), Portable::xyz_pair_spreads::<1>(&v));
+        assert_eq!(S::xyz_pair_spreads::<2>(&v), Portable::xyz_pair_spreads::<2>(&v));
+        assert_eq!(S::xyz_pair_spreads::<3>(&v), Portable::xyz_pair_spreads::<3>(&v));
+        // Lanes 3 and 7 are dropped: marked so that a store that kept one shows.
+        let pairs: [F; 4] = std::array::from_fn(|k| {
+            std::array::from_fn(|i| if i % 4 == 3 { -1.0 } else { (10 * k + i) as f32 })
+        });
+        let (mut a, mut b) = ([f32::NAN; 3 * WIDTH], [f32::NAN; 3 * WIDTH]);
+        S::store_xyz_pairs(pairs, &mut a);
+        Portable::store_xyz_pairs(pairs, &mut b);
+        assert_eq!(a.map(f32::to_bits), b.map(f32::to_bits));
     }
 
     struct Check;
@@ -1117,6 +1224,19 @@ mod tests {
         assert_eq!(Portable::f_spread::<2>(r), [2.0, 2.0, 2.0, 2.0, 6.0, 6.0, 6.0, 6.0]);
         assert_eq!(Portable::f_low_halves(r, [9.0; WIDTH]), [0.0, 1.0, 2.0, 3.0, 9.0, 9.0, 9.0, 9.0]);
         assert_eq!(Portable::f_high_halves(r, [9.0; WIDTH]), [4.0, 5.0, 6.0, 7.0, 9.0, 9.0, 9.0, 9.0]);
+        // Vertices 6 and 7 of 0, 1, 2, ...: floats 18, 19, 20 and 21, 22, 23.
+        let v: [f32; 3 * WIDTH] = std::array::from_fn(|i| i as f32);
+        let [_, y, _] = Portable::xyz_pair_spreads::<3>(&v);
+        assert_eq!(y, [19.0, 19.0, 19.0, 19.0, 22.0, 22.0, 22.0, 22.0]);
+        let pairs: [F; 4] = std::array::from_fn(|k| std::array::from_fn(|i| (8 * k + i) as f32));
+        let mut out = [0.0; 3 * WIDTH];
+        Portable::store_xyz_pairs(pairs, &mut out);
+        assert_eq!(out[..12], [0.0, 1.0, 2.0, 4.0, 5.0, 6.0, 8.0, 9.0, 10.0, 12.0, 13.0, 14.0]);
+        assert_eq!(out[18..], [24.0, 25.0, 26.0, 28.0, 29.0, 30.0]);
+        // The Vec3 views: vertex 5 is floats 15..18.
+        let vs: [Vec3; WIDTH] =
+            std::array::from_fn(|i| Vec3::new(3.0 * i as f32, 3.0 * i as f32 + 1.0, 3.0 * i as f32 + 2.0));
+        assert_eq!(vec3_floats(&vs)[15..18], [15.0, 16.0, 17.0]);
         assert!(scalar_requested(Some(" Scalar ")));
         assert!(!scalar_requested(Some("avx512")) && !scalar_requested(None));
     }

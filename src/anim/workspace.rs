@@ -78,6 +78,25 @@ impl Workspace {
     /// `new` then `evaluate` give, skinned once instead of twice (a 200k-vertex rig's
     /// viewer start-up waited on both).
     pub fn at(rig: &Rig, clip: Option<&Clip>, t: f32) -> Self {
+        let mut workspace = Self::sized(rig, true);
+        workspace.evaluate(rig, clip, t);
+        workspace
+    }
+
+    /// Sizes every buffer for `rig` and fills them with the bind pose (`evaluate_bind`),
+    /// for reading that pose and sampling matrices: the rest pose is never skinned, and
+    /// the influences are not packed for the wide kernel (which the bind pose does not
+    /// use; a later `skin` takes the portable loop, same bits). `check` builds one of
+    /// these before the viewer's first frame.
+    pub fn at_bind(rig: &Rig) -> Self {
+        let mut workspace = Self::sized(rig, false);
+        workspace.evaluate_bind(rig);
+        workspace
+    }
+
+    /// Every buffer sized for `rig`, nothing evaluated yet (the positions are the stored
+    /// ones); `pack`: the wide kernel's influences too.
+    fn sized(rig: &Rig, pack: bool) -> Self {
         let mut primitives = Vec::new();
         let mut packed = Vec::new();
         for (node_index, node) in rig.nodes.iter().enumerate() {
@@ -97,7 +116,7 @@ impl Workspace {
                         .filter(|&s| s < rig.skins.len() && primitive.is_skinned() && instance.is_none());
                     packed.push(
                         match (skin.and_then(|s| rig.skins.get(s)), primitive.influences.as_slice()) {
-                            (Some(skin), [set]) => PackedInfluences::new(set, skin.joints.len()),
+                            (Some(skin), [set]) if pack => PackedInfluences::new(set, skin.joints.len()),
                             _ => None,
                         },
                     );
@@ -115,7 +134,7 @@ impl Workspace {
         }
         let max_channels = rig.clips.iter().map(|c| c.channels.len()).max();
         let dequantizations = super::bind::dequantizations(rig);
-        let mut workspace = Self {
+        Self {
             pose: Pose::rest(rig),
             globals: vec![Mat4::IDENTITY; rig.nodes.len()],
             joint_matrices: rig.skins.iter().map(|s| vec![Mat4::IDENTITY; s.joints.len()]).collect(),
@@ -130,9 +149,7 @@ impl Workspace {
             parallel: true,
             engine: Engine::Stored,
             drawn: Vec::new(),
-        };
-        workspace.evaluate(rig, clip, t);
-        workspace
+        }
     }
 
     /// The frame at time `t` of `clip` (the rest pose when `clip` is `None`): the three
@@ -523,6 +540,30 @@ mod tests {
         assert!(close(ws.primitives[0].positions[0], Vec3::X));
         ws.set_engine(&rig, Engine::Stored);
         assert_eq!(ws.primitives, stored);
+    }
+
+    #[test]
+    fn at_bind_is_new_then_evaluate_bind_and_samples_poses_alike() {
+        let rig = rig();
+        let mut second = Workspace::new(&rig);
+        second.evaluate_bind(&rig);
+        let mut first = Workspace::at_bind(&rig);
+        let bits = |ws: &Workspace| {
+            let vectors = ws.primitives.iter().flat_map(|p| p.positions.iter().chain(&p.normals));
+            let mut out: Vec<u32> = vectors.flat_map(|v| v.to_array().map(f32::to_bits)).collect();
+            let matrices = ws.globals.iter().chain(ws.joint_matrices.iter().flatten());
+            out.extend(matrices.flat_map(|m| m.to_cols_array().map(f32::to_bits)));
+            out
+        };
+        assert_eq!(bits(&first), bits(&second));
+        // Nothing packed: `skin` takes the portable loop, with the same results.
+        assert!(first.packed.iter().all(Option::is_none));
+        for ws in [&mut first, &mut second] {
+            ws.sample_pose(&rig, Some(&clip()), 0.5);
+            ws.update_matrices(&rig);
+            ws.skin(&rig);
+        }
+        assert_eq!(bits(&first), bits(&second));
     }
 
     #[test]

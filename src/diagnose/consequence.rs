@@ -124,8 +124,27 @@ pub fn sample_times(clip: &Clip) -> Vec<f32> {
 
 /// The diagonal of the bind pose's bounding box over every drawn vertex (0 without any).
 pub fn model_diagonal(rig: &Rig) -> f32 {
-    let mut ws = Workspace::new(rig);
-    ws.evaluate_bind(rig);
+    BindStart::new(rig).diagonal
+}
+
+/// What `measure` starts from: a workspace at the bind pose and the model's diagonal there.
+/// Neither depends on the rule checks, so `check` makes it alongside them; and `measure`
+/// samples its poses in this same workspace (each pose is sampled and its matrices made
+/// afresh) rather than building a second one.
+pub struct BindStart {
+    ws: Workspace,
+    diagonal: f32,
+}
+
+impl BindStart {
+    pub fn new(rig: &Rig) -> Self {
+        let ws = Workspace::at_bind(rig);
+        let diagonal = diagonal_of(&ws);
+        BindStart { ws, diagonal }
+    }
+}
+
+fn diagonal_of(ws: &Workspace) -> f32 {
     let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
     for p in ws.primitives.iter().flat_map(|d| d.positions.iter()).filter(|p| p.is_finite()) {
         lo = lo.min(*p);
@@ -168,18 +187,38 @@ fn per_joint(slots: &[(u16, f32)]) -> Vec<(u16, f32)> {
 /// Measures `engines` on `vertices` (mesh, primitive, vertex). A vertex no node draws with a
 /// skin is listed with zero displacement (engines only change skinned vertices).
 pub fn measure(rig: &Rig, vertices: &[(usize, usize, usize)], engines: &[Engine]) -> Consequences {
-    measure_within(rig, vertices, engines, MAX_WORK)
+    measure_from(BindStart::new(rig), rig, vertices, engines, MAX_WORK)
+}
+
+/// `measure` from a `BindStart` of `rig` made beforehand.
+pub fn measure_with(
+    start: BindStart,
+    rig: &Rig,
+    vertices: &[(usize, usize, usize)],
+    engines: &[Engine],
+) -> Consequences {
+    measure_from(start, rig, vertices, engines, MAX_WORK)
 }
 
 /// `measure` with `max_work` in place of `MAX_WORK`.
+#[cfg(test)]
 fn measure_within(
     rig: &Rig,
     vertices: &[(usize, usize, usize)],
     engines: &[Engine],
     max_work: usize,
 ) -> Consequences {
-    let diagonal = model_diagonal(rig);
-    let mut ws = Workspace::new(rig);
+    measure_from(BindStart::new(rig), rig, vertices, engines, max_work)
+}
+
+fn measure_from(
+    start: BindStart,
+    rig: &Rig,
+    vertices: &[(usize, usize, usize)],
+    engines: &[Engine],
+    max_work: usize,
+) -> Consequences {
+    let BindStart { mut ws, diagonal } = start;
     let mut targets = Vec::new();
     let mut scratch = Vec::new();
     for (row, &(mesh, primitive, vertex)) in vertices.iter().enumerate() {

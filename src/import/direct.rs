@@ -22,21 +22,28 @@ pub(crate) struct Elements<'a> {
 impl Elements<'_> {
     /// Every element decoded from its `N` bytes, or `None` when `N` is not the element
     /// size or the bytes run out (neither happens after `Source::check`; the caller then
-    /// falls back to gltf's reader and its error).
-    pub(crate) fn decode<const N: usize, T>(&self, decode: impl Fn(&[u8; N]) -> T) -> Option<Vec<T>> {
-        if N != self.elem {
+    /// falls back to gltf's reader and its error). Collected into `C` from an iterator of
+    /// known length, so that an `Arc<[T]>` is allocated once at its size and filled in
+    /// place (collecting a `Vec` and converting it would copy the whole array).
+    pub(crate) fn decode<const N: usize, T, C: FromIterator<T>>(
+        &self,
+        decode: impl Fn(&[u8; N]) -> T,
+    ) -> Option<C> {
+        if N != self.elem || self.stride < N {
             return None;
         }
         if self.stride == N {
             let (chunks, _) = self.bytes.as_chunks::<N>();
             return Some(chunks.get(..self.count)?.iter().map(decode).collect());
         }
-        (0..self.count)
-            .map(|e| {
-                let at = e.checked_mul(self.stride)?;
-                self.bytes.get(at..)?.first_chunk::<N>().map(&decode)
-            })
-            .collect()
+        // Every element's N bytes are there: the last one's start plus N is within `bytes`.
+        let last = self.count.checked_sub(1).map_or(Some(0), |l| l.checked_mul(self.stride))?;
+        if self.count > 0 && last.checked_add(N)? > self.bytes.len() {
+            return None;
+        }
+        // Each `stride`-byte chunk then starts with a whole element (the zeros are never used).
+        let element = |c: &[u8]| c.first_chunk::<N>().map_or_else(|| decode(&[0; N]), &decode);
+        Some(self.bytes.chunks(self.stride).take(self.count).map(element).collect())
     }
 }
 
@@ -87,15 +94,26 @@ mod tests {
         let packed = Elements { bytes: &bytes, stride: 4, elem: 4, count: 6 };
         assert_eq!(
             packed.decode(u32_index),
-            Some((0..6).map(|k| u32::from_le_bytes([4 * k, 4 * k + 1, 4 * k + 2, 4 * k + 3])).collect())
+            Some(
+                (0..6)
+                    .map(|k| u32::from_le_bytes([4 * k, 4 * k + 1, 4 * k + 2, 4 * k + 3]))
+                    .collect::<Vec<_>>()
+            )
         );
         // Two-byte elements every 6 bytes: 0x0100, 0x0706, ...
         let strided = Elements { bytes: &bytes, stride: 6, elem: 2, count: 4 };
-        assert_eq!(strided.decode(u16_index), Some(vec![0x0100, 0x0706, 0x0D0C, 0x1312]));
+        let want = [0x0100, 0x0706, 0x0D0C, 0x1312];
+        assert_eq!(strided.decode(u16_index), Some(want.to_vec()));
+        // Straight into an Arc, the same values; the last element may end the bytes.
+        let arc: Option<std::sync::Arc<[u32]>> =
+            Elements { bytes: &bytes[..20], ..strided }.decode(u16_index);
+        assert_eq!(arc.as_deref(), Some(&want[..]));
         // Wrong element size or too few bytes: no values, never a panic.
-        assert_eq!(packed.decode(u16_index), None);
-        assert_eq!(Elements { count: 7, ..packed }.decode(u32_index), None);
-        assert_eq!(Elements { count: 5, ..strided }.decode(u16_index), None);
+        assert_eq!(packed.decode::<2, _, Vec<_>>(u16_index), None);
+        assert_eq!(Elements { count: 7, ..packed }.decode::<4, _, Vec<_>>(u32_index), None);
+        assert_eq!(Elements { count: 5, ..strided }.decode::<2, _, Vec<_>>(u16_index), None);
+        assert_eq!(Elements { bytes: &bytes[..19], ..strided }.decode::<2, _, Vec<_>>(u16_index), None);
+        assert_eq!(Elements { count: 0, ..strided }.decode(u16_index), Some(Vec::new()));
     }
 
     #[test]

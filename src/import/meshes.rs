@@ -179,14 +179,15 @@ fn one_primitive(
             let i_at = format!("{at}.indices");
             let acc = src.check(index, &INDICES, &i_at, findings)?;
             let indices = src.shared(&acc, Form::Indices, &i_at, || {
-                let direct = src.elements(&acc).and_then(|e| match acc.component {
+                let direct: Option<Arc<[u32]>> = src.elements(&acc).and_then(|e| match acc.component {
                     C::U8 => e.decode(direct::u8_index),
                     C::U16 => e.decode(direct::u16_index),
                     _ => e.decode(direct::u32_index),
                 });
                 Ok(Indices::new(match direct {
                     Some(indices) => indices,
-                    None => accessors::collect(&acc, reader.read_indices().map(|r| r.into_u32()), 0, &i_at)?,
+                    None => accessors::collect(&acc, reader.read_indices().map(|r| r.into_u32()), 0, &i_at)?
+                        .into(),
                 }))
             })?;
             // The maximum (kept with the list) is a branch-free pass; the offending element
@@ -257,12 +258,12 @@ where
         };
         let j_acc = src.check(joints_index, &JOINTS, &j_at, findings)?;
         let joints: Arc<[[u16; 4]]> = src.shared(&j_acc, Form::Joints, &j_at, || {
-            let direct = src.elements(&j_acc).and_then(|e| match j_acc.component {
+            let direct: Option<Arc<[[u16; 4]]>> = src.elements(&j_acc).and_then(|e| match j_acc.component {
                 C::U8 => e.decode(|b: &[u8; 4]| direct::u8x4(b).map(u16::from)),
                 _ => e.decode(direct::u16x4),
             });
             Ok(match direct {
-                Some(joints) => joints.into(),
+                Some(joints) => joints,
                 None => {
                     accessors::collect(&j_acc, reader.read_joints(n).map(|r| r.into_u16()), [0; 4], &j_at)?
                         .into()
@@ -273,7 +274,7 @@ where
 
         let w_acc = src.check(weights_index, &WEIGHTS, &w_at, findings)?;
         let weights: Arc<[[f32; 4]]> = src.shared(&w_acc, Form::Weights, &w_at, || {
-            read_weights(src, &w_acc, || reader.read_weights(n), &w_at).map(Arc::from)
+            read_weights(src, &w_acc, || reader.read_weights(n), &w_at)
         })?;
         let weight_storage = match w_acc.component {
             C::U8 => WeightStorage::U8Norm,
@@ -301,7 +302,7 @@ fn read_weights<'r>(
     acc: &CheckedAccessor,
     read: impl FnOnce() -> Option<ReadWeights<'r>>,
     at: &str,
-) -> Result<Vec<[f32; 4]>, Fault> {
+) -> Result<Arc<[[f32; 4]]>, Fault> {
     let direct = src.elements(acc).and_then(|e| match acc.component {
         C::U8 => e.decode(|b: &[u8; 4]| direct::u8x4(b).map(unorm8)),
         C::U16 => e.decode(|b: &[u8; 8]| direct::u16x4(b).map(unorm16)),
@@ -318,7 +319,7 @@ fn read_weights<'r>(
         }
         None => accessors::collect(acc, None::<std::iter::Empty<[f32; 4]>>, [0.0; 4], at)?,
     };
-    Ok(weights)
+    Ok(weights.into())
 }
 
 /// One morph target attribute's deltas, when the target has it. gltf's morph target reader
@@ -330,8 +331,7 @@ fn deltas(
     findings: &mut Findings,
 ) -> Result<Option<Arc<[Vec3]>>, Fault> {
     let Some(acc) = acc else { return Ok(None) };
-    let deltas: Arc<[Vec3]> =
-        src.shared(&acc, Form::Vec3, &at, || quantized::vec3s(src, &acc, &at).map(Arc::from))?;
+    let deltas: Arc<[Vec3]> = src.shared(&acc, Form::Vec3, &at, || quantized::vec3s(src, &acc, &at))?;
     same_length(&at, deltas.len(), count)?;
     report_vec3s(findings, &acc, &deltas, "morph target");
     Ok(Some(deltas))
@@ -344,7 +344,7 @@ fn shared_vec3s<I: Iterator<Item = [f32; 3]>>(
     iter: impl FnOnce() -> Option<I>,
     at: &str,
 ) -> Result<Arc<[Vec3]>, Fault> {
-    src.shared(acc, Form::Vec3, at, || vec3s(src, acc, iter, at).map(Arc::from))
+    src.shared(acc, Form::Vec3, at, || vec3s(src, acc, iter, at))
 }
 
 /// A VEC3 accessor: floats read in bulk when it is plain, through gltf's reader (`iter`,
@@ -354,14 +354,14 @@ fn vec3s<I: Iterator<Item = [f32; 3]>>(
     acc: &CheckedAccessor,
     iter: impl FnOnce() -> Option<I>,
     at: &str,
-) -> Result<Vec<Vec3>, Fault> {
+) -> Result<Arc<[Vec3]>, Fault> {
     if acc.component != C::F32 {
         return quantized::vec3s(src, acc, at);
     }
     if let Some(values) = src.elements(acc).and_then(|e| e.decode(direct::vec3)) {
         return Ok(values);
     }
-    accessors::collect(acc, iter().map(|it| it.map(Vec3::from_array)), Vec3::ZERO, at)
+    Ok(accessors::collect(acc, iter().map(|it| it.map(Vec3::from_array)), Vec3::ZERO, at)?.into())
 }
 
 fn report_vec3s(findings: &mut Findings, acc: &CheckedAccessor, values: &[Vec3], what: &str) {

@@ -7,13 +7,15 @@
 
 use super::Fault;
 use super::accessors::{self, CheckedAccessor, Source, snorm8, snorm16, unorm8, unorm16};
+use std::sync::Arc;
+
 use glam::Vec3;
 use gltf::json::accessor::ComponentType as C;
 
 /// Floats for every element of a checked VEC3 accessor of any component type: in bulk when
 /// it is plain, through gltf's reader for its own type (which applies sparse substitution)
 /// otherwise.
-pub(crate) fn vec3s(src: &Source<'_>, acc: &CheckedAccessor, at: &str) -> Result<Vec<Vec3>, Fault> {
+pub(crate) fn vec3s(src: &Source<'_>, acc: &CheckedAccessor, at: &str) -> Result<Arc<[Vec3]>, Fault> {
     let n = acc.normalized;
     let direct = src.elements(acc).and_then(|e| match acc.component {
         C::I8 => e.decode(|b: &[u8; 3]| decode(b.map(|c| c as i8), n, snorm8)),
@@ -34,7 +36,7 @@ pub(crate) fn vec3s(src: &Source<'_>, acc: &CheckedAccessor, at: &str) -> Result
         C::F32 => read(a, src.data(), false, |x: f32| x),
         _ => None,
     });
-    accessors::collect(acc, values.map(Vec::into_iter), Vec3::ZERO, at)
+    Ok(accessors::collect(acc, values.map(Vec::into_iter), Vec3::ZERO, at)?.into())
 }
 
 fn read<'a, 's, T, F>(
