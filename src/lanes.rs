@@ -238,6 +238,8 @@ pub(crate) trait Isa: Copy + std::fmt::Debug + 'static {
     fn f_cmp<const OP: u8>(a: F, b: F) -> I;
     /// Truncated towards zero; `i32::MIN` out of range or NaN (as `cvttps2dq`).
     fn f_to_i32(a: F) -> I;
+    /// Rounded to nearest, ties to even (as `cvtdq2ps` and `as f32`).
+    fn i_to_f32(a: I) -> F;
     fn i_add(a: I, b: I) -> I;
     fn i_sub(a: I, b: I) -> I;
     /// The low 32 bits of the product.
@@ -361,6 +363,10 @@ impl Isa for Portable {
     fn f_to_i32(a: F) -> I {
         let fits = |v: f32| (-2_147_483_648.0..2_147_483_648.0).contains(&v);
         each!(WIDTH, 0, |i| if fits(a[i]) { a[i] as i32 } else { i32::MIN })
+    }
+    #[inline(always)]
+    fn i_to_f32(a: I) -> F {
+        each!(WIDTH, 0.0, |i| a[i] as f32)
     }
     #[inline(always)]
     fn i_add(a: I, b: I) -> I {
@@ -588,6 +594,7 @@ mod avx2 {
             f_sqrt(a: F) -> F = _mm256_sqrt_ps(a);
             f_floor(a: F) -> F = _mm256_floor_ps(a);
             f_to_i32(a: F) -> I = _mm256_cvttps_epi32(a);
+            i_to_f32(a: I) -> F = _mm256_cvtepi32_ps(a);
             i_add(a: I, b: I) -> I = _mm256_add_epi32(a, b);
             i_sub(a: I, b: I) -> I = _mm256_sub_epi32(a, b);
             i_mul(a: I, b: I) -> I = _mm256_mullo_epi32(a, b);
@@ -987,6 +994,12 @@ impl<S: Isa> I32x8<S> {
         self.0
     }
 
+    /// Each lane as the nearest `f32` (ties to even).
+    #[inline(always)]
+    pub(crate) fn to_f32(self) -> F32x8<S> {
+        F32x8(S::i_to_f32(self.0), PhantomData)
+    }
+
     /// `transpose` back: lane `i` of each vector into record `i`.
     #[inline(always)]
     pub(crate) fn records(v: [Self; 4]) -> [[i32; 4]; WIDTH] {
@@ -1140,6 +1153,10 @@ mod tests {
         assert_eq!(S::f_cmp::<GT>(f, g), Portable::f_cmp::<GT>(f, g));
         assert_eq!(S::f_cmp::<GE>(f, g), Portable::f_cmp::<GE>(f, g));
         assert_eq!(S::f_to_i32(f), Portable::f_to_i32(f));
+        // Past 2^24 some round (16_777_217 ties to even, down; i32::MAX up to 2^31).
+        let wide = [16_777_217, -16_777_219, i32::MAX, i32::MIN, 7, -1, 0, 33_554_435];
+        assert_eq!(fb(S::i_to_f32(wide)), fb(Portable::i_to_f32(wide)));
+        assert_eq!(Portable::i_to_f32(wide)[0], 16_777_216.0);
         assert_eq!(S::i_add(a, b), Portable::i_add(a, b));
         assert_eq!(S::i_sub(a, b), Portable::i_sub(a, b));
         assert_eq!(S::i_mul(a, b), Portable::i_mul(a, b));

@@ -116,6 +116,88 @@ pub(super) fn spans_hold_centre(a: [i16; 4], b: [i16; 4], c: [i16; 4]) -> bool {
 /// An attribute across a triangle: (value at a point, step per column, step per row).
 pub(super) type Plane = (f32, f32, f32);
 
+/// What an attribute plane is made from, in pixels: corners 1 and 2 less corner 0 (in the
+/// triangle's scan order), the reciprocal of twice the signed area, and the box's first
+/// candidate centre less corner 0. The filter's lanes make these with the same operations
+/// (`filter::Lanes::set_up`), so both paths give the same bits.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) struct Basis {
+    pub x1: f32,
+    pub y1: f32,
+    pub x2: f32,
+    pub y2: f32,
+    pub inv_area: f32,
+    pub ox: f32,
+    pub oy: f32,
+}
+
+impl Basis {
+    /// `inv_area` from the corners.
+    #[inline(always)]
+    fn with_area(self) -> Basis {
+        Basis { inv_area: 1.0 / (self.x1 * self.y2 - self.y1 * self.x2), ..self }
+    }
+
+    /// The plane of the per-corner values `v` (in scan order).
+    #[inline(always)]
+    pub(super) fn plane(&self, v: [f32; 3]) -> Plane {
+        let Basis { x1, y1, x2, y2, inv_area, ox, oy } = *self;
+        let (d1, d2) = (v[1] - v[0], v[2] - v[0]);
+        let ddx = (d1 * y2 - d2 * y1) * inv_area;
+        let ddy = (d2 * x1 - d1 * x2) * inv_area;
+        (v[0] + ddx * ox + ddy * oy, ddx, ddy)
+    }
+}
+
+/// A small triangle the filter set up whole (`filter::Candidate`): the first candidate
+/// centre of its box, its facing, its plane basis and its depth plane.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) struct SetUp {
+    pub px0: u16,
+    pub py0: u16,
+    pub front: bool,
+    pub basis: Basis,
+    pub z: Plane,
+}
+
+impl SetUp {
+    /// Call `f(pixel index, z, s)` for the centres in `covered` (bit `4 r + q`: `q`
+    /// columns right of and `r` rows below the first) on the rows `rows` of a raster
+    /// `width` wide, as `Triangle::scan` would; `s` holds the per-vertex scalars in the
+    /// caller's vertex order.
+    #[inline]
+    pub(super) fn scan(
+        &self,
+        covered: u32,
+        width: usize,
+        rows: &Range<usize>,
+        s: impl Fn() -> [f32; 3],
+        mut f: impl FnMut(usize, f32, f32),
+    ) {
+        let py0 = usize::from(self.py0);
+        // The band's rows of the box, four bits a row.
+        let first = rows.start.saturating_sub(py0);
+        let count = rows.end.saturating_sub(py0).saturating_sub(first);
+        let band = if count >= 8 { u32::MAX } else { (1u32 << (4 * count)) - 1 };
+        let mut bits = covered & band.checked_shl(4 * first as u32).unwrap_or(0);
+        if bits == 0 {
+            return;
+        }
+        let s = s();
+        // A front face was set up with corners 1 and 2 swapped (see `Triangle`).
+        let s = if self.front { [s[0], s[2], s[1]] } else { s };
+        let (z_plane, s_plane) = (self.z, self.basis.plane(s));
+        let px0 = usize::from(self.px0);
+        while bits != 0 {
+            let bit = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let (row, q) = (bit >> 2, bit & 3);
+            let (z, s) = (row_start(z_plane, row), row_start(s_plane, row));
+            f((py0 + row) * width + px0 + q, at_column(z, z_plane, q), at_column(s, s_plane, q));
+        }
+    }
+}
+
 /// Edge functions: per-pixel steps along x (`a`) and y (`b`), and the values at the box's
 /// first candidate centre (`c`), biased by the fill rule so that a centre is covered
 /// exactly when all three are >= 0.
@@ -235,18 +317,17 @@ impl Triangle {
         let s = [s[self.order[0]], s[self.order[1]], s[self.order[2]]];
         let (x, y) = (self.x, self.y);
         let to_px = |v: i64| v as f32 / SUB as f32;
-        let (x1, y1) = (to_px(x[1] - x[0]), to_px(y[1] - y[0]));
-        let (x2, y2) = (to_px(x[2] - x[0]), to_px(y[2] - y[0]));
-        let inv_area = 1.0 / (x1 * y2 - y1 * x2);
-        let (ox, oy) =
-            (to_px(self.px0 as i64 * SUB + SUB / 2 - x[0]), to_px(self.py0 as i64 * SUB + SUB / 2 - y[0]));
-        let plane = |v: [f32; 3]| {
-            let (d1, d2) = (v[1] - v[0], v[2] - v[0]);
-            let ddx = (d1 * y2 - d2 * y1) * inv_area;
-            let ddy = (d2 * x1 - d1 * x2) * inv_area;
-            (v[0] + ddx * ox + ddy * oy, ddx, ddy)
-        };
-        (plane(self.z), plane(s))
+        let basis = Basis {
+            x1: to_px(x[1] - x[0]),
+            y1: to_px(y[1] - y[0]),
+            x2: to_px(x[2] - x[0]),
+            y2: to_px(y[2] - y[0]),
+            inv_area: 0.0,
+            ox: to_px(self.px0 as i64 * SUB + SUB / 2 - x[0]),
+            oy: to_px(self.py0 as i64 * SUB + SUB / 2 - y[0]),
+        }
+        .with_area();
+        (basis.plane(self.z), basis.plane(s))
     }
 
     /// The edge functions (see `Edges`). Edge k is opposite vertex k: from vertex k+1 to k+2.
@@ -285,37 +366,6 @@ impl Triangle {
             (true, 0..=8) => self.scan_masks::<1>(edges, planes, f),
             (true, _) => self.scan_masks::<2>(edges, planes, f),
             (false, _) => self.scan_rows(edges, planes, f),
-        }
-    }
-
-    /// `scan_box` for a triangle whose covered centres are known: bit `4 r + q` of
-    /// `covered` for the centre `q` columns right of and `r` rows below the box's first
-    /// (as `filter::Candidate` has them). Only the rows of the band are drawn.
-    #[inline]
-    pub(super) fn scan_covered(
-        &self,
-        covered: u32,
-        s: impl Fn() -> [f32; 3],
-        mut f: impl FnMut(usize, f32, f32),
-    ) {
-        // The band's rows of the box: `row0 - py0 ..= row1 - py0`, four bits a row.
-        let (first, rows) = (4 * (self.row0 - self.py0), 4 * (self.row1 - self.row0 + 1));
-        let band = if rows >= 32 { u32::MAX } else { (1u32 << rows) - 1 };
-        let mut bits = covered & band.checked_shl(first as u32).unwrap_or(0);
-        if bits == 0 {
-            return;
-        }
-        let (z_plane, s_plane) = self.planes(s());
-        while bits != 0 {
-            let bit = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let (row, q) = (bit >> 2, bit & 3);
-            let (z, s) = (row_start(z_plane, row), row_start(s_plane, row));
-            f(
-                (self.py0 + row) * self.width + self.px0 + q,
-                at_column(z, z_plane, q),
-                at_column(s, s_plane, q),
-            );
         }
     }
 

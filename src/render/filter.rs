@@ -15,9 +15,9 @@
 
 use std::ops::Range;
 
-use super::fill::{SMALL_EXTENT, SPAN_ANY, SPAN_MAX_SIDE, SUB, SUB_BITS, spans_hold_centre};
+use super::fill::{Basis, SMALL_EXTENT, SPAN_ANY, SPAN_MAX_SIDE, SUB, SUB_BITS, SetUp, spans_hold_centre};
 use super::vertex::{NOT_SIMPLE, ProjVertex};
-use crate::lanes::{self, I16x16, I32x8, Isa, Kernel, WIDTH};
+use crate::lanes::{self, F32x8, I16x16, I32x8, Isa, Kernel, WIDTH};
 
 /// Triangles that pass the span test wait in batches of this many for `may_draw`.
 const BATCH: usize = 64;
@@ -104,26 +104,35 @@ fn filter(indices: Option<&[u32]>, range: Range<usize>, mesh: Projected, sink: &
 /// Call `keep` with those of `tris` (at most `BATCH`) that may cover a pixel centre.
 #[inline(always)]
 fn keep_covering(mesh: Projected, tris: &[Tri], keep: &mut impl FnMut(Candidate)) {
-    let mut covered = [0; BATCH];
-    let mut bits = may_draw(tris, mesh.verts, mesh.width, mesh.height, &mut covered);
+    let mut known = [Known::default(); BATCH];
+    let mut bits = may_draw(tris, mesh.verts, mesh.width, mesh.height, &mut known);
     while bits != 0 {
         let k = bits.trailing_zeros() as usize;
-        keep(Candidate { tri: tris[k], covered: covered[k] });
+        keep(Candidate { tri: tris[k], covered: known[k].covered, set_up: known[k].set_up });
         bits &= bits - 1;
     }
+}
+
+/// What the filter worked out for a triangle it judged (see `Candidate`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Known {
+    pub covered: u32,
+    pub set_up: SetUp,
 }
 
 /// A triangle's three vertex indices.
 pub(super) type Tri = [u32; 3];
 
-/// A triangle that may draw, and which pixel centres of its box it covers when the
-/// filter worked that out: bit `4 r + q` for the centre `q` columns right of and `r` rows
-/// below the first centre of its box (`fill::Triangle`'s `px0`, `py0`), over the whole
-/// raster; 0 when the filter did not (a triangle it kept covers at least one centre).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A triangle that may draw, and when the filter judged it, which pixel centres of its
+/// box it covers: bit `4 r + q` for the centre `q` columns right of and `r` rows below
+/// the first centre of its box (`fill::Triangle`'s `px0`, `py0`), over the whole raster,
+/// with the rest of its set-up (`fill::SetUp::scan` draws it); `covered` is 0 when the
+/// filter did not judge it (a triangle it kept covers at least one centre).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Candidate {
     pub tri: Tri,
     pub covered: u32,
+    pub set_up: SetUp,
 }
 
 /// How far ahead of the span test its indices are fetched, in indices (2 KB).
@@ -228,11 +237,11 @@ fn span_test8<S: Isa>(spans: &[[i16; 4]], corner: impl Fn(usize) -> usize) -> u3
 
 /// Bit `i` set unless `tris[i]` (at most 64 of them) is sure to draw nothing on the
 /// `width` x `height` raster (see the module comment): all set when the raster or the
-/// vertices are too big for the lanes. `covered[i]` gets `Candidate::covered` of a kept
-/// triangle.
-fn may_draw(tris: &[Tri], verts: &[ProjVertex], width: usize, height: usize, covered: &mut [u32; 64]) -> u64 {
+/// vertices are too big for the lanes. `known[i]` gets what was worked out for a kept
+/// triangle (see `Candidate`).
+fn may_draw(tris: &[Tri], verts: &[ProjVertex], width: usize, height: usize, known: &mut [Known; 64]) -> u64 {
     let all = if tris.len() >= 64 { u64::MAX } else { (1u64 << tris.len()) - 1 };
-    *covered = [0; 64];
+    *known = [Known::default(); 64];
     let Some(screen) = Screen::new(verts, width, height) else {
         return all;
     };
@@ -240,7 +249,7 @@ fn may_draw(tris: &[Tri], verts: &[ProjVertex], width: usize, height: usize, cov
         return all;
     }
     // Lanes past the end were padding.
-    lanes::run(MayDraw { screen, tris, covered }) & all
+    lanes::run(MayDraw { screen, tris, known }) & all
 }
 
 /// `may_draw`'s bits and masks for `tris` (at most 64), block by block; lanes past the
@@ -248,7 +257,7 @@ fn may_draw(tris: &[Tri], verts: &[ProjVertex], width: usize, height: usize, cov
 struct MayDraw<'a> {
     screen: Screen<'a>,
     tris: &'a [Tri],
-    covered: &'a mut [u32; 64],
+    known: &'a mut [Known; 64],
 }
 
 impl Kernel for MayDraw<'_> {
@@ -261,9 +270,19 @@ impl Kernel for MayDraw<'_> {
             let covered = l.covered();
             let m = !l.dropped(covered).bitmask() & 0xff;
             bits |= u64::from(m) << (8 * k);
-            let masks = (covered & l.judged).to_array();
-            for (out, mask) in self.covered[WIDTH * k..WIDTH * (k + 1)].iter_mut().zip(masks) {
-                *out = mask as u32;
+            // The kept judged triangles' set-ups, worked out eight at a time, written one
+            // by one.
+            let mut judged = (l.judged.bitmask() & m) as u64;
+            if judged != 0 {
+                let covered = covered.to_array();
+                let set_up = l.set_up();
+                while judged != 0 {
+                    let t = judged.trailing_zeros() as usize;
+                    judged &= judged - 1;
+                    if let Some(out) = self.known.get_mut(WIDTH * k + t) {
+                        *out = Known { covered: covered[t] as u32, set_up: set_up.lane(t) };
+                    }
+                }
             }
         }
         bits
@@ -316,9 +335,38 @@ struct Lanes<S> {
     py1: I32x8<S>,
     /// Set where the area is zero.
     flat: I32x8<S>,
+    /// All ones where the area is negative: a front face.
+    front: I32x8<S>,
+    x: [I32x8<S>; 3],
+    y: [I32x8<S>; 3],
+    z: [F32x8<S>; 3],
     a: [I32x8<S>; 3],
     b: [I32x8<S>; 3],
     c: [I32x8<S>; 3],
+}
+
+/// `Lanes::set_up`'s results, lane by lane.
+struct SetUpLanes {
+    px0: [i32; WIDTH],
+    py0: [i32; WIDTH],
+    front: [i32; WIDTH],
+    /// `Basis` by field, in its order.
+    basis: [[f32; WIDTH]; 7],
+    z: [[f32; WIDTH]; 3],
+}
+
+impl SetUpLanes {
+    #[inline(always)]
+    fn lane(&self, t: usize) -> SetUp {
+        let b = |k: usize| self.basis[k][t];
+        SetUp {
+            px0: self.px0[t] as u16,
+            py0: self.py0[t] as u16,
+            front: self.front[t] != 0,
+            basis: Basis { x1: b(0), y1: b(1), x2: b(2), y2: b(3), inv_area: b(4), ox: b(5), oy: b(6) },
+            z: (self.z[0][t], self.z[1][t], self.z[2][t]),
+        }
+    }
 }
 
 impl<S: Isa> Lanes<S> {
@@ -327,19 +375,21 @@ impl<S: Isa> Lanes<S> {
         let splat = I32x8::splat;
         let last = screen.verts.len() - 1;
         let mut ok = splat(-1);
-        let (mut x, mut y) = ([I32x8::ZERO; 3], [I32x8::ZERO; 3]);
+        let (mut x, mut y, mut z) = ([I32x8::ZERO; 3], [I32x8::ZERO; 3], [F32x8::ZERO; 3]);
         for k in 0..3 {
             let mut index = [0; WIDTH];
             let mut rows = [[0; 4]; WIDTH];
             for t in 0..WIDTH {
                 index[t] = tris[t][k] as i32;
                 let v = screen.verts[(tris[t][k] as usize).min(last)];
-                rows[t] = [v.x, v.y, 0, 0];
+                rows[t] = [v.x, v.y, v.z.to_bits() as i32, 0];
             }
             let index = I32x8::new(index);
             // In range: the unsigned minimum with the last index is the index itself.
             ok = ok & index.min_u32(splat(last as i32)).eq(index);
-            [x[k], y[k], _, _] = I32x8::transpose(&rows);
+            let depth;
+            [x[k], y[k], depth, _] = I32x8::transpose(&rows);
+            z[k] = F32x8::from_bits(depth);
             // Simple: `y` is not `NOT_SIMPLE`.
             ok = y[k].eq(splat(NOT_SIMPLE)).and_not(ok);
         }
@@ -377,7 +427,38 @@ impl<S: Isa> Lanes<S> {
             a[k] = (-dy).shl::<SUB_BITS>();
             b[k] = dx.shl::<SUB_BITS>();
         }
-        Lanes { judged, tall, px0, px1, py0, py1, flat, a, b, c }
+        Lanes { judged, tall, px0, px1, py0, py1, flat, front, x, y, z, a, b, c }
+    }
+
+    /// Per lane, what `fill::Triangle::planes` works out, with the same operations in the
+    /// same order (`fill::Basis`): corners 1 and 2 swapped on a front face, differences
+    /// in snapped units (exact in `i32` and `f32` for a small triangle) scaled to pixels,
+    /// and the depth plane. Lanes that are not judged hold values of no use.
+    #[inline(always)]
+    fn set_up(&self) -> SetUpLanes {
+        let Lanes { x, y, z, front, px0, py0, .. } = *self;
+        let swap = |v: [I32x8<S>; 3]| [v[0], front.select(v[2], v[1]), front.select(v[1], v[2])];
+        let (x, y) = (swap(x), swap(y));
+        let z = [z[0], front.select_f32(z[2], z[1]), front.select_f32(z[1], z[2])];
+        let to_px = |v: I32x8<S>| v.to_f32() * F32x8::splat(1.0 / SUB as f32);
+        let (x1, y1, x2, y2) =
+            (to_px(x[1] - x[0]), to_px(y[1] - y[0]), to_px(x[2] - x[0]), to_px(y[2] - y[0]));
+        let inv_area = F32x8::splat(1.0) / (x1 * y2 - y1 * x2);
+        const HALF: i32 = (SUB / 2) as i32;
+        let ox = to_px(px0.shl::<SUB_BITS>() + I32x8::splat(HALF) - x[0]);
+        let oy = to_px(py0.shl::<SUB_BITS>() + I32x8::splat(HALF) - y[0]);
+        let (d1, d2) = (z[1] - z[0], z[2] - z[0]);
+        let ddx = (d1 * y2 - d2 * y1) * inv_area;
+        let ddy = (d2 * x1 - d1 * x2) * inv_area;
+        let start = z[0] + ddx * ox + ddy * oy;
+        let f = |v: F32x8<S>| v.0;
+        SetUpLanes {
+            px0: px0.to_array(),
+            py0: py0.to_array(),
+            front: front.to_array(),
+            basis: [f(x1), f(y1), f(x2), f(y2), f(inv_area), f(ox), f(oy)],
+            z: [f(start), f(ddx), f(ddy)],
+        }
     }
 
     /// Per lane, the centres of the box (at most 4 x 8 for a judged triangle) that the

@@ -127,12 +127,12 @@ fn only_triangles_that_draw_nothing_are_dropped() {
         let (verts, tris) = scattered_triangles(5, 6000, &[0.3, 0.9, 2.0, 3.9, 6.0], (w, h));
         let (mut dropped, mut kept_drawing) = (0, 0);
         for batch in tris.chunks(61) {
-            let mut covered = [0; 64];
-            let bits = may_draw(batch, &verts, w, h, &mut covered);
+            let mut known = [Known::default(); 64];
+            let bits = may_draw(batch, &verts, w, h, &mut known);
             assert_eq!(bits >> batch.len(), 0);
             for (i, t) in batch.iter().enumerate() {
                 let kept = bits >> i & 1 == 1;
-                let covered = covered[i];
+                let Known { covered, set_up } = known[i];
                 let Some(v) = t.map(|i| verts.get(i as usize)).into_iter().collect::<Option<Vec<_>>>() else {
                     assert!(kept, "{t:?} has an index out of range");
                     continue;
@@ -147,22 +147,22 @@ fn only_triangles_that_draw_nothing_are_dropped() {
                     t.scan([0.0; 3], |_, _, _| draws = true);
                 }
                 assert_eq!(kept, !judged || draws, "{x:?} {y:?}");
-                // A kept judged triangle comes with the centres it covers; they draw, in
-                // every band of rows, exactly what the filler's own scan draws.
+                // A kept judged triangle comes set up, with the centres it covers: they
+                // draw, in every band of rows, exactly what the filler's own scan draws,
+                // with the same depths and scalars to the bit, facing the same way.
                 assert_eq!(covered != 0, kept && judged && draws, "{x:?} {y:?}");
                 if covered != 0 {
-                    let (z, s) = ([0.2, 0.5, 0.7], [0.1, 0.9, 0.4]);
+                    let z = [v[0].z, v[1].z, v[2].z];
+                    let s = [0.1, 0.9, 0.4];
                     for rows in [0..h, 0..5, 5..h, 9..11] {
                         let t = Triangle::snapped_in(w, h, rows.clone(), wide(x), wide(y), z);
                         let (mut scanned, mut known) = (Vec::new(), Vec::new());
                         if let Some(t) = t {
+                            assert_eq!(t.front_facing(), set_up.front);
                             t.scan(s, |i, z, s| scanned.push((i, z.to_bits(), s.to_bits())));
-                            t.scan_covered(
-                                covered,
-                                || s,
-                                |i, z, s| known.push((i, z.to_bits(), s.to_bits())),
-                            );
                         }
+                        let mut push = |i: usize, z: f32, s: f32| known.push((i, z.to_bits(), s.to_bits()));
+                        set_up.scan(covered, w, &rows, || s, &mut push);
                         assert_eq!(known, scanned, "{x:?} {y:?} rows {rows:?}");
                     }
                 }

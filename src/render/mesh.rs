@@ -19,7 +19,7 @@ use super::camera::Camera;
 use super::canvas::Canvas;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
 use super::color::Rgb;
-use super::fill::{SPAN_MAX_SIDE, Triangle, box_has_centre};
+use super::fill::{SPAN_MAX_SIDE, SetUp, Triangle, box_has_centre};
 use super::filter::{Candidate, Projected, for_each_candidate};
 use super::line;
 use super::project::{ProjVertex, Projection, Scratch, State, project_all, to_screen};
@@ -401,9 +401,13 @@ fn fill_band(
 ) -> DrawStats {
     let FillCtx { mesh, sc, w, h, .. } = cx;
     let (mut primitives, mut skipped) = (mesh.indices.map_or(sc.verts.len(), <[u32]>::len) / 3, 0);
-    let mut one =
-        |ix: [usize; 3], covered| skipped += usize::from(!fill_one(cx, &rows, ix, covered, &mut pixel));
-    let mut candidate = |t: &Candidate| one(t.tri.map(|i| i as usize), t.covered);
+    // A triangle, with what the filter set up when it judged it.
+    let mut one = |ix: [usize; 3], known: Option<(u32, &SetUp)>| match known {
+        Some((covered, set_up)) => fill_known(cx, &rows, ix, covered, set_up, &mut pixel),
+        None => skipped += usize::from(!fill_one(cx, &rows, ix, &mut pixel)),
+    };
+    let mut candidate =
+        |t: &Candidate| one(t.tri.map(|i| i as usize), (t.covered != 0).then_some((t.covered, &t.set_up)));
     match source {
         Source::Binned => sc.bins[0][band].iter().chain(&sc.bins[1][band]).for_each(candidate),
         Source::Listed => {
@@ -414,7 +418,7 @@ fn fill_band(
             primitives = 0;
             for_each_triangle(mesh.topology, mesh.indices, sc.verts.len(), |ix| {
                 primitives += 1;
-                one(ix, 0);
+                one(ix, None);
             });
         }
     }
@@ -440,14 +444,33 @@ struct FillCtx<'a, 'm> {
     cull: bool,
 }
 
+/// Fill triangle `ix`, which the filter set up (`covered`, not 0, and `set_up` are its
+/// `Candidate`'s), over the rows `rows`. Its vertices are in range and simple: the filter
+/// judged it.
+#[inline(always)]
+fn fill_known(
+    cx: FillCtx,
+    rows: &Range<usize>,
+    ix: [usize; 3],
+    covered: u32,
+    set_up: &SetUp,
+    pixel: &mut impl FnMut(usize, f32, f32),
+) {
+    let front = set_up.front;
+    if !front && cx.cull {
+        return;
+    }
+    let light = |i: usize| cx.sc.verts.get(i).map_or(0.0, |v| v.light);
+    set_up.scan(covered, cx.w, rows, || shade(cx, ix.map(light), ix, front), pixel);
+}
+
 /// Fill triangle `ix` over the rows `rows`; false, drawing nothing, when it is unusable (a
-/// vertex out of range or not finite). `covered` is the filter's `Candidate::covered`.
+/// vertex out of range or not finite).
 #[inline(always)]
 fn fill_one(
     cx: FillCtx,
     rows: &Range<usize>,
     ix: [usize; 3],
-    covered: u32,
     pixel: &mut impl FnMut(usize, f32, f32),
 ) -> bool {
     let verts = &cx.sc.verts;
@@ -458,7 +481,7 @@ fn fill_one(
         // Most triangles of a dense mesh have no pixel centre in their box: rejected before
         // any set-up or shading.
         if box_has_centre(cx.w, rows, [v0.x, v1.x, v2.x], [v0.y, v1.y, v2.y]) {
-            fill_simple(cx, rows, ix, [v0, v1, v2], covered, pixel);
+            fill_simple(cx, rows, ix, [v0, v1, v2], pixel);
         }
     } else if [v0, v1, v2].iter().any(|v| v.state() == State::Invalid) {
         return false;
@@ -468,15 +491,13 @@ fn fill_one(
     true
 }
 
-/// A triangle of simple vertices whose box holds a pixel centre of the band; `covered`
-/// as in `fill_one`.
+/// A triangle of simple vertices whose box holds a pixel centre of the band.
 #[inline(never)]
 fn fill_simple(
     cx: FillCtx,
     rows: &Range<usize>,
     ix: [usize; 3],
     [v0, v1, v2]: [&ProjVertex; 3],
-    covered: u32,
     pixel: &mut impl FnMut(usize, f32, f32),
 ) {
     let (x, y) = ([v0.x, v1.x, v2.x].map(i64::from), [v0.y, v1.y, v2.y].map(i64::from));
@@ -486,11 +507,7 @@ fn fill_simple(
     let front = tri.front_facing();
     if front || !cx.cull {
         // Shaded only once a pixel is known to be covered.
-        let s = || shade(cx, [v0.light, v1.light, v2.light], ix, front);
-        match covered {
-            0 => tri.scan_box(s, pixel),
-            covered => tri.scan_covered(covered, s, pixel),
-        }
+        tri.scan_box(|| shade(cx, [v0.light, v1.light, v2.light], ix, front), pixel);
     }
 }
 
