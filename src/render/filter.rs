@@ -11,7 +11,9 @@
 //! triangles the filler would draw nothing from are dropped: three vertices in range and
 //! simple, less than `fill::SMALL_EXTENT` across both ways, a box of at most 4 x 8 pixel
 //! centres (columns x rows), and no area or no centre covered, worked out
-//! with `fill::Triangle`'s integers (so exactly its verdicts).
+//! with `fill::Triangle`'s integers (so exactly its verdicts). Such a "judged" triangle
+//! that is kept leaves set up (`Candidate`): the centres it covers, its facing and its
+//! planes, so that the filler only shades and writes its pixels (`fill::SetUp::scan`).
 
 use std::ops::Range;
 
