@@ -19,7 +19,7 @@ use super::camera::Camera;
 use super::canvas::Canvas;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
 use super::color::Rgb;
-use super::fill::{SPAN_MAX_SIDE, SetUp, Triangle, box_has_centre};
+use super::fill::{SPAN_MAX_SIDE, SUB_BITS, SetUp, Triangle, box_has_centre};
 use super::filter::{Candidate, Projected, for_each_candidate};
 use super::line;
 use super::project::{ProjVertex, Projection, Scratch, State, project_all, to_screen};
@@ -336,6 +336,10 @@ fn banded(
     }
 }
 
+/// A candidate's cost beyond its pixels, in pixels, for balancing the bands' work: the
+/// set-up and shading (a rough figure; the cut only decides how the two threads share).
+const CANDIDATE_COST: u64 = 10;
+
 /// Where a band's triangles come from.
 #[derive(Clone, Copy)]
 enum Source {
@@ -361,25 +365,43 @@ fn bin_halves(
 ) {
     let primitives = mesh.indices.map_or(projected.verts.len(), <[u32]>::len) / 3;
     let (w, h) = (projected.width, projected.height);
+    // Each band's work, estimated per candidate as a fixed cost plus the pixels it covers
+    // (known for a judged triangle, else half its box).
     let bin = |range: Range<usize>, lists: &mut [Vec<Candidate>; 2]| {
         lists.iter_mut().for_each(Vec::clear);
+        let mut work = [0u64; 2];
         for_each_candidate(mesh.indices, range, projected, |t| {
             let v = t.tri.map(|i| projected.verts.get(i as usize).filter(|v| v.simple()));
-            for (list, rows) in lists.iter_mut().zip([0..cut, cut..h]) {
+            let pixels = match (t.covered, v) {
+                (0, [Some(a), Some(b), Some(c)]) => {
+                    let side = |p: [i32; 3]| {
+                        u64::from(
+                            (p[0].max(p[1]).max(p[2]) - p[0].min(p[1]).min(p[2])).unsigned_abs() >> SUB_BITS,
+                        ) + 1
+                    };
+                    side([a.x, b.x, c.x]) * side([a.y, b.y, c.y]) / 2
+                }
+                (covered, _) => u64::from(covered.count_ones()),
+            };
+            for ((list, rows), work) in lists.iter_mut().zip([0..cut, cut..h]).zip(&mut work) {
                 match v {
                     [Some(a), Some(b), Some(c)]
                         if !box_has_centre(w, &rows, [a.x, b.x, c.x], [a.y, b.y, c.y]) => {}
-                    _ => list.push(t),
+                    _ => {
+                        list.push(t);
+                        *work += CANDIDATE_COST + pixels;
+                    }
                 }
             }
         });
+        work
     };
     let [first, second] = bins;
     let half = primitives / 2;
-    rayon::join(|| bin(0..half, first), || bin(half..primitives, second));
-    // Where the candidates would split evenly were each band's spread evenly over its rows;
-    // they are not, and the cut goes halfway there so as not to overshoot.
-    let n = [0, 1].map(|band| (first[band].len() + second[band].len()) as f64);
+    let (a, b) = rayon::join(|| bin(0..half, first), || bin(half..primitives, second));
+    // Where the work would split evenly were each band's spread evenly over its rows; it is
+    // not, and the cut goes halfway there so as not to overshoot.
+    let n = [0, 1].map(|band| (a[band] + b[band]) as f64);
     let even = (n[0] + n[1]) / 2.0;
     let at = match n {
         _ if even == 0.0 => cut as f64,
