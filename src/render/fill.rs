@@ -389,7 +389,7 @@ impl Triangle {
             let row = py - self.py0;
             let r = row as i64;
             let e = [c[0] + b[0] * r, c[1] + b[1] * r, c[2] + b[2] * r];
-            let covered = |q: i64| (e[0] + a[0] * q | e[1] + a[1] * q | e[2] + a[2] * q) >= 0;
+            let covered = |q: i64| ((e[0] + a[0] * q) | (e[1] + a[1] * q) | (e[2] + a[2] * q)) >= 0;
             // The run's first centre: left from the guess while covered; else towards the
             // side a failing edge opens to, to the first covered (none: an empty row).
             let mut q = first.clamp(0, last);
