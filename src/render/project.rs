@@ -212,18 +212,15 @@ impl Wide {
     ) {
         let (w, h) = self.sides;
         let done = verts.len() / WIDTH * WIDTH;
+        // Whole blocks as arrays; without spans the kernel writes into a scratch block.
+        let (blocks, _) = verts.as_chunks_mut::<WIDTH>();
+        let (span_blocks, _) = spans.as_chunks_mut::<WIDTH>();
         let mut no_spans = [SPAN_ANY; WIDTH];
-        for (k, v) in verts.chunks_exact_mut(WIDTH).enumerate() {
+        for (k, v) in blocks.iter_mut().enumerate() {
             let at = k * WIDTH..(k + 1) * WIDTH;
-            let (Ok(v), Some(s)) = (
-                <&mut [ProjVertex; WIDTH]>::try_from(v),
-                if SPANS {
-                    spans.get_mut(at.clone()).and_then(|s| s.try_into().ok())
-                } else {
-                    Some(&mut no_spans)
-                },
-            ) else {
-                continue;
+            let s = match span_blocks.get_mut(k) {
+                Some(s) if SPANS => s,
+                _ => &mut no_spans,
             };
             self.project::<S, SPANS>(&ps[at.clone()], ns.map(|ns| &ns[at.clone()]), v, s);
         }
