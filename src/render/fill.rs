@@ -371,9 +371,10 @@ impl Triangle {
 
     /// `scan_box` for a triangle that is not small, in `i64` (any size), the planes set up
     /// at the first covered centre. A row's covered centres are one run (each edge
-    /// function is linear along the row, so each keeps a half-line of it), so each row's
-    /// run is found from the last row's ends, walking only near the edges: the centres
-    /// tested are about the triangle's outline, not its area.
+    /// function is linear along the row, so each keeps a half-line of it). Where each
+    /// edge crosses zero along the row is worked out in `f64` and widened by a column
+    /// each way, and the exact test runs only near those ends: a sliver's empty rows,
+    /// most of its box, then cost a few tests each instead of a walk across the box.
     #[inline(always)]
     fn scan_rows(
         &self,
@@ -383,43 +384,46 @@ impl Triangle {
     ) {
         let mut set_up = None;
         let last = (self.px1 - self.px0) as i64;
-        // Where the last row's run started and ended: where this row's is looked for.
-        let (mut first, mut end) = (0, 0);
+        // Edge k's value e + a q is at least zero for q at or past -e / a: the step's
+        // reciprocal, once. The relative error of the crossing is a few 2^-53, far below
+        // the column of margin wherever the crossing is near the box.
+        let inverse = a.map(|a| if a == 0 { 0.0 } else { 1.0 / a as f64 });
         for py in self.row0..=self.row1 {
             let row = py - self.py0;
             let r = row as i64;
             let e = [c[0] + b[0] * r, c[1] + b[1] * r, c[2] + b[2] * r];
             let covered = |q: i64| ((e[0] + a[0] * q) | (e[1] + a[1] * q) | (e[2] + a[2] * q)) >= 0;
-            // The run's first centre: left from the guess while covered; else towards the
-            // side a failing edge opens to, to the first covered (none: an empty row).
-            let mut q = first.clamp(0, last);
-            if !covered(q) {
-                let right = (0..3).any(|k| e[k] + a[k] * q < 0 && a[k] > 0);
-                let step = if right { 1 } else { -1 };
-                while (0..=last).contains(&q) && !covered(q) {
-                    q += step;
-                }
-                if !(0..=last).contains(&q) {
-                    continue;
-                }
-            }
-            while q > 0 && covered(q - 1) {
-                q -= 1;
-            }
-            first = q;
-            // Its last centre: right from the guess (at least `first`) while covered, else
-            // left to the last covered.
-            let mut z = end.clamp(first, last);
-            if covered(z) {
-                while z < last && covered(z + 1) {
-                    z += 1;
-                }
-            } else {
-                while !covered(z) {
-                    z -= 1;
+            // The run lies within `lo..=hi`: each edge bounds it from one side (or, not
+            // stepping along the row, keeps the whole row or none of it).
+            let (mut lo, mut hi) = (0.0f64, last as f64);
+            let mut none = false;
+            for k in 0..3 {
+                let cross = -(e[k] as f64) * inverse[k];
+                match a[k].signum() {
+                    1 => lo = lo.max(cross),
+                    -1 => hi = hi.min(cross),
+                    _ => none |= e[k] < 0,
                 }
             }
-            end = z;
+            // Saturating casts: a crossing far outside the box clamps to its side.
+            let (lo, hi) = (
+                (lo.floor() as i64).saturating_sub(1).max(0),
+                (hi.ceil() as i64).saturating_add(1).min(last),
+            );
+            if none || lo > hi {
+                continue;
+            }
+            let mut first = lo;
+            while first <= hi && !covered(first) {
+                first += 1;
+            }
+            if first > hi {
+                continue;
+            }
+            let mut end = hi;
+            while !covered(end) {
+                end -= 1;
+            }
             let (z_plane, s_plane) = *set_up.get_or_insert_with(&planes);
             let (zr, sr) = (row_start(z_plane, row), row_start(s_plane, row));
             for q in first as usize..=end as usize {
