@@ -155,14 +155,16 @@ impl Basis {
 pub(super) struct SetUp {
     pub px0: u16,
     pub py0: u16,
+    /// A row's bits in the covered centres, log 2 (see `scan`).
+    pub row_bits: u8,
     pub front: bool,
     pub basis: Basis,
     pub z: Plane,
 }
 
 impl SetUp {
-    /// Call `f(pixel index, z, s)` for the centres in `covered` (bit `4 r + q`: `q`
-    /// columns right of and `r` rows below the first) on the rows `rows` of a raster
+    /// Call `f(pixel index, z, s)` for the centres in `covered` (bit `r << row_bits | q`:
+    /// `q` columns right of and `r` rows below the first) on the rows `rows` of a raster
     /// `width` wide, as `Triangle::scan` would; `s` holds the per-vertex scalars in the
     /// caller's vertex order.
     #[inline]
@@ -175,11 +177,12 @@ impl SetUp {
         mut f: impl FnMut(usize, f32, f32),
     ) {
         let py0 = usize::from(self.py0);
-        // The band's rows of the box, four bits a row.
-        let first = rows.start.saturating_sub(py0);
-        let count = rows.end.saturating_sub(py0).saturating_sub(first);
-        let band = if count >= 8 { u32::MAX } else { (1u32 << (4 * count)) - 1 };
-        let mut bits = covered & band.checked_shl(4 * first as u32).unwrap_or(0);
+        let row_bits = u32::from(self.row_bits);
+        // The band's rows of the box.
+        let first = rows.start.saturating_sub(py0).min(32) as u32;
+        let count = rows.end.saturating_sub(py0).saturating_sub(first as usize).min(32) as u32;
+        let band = 1u32.checked_shl(count << row_bits).map_or(u32::MAX, |b| b - 1);
+        let mut bits = covered & band.checked_shl(first << row_bits).unwrap_or(0);
         if bits == 0 {
             return;
         }
@@ -191,7 +194,7 @@ impl SetUp {
         while bits != 0 {
             let bit = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let (row, q) = (bit >> 2, bit & 3);
+            let (row, q) = (bit >> row_bits, bit & ((1 << row_bits) - 1));
             let (z, s) = (row_start(z_plane, row), row_start(s_plane, row));
             f((py0 + row) * width + px0 + q, at_column(z, z_plane, q), at_column(s, s_plane, q));
         }

@@ -9,9 +9,9 @@
 //! `may_draw` is the second: a small triangle's edge functions are evaluated at every
 //! centre of its box with no branch, and it is dropped when it covers none. Only
 //! triangles the filler would draw nothing from are dropped: three vertices in range and
-//! simple, less than `fill::SMALL_EXTENT` across both ways, a box of at most 4 x 8 pixel
-//! centres (columns x rows), and no area or no centre covered, worked out
-//! with `fill::Triangle`'s integers (so exactly its verdicts). Such a "judged" triangle
+//! simple, less than `fill::SMALL_EXTENT` across both ways, a box of at most 32 pixel
+//! centres in rows of 2, 4, 8 or 16 (see `Candidate`), and no area or no centre covered,
+//! worked out with `fill::Triangle`'s integers (so exactly its verdicts). Such a "judged" triangle
 //! that is kept leaves set up (`Candidate`): the centres it covers, its facing and its
 //! planes, so that the filler only shades and writes its pixels (`fill::SetUp::scan`).
 
@@ -126,10 +126,11 @@ pub(super) struct Known {
 pub(super) type Tri = [u32; 3];
 
 /// A triangle that may draw, and when the filter judged it, which pixel centres of its
-/// box it covers: bit `4 r + q` for the centre `q` columns right of and `r` rows below
-/// the first centre of its box (`fill::Triangle`'s `px0`, `py0`), over the whole raster,
-/// with the rest of its set-up (`fill::SetUp::scan` draws it); `covered` is 0 when the
-/// filter did not judge it (a triangle it kept covers at least one centre).
+/// box it covers: bit `r << set_up.row_bits | q` for the centre `q` columns right of and
+/// `r` rows below the first centre of its box (`fill::Triangle`'s `px0`, `py0`), over
+/// the whole raster, a row taking the fewest bits of 2, 4, 8 or 16 that hold the box's
+/// columns; with the rest of its set-up (`fill::SetUp::scan` draws it). `covered` is 0
+/// when the filter did not judge it (a triangle it kept covers at least one centre).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Candidate {
     pub tri: Tri,
@@ -327,10 +328,12 @@ impl Screen<'_> {
 /// rather than two vertices swapped: the same verdicts), a triangle per lane. Lanes that
 /// are not `ok`, or not small, hold values of no use.
 struct Lanes<S> {
-    /// Set where `small` and the box holds at most 4 x 8 centres of the raster.
+    /// Set where `small` and the box's centres fit 32 bits in rows of `1 << row_bits`.
     judged: I32x8<S>,
-    /// Set where `judged` and the box has more than four rows.
-    tall: I32x8<S>,
+    /// Set where `judged` and the box needs more than 16 bits.
+    long: I32x8<S>,
+    /// A row's bits, log 2: 1 to 4 (rows of 2, 4, 8 or 16 bits); from 5 on, not judged.
+    row_bits: I32x8<S>,
     px0: I32x8<S>,
     px1: I32x8<S>,
     py0: I32x8<S>,
@@ -351,6 +354,7 @@ struct Lanes<S> {
 struct SetUpLanes {
     px0: [i32; WIDTH],
     py0: [i32; WIDTH],
+    row_bits: [i32; WIDTH],
     front: [i32; WIDTH],
     /// `Basis` by field, in its order.
     basis: [[f32; WIDTH]; 7],
@@ -364,6 +368,7 @@ impl SetUpLanes {
         SetUp {
             px0: self.px0[t] as u16,
             py0: self.py0[t] as u16,
+            row_bits: self.row_bits[t] as u8,
             front: self.front[t] != 0,
             basis: Basis { x1: b(0), y1: b(1), x2: b(2), y2: b(3), inv_area: b(4), ox: b(5), oy: b(6) },
             z: (self.z[0][t], self.z[1][t], self.z[2][t]),
@@ -405,10 +410,14 @@ impl<S: Isa> Lanes<S> {
         let px1 = (x_max - splat(HALF)).shr::<SUB_BITS>().min(splat(screen.max_col));
         let py0 = (y_min + splat(SUB as i32 - 1 - HALF)).shr::<SUB_BITS>().max(I32x8::ZERO);
         let py1 = (y_max - splat(HALF)).shr::<SUB_BITS>().min(splat(screen.max_row));
-        // A box of at most four centres across and eight down (or none: a first past its
-        // last); `tall` where it has more than four rows.
-        let judged = small & within(4, px0, px1) & within(8, py0, py1);
-        let tall = within(4, py0, py1).and_not(judged);
+        // Rows of 2, 4, 8 or 16 bits, the fewest that hold the box's columns; a box whose
+        // rows then fit 32 bits is judged (one with no centre too: a first past its last),
+        // `long` where they need more than 16.
+        let (cols, rows) = (px1 - px0 + splat(1), (py1 - py0 + splat(1)).max(I32x8::ZERO));
+        let row_bits = [2, 4, 8, 16].iter().fold(splat(1), |bits, &n| bits - cols.gt(splat(n)));
+        let bits = rows.shl_by(row_bits);
+        let judged = small & row_bits.gt(splat(4)).and_not(splat(33).gt(bits));
+        let long = bits.gt(splat(16)) & judged;
         // Small sides are below 2^12: products below 2^24 (other lanes may wrap; unused).
         let area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
         let flat = area.eq(I32x8::ZERO);
@@ -429,7 +438,7 @@ impl<S: Isa> Lanes<S> {
             a[k] = (-dy).shl::<SUB_BITS>();
             b[k] = dx.shl::<SUB_BITS>();
         }
-        Lanes { judged, tall, px0, px1, py0, py1, flat, front, x, y, z, a, b, c }
+        Lanes { judged, long, row_bits, px0, px1, py0, py1, flat, front, x, y, z, a, b, c }
     }
 
     /// Per lane, what `fill::Triangle::planes` works out, with the same operations in the
@@ -457,45 +466,74 @@ impl<S: Isa> Lanes<S> {
         SetUpLanes {
             px0: px0.to_array(),
             py0: py0.to_array(),
+            row_bits: self.row_bits.to_array(),
             front: front.to_array(),
             basis: [f(x1), f(y1), f(x2), f(y2), f(inv_area), f(ox), f(oy)],
             z: [f(start), f(ddx), f(ddy)],
         }
     }
 
-    /// Per lane, the centres of the box (at most 4 x 8 for a judged triangle) that the
-    /// triangle covers: bit `4 r + q` for the centre `q` columns right of and `r` rows
-    /// below the first, from the edge functions there, as the filler evaluates them. Rows
-    /// 4 to 7 only in blocks that have a `tall` lane: most blocks need four.
+    /// Per lane, the centres of the box (at most 32 for a judged triangle) that the
+    /// triangle covers: bit `r << row_bits | q` for the centre `q` columns right of and
+    /// `r` rows below the first, from the edge functions there, as the filler evaluates
+    /// them. Bits 16 to 31 only in blocks that have a `long` lane: most blocks need 16.
     #[inline(always)]
     fn covered(&self) -> I32x8<S> {
-        let Lanes { a, b, c, .. } = *self;
-        let mut out = I32x8::ZERO;
-        let mut row = c;
-        let rows = if self.tall.any() { 8 } else { 4 };
-        for r in 0..rows {
-            let mut e = row;
-            for q in 0..4 {
-                out = outside(&e, 4 * r + q, out);
-                e = step(e, a);
+        let Lanes { a, b, c, row_bits, .. } = *self;
+        let splat = I32x8::splat;
+        // From bit `p - 1` to bit `p`: a column's step, or where the lane's row starts,
+        // the step to the next row's first column (a row's step less the columns crossed).
+        // Loops, not `array::from_fn`, which the compiler may leave out of line, compiled
+        // for the baseline only (see `crate::lanes`).
+        let mut wrap = [I32x8::ZERO; 3];
+        for k in 0..3 {
+            wrap[k] = b[k] - a[k].shl_by(row_bits) + a[k];
+        }
+        // Where `p` starts a row of 2 bits but not of 4, then of 4 but not 8, of 8 but not 16.
+        let mut at = [[I32x8::ZERO; 3]; 3];
+        for (most, at) in at.iter_mut().enumerate() {
+            let wraps = splat(most as i32 + 2).gt(row_bits);
+            for k in 0..3 {
+                at[k] = wraps.select(wrap[k], a[k]);
             }
-            row = step(row, b);
+        }
+        let [at2, at4, at8] = at;
+        let mut out = I32x8::ZERO;
+        let mut e = c;
+        let bits = if self.long.any() { 32 } else { 16 };
+        for p in 0..bits {
+            if p > 0 {
+                let d = match p {
+                    _ if p % 16 == 0 => &wrap,
+                    _ if p % 8 == 0 => &at8,
+                    _ if p % 4 == 0 => &at4,
+                    _ if p % 2 == 0 => &at2,
+                    _ => &a,
+                };
+                e = step(e, *d);
+            }
+            out = outside(&e, p, out);
         }
         out.and_not(self.centres())
     }
 
-    /// Per lane, the bits of the centres of its box (at most eight rows of four): bit
-    /// `4 r + q` for each `r <= py1 - py0` and `q <= px1 - px0`; none for a box without a
-    /// centre.
+    /// Per lane, the centres of its box: bit `r << row_bits | q` for each
+    /// `r <= py1 - py0` and `q <= px1 - px0` (within 32 bits for a judged triangle); none
+    /// for a box without a centre.
     #[inline(always)]
     fn centres(&self) -> I32x8<S> {
-        let cols = self.px1 - self.px0 + I32x8::splat(1);
-        let mut each_row = below(cols) & I32x8::splat(0xf);
-        each_row = each_row | each_row.shl::<4>();
-        each_row = each_row | each_row.shl::<8>();
-        each_row = each_row | each_row.shl::<16>();
-        let rows = self.py1 - self.py0 + I32x8::splat(1);
-        each_row & below(rows.shl::<2>())
+        let splat = I32x8::splat;
+        let cols = self.px1 - self.px0 + splat(1);
+        // A one at the start of every row: every 16 bits, then every 8 for rows of 8 bits
+        // or fewer, 4, 2; times a row's columns, which fit the row.
+        let mut firsts = splat(0x0001_0001);
+        for (shift, most) in [(8, 3), (4, 2), (2, 1)] {
+            let repeat = splat(most + 1).gt(self.row_bits);
+            firsts = firsts | (firsts.shl_by(splat(shift)) & repeat);
+        }
+        let each_row = below(cols) * firsts;
+        let rows = self.py1 - self.py0 + splat(1);
+        each_row & below(rows.max(I32x8::ZERO).shl_by(self.row_bits))
     }
 
     /// Set where a judged triangle surely draws nothing: no area, or none of the at most

@@ -42,16 +42,18 @@ fn scattered_triangles(
 }
 
 /// Whether the filter knows which centres the triangle of snapped corners `x`, `y`
-/// covers: less than 16 pixels across both ways, and at most four pixel centres of a
-/// `w` x `h` raster between its lowest and highest corner across and eight down, counted
-/// one by one.
+/// covers: less than 16 pixels across both ways, and the pixel centres of a `w` x `h`
+/// raster between its lowest and highest corner, counted one by one, fit 32 bits in rows
+/// of the fewest bits of 2, 4, 8 or 16 that hold its columns.
 fn judged((w, h): (usize, usize), x: [i32; 3], y: [i32; 3]) -> bool {
-    let fits = |c: [i32; 3], side: usize, most: usize| {
+    let centres = |c: [i32; 3], side: usize| {
         let (lo, hi) = (*c.iter().min().unwrap(), *c.iter().max().unwrap());
-        let centres = (0..side as i32).filter(|i| (lo..=hi).contains(&(i * 256 + 128))).count();
-        hi - lo < 16 * 256 && centres <= most
+        let n = (0..side as i32).filter(|i| (lo..=hi).contains(&(i * 256 + 128))).count();
+        (hi - lo < 16 * 256, n)
     };
-    fits(x, w, 4) && fits(y, h, 8)
+    let ((small_x, cols), (small_y, rows)) = (centres(x, w), centres(y, h));
+    let row = [2, 4, 8, 16].into_iter().find(|&bits| cols <= bits);
+    small_x && small_y && row.is_some_and(|bits| rows * bits <= 32)
 }
 
 /// `check()` with each backend this CPU has (see `crate::lanes`).
@@ -124,8 +126,10 @@ fn only_triangles_that_draw_nothing_are_dropped() {
         // out of range. Each must be kept exactly when it is not judged (see the module
         // comment) or the filler draws a pixel of it.
         let (w, h) = (37, 23);
-        let (verts, tris) = scattered_triangles(5, 6000, &[0.3, 0.9, 2.0, 3.9, 6.0], (w, h));
+        let (verts, tris) = scattered_triangles(5, 12000, &[0.3, 0.9, 2.0, 3.9, 6.0, 9.0, 15.0], (w, h));
         let (mut dropped, mut kept_drawing) = (0, 0);
+        // Kept judged triangles by the bits of their rows, log 2.
+        let mut layouts = [0; 5];
         for batch in tris.chunks(61) {
             let mut known = [Known::default(); 64];
             let bits = may_draw(batch, &verts, w, h, &mut known);
@@ -152,6 +156,7 @@ fn only_triangles_that_draw_nothing_are_dropped() {
                 // with the same depths and scalars to the bit, facing the same way.
                 assert_eq!(covered != 0, kept && judged && draws, "{x:?} {y:?}");
                 if covered != 0 {
+                    layouts[usize::from(set_up.row_bits).min(4)] += 1;
                     let z = [v[0].z, v[1].z, v[2].z];
                     let s = [0.1, 0.9, 0.4];
                     for rows in [0..h, 0..5, 5..h, 9..11] {
@@ -171,5 +176,6 @@ fn only_triangles_that_draw_nothing_are_dropped() {
             }
         }
         assert!(dropped > 1000 && kept_drawing > 500, "{dropped} {kept_drawing}");
+        assert!(layouts[1..].iter().all(|&n| n > 20), "{layouts:?}");
     });
 }
