@@ -805,6 +805,43 @@ fn vec3_floats_mut(v: &mut [Vec3; WIDTH]) -> &mut [f32; 3 * WIDTH] {
     unsafe { &mut *(v as *mut [Vec3; WIDTH]).cast::<[f32; 3 * WIDTH]>() }
 }
 
+/// A table and a list of indices into it in runs of `N`, each index checked once to be in
+/// range, so that the kernels read the table at them with no check (nor clamp) per read.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Indexed<'a, T, const N: usize> {
+    table: &'a [T],
+    runs: &'a [[u32; N]],
+}
+
+impl<'a, T: Copy + Default, const N: usize> Indexed<'a, T, N> {
+    /// The whole runs of `N` of `indices` (a shorter rest is left out); `None` when one of
+    /// their indices is not below the table's length.
+    #[inline(always)]
+    pub(crate) fn new(table: &'a [T], indices: &'a [u32]) -> Option<Self> {
+        let (runs, _) = indices.as_chunks::<N>();
+        let most = runs.as_flattened().iter().fold(0, |m, &i| m.max(i));
+        (runs.is_empty() || (most as usize) < table.len()).then_some(Indexed { table, runs })
+    }
+
+    /// How many runs there are.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// The table at each index of run `k`; `None` past the last run.
+    #[inline(always)]
+    pub(crate) fn get(&self, k: usize) -> Option<[T; N]> {
+        let run = self.runs.get(k)?;
+        let mut out = [T::default(); N];
+        for (out, &i) in out.iter_mut().zip(run) {
+            // SAFETY: every index was checked to be below the table's length in `new`.
+            *out = unsafe { *self.table.get_unchecked(i as usize) };
+        }
+        Some(out)
+    }
+}
+
 /// Eight `f32` lanes.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct F32x8<S>(pub [f32; WIDTH], PhantomData<S>);
@@ -1256,6 +1293,19 @@ mod tests {
         assert_eq!(vec3_floats(&vs)[15..18], [15.0, 16.0, 17.0]);
         assert!(scalar_requested(Some(" Scalar ")));
         assert!(!scalar_requested(Some("avx512")) && !scalar_requested(None));
+    }
+
+    #[test]
+    fn indexed_reads_are_checked_once() {
+        let table = [10, 11, 12];
+        // Two whole runs of two; the fifth index is left out, out of range as it is.
+        let ok = Indexed::<_, 2>::new(&table, &[2, 0, 1, 2, 9]).unwrap();
+        assert_eq!(ok.len(), 2);
+        assert_eq!((ok.get(0), ok.get(1), ok.get(2)), (Some([12, 10]), Some([11, 12]), None));
+        assert!(Indexed::<_, 2>::new(&table, &[0, 3]).is_none());
+        assert!(Indexed::<_, 1>::new(&table, &[u32::MAX]).is_none());
+        assert!(Indexed::<_, 1>::new(&[] as &[u8], &[0]).is_none());
+        assert_eq!(Indexed::<_, 1>::new(&[] as &[u8], &[]).map(|i| i.len()), Some(0));
     }
 
     #[test]

@@ -19,7 +19,7 @@ use std::ops::Range;
 
 use super::fill::{Basis, SMALL_EXTENT, SPAN_ANY, SPAN_MAX_SIDE, SUB, SUB_BITS, SetUp, spans_hold_centre};
 use super::vertex::{NOT_SIMPLE, ProjVertex};
-use crate::lanes::{self, F32x8, I16x16, I32x8, Isa, Kernel, WIDTH};
+use crate::lanes::{self, F32x8, I16x16, I32x8, Indexed, Isa, Kernel, WIDTH};
 
 /// Triangles that pass the span test wait in batches of this many for `may_draw`.
 const BATCH: usize = 64;
@@ -187,54 +187,78 @@ impl Kernel for SpanBlocks<'_> {
     type Output = ();
     #[inline(always)]
     fn run<S: Isa>(self) {
-        let last = self.spans.len() - 1;
-        for block in 0..self.count / WIDTH {
-            let bits = match self.corners {
-                Some(ix) => {
-                    // The indices are the one long stream the raster reads, and the first
-                    // load of each block waited on it: two lines ahead per block of 96 bytes
-                    // (past the end too: a prefetch does not fault).
-                    let ahead = ix.as_ptr().wrapping_add(3 * WIDTH * block + INDEX_PREFETCH);
-                    lanes::prefetch(ahead);
-                    lanes::prefetch(ahead.wrapping_add(16));
-                    let ix = &ix[3 * WIDTH * block..3 * WIDTH * (block + 1)];
-                    span_test8::<S>(self.spans, |j| (ix[j] as usize).min(last))
+        let blocks = self.count / WIDTH;
+        let word = |s: [i16; 4]| s.iter().rev().fold(0, |q, &w| q << 16 | u64::from(w as u16));
+        let mut pass = |block: usize, bits: u32| self.pass[block / 8] |= u64::from(bits) << (8 * (block % 8));
+        // Nearly always every corner is checked in range once, here, and the blocks read
+        // their spans unchecked, a loop of their own; those left (an index out of range
+        // somewhere) clamp each read to the last span, `SPAN_ANY`.
+        let mut done = 0;
+        match self.corners {
+            Some(ix) => {
+                if let Some(corners) = Indexed::<_, { 3 * WIDTH }>::new(self.spans, ix) {
+                    done = blocks.min(corners.len());
+                    for block in 0..done {
+                        // The indices are the one long stream the raster reads, and the
+                        // first load of each block waited on it: two lines ahead per block
+                        // of 96 bytes (past the end too: a prefetch does not fault).
+                        let ahead = ix.as_ptr().wrapping_add(3 * WIDTH * block + INDEX_PREFETCH);
+                        lanes::prefetch(ahead);
+                        lanes::prefetch(ahead.wrapping_add(16));
+                        if let Some(spans) = corners.get(block) {
+                            pass(block, span_test8::<S>(|j| word(spans[j])));
+                        }
+                    }
                 }
-                None => span_test8::<S>(self.spans, |j| (3 * (self.first + WIDTH * block) + j).min(last)),
+            }
+            None => {
+                // Vertices in order: a block's corners are consecutive.
+                let ours = self.spans.get(3 * self.first..).unwrap_or(&[]);
+                let (runs, _) = ours.as_chunks::<{ 3 * WIDTH }>();
+                done = blocks.min(runs.len());
+                for (block, spans) in runs[..done].iter().enumerate() {
+                    pass(block, span_test8::<S>(|j| word(spans[j])));
+                }
+            }
+        }
+        let last = self.spans.len() - 1;
+        for block in done..blocks {
+            let at = 3 * WIDTH * block;
+            let bits = match self.corners {
+                Some(ix) => span_test8::<S>(|j| word(self.spans[(ix[at + j] as usize).min(last)])),
+                None => span_test8::<S>(|j| word(self.spans[(3 * self.first + at + j).min(last)])),
             };
-            self.pass[block / 8] |= u64::from(bits) << (8 * (block % 8));
+            pass(block, bits);
         }
     }
 }
 
-/// The span test of eight triangles, corner `k` of triangle `t` being vertex
-/// `corner(3 t + k)` (in range): bit `t` set when triangle `t` passes.
+/// The span test of eight triangles, corner `k` of triangle `t` having the span word
+/// `span(3 t + k)` (its four `i16`s, low word first): bit `t` set when triangle `t` passes.
 #[inline(always)]
-fn span_test8<S: Isa>(spans: &[[i16; 4]], corner: impl Fn(usize) -> usize) -> u32 {
-    let mut fails = 0;
-    // Triangles 0..4, then 4..8: four spans of 4 x i16 to a vector, each span read as one
-    // word (low word first). Loops rather than closures, which the compiler may leave out
-    // of line, compiled for the baseline only (see `crate::lanes`).
+fn span_test8<S: Isa>(span: impl Fn(usize) -> u64) -> u32 {
+    // Triangles 0..4, then 4..8: four spans of 4 x i16 to a vector. Loops rather than
+    // closures, which the compiler may leave out of line, compiled for the baseline only
+    // (see `crate::lanes`).
+    let mut positive = 0;
     for half in 0..2 {
         let mut q = [[0u64; 4]; 3];
         for (k, q) in q.iter_mut().enumerate() {
             for (t, q) in q.iter_mut().enumerate() {
-                let s = spans[corner(3 * (4 * half + t) + k)];
-                *q = s.iter().rev().fold(0, |q, &w| q << 16 | u64::from(w as u16));
+                *q = span(3 * (4 * half + t) + k);
             }
         }
-        let [a, b, c] = q.map(I16x16::<S>::from_quads);
+        let [a, b, c] = [I16x16::<S>::from_quads(q[0]), I16x16::from_quads(q[1]), I16x16::from_quads(q[2])];
         // The box: the element-wise minimum of [first col, -last col, first row, -last row];
-        // then first + -last per axis, in i32.
+        // then first + -last per axis, in i32, positive when the axis has no centre.
         let sums = a.min(b).min(c).pair_sums();
-        // A centre on both axes when neither sum is positive: bits 2t and 2t + 1 are
-        // triangle t's axes, folded into bit t.
-        let positive = sums.gt(I32x8::ZERO).bitmask();
-        let mut t = (positive | positive >> 1) & 0x55;
-        t = (t | t >> 1) & 0x33;
-        t = (t | t >> 2) & 0x0f;
-        fails |= t << (4 * half);
+        positive |= sums.gt(I32x8::ZERO).bitmask() << (8 * half);
     }
+    // Bits 2t and 2t + 1 are triangle t's axes: folded into bit t, it fails.
+    let mut fails = (positive | positive >> 1) & 0x5555;
+    fails = (fails | fails >> 1) & 0x3333;
+    fails = (fails | fails >> 2) & 0x0f0f;
+    fails = (fails | fails >> 4) & 0x00ff;
     !fails & 0xff
 }
 
@@ -380,22 +404,42 @@ impl<S: Isa> Lanes<S> {
     #[inline(always)]
     fn new(screen: &Screen, tris: &[Tri; WIDTH]) -> Self {
         let splat = I32x8::splat;
-        let last = screen.verts.len() - 1;
+        // Each vertex whole, as it lies in memory (one load), corner by corner. The
+        // indices are checked in range at once (as in nearly every file); else each read
+        // is clamped to the last vertex and the lanes out of range are marked.
+        let record = |v: ProjVertex| [v.x, v.y, v.z.to_bits() as i32, v.light.to_bits() as i32];
+        let mut rows = [[[0; 4]; WIDTH]; 3];
         let mut ok = splat(-1);
+        match Indexed::<_, 3>::new(screen.verts, tris.as_flattened()) {
+            Some(corners) => {
+                let mut fetched = [[ProjVertex::default(); 3]; WIDTH];
+                for (t, fetched) in fetched.iter_mut().enumerate() {
+                    *fetched = corners.get(t).unwrap_or_default();
+                }
+                for (k, rows) in rows.iter_mut().enumerate() {
+                    for (row, v) in rows.iter_mut().zip(&fetched) {
+                        *row = record(v[k]);
+                    }
+                }
+            }
+            None => {
+                let last = screen.verts.len() - 1;
+                for (k, rows) in rows.iter_mut().enumerate() {
+                    let mut index = [0; WIDTH];
+                    for t in 0..WIDTH {
+                        index[t] = tris[t][k] as i32;
+                        rows[t] = record(screen.verts[(tris[t][k] as usize).min(last)]);
+                    }
+                    // In range: the unsigned minimum with the last index is the index itself.
+                    let index = I32x8::new(index);
+                    ok = ok & index.min_u32(splat(last as i32)).eq(index);
+                }
+            }
+        }
         let (mut x, mut y, mut z) = ([I32x8::ZERO; 3], [I32x8::ZERO; 3], [F32x8::ZERO; 3]);
         for k in 0..3 {
-            let mut index = [0; WIDTH];
-            let mut rows = [[0; 4]; WIDTH];
-            for t in 0..WIDTH {
-                index[t] = tris[t][k] as i32;
-                let v = screen.verts[(tris[t][k] as usize).min(last)];
-                rows[t] = [v.x, v.y, v.z.to_bits() as i32, 0];
-            }
-            let index = I32x8::new(index);
-            // In range: the unsigned minimum with the last index is the index itself.
-            ok = ok & index.min_u32(splat(last as i32)).eq(index);
             let depth;
-            [x[k], y[k], depth, _] = I32x8::transpose(&rows);
+            [x[k], y[k], depth, _] = I32x8::transpose(&rows[k]);
             z[k] = F32x8::from_bits(depth);
             // Simple: `y` is not `NOT_SIMPLE`.
             ok = y[k].eq(splat(NOT_SIMPLE)).and_not(ok);
