@@ -542,21 +542,13 @@ impl<S: Isa> Lanes<S> {
             }
         }
         let [at2, at4, at8] = at;
-        let mut out = I32x8::ZERO;
+        let steps = [a, at2, at4, at8];
         let mut e = c;
-        let bits = if self.long.any() { 32 } else { 16 };
-        for p in 0..bits {
-            if p > 0 {
-                let d = match p {
-                    _ if p % 16 == 0 => &wrap,
-                    _ if p % 8 == 0 => &at8,
-                    _ if p % 4 == 0 => &at4,
-                    _ if p % 2 == 0 => &at2,
-                    _ => &a,
-                };
-                e = step(e, *d);
-            }
-            out = outside(&e, p, out);
+        let mut out = sixteen(&mut e, 0, &steps, I32x8::ZERO);
+        if self.long.any() {
+            // Bit 16 starts a row of every width.
+            e = step(e, wrap);
+            out = sixteen(&mut e, 16, &steps, out);
         }
         out.and_not(self.centres())
     }
@@ -592,6 +584,27 @@ impl<S: Isa> Lanes<S> {
 #[inline(always)]
 fn within<S: Isa>(n: i32, lo: I32x8<S>, hi: I32x8<S>) -> I32x8<S> {
     I32x8::splat(n).gt(hi - lo)
+}
+
+/// `out` with bits `first..first + 16` of `Lanes::covered` set where a centre is not
+/// covered, `e` holding the edge values at bit `first` (and left at the last bit's).
+/// `steps` lead to a bit that starts no row, a row of 2 bits (not 4), of 4 (not 8) and of
+/// 8 (not 16). A loop of constant length, which the compiler unrolls.
+#[inline(always)]
+fn sixteen<S: Isa>(e: &mut [I32x8<S>; 3], first: i32, steps: &[[I32x8<S>; 3]; 4], out: I32x8<S>) -> I32x8<S> {
+    let mut out = outside(e, first, out);
+    for p in 1..16 {
+        let starts = if p % 8 == 0 {
+            3
+        } else if p % 4 == 0 {
+            2
+        } else {
+            usize::from(p % 2 == 0)
+        };
+        *e = step(*e, steps[starts]);
+        out = outside(e, first + p, out);
+    }
+    out
 }
 
 /// `e + d`, edge by edge.
