@@ -913,6 +913,12 @@ impl<S: Isa> F32x8<S> {
         [F32x8::new(x), F32x8::new(y), F32x8::new(z)]
     }
 
+    /// The x, y and z of eight vectors, one vector per lane: `xyz` of their floats.
+    #[inline(always)]
+    pub(crate) fn vec3s(v: &[Vec3; WIDTH]) -> [Self; 3] {
+        Self::xyz(vec3_floats(v))
+    }
+
     /// Vertices `2K` and `2K + 1` of `v` (`K` below 4), each coordinate spread over a
     /// half: `[x, y, z]`, each `[first's; 4, second's; 4]`. On AVX2, one load and three
     /// shuffles rather than six lane-by-lane loads.

@@ -215,14 +215,15 @@ impl Wide {
         // Whole blocks as arrays; without spans the kernel writes into a scratch block.
         let (blocks, _) = verts.as_chunks_mut::<WIDTH>();
         let (span_blocks, _) = spans.as_chunks_mut::<WIDTH>();
+        let (p_blocks, _) = ps.as_chunks::<WIDTH>();
+        let n_blocks = ns.map(|ns| ns.as_chunks::<WIDTH>().0);
         let mut no_spans = [SPAN_ANY; WIDTH];
         for (k, v) in blocks.iter_mut().enumerate() {
-            let at = k * WIDTH..(k + 1) * WIDTH;
             let s = match span_blocks.get_mut(k) {
                 Some(s) if SPANS => s,
                 _ => &mut no_spans,
             };
-            self.project::<S, SPANS>(&ps[at.clone()], ns.map(|ns| &ns[at.clone()]), v, s);
+            self.project::<S, SPANS>(&p_blocks[k], n_blocks.map(|ns| &ns[k]), v, s);
         }
         for (i, v) in verts.iter_mut().enumerate().skip(done) {
             *v = project_one(self.view_proj, ps[i], ns.map(|ns| ns[i]), self.light_dir, w, h);
@@ -236,13 +237,13 @@ impl Wide {
     #[inline(always)]
     fn project<S: Isa, const SPANS: bool>(
         &self,
-        p: &[Vec3],
-        normals: Option<&[Vec3]>,
+        p: &[Vec3; WIDTH],
+        normals: Option<&[Vec3; WIDTH]>,
         verts: &mut [ProjVertex; WIDTH],
         spans: &mut [[i16; 4]; WIDTH],
     ) {
         let splat = F32x8::<S>::splat;
-        let [x, y, z] = components::<S>(p);
+        let [x, y, z] = F32x8::vec3s(p);
         let m = &self.m;
         let (cx, cy, cz, cw) =
             (row(&m[0], x, y, z), row(&m[1], x, y, z), row(&m[2], x, y, z), row(&m[3], x, y, z));
@@ -257,7 +258,7 @@ impl Wide {
         let sz = cz * inv_w;
         let light = match normals {
             Some(n) => {
-                let [nx, ny, nz] = components::<S>(n);
+                let [nx, ny, nz] = F32x8::vec3s(n);
                 // `normalize_or_zero`: the reciprocal length, or the zero vector.
                 let rcp = one / (nx * nx + ny * ny + nz * nz).sqrt();
                 let ok = rcp.finite() & rcp.gt(F32x8::ZERO);
@@ -325,16 +326,6 @@ fn centre_spans<S: Isa>(side: usize, v: I32x8<S>, keep: I32x8<S>) -> [I32x8<S>; 
 #[inline(always)]
 fn row<S: Isa>(m: &[f32; 4], x: F32x8<S>, y: F32x8<S>, z: F32x8<S>) -> F32x8<S> {
     F32x8::splat(m[0]) * x + F32x8::splat(m[1]) * y + F32x8::splat(m[2]) * z + F32x8::splat(m[3])
-}
-
-/// The x, y and z of eight vectors, one per lane.
-#[inline(always)]
-fn components<S: Isa>(v: &[Vec3]) -> [F32x8<S>; 3] {
-    let mut flat = [0.0; 3 * WIDTH];
-    for (j, v) in v.iter().take(WIDTH).enumerate() {
-        flat[3 * j..3 * j + 3].copy_from_slice(&v.to_array());
-    }
-    F32x8::xyz(&flat)
 }
 
 /// Clip space -> screen space for a vertex known to be in front of the near plane.
