@@ -14,6 +14,7 @@
 use std::ops::Range;
 
 use glam::Vec3;
+use rayon::prelude::*;
 
 use super::camera::Camera;
 use super::canvas::Canvas;
@@ -227,7 +228,7 @@ pub(super) fn draw_mesh_by(
     let split = big && h >= 2 && rayon::current_num_threads() > 1;
     *pool_woken |= split;
     // Plain triangle lists (nearly every real mesh) are filtered by their vertices' centre
-    // spans, for two bands once (`bin_halves`). Other topologies are walked whole.
+    // spans, for two bands once (`bin_parts`). Other topologies are walked whole.
     let listed = use_spans
         && fills
         && mesh.topology == Topology::Triangles
@@ -240,7 +241,7 @@ pub(super) fn draw_mesh_by(
     let source = match (listed, split) {
         (true, true) => {
             let Scratch { verts, spans, bins, cut: next, .. } = scratch;
-            bin_halves(mesh, Projected { verts, spans, width: w, height: h }, cut, bins, next);
+            bin_parts(mesh, Projected { verts, spans, width: w, height: h }, cut, bins, next);
             Source::Binned
         }
         (true, false) => Source::Listed,
@@ -347,20 +348,34 @@ enum Source {
     Walk,
     /// The triangle list through the span filter (`filter::for_each_candidate`).
     Listed,
-    /// The band's lists from `bin_halves`.
+    /// The band's lists from `bin_parts`.
     Binned,
 }
 
-/// Filter the triangle list of a split fill, each half of the list on a thread of its own,
-/// into `bins[half][band]`: in draw order, the candidates that may draw into the band's
-/// rows (`0..cut`, `cut..height`), and every one that is unusable or needs clipping. `next`
-/// gets a cut closer to one that splits the candidates evenly: a character's upper half
-/// holds most of them.
-fn bin_halves(
+/// The parts a split fill's triangle list is filtered in: the pool's threads take them as
+/// they free up, since parts cost what their triangles are on screen (halves of a
+/// character's list differed by 40%).
+pub(super) const BIN_PARTS: usize = 8;
+
+/// One part of a split fill's triangle list, filtered (see `bin_parts`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Bin {
+    /// Per band, in draw order, the candidates that may draw into its rows.
+    pub lists: [Vec<Candidate>; 2],
+    /// Per band, the work they make (see `CANDIDATE_COST`).
+    pub work: [u64; 2],
+}
+
+/// Filter the triangle list of a split fill, in `BIN_PARTS` parts on the pool's threads,
+/// into `bins[part].lists[band]`: in draw order, the candidates that may draw into the
+/// band's rows (`0..cut`, `cut..height`), and every one that is unusable or needs
+/// clipping. `next` gets a cut closer to one that splits the candidates evenly: a
+/// character's upper half holds most of them.
+fn bin_parts(
     mesh: &MeshView,
     projected: Projected,
     cut: usize,
-    bins: &mut [[Vec<Candidate>; 2]; 2],
+    bins: &mut [Bin; BIN_PARTS],
     next: &mut (usize, usize),
 ) {
     let primitives = mesh.indices.map_or(projected.verts.len(), <[u32]>::len) / 3;
@@ -396,12 +411,13 @@ fn bin_halves(
         });
         work
     };
-    let [first, second] = bins;
-    let half = primitives / 2;
-    let (a, b) = rayon::join(|| bin(0..half, first), || bin(half..primitives, second));
+    bins.par_iter_mut().enumerate().for_each(|(k, part)| {
+        let range = primitives * k / BIN_PARTS..primitives * (k + 1) / BIN_PARTS;
+        part.work = bin(range, &mut part.lists);
+    });
     // Where the work would split evenly were each band's spread evenly over its rows; it is
     // not, and the cut goes halfway there so as not to overshoot.
-    let n = [0, 1].map(|band| (a[band] + b[band]) as f64);
+    let n = [0, 1].map(|band| bins.iter().map(|part| part.work[band]).sum::<u64>() as f64);
     let even = (n[0] + n[1]) / 2.0;
     let at = match n {
         _ if even == 0.0 => cut as f64,
@@ -431,7 +447,7 @@ fn fill_band(
     let mut candidate =
         |t: &Candidate| one(t.tri.map(|i| i as usize), (t.covered != 0).then_some((t.covered, &t.set_up)));
     match source {
-        Source::Binned => sc.bins[0][band].iter().chain(&sc.bins[1][band]).for_each(candidate),
+        Source::Binned => sc.bins.iter().for_each(|part| part.lists[band].iter().for_each(&mut candidate)),
         Source::Listed => {
             let projected = Projected { verts: &sc.verts, spans: &sc.spans, width: w, height: h };
             for_each_candidate(mesh.indices, 0..primitives, projected, |t| candidate(&t));

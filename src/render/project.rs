@@ -12,7 +12,7 @@ use glam::{Mat4, Vec3, Vec4};
 
 use super::clip::GUARD;
 use super::fill::{SPAN_ANY, SPAN_MAX_SIDE, SUB, SUB_BITS, centre_span, to_fixed};
-use super::filter::Candidate;
+use super::mesh::{BIN_PARTS, Bin};
 pub(super) use super::vertex::{NOT_SIMPLE, ProjVertex, State};
 use crate::lanes::{self, F32x8, I32x8, Isa, Kernel, WIDTH};
 
@@ -28,8 +28,8 @@ pub(crate) struct Scratch {
     /// their vertices' clip-space positions with it (`clip_pos`) rather than every vertex
     /// storing one.
     pub view_proj: Mat4,
-    /// A split fill's candidates: per half of the triangle list, per band (see `mesh`).
-    pub bins: [[Vec<Candidate>; 2]; 2],
+    /// A split fill's candidates: per part of the triangle list, per band (see `mesh`).
+    pub bins: [Bin; BIN_PARTS],
     /// (raster height, row) where the next binned fill's second band starts.
     pub cut: (usize, usize),
 }
