@@ -386,9 +386,23 @@ fn bin_parts(
         lists.iter_mut().for_each(Vec::clear);
         let mut work = [0u64; 2];
         for_each_candidate(mesh.indices, range, projected, |t| {
+            if t.covered != 0 {
+                // Judged: the rows of the centres it covers, first and last, decide.
+                let (row_bits, py0) = (u32::from(t.set_up.row_bits), usize::from(t.set_up.py0));
+                let first = py0 + (t.covered.trailing_zeros() >> row_bits) as usize;
+                let last = py0 + ((31 - t.covered.leading_zeros()) >> row_bits) as usize;
+                let cost = CANDIDATE_COST + u64::from(t.covered.count_ones());
+                for ((list, work), draws) in lists.iter_mut().zip(&mut work).zip([first < cut, last >= cut]) {
+                    if draws {
+                        list.push(t);
+                        *work += cost;
+                    }
+                }
+                return;
+            }
             let v = t.tri.map(|i| projected.verts.get(i as usize).filter(|v| v.simple()));
-            let pixels = match (t.covered, v) {
-                (0, [Some(a), Some(b), Some(c)]) => {
+            let pixels = match v {
+                [Some(a), Some(b), Some(c)] => {
                     let side = |p: [i32; 3]| {
                         u64::from(
                             (p[0].max(p[1]).max(p[2]) - p[0].min(p[1]).min(p[2])).unsigned_abs() >> SUB_BITS,
@@ -396,7 +410,7 @@ fn bin_parts(
                     };
                     side([a.x, b.x, c.x]) * side([a.y, b.y, c.y]) / 2
                 }
-                (covered, _) => u64::from(covered.count_ones()),
+                _ => 0,
             };
             for ((list, rows), work) in lists.iter_mut().zip([0..cut, cut..h]).zip(&mut work) {
                 match v {
