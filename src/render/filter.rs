@@ -110,7 +110,8 @@ fn keep_covering(mesh: Projected, tris: &[Tri], keep: &mut impl FnMut(Candidate)
     let mut bits = may_draw(tris, mesh.verts, mesh.width, mesh.height, &mut known);
     while bits != 0 {
         let k = bits.trailing_zeros() as usize;
-        keep(Candidate { tri: tris[k], covered: known[k].covered, set_up: known[k].set_up });
+        let Known { covered, set_up, light } = known[k];
+        keep(Candidate { tri: tris[k], covered, set_up, light });
         bits &= bits - 1;
     }
 }
@@ -120,6 +121,7 @@ fn keep_covering(mesh: Projected, tris: &[Tri], keep: &mut impl FnMut(Candidate)
 pub(super) struct Known {
     pub covered: u32,
     pub set_up: SetUp,
+    pub light: [f32; 3],
 }
 
 /// A triangle's three vertex indices.
@@ -129,13 +131,16 @@ pub(super) type Tri = [u32; 3];
 /// box it covers: bit `r << set_up.row_bits | q` for the centre `q` columns right of and
 /// `r` rows below the first centre of its box (`fill::Triangle`'s `px0`, `py0`), over
 /// the whole raster, a row taking the fewest bits of 2, 4, 8 or 16 that hold the box's
-/// columns; with the rest of its set-up (`fill::SetUp::scan` draws it). `covered` is 0
-/// when the filter did not judge it (a triangle it kept covers at least one centre).
+/// columns; with the rest of its set-up (`fill::SetUp::scan` draws it) and its vertices'
+/// `ProjVertex::light` in its order, read with them here so that the filler need not
+/// fetch them again. `covered` is 0 when the filter did not judge it (a triangle it kept
+/// covers at least one centre), and the rest then holds nothing of use.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Candidate {
     pub tri: Tri,
     pub covered: u32,
     pub set_up: SetUp,
+    pub light: [f32; 3],
 }
 
 /// How far ahead of the span test its indices are fetched, in indices (2 KB).
@@ -307,7 +312,8 @@ impl Kernel for MayDraw<'_> {
                     let t = judged.trailing_zeros() as usize;
                     judged &= judged - 1;
                     if let Some(out) = self.known.get_mut(WIDTH * k + t) {
-                        *out = Known { covered: covered[t] as u32, set_up: set_up.lane(t) };
+                        let light = [set_up.light[0][t], set_up.light[1][t], set_up.light[2][t]];
+                        *out = Known { covered: covered[t] as u32, set_up: set_up.lane(t), light };
                     }
                 }
             }
@@ -372,6 +378,8 @@ struct Lanes<S> {
     a: [I32x8<S>; 3],
     b: [I32x8<S>; 3],
     c: [I32x8<S>; 3],
+    /// Each corner's `ProjVertex::light`.
+    light: [F32x8<S>; 3],
 }
 
 /// `Lanes::set_up`'s results, lane by lane.
@@ -383,6 +391,8 @@ struct SetUpLanes {
     /// `Basis` by field, in its order.
     basis: [[f32; WIDTH]; 7],
     z: [[f32; WIDTH]; 3],
+    /// Each corner's `ProjVertex::light`, in the triangle's order.
+    light: [[f32; WIDTH]; 3],
 }
 
 impl SetUpLanes {
@@ -437,10 +447,12 @@ impl<S: Isa> Lanes<S> {
             }
         }
         let (mut x, mut y, mut z) = ([I32x8::ZERO; 3], [I32x8::ZERO; 3], [F32x8::ZERO; 3]);
+        let mut light = [F32x8::ZERO; 3];
         for k in 0..3 {
-            let depth;
-            [x[k], y[k], depth, _] = I32x8::transpose(&rows[k]);
+            let (depth, lit);
+            [x[k], y[k], depth, lit] = I32x8::transpose(&rows[k]);
             z[k] = F32x8::from_bits(depth);
+            light[k] = F32x8::from_bits(lit);
             // Simple: `y` is not `NOT_SIMPLE`.
             ok = y[k].eq(splat(NOT_SIMPLE)).and_not(ok);
         }
@@ -482,7 +494,7 @@ impl<S: Isa> Lanes<S> {
             a[k] = (-dy).shl::<SUB_BITS>();
             b[k] = dx.shl::<SUB_BITS>();
         }
-        Lanes { judged, long, row_bits, px0, px1, py0, py1, flat, front, x, y, z, a, b, c }
+        Lanes { judged, long, row_bits, px0, px1, py0, py1, flat, front, x, y, z, light, a, b, c }
     }
 
     /// Per lane, what `fill::Triangle::planes` works out, with the same operations in the
@@ -514,6 +526,7 @@ impl<S: Isa> Lanes<S> {
             front: front.to_array(),
             basis: [f(x1), f(y1), f(x2), f(y2), f(inv_area), f(ox), f(oy)],
             z: [f(start), f(ddx), f(ddy)],
+            light: [f(self.light[0]), f(self.light[1]), f(self.light[2])],
         }
     }
 

@@ -136,7 +136,7 @@ fn only_triangles_that_draw_nothing_are_dropped() {
             assert_eq!(bits >> batch.len(), 0);
             for (i, t) in batch.iter().enumerate() {
                 let kept = bits >> i & 1 == 1;
-                let Known { covered, set_up } = known[i];
+                let Known { covered, set_up, light } = known[i];
                 let Some(v) = t.map(|i| verts.get(i as usize)).into_iter().collect::<Option<Vec<_>>>() else {
                     assert!(kept, "{t:?} has an index out of range");
                     continue;
@@ -157,6 +157,11 @@ fn only_triangles_that_draw_nothing_are_dropped() {
                 assert_eq!(covered != 0, kept && judged && draws, "{x:?} {y:?}");
                 if covered != 0 {
                     layouts[usize::from(set_up.row_bits).min(4)] += 1;
+                    // The vertices' light values come along, in the triangle's order.
+                    assert_eq!(
+                        light.map(f32::to_bits),
+                        [v[0].light, v[1].light, v[2].light].map(f32::to_bits)
+                    );
                     let z = [v[0].z, v[1].z, v[2].z];
                     let s = [0.1, 0.9, 0.4];
                     for rows in [0..h, 0..5, 5..h, 9..11] {

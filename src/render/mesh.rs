@@ -454,12 +454,13 @@ fn fill_band(
     let FillCtx { mesh, sc, w, h, .. } = cx;
     let (mut primitives, mut skipped) = (mesh.indices.map_or(sc.verts.len(), <[u32]>::len) / 3, 0);
     // A triangle, with what the filter set up when it judged it.
-    let mut one = |ix: [usize; 3], known: Option<(u32, &SetUp)>| match known {
-        Some((covered, set_up)) => fill_known(cx, &rows, ix, covered, set_up, &mut pixel),
+    let mut one = |ix: [usize; 3], known: Option<(u32, &SetUp, [f32; 3])>| match known {
+        Some((covered, set_up, light)) => fill_known(cx, &rows, ix, (covered, set_up, light), &mut pixel),
         None => skipped += usize::from(!fill_one(cx, &rows, ix, &mut pixel)),
     };
-    let mut candidate =
-        |t: &Candidate| one(t.tri.map(|i| i as usize), (t.covered != 0).then_some((t.covered, &t.set_up)));
+    let mut candidate = |t: &Candidate| {
+        one(t.tri.map(|i| i as usize), (t.covered != 0).then_some((t.covered, &t.set_up, t.light)))
+    };
     match source {
         Source::Binned => sc.bins.iter().for_each(|part| part.lists[band].iter().for_each(&mut candidate)),
         Source::Listed => {
@@ -496,24 +497,22 @@ struct FillCtx<'a, 'm> {
     cull: bool,
 }
 
-/// Fill triangle `ix`, which the filter set up (`covered`, not 0, and `set_up` are its
-/// `Candidate`'s), over the rows `rows`. Its vertices are in range and simple: the filter
-/// judged it.
+/// Fill triangle `ix`, which the filter set up (`covered`, not 0, `set_up` and the
+/// vertices' `light` are its `Candidate`'s), over the rows `rows`. Its vertices are in
+/// range and simple: the filter judged it.
 #[inline(always)]
 fn fill_known(
     cx: FillCtx,
     rows: &Range<usize>,
     ix: [usize; 3],
-    covered: u32,
-    set_up: &SetUp,
+    (covered, set_up, light): (u32, &SetUp, [f32; 3]),
     pixel: &mut impl FnMut(usize, f32, f32),
 ) {
     let front = set_up.front;
     if !front && cx.cull {
         return;
     }
-    let light = |i: usize| cx.sc.verts.get(i).map_or(0.0, |v| v.light);
-    set_up.scan(covered, cx.w, rows, || shade(cx, ix.map(light), ix, front), pixel);
+    set_up.scan(covered, cx.w, rows, || shade(cx, light, ix, front), pixel);
 }
 
 /// Fill triangle `ix` over the rows `rows`; false, drawing nothing, when it is unusable (a
