@@ -11,9 +11,10 @@
 //! triangles the filler would draw nothing from are dropped: three vertices in range and
 //! simple, less than `fill::SMALL_EXTENT` across both ways, a box of at most 32 pixel
 //! centres in rows of 2, 4, 8 or 16 (see `Candidate`), and no area or no centre covered,
-//! worked out with `fill::Triangle`'s integers (so exactly its verdicts). Such a "judged" triangle
-//! that is kept leaves set up (`Candidate`): the centres it covers, its facing and its
-//! planes, so that the filler only shades and writes its pixels (`fill::SetUp::scan`).
+//! worked out with `fill::Triangle`'s integers (so exactly its verdicts). Such a "judged"
+//! triangle that is kept leaves set up (`Candidate`): the centres it covers, its facing
+//! and its planes, so that the filler only shades and writes its pixels
+//! (`fill::SetUp::scan`).
 
 use std::ops::Range;
 
