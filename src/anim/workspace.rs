@@ -83,20 +83,21 @@ impl Workspace {
         workspace
     }
 
-    /// Sizes every buffer for `rig` and fills them with the bind pose (`evaluate_bind`),
-    /// for reading that pose and sampling matrices: the rest pose is never skinned, and
-    /// the influences are not packed for the wide kernel (which the bind pose does not
-    /// use; a later `skin` takes the portable loop, same bits). `check` builds one of
-    /// these before the viewer's first frame.
+    /// Sizes the positions for `rig` and fills them with the bind pose (`evaluate_bind`),
+    /// for reading that pose's positions and sampling matrices, not for drawing: no
+    /// normals (every primitive is as one stored without them), and the influences are
+    /// not packed for the wide kernel (a later `skin` takes the portable loop, same
+    /// positions). `check` builds one of these before the viewer's first frame.
     pub fn at_bind(rig: &Rig) -> Self {
         let mut workspace = Self::sized(rig, false);
         workspace.evaluate_bind(rig);
         workspace
     }
 
-    /// Every buffer sized for `rig`, nothing evaluated yet (the positions are the stored
-    /// ones); `pack`: the wide kernel's influences too.
-    fn sized(rig: &Rig, pack: bool) -> Self {
+    /// Every buffer sized for `rig`, nothing evaluated yet; `drawn`: the normals and the
+    /// wide kernel's influences too. The vertex buffers start zeroed, not as copies of the
+    /// stored ones: every constructor evaluates at once, and that writes every entry.
+    fn sized(rig: &Rig, drawn: bool) -> Self {
         let mut primitives = Vec::new();
         let mut packed = Vec::new();
         for (node_index, node) in rig.nodes.iter().enumerate() {
@@ -116,7 +117,7 @@ impl Workspace {
                         .filter(|&s| s < rig.skins.len() && primitive.is_skinned() && instance.is_none());
                     packed.push(
                         match (skin.and_then(|s| rig.skins.get(s)), primitive.influences.as_slice()) {
-                            (Some(skin), [set]) if pack => PackedInfluences::new(set, skin.joints.len()),
+                            (Some(skin), [set]) if drawn => PackedInfluences::new(set, skin.joints.len()),
                             _ => None,
                         },
                     );
@@ -126,8 +127,8 @@ impl Workspace {
                         primitive: primitive_index,
                         skin,
                         instance,
-                        positions: primitive.positions.to_vec(),
-                        normals: normals_buffer(primitive),
+                        positions: vec![Vec3::ZERO; primitive.positions.len()],
+                        normals: if drawn { normals_buffer(primitive) } else { Vec::new() },
                     });
                 }
             }
@@ -371,15 +372,11 @@ fn morph_active(targets: &[crate::rig::MorphTarget], weights: &[f32]) -> bool {
     targets.iter().zip(weights).any(|(_, &w)| w != 0.0 && w.is_finite())
 }
 
-/// Stored normals sized to match the positions (zero-padded if the file disagrees), or
-/// empty without normals.
+/// A normal per position (zeros past the stored ones if the file has fewer), or empty
+/// without normals.
 fn normals_buffer(primitive: &Primitive) -> Vec<Vec3> {
     match &primitive.normals {
-        Some(normals) => {
-            let mut buffer = normals.to_vec();
-            buffer.resize(primitive.positions.len(), Vec3::ZERO);
-            buffer
-        }
+        Some(_) => vec![Vec3::ZERO; primitive.positions.len()],
         None => Vec::new(),
     }
 }
@@ -548,8 +545,11 @@ mod tests {
         let mut second = Workspace::new(&rig);
         second.evaluate_bind(&rig);
         let mut first = Workspace::at_bind(&rig);
+        // Positions only: the normals the full workspace has are not made at all.
+        assert!(second.primitives.iter().any(|p| !p.normals.is_empty()));
+        assert!(first.primitives.iter().all(|p| p.normals.is_empty()));
         let bits = |ws: &Workspace| {
-            let vectors = ws.primitives.iter().flat_map(|p| p.positions.iter().chain(&p.normals));
+            let vectors = ws.primitives.iter().flat_map(|p| p.positions.iter());
             let mut out: Vec<u32> = vectors.flat_map(|v| v.to_array().map(f32::to_bits)).collect();
             let matrices = ws.globals.iter().chain(ws.joint_matrices.iter().flatten());
             out.extend(matrices.flat_map(|m| m.to_cols_array().map(f32::to_bits)));

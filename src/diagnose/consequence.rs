@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use glam::{Mat4, Vec3, Vec4};
+use glam::{Mat4, Vec3, Vec3A, Vec4};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
@@ -145,12 +145,19 @@ impl BindStart {
 }
 
 fn diagonal_of(ws: &Workspace) -> f32 {
-    let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-    for p in ws.primitives.iter().flat_map(|d| d.positions.iter()).filter(|p| p.is_finite()) {
-        lo = lo.min(*p);
-        hi = hi.max(*p);
+    // In SIMD lanes: a large rig's box is a hot loop before the viewer's first frame.
+    // Minima and maxima of finite values are exact in any width.
+    let (mut lo, mut hi) = (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
+    for d in &ws.primitives {
+        for &p in &d.positions {
+            let p = Vec3A::from(p);
+            if p.is_finite() {
+                lo = lo.min(p);
+                hi = hi.max(p);
+            }
+        }
     }
-    if lo.x <= hi.x { (hi - lo).length() } else { 0.0 }
+    if lo.x <= hi.x { Vec3::from(hi - lo).length() } else { 0.0 }
 }
 
 /// One drawn copy of a problem vertex: the node drawing it with a skin.
@@ -252,7 +259,9 @@ fn measure_from(
     }
     let mut samples = 0;
     let pairs: usize = targets.iter().map(|t| t.same.iter().filter(|s| !**s).count()).sum();
-    let times: Vec<Vec<f32>> = rig.clips.iter().map(sample_times).collect();
+    // Without a pair to measure there is no pose to sample (and the stride is 1).
+    let times: Vec<Vec<f32>> =
+        if pairs > 0 { rig.clips.iter().map(sample_times).collect() } else { Vec::new() };
     let all_poses = 1 + times.iter().map(Vec::len).sum::<usize>();
     let sample_stride = (pairs.saturating_mul(all_poses)).div_ceil(max_work.max(1)).max(1);
     if pairs > 0 {
