@@ -174,9 +174,14 @@ fn bind_mismatch(
         let (axis, angle) =
             if angle > std::f32::consts::PI { (-axis, std::f32::consts::TAU - angle) } else { (axis, angle) };
         sink.general(codes::IBM_BIND_MISMATCH, format!("/skins/{s}"), || {
+            // The root of the largest squared length: sqrt rounds monotonically, so this is
+            // the largest length exactly, with one root instead of one per vertex (the fold
+            // starts at NaN, which `max` passes over, as it does a NaN length).
             let farthest = skinned_positions(rig, s)
-                .map(|p| (common.transform_point3(p) - p).length())
-                .fold(translation.length(), f32::max);
+                .map(|p| (common.transform_point3(p) - p).length_squared())
+                .fold(f32::NAN, f32::max)
+                .sqrt()
+                .max(translation.length());
             format!(
                 "The rest pose is not the bind pose: in the rest pose the whole skinned mesh is drawn up to {:.4} \
                  scene units from where it was bound (turned {:.1} degrees about ({:.3}, {:.3}, {:.3}), scaled \

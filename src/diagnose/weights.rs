@@ -124,9 +124,7 @@ pub(crate) fn check_weights(
                     })
                     .collect(),
             };
-            for v in 0..vertices {
-                scan.vertex(&ctx, v, &mut mesh_use, sink);
-            }
+            scan.primitive(&ctx, vertices, &mut mesh_use, sink);
         }
         for &s in &skinning.skins {
             if let Some(uses) = joint_use.get_mut(s) {
@@ -194,9 +192,29 @@ fn validator_weight(w: f32, storage: WeightStorage) -> f64 {
 }
 
 impl Scan {
-    fn vertex(&mut self, ctx: &PrimitiveCtx, v: usize, mesh_use: &mut [u32], sink: &mut Sink) {
-        if !clean_single_set(ctx, v, mesh_use) {
-            self.full_vertex(ctx, v, mesh_use, sink);
+    /// Every vertex of the primitive, in order. With one influence set, each goes through
+    /// `clean_vertex` first, in a loop of its own per weight storage (so the storage is
+    /// known in it), and only a vertex it does not pass takes the full scan.
+    fn primitive(&mut self, ctx: &PrimitiveCtx, vertices: usize, mesh_use: &mut [u32], sink: &mut Sink) {
+        let ([set], &[float_check]) = (ctx.sets, ctx.float_check.as_slice()) else {
+            for v in 0..vertices {
+                self.full_vertex(ctx, v, mesh_use, sink);
+            }
+            return;
+        };
+        let mut run = |storage: WeightStorage| {
+            let clean = CleanVertex { max_joint: ctx.max_joint, storage, float_check };
+            let influences = set.joints.iter().zip(set.weights.iter()).take(vertices);
+            for (v, (joints, weights)) in influences.enumerate() {
+                if !clean.passes(joints, weights, mesh_use) {
+                    self.full_vertex(ctx, v, mesh_use, sink);
+                }
+            }
+        };
+        match set.weight_storage {
+            WeightStorage::F32 => run(WeightStorage::F32),
+            WeightStorage::U8Norm => run(WeightStorage::U8Norm),
+            WeightStorage::U16Norm => run(WeightStorage::U16Norm),
         }
     }
 
@@ -381,47 +399,50 @@ impl Scan {
 }
 
 /// The usual vertex in one pass, without the scratch vectors (the full scan was most of a
-/// large rig's wait before its first frame): one influence
-/// set and no rule fires. It takes `Scan::vertex`'s steps in its order (same sum, same
-/// threshold) and returns false, having changed nothing, wherever `vertex` would record an
-/// event or a finding, so the full scan then runs and reports it.
-fn clean_single_set(ctx: &PrimitiveCtx, v: usize, mesh_use: &mut [u32]) -> bool {
-    let ([set], &[float_check]) = (ctx.sets, ctx.float_check.as_slice()) else {
-        return false;
-    };
-    let (Some(joints), Some(weights)) = (set.joints.get(v), set.weights.get(v)) else {
-        return false;
-    };
-    let mut seen = [0u16; 4];
-    let mut n = 0;
-    let mut sum = 0.0f32;
-    let mut threshold = 0.0f64;
-    for (&joint, &raw) in joints.iter().zip(weights) {
-        if (float_check && !raw.is_finite()) || usize::from(joint) > ctx.max_joint {
-            return false;
-        }
-        let w = validator_weight(raw, set.weight_storage);
-        if w != 0.0 {
-            if w < 0.0 || seen[..n].contains(&joint) {
+/// large rig's wait before its first frame): one influence set and no rule fires.
+struct CleanVertex {
+    max_joint: usize,
+    storage: WeightStorage,
+    float_check: bool,
+}
+
+impl CleanVertex {
+    /// Takes `Scan::full_vertex`'s steps in its order (same sum, same threshold) and returns
+    /// false, having changed nothing, wherever that would record an event or a finding, so
+    /// the full scan then runs and reports it.
+    #[inline(always)]
+    fn passes(&self, joints: &[u16; 4], weights: &[f32; 4], mesh_use: &mut [u32]) -> bool {
+        let mut seen = [0u16; 4];
+        let mut n = 0;
+        let mut sum = 0.0f32;
+        let mut threshold = 0.0f64;
+        for (&joint, &raw) in joints.iter().zip(weights) {
+            if (self.float_check && !raw.is_finite()) || usize::from(joint) > self.max_joint {
                 return false;
             }
-            seen[n] = joint;
-            n += 1;
-            sum = (f64::from(sum) + w) as f32;
-            threshold += 2e-7;
-        } else if joint != 0 {
+            let w = validator_weight(raw, self.storage);
+            if w != 0.0 {
+                if w < 0.0 || seen[..n].contains(&joint) {
+                    return false;
+                }
+                seen[n] = joint;
+                n += 1;
+                sum = (f64::from(sum) + w) as f32;
+                threshold += 2e-7;
+            } else if joint != 0 {
+                return false;
+            }
+        }
+        if (f64::from(sum) - 1.0).abs() > threshold {
             return false;
         }
-    }
-    if (f64::from(sum) - 1.0).abs() > threshold {
-        return false;
-    }
-    for &joint in &seen[..n] {
-        if let Some(uses) = mesh_use.get_mut(usize::from(joint)) {
-            *uses += 1;
+        for &joint in &seen[..n] {
+            if let Some(uses) = mesh_use.get_mut(usize::from(joint)) {
+                *uses += 1;
+            }
         }
+        true
     }
-    true
 }
 
 fn vertex_finding(
@@ -487,9 +508,10 @@ mod tests {
                     limiting_skin: 0,
                     float_check: vec![float_check],
                 };
-                for v in 0..rows.len() {
+                for (v, (joints, weights)) in rows.iter().enumerate() {
                     let mut fast_use = [0u32; 4];
-                    let accepted = clean_single_set(&ctx, v, &mut fast_use);
+                    let clean = CleanVertex { max_joint: ctx.max_joint, storage, float_check };
+                    let accepted = clean.passes(joints, weights, &mut fast_use);
                     // The full scan alone: its own sets of events, sums and counts.
                     let mut full_use = [0u32; 4];
                     let mut scan = Scan::default();
