@@ -363,6 +363,8 @@ struct Lanes<S> {
     judged: I32x8<S>,
     /// Set where `judged` and the box needs more than 16 bits.
     long: I32x8<S>,
+    /// The bits each judged box needs (rows times a row's bits); 0 where not judged.
+    bits: I32x8<S>,
     /// A row's bits, log 2: 1 to 4 (rows of 2, 4, 8 or 16 bits); from 5 on, not judged.
     row_bits: I32x8<S>,
     px0: I32x8<S>,
@@ -475,6 +477,7 @@ impl<S: Isa> Lanes<S> {
         let bits = rows.shl_by(row_bits);
         let judged = small & row_bits.gt(splat(4)).and_not(splat(33).gt(bits));
         let long = bits.gt(splat(16)) & judged;
+        let bits = bits & judged;
         // Small sides are below 2^12: products below 2^24 (other lanes may wrap; unused).
         let area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
         let flat = area.eq(I32x8::ZERO);
@@ -495,7 +498,7 @@ impl<S: Isa> Lanes<S> {
             a[k] = (-dy).shl::<SUB_BITS>();
             b[k] = dx.shl::<SUB_BITS>();
         }
-        Lanes { judged, long, row_bits, px0, px1, py0, py1, flat, front, x, y, z, light, a, b, c }
+        Lanes { judged, long, bits, row_bits, px0, px1, py0, py1, flat, front, x, y, z, light, a, b, c }
     }
 
     /// Per lane, what `fill::Triangle::planes` works out, with the same operations in the
@@ -534,7 +537,9 @@ impl<S: Isa> Lanes<S> {
     /// Per lane, the centres of the box (at most 32 for a judged triangle) that the
     /// triangle covers: bit `r << row_bits | q` for the centre `q` columns right of and
     /// `r` rows below the first, from the edge functions there, as the filler evaluates
-    /// them. Bits 16 to 31 only in blocks that have a `long` lane: most blocks need 16.
+    /// them. Only as many bits as the block's widest judged box needs are worked out (4,
+    /// 8, 16 or 32): the rest are outside every judged box, where `centres` clears them.
+    /// Most of a dense mesh's boxes hold one or two centres.
     #[inline(always)]
     fn covered(&self) -> I32x8<S> {
         let Lanes { a, b, c, row_bits, .. } = *self;
@@ -558,12 +563,20 @@ impl<S: Isa> Lanes<S> {
         let [at2, at4, at8] = at;
         let steps = [a, at2, at4, at8];
         let mut e = c;
-        let mut out = sixteen(&mut e, 0, &steps, I32x8::ZERO);
-        if self.long.any() {
-            // Bit 16 starts a row of every width.
-            e = step(e, wrap);
-            out = sixteen(&mut e, 16, &steps, out);
-        }
+        let most = |n: i32| !self.bits.gt(splat(n)).any();
+        let out = if most(4) {
+            first_bits::<S, 4>(&mut e, 0, &steps, I32x8::ZERO)
+        } else if most(8) {
+            first_bits::<S, 8>(&mut e, 0, &steps, I32x8::ZERO)
+        } else {
+            let mut out = first_bits::<S, 16>(&mut e, 0, &steps, I32x8::ZERO);
+            if self.long.any() {
+                // Bit 16 starts a row of every width.
+                e = step(e, wrap);
+                out = first_bits::<S, 16>(&mut e, 16, &steps, out);
+            }
+            out
+        };
         out.and_not(self.centres())
     }
 
@@ -600,14 +613,19 @@ fn within<S: Isa>(n: i32, lo: I32x8<S>, hi: I32x8<S>) -> I32x8<S> {
     I32x8::splat(n).gt(hi - lo)
 }
 
-/// `out` with bits `first..first + 16` of `Lanes::covered` set where a centre is not
+/// `out` with bits `first..first + N` of `Lanes::covered` set where a centre is not
 /// covered, `e` holding the edge values at bit `first` (and left at the last bit's).
 /// `steps` lead to a bit that starts no row, a row of 2 bits (not 4), of 4 (not 8) and of
 /// 8 (not 16). A loop of constant length, which the compiler unrolls.
 #[inline(always)]
-fn sixteen<S: Isa>(e: &mut [I32x8<S>; 3], first: i32, steps: &[[I32x8<S>; 3]; 4], out: I32x8<S>) -> I32x8<S> {
+fn first_bits<S: Isa, const N: i32>(
+    e: &mut [I32x8<S>; 3],
+    first: i32,
+    steps: &[[I32x8<S>; 3]; 4],
+    out: I32x8<S>,
+) -> I32x8<S> {
     let mut out = outside(e, first, out);
-    for p in 1..16 {
+    for p in 1..N {
         let starts = if p % 8 == 0 {
             3
         } else if p % 4 == 0 {
