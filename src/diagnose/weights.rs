@@ -193,8 +193,8 @@ fn validator_weight(w: f32, storage: WeightStorage) -> f64 {
 
 impl Scan {
     /// Every vertex of the primitive, in order. With one influence set, each goes through
-    /// `clean_vertex` first, in a loop of its own per weight storage (so the storage is
-    /// known in it), and only a vertex it does not pass takes the full scan.
+    /// `CleanVertex::passes` first, in a loop per weight storage (so that the compiler can
+    /// fix the storage in each), and only a vertex it does not pass takes the full scan.
     fn primitive(&mut self, ctx: &PrimitiveCtx, vertices: usize, mesh_use: &mut [u32], sink: &mut Sink) {
         let ([set], &[float_check]) = (ctx.sets, ctx.float_check.as_slice()) else {
             for v in 0..vertices {
