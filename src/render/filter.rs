@@ -361,8 +361,6 @@ impl Screen<'_> {
 struct Lanes<S> {
     /// Set where `small` and the box's centres fit 32 bits in rows of `1 << row_bits`.
     judged: I32x8<S>,
-    /// Set where `judged` and the box needs more than 16 bits.
-    long: I32x8<S>,
     /// The bits each judged box needs (rows times a row's bits); 0 where not judged.
     bits: I32x8<S>,
     /// A row's bits, log 2: 1 to 4 (rows of 2, 4, 8 or 16 bits); from 5 on, not judged.
@@ -470,13 +468,11 @@ impl<S: Isa> Lanes<S> {
         let py0 = (y_min + splat(SUB as i32 - 1 - HALF)).shr::<SUB_BITS>().max(I32x8::ZERO);
         let py1 = (y_max - splat(HALF)).shr::<SUB_BITS>().min(splat(screen.max_row));
         // Rows of 2, 4, 8 or 16 bits, the fewest that hold the box's columns; a box whose
-        // rows then fit 32 bits is judged (one with no centre too: a first past its last),
-        // `long` where they need more than 16.
+        // rows then fit 32 bits is judged (one with no centre too: a first past its last).
         let (cols, rows) = (px1 - px0 + splat(1), (py1 - py0 + splat(1)).max(I32x8::ZERO));
         let row_bits = [2, 4, 8, 16].iter().fold(splat(1), |bits, &n| bits - cols.gt(splat(n)));
         let bits = rows.shl_by(row_bits);
         let judged = small & row_bits.gt(splat(4)).and_not(splat(33).gt(bits));
-        let long = bits.gt(splat(16)) & judged;
         let bits = bits & judged;
         // Small sides are below 2^12: products below 2^24 (other lanes may wrap; unused).
         let area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
@@ -498,7 +494,7 @@ impl<S: Isa> Lanes<S> {
             a[k] = (-dy).shl::<SUB_BITS>();
             b[k] = dx.shl::<SUB_BITS>();
         }
-        Lanes { judged, long, bits, row_bits, px0, px1, py0, py1, flat, front, x, y, z, light, a, b, c }
+        Lanes { judged, bits, row_bits, px0, px1, py0, py1, flat, front, x, y, z, light, a, b, c }
     }
 
     /// Per lane, what `fill::Triangle::planes` works out, with the same operations in the
@@ -570,7 +566,7 @@ impl<S: Isa> Lanes<S> {
             first_bits::<S, 8>(&mut e, 0, &steps, I32x8::ZERO)
         } else {
             let mut out = first_bits::<S, 16>(&mut e, 0, &steps, I32x8::ZERO);
-            if self.long.any() {
+            if !most(16) {
                 // Bit 16 starts a row of every width.
                 e = step(e, wrap);
                 out = first_bits::<S, 16>(&mut e, 16, &steps, out);
