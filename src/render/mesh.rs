@@ -20,7 +20,7 @@ use super::camera::Camera;
 use super::canvas::Canvas;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
 use super::color::Rgb;
-use super::fill::{SPAN_MAX_SIDE, SUB_BITS, SetUp, Triangle, box_has_centre};
+use super::fill::{SPAN_MAX_SIDE, SUB_BITS, Triangle, box_has_centre};
 use super::filter::{Candidate, Projected, for_each_candidate};
 use super::line;
 use super::project::{ProjVertex, Projection, Scratch, State, project_all, to_screen};
@@ -453,13 +453,10 @@ fn fill_band(
 ) -> DrawStats {
     let FillCtx { mesh, sc, w, h, .. } = cx;
     let (mut primitives, mut skipped) = (mesh.indices.map_or(sc.verts.len(), <[u32]>::len) / 3, 0);
-    // A triangle, with what the filter set up when it judged it.
-    let mut one = |ix: [usize; 3], known: Option<(u32, &SetUp, [f32; 3])>| match known {
-        Some((covered, set_up, light)) => fill_known(cx, &rows, ix, (covered, set_up, light), &mut pixel),
-        None => skipped += usize::from(!fill_one(cx, &rows, ix, &mut pixel)),
-    };
-    let mut candidate = |t: &Candidate| {
-        one(t.tri.map(|i| i as usize), (t.covered != 0).then_some((t.covered, &t.set_up, t.light)))
+    // What the filter judged comes set up; the rest is filled from its vertices.
+    let mut candidate = |t: &Candidate| match t.covered {
+        0 => skipped += usize::from(!fill_one(cx, &rows, t.tri.map(|i| i as usize), &mut pixel)),
+        _ => fill_known(cx, &rows, t, &mut pixel),
     };
     match source {
         Source::Binned => sc.bins.iter().for_each(|part| part.lists[band].iter().for_each(&mut candidate)),
@@ -471,7 +468,7 @@ fn fill_band(
             primitives = 0;
             for_each_triangle(mesh.topology, mesh.indices, sc.verts.len(), |ix| {
                 primitives += 1;
-                one(ix, None);
+                skipped += usize::from(!fill_one(cx, &rows, ix, &mut pixel));
             });
         }
     }
@@ -497,22 +494,16 @@ struct FillCtx<'a, 'm> {
     cull: bool,
 }
 
-/// Fill triangle `ix`, which the filter set up (`covered`, not 0, `set_up` and the
-/// vertices' `light` are its `Candidate`'s), over the rows `rows`. Its vertices are in
-/// range and simple: the filter judged it.
+/// Fill the triangle the filter judged and set up (`t.covered` is not 0) over the rows
+/// `rows`. Its vertices are in range and simple, and their light values come with it.
 #[inline(always)]
-fn fill_known(
-    cx: FillCtx,
-    rows: &Range<usize>,
-    ix: [usize; 3],
-    (covered, set_up, light): (u32, &SetUp, [f32; 3]),
-    pixel: &mut impl FnMut(usize, f32, f32),
-) {
-    let front = set_up.front;
+fn fill_known(cx: FillCtx, rows: &Range<usize>, t: &Candidate, pixel: &mut impl FnMut(usize, f32, f32)) {
+    let front = t.set_up.front;
     if !front && cx.cull {
         return;
     }
-    set_up.scan(covered, cx.w, rows, || shade(cx, light, ix, front), pixel);
+    let ix = t.tri.map(|i| i as usize);
+    t.set_up.scan(t.covered, cx.w, rows, || shade(cx, t.light, ix, front), pixel);
 }
 
 /// Fill triangle `ix` over the rows `rows`; false, drawing nothing, when it is unusable (a
