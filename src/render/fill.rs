@@ -20,7 +20,7 @@ use std::ops::Range;
 
 use glam::Vec3;
 
-use crate::lanes::{I32x8, Portable};
+use crate::lanes::{I32x8, Isa, Portable, WIDTH};
 
 pub(super) const SUB_BITS: u32 = 8;
 /// Sub-pixel steps per pixel of the snapped coordinates.
@@ -149,14 +149,19 @@ impl Basis {
     }
 }
 
-/// A small triangle the filter set up whole (`filter::Candidate`): the first candidate
-/// centre of its box, its facing, its plane basis and its depth plane.
+/// A triangle the filter set up whole (`filter::Candidate`): the first candidate centre
+/// of its box, its facing, its plane basis and its depth plane, and how its covered
+/// centres are kept.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(super) struct SetUp {
     pub px0: u16,
     pub py0: u16,
     /// A row's bits in the covered centres, log 2 (see `scan`).
     pub row_bits: u8,
+    /// For one kept as row masks (see `scan_rows`), the first kept row less `py0`, and
+    /// how many are kept (0: the covered centres are bits, see `scan`).
+    pub skip: u8,
+    pub rows: u8,
     pub front: bool,
     pub basis: Basis,
     pub z: Plane,
@@ -199,6 +204,35 @@ impl SetUp {
             f((py0 + row) * width + px0 + q, at_column(z, z_plane, q), at_column(s, s_plane, q));
         }
     }
+
+    /// `scan` for a triangle whose covered centres are kept as row masks: `masks[r]` has
+    /// bit `q` set for the centre `q` columns right of the first in box row `skip + r`.
+    #[inline]
+    pub(super) fn scan_rows(
+        &self,
+        masks: &[u32],
+        width: usize,
+        rows: &Range<usize>,
+        s: impl Fn() -> [f32; 3],
+        mut f: impl FnMut(usize, f32, f32),
+    ) {
+        let py0 = usize::from(self.py0);
+        let first = py0 + usize::from(self.skip);
+        let (lo, hi) = (rows.start.max(first), rows.end.min(first + masks.len()));
+        let Some(band) = masks.get(lo.wrapping_sub(first)..hi.wrapping_sub(first)) else {
+            return;
+        };
+        if band.iter().all(|&m| m == 0) {
+            return;
+        }
+        let s = s();
+        let s = if self.front { [s[0], s[2], s[1]] } else { s };
+        let planes = (self.z, self.basis.plane(s));
+        let at = (py0, usize::from(self.px0), width);
+        for (py, &mask) in (lo..).zip(band) {
+            draw_run(py, mask, at, planes, &mut f);
+        }
+    }
 }
 
 /// Edge functions: per-pixel steps along x (`a`) and y (`b`), and the values at the box's
@@ -214,8 +248,9 @@ pub(super) struct Triangle {
     /// Which input vertex each of `x`, `y`, `z` came from (orientation may swap two).
     order: [usize; 3],
     front: bool,
-    /// Spans less than `SMALL_EXTENT` both ways: its edge values fit `i32` (see `scan_masks`).
-    small: bool,
+    /// Spans less than `MASK_EXTENT` both ways and its box at most `MASK_COLS` columns
+    /// wide: scanned as row masks in `i32` (see `scan_masks`).
+    masked: bool,
     width: usize,
     px0: usize,
     px1: usize,
@@ -290,13 +325,14 @@ impl Triangle {
             order.swap(1, 2);
         }
         let extent = |v: [i64; 3]| v[0].max(v[1]).max(v[2]) - v[0].min(v[1]).min(v[2]);
+        let masked = extent(x) < MASK_EXTENT && extent(y) < MASK_EXTENT && px1 - px0 < MASK_COLS as i64;
         Some(Triangle {
             x,
             y,
             z,
             order,
             front,
-            small: extent(x) < SMALL_EXTENT && extent(y) < SMALL_EXTENT,
+            masked,
             width,
             px0: px0 as usize,
             px1: px1 as usize,
@@ -364,15 +400,13 @@ impl Triangle {
     pub(super) fn scan_box(&self, s: impl Fn() -> [f32; 3], f: impl FnMut(usize, f32, f32)) {
         let edges = self.edges();
         let planes = || self.planes(s());
-        match (self.small, self.px1 - self.px0 + 1) {
-            // The narrowest lanes that hold the box.
-            (true, 0..=8) => self.scan_masks::<1>(edges, planes, f),
-            (true, _) => self.scan_masks::<2>(edges, planes, f),
-            (false, _) => self.scan_rows(edges, planes, f),
+        match self.masked {
+            true => self.scan_masks(edges, planes, f),
+            false => self.scan_rows(edges, planes, f),
         }
     }
 
-    /// `scan_box` for a triangle that is not small, in `i64` (any size), the planes set up
+    /// `scan_box` for a triangle that is not masked, in `i64` (any size), the planes set up
     /// at the first covered centre. A row's covered centres are one run (each edge
     /// function is linear along the row, so each keeps a half-line of it). Where each
     /// edge crosses zero along the row is worked out in `f64` and widened by a column
@@ -435,65 +469,94 @@ impl Triangle {
         }
     }
 
-    /// `scan_box` for a small triangle whose box is at most `8 * N` columns wide: each
-    /// row's coverage is one bit mask worked out for all its columns at once, with no
-    /// branch per pixel (whose outcome, on slivers, is a coin toss), and the attribute
-    /// planes are set up at the first covered pixel. The edge values fit `i32`: the
-    /// triangle spans less than `SMALL_EXTENT` (2^12) both ways, so each edge's steps are
-    /// below 2^20 per pixel and every value of the box below 2^27.
+    /// `scan_box` for a masked triangle: every row's coverage first (`row_masks`), then
+    /// the covered centres alone, the planes set up only when there is one.
     #[inline(always)]
-    fn scan_masks<const N: usize>(
+    fn scan_masks(
         &self,
         (a, b, c): Edges<i64>,
         planes: impl Fn() -> (Plane, Plane),
         mut f: impl FnMut(usize, f32, f32),
     ) {
         let (a, b, c) = (a.map(|v| v as i32), b.map(|v| v as i32), c.map(|v| v as i32));
-        let keep = (1u32 << (self.px1 - self.px0 + 1)) - 1;
-        let lanes = ColumnLanes::<N>::new(a);
         let first_row = (self.row0 - self.py0) as i32;
-        let mut e = [c[0] + b[0] * first_row, c[1] + b[1] * first_row, c[2] + b[2] * first_row];
-        let scanned = self.row1 - self.row0 + 1;
-        let cell = |row: usize, q: usize, (z_plane, s_plane): (Plane, Plane)| {
-            let (z, s) = (row_start(z_plane, row), row_start(s_plane, row));
-            (at_column(z, z_plane, q), at_column(s, s_plane, q))
-        };
-        if N == 1 && scanned <= 8 {
-            // At most 8 x 8 centres: every row's mask first, with no branch, then the
-            // covered centres alone (most of these boxes hold one or two).
-            let mut all = 0;
-            for r in 0..scanned {
-                all |= u64::from(lanes.covered(e) & keep) << (8 * r);
-                e = [e[0] + b[0], e[1] + b[1], e[2] + b[2]];
-            }
-            if all == 0 {
-                return;
-            }
-            let planes = planes();
-            while all != 0 {
-                let bit = all.trailing_zeros() as usize;
-                all &= all - 1;
-                let (py, q) = (self.row0 + (bit >> 3), bit & 7);
-                let (z, s) = cell(py - self.py0, q, planes);
-                f(py * self.width + self.px0 + q, z, s);
-            }
+        let e = [c[0] + b[0] * first_row, c[1] + b[1] * first_row, c[2] + b[2] * first_row];
+        let mut masks = [0u32; MASK_ROWS];
+        let (cols, rows) = (self.px1 - self.px0 + 1, self.row1 - self.row0 + 1);
+        let mut covered = row_masks::<Portable>((a, b, e), cols, rows, &mut masks);
+        if covered == 0 {
             return;
         }
-        let mut set_up = None;
-        for py in self.row0..=self.row1 {
-            let mask = lanes.covered(e) & keep;
-            e = [e[0] + b[0], e[1] + b[1], e[2] + b[2]];
-            if mask == 0 {
-                continue;
-            }
-            let planes = *set_up.get_or_insert_with(&planes);
-            // The covered columns are one run (the triangle is convex).
-            let (first, last) = (mask.trailing_zeros() as usize, 31 - mask.leading_zeros() as usize);
-            for q in first..=last {
-                let (z, s) = cell(py - self.py0, q, planes);
-                f(py * self.width + self.px0 + q, z, s);
-            }
+        let (planes, at) = (planes(), (self.py0, self.px0, self.width));
+        while covered != 0 {
+            let r = covered.trailing_zeros() as usize;
+            covered &= covered - 1;
+            draw_run(self.row0 + r, masks[r], at, planes, &mut f);
         }
+    }
+}
+
+/// The covered centres of `rows` rows (at most `MASK_ROWS`) of a box `cols` columns wide
+/// (1 to `MASK_COLS`), from the edges' steps per column and per row and their values at
+/// its first centre (`Edges`): bit `q` of `masks[r]` is set when all three edge values at
+/// column `q` of row `r` are at least zero. Returns bit `r` set when `masks[r]` is not 0.
+/// Every centre is tested, eight columns at a time, with no branch on the outcome (on
+/// slivers, a coin toss). The values fit `i32` for a masked triangle: it spans less than
+/// `MASK_EXTENT` (2^14) both ways, so each edge's steps are below 2^22 per pixel and every
+/// value of the box, and of the columns past it up to `MASK_COLS`, below 2^30.
+#[inline(always)]
+pub(super) fn row_masks<S: Isa>(
+    (a, b, e): Edges<i32>,
+    cols: usize,
+    rows: usize,
+    masks: &mut [u32; MASK_ROWS],
+) -> u64 {
+    let cols = cols.clamp(1, MASK_COLS);
+    let keep = u32::MAX >> (32 - cols);
+    // Each edge's steps across the columns, eight columns to a group.
+    let column = I32x8::<S>::new([0, 1, 2, 3, 4, 5, 6, 7]);
+    let mut groups = [[I32x8::<S>::ZERO; 3]; MASK_COLS / WIDTH];
+    for k in 0..3 {
+        groups[0][k] = column * I32x8::splat(a[k]);
+        for g in 1..groups.len() {
+            groups[g][k] = groups[g - 1][k] + I32x8::splat(a[k].wrapping_mul(WIDTH as i32));
+        }
+    }
+    let mut e = e;
+    let mut covered = 0;
+    for (r, mask) in masks.iter_mut().enumerate().take(rows) {
+        // The sign bits of the or of the three edge values are the uncovered centres.
+        let mut uncovered = 0;
+        for (g, steps) in groups.iter().enumerate().take(cols.div_ceil(WIDTH)) {
+            let value = |k: usize| I32x8::splat(e[k]) + steps[k];
+            uncovered |= (value(0) | value(1) | value(2)).bitmask() << (WIDTH * g);
+        }
+        *mask = !uncovered & keep;
+        covered |= u64::from(*mask != 0) << r;
+        e = [e[0].wrapping_add(b[0]), e[1].wrapping_add(b[1]), e[2].wrapping_add(b[2])];
+    }
+    covered
+}
+
+/// Call `f(pixel index, z, s)` for the centres of raster row `py` in `mask` (bit `q`: `q`
+/// columns right of `px0`), the attribute planes anchored at box row `py0`, in a raster
+/// `width` wide. The covered columns are one run (a triangle is convex).
+#[inline(always)]
+fn draw_run(
+    py: usize,
+    mask: u32,
+    (py0, px0, width): (usize, usize, usize),
+    (z_plane, s_plane): (Plane, Plane),
+    f: &mut impl FnMut(usize, f32, f32),
+) {
+    if mask == 0 {
+        return;
+    }
+    let row = py - py0;
+    let (z, s) = (row_start(z_plane, row), row_start(s_plane, row));
+    let (first, last) = (mask.trailing_zeros() as usize, 31 - mask.leading_zeros() as usize);
+    for q in first..=last {
+        f(py * width + px0 + q, at_column(z, z_plane, q), at_column(s, s_plane, q));
     }
 }
 
@@ -512,45 +575,15 @@ fn at_column(row_value: f32, (_, per_column, _): Plane, q: usize) -> f32 {
 }
 
 /// Triangles spanning less than this (in snapped units, 16 pixels) both ways are small:
-/// their boxes are at most 16 columns wide.
+/// their boxes are at most 16 columns wide (the filter judges only these).
 pub(super) const SMALL_EXTENT: i64 = 16 * SUB;
 
-/// The three edges' steps across the first `8 * N` columns of a row (`a[k] * q`), set up
-/// once per small triangle; `covered` turns a row's first-column edge values into the bit
-/// mask of its covered columns (bit q: all three `e[k] + a[k] * q` at least zero), all
-/// columns at once. The filler runs outside `lanes::run`: these are the portable lanes,
-/// which the baseline vectorises.
-#[derive(Clone, Copy)]
-struct ColumnLanes<const N: usize> {
-    steps: [[I32x8<Portable>; N]; 3],
-}
-
-impl<const N: usize> ColumnLanes<N> {
-    #[inline(always)]
-    fn new(a: [i32; 3]) -> Self {
-        let column = I32x8::new([0, 1, 2, 3, 4, 5, 6, 7]);
-        let steps = a.map(|a| {
-            let mut steps = [I32x8::ZERO; N];
-            for (g, s) in steps.iter_mut().enumerate() {
-                *s = I32x8::splat(a) * (column + I32x8::splat(8 * g as i32));
-            }
-            steps
-        });
-        ColumnLanes { steps }
-    }
-
-    /// The sign bits of the or of the three edge values are the uncovered columns.
-    #[inline(always)]
-    fn covered(&self, e: [i32; 3]) -> u32 {
-        let e = e.map(I32x8::splat);
-        let mut uncovered = 0;
-        for g in 0..N {
-            let or = (e[0] + self.steps[0][g]) | (e[1] + self.steps[1][g]) | (e[2] + self.steps[2][g]);
-            uncovered |= or.bitmask() << (8 * g);
-        }
-        !uncovered
-    }
-}
+/// Triangles spanning less than this (in snapped units, 64 pixels) both ways, whose boxes
+/// are at most `MASK_COLS` wide, are scanned as row masks (`Triangle::scan_masks`): their
+/// boxes have at most `MASK_ROWS` rows.
+pub(super) const MASK_EXTENT: i64 = 64 * SUB;
+pub(super) const MASK_COLS: usize = 32;
+pub(super) const MASK_ROWS: usize = 64;
 
 #[cfg(test)]
 #[path = "fill_tests.rs"]

@@ -18,7 +18,10 @@
 
 use std::ops::Range;
 
-use super::fill::{Basis, SMALL_EXTENT, SPAN_ANY, SPAN_MAX_SIDE, SUB, SUB_BITS, SetUp, spans_hold_centre};
+use super::fill::{
+    Basis, MASK_COLS, MASK_EXTENT, MASK_ROWS, SMALL_EXTENT, SPAN_ANY, SPAN_MAX_SIDE, SUB, SUB_BITS, SetUp,
+    row_masks, spans_hold_centre,
+};
 use super::vertex::{NOT_SIMPLE, ProjVertex};
 use crate::lanes::{self, F32x8, I16x16, I32x8, Indexed, Isa, Kernel, WIDTH};
 
@@ -40,16 +43,18 @@ pub(super) struct Projected<'a> {
 /// that may draw into the raster of `mesh`. A triangle with a vertex out of range or not
 /// simple is passed on, so that the caller's full checks see it. Triangles that pass the
 /// span test wait in batches for `may_draw`, whose coverage comes with each (see
-/// `Candidate`).
+/// `Candidate`); the row masks of those kept as such are appended to `masks`, which
+/// `keep` is handed with each.
 #[inline(always)]
 pub(super) fn for_each_candidate(
     indices: Option<&[u32]>,
     range: Range<usize>,
     mesh: Projected,
-    keep: impl FnMut(Candidate),
+    masks: &mut Vec<u32>,
+    keep: impl FnMut(Candidate, &[u32]),
 ) {
     let mut keep = keep;
-    filter(indices, range, mesh, &mut |tris: &[Tri]| keep_covering(mesh, tris, &mut keep));
+    filter(indices, range, mesh, &mut |tris: &[Tri]| keep_covering(mesh, tris, masks, &mut keep));
 }
 
 /// The span test over `range`, its passes handed to `sink` in batches, in draw order.
@@ -106,13 +111,18 @@ fn filter(indices: Option<&[u32]>, range: Range<usize>, mesh: Projected, sink: &
 
 /// Call `keep` with those of `tris` (at most `BATCH`) that may cover a pixel centre.
 #[inline(always)]
-fn keep_covering(mesh: Projected, tris: &[Tri], keep: &mut impl FnMut(Candidate)) {
+fn keep_covering(
+    mesh: Projected,
+    tris: &[Tri],
+    masks: &mut Vec<u32>,
+    keep: &mut impl FnMut(Candidate, &[u32]),
+) {
     let mut known = [Known::default(); BATCH];
-    let mut bits = may_draw(tris, mesh.verts, mesh.width, mesh.height, &mut known);
+    let mut bits = may_draw(tris, mesh.verts, mesh.width, mesh.height, &mut known, masks);
     while bits != 0 {
         let k = bits.trailing_zeros() as usize;
         let Known { covered, set_up, light } = known[k];
-        keep(Candidate { tri: tris[k], covered, set_up, light });
+        keep(Candidate { tri: tris[k], covered, set_up, light }, masks);
         bits &= bits - 1;
     }
 }
@@ -134,14 +144,41 @@ pub(super) type Tri = [u32; 3];
 /// the whole raster, a row taking the fewest bits of 2, 4, 8 or 16 that hold the box's
 /// columns; with the rest of its set-up (`fill::SetUp::scan` draws it) and its vertices'
 /// `ProjVertex::light` in its order, read with them here so that the filler need not
-/// fetch them again. `covered` is 0 when the filter did not judge it (a triangle it kept
-/// covers at least one centre), and the rest then holds nothing of use.
+/// fetch them again. A larger one (see `Lanes::masked`) keeps its covered centres as
+/// `set_up.rows` row masks from `covered` on in the masks the filter wrote
+/// (`fill::SetUp::scan_rows`). Neither (`judged` false), the rest holds nothing of use.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Candidate {
     pub tri: Tri,
     pub covered: u32,
     pub set_up: SetUp,
     pub light: [f32; 3],
+}
+
+impl Candidate {
+    /// Whether the filter set it up (a triangle it kept covers at least one centre).
+    #[inline(always)]
+    pub(super) fn judged(&self) -> bool {
+        self.covered != 0 || self.set_up.rows != 0
+    }
+
+    /// For a judged triangle: the first and last raster rows it covers a centre of, and
+    /// how many centres it covers, its row masks read from `masks`.
+    #[inline(always)]
+    pub(super) fn extent(&self, masks: &[u32]) -> (usize, usize, u32) {
+        let py0 = usize::from(self.set_up.py0);
+        if self.set_up.rows != 0 {
+            let first = py0 + usize::from(self.set_up.skip);
+            let at = self.covered as usize;
+            let kept = masks.get(at..at + usize::from(self.set_up.rows)).unwrap_or(&[]);
+            let covered = kept.iter().map(|m| m.count_ones()).sum();
+            return (first, first + usize::from(self.set_up.rows) - 1, covered);
+        }
+        let row_bits = u32::from(self.set_up.row_bits);
+        let first = py0 + (self.covered.trailing_zeros() >> row_bits) as usize;
+        let last = py0 + ((31 - self.covered.leading_zeros()) >> row_bits) as usize;
+        (first, last, self.covered.count_ones())
+    }
 }
 
 /// How far ahead of the span test its indices are fetched, in indices (2 KB).
@@ -271,8 +308,15 @@ fn span_test8<S: Isa>(span: impl Fn(usize) -> u64) -> u32 {
 /// Bit `i` set unless `tris[i]` (at most 64 of them) is sure to draw nothing on the
 /// `width` x `height` raster (see the module comment): all set when the raster or the
 /// vertices are too big for the lanes. `known[i]` gets what was worked out for a kept
-/// triangle (see `Candidate`).
-fn may_draw(tris: &[Tri], verts: &[ProjVertex], width: usize, height: usize, known: &mut [Known; 64]) -> u64 {
+/// triangle (see `Candidate`), row masks appended to `masks`.
+fn may_draw(
+    tris: &[Tri],
+    verts: &[ProjVertex],
+    width: usize,
+    height: usize,
+    known: &mut [Known; 64],
+    masks: &mut Vec<u32>,
+) -> u64 {
     let all = if tris.len() >= 64 { u64::MAX } else { (1u64 << tris.len()) - 1 };
     *known = [Known::default(); 64];
     let Some(screen) = Screen::new(verts, width, height) else {
@@ -282,7 +326,7 @@ fn may_draw(tris: &[Tri], verts: &[ProjVertex], width: usize, height: usize, kno
         return all;
     }
     // Lanes past the end were padding.
-    lanes::run(MayDraw { screen, tris, known }) & all
+    lanes::run(MayDraw { screen, tris, known, masks }) & all
 }
 
 /// `may_draw`'s bits and masks for `tris` (at most 64), block by block; lanes past the
@@ -291,6 +335,7 @@ struct MayDraw<'a> {
     screen: Screen<'a>,
     tris: &'a [Tri],
     known: &'a mut [Known; 64],
+    masks: &'a mut Vec<u32>,
 }
 
 impl Kernel for MayDraw<'_> {
@@ -301,25 +346,82 @@ impl Kernel for MayDraw<'_> {
         for (k, block) in self.tris.chunks(WIDTH).enumerate() {
             let l = Lanes::<S>::new(&self.screen, padded(block, &mut pad));
             let covered = l.covered();
-            let m = !l.dropped(covered).bitmask() & 0xff;
-            bits |= u64::from(m) << (8 * k);
-            // The kept judged triangles' set-ups, worked out eight at a time, written one
-            // by one.
-            let mut judged = (l.judged.bitmask() & m) as u64;
-            if judged != 0 {
-                let covered = covered.to_array();
+            let mut m = !l.dropped(covered).bitmask() & 0xff;
+            // The kept judged and masked triangles' set-ups, worked out eight at a time,
+            // written one by one; a masked one that covers no centre is dropped.
+            let (judged, masked) = (l.judged.bitmask() & m, l.masked.bitmask() & m);
+            if judged | masked != 0 {
                 let set_up = l.set_up();
-                while judged != 0 {
-                    let t = judged.trailing_zeros() as usize;
-                    judged &= judged - 1;
+                let light = |t: usize| [set_up.light[0][t], set_up.light[1][t], set_up.light[2][t]];
+                let covered = covered.to_array();
+                for t in Bits(judged) {
                     if let Some(out) = self.known.get_mut(WIDTH * k + t) {
-                        let light = [set_up.light[0][t], set_up.light[1][t], set_up.light[2][t]];
-                        *out = Known { covered: covered[t] as u32, set_up: set_up.lane(t), light };
+                        *out = Known { covered: covered[t] as u32, set_up: set_up.lane(t), light: light(t) };
+                    }
+                }
+                if masked != 0 {
+                    let edges = l.edges();
+                    for t in Bits(masked) {
+                        let at = self.masks.len() as u32;
+                        match edges.row_masks::<S>(t, self.masks) {
+                            Some((skip, rows)) => {
+                                if let Some(out) = self.known.get_mut(WIDTH * k + t) {
+                                    let set_up = SetUp { skip, rows, ..set_up.lane(t) };
+                                    *out = Known { covered: at, set_up, light: light(t) };
+                                }
+                            }
+                            None => m &= !(1 << t),
+                        }
                     }
                 }
             }
+            bits |= u64::from(m) << (8 * k);
         }
         bits
+    }
+}
+
+/// The positions of the set bits of a lane mask, lowest first.
+struct Bits(u32);
+
+impl Iterator for Bits {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        (self.0 != 0).then(|| {
+            let t = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            t
+        })
+    }
+}
+
+/// A block's edge functions and boxes lane by lane, for `row_masks`.
+struct EdgeLanes {
+    a: [[i32; WIDTH]; 3],
+    b: [[i32; WIDTH]; 3],
+    c: [[i32; WIDTH]; 3],
+    cols: [i32; WIDTH],
+    rows: [i32; WIDTH],
+}
+
+impl EdgeLanes {
+    /// The covered centres of lane `t`'s box (a masked triangle's), row by row
+    /// (`fill::row_masks`): the masks from its first row with a covered centre to its
+    /// last appended to `out`, with that first row's place in the box and their count;
+    /// `None` (nothing appended) when it covers none.
+    #[inline(always)]
+    fn row_masks<S: Isa>(&self, t: usize, out: &mut Vec<u32>) -> Option<(u8, u8)> {
+        let edge = |v: &[[i32; WIDTH]; 3]| [v[0][t], v[1][t], v[2][t]];
+        let (cols, rows) = (self.cols[t].max(0) as usize, self.rows[t].max(0) as usize);
+        let mut masks = [0; MASK_ROWS];
+        let covered = row_masks::<S>((edge(&self.a), edge(&self.b), edge(&self.c)), cols, rows, &mut masks);
+        if covered == 0 {
+            return None;
+        }
+        let (first, end) = (covered.trailing_zeros() as usize, 64 - covered.leading_zeros() as usize);
+        out.extend_from_slice(&masks[first..end]);
+        Some((first as u8, (end - first) as u8))
     }
 }
 
@@ -361,6 +463,10 @@ impl Screen<'_> {
 struct Lanes<S> {
     /// Set where `small` and the box's centres fit 32 bits in rows of `1 << row_bits`.
     judged: I32x8<S>,
+    /// Set where not judged but of simple vertices, less than `fill::MASK_EXTENT` across
+    /// both ways, with no area or no more than `fill::MASK_COLS` columns and a centre:
+    /// its covered centres are worked out row by row (`EdgeLanes::row_masks`).
+    masked: I32x8<S>,
     /// The bits each judged box needs (rows times a row's bits); 0 where not judged.
     bits: I32x8<S>,
     /// A row's bits, log 2: 1 to 4 (rows of 2, 4, 8 or 16 bits); from 5 on, not judged.
@@ -404,6 +510,8 @@ impl SetUpLanes {
             px0: self.px0[t] as u16,
             py0: self.py0[t] as u16,
             row_bits: self.row_bits[t] as u8,
+            skip: 0,
+            rows: 0,
             front: self.front[t] != 0,
             basis: Basis { x1: b(0), y1: b(1), x2: b(2), y2: b(3), inv_area: b(4), ox: b(5), oy: b(6) },
             z: (self.z[0][t], self.z[1][t], self.z[2][t]),
@@ -474,9 +582,16 @@ impl<S: Isa> Lanes<S> {
         let bits = rows.shl_by(row_bits);
         let judged = small & row_bits.gt(splat(4)).and_not(splat(33).gt(bits));
         let bits = bits & judged;
+        let masked = ok
+            & within(MASK_EXTENT as i32, x_min, x_max)
+            & within(MASK_EXTENT as i32, y_min, y_max)
+            & cols.gt(I32x8::ZERO)
+            & splat(MASK_COLS as i32 + 1).gt(cols)
+            & rows.gt(I32x8::ZERO);
         // Small sides are below 2^12: products below 2^24 (other lanes may wrap; unused).
         let area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
         let flat = area.eq(I32x8::ZERO);
+        let masked = (judged | flat).and_not(masked);
         let front = area.shr::<31>();
         let cx = px0.shl::<SUB_BITS>() + splat(HALF);
         let cy = py0.shl::<SUB_BITS>() + splat(HALF);
@@ -494,7 +609,21 @@ impl<S: Isa> Lanes<S> {
             a[k] = (-dy).shl::<SUB_BITS>();
             b[k] = dx.shl::<SUB_BITS>();
         }
-        Lanes { judged, bits, row_bits, px0, px1, py0, py1, flat, front, x, y, z, light, a, b, c }
+        Lanes { judged, masked, bits, row_bits, px0, px1, py0, py1, flat, front, x, y, z, light, a, b, c }
+    }
+
+    /// The edge functions and boxes, lane by lane (for masked lanes).
+    #[inline(always)]
+    fn edges(&self) -> EdgeLanes {
+        let array = |v: [I32x8<S>; 3]| [v[0].to_array(), v[1].to_array(), v[2].to_array()];
+        let one = I32x8::splat(1);
+        EdgeLanes {
+            a: array(self.a),
+            b: array(self.b),
+            c: array(self.c),
+            cols: (self.px1 - self.px0 + one).to_array(),
+            rows: (self.py1 - self.py0 + one).to_array(),
+        }
     }
 
     /// Per lane, what `fill::Triangle::planes` works out, with the same operations in the

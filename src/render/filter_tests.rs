@@ -56,6 +56,21 @@ fn judged((w, h): (usize, usize), x: [i32; 3], y: [i32; 3]) -> bool {
     small_x && small_y && row.is_some_and(|bits| rows * bits <= 32)
 }
 
+/// Whether the filter works out row by row which centres a triangle of snapped corners
+/// `x`, `y` covers (see `Lanes::masked`): not judged, less than 64 pixels across both ways,
+/// with area, and a box of 1 to 32 columns and a row or more of the `w` x `h` raster.
+fn masked((w, h): (usize, usize), x: [i32; 3], y: [i32; 3]) -> bool {
+    let centres = |c: [i32; 3], side: usize| {
+        let (lo, hi) = (*c.iter().min().unwrap(), *c.iter().max().unwrap());
+        let n = (0..side as i32).filter(|i| (lo..=hi).contains(&(i * 256 + 128))).count();
+        (hi - lo < 64 * 256, n)
+    };
+    let ((narrow_x, cols), (narrow_y, rows)) = (centres(x, w), centres(y, h));
+    let area =
+        i64::from(x[1] - x[0]) * i64::from(y[2] - y[0]) - i64::from(y[1] - y[0]) * i64::from(x[2] - x[0]);
+    !judged((w, h), x, y) && narrow_x && narrow_y && area != 0 && (1..=32).contains(&cols) && rows > 0
+}
+
 /// `check()` with each backend this CPU has (see `crate::lanes`).
 fn with_each_backend(check: impl Fn()) {
     for backend in Backend::available() {
@@ -123,16 +138,17 @@ fn only_triangles_that_draw_nothing_are_dropped() {
     with_each_backend(|| {
         // Vertices scattered over and around a 37 x 23 raster, every seventh not simple;
         // triangles of three nearby vertices (sub-pixel to a few pixels), some with an index
-        // out of range. Each must be kept exactly when it is not judged (see the module
-        // comment) or the filler draws a pixel of it.
+        // out of range. Each must be kept exactly when it is neither judged nor masked (see
+        // the module comment) or the filler draws a pixel of it.
         let (w, h) = (37, 23);
-        let (verts, tris) = scattered_triangles(5, 12000, &[0.3, 0.9, 2.0, 3.9, 6.0, 9.0, 15.0], (w, h));
-        let (mut dropped, mut kept_drawing) = (0, 0);
+        let sizes = [0.3, 0.9, 2.0, 3.9, 6.0, 9.0, 15.0, 25.0, 40.0];
+        let (verts, tris) = scattered_triangles(5, 12000, &sizes, (w, h));
+        let (mut dropped, mut kept_drawing, mut kept_masked) = (0, 0, 0);
         // Kept judged triangles by the bits of their rows, log 2.
         let mut layouts = [0; 5];
         for batch in tris.chunks(61) {
-            let mut known = [Known::default(); 64];
-            let bits = may_draw(batch, &verts, w, h, &mut known);
+            let (mut known, mut masks) = ([Known::default(); 64], vec![7]);
+            let bits = may_draw(batch, &verts, w, h, &mut known, &mut masks);
             assert_eq!(bits >> batch.len(), 0);
             for (i, t) in batch.iter().enumerate() {
                 let kept = bits >> i & 1 == 1;
@@ -145,18 +161,24 @@ fn only_triangles_that_draw_nothing_are_dropped() {
                 // A vertex that is not simple has no position to draw (`NOT_SIMPLE`).
                 let simple = v.iter().all(|v| v.simple());
                 let judged = simple && judged((w, h), x, y);
+                let masked = simple && masked((w, h), x, y);
                 let mut draws = false;
                 let wide = |v: [i32; 3]| v.map(i64::from);
                 if simple && let Some(t) = Triangle::snapped_in(w, h, 0..h, wide(x), wide(y), [0.5; 3]) {
                     t.scan([0.0; 3], |_, _, _| draws = true);
                 }
-                assert_eq!(kept, !judged || draws, "{x:?} {y:?}");
-                // A kept judged triangle comes set up, with the centres it covers: they
-                // draw, in every band of rows, exactly what the filler's own scan draws,
-                // with the same depths and scalars to the bit, facing the same way.
-                assert_eq!(covered != 0, kept && judged && draws, "{x:?} {y:?}");
-                if covered != 0 {
-                    layouts[usize::from(set_up.row_bits).min(4)] += 1;
+                assert_eq!(kept, !(judged || masked) || draws, "{x:?} {y:?}");
+                // A kept judged or masked triangle comes set up, with the centres it
+                // covers: they draw, in every band of rows, exactly what the filler's own
+                // scan draws, with the same depths and scalars to the bit, facing the same
+                // way.
+                let candidate = Candidate { tri: *t, covered, set_up, light };
+                assert_eq!(candidate.judged(), kept && (judged || masked) && draws, "{x:?} {y:?}");
+                assert_eq!(set_up.rows != 0, kept && masked && draws, "{x:?} {y:?}");
+                if candidate.judged() {
+                    if set_up.rows == 0 {
+                        layouts[usize::from(set_up.row_bits).min(4)] += 1;
+                    }
                     // The vertices' light values come along, in the triangle's order.
                     assert_eq!(
                         light.map(f32::to_bits),
@@ -172,15 +194,32 @@ fn only_triangles_that_draw_nothing_are_dropped() {
                             t.scan(s, |i, z, s| scanned.push((i, z.to_bits(), s.to_bits())));
                         }
                         let mut push = |i: usize, z: f32, s: f32| known.push((i, z.to_bits(), s.to_bits()));
-                        set_up.scan(covered, w, &rows, || s, &mut push);
+                        match set_up.rows {
+                            0 => set_up.scan(covered, w, &rows, || s, &mut push),
+                            n => {
+                                let at = covered as usize;
+                                set_up.scan_rows(&masks[at..at + usize::from(n)], w, &rows, || s, &mut push)
+                            }
+                        }
                         assert_eq!(known, scanned, "{x:?} {y:?} rows {rows:?}");
+                        // The rows it covers, first and last, and how many centres.
+                        let (first, last, count) = candidate.extent(&masks);
+                        if rows == (0..h) {
+                            let drawn: Vec<usize> = scanned.iter().map(|&(i, _, _)| i / w).collect();
+                            assert_eq!((drawn[0], drawn[drawn.len() - 1]), (first, last));
+                            assert_eq!(scanned.len(), count as usize);
+                        }
                     }
                 }
                 dropped += usize::from(!kept);
                 kept_drawing += usize::from(judged && draws);
+                kept_masked += usize::from(masked && draws);
             }
         }
-        assert!(dropped > 1000 && kept_drawing > 500, "{dropped} {kept_drawing}");
+        assert!(
+            dropped > 1000 && kept_drawing > 500 && kept_masked > 300,
+            "{dropped} {kept_drawing} {kept_masked}"
+        );
         assert!(layouts[1..].iter().all(|&n| n > 20), "{layouts:?}");
     });
 }

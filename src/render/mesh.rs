@@ -364,6 +364,8 @@ pub(crate) struct Bin {
     pub lists: [Vec<Candidate>; 2],
     /// Per band, the work they make (see `CANDIDATE_COST`).
     pub work: [u64; 2],
+    /// The row masks of the candidates kept as such (see `Candidate`).
+    pub masks: Vec<u32>,
 }
 
 /// Filter the triangle list of a split fill, in `BIN_PARTS` parts on the pool's threads,
@@ -382,16 +384,15 @@ fn bin_parts(
     let (w, h) = (projected.width, projected.height);
     // Each band's work, estimated per candidate as a fixed cost plus the pixels it covers
     // (known for a judged triangle, else half its box).
-    let bin = |range: Range<usize>, lists: &mut [Vec<Candidate>; 2]| {
+    let bin = |range: Range<usize>, lists: &mut [Vec<Candidate>; 2], masks: &mut Vec<u32>| {
         lists.iter_mut().for_each(Vec::clear);
+        masks.clear();
         let mut work = [0u64; 2];
-        for_each_candidate(mesh.indices, range, projected, |t| {
-            if t.covered != 0 {
+        for_each_candidate(mesh.indices, range, projected, masks, |t, masks| {
+            if t.judged() {
                 // Judged: the rows of the centres it covers, first and last, decide.
-                let (row_bits, py0) = (u32::from(t.set_up.row_bits), usize::from(t.set_up.py0));
-                let first = py0 + (t.covered.trailing_zeros() >> row_bits) as usize;
-                let last = py0 + ((31 - t.covered.leading_zeros()) >> row_bits) as usize;
-                let cost = CANDIDATE_COST + u64::from(t.covered.count_ones());
+                let (first, last, covered) = t.extent(masks);
+                let cost = CANDIDATE_COST + u64::from(covered);
                 for ((list, work), draws) in lists.iter_mut().zip(&mut work).zip([first < cut, last >= cut]) {
                     if draws {
                         list.push(t);
@@ -427,7 +428,7 @@ fn bin_parts(
     };
     bins.par_iter_mut().enumerate().for_each(|(k, part)| {
         let range = primitives * k / BIN_PARTS..primitives * (k + 1) / BIN_PARTS;
-        part.work = bin(range, &mut part.lists);
+        part.work = bin(range, &mut part.lists, &mut part.masks);
     });
     // Where the work would split evenly were each band's spread evenly over its rows; it is
     // not, and the cut goes halfway there so as not to overshoot.
@@ -454,15 +455,20 @@ fn fill_band(
     let FillCtx { mesh, sc, w, h, .. } = cx;
     let (mut primitives, mut skipped) = (mesh.indices.map_or(sc.verts.len(), <[u32]>::len) / 3, 0);
     // What the filter judged comes set up; the rest is filled from its vertices.
-    let mut candidate = |t: &Candidate| match t.covered {
-        0 => skipped += usize::from(!fill_one(cx, &rows, t.tri.map(|i| i as usize), &mut pixel)),
-        _ => fill_known(cx, &rows, t, &mut pixel),
+    let mut candidate = |t: &Candidate, masks: &[u32]| match t.judged() {
+        true => fill_known(cx, &rows, t, masks, &mut pixel),
+        false => skipped += usize::from(!fill_one(cx, &rows, t.tri.map(|i| i as usize), &mut pixel)),
     };
     match source {
-        Source::Binned => sc.bins.iter().for_each(|part| part.lists[band].iter().for_each(&mut candidate)),
+        Source::Binned => {
+            sc.bins.iter().for_each(|part| part.lists[band].iter().for_each(|t| candidate(t, &part.masks)))
+        }
         Source::Listed => {
             let projected = Projected { verts: &sc.verts, spans: &sc.spans, width: w, height: h };
-            for_each_candidate(mesh.indices, 0..primitives, projected, |t| candidate(&t));
+            let mut masks = Vec::new();
+            for_each_candidate(mesh.indices, 0..primitives, projected, &mut masks, |t, masks| {
+                candidate(&t, masks)
+            });
         }
         Source::Walk => {
             primitives = 0;
@@ -494,16 +500,31 @@ struct FillCtx<'a, 'm> {
     cull: bool,
 }
 
-/// Fill the triangle the filter judged and set up (`t.covered` is not 0) over the rows
-/// `rows`. Its vertices are in range and simple, and their light values come with it.
+/// Fill the triangle the filter judged and set up over the rows `rows`, its row masks (if
+/// kept as such) in `masks`. Its vertices are in range and simple, and their light values
+/// come with it.
 #[inline(always)]
-fn fill_known(cx: FillCtx, rows: &Range<usize>, t: &Candidate, pixel: &mut impl FnMut(usize, f32, f32)) {
+fn fill_known(
+    cx: FillCtx,
+    rows: &Range<usize>,
+    t: &Candidate,
+    masks: &[u32],
+    pixel: &mut impl FnMut(usize, f32, f32),
+) {
     let front = t.set_up.front;
     if !front && cx.cull {
         return;
     }
     let ix = t.tri.map(|i| i as usize);
-    t.set_up.scan(t.covered, cx.w, rows, || shade(cx, t.light, ix, front), pixel);
+    let s = || shade(cx, t.light, ix, front);
+    match t.set_up.rows {
+        0 => t.set_up.scan(t.covered, cx.w, rows, s, pixel),
+        n => {
+            let at = t.covered as usize;
+            let kept = masks.get(at..at + usize::from(n)).unwrap_or(&[]);
+            t.set_up.scan_rows(kept, cx.w, rows, s, pixel)
+        }
+    }
 }
 
 /// Fill triangle `ix` over the rows `rows`; false, drawing nothing, when it is unusable (a
