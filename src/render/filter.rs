@@ -53,8 +53,8 @@ pub(super) fn for_each_candidate(
     masks: &mut Vec<u32>,
     keep: impl FnMut(Candidate, &[u32]),
 ) {
-    let mut keep = keep;
-    filter(indices, range, mesh, &mut |tris: &[Tri]| keep_covering(mesh, tris, masks, &mut keep));
+    let (mut keep, mut known) = (keep, [Known::default(); BATCH]);
+    filter(indices, range, mesh, &mut |tris: &[Tri]| keep_covering(mesh, tris, &mut known, masks, &mut keep));
 }
 
 /// The span test over `range`, its passes handed to `sink` in batches, in draw order.
@@ -109,19 +109,20 @@ fn filter(indices: Option<&[u32]>, range: Range<usize>, mesh: Projected, sink: &
     sink(&batch[..n]);
 }
 
-/// Call `keep` with those of `tris` (at most `BATCH`) that may cover a pixel centre.
+/// Call `keep` with those of `tris` (at most `BATCH`) that may cover a pixel centre,
+/// `known` the space `may_draw` writes their set-ups to (whatever it held before).
 #[inline(always)]
 fn keep_covering(
     mesh: Projected,
     tris: &[Tri],
+    known: &mut [Known; BATCH],
     masks: &mut Vec<u32>,
     keep: &mut impl FnMut(Candidate, &[u32]),
 ) {
-    let mut known = [Known::default(); BATCH];
-    let mut bits = may_draw(tris, mesh.verts, mesh.width, mesh.height, &mut known, masks);
+    let (mut bits, set) = may_draw(tris, mesh.verts, mesh.width, mesh.height, known, masks);
     while bits != 0 {
         let k = bits.trailing_zeros() as usize;
-        let Known { covered, set_up, light } = known[k];
+        let Known { covered, set_up, light } = if set >> k & 1 == 1 { known[k] } else { Known::default() };
         keep(Candidate { tri: tris[k], covered, set_up, light }, masks);
         bits &= bits - 1;
     }
@@ -307,8 +308,9 @@ fn span_test8<S: Isa>(span: impl Fn(usize) -> u64) -> u32 {
 
 /// Bit `i` set unless `tris[i]` (at most 64 of them) is sure to draw nothing on the
 /// `width` x `height` raster (see the module comment): all set when the raster or the
-/// vertices are too big for the lanes. `known[i]` gets what was worked out for a kept
-/// triangle (see `Candidate`), row masks appended to `masks`.
+/// vertices are too big for the lanes. Then bit `i` set where `known[i]` was written
+/// with what was worked out for a kept triangle (see `Candidate`; the others are left as
+/// they were, not cleared: 4 KB a batch), row masks appended to `masks`.
 fn may_draw(
     tris: &[Tri],
     verts: &[ProjVertex],
@@ -316,17 +318,17 @@ fn may_draw(
     height: usize,
     known: &mut [Known; 64],
     masks: &mut Vec<u32>,
-) -> u64 {
+) -> (u64, u64) {
     let all = if tris.len() >= 64 { u64::MAX } else { (1u64 << tris.len()) - 1 };
-    *known = [Known::default(); 64];
     let Some(screen) = Screen::new(verts, width, height) else {
-        return all;
+        return (all, 0);
     };
     if tris.len() > 64 {
-        return all;
+        return (all, 0);
     }
     // Lanes past the end were padding.
-    lanes::run(MayDraw { screen, tris, known, masks }) & all
+    let (bits, set) = lanes::run(MayDraw { screen, tris, known, masks });
+    (bits & all, set & all)
 }
 
 /// `may_draw`'s bits and masks for `tris` (at most 64), block by block; lanes past the
@@ -339,10 +341,10 @@ struct MayDraw<'a> {
 }
 
 impl Kernel for MayDraw<'_> {
-    type Output = u64;
+    type Output = (u64, u64);
     #[inline(always)]
-    fn run<S: Isa>(self) -> u64 {
-        let (mut bits, mut pad) = (0u64, [[0u32; 3]; WIDTH]);
+    fn run<S: Isa>(self) -> (u64, u64) {
+        let (mut bits, mut set, mut pad) = (0u64, 0u64, [[0u32; 3]; WIDTH]);
         for (k, block) in self.tris.chunks(WIDTH).enumerate() {
             let l = Lanes::<S>::new(&self.screen, padded(block, &mut pad));
             let covered = l.covered();
@@ -357,6 +359,7 @@ impl Kernel for MayDraw<'_> {
                 for t in Bits(judged) {
                     if let Some(out) = self.known.get_mut(WIDTH * k + t) {
                         *out = Known { covered: covered[t] as u32, set_up: set_up.lane(t), light: light(t) };
+                        set |= 1 << (WIDTH * k + t);
                     }
                 }
                 if masked != 0 {
@@ -368,6 +371,7 @@ impl Kernel for MayDraw<'_> {
                                 if let Some(out) = self.known.get_mut(WIDTH * k + t) {
                                     let set_up = SetUp { skip, rows, ..set_up.lane(t) };
                                     *out = Known { covered: at, set_up, light: light(t) };
+                                    set |= 1 << (WIDTH * k + t);
                                 }
                             }
                             None => m &= !(1 << t),
@@ -377,7 +381,7 @@ impl Kernel for MayDraw<'_> {
             }
             bits |= u64::from(m) << (8 * k);
         }
-        bits
+        (bits, set)
     }
 }
 
