@@ -483,6 +483,8 @@ impl Triangle {
         let e = [c[0] + b[0] * first_row, c[1] + b[1] * first_row, c[2] + b[2] * first_row];
         let mut masks = [0u32; MASK_ROWS];
         let (cols, rows) = (self.px1 - self.px0 + 1, self.row1 - self.row0 + 1);
+        // The filler runs outside `lanes::run`: the portable lanes, which the baseline
+        // vectorises.
         let mut covered = row_masks::<Portable>((a, b, e), cols, rows, &mut masks);
         if covered == 0 {
             return;

@@ -14,7 +14,10 @@
 //! worked out with `fill::Triangle`'s integers (so exactly its verdicts). Such a "judged"
 //! triangle that is kept leaves set up (`Candidate`): the centres it covers, its facing
 //! and its planes, so that the filler only shades and writes its pixels
-//! (`fill::SetUp::scan`).
+//! (`fill::SetUp::scan`). A larger one, up to `fill::MASK_EXTENT` across and
+//! `fill::MASK_COLS` columns, is "masked": its covered centres are worked out row by row
+//! (`fill::row_masks`, the filler's own masked scan), it is dropped when it covers none,
+//! and it leaves set up with them (`fill::SetUp::scan_rows`).
 
 use std::ops::Range;
 
@@ -163,6 +166,13 @@ impl Candidate {
         self.covered != 0 || self.set_up.rows != 0
     }
 
+    /// A masked triangle's row masks, read from `masks` (none for any other).
+    #[inline(always)]
+    pub(super) fn kept_rows<'m>(&self, masks: &'m [u32]) -> &'m [u32] {
+        let at = self.covered as usize;
+        masks.get(at..at + usize::from(self.set_up.rows)).unwrap_or(&[])
+    }
+
     /// For a judged triangle: the first and last raster rows it covers a centre of, and
     /// how many centres it covers, its row masks read from `masks`.
     #[inline(always)]
@@ -170,9 +180,7 @@ impl Candidate {
         let py0 = usize::from(self.set_up.py0);
         if self.set_up.rows != 0 {
             let first = py0 + usize::from(self.set_up.skip);
-            let at = self.covered as usize;
-            let kept = masks.get(at..at + usize::from(self.set_up.rows)).unwrap_or(&[]);
-            let covered = kept.iter().map(|m| m.count_ones()).sum();
+            let covered = self.kept_rows(masks).iter().map(|m| m.count_ones()).sum();
             return (first, first + usize::from(self.set_up.rows) - 1, covered);
         }
         let row_bits = u32::from(self.set_up.row_bits);
@@ -392,11 +400,9 @@ impl Iterator for Bits {
     type Item = usize;
     #[inline(always)]
     fn next(&mut self) -> Option<usize> {
-        (self.0 != 0).then(|| {
-            let t = self.0.trailing_zeros() as usize;
-            self.0 &= self.0 - 1;
-            t
-        })
+        let t = self.0.trailing_zeros() as usize;
+        self.0 &= self.0.wrapping_sub(1);
+        (t < 32).then_some(t)
     }
 }
 
@@ -468,8 +474,8 @@ struct Lanes<S> {
     /// Set where `small` and the box's centres fit 32 bits in rows of `1 << row_bits`.
     judged: I32x8<S>,
     /// Set where not judged but of simple vertices, less than `fill::MASK_EXTENT` across
-    /// both ways, with no area or no more than `fill::MASK_COLS` columns and a centre:
-    /// its covered centres are worked out row by row (`EdgeLanes::row_masks`).
+    /// both ways, with area and a box of 1 to `fill::MASK_COLS` columns and a row or
+    /// more: its covered centres are worked out row by row (`EdgeLanes::row_masks`).
     masked: I32x8<S>,
     /// The bits each judged box needs (rows times a row's bits); 0 where not judged.
     bits: I32x8<S>,
@@ -592,7 +598,8 @@ impl<S: Isa> Lanes<S> {
             & cols.gt(I32x8::ZERO)
             & splat(MASK_COLS as i32 + 1).gt(cols)
             & rows.gt(I32x8::ZERO);
-        // Small sides are below 2^12: products below 2^24 (other lanes may wrap; unused).
+        // Masked sides are below 2^14: products below 2^28, edge values below 2^30 (other
+        // lanes may wrap; unused).
         let area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
         let flat = area.eq(I32x8::ZERO);
         let masked = (judged | flat).and_not(masked);

@@ -198,10 +198,7 @@ fn only_triangles_that_draw_nothing_are_dropped() {
                         let mut push = |i: usize, z: f32, s: f32| known.push((i, z.to_bits(), s.to_bits()));
                         match set_up.rows {
                             0 => set_up.scan(covered, w, &rows, || s, &mut push),
-                            n => {
-                                let at = covered as usize;
-                                set_up.scan_rows(&masks[at..at + usize::from(n)], w, &rows, || s, &mut push)
-                            }
+                            _ => set_up.scan_rows(candidate.kept_rows(&masks), w, &rows, || s, &mut push),
                         }
                         assert_eq!(known, scanned, "{x:?} {y:?} rows {rows:?}");
                         // The rows it covers, first and last, and how many centres.

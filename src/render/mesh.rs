@@ -519,11 +519,7 @@ fn fill_known(
     let s = || shade(cx, t.light, ix, front);
     match t.set_up.rows {
         0 => t.set_up.scan(t.covered, cx.w, rows, s, pixel),
-        n => {
-            let at = t.covered as usize;
-            let kept = masks.get(at..at + usize::from(n)).unwrap_or(&[]);
-            t.set_up.scan_rows(kept, cx.w, rows, s, pixel)
-        }
+        _ => t.set_up.scan_rows(t.kept_rows(masks), cx.w, rows, s, pixel),
     }
 }
 
