@@ -41,34 +41,33 @@ fn scattered_triangles(
     (verts, tris)
 }
 
+/// Along one axis, the corners `c` (snapped) of a triangle on a raster `side` pixels long:
+/// their spread, and how many pixel centres lie between the lowest and the highest,
+/// counted one by one.
+fn spread_and_centres(c: [i32; 3], side: usize) -> (i32, usize) {
+    let (lo, hi) = (c[0].min(c[1]).min(c[2]), c[0].max(c[1]).max(c[2]));
+    (hi - lo, (0..side as i32).filter(|i| (lo..=hi).contains(&(i * 256 + 128))).count())
+}
+
 /// Whether the filter knows which centres the triangle of snapped corners `x`, `y`
 /// covers: less than 16 pixels across both ways, and the pixel centres of a `w` x `h`
-/// raster between its lowest and highest corner, counted one by one, fit 32 bits in rows
-/// of the fewest bits of 2, 4, 8 or 16 that hold its columns.
+/// raster between its lowest and highest corner fit 32 bits in rows of the fewest bits of
+/// 2, 4, 8 or 16 that hold its columns.
 fn judged((w, h): (usize, usize), x: [i32; 3], y: [i32; 3]) -> bool {
-    let centres = |c: [i32; 3], side: usize| {
-        let (lo, hi) = (*c.iter().min().unwrap(), *c.iter().max().unwrap());
-        let n = (0..side as i32).filter(|i| (lo..=hi).contains(&(i * 256 + 128))).count();
-        (hi - lo < 16 * 256, n)
-    };
-    let ((small_x, cols), (small_y, rows)) = (centres(x, w), centres(y, h));
+    let ((wide, cols), (tall, rows)) = (spread_and_centres(x, w), spread_and_centres(y, h));
     let row = [2, 4, 8, 16].into_iter().find(|&bits| cols <= bits);
-    small_x && small_y && row.is_some_and(|bits| rows * bits <= 32)
+    wide < 16 * 256 && tall < 16 * 256 && row.is_some_and(|bits| rows * bits <= 32)
 }
 
 /// Whether the filter works out row by row which centres a triangle of snapped corners
 /// `x`, `y` covers (see `Lanes::masked`): not judged, less than 64 pixels across both ways,
 /// with area, and a box of 1 to 32 columns and a row or more of the `w` x `h` raster.
 fn masked((w, h): (usize, usize), x: [i32; 3], y: [i32; 3]) -> bool {
-    let centres = |c: [i32; 3], side: usize| {
-        let (lo, hi) = (*c.iter().min().unwrap(), *c.iter().max().unwrap());
-        let n = (0..side as i32).filter(|i| (lo..=hi).contains(&(i * 256 + 128))).count();
-        (hi - lo < 64 * 256, n)
-    };
-    let ((narrow_x, cols), (narrow_y, rows)) = (centres(x, w), centres(y, h));
+    let ((wide, cols), (tall, rows)) = (spread_and_centres(x, w), spread_and_centres(y, h));
     let area =
         i64::from(x[1] - x[0]) * i64::from(y[2] - y[0]) - i64::from(y[1] - y[0]) * i64::from(x[2] - x[0]);
-    !judged((w, h), x, y) && narrow_x && narrow_y && area != 0 && (1..=32).contains(&cols) && rows > 0
+    let narrow = wide < 64 * 256 && tall < 64 * 256;
+    !judged((w, h), x, y) && narrow && area != 0 && (1..=32).contains(&cols) && rows > 0
 }
 
 /// `check()` with each backend this CPU has (see `crate::lanes`).
