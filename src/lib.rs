@@ -39,7 +39,11 @@
 //!   written against, and the run-time choice of instruction set (`RIGSCOPE_SIMD`).
 //! - `diagnose`: weight and skin checks, a pure function from a `Rig` to a report.
 //! - `repair`: new joints and weights that pass the validator's influence rule.
-//! - `export`: writes the repaired copy of a glTF file as a single file.
+//! - `export`: writes the repaired copy of a glTF file, or a character with clips added, as a
+//!   single file.
+//! - `merge`: a character and clips of other files in one file (`rigscope merge`): the clips
+//!   `attach` binds, written on the character's nodes by `export`.
+//! - `output_file`: writing the files users name, never over an input, never half-written.
 //! - `diff`: what changed between two rigs (`rigscope diff`, the viewer's `--compare`).
 //! - `report`: serde documents and text tables for `inspect`, `pose` and many-file `check`.
 //! - `record`: recordings of a clip as asciicast v2 or animated GIF bytes.
@@ -64,6 +68,8 @@ pub mod export;
 pub mod fuzzing;
 pub mod import;
 mod lanes;
+pub mod merge;
+pub mod output_file;
 pub mod record;
 pub mod render;
 pub mod repair;

@@ -194,6 +194,38 @@ pub enum Command {
     /// bind to nothing (as three.js warns), joints no clip moves, rest pose and scale
     /// differences, root motion; exit 0 fits, 1 problems, 2 bad input.
     Fit(FitArgs),
+    /// Write one file with the character and clips of other files on its nodes, bound as
+    /// `--anim` binds them (so it plays in an engine as it plays here); exit 0 written, 1
+    /// written with tracks dropped, 2 nothing written.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The character (.gltf or .glb), written unchanged with the clips added.
+    pub character: PathBuf,
+    /// Files whose clips to add (a Mixamo export, an animation library).
+    #[arg(required = true, value_name = "LIB")]
+    pub libs: Vec<PathBuf>,
+    /// Where to write: a .glb (one self-contained file), or a .gltf (with one .bin beside it).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: PathBuf,
+    /// Only the library clips of this name; repeat for several (default: every clip of every
+    /// LIB).
+    #[arg(long = "clip", value_name = "NAME")]
+    pub clips: Vec<String>,
+    /// Take the hips' travel across the ground out of every clip, keeping their height and
+    /// every rotation (the report gives the travel, for root-motion playback).
+    #[arg(long)]
+    pub in_place: bool,
+    /// Replace OUT if it exists (never an input, or a file an input reads).
+    #[arg(long)]
+    pub force: bool,
+    /// Print the versioned JSON document instead of text.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub binding: BindArgs,
 }
 
 #[derive(Debug, Args)]

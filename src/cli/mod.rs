@@ -13,6 +13,7 @@ mod fit;
 mod generate;
 mod histogram;
 mod inspect;
+mod merge;
 mod normalize;
 mod output;
 mod pose;
@@ -96,6 +97,7 @@ pub fn run(cli: Cli) -> Result<u8, Failure> {
         Some(Command::Diff(a)) => diff::run(&a),
         Some(Command::Record(a)) => record::run(&a),
         Some(Command::Fit(a)) => fit::run(&a),
+        Some(Command::Merge(a)) => merge::run(&a),
         None => open_viewer(&cli.open),
     }
 }
@@ -183,6 +185,7 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
         watch: if args.no_watch { None } else { args.file.clone() },
         step: args.step,
         anims: if args.anim.anims.is_empty() { None } else { Some(anim_set(&args.anim)?) },
+        file: args.file.clone(),
     };
     let source = rig.source.clone();
     match crate::tui::run(rig, &launch).map_err(|e| Failure::input(format!("{source}: {e}")))? {

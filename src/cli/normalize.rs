@@ -8,12 +8,13 @@
 
 use std::collections::BTreeSet;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::args::NormalizeArgs;
 use super::output::{self, Failure};
 use crate::diagnose::{self, Report};
 use crate::export::{self, Format};
+use crate::output_file::parent_folder;
 use crate::repair::{self, Movement, Repair, SkipReason};
 use crate::rig::Rig;
 
@@ -53,7 +54,7 @@ pub fn run(args: &NormalizeArgs) -> Result<u8, Failure> {
         findings_before: diagnose::check(&before, &diagnose::Options::default()),
         findings_after: diagnose::check(&after, &diagnose::Options::default()),
         draco_primitives: raw.draco_primitives.len(),
-        meshopt: uses_meshopt(&raw.json),
+        meshopt: export::uses_meshopt(&raw.json),
         pruned: written.pruned,
         images_embedded: written.images_embedded,
         images_left: written.images_left,
@@ -104,7 +105,7 @@ pub(super) fn check_paths(input: &Path, output: &Path, force: bool) -> Result<()
     let Ok(meta) = std::fs::symlink_metadata(output) else {
         return Ok(());
     };
-    if output.canonicalize().is_ok_and(|real| real == input_real) || same_inode(input, output) {
+    if crate::output_file::same_file(input, output) {
         return Err(same_file(output));
     }
     if meta.is_dir() {
@@ -120,49 +121,10 @@ fn same_file(output: &Path) -> Failure {
     Failure::input(format!("{}: is the input file; normalize never writes over its input", output.display()))
 }
 
-#[cfg(unix)]
-fn same_inode(a: &Path, b: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    match (std::fs::metadata(a), std::fs::metadata(b)) {
-        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
-        _ => false,
-    }
-}
-
-#[cfg(not(unix))]
-fn same_inode(_: &Path, _: &Path) -> bool {
-    false
-}
-
-fn parent_folder(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
 /// Writes a temporary file next to `output`, then renames it over `output`.
 pub(super) fn write_atomically(output: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    let name = output.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let temp = parent_folder(output).join(format!(".{name}.rigscope-{}.tmp", std::process::id()));
-    let written = (|| -> io::Result<()> {
-        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temp, output)
-    })();
-    written.map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        Failure::input(format!("{}: cannot write: {e}", output.display()))
-    })
-}
-
-/// Whether the file declares meshopt-compressed buffer views (written uncompressed).
-fn uses_meshopt(json: &serde_json::Value) -> bool {
-    let used = json.get("extensionsUsed").and_then(serde_json::Value::as_array);
-    used.into_iter()
-        .flatten()
-        .any(|e| matches!(e.as_str(), Some("EXT_meshopt_compression" | "KHR_meshopt_compression")))
+    crate::output_file::write_atomically(output, bytes)
+        .map_err(|e| Failure::input(format!("{}: cannot write: {e}", output.display())))
 }
 
 /// Whether FILE and OUT are in the same folder (relative URIs resolve alike).

@@ -7,8 +7,8 @@ use serde::Serialize;
 use super::angle_between;
 use super::joints::{JointMap, Rename};
 use crate::anim::Workspace;
-use crate::report::interpolation_name;
-use crate::rig::{Clip, Property, Rig};
+use crate::report::{interpolation_name, property_name};
+use crate::rig::{Clip, Rig};
 
 /// Samples per second of clip time, and the most samples one clip gets.
 const RATE: f32 = 60.0;
@@ -183,15 +183,6 @@ pub fn sample_times(duration: f32) -> Vec<f32> {
     }
     let n = ((duration * RATE).ceil() as usize).clamp(1, MAX_SAMPLES - 1);
     (0..=n).map(|i| duration * i as f32 / n as f32).collect()
-}
-
-fn property_name(p: Property) -> &'static str {
-    match p {
-        Property::Translation => "translation",
-        Property::Rotation => "rotation",
-        Property::Scale => "scale",
-        Property::Weights => "weights",
-    }
 }
 
 pub fn compare_clips(a: &Rig, b: &Rig, map: &JointMap, tol: f32) -> (ClipChanges, Vec<ClipSamples>) {

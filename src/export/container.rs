@@ -1,12 +1,25 @@
 //! The outer file: a .glb (12-byte header, JSON chunk padded with spaces, BIN chunk padded
-//! with zeros, each to 4 bytes) or a .gltf whose single buffer is a base64 data URI.
+//! with zeros, each to 4 bytes), or a .gltf whose single buffer is a base64 data URI or, when
+//! a URI is given for it, a .bin file beside it.
 
 use super::{ExportError, Format};
 use base64::Engine as _;
 use serde_json::{Map, Value, json};
 
-/// Replaces `json.buffers` with the one merged buffer and frames the file.
-pub(super) fn write(mut json: Value, mut merged: Vec<u8>, format: Format) -> Result<Vec<u8>, ExportError> {
+/// The framed file, and the .bin it names when the buffer is not inside it.
+pub(super) struct Framed {
+    pub file: Vec<u8>,
+    pub bin: Option<Vec<u8>>,
+}
+
+/// Replaces `json.buffers` with the one merged buffer and frames the file. With `bin_uri`, a
+/// .gltf names its buffer by that URI and the buffer comes back as the second file.
+pub(super) fn write(
+    mut json: Value,
+    mut merged: Vec<u8>,
+    format: Format,
+    bin_uri: Option<&str>,
+) -> Result<Framed, ExportError> {
     let root =
         json.as_object_mut().ok_or_else(|| ExportError::at("", "the document is not a JSON object"))?;
     let has_views = root.get("bufferViews").and_then(Value::as_array).is_some_and(|v| !v.is_empty());
@@ -26,7 +39,11 @@ pub(super) fn write(mut json: Value, mut merged: Vec<u8>, format: Format) -> Res
         };
         buffer.remove("uri");
         buffer.insert("byteLength".into(), json!(merged.len()));
-        if format == Format::Gltf {
+        if format == Format::Gltf
+            && let Some(uri) = bin_uri
+        {
+            buffer.insert("uri".into(), json!(uri));
+        } else if format == Format::Gltf {
             let encoded = base64::engine::general_purpose::STANDARD.encode(&merged);
             buffer.insert("uri".into(), json!(format!("data:application/octet-stream;base64,{encoded}")));
         }
@@ -37,9 +54,10 @@ pub(super) fn write(mut json: Value, mut merged: Vec<u8>, format: Format) -> Res
             let mut text =
                 serde_json::to_vec_pretty(&json).map_err(|e| ExportError::at("", e.to_string()))?;
             text.push(b'\n');
-            Ok(text)
+            let has_buffer = json.get("buffers").is_some();
+            Ok(Framed { file: text, bin: bin_uri.filter(|_| has_buffer).map(|_| merged) })
         }
-        Format::Glb => glb(&json, merged),
+        Format::Glb => Ok(Framed { file: glb(&json, merged)?, bin: None }),
     }
 }
 

@@ -11,7 +11,7 @@ use super::ExportError;
 use serde_json::{Value, json};
 
 /// Extensions whose buffer views name a second, compressed copy of their data.
-const MESHOPT: &[&str] = &["EXT_meshopt_compression", "KHR_meshopt_compression"];
+pub(super) const MESHOPT: &[&str] = &["EXT_meshopt_compression", "KHR_meshopt_compression"];
 
 /// Concatenates `buffers` and rewrites `json`'s buffer views to point into the result.
 /// The `buffers` array of `json` is left for `container` to replace.

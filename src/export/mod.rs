@@ -10,6 +10,7 @@
 //! (see `prune`). Key order in JSON objects may differ from the input (serde_json sorts
 //! keys); numbers and strings keep their values.
 
+mod clips;
 mod container;
 
 /// A .glb of a document and its one buffer (for tests and the fuzz targets).
@@ -18,12 +19,15 @@ mod images;
 mod merge;
 mod prune;
 mod skin_data;
+mod stored;
 
+pub use clips::{NewChannel, NewClip, NewKeys};
 pub use images::ImageLeft;
 pub use prune::Pruned;
 
 use crate::import::RawAsset;
 use crate::repair::Repair;
+use serde_json::Value;
 use std::path::Path;
 
 /// The container to write.
@@ -69,6 +73,8 @@ impl ExportError {
 pub struct Written {
     /// The whole file.
     pub bytes: Vec<u8>,
+    /// The .bin a .gltf names, when it was asked to name one (`write_with_clips`).
+    pub bin: Option<Vec<u8>>,
     /// What was removed as unreferenced; `None` when an extension in use may refer to
     /// accessors or buffer views in ways rigscope does not follow (nothing was removed).
     pub pruned: Option<Pruned>,
@@ -87,7 +93,49 @@ pub fn write(raw: &RawAsset, repair: &Repair, format: Format) -> Result<Written,
     }
     let (images_embedded, images_left) = images::embed(&mut json, &mut merged, &raw.external_images);
     let pruned = prune::prune(&mut json, &mut merged);
-    Ok(Written { bytes: container::write(json, merged, format)?, pruned, images_embedded, images_left })
+    let framed = container::write(json, merged, format, None)?;
+    Ok(Written { bytes: framed.file, bin: framed.bin, pruned, images_embedded, images_left })
+}
+
+/// `character` whole, with `clips` appended as new animations (`merge`): every accessor,
+/// buffer view, image and animation of `character` keeps its index and its bytes, and only
+/// the clips' keys are added (stored keys copied from `libraries`). A compressed character is
+/// written decoded, as `write` writes it, and the compressed bytes it no longer names are
+/// removed. With `bin_uri`, a .gltf names its buffer so and `Written::bin` holds it.
+pub fn write_with_clips(
+    character: &RawAsset,
+    libraries: &[&RawAsset],
+    clips: &[NewClip],
+    format: Format,
+    bin_uri: Option<&str>,
+) -> Result<Written, ExportError> {
+    let compressed = !character.draco_primitives.is_empty() || uses_meshopt(&character.json);
+    let mut json = character.json.clone();
+    let mut merged = merge::merge_buffers(&mut json, &character.buffers)?;
+    let (images_embedded, images_left) = images::embed(&mut json, &mut merged, &character.external_images);
+    let pruned = if compressed { prune::prune(&mut json, &mut merged) } else { None };
+    clips::append(&mut json, &mut merged, libraries, clips)?;
+    let framed = container::write(json, merged, format, bin_uri)?;
+    Ok(Written { bytes: framed.file, bin: framed.bin, pruned, images_embedded, images_left })
+}
+
+/// Whether the file declares meshopt-compressed buffer views (written uncompressed).
+pub fn uses_meshopt(json: &Value) -> bool {
+    let used = json.get("extensionsUsed").and_then(Value::as_array);
+    used.into_iter().flatten().any(|e| e.as_str().is_some_and(|name| merge::MESHOPT.contains(&name)))
+}
+
+/// Appends `item` to the top-level array `key` (created when absent); returns its index.
+fn push(json: &mut Value, key: &str, item: Value) -> Result<usize, ExportError> {
+    let root =
+        json.as_object_mut().ok_or_else(|| ExportError::at("", "the document is not a JSON object"))?;
+    let array = root
+        .entry(key)
+        .or_insert_with(|| Value::Array(Vec::new()))
+        .as_array_mut()
+        .ok_or_else(|| ExportError::at(key, "is not an array"))?;
+    array.push(item);
+    Ok(array.len() - 1)
 }
 
 #[cfg(test)]

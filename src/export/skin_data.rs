@@ -2,8 +2,8 @@
 //! buffer views and accessors, in each old accessor's component type, and pointing the
 //! primitive's attributes at them. Other primitives that shared the old accessors keep them.
 
-use super::ExportError;
 use super::merge::align4;
+use super::{ExportError, push};
 use crate::repair::{RepairedPrimitive, WeightData};
 use serde_json::{Map, Value, json};
 
@@ -103,17 +103,4 @@ fn add_accessor(
         accessor.insert("name".into(), name.clone());
     }
     push(json, "accessors", Value::Object(accessor))
-}
-
-/// Appends `item` to the top-level array `key` (created when absent); returns its index.
-fn push(json: &mut Value, key: &str, item: Value) -> Result<usize, ExportError> {
-    let root =
-        json.as_object_mut().ok_or_else(|| ExportError::at("", "the document is not a JSON object"))?;
-    let array = root
-        .entry(key)
-        .or_insert_with(|| Value::Array(Vec::new()))
-        .as_array_mut()
-        .ok_or_else(|| ExportError::at(key, "is not an array"))?;
-    array.push(item);
-    Ok(array.len() - 1)
 }

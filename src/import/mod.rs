@@ -40,6 +40,7 @@ use std::path::Path;
 
 use findings::Findings;
 
+pub(crate) use buffers::contained_path;
 pub use external::external_files;
 pub use raw::{ExternalImage, RawAsset, load_raw_bytes};
 

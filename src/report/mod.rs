@@ -22,6 +22,17 @@ pub fn interpolation_name(i: crate::rig::Interpolation) -> &'static str {
     }
 }
 
+/// glTF's name for an animated property, as a channel's `target.path` spells it.
+pub fn property_name(p: crate::rig::Property) -> &'static str {
+    use crate::rig::Property::*;
+    match p {
+        Translation => "translation",
+        Rotation => "rotation",
+        Scale => "scale",
+        Weights => "weights",
+    }
+}
+
 /// glTF's name for a primitive mode.
 pub fn topology_name(t: crate::rig::Topology) -> &'static str {
     use crate::rig::Topology::*;

@@ -328,6 +328,15 @@ impl Rig {
         (0..self.nodes.len()).filter(|&n| inside[n]).collect()
     }
 
+    /// The ancestors of `node`, its parent first (none for a root or an unknown node). Import
+    /// refuses cycles; the walk still stops after as many steps as there are nodes.
+    pub fn ancestors(&self, node: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(self.nodes.get(node).and_then(|n| n.parent), |&p| {
+            self.nodes.get(p).and_then(|n| n.parent)
+        })
+        .take(self.nodes.len())
+    }
+
     /// True for nodes that any skin uses as a joint.
     pub fn joint_flags(&self) -> Vec<bool> {
         let mut flags = vec![false; self.nodes.len()];

@@ -149,4 +149,6 @@ pub enum PromptKind {
     Time,
     /// A skin number (1-based, as the tree's title counts them).
     Skin,
+    /// The name of a new file beside the character for it and its `--anim` clips (`merge`).
+    Merge,
 }

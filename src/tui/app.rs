@@ -40,6 +40,8 @@ pub struct Launch {
     pub step: Option<f64>,
     /// `--anim` files bound onto the rig at every (re)load; watched too.
     pub anims: Option<crate::attach::AnimSet>,
+    /// The character's file (None: the bundled sample), for `M` to write beside.
+    pub file: Option<std::path::PathBuf>,
 }
 
 impl Default for Launch {
@@ -56,6 +58,7 @@ impl Default for Launch {
             watch: None,
             step: None,
             anims: None,
+            file: None,
         }
     }
 }
@@ -183,6 +186,9 @@ pub struct App {
     pub compare: Option<crate::tui::compare::Compare>,
     /// What the last live reload changed, or why it failed (kept until the next one).
     pub file_note: Option<FileNote>,
+    /// The character's file and the `--anim` files, which `M` merges into a new file.
+    pub file: Option<std::path::PathBuf>,
+    pub anims: Option<crate::attach::AnimSet>,
 }
 
 impl App {
@@ -269,6 +275,8 @@ impl App {
             step: launch.step,
             framed_distance: camera.distance,
             file_note: None,
+            file: launch.file.clone(),
+            anims: launch.anims.clone(),
             rig,
         };
         app.vertex_problems = problem_vertices(&app.diag, &app.ws);
@@ -526,6 +534,7 @@ impl App {
                 self.message = Some(format!("copied{note}: {cmd}"));
                 self.clipboard = Some(cmd);
             }
+            Action::StartPrompt(PromptKind::Merge) => self.start_merge_prompt(),
             Action::StartPrompt(kind) => {
                 if kind == PromptKind::Skin && self.rig.skins.len() < 2 {
                     let n = self.rig.skins.len();

@@ -268,6 +268,13 @@ pub static BINDINGS: &[Binding] = &[
         "rotation curves: Euler angles (XYZ intrinsic) / quaternion",
     ),
     b(&[Char('D')], "D", Action::CycleColor, Global, "colour depth: 24-bit / 256 / 16 / none (slow links)"),
+    b(
+        &[Char('M')],
+        "M",
+        Action::StartPrompt(PromptKind::Merge),
+        Global,
+        "write the character with its --anim clips to a new file beside it (asks the name)",
+    ),
 ];
 
 impl Key {

@@ -12,6 +12,7 @@ pub mod frames;
 pub mod headless;
 pub mod keymap;
 pub mod link;
+mod merge_key;
 mod navigate;
 pub mod problems;
 pub mod prompt;

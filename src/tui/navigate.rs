@@ -116,6 +116,7 @@ impl App {
                 Ok(s) => self.set_skin(s),
                 Err(e) => self.message = Some(e),
             },
+            PromptKind::Merge => self.merge_into(&p.text),
         }
     }
 

@@ -1,5 +1,6 @@
 //! The one-line prompts at the bottom of the screen (`:` go to a time or frame, `#` go to
-//! a skin): what is being typed, and what the text means once Enter is pressed.
+//! a skin, `M` name the file for the `--anim` clips): what is being typed, and what the text
+//! means once Enter is pressed.
 
 use super::action::PromptKind;
 
@@ -19,6 +20,7 @@ impl Prompt {
         match self.kind {
             PromptKind::Time => "go to (seconds, or frame as 12f): ",
             PromptKind::Skin => "go to skin (1, 2, ... or #0, #1, ... as inspect lists them): ",
+            PromptKind::Merge => "write the character and its --anim clips beside it as (.glb or .gltf): ",
         }
     }
 }

@@ -27,6 +27,7 @@ mod inspect_sizes;
 mod instancing;
 mod limits;
 mod malformed;
+mod merge;
 mod normalize;
 mod normalize_pipeline;
 mod pipeline;

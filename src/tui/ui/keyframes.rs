@@ -51,14 +51,7 @@ pub fn interp_letter(i: Interpolation) -> char {
     }
 }
 
-pub fn property_name(p: Property) -> &'static str {
-    match p {
-        Property::Translation => "translation",
-        Property::Rotation => "rotation",
-        Property::Scale => "scale",
-        Property::Weights => "weights",
-    }
-}
+pub use crate::report::property_name;
 
 fn short_property(p: Property) -> &'static str {
     match p {

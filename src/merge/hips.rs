@@ -1,0 +1,65 @@
+//! The hips joint of a rig and the body's up direction, which `--in-place` needs to tell a
+//! clip's travel (across the ground) from its height (along up).
+//!
+//! The hips are the VRM humanoid's `hips` where the file maps one, else the topmost node
+//! named `hips` or `pelvis` (namespace prefixes, case and separators ignored, as `--bind
+//! loose` compares names). Up points from the hips to the head (else the neck) in the rest
+//! pose's world space, as the retargeting body frame defines it (skinning.md); +Y, glTF's
+//! up, when the rig has neither.
+
+use glam::Vec3;
+
+use crate::attach::retarget::world_rest_matrices;
+use crate::attach::rules::LOOSE_RULES;
+use crate::rig::Rig;
+
+/// A rig's hips and the body's up (a unit vector in world space).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hips {
+    pub node: usize,
+    pub up: Vec3,
+}
+
+/// The hips and up of `rig`; `None` when no node is the hips.
+pub fn hips(rig: &Rig) -> Option<Hips> {
+    let vrm = |bone: &str| rig.vrm.as_ref().and_then(|v| v.node_of(bone));
+    let node = vrm("hips").or_else(|| topmost_named(rig, &["hips", "pelvis"]))?;
+    let above = vrm("head")
+        .or_else(|| vrm("neck"))
+        .or_else(|| topmost_named(rig, &["head"]))
+        .or_else(|| topmost_named(rig, &["neck"]));
+    let world = world_rest_matrices(rig);
+    let at = |n: usize| world.get(n).map(|m| m.w_axis.truncate());
+    let up =
+        above.and_then(|head| Some(at(head)? - at(node)?)).and_then(|d| d.try_normalize()).unwrap_or(Vec3::Y);
+    Some(Hips { node, up })
+}
+
+/// The node nearest the root whose name, compared as `--bind loose` compares names, is one of
+/// `names` (lower case, no separators).
+fn topmost_named(rig: &Rig, names: &[&str]) -> Option<usize> {
+    let key = LOOSE_RULES[LOOSE_RULES.len() - 1].1;
+    rig.scene_nodes()
+        .into_iter()
+        .filter(|&n| rig.nodes[n].name.as_deref().is_some_and(|name| names.contains(&key(name).as_str())))
+        .min_by_key(|&n| (rig.ancestors(n).count(), n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_walker_stands_up_along_y_and_namespaces_do_not_hide_its_hips() {
+        let mut walker = crate::import::load_bytes(&crate::samplegen::walker(), "walker.glb", None).unwrap();
+        let hips_node = walker.nodes.iter().position(|n| n.name.as_deref() == Some("hips")).unwrap();
+        let found = hips(&walker).expect("hips");
+        assert_eq!(found.node, hips_node);
+        // The walker's head is straight above its hips.
+        assert!((found.up - Vec3::Y).length() < 1e-5, "{:?}", found.up);
+        for node in &mut walker.nodes {
+            node.name = node.name.as_ref().map(|n| format!("mixamorig:{}", n.to_uppercase()));
+        }
+        assert_eq!(hips(&walker).map(|h| h.node), Some(hips_node));
+    }
+}

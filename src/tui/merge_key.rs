@@ -1,0 +1,122 @@
+//! `M`: the character and its `--anim` clips written to a new file beside the character, as
+//! `rigscope merge CHARACTER LIB... -o NAME` writes it. The prompt offers a name no file has;
+//! a name that exists is refused (the viewer never replaces a file).
+
+use std::path::{Path, PathBuf};
+
+use super::App;
+use super::action::PromptKind;
+use super::prompt::Prompt;
+use crate::merge::{Options, Request};
+
+impl App {
+    /// Opens the name prompt, filled with a free name, or says why there is nothing to write.
+    pub(super) fn start_merge_prompt(&mut self) {
+        let (Some(file), Some(anims)) = (&self.file, &self.anims) else {
+            self.message = Some(if self.file.is_none() {
+                "M writes beside the character's file: open a file (the bundled sample has none)".into()
+            } else {
+                "M writes the clips of --anim files: open the character with --anim LIB".into()
+            });
+            return;
+        };
+        if anims.files.is_empty() {
+            self.message = Some("M writes the clips of --anim files: none given".into());
+            return;
+        }
+        let mut prompt = Prompt::new(PromptKind::Merge);
+        prompt.text = free_name(file);
+        self.prompt = Some(prompt);
+    }
+
+    /// Writes the merged file named `text` beside the character.
+    pub(super) fn merge_into(&mut self, text: &str) {
+        let (Some(file), Some(anims)) = (self.file.clone(), self.anims.clone()) else { return };
+        let name = text.trim();
+        let output = match target(&file, name) {
+            Ok(path) => path,
+            Err(why) => {
+                self.message = Some(why);
+                return;
+            }
+        };
+        if output.exists() {
+            self.message =
+                Some(format!("{name} exists: the viewer never replaces a file; pick another name (M)"));
+            return;
+        }
+        let request = Request {
+            character: file,
+            libraries: anims.files,
+            output: output.clone(),
+            force: false,
+            options: Options { binding: anims.options, clips: Vec::new(), in_place: false },
+            other_inputs: Vec::new(),
+        };
+        self.message = Some(match crate::merge::run(&request) {
+            Ok(report) => {
+                let dropped = match report.tracks_dropped {
+                    0 => String::new(),
+                    n => format!(
+                        ", {n} track(s) bound to nothing and were left out (rigscope merge lists them)"
+                    ),
+                };
+                format!(
+                    "wrote {}: the character and {} clip(s){dropped}",
+                    output.display(),
+                    report.clips_written
+                )
+            }
+            Err(why) => format!("not written: {why}"),
+        });
+    }
+}
+
+/// `NAME` in the character's folder; `.glb` is added to a name without an extension.
+fn target(character: &Path, name: &str) -> Result<PathBuf, String> {
+    if name.is_empty() {
+        return Err("no name given: nothing written".into());
+    }
+    if name.contains(['/', '\\']) || name == "." || name == ".." {
+        return Err(format!("'{name}': a file name, please (it is written beside the character)"));
+    }
+    let mut path = crate::output_file::parent_folder(character).join(name);
+    match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+        Some("glb" | "gltf") => {}
+        None => {
+            path.set_extension("glb");
+        }
+        Some(other) => return Err(format!("'{name}': .{other} is no glTF file; end it in .glb or .gltf")),
+    }
+    Ok(path)
+}
+
+/// `STEM-clips.glb`, or `STEM-clips-2.glb`, ... : the first name no file in the character's
+/// folder has.
+fn free_name(character: &Path) -> String {
+    let stem = character.file_stem().map_or_else(|| "merged".into(), |s| s.to_string_lossy().into_owned());
+    let folder = crate::output_file::parent_folder(character);
+    let mut name = format!("{stem}-clips.glb");
+    let mut n = 2;
+    while folder.join(&name).exists() {
+        name = format!("{stem}-clips-{n}.glb");
+        n += 1;
+    }
+    name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_stay_beside_the_character_and_get_an_extension() {
+        let character = Path::new("rigs/hero.glb");
+        assert_eq!(target(character, "hero-dance"), Ok(PathBuf::from("rigs/hero-dance.glb")));
+        assert_eq!(target(character, "out.GLTF"), Ok(PathBuf::from("rigs/out.GLTF")));
+        assert!(target(character, "../out.glb").is_err());
+        assert!(target(character, "a/b.glb").is_err());
+        assert!(target(character, "notes.txt").unwrap_err().contains(".txt is no glTF file"));
+        assert!(target(character, "").is_err());
+    }
+}
