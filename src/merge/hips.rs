@@ -3,9 +3,12 @@
 //!
 //! The hips are the VRM humanoid's `hips` where the file maps one, else the topmost node
 //! named `hips` or `pelvis` (namespace prefixes, case and separators ignored, as `--bind
-//! loose` compares names). Up points from the hips to the head (else the neck) in the rest
-//! pose's world space, as the retargeting body frame defines it (skinning.md); +Y, glTF's
-//! up, when the rig has neither.
+//! loose` compares names). The body's up points from the hips to the head (else the neck) in
+//! the rest pose's world space, as the retargeting body frame defines it (skinning.md); the
+//! ground is the world plane across the axis nearest that line (+Y, glTF's up, for a rig
+//! standing as the spec asks; +Y too when the rig has neither). A body leans a little even in
+//! a T-pose (0.2 degrees on Ready Player Me's), and a ground tilted by that much would raise
+//! or lower hips that travel metres across it.
 
 use glam::Vec3;
 
@@ -13,7 +16,7 @@ use crate::attach::retarget::world_rest_matrices;
 use crate::attach::rules::LOOSE_RULES;
 use crate::rig::Rig;
 
-/// A rig's hips and the body's up (a unit vector in world space).
+/// A rig's hips and the up of the ground it stands on (a world axis).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Hips {
     pub node: usize,
@@ -30,9 +33,14 @@ pub fn hips(rig: &Rig) -> Option<Hips> {
         .or_else(|| topmost_named(rig, &["neck"]));
     let world = world_rest_matrices(rig);
     let at = |n: usize| world.get(n).map(|m| m.w_axis.truncate());
-    let up =
-        above.and_then(|head| Some(at(head)? - at(node)?)).and_then(|d| d.try_normalize()).unwrap_or(Vec3::Y);
-    Some(Hips { node, up })
+    let body_up = above.and_then(|head| Some(at(head)? - at(node)?)).and_then(|d| d.try_normalize());
+    Some(Hips { node, up: body_up.map_or(Vec3::Y, nearest_axis) })
+}
+
+/// The world axis (+X, -X, +Y, ...) nearest the direction `d`.
+fn nearest_axis(d: Vec3) -> Vec3 {
+    let axes = [Vec3::X, Vec3::NEG_X, Vec3::Y, Vec3::NEG_Y, Vec3::Z, Vec3::NEG_Z];
+    axes.into_iter().max_by(|a, b| a.dot(d).total_cmp(&b.dot(d))).unwrap_or(Vec3::Y)
 }
 
 /// The node nearest the root whose name, compared as `--bind loose` compares names, is one of
@@ -55,11 +63,18 @@ mod tests {
         let hips_node = walker.nodes.iter().position(|n| n.name.as_deref() == Some("hips")).unwrap();
         let found = hips(&walker).expect("hips");
         assert_eq!(found.node, hips_node);
-        // The walker's head is straight above its hips.
-        assert!((found.up - Vec3::Y).length() < 1e-5, "{:?}", found.up);
+        assert_eq!(found.up, Vec3::Y);
         for node in &mut walker.nodes {
             node.name = node.name.as_ref().map(|n| format!("mixamorig:{}", n.to_uppercase()));
         }
         assert_eq!(hips(&walker).map(|h| h.node), Some(hips_node));
+    }
+
+    #[test]
+    fn the_ground_is_across_the_world_axis_nearest_the_body() {
+        assert_eq!(nearest_axis(Vec3::new(0.0, 0.99, 0.04).normalize()), Vec3::Y);
+        // A file standing on Z (against the spec, as some exporters write them).
+        assert_eq!(nearest_axis(Vec3::new(0.1, -0.2, 0.97).normalize()), Vec3::Z);
+        assert_eq!(nearest_axis(Vec3::new(0.0, -1.0, 0.0)), Vec3::NEG_Y);
     }
 }
