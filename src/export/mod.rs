@@ -99,9 +99,11 @@ pub fn write(raw: &RawAsset, repair: &Repair, format: Format) -> Result<Written,
 
 /// `character` whole, with `clips` appended as new animations (`merge`): every accessor,
 /// buffer view, image and animation of `character` keeps its index and its bytes, and only
-/// the clips' keys are added (stored keys copied from `libraries`). A compressed character is
-/// written decoded, as `write` writes it, and the compressed bytes it no longer names are
-/// removed. With `bin_uri`, a .gltf names its buffer so and `Written::bin` holds it.
+/// the clips' keys are added (stored keys copied from `libraries`). Draco primitives stay as
+/// `character` holds them (compressed, when read with `load_raw_bytes_keeping_draco`);
+/// meshopt-compressed views are written decoded, as `write` writes them, and the compressed
+/// bytes no view names any more are removed. With `bin_uri`, a .gltf names its buffer so and
+/// `Written::bin` holds it.
 pub fn write_with_clips(
     character: &RawAsset,
     libraries: &[&RawAsset],

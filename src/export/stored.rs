@@ -1,8 +1,9 @@
 //! Copying an accessor of another file as it is stored: its JSON (component type, normalized
-//! flag, count, min/max, sparse substitution, name, extras) and exactly the bytes it covers, into
+//! flag, count, min/max, sparse substitution, name, extras) and the bytes of its elements, into
 //! new buffer views of the merged buffer. Quantized (normalized-integer) key data stays
 //! quantized and a sparse accessor stays sparse, so a reader decodes the same numbers from the
-//! copy as from the original, whatever its decoder does with them.
+//! copy as from the original, whatever its decoder does with them. Elements are copied packed:
+//! a stride in the source view (which glTF allows only for vertex attributes) is not kept.
 
 use super::merge::align4;
 use super::{ExportError, push};
@@ -104,8 +105,8 @@ impl From<'_> {
         push(json, "accessors", Value::Object(copy))
     }
 
-    /// Copies the bytes `count` elements of `element` bytes cover in buffer view `view` from
-    /// `offset` (with the view's stride) into a new view of `merged`; returns its index.
+    /// Copies `count` elements of `element` bytes, read from buffer view `view` at `offset`
+    /// (with the view's stride), packed into a new view of `merged`; returns its index.
     #[allow(clippy::too_many_arguments)]
     fn copy_range(
         &self,
@@ -126,24 +127,27 @@ impl From<'_> {
         let buffer = index_of(source.get("buffer"), &format!("{view_at}.buffer"))?;
         let start = whole(source.get("byteOffset"), &format!("{view_at}.byteOffset"))?.unwrap_or(0);
         let stride = whole(source.get("byteStride"), &format!("{view_at}.byteStride"))?;
+        let stride = stride.unwrap_or(element);
+        if stride < element {
+            return Err(ExportError::at(format!("{view_at}.byteStride"), "is shorter than an element"));
+        }
         let bytes = count
             .checked_sub(1)
-            .and_then(|n| stride.unwrap_or(element).checked_mul(n)?.checked_add(element))
+            .and_then(|n| stride.checked_mul(n)?.checked_add(element))
             .and_then(|length| {
                 let from = start.checked_add(offset)?;
                 self.buffers.get(buffer)?.get(from..from.checked_add(length)?)
             })
             .ok_or_else(|| ExportError::at(at, format!("does not lie inside {view_at}'s buffer")))?;
         align4(merged);
-        let mut new_view = Map::new();
-        new_view.insert("buffer".into(), json!(0));
-        new_view.insert("byteOffset".into(), json!(merged.len()));
-        new_view.insert("byteLength".into(), json!(bytes.len()));
-        if let Some(stride) = stride {
-            new_view.insert("byteStride".into(), json!(stride));
+        let at = merged.len();
+        if stride == element {
+            merged.extend_from_slice(bytes);
+        } else {
+            merged.extend(bytes.chunks(stride).flat_map(|e| e.iter().take(element)));
         }
-        merged.extend_from_slice(bytes);
-        push(json, "bufferViews", Value::Object(new_view))
+        let view = json!({ "buffer": 0, "byteOffset": at, "byteLength": merged.len() - at });
+        push(json, "bufferViews", view)
     }
 }
 

@@ -271,3 +271,123 @@ fn views_of_an_empty_buffer_keep_a_buffer_in_the_copy() {
         assert_eq!(out["bufferViews"][0]["buffer"], 0, "{format:?}");
     }
 }
+
+/// A library whose clip reads times from a strided view and rotations from a sparse,
+/// normalized SHORT accessor; the merged file copies both as stored, packed.
+fn library_with_odd_accessors() -> RawAsset {
+    // Buffer: times 0.0 and 1.0 at stride 8 (bytes 0..12), sparse indices (u8 1 at 12),
+    // sparse values (one SHORT VEC4 at 16..24).
+    let mut bytes = Vec::new();
+    bytes.extend_from_slice(&0.0f32.to_le_bytes());
+    bytes.extend_from_slice(&[0xAA; 4]);
+    bytes.extend_from_slice(&1.0f32.to_le_bytes());
+    bytes.push(1);
+    bytes.extend_from_slice(&[0; 3]);
+    for v in [0i16, 0, 0, 32767] {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    let json = json!({
+        "asset": {"version": "2.0"},
+        "buffers": [{"byteLength": bytes.len()}],
+        "bufferViews": [
+            {"buffer": 0, "byteLength": 12, "byteStride": 8},
+            {"buffer": 0, "byteOffset": 12, "byteLength": 1},
+            {"buffer": 0, "byteOffset": 16, "byteLength": 8}
+        ],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0.0], "max": [1.0], "name": "times"},
+            {"componentType": 5122, "normalized": true, "count": 2, "type": "VEC4", "extras": {"kept": 1},
+             "sparse": {"count": 1, "indices": {"bufferView": 1, "componentType": 5121}, "values": {"bufferView": 2}}}
+        ]
+    });
+    raw(json, vec![bytes])
+}
+
+#[test]
+fn stored_keys_are_copied_packed_with_their_json_and_computed_times_are_shared() {
+    let character = raw(
+        json!({"asset": {"version": "2.0"}, "buffers": [{"byteLength": 4}],
+               "bufferViews": [{"buffer": 0, "byteLength": 4}], "nodes": [{"name": "hips"}]}),
+        vec![vec![7, 7, 7, 7]],
+    );
+    let library = library_with_odd_accessors();
+    let stored = NewChannel {
+        node: 0,
+        property: crate::rig::Property::Rotation,
+        interpolation: crate::rig::Interpolation::Step,
+        keys: NewKeys::Stored { library: 0, input: 0, output: 1 },
+    };
+    let times: std::sync::Arc<[f32]> = vec![0.0, 0.5].into();
+    let computed = |values: Vec<f32>| NewChannel {
+        node: 0,
+        property: crate::rig::Property::Translation,
+        interpolation: crate::rig::Interpolation::Linear,
+        keys: NewKeys::Computed { times: times.clone(), values: values.into() },
+    };
+    let clips = [
+        NewClip {
+            name: "a".into(),
+            extras: Some(json!({"from": "lib"})),
+            channels: vec![stored.clone(), computed(vec![1.0; 6])],
+        },
+        NewClip { name: "b".into(), extras: None, channels: vec![stored, computed(vec![2.0; 6])] },
+    ];
+    let written = write_with_clips(&character, &[&library], &clips, Format::Glb, None).expect("writes");
+    let (out, bin) = split_glb(&written.bytes);
+    // The character's view and bytes first, unchanged.
+    assert_eq!(out["bufferViews"][0], json!({"buffer": 0, "byteOffset": 0, "byteLength": 4}));
+    assert_eq!(&bin[..4], &[7, 7, 7, 7]);
+    let accessors = out["accessors"].as_array().expect("accessors");
+    // Library accessors 0 and 1 once each (clip b reuses them), then one shared time
+    // accessor and the two value accessors.
+    assert_eq!(accessors.len(), 5);
+    assert_eq!(accessors[0]["name"], "times");
+    assert_eq!((&accessors[0]["min"], &accessors[0]["max"]), (&json!([0.0]), &json!([1.0])));
+    let view = |i: usize| &out["bufferViews"][accessors[i]["bufferView"].as_u64().expect("view") as usize];
+    assert!(view(0).get("byteStride").is_none(), "packed");
+    let at = |v: &Value| v["byteOffset"].as_u64().expect("offset") as usize;
+    let times_bytes = &bin[at(view(0))..at(view(0)) + 8];
+    assert_eq!(times_bytes, [0.0f32.to_le_bytes(), 1.0f32.to_le_bytes()].concat());
+    let sparse = &accessors[1];
+    assert!(sparse.get("bufferView").is_none());
+    assert_eq!(
+        (&sparse["componentType"], &sparse["normalized"], &sparse["extras"]),
+        (&json!(5122), &json!(true), &json!({"kept": 1}))
+    );
+    let values_view =
+        &out["bufferViews"][sparse["sparse"]["values"]["bufferView"].as_u64().expect("view") as usize];
+    assert_eq!(&bin[at(values_view)..at(values_view) + 8], &[0, 0, 0, 0, 0, 0, 0xFF, 0x7F]);
+    let index_view =
+        &out["bufferViews"][sparse["sparse"]["indices"]["bufferView"].as_u64().expect("view") as usize];
+    assert_eq!(bin[at(index_view)], 1);
+    assert_eq!(
+        accessors[2],
+        json!({"bufferView": accessors[2]["bufferView"], "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0.0], "max": [0.5]})
+    );
+    assert_eq!(accessors[3]["type"], "VEC3");
+    let animations = out["animations"].as_array().expect("animations");
+    assert_eq!(animations[0]["extras"], json!({"from": "lib"}));
+    assert_eq!(animations[0]["samplers"][0], json!({"input": 0, "output": 1, "interpolation": "STEP"}));
+    assert_eq!(animations[1]["samplers"][1], json!({"input": 2, "output": 4, "interpolation": "LINEAR"}));
+    assert_eq!(
+        animations[1]["channels"][1],
+        json!({"sampler": 1, "target": {"node": 0, "path": "translation"}})
+    );
+    // It loads, and plays the stored rotation's decoded values.
+    let rig = load_bytes(&written.bytes, "out.glb", None).expect("loads");
+    assert_eq!(&rig.clips[0].channels[0].values[..], &[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
+}
+
+#[test]
+fn a_gltf_names_its_bin() {
+    let character = raw(
+        json!({"asset": {"version": "2.0"}, "buffers": [{"byteLength": 4, "uri": "old.bin"}],
+               "bufferViews": [{"buffer": 0, "byteLength": 4}]}),
+        vec![vec![1, 2, 3, 4]],
+    );
+    let written =
+        write_with_clips(&character, &[], &[], Format::Gltf, Some("new%20one.bin")).expect("writes");
+    let out: Value = serde_json::from_slice(&written.bytes).expect("JSON");
+    assert_eq!(out["buffers"], json!([{"byteLength": 4, "uri": "new%20one.bin"}]));
+    assert_eq!(written.bin, Some(vec![1, 2, 3, 4]));
+}

@@ -53,10 +53,22 @@ fn read_images(json: &serde_json::Value, base_dir: Option<&Path>) -> Vec<Externa
 /// The JSON and buffers of a file's bytes, validated as `load_bytes` validates them
 /// (external buffers only from `base_dir`; with `None`, they are refused).
 pub fn load_raw_bytes(bytes: &[u8], name: &str, base_dir: Option<&Path>) -> Result<RawAsset, ImportError> {
-    build(bytes, base_dir).map_err(|fault| ImportError { file: name.to_string(), message: fault.message() })
+    build(bytes, base_dir, true)
+        .map_err(|fault| ImportError { file: name.to_string(), message: fault.message() })
 }
 
-fn build(bytes: &[u8], base_dir: Option<&Path>) -> Result<RawAsset, Fault> {
+/// `load_raw_bytes` with Draco primitives left compressed, for a copy that changes no mesh
+/// (`merge`): their accessors and compressed views are written back as the file has them.
+pub fn load_raw_bytes_keeping_draco(
+    bytes: &[u8],
+    name: &str,
+    base_dir: Option<&Path>,
+) -> Result<RawAsset, ImportError> {
+    build(bytes, base_dir, false)
+        .map_err(|fault| ImportError { file: name.to_string(), message: fault.message() })
+}
+
+fn build(bytes: &[u8], base_dir: Option<&Path>, decode_draco: bool) -> Result<RawAsset, Fault> {
     // `parse` checks the framing and the document, and hands back the JSON text it read.
     let parsed = document::parse(bytes, &mut Findings::default())?;
     let root = parsed.document.as_json();
@@ -78,13 +90,17 @@ fn build(bytes: &[u8], base_dir: Option<&Path>) -> Result<RawAsset, Fault> {
     let mut json = serde_json::from_str(&text).map_err(|e| Fault::new("", format!("invalid JSON: {e}")))?;
     // The copy that writes a modified file owns its buffers.
     let mut buffers: Vec<Vec<u8>> = buffers.into_iter().map(std::borrow::Cow::into_owned).collect();
-    // Compressed geometry is written back decoded: the copy's accessors are plain.
-    let draco = draco::expand(&mut json, &buffers)?;
-    if !draco.buffer.is_empty() {
-        buffers.push(draco.buffer);
+    // Compressed geometry is written back decoded, unless kept: the copy's accessors are plain.
+    let mut draco_primitives = Vec::new();
+    if decode_draco {
+        let draco = draco::expand(&mut json, &buffers)?;
+        if !draco.buffer.is_empty() {
+            buffers.push(draco.buffer);
+        }
+        draco_primitives = draco.primitives;
     }
     let external_images = read_images(&json, base_dir);
-    Ok(RawAsset { json, buffers, is_glb, draco_primitives: draco.primitives, external_images })
+    Ok(RawAsset { json, buffers, is_glb, draco_primitives, external_images })
 }
 
 /// `parse` skips numbers it ignores without checking their range, while a

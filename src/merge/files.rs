@@ -118,9 +118,9 @@ pub fn run(request: &Request) -> Result<MergeReport, String> {
     output_file::write_all_atomically(&files).map_err(|e| format!("{shown}: cannot write: {e}"))?;
 
     let mut notes = planned.notes.clone();
-    if !character_raw.draco_primitives.is_empty() || export::uses_meshopt(&character_raw.json) {
+    if export::uses_meshopt(&character_raw.json) {
         notes.push(
-            "the character's compressed geometry (Draco or meshopt) is written decoded: re-run your compressor on the output"
+            "the character's meshopt-compressed buffer views are written uncompressed: re-run your compressor on the output"
                 .to_string(),
         );
     }
@@ -149,7 +149,7 @@ pub fn run(request: &Request) -> Result<MergeReport, String> {
 fn read(path: &Path) -> Result<(Rig, RawAsset), String> {
     let (bytes, name, base) = import::read_file(path).map_err(|e| e.to_string())?;
     let rig = import::load_bytes(&bytes, &name, Some(base)).map_err(|e| e.to_string())?;
-    let raw = import::load_raw_bytes(&bytes, &name, Some(base)).map_err(|e| e.to_string())?;
+    let raw = import::load_raw_bytes_keeping_draco(&bytes, &name, Some(base)).map_err(|e| e.to_string())?;
     Ok((rig, raw))
 }
 

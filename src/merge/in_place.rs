@@ -156,3 +156,154 @@ fn invert(m: Mat3) -> Option<Mat3> {
     let det = m.determinant();
     (det.is_finite() && det.abs() > 1e-12).then(|| m.inverse())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rig::{Node, Scene, Transform};
+    use glam::Quat;
+
+    /// `mover` > `hips` > `head`, the hips 1 above the mover's origin, scaled by 2 and turned
+    /// a quarter about Y (so local X is world -Z): a parent that is not the identity.
+    fn rig() -> Rig {
+        let node = |name: &str, parent: Option<usize>, children: Vec<usize>, rest: Transform| Node {
+            name: Some(name.into()),
+            parent,
+            children,
+            rest,
+            ..Node::default()
+        };
+        let turned = Transform {
+            rotation: Quat::from_rotation_y(std::f32::consts::FRAC_PI_2),
+            scale: Vec3::splat(2.0),
+            ..Transform::IDENTITY
+        };
+        let up = |y: f32| Transform { translation: Vec3::new(0.0, y, 0.0), ..Transform::IDENTITY };
+        Rig {
+            nodes: vec![
+                node("mover", None, vec![1], turned),
+                node("hips", Some(0), vec![2], up(0.5)),
+                node("head", Some(1), vec![], up(0.3)),
+            ],
+            order: vec![0, 1, 2],
+            scenes: vec![Scene { name: None, roots: vec![0] }],
+            default_scene: Some(0),
+            ..Rig::default()
+        }
+    }
+
+    fn channel(
+        node: usize,
+        property: Property,
+        interpolation: Interpolation,
+        times: &[f32],
+        values: &[f32],
+    ) -> Channel {
+        let components = if property == Property::Rotation { 4 } else { 3 };
+        Channel { node, property, interpolation, times: times.into(), values: values.into(), components }
+    }
+
+    /// World position of the hips at `t` under `channels`.
+    fn hips_at(rig: &Rig, channels: &[Channel], t: f32) -> Vec3 {
+        let clip = Clip { channels: channels.to_vec(), ..Clip::default() };
+        let mut pose = Pose::rest(rig);
+        sample(&clip, t, &mut pose);
+        let mut globals = vec![Mat4::IDENTITY; rig.nodes.len()];
+        compute_globals(rig, &pose, &mut globals);
+        globals[1].w_axis.truncate()
+    }
+
+    const HIPS: Hips = Hips { node: 1, up: Vec3::Y };
+
+    #[test]
+    fn keys_under_a_still_parent_are_pinned_at_every_time_and_keep_their_height() {
+        let rig = rig();
+        // Local +X is world -Z; the parent's scale doubles every step.
+        let travel = [0.0, 0.5, 0.0, 0.5, 0.6, 0.1, 1.0, 0.4, 0.0];
+        let mut channels =
+            vec![channel(1, Property::Translation, Interpolation::Linear, &[0.0, 1.0, 2.0], &travel)];
+        let before = channels.clone();
+        let t = remove_travel(&rig, HIPS, &mut channels, 2.0).expect("travels");
+        // From local (0, 0.5, 0) to (1, 0.4, 0): 1 along local X, 2 in the world along -Z.
+        assert!((t.distance - 2.0).abs() < 1e-5, "{t:?}");
+        assert!((Vec3::from(t.direction) - Vec3::NEG_Z).length() < 1e-5, "{t:?}");
+        assert!((t.speed - 1.0).abs() < 1e-5);
+        assert_eq!(channels[0].interpolation, Interpolation::Linear);
+        let start = hips_at(&rig, &before, 0.0);
+        for i in 0..=40 {
+            let s = i as f32 * 0.05;
+            let (was, now) = (hips_at(&rig, &before, s), hips_at(&rig, &channels, s));
+            assert!((now.x - start.x).abs() < 1e-5 && (now.z - start.z).abs() < 1e-5, "t={s}: {now}");
+            assert!((now.y - was.y).abs() < 1e-5, "t={s}: height {} was {}", now.y, was.y);
+        }
+    }
+
+    #[test]
+    fn cubic_spline_tangents_lose_their_ground_part_too() {
+        let rig = rig();
+        // in-tangent, value, out-tangent per key.
+        let values =
+            [0.0, 0.0, 0.0, 0.0, 0.5, 0.0, 3.0, 1.0, 0.0, 3.0, 1.0, 0.0, 1.0, 0.5, 2.0, 0.0, 0.0, 0.0];
+        let mut channels =
+            vec![channel(1, Property::Translation, Interpolation::CubicSpline, &[0.0, 1.0], &values)];
+        let before = channels.clone();
+        remove_travel(&rig, HIPS, &mut channels, 1.0).expect("travels");
+        let start = hips_at(&rig, &before, 0.0);
+        for i in 0..=20 {
+            let s = i as f32 * 0.05;
+            let (was, now) = (hips_at(&rig, &before, s), hips_at(&rig, &channels, s));
+            assert!((now.x - start.x).abs() < 1e-5 && (now.z - start.z).abs() < 1e-5, "t={s}: {now}");
+            assert!((now.y - was.y).abs() < 1e-5, "t={s}");
+        }
+    }
+
+    #[test]
+    fn under_a_moving_parent_the_hips_are_pinned_at_the_chains_key_times() {
+        let rig = rig();
+        let turn = |a: f32| Quat::from_rotation_y(a).to_array();
+        let rotations: Vec<f32> = [turn(1.0), turn(2.0), turn(1.2)].concat();
+        let mut channels = vec![
+            channel(0, Property::Rotation, Interpolation::Linear, &[0.0, 0.5, 1.0], &rotations),
+            channel(0, Property::Translation, Interpolation::Step, &[0.25], &[0.3, 0.0, -0.2]),
+            channel(
+                1,
+                Property::Translation,
+                Interpolation::Linear,
+                &[0.0, 1.0],
+                &[0.2, 0.5, 0.0, 0.9, 0.7, 0.1],
+            ),
+        ];
+        let before = channels.clone();
+        let t = remove_travel(&rig, HIPS, &mut channels, 1.0).expect("travels");
+        let hips = channels.iter().find(|c| c.node == 1).expect("hips channel");
+        assert_eq!(hips.interpolation, Interpolation::Linear);
+        assert_eq!(&hips.times[..], &[0.0, 0.25, 0.5, 1.0]);
+        let start = hips_at(&rig, &before, 0.0);
+        for &s in hips.times.iter() {
+            let (was, now) = (hips_at(&rig, &before, s), hips_at(&rig, &channels, s));
+            assert!(
+                (now.x - start.x).abs() < 1e-5 && (now.z - start.z).abs() < 1e-5,
+                "t={s}: {now} vs {start}"
+            );
+            assert!((now.y - was.y).abs() < 1e-5, "t={s}");
+        }
+        let end = hips_at(&rig, &before, 1.0);
+        assert!((t.distance - ((end - start) * Vec3::new(1.0, 0.0, 1.0)).length()).abs() < 1e-5);
+        // The parent's channels are as they were.
+        assert_eq!(channels.iter().filter(|c| c.node == 0).count(), 2);
+    }
+
+    #[test]
+    fn a_clip_that_does_not_travel_is_left_alone() {
+        let rig = rig();
+        let mut channels = vec![channel(
+            1,
+            Property::Translation,
+            Interpolation::Linear,
+            &[0.0, 1.0],
+            &[0.0, 0.5, 0.0, 0.0, 0.9, 0.0],
+        )];
+        assert!(remove_travel(&rig, HIPS, &mut channels, 1.0).is_none());
+        assert_eq!(&channels[0].values[..], &[0.0, 0.5, 0.0, 0.0, 0.9, 0.0]);
+    }
+}

@@ -64,14 +64,7 @@ fn components(ty: &str) -> usize {
 
 /// The bytes of `count` elements of `element` bytes read from `view` at `offset` (with the
 /// view's stride), in a file whose one buffer is `buffer`.
-fn view_bytes(
-    json: &Value,
-    buffer: &[u8],
-    view: u64,
-    offset: u64,
-    count: usize,
-    element: usize,
-) -> Vec<u8> {
+fn view_bytes(json: &Value, buffer: &[u8], view: u64, offset: u64, count: usize, element: usize) -> Vec<u8> {
     let v = &json["bufferViews"][view as usize];
     assert_eq!(v["buffer"], 0, "one buffer");
     let start = (v["byteOffset"].as_u64().unwrap_or(0) + offset) as usize;
@@ -256,7 +249,7 @@ fn merged_clips_play_in_three_js_as_bound_from_their_libraries() {
 
 /// Every JSON value of the character is in the merged file where it was (buffer views name
 /// the one buffer at a new offset), its accessors keep their indices and bytes, its clips
-/// come first, and the new objects come after.
+/// come first, and the new objects come after; a Draco character stays compressed.
 #[test]
 fn the_character_comes_through_whole() {
     let (_guard, dir) = folder("whole");
@@ -264,24 +257,49 @@ fn the_character_comes_through_whole() {
     let character = fixture("character.glb");
     let run = merge(&[&character, &fixture("anims.glb"), &fixture("apose.glb"), "-o", path_str(&out)]);
     assert_eq!(run.code, 1, "tracks are dropped: {}{}", run.stdout, run.stderr);
-    let (a, a_bin) = glb_parts(&std::fs::read(&character).expect("character"));
-    let (b, b_bin) = glb_parts(&std::fs::read(&out).expect("out"));
+    assert_kept_whole(&character, &out);
+    let names = |file: &Path| -> Vec<String> {
+        let (b, _) = glb_parts(&std::fs::read(file).expect("out"));
+        b["animations"]
+            .as_array()
+            .expect("animations")
+            .iter()
+            .map(|x| x["name"].as_str().expect("name").to_string())
+            .collect()
+    };
+    assert_eq!(names(&out), ["walk", "idle", "walk (anims)", "idle (anims)", "walk (apose)", "idle (apose)"]);
+
+    let draco = pipeline("draco-walker.glb");
+    let run = merge(&[&draco, &fixture("quantized.glb"), "-o", path_str(&out), "--force"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_kept_whole(&draco, &out);
+    let (b, _) = glb_parts(&std::fs::read(&out).expect("out"));
+    assert_eq!(b["extensionsRequired"], serde_json::json!(["KHR_draco_mesh_compression"]));
+    let listed = rigscope(&["inspect", path_str(&out)]);
+    assert!(listed.stdout.contains("Draco"), "{}", listed.stdout);
+}
+
+fn pipeline(name: &str) -> String {
+    format!("{}/tests/fixtures/pipeline/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn assert_kept_whole(character: &str, out: &Path) {
+    let (a, a_bin) = glb_parts(&std::fs::read(character).expect("character"));
+    let (b, b_bin) = glb_parts(&std::fs::read(out).expect("out"));
     assert_json_kept(&a, &b);
     for i in 0..a["accessors"].as_array().expect("accessors").len() {
         assert_eq!(a["accessors"][i], b["accessors"][i], "accessor {i}");
+        assert_eq!(stored_bytes(&a, &a_bin, i), stored_bytes(&b, &b_bin, i), "accessor {i}'s bytes");
+    }
+    // The Draco streams too.
+    for (i, view) in a["bufferViews"].as_array().expect("views").iter().enumerate() {
+        let length = view["byteLength"].as_u64().expect("length") as usize;
         assert_eq!(
-            stored_bytes(&a, &a_bin, i),
-            stored_bytes(&b, &b_bin, i),
-            "accessor {i}'s bytes"
+            view_bytes(&a, &a_bin, i as u64, 0, 1, length),
+            view_bytes(&b, &b_bin, i as u64, 0, 1, length),
+            "view {i}"
         );
     }
-    let names: Vec<&str> = b["animations"]
-        .as_array()
-        .expect("animations")
-        .iter()
-        .map(|x| x["name"].as_str().expect("name"))
-        .collect();
-    assert_eq!(names, ["walk", "idle", "walk (anims)", "idle (anims)", "walk (apose)", "idle (apose)"]);
     // Nothing of the libraries but their clips: no node, mesh, skin or material more.
     for key in ["nodes", "meshes", "skins", "materials", "scenes"] {
         assert_eq!(a.get(key), b.get(key), "{key}");
@@ -343,11 +361,7 @@ fn a_character_with_external_files_comes_out_in_one_file() {
     let at = view["byteOffset"].as_u64().unwrap_or(0) as usize;
     assert_eq!(&b_bin[at..at + view["byteLength"].as_u64().expect("length") as usize], &png[..]);
     for i in 0..json["accessors"].as_array().expect("accessors").len() {
-        assert_eq!(
-            stored_bytes(&json, &bin, i),
-            stored_bytes(&b, &b_bin, i),
-            "accessor {i}"
-        );
+        assert_eq!(stored_bytes(&json, &bin, i), stored_bytes(&b, &b_bin, i), "accessor {i}");
     }
     assert!(run.stdout.contains("1 external image(s) of the character are embedded"), "{}", run.stdout);
 
@@ -378,9 +392,11 @@ fn a_character_with_external_files_comes_out_in_one_file() {
 #[test]
 fn stored_keys_are_copied_bit_for_bit() {
     let (_guard, dir) = folder("bits");
-    for (character, lib) in
-        [(sample("walker.glb"), fixture("quantized.glb")), (sample("tentacle.glb"), sample("tentacle.glb"))]
-    {
+    for (character, lib) in [
+        (sample("walker.glb"), fixture("quantized.glb")),
+        (sample("walker.glb"), pipeline("walker.gltfpack.glb")),
+        (sample("tentacle.glb"), sample("tentacle.glb")),
+    ] {
         let out = dir.join("out.glb");
         let run = merge(&[&character, &lib, "-o", path_str(&out), "--force"]);
         assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
@@ -441,6 +457,27 @@ fn stored_keys_are_copied_bit_for_bit() {
                 .filter(|a| a["componentType"] == 5122)
                 .count();
             assert_eq!((sparse, shorts), (1, 22));
+        }
+    }
+}
+
+/// A library whose keys are meshopt-compressed (gltfpack -cc) gives its decoded keys: the
+/// merged clip plays as `--anim` plays it from the compressed file, and OUT needs no meshopt.
+#[test]
+fn compressed_library_keys_are_written_decoded() {
+    let (_guard, dir) = folder("meshopt");
+    let out = dir.join("out.glb");
+    let (walker, lib) = (sample("walker.glb"), pipeline("walker.gltfpack-cc.glb"));
+    let run = merge(&[&walker, &lib, "-o", path_str(&out)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (b, _) = glb_parts(&std::fs::read(&out).expect("out"));
+    assert!(b.get("extensionsUsed").is_none(), "{:?}", b.get("extensionsUsed"));
+    let times = [0.0, 0.3, 0.55, 1.0];
+    let merged = node_worlds(path_str(&out), &["--clip", "walk (walker.gltfpack-cc)"], &times);
+    let bound = node_worlds(&walker, &["--anim", &lib, "--clip", "walk"], &times);
+    for (m, a) in merged.iter().zip(&bound) {
+        for ((n, x), (_, y)) in m.iter().zip(a) {
+            assert!(x.iter().zip(y).all(|(p, q)| (p - q).abs() <= 1e-6), "node {n}: {x:?} vs {y:?}");
         }
     }
 }
