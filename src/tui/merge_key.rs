@@ -108,6 +108,59 @@ fn free_name(character: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::attach::AnimSet;
+    use crate::tui::action::Action;
+    use crate::tui::{App, Launch};
+
+    fn type_text(app: &mut App, text: &str) {
+        for _ in 0..app.prompt.as_ref().map_or(0, |p| p.text.len()) {
+            app.update(Action::PromptBackspace);
+        }
+        for c in text.chars() {
+            app.update(Action::PromptChar(c));
+        }
+    }
+
+    #[test]
+    fn m_writes_the_anim_clips_beside_the_character_and_never_over_a_file() {
+        let dir = tempfile::tempdir().expect("temp");
+        let character = dir.path().join("walker.glb");
+        std::fs::write(&character, crate::samplegen::walker()).expect("character");
+        let lib = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/clips/anims.glb"));
+        let anims = AnimSet { files: vec![lib], ..AnimSet::default() };
+        let mut rig = crate::import::load(&character).expect("loads");
+        crate::attach::load_with_anims(&mut rig, &anims).expect("binds");
+        let launch =
+            Launch { paused: true, file: Some(character.clone()), anims: Some(anims), ..Launch::default() };
+        let mut app = App::new(rig, &launch);
+
+        app.update(Action::StartPrompt(PromptKind::Merge));
+        assert_eq!(app.prompt.as_ref().map(|p| p.text.as_str()), Some("walker-clips.glb"));
+        app.update(Action::PromptAccept);
+        let written = dir.path().join("walker-clips.glb");
+        let message = app.message.clone().unwrap_or_default();
+        assert!(message.starts_with("wrote ") && message.contains("2 clip(s)"), "{message}");
+        let merged = crate::import::load(&written).expect("the merged file loads");
+        assert_eq!(merged.clip_label(2), "walk (anims)");
+
+        // The next offer is a free name; a taken one is refused and nothing changes.
+        app.update(Action::StartPrompt(PromptKind::Merge));
+        assert_eq!(app.prompt.as_ref().map(|p| p.text.as_str()), Some("walker-clips-2.glb"));
+        type_text(&mut app, "walker-clips");
+        let before = std::fs::read(&written).expect("written");
+        app.update(Action::PromptAccept);
+        assert!(app.message.as_deref().unwrap_or_default().contains("exists"), "{:?}", app.message);
+        assert_eq!(std::fs::read(&written).expect("written"), before);
+
+        // Without --anim there is nothing to write.
+        let mut plain = App::new(
+            crate::import::load(&character).expect("loads"),
+            &Launch { file: Some(character), ..Launch::default() },
+        );
+        plain.update(Action::StartPrompt(PromptKind::Merge));
+        assert!(plain.prompt.is_none());
+        assert!(plain.message.as_deref().unwrap_or_default().contains("--anim"), "{:?}", plain.message);
+    }
 
     #[test]
     fn names_stay_beside_the_character_and_get_an_extension() {
