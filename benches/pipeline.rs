@@ -1,7 +1,7 @@
 //! One criterion group per stage of the per-frame pipeline (see PERFORMANCE.md for the
 //! targets): sampling (forward playback, random seek, backward scrubbing), pose (globals +
 //! joint matrices + the skinning palettes built from them), skinning (one core and the rayon pool), raster (draw_scene + pack, one core and the pool) and
-//! a full viewer frame into a ratatui `TestBackend`.
+//! a full viewer frame into a ratatui `TestBackend`; then loading, live reload and `merge`.
 //!
 //! Inputs: the bundled samples and, when present, CesiumMan-x32 from `$RIGSCOPE_ASSETS`
 //! (default `../shared/assets`). Every input is built before the timed loop.
@@ -370,7 +370,45 @@ fn reload(c: &mut Criterion) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-criterion_group!(benches, sampling, pose, skinning, raster, frame, load, reload);
+/// `rigscope merge` end to end (read both files, bind, copy, write OUT): the walker sample's
+/// character with a 48-clip library, made here by merging walker.glb's two clips onto itself
+/// 23 times (so the library is a whole rig, as Mixamo and KayKit libraries are).
+fn merge(c: &mut Criterion) {
+    use rigscope::merge::{Options, Request, run};
+    let dir = std::env::temp_dir().join(format!("rigscope-merge-bench-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let walker = PathBuf::from("samples/walker.glb");
+    let library = dir.join("library-48.glb");
+    let made = run(&Request {
+        character: walker.clone(),
+        libraries: vec![walker.clone(); 23],
+        output: library.clone(),
+        force: true,
+        options: Options::default(),
+        other_inputs: Vec::new(),
+    });
+    match made {
+        Ok(report) => eprintln!("note: merge group: a library of {} clips", report.clips_written + 2),
+        Err(e) => {
+            eprintln!("note: skipping the merge group: {e}");
+            return;
+        }
+    }
+    let request = Request {
+        character: walker,
+        libraries: vec![library],
+        output: dir.join("out.glb"),
+        force: true,
+        options: Options::default(),
+        other_inputs: Vec::new(),
+    };
+    let mut g = c.benchmark_group("merge");
+    g.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(3));
+    g.bench_function("walker+48-clips", |b| b.iter(|| black_box(run(black_box(&request)).is_ok())));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, sampling, pose, skinning, raster, frame, load, reload, merge);
 
 /// `criterion_main!`, run on a worker of rayon's pool as `rigscope` runs every command
 /// (see `cli::on_pool`): the parallel stages then wake one thread each, as in the program.

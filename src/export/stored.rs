@@ -50,7 +50,8 @@ impl From<'_> {
         let at = format!("accessors[{index}]");
         let accessor = self
             .json
-            .pointer(&format!("/accessors/{index}"))
+            .get("accessors")
+            .and_then(|list| list.get(index))
             .and_then(Value::as_object)
             .ok_or_else(|| ExportError::at(&at, "does not exist in the library"))?;
         let component_type = accessor.get("componentType").and_then(Value::as_u64).unwrap_or(0);
@@ -121,7 +122,8 @@ impl From<'_> {
         let view_at = format!("bufferViews[{view}]");
         let source = self
             .json
-            .pointer(&format!("/bufferViews/{view}"))
+            .get("bufferViews")
+            .and_then(|list| list.get(view))
             .and_then(Value::as_object)
             .ok_or_else(|| ExportError::at(at, format!("names {view_at}, which does not exist")))?;
         let buffer = index_of(source.get("buffer"), &format!("{view_at}.buffer"))?;

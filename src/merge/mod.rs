@@ -181,6 +181,7 @@ pub fn plan(character: &mut Rig, libraries: &[Library], options: &Options) -> Re
             report.warnings.push(format!("{} has no clips", library.label));
         }
         let stored = StoredKeys::of(&library.rig, &library.raw);
+        let library_names = threejs_names(&library.rig);
         let vrma = library.rig.vrma.is_some() && character.vrm.is_some();
         for (k, attached) in character.attached[range].iter().enumerate() {
             if !options.clips.is_empty() && !options.clips.contains(&attached.name) {
@@ -199,7 +200,7 @@ pub fn plan(character: &mut Rig, libraries: &[Library], options: &Options) -> Re
                 report.warnings.push(line);
             }
             let mut work = Work::new(character, &targets, attached, &clip.channels);
-            work.drop_pointer_tracks(&library.rig, source);
+            work.drop_pointer_tracks(&library.rig, &library_names, source);
             let travel = hips.and_then(|h| work.remove_travel(character, h, clip.duration));
             let channels = work.channels(li, &stored);
             let written = !channels.is_empty();
@@ -285,16 +286,12 @@ impl StoredKeys {
             let core = lib.core_channels.get(a).copied().unwrap_or(clip.channels.len());
             for (k, channel) in clip.channels.iter().enumerate().take(core) {
                 let c = lib.file_channel(a, k);
-                let sampler = raw
-                    .json
-                    .pointer(&format!("/animations/{a}/channels/{c}/sampler"))
-                    .and_then(serde_json::Value::as_u64);
+                let animation = raw.json.get("animations").and_then(|list| list.get(a));
+                let index = |v: &serde_json::Value| v.as_u64().and_then(|i| usize::try_from(i).ok());
+                let sampler =
+                    animation.and_then(|x| x.get("channels")?.get(c)?.get("sampler")).and_then(index);
                 let accessor = |which: &str| {
-                    let at = format!("/animations/{a}/samplers/{}/{which}", sampler?);
-                    raw.json
-                        .pointer(&at)
-                        .and_then(serde_json::Value::as_u64)
-                        .and_then(|i| usize::try_from(i).ok())
+                    animation.and_then(|x| x.get("samplers")?.get(sampler?)?.get(which)).and_then(index)
                 };
                 if let (Some(input), Some(output)) = (accessor("input"), accessor("output")) {
                     by_arrays.entry(arrays(channel)).or_insert((input, output));
@@ -354,13 +351,12 @@ impl<'a> Work<'a> {
 
     /// The library clip's `KHR_animation_pointer` channels, which `attach` leaves out as
     /// three.js does.
-    fn drop_pointer_tracks(&mut self, lib: &Rig, clip: Option<usize>) {
+    fn drop_pointer_tracks(&mut self, lib: &Rig, names: &[Option<String>], clip: Option<usize>) {
         let Some(a) = clip else { return };
-        let names = threejs_names(lib);
         let core = lib.core_channels.get(a).copied();
         if let (Some(core), Some(clip)) = (core, lib.clips.get(a)) {
             for channel in clip.channels.iter().skip(core) {
-                let track = track_name(&names, channel.node, channel.property);
+                let track = track_name(names, channel.node, channel.property);
                 self.dropped.push(DroppedTrack { track, reason: DropReason::AnimationPointer });
             }
         }
