@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::App;
 use super::action::PromptKind;
+use super::app::FileNote;
 use super::prompt::Prompt;
 use crate::merge::{Options, Request};
 
@@ -36,13 +37,14 @@ impl App {
         let output = match target(&file, name) {
             Ok(path) => path,
             Err(why) => {
-                self.message = Some(why);
+                self.merge_note(why);
                 return;
             }
         };
         if output.exists() {
-            self.message =
-                Some(format!("{name} exists: the viewer never replaces a file; pick another name (M)"));
+            self.merge_note(format!(
+                "{name} exists: the viewer never replaces a file; pick another name (M)"
+            ));
             return;
         }
         let request = Request {
@@ -53,7 +55,7 @@ impl App {
             options: Options { binding: anims.options, clips: Vec::new(), in_place: false },
             other_inputs: Vec::new(),
         };
-        self.message = Some(match crate::merge::run(&request) {
+        let text = match crate::merge::run(&request) {
             Ok(report) => {
                 let dropped = match report.tracks_dropped {
                     0 => String::new(),
@@ -68,7 +70,16 @@ impl App {
                 )
             }
             Err(why) => format!("not written: {why}"),
-        });
+        };
+        self.merge_note(text);
+    }
+}
+
+impl App {
+    /// The outcome is news the user waits for: it stays on the status bar's second line until
+    /// the next key, as a reload's summary does, even while a clip plays.
+    fn merge_note(&mut self, text: String) {
+        self.file_note = Some(FileNote { text, error: false });
     }
 }
 
@@ -138,8 +149,14 @@ mod tests {
         assert_eq!(app.prompt.as_ref().map(|p| p.text.as_str()), Some("walker-clips.glb"));
         app.update(Action::PromptAccept);
         let written = dir.path().join("walker-clips.glb");
-        let message = app.message.clone().unwrap_or_default();
-        assert!(message.starts_with("wrote ") && message.contains("2 clip(s)"), "{message}");
+        let note = app.file_note.clone().expect("a note");
+        assert!(
+            note.text.starts_with("wrote ") && note.text.contains("2 clip(s)") && !note.error,
+            "{note:?}"
+        );
+        // A tick (playback) keeps it; the next key clears it.
+        app.update(Action::Tick(0.1));
+        assert!(app.file_note.is_some());
         let merged = crate::import::load(&written).expect("the merged file loads");
         assert_eq!(merged.clip_label(2), "walk (anims)");
 
@@ -149,7 +166,7 @@ mod tests {
         type_text(&mut app, "walker-clips");
         let before = std::fs::read(&written).expect("written");
         app.update(Action::PromptAccept);
-        assert!(app.message.as_deref().unwrap_or_default().contains("exists"), "{:?}", app.message);
+        assert!(app.file_note.as_ref().is_some_and(|n| n.text.contains("exists")), "{:?}", app.file_note);
         assert_eq!(std::fs::read(&written).expect("written"), before);
 
         // Without --anim there is nothing to write.
