@@ -39,7 +39,7 @@ pub mod vrm_pose;
 mod workspace;
 
 #[cfg(test)]
-mod test_rig;
+pub(crate) mod test_rig;
 #[cfg(test)]
 mod tracks_tests;
 

@@ -160,6 +160,7 @@ fn invert(m: Mat3) -> Option<Mat3> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::anim::test_rig::channel;
     use crate::rig::{Node, Scene, Transform};
     use glam::Quat;
 
@@ -190,17 +191,6 @@ mod tests {
             default_scene: Some(0),
             ..Rig::default()
         }
-    }
-
-    fn channel(
-        node: usize,
-        property: Property,
-        interpolation: Interpolation,
-        times: &[f32],
-        values: &[f32],
-    ) -> Channel {
-        let components = if property == Property::Rotation { 4 } else { 3 };
-        Channel { node, property, interpolation, times: times.into(), values: values.into(), components }
     }
 
     /// World position of the hips at `t` under `channels`.

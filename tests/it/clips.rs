@@ -25,12 +25,12 @@ fn oracle() -> Value {
     serde_json::from_str(&text).expect("oracle.json parses")
 }
 
-fn floats(v: &Value) -> Vec<f64> {
+pub(crate) fn floats(v: &Value) -> Vec<f64> {
     v.as_array().expect("array").iter().map(|x| x.as_f64().expect("number")).collect()
 }
 
 /// The diagonal of the box around every deformed vertex of the character's rest pose.
-fn rest_diagonal(character: &str) -> f64 {
+pub(crate) fn rest_diagonal(character: &str) -> f64 {
     let run = rigscope(&["pose", character, "--rest", "--json"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let doc: Value = serde_json::from_str(&run.stdout).expect("json");

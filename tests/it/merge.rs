@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::cli::{Run, rigscope, sample};
+use super::clips::{floats, rest_diagonal};
 
 fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/clips/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -25,10 +26,6 @@ fn merge(args: &[&str]) -> Run {
     let mut all = vec!["merge"];
     all.extend_from_slice(args);
     rigscope(&all)
-}
-
-fn floats(v: &Value) -> Vec<f64> {
-    v.as_array().expect("array").iter().map(|x| x.as_f64().expect("number")).collect()
 }
 
 /// The JSON and BIN chunks of a .glb.
@@ -108,23 +105,6 @@ fn without_location(accessor: &Value) -> Value {
         }
     }
     a
-}
-
-/// The diagonal of the box around every deformed vertex of the character's rest pose.
-fn rest_diagonal(character: &str) -> f64 {
-    let run = rigscope(&["pose", character, "--rest", "--json"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let doc: Value = serde_json::from_str(&run.stdout).expect("json");
-    let (mut lo, mut hi) = ([f64::MAX; 3], [f64::MIN; 3]);
-    for mesh in doc["frames"][0]["meshes"].as_array().expect("meshes") {
-        for p in mesh["positions"].as_array().expect("positions") {
-            for (k, x) in floats(p).into_iter().enumerate() {
-                lo[k] = lo[k].min(x);
-                hi[k] = hi[k].max(x);
-            }
-        }
-    }
-    (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f64>().sqrt()
 }
 
 /// `pose FILE ARGS --json` at `times`: every node's world matrix, per time.
