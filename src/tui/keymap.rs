@@ -273,7 +273,7 @@ pub static BINDINGS: &[Binding] = &[
         "M",
         Action::StartPrompt(PromptKind::Merge),
         Global,
-        "write the character with its --anim clips to a new file beside it (asks the name)",
+        "save with the --anim clips as a new file (asks the name)",
     ),
 ];
 
