@@ -70,6 +70,10 @@ pub fn run(request: &Request) -> Result<MergeReport, String> {
         .ok_or_else(|| format!("{shown}: the output must end in .glb or .gltf (it sets the format)"))?;
     let bin = (format == Format::Gltf).then(|| output.with_extension("bin"));
     let outputs: Vec<&Path> = std::iter::once(output.as_path()).chain(bin.as_deref()).collect();
+    let folder = parent_folder(output);
+    folder
+        .canonicalize()
+        .map_err(|e| format!("{shown}: the folder {} is not usable: {e}", folder.display()))?;
     for out in &outputs {
         refuse_existing(out, request.force)?;
     }
@@ -200,5 +204,10 @@ fn nothing_to_write(libraries: &[LibraryMerge]) -> String {
             why.push(format!("no track of {}'s clips binds to the character", l.file));
         }
     }
-    format!("nothing to write: {}", why.join("; "))
+    let hint = if libraries.iter().any(|l| !l.clips.is_empty()) {
+        " (`rigscope fit CHARACTER LIB` says why; --bind loose or --map may bind them)"
+    } else {
+        ""
+    };
+    format!("nothing to write: {}{hint}", why.join("; "))
 }

@@ -630,3 +630,23 @@ fn an_interrupted_merge_never_leaves_out_truncated() {
     let args = ["merge", &walker, &lib, "-o", path_str(&out), "--force"];
     super::normalize::assert_interrupted_writes_leave_old_or_complete(&args, &out);
 }
+
+/// Every malformed file of `malformed.rs`, as the character or as a library: exit 2 naming
+/// it, no panic, nothing written.
+#[test]
+fn malformed_inputs_exit_2_and_write_nothing() {
+    let (_guard, dir) = folder("malformed");
+    let walker = sample("walker.glb");
+    let out = dir.join("out.glb");
+    for (name, bytes, _) in super::malformed::cases() {
+        let path = super::malformed::write_case(&dir, name, &bytes).expect("write case");
+        let shown = path.display().to_string();
+        for args in [[shown.as_str(), walker.as_str()], [walker.as_str(), shown.as_str()]] {
+            let run = merge(&[args[0], args[1], "-o", path_str(&out)]);
+            assert_eq!(run.code, 2, "{name}: exit {} {}", run.code, run.stderr);
+            assert!(run.stderr.starts_with(&format!("rigscope: error: {shown}: ")), "{name}: {}", run.stderr);
+            assert!(!run.stderr.contains("panicked"), "{name}: {}", run.stderr);
+            assert!(!out.exists(), "{name}: wrote OUT");
+        }
+    }
+}
