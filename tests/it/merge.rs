@@ -177,7 +177,12 @@ fn merged_clips_play_in_three_js_as_bound_from_their_libraries() {
         let tol = 1e-4 * rest_diagonal(character);
         let frames = case["frames"].as_array().expect("frames");
         let times: Vec<f64> = frames.iter().map(|f| f["t"].as_f64().expect("t")).collect();
-        let what = format!("{clip} of merge {:?}", case["merge"]);
+        // The record is of the files merge wrote then: when what rigscope plays changes on
+        // purpose (retargeting, say), merge-oracle.mjs records three.js anew.
+        let what = format!(
+            "{clip} of merge {:?} (if rigscope's playing changed on purpose, re-record: RIGSCOPE=target/debug/rigscope node tests/fixtures/clips/merge-oracle.mjs)",
+            case["merge"]
+        );
         let ours = node_worlds(path_str(&out), &["--clip", clip], &times);
         assert_worlds_equal(&what, &ours, frames, tol);
 
