@@ -8,6 +8,9 @@
 //! POSITION is stored as integers (KHR_mesh_quantization) that shared matrix is the
 //! dequantization the quantizer folded into the inverse bind matrices (gltfpack and
 //! glTF Transform both do), so it is no mismatch at all: it is how the grid becomes the mesh.
+//! That shared matrix is also where the rig draws its bind pose (`RestBind::placement`): the
+//! bind-pose ghost and the model's size (`Workspace::model_size`) are taken there, in the world
+//! every other distance is measured in.
 
 use glam::Mat4;
 
@@ -90,24 +93,35 @@ impl RestBind {
         }
     }
 
-    /// The transform from the stored (bind-space) positions to the mesh as it was bound: the
-    /// shared matrix for a quantized skin, else identity (bind space is the mesh's space).
-    pub fn dequantization(&self) -> Mat4 {
+    /// Where the rig draws its bind pose: the transform from the stored (bind-space) positions
+    /// to the world the rest pose is drawn in. The shared matrix when the whole skin is moved
+    /// alike (a quantized skin's dequantization; an exporter's centimetre-to-metre or Z-up
+    /// root, whose bind space is not the world); identity when the rest pose keeps the bind
+    /// pose within `PLACEMENT_TOLERANCE` (bind space is the world), and when the shared matrix
+    /// is not finite or not invertible (no placement to trust).
+    pub fn placement(&self) -> Mat4 {
         match self.common {
-            Some(common) if self.quantized && common.is_finite() => common,
+            Some(common)
+                if common.is_finite()
+                    && common.determinant().abs() > f32::MIN_POSITIVE
+                    && (self.quantized || max_abs_diff(&common, &Mat4::IDENTITY) > PLACEMENT_TOLERANCE) =>
+            {
+                common
+            }
             _ => Mat4::IDENTITY,
         }
     }
 }
 
-/// Every skin's `dequantization`, measured against the rig's rest pose.
-pub fn dequantizations(rig: &Rig) -> Vec<Mat4> {
-    if !rig.storage.primitives.iter().any(quantized_attribute) {
-        return vec![Mat4::IDENTITY; rig.skins.len()];
-    }
+/// The element difference from identity below which a skin's shared matrix is round-off and
+/// the bind pose is drawn where it is stored (`check`'s default `ibm_tolerance`).
+pub const PLACEMENT_TOLERANCE: f32 = 1e-3;
+
+/// Every skin's `placement`, measured against the rig's rest pose.
+pub fn bind_placements(rig: &Rig) -> Vec<Mat4> {
     let mut rest = vec![Mat4::IDENTITY; rig.nodes.len()];
     compute_globals(rig, &Pose::rest(rig), &mut rest);
-    (0..rig.skins.len()).map(|s| RestBind::measure(rig, s, &rest).dequantization()).collect()
+    (0..rig.skins.len()).map(|s| RestBind::measure(rig, s, &rest).placement()).collect()
 }
 
 fn quantized_attribute(p: &crate::rig::PrimitiveStorage) -> bool {

@@ -9,12 +9,19 @@
 //! engine's behaviour depends on a setting, each value is its own profile (`unity-gltfast`
 //! is Unity's default 4 bones, `unity-gltfast-2bones` its 2-bone quality level, ...).
 //!
+//! Besides the weights, an engine may do something else with a vertex (`Fate`): Babylon.js
+//! divides the skinned position by the weights' sum, Blender leaves a vertex of almost no
+//! weight undeformed, and a NaN weight an engine keeps makes the vertex vanish. `drawn_point`
+//! states each fate once, for the workspace that draws and for `check` that measures.
+//!
 //! Lives in `anim` because skinning is where it applies: `Workspace::set_engine` swaps a
-//! primitive's influences for the profile's before skinning.
+//! primitive's influences for the profile's before skinning, and applies the fates after.
 
 use std::borrow::Cow;
 
-use crate::rig::{InfluenceSet, Primitive, WeightStorage};
+use glam::{Mat4, Vec3};
+
+use crate::rig::{InfluenceSet, Primitive, Rig, WeightStorage};
 
 /// A runtime whose treatment of skin weights rigscope reproduces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -117,7 +124,9 @@ impl Engine {
             Engine::Three => {
                 "set 0 only; every vertex's 4 weights divided by their sum (all zero: 1 on the first)"
             }
-            Engine::Babylon => "sets 0 and 1 (8 influences), weights as stored",
+            Engine::Babylon => {
+                "sets 0 and 1 (8 influences), weights as stored; the position divided by their sum (sum 0 or NaN: not drawn)"
+            }
             Engine::GlTfast { bones: 4 } => "set 0 only, weights as stored (quality 4 bones or unlimited)",
             Engine::GlTfast { .. } => "set 0 only; the largest weights kept and divided by their sum",
             Engine::UnityGltf { bones: 4 } => "set 0 only; the 4 weights divided by their sum",
@@ -130,7 +139,7 @@ impl Engine {
             Engine::Unreal { .. } => "every set; the 12 largest kept, divided by their sum, 8-bit weights",
             Engine::Godot => "sets 0 and 1; weights divided by their sum, stored as 16-bit",
             Engine::Blender => {
-                "every set as vertex groups; the armature divides by the sum (all zero: 1 on the first)"
+                "every set as vertex groups (NaN as 0); the armature divides by the total, leaves a vertex of total <= 1e-4 undeformed; refuses a joint index out of range"
             }
         }
     }
@@ -149,27 +158,95 @@ impl Engine {
 /// Unreal Engine 5's `MAX_TOTAL_INFLUENCES`.
 const UNREAL_MAX_INFLUENCES: usize = 12;
 
-/// The influences `engine` skins `prim` with: borrowed unchanged for `Stored`, else new sets
-/// (as many as `Engine::drawn_sets` says, 4 slots each, unused slots joint 0 weight 0).
-pub fn drawn_influences(engine: Engine, prim: &Primitive) -> Cow<'_, [InfluenceSet]> {
-    if engine == Engine::Stored || prim.influences.is_empty() {
-        return Cow::Borrowed(&prim.influences);
+/// Blender's armature modifier deforms a vertex only when its groups' total weight is above
+/// this (`armature_deform.cc`, `armature_vert_task_with_dvert`: `if (contrib > 0.0001f)`).
+const BLENDER_MIN_CONTRIBUTION: f32 = 1e-4;
+
+/// What an engine does with a vertex besides the weights it gives the joints.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Fate {
+    /// Skinned with the engine's slots (`sum w_i J_i p`).
+    Skinned,
+    /// Skinned with the slots, then divided by this, the sum of the weights (Babylon.js: the
+    /// w of its summed skinning matrix). A sum of 0 or NaN leaves no position.
+    Divided(f32),
+    /// Left where the bind pose puts it, whatever the joints do (Blender, total weight at most
+    /// `BLENDER_MIN_CONTRIBUTION`).
+    Undeformed,
+    /// Skinned with the slots from the origin of bind space, not from its own position:
+    /// Blender's importer loses the position of a vertex whose weights' sum is NaN or
+    /// overflows (it divides by that sum while moving the mesh into its bind pose).
+    FromOrigin,
+    /// Drawn at NaN (a NaN weight the engine multiplies in): its triangles are not drawn.
+    Vanishes,
+}
+
+/// The point an engine skins for a vertex at `p` (morphed) of `fate`.
+pub fn skinned_input(fate: Fate, p: Vec3) -> Vec3 {
+    if fate == Fate::FromOrigin { Vec3::ZERO } else { p }
+}
+
+/// Where an engine draws a vertex of `fate`, from where the kernel skins `skinned_input` with
+/// the engine's slots (`skinned`), the unskinned (morphed) position, and where the rig draws
+/// the bind pose (`placement`, `RestBind::placement`). The one statement of each fate, for the
+/// workspace and for `check`'s measure alike. NaN where the engine gives no position.
+pub fn drawn_point(fate: Fate, skinned: Vec3, unskinned: Vec3, placement: &Mat4) -> Vec3 {
+    match fate {
+        Fate::Skinned | Fate::FromOrigin => skinned,
+        Fate::Divided(sum) if sum != 0.0 && sum.is_finite() => skinned / sum,
+        Fate::Divided(_) | Fate::Vanishes => Vec3::NAN,
+        Fate::Undeformed => placement.transform_point3(unskinned),
+    }
+}
+
+/// The influences an engine skins a primitive with, and the vertices it treats otherwise.
+#[derive(Debug, Clone)]
+pub struct Drawn<'a> {
+    /// As many sets as `Engine::drawn_sets` says, 4 slots each (unused slots joint 0 weight
+    /// 0); borrowed unchanged where the engine keeps the stored weights.
+    pub sets: Cow<'a, [InfluenceSet]>,
+    /// `(vertex, fate)` of every vertex whose fate is not `Fate::Skinned`, ascending.
+    pub fates: Vec<(usize, Fate)>,
+}
+
+/// The influences `engine` skins `prim` with, for a skin of `joints` joints.
+pub fn drawn_influences(engine: Engine, prim: &Primitive, joints: usize) -> Drawn<'_> {
+    if prim.influences.is_empty() {
+        return Drawn { sets: Cow::Borrowed(&prim.influences), fates: Vec::new() };
     }
     let count = engine.drawn_sets(prim.influences.len());
     let vertices = prim.influences.iter().map(|s| s.joints.len().min(s.weights.len())).min().unwrap_or(0);
-    let mut joints: Vec<Vec<[u16; 4]>> = vec![Vec::with_capacity(vertices); count];
-    let mut weights: Vec<Vec<[f32; 4]>> = vec![Vec::with_capacity(vertices); count];
+    let keeps_weights = matches!(engine, Engine::Stored | Engine::Babylon);
+    let mut fates = Vec::new();
     let mut slots = Vec::with_capacity(4 * count);
+    if keeps_weights {
+        for v in 0..vertices {
+            match drawn_vertex(engine, &prim.influences, v, joints, &mut slots) {
+                Fate::Skinned => {}
+                fate => fates.push((v, fate)),
+            }
+        }
+        let sets = match count == prim.influences.len() {
+            true => Cow::Borrowed(prim.influences.as_slice()),
+            false => Cow::Owned(prim.influences[..count].to_vec()),
+        };
+        return Drawn { sets, fates };
+    }
+    let mut joint_rows: Vec<Vec<[u16; 4]>> = vec![Vec::with_capacity(vertices); count];
+    let mut weight_rows: Vec<Vec<[f32; 4]>> = vec![Vec::with_capacity(vertices); count];
     for v in 0..vertices {
-        drawn_vertex(engine, &prim.influences, v, &mut slots);
+        match drawn_vertex(engine, &prim.influences, v, joints, &mut slots) {
+            Fate::Skinned => {}
+            fate => fates.push((v, fate)),
+        }
         for (s, chunk) in slots.chunks_exact(4).enumerate() {
-            joints[s].push([chunk[0].0, chunk[1].0, chunk[2].0, chunk[3].0]);
-            weights[s].push([chunk[0].1, chunk[1].1, chunk[2].1, chunk[3].1]);
+            joint_rows[s].push([chunk[0].0, chunk[1].0, chunk[2].0, chunk[3].0]);
+            weight_rows[s].push([chunk[0].1, chunk[1].1, chunk[2].1, chunk[3].1]);
         }
     }
-    let sets = joints
+    let sets = joint_rows
         .into_iter()
-        .zip(weights)
+        .zip(weight_rows)
         .enumerate()
         .map(|(s, (j, w))| {
             let like = prim.influences.get(s).unwrap_or(&prim.influences[0]);
@@ -183,13 +260,21 @@ pub fn drawn_influences(engine: Engine, prim: &Primitive) -> Cow<'_, [InfluenceS
             }
         })
         .collect();
-    Cow::Owned(sets)
+    Drawn { sets: Cow::Owned(sets), fates }
 }
 
 /// Vertex `v`'s influences as `engine` skins them, into `out`: exactly
-/// `4 * engine.drawn_sets(sets.len())` slots `(joint, weight)`, set by set. Joint indices are
-/// passed through (an out-of-range one stays a skipped influence, as in stored skinning).
-pub fn drawn_vertex(engine: Engine, sets: &[InfluenceSet], v: usize, out: &mut Vec<(u16, f32)>) {
+/// `4 * engine.drawn_sets(sets.len())` slots `(joint, weight)`, set by set, for a skin of
+/// `joints` joints; and what else the engine does with the vertex. Joint indices are passed
+/// through (an out-of-range one stays a skipped influence, as in stored skinning). A weight
+/// the engine keeps but is not finite is multiplied in by its GPU: the vertex vanishes.
+pub fn drawn_vertex(
+    engine: Engine,
+    sets: &[InfluenceSet],
+    v: usize,
+    joints: usize,
+    out: &mut Vec<(u16, f32)>,
+) -> Fate {
     out.clear();
     let count = engine.drawn_sets(sets.len());
     for set in &sets[..count] {
@@ -200,14 +285,60 @@ pub fn drawn_vertex(engine: Engine, sets: &[InfluenceSet], v: usize, out: &mut V
     }
     let storage = sets.first().map_or(WeightStorage::F32, |s| s.weight_storage);
     match engine {
-        Engine::Stored | Engine::Babylon => {}
+        Engine::Stored => return Fate::Skinned,
+        Engine::Babylon => return babylon(out, joints),
+        Engine::Blender => return blender(out),
         Engine::Three => three(out, storage),
         Engine::GlTfast { bones } => gltfast(out, bones),
         Engine::UnityGltf { bones } => unity_gltf(out, bones),
         Engine::Unreal { bits } => unreal(out, bits),
         Engine::Godot => godot(out),
-        Engine::Blender => blender(out),
     }
+    if out.iter().any(|s| !s.1.is_finite()) { Fate::Vanishes } else { Fate::Skinned }
+}
+
+impl Engine {
+    /// Why the engine would not load `rig` at all, if it would not: Blender's glTF importer
+    /// stops on a joint index past the skin's joints (`blender/imp/mesh.py`,
+    /// `skin_into_bind_pose`: `joint_mats[js[:, i]]` over every slot raises `IndexError`,
+    /// whatever the slot's weight). `None` for every other engine and rig.
+    pub fn refusal(self, rig: &Rig) -> Option<String> {
+        if self != Engine::Blender {
+            return None;
+        }
+        for node in &rig.nodes {
+            let (Some(m), Some(s)) = (node.mesh, node.skin) else { continue };
+            let (Some(mesh), Some(skin)) = (rig.meshes.get(m), rig.skins.get(s)) else { continue };
+            for (p, prim) in mesh.primitives.iter().enumerate() {
+                for set in &prim.influences {
+                    let bad = set.joints.iter().enumerate().find_map(|(v, j)| {
+                        j.iter().find(|&&j| usize::from(j) >= skin.joints.len()).map(|&j| (v, j))
+                    });
+                    if let Some((v, j)) = bad {
+                        return Some(format!(
+                            "its importer stops at JOINTS_{} of mesh {m} primitive {p}: vertex {v} names joint {j} of a \
+                             skin with {} joints",
+                            set.set,
+                            skin.joints.len()
+                        ));
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Babylon.js 9.35 (glTF loader 9.28): sets 0 and 1 (`glTFLoader._loadVertexDataAsync` reads
+/// `JOINTS_0/WEIGHTS_0` and `JOINTS_1/WEIGHTS_1` and no more), weights as stored. Its skinning
+/// shader (`bonesVertex.fx`: `influence = sum mBones[j] * w`, then `finalWorld * influence *
+/// vec4(position, 1)`) and its CPU path (`Mesh.applySkeleton`, then
+/// `Vector3.TransformCoordinatesFromFloatsToRef`) both divide the position by the w of the
+/// summed matrix, which is the sum of the weights of joints the skeleton has: the vertex is
+/// drawn as if its weights were renormalised, and not at all when they sum to 0 or NaN.
+fn babylon(slots: &[(u16, f32)], joints: usize) -> Fate {
+    let sum = slots.iter().filter(|s| usize::from(s.0) < joints).fold(0.0f32, |sum, s| sum + s.1);
+    if sum == 1.0 { Fate::Skinned } else { Fate::Divided(sum) }
 }
 
 /// three.js r187: `GLTFLoader` (`loadMesh`) calls `SkinnedMesh.normalizeSkinWeights` on every
@@ -357,11 +488,16 @@ fn godot(slots: &mut [(u16, f32)]) {
     }
 }
 
-/// Blender (glTF-Blender-IO `blender/imp/mesh.py`): a vertex whose weights sum to 0 gets
-/// weight 1 on its first slot (`skin_into_bind_pose`); each non-zero weight is added to its
-/// joint's vertex group with 'REPLACE' (a repeated joint keeps its last weight; groups hold
-/// weights in 0..1); the armature modifier divides by the total weight.
-fn blender(slots: &mut [(u16, f32)]) {
+/// Blender 4.5 (glTF-Blender-IO `blender/imp/mesh.py`, then the armature modifier). Import,
+/// `skin_into_bind_pose`: the f32 sum of every slot's weight, set by set; a vertex whose sum is
+/// exactly 0 gets weight 1 on its first slot; one whose sum is NaN or overflows loses its
+/// position (divided by that sum, it is stored at the origin). Then every non-zero weight is
+/// added to its joint's vertex group with 'REPLACE' (a repeated joint keeps its last weight);
+/// a group holds weights in 0..1 and a NaN becomes 0 there, so the vertex's other weights are
+/// kept. Deform (`armature_deform.cc`, `armature_vert_task_with_dvert`):
+/// `co += sum w_i (M_i co - co) / contrib` with `contrib` the total weight, only when
+/// `contrib > 0.0001f`; at or below it the vertex is left undeformed.
+fn blender(slots: &mut [(u16, f32)]) -> Fate {
     let raw_sum = slots.iter().fold(0.0f32, |s, &(_, w)| s + w);
     if raw_sum == 0.0
         && let Some(first) = slots.first_mut()
@@ -370,24 +506,31 @@ fn blender(slots: &mut [(u16, f32)]) {
     }
     let mut groups: Vec<(u16, f32)> = Vec::with_capacity(slots.len());
     for &(j, w) in slots.iter().filter(|s| s.1 != 0.0) {
-        let w = w.clamp(0.0, 1.0);
+        let w = if w.is_nan() { 0.0 } else { w.clamp(0.0, 1.0) };
         match groups.iter_mut().find(|g| g.0 == j) {
             Some(g) => g.1 = w,
             None => groups.push((j, w)),
         }
     }
     let total: f32 = groups.iter().map(|g| g.1).sum();
+    let deformed = total > BLENDER_MIN_CONTRIBUTION;
     for (i, slot) in slots.iter_mut().enumerate() {
         *slot = match groups.get(i) {
-            Some(&(j, w)) if total > 0.0 => (j, w / total),
+            Some(&(j, w)) if deformed => (j, w / total),
             _ => (0, 0.0),
         };
+    }
+    match (deformed, raw_sum.is_finite()) {
+        (false, _) => Fate::Undeformed,
+        (true, true) => Fate::Skinned,
+        (true, false) => Fate::FromOrigin,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::{Mat4, Vec3};
 
     fn set(n: usize, rows: &[([u16; 4], [f32; 4])], storage: WeightStorage) -> InfluenceSet {
         InfluenceSet {
@@ -400,9 +543,14 @@ mod tests {
     }
 
     fn drawn(engine: Engine, sets: &[InfluenceSet], v: usize) -> Vec<(u16, f32)> {
+        drawn_with_fate(engine, sets, v).0
+    }
+
+    /// For a skin of 6 joints.
+    fn drawn_with_fate(engine: Engine, sets: &[InfluenceSet], v: usize) -> (Vec<(u16, f32)>, Fate) {
         let mut out = Vec::new();
-        drawn_vertex(engine, sets, v, &mut out);
-        out
+        let fate = drawn_vertex(engine, sets, v, 6, &mut out);
+        (out, fate)
     }
 
     #[test]
@@ -428,8 +576,8 @@ mod tests {
             ],
             ..Primitive::default()
         };
-        assert!(matches!(drawn_influences(Engine::Stored, &prim), Cow::Borrowed(_)));
-        let three = drawn_influences(Engine::Three, &prim);
+        assert!(matches!(drawn_influences(Engine::Stored, &prim, 4).sets, Cow::Borrowed(_)));
+        let three = drawn_influences(Engine::Three, &prim, 4).sets;
         assert_eq!(three.len(), 1);
         // 0.2 / 0.3 and 0.1 / 0.3 in doubles, rounded to f32.
         assert_eq!(
@@ -441,7 +589,86 @@ mod tests {
                 0.0
             ]
         );
-        assert_eq!(drawn_influences(Engine::Blender, &prim).len(), 2);
+        assert_eq!(drawn_influences(Engine::Blender, &prim, 4).sets.len(), 2);
+        // Babylon keeps sets 0 and 1 as stored, and divides the position by 0.6.
+        let babylon = drawn_influences(Engine::Babylon, &prim, 4);
+        assert!(matches!(babylon.sets, Cow::Borrowed(_)));
+        assert_eq!(babylon.fates, vec![(0, Fate::Divided(0.2 + 0.1 + 0.3))]);
+    }
+
+    /// Babylon.js: the position over the sum of the weights of joints the skeleton has
+    /// (negative ones included, as its shader adds them); a sum of 0 or NaN draws nothing;
+    /// a third set is not read. Checked against Babylon itself in tests/it/engine_runs.rs.
+    #[test]
+    fn babylon_divides_the_position_by_the_weights_sum() {
+        let sets = [
+            set(
+                0,
+                &[
+                    ([0, 1, 0, 0], [0.25, 0.25, 0.0, 0.0]),
+                    ([1, 2, 0, 0], [0.5, -0.5, 0.0, 0.0]),
+                    ([2, 3, 0, 0], [f32::NAN, 0.5, 0.0, 0.0]),
+                    ([3, 9, 0, 0], [0.5, 0.5, 0.0, 0.0]),
+                    ([1, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]),
+                ],
+                WeightStorage::F32,
+            ),
+            set(1, &[([0, 0, 0, 0], [0.0; 4]); 5], WeightStorage::F32),
+            set(2, &[([4, 0, 0, 0], [0.5, 0.0, 0.0, 0.0]); 5], WeightStorage::F32),
+        ];
+        let fate = |v| drawn_with_fate(Engine::Babylon, &sets, v).1;
+        assert_eq!(fate(0), Fate::Divided(0.5));
+        assert_eq!(fate(1), Fate::Divided(0.0));
+        assert!(matches!(fate(2), Fate::Divided(s) if s.is_nan()));
+        // Joint 9 is past the 6-joint skin: it reads a zero matrix, w included.
+        assert_eq!(fate(3), Fate::Divided(0.5));
+        // The third set's 0.5 is not read: the sum is exactly 1.
+        assert_eq!(fate(4), Fate::Skinned);
+        assert_eq!(drawn(Engine::Babylon, &sets, 4).len(), 8);
+        let p = Vec3::new(2.0, 4.0, 6.0);
+        assert_eq!(
+            drawn_point(Fate::Divided(0.5), p, Vec3::ZERO, &Mat4::IDENTITY),
+            Vec3::new(4.0, 8.0, 12.0)
+        );
+        assert!(drawn_point(Fate::Divided(0.0), p, Vec3::ZERO, &Mat4::IDENTITY).is_nan());
+    }
+
+    /// Blender: a NaN weight is 0 in its vertex group and the vertex's position is lost at
+    /// import (skinned from the origin); a total of at most 1e-4 leaves the vertex undeformed;
+    /// weights over 1 are clamped; an out-of-range joint makes the importer refuse the file.
+    #[test]
+    fn blender_zeroes_nan_leaves_tiny_totals_undeformed_and_refuses_bad_joints() {
+        let sets = [set(
+            0,
+            &[
+                ([2, 3, 0, 0], [f32::NAN, 0.5, 0.0, 0.0]),
+                ([3, 4, 0, 0], [5e-5, 0.0, 0.0, 0.0]),
+                ([4, 5, 0, 0], [3.4e38, 3.4e38, 0.0, 0.0]),
+                ([1, 2, 0, 0], [0.5, -0.5, 0.0, 0.0]),
+            ],
+            WeightStorage::F32,
+        )];
+        let (slots, fate) = drawn_with_fate(Engine::Blender, &sets, 0);
+        assert_eq!((slots[..2].to_vec(), fate), (vec![(2, 0.0), (3, 1.0)], Fate::FromOrigin));
+        assert_eq!(drawn_with_fate(Engine::Blender, &sets, 1).1, Fate::Undeformed);
+        // The f32 sum overflows: the position is lost; both clamp to 1, halves.
+        let (slots, fate) = drawn_with_fate(Engine::Blender, &sets, 2);
+        assert_eq!((slots[..2].to_vec(), fate), (vec![(4, 0.5), (5, 0.5)], Fate::FromOrigin));
+        // +0.5 and -0.5 sum to exactly 0: weight 1 on the first slot; -0.5 clamps to 0.
+        assert_eq!(
+            drawn_with_fate(Engine::Blender, &sets, 3),
+            (vec![(1, 1.0), (2, 0.0), (0, 0.0), (0, 0.0)], Fate::Skinned)
+        );
+        let placed = Mat4::from_translation(Vec3::X);
+        assert_eq!(drawn_point(Fate::Undeformed, Vec3::ZERO, Vec3::Y, &placed), Vec3::new(1.0, 1.0, 0.0));
+
+        let mut rig = crate::anim::test_rig::two_joint_rig();
+        assert_eq!(Engine::Blender.refusal(&rig), None);
+        let prim = &mut rig.meshes[0].primitives[0];
+        prim.influences[0].joints = std::iter::repeat_n([0, 7, 0, 0], prim.positions.len()).collect();
+        let why = Engine::Blender.refusal(&rig).expect("refused");
+        assert!(why.contains("vertex 0 names joint 7"), "{why}");
+        assert_eq!(Engine::Babylon.refusal(&rig), None);
     }
 
     /// `normalizeSkinWeights` by hand: sums of absolute values, zero to (1,0,0,0), set 1

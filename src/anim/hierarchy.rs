@@ -196,15 +196,14 @@ fn update_joint_matrices_body(
     }
 }
 
-/// For each node, its bind-pose global `dequantization * inverse(IBM)` when it is a joint of
+/// For each node, its bind-pose global `placement * inverse(IBM)` when it is a joint of
 /// some skin with an invertible IBM; the first skin that lists the node wins (skins sharing a
 /// joint should agree; when they do not, `diagnose` is where that is reported).
-/// `dequantizations` is per skin (`RestBind::dequantization`): identity unless the skin's
-/// positions are quantized, whose bind pose is where the dequantized mesh was bound.
-pub fn bind_globals(rig: &Rig, dequantizations: &[Mat4]) -> Vec<Option<Mat4>> {
+/// `placements` is per skin (`RestBind::placement`): where the rig draws the bind pose.
+pub fn bind_globals(rig: &Rig, placements: &[Mat4]) -> Vec<Option<Mat4>> {
     let mut out = vec![None; rig.nodes.len()];
     for (s, skin) in rig.skins.iter().enumerate() {
-        let dequantize = dequantizations.get(s).copied().unwrap_or(Mat4::IDENTITY);
+        let dequantize = placements.get(s).copied().unwrap_or(Mat4::IDENTITY);
         for (i, &joint) in skin.joints.iter().enumerate() {
             let inverse_bind = skin.inverse_bind.get(i).copied().unwrap_or(Mat4::IDENTITY);
             let Some(slot) = out.get_mut(joint) else {

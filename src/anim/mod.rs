@@ -43,12 +43,14 @@ pub(crate) mod test_rig;
 #[cfg(test)]
 mod tracks_tests;
 
-pub use bind::{BindVerdict, RestBind, dequantizations};
+pub use bind::{BindVerdict, PLACEMENT_TOLERANCE, RestBind, bind_placements};
 pub use crosscheck::crosscheck;
-pub use engine::{Engine, drawn_influences, drawn_vertex};
+pub use engine::{Drawn, Engine, Fate, drawn_influences, drawn_point, drawn_vertex, skinned_input};
 pub use hierarchy::{bind_globals, compute_bind_globals, compute_globals, compute_joint_matrices};
+pub use morph::morphed_position;
 pub use playback::{LoopMode, Playback};
 pub use pose::Pose;
 pub use sample::{SampleInfo, key_count, sample, sample_channel};
 pub use sampler::Sampler;
-pub use workspace::{DeformedPrimitive, Workspace};
+pub use skinning::{skin_point, skin_point_lists};
+pub use workspace::{DeformedPrimitive, Workspace, model_size, model_size_at_bind};

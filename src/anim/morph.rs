@@ -40,6 +40,22 @@ pub(crate) fn morph_into(
     }
 }
 
+/// Vertex `v`'s position after the morph weights: `morph_into`'s sum for one vertex, the same
+/// operations in the same order (so the same bits), for code that needs a few vertices.
+pub fn morphed_position(base: &[Vec3], targets: &[MorphTarget], weights: &[f32], v: usize) -> Vec3 {
+    let Some(&b) = base.get(v) else { return Vec3::ZERO };
+    let mut p = b;
+    for (target, &w) in targets.iter().zip(weights) {
+        if w == 0.0 || !w.is_finite() {
+            continue;
+        }
+        if let Some(&d) = target.positions.as_deref().and_then(|d| d.get(v)) {
+            p += d * w;
+        }
+    }
+    p
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,7 +36,13 @@ use crate::rig::InfluenceSet;
 /// vertex's influences.
 #[inline(always)]
 fn accumulate(acc: &mut Mat4, joint_matrices: &[Mat4], joints: &[u16; 4], weights: &[f32; 4]) {
-    for (&j, &w) in joints.iter().zip(weights) {
+    accumulate_slots(acc, joint_matrices, joints.iter().copied().zip(weights.iter().copied()));
+}
+
+/// `accumulate` over any run of (joint, weight) slots, in order.
+#[inline(always)]
+fn accumulate_slots(acc: &mut Mat4, joint_matrices: &[Mat4], slots: impl Iterator<Item = (u16, f32)>) {
+    for (j, w) in slots {
         if w == 0.0 || !w.is_finite() {
             continue;
         }
@@ -48,6 +54,55 @@ fn accumulate(acc: &mut Mat4, joint_matrices: &[Mat4], joints: &[u16; 4], weight
             acc.w_axis = m.w_axis.mul_add(w, acc.w_axis);
         }
     }
+}
+
+/// One point skinned with `slots` (joint, weight), in order: the kernel's own blend and
+/// transform (`accumulate`, then `point`), so a vertex measured here lands on the very bits
+/// `skin_in_place` and `skin_fast` draw it at when the slots are its influence sets in order.
+/// For code that needs a few vertices (the viewer's vertex panel, an engine's odd vertices).
+pub fn skin_point(slots: &[(u16, f32)], joint_matrices: &[Mat4], p: Vec3) -> Vec3 {
+    crate::lanes::with_fma!(skin_point_body(slots: &[(u16, f32)], joint_matrices: &[Mat4], p: Vec3) -> Vec3)
+}
+
+/// `skin_point` of each of `lists` (a range of `slots`, and whether it skins the origin of
+/// bind space instead of `p`), into `out` in order: one dispatch to the FMA build for a
+/// vertex's many weightings (`check` measures a problem vertex under every engine profile).
+pub fn skin_point_lists(
+    joint_matrices: &[Mat4],
+    p: Vec3,
+    slots: &[(u16, f32)],
+    lists: &[(std::ops::Range<usize>, bool)],
+    out: &mut Vec<Vec3>,
+) {
+    crate::lanes::with_fma!(skin_point_lists_body(
+        joint_matrices: &[Mat4],
+        p: Vec3,
+        slots: &[(u16, f32)],
+        lists: &[(std::ops::Range<usize>, bool)],
+        out: &mut Vec<Vec3>
+    ));
+}
+
+#[inline(always)]
+fn skin_point_lists_body(
+    joint_matrices: &[Mat4],
+    p: Vec3,
+    slots: &[(u16, f32)],
+    lists: &[(std::ops::Range<usize>, bool)],
+    out: &mut Vec<Vec3>,
+) {
+    out.clear();
+    for (range, origin) in lists {
+        let list = slots.get(range.clone()).unwrap_or_default();
+        out.push(skin_point_body(list, joint_matrices, if *origin { Vec3::ZERO } else { p }));
+    }
+}
+
+#[inline(always)]
+fn skin_point_body(slots: &[(u16, f32)], joint_matrices: &[Mat4], p: Vec3) -> Vec3 {
+    let mut m = Mat4::ZERO;
+    accumulate_slots(&mut m, joint_matrices, slots.iter().copied());
+    point(&m, p)
 }
 
 /// `xyz` of `m * (p, 1)`: the homogeneous formula of the spec, with the w of the blended

@@ -3,17 +3,18 @@
 //! allocating. Owns nothing from the rig; a rig other than the one it was built for is
 //! safe (no panic) but gives meaningless output.
 
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Vec3, Vec3A};
 
-use super::engine::{Engine, drawn_influences};
+use super::engine::{Engine, Fate, drawn_influences, drawn_point, skinned_input};
 use super::hierarchy::{bind_globals, compute_bind_globals, update_globals, update_joint_matrices};
+use super::morph::morphed_position;
 use super::morph::{Attribute, morph_into};
 use super::palette::Palette;
 use super::pose::Pose;
 use super::pose_cache::PoseCache;
 use super::sampler::Sampler;
 use super::skin_wide::{PackedInfluences, WideInput};
-use super::skinning::{SkinInput, rigid_in_place, skin_fast, skin_in_place};
+use super::skinning::{SkinInput, rigid_in_place, skin_fast, skin_in_place, skin_point};
 use crate::rig::{Clip, InfluenceSet, Primitive, Rig};
 
 /// One drawable primitive of one mesh node, deformed for the current frame, in world space.
@@ -33,6 +34,14 @@ pub struct DeformedPrimitive {
     pub normals: Vec<Vec3>,
 }
 
+/// One primitive as an engine profile draws it.
+#[derive(Debug, Clone)]
+struct EngineDraw {
+    sets: Vec<InfluenceSet>,
+    /// `(vertex, fate)` of the vertices not simply skinned with `sets`.
+    fates: Vec<(usize, Fate)>,
+}
+
 #[derive(Debug, Clone)]
 pub struct Workspace {
     pub pose: Pose,
@@ -42,11 +51,11 @@ pub struct Workspace {
     pub joint_matrices: Vec<Vec<Mat4>>,
     /// One per (node with a mesh, instance, primitive index), in node-index order.
     pub primitives: Vec<DeformedPrimitive>,
-    /// Bind-pose global of each node that is a joint (`inverse(IBM)`, dequantized), fixed
+    /// Bind-pose global of each node that is a joint (`placement * inverse(IBM)`), fixed
     /// per rig.
     bind: Vec<Option<Mat4>>,
-    /// Per skin: `RestBind::dequantization`, what the bind pose applies to stored positions.
-    dequantizations: Vec<Mat4>,
+    /// Per skin: `RestBind::placement`, what the bind pose applies to stored positions.
+    placements: Vec<Mat4>,
     sampler: Sampler,
     /// Per skin: the joint matrices as skinning palettes, written by `update_matrices`.
     palettes: Vec<Palette>,
@@ -63,9 +72,9 @@ pub struct Workspace {
     parallel: bool,
     /// Whose weights skinning uses (`Stored` unless `set_engine` said otherwise).
     engine: Engine,
-    /// Per mesh, per primitive: the engine's influences where they differ from the stored
-    /// ones (empty, and every entry `None`, for `Stored`).
-    drawn: Vec<Vec<Option<Vec<InfluenceSet>>>>,
+    /// Per mesh, per primitive: the engine's influences and the vertices it treats otherwise
+    /// (`Fate`), where they differ from the stored ones (empty for `Stored`).
+    drawn: Vec<Vec<Option<EngineDraw>>>,
 }
 
 impl Workspace {
@@ -134,14 +143,14 @@ impl Workspace {
             }
         }
         let max_channels = rig.clips.iter().map(|c| c.channels.len()).max();
-        let dequantizations = super::bind::dequantizations(rig);
+        let placements = super::bind::bind_placements(rig);
         Self {
             pose: Pose::rest(rig),
             globals: vec![Mat4::IDENTITY; rig.nodes.len()],
             joint_matrices: rig.skins.iter().map(|s| vec![Mat4::IDENTITY; s.joints.len()]).collect(),
             primitives,
-            bind: bind_globals(rig, &dequantizations),
-            dequantizations,
+            bind: bind_globals(rig, &placements),
+            placements,
             sampler: Sampler::with_capacity(max_channels.unwrap_or(0)),
             palettes: Vec::new(),
             pose_cache: PoseCache::new(rig),
@@ -199,6 +208,12 @@ impl Workspace {
         self.parallel = on;
     }
 
+    /// Where skin `s`'s bind pose is drawn (`RestBind::placement`; identity for a skin the
+    /// rig does not have).
+    pub fn placement(&self, s: usize) -> Mat4 {
+        self.placements.get(s).copied().unwrap_or(Mat4::IDENTITY)
+    }
+
     /// Whose weights skinning uses.
     pub fn engine(&self) -> Engine {
         self.engine
@@ -215,11 +230,15 @@ impl Workspace {
         self.drawn = if engine == Engine::Stored {
             Vec::new()
         } else {
-            rig.meshes
-                .iter()
-                .map(|mesh| {
+            let joints = mesh_joint_counts(rig);
+            (rig.meshes.iter().zip(joints))
+                .map(|(mesh, joints)| {
                     (mesh.primitives.iter())
-                        .map(|p| Some(drawn_influences(engine, p).into_owned()).filter(|_| p.is_skinned()))
+                        .map(|p| {
+                            let drawn = drawn_influences(engine, p, joints);
+                            let sets = drawn.sets.into_owned();
+                            Some(EngineDraw { sets, fates: drawn.fates }).filter(|_| p.is_skinned())
+                        })
                         .collect()
                 })
                 .collect()
@@ -238,23 +257,24 @@ impl Workspace {
         self.skin(rig);
     }
 
-    /// The bind pose, for the bind-pose ghost. Each joint's global is `inverse(IBM)` (the
-    /// first skin listing it; a singular IBM leaves the rest-pose value), other nodes hang
-    /// off their parents with their rest transforms. Every joint matrix is then identity by
-    /// definition (`inverse(IBM) * IBM`), so it is set to exactly identity instead of
-    /// multiplying the round-off in, and skinned primitives are their stored positions
+    /// The bind pose, placed where the rig draws it: for the bind-pose ghost and the model's
+    /// size. Each joint's global is `P * inverse(IBM)` (the first skin listing it; a singular
+    /// IBM leaves the rest-pose value), other nodes hang off their parents with their rest
+    /// transforms. `P` is the skin's placement (`RestBind::placement`): identity when the rest
+    /// pose keeps the bind pose, so every joint matrix is then exactly identity (set, not
+    /// multiplied, so no round-off creeps in) and skinned primitives are their stored positions
     /// after morphing (rest weights), as the spec says. Rigid primitives use their bind
     /// globals (a prop parented to a hand follows the hand's bind pose).
     ///
-    /// A skin with quantized positions is the exception: its stored positions are the
-    /// quantizer's grid and its inverse bind matrices carry the dequantization `D`
-    /// (`RestBind`), so its joints sit at `D * inverse(IBM)`, its joint matrices are `D` and
-    /// its mesh is drawn dequantized, where the rest pose draws it, not as a grid.
+    /// Where the whole skin is moved alike, `P` is that shared matrix: a quantized skin's
+    /// dequantization (its stored positions are the quantizer's grid), or an exporter's
+    /// centimetre-to-metre, Z-up-to-Y-up root. Its joint matrices are then `P` and its mesh is
+    /// drawn in the world the rest pose is drawn in, not in bind space.
     pub fn evaluate_bind(&mut self, rig: &Rig) {
         self.pose.reset(rig);
         compute_bind_globals(rig, &self.pose, &self.bind, &mut self.globals);
         for (s, joints) in self.joint_matrices.iter_mut().enumerate() {
-            joints.fill(self.dequantizations.get(s).copied().unwrap_or(Mat4::IDENTITY));
+            joints.fill(self.placements.get(s).copied().unwrap_or(Mat4::IDENTITY));
         }
         // A `skin` without `update_matrices` after this must use the same matrices.
         for (palette, joints) in self.palettes.iter_mut().zip(&self.joint_matrices) {
@@ -264,6 +284,23 @@ impl Workspace {
             }
         }
         self.deform(rig, true);
+    }
+
+    /// Axis-aligned bounds of every finite vertex of the current frame, `None` without one.
+    /// In SIMD lanes: a large rig's box is a hot loop before the viewer's first frame, and the
+    /// minima and maxima of finite values are exact in any width.
+    pub fn bounds(&self) -> Option<(Vec3, Vec3)> {
+        let (mut lo, mut hi) = (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
+        for d in &self.primitives {
+            for &p in &d.positions {
+                let p = Vec3A::from(p);
+                if p.is_finite() {
+                    lo = lo.min(p);
+                    hi = hi.max(p);
+                }
+            }
+        }
+        (lo.x <= hi.x).then(|| (Vec3::from(lo), Vec3::from(hi)))
     }
 
     /// Morph, then skin or move rigidly, every primitive, into its buffers.
@@ -278,7 +315,7 @@ impl Workspace {
             packed,
             morphed,
             drawn,
-            dequantizations,
+            placements,
             ..
         } = self;
         for (index, out) in primitives.iter_mut().enumerate() {
@@ -323,6 +360,7 @@ impl Workspace {
                     }
                 };
                 skin_fast(input, &palette.narrow, &mut out.positions, &mut out.normals, parallel);
+                apply_fates(drawn, primitive, weights, placements, joint_matrices, out);
                 continue;
             }
             morph_into(&primitive.positions, targets, weights, Attribute::Position, &mut out.positions);
@@ -331,9 +369,9 @@ impl Workspace {
             }
             let joints = out.skin.and_then(|s| joint_matrices.get(s));
             match joints {
-                Some(_) if bind_pose => match out.skin.and_then(|s| dequantizations.get(s)) {
-                    Some(dequantize) if *dequantize != Mat4::IDENTITY => {
-                        rigid_in_place(&mut out.positions, &mut out.normals, dequantize)
+                Some(_) if bind_pose => match out.skin.and_then(|s| placements.get(s)) {
+                    Some(placement) if *placement != Mat4::IDENTITY => {
+                        rigid_in_place(&mut out.positions, &mut out.normals, placement)
                     }
                     _ => {
                         for n in &mut out.normals {
@@ -341,7 +379,10 @@ impl Workspace {
                         }
                     }
                 },
-                Some(joints) => skin_in_place(&mut out.positions, &mut out.normals, sets, joints),
+                Some(joints) => {
+                    skin_in_place(&mut out.positions, &mut out.normals, sets, joints);
+                    apply_fates(drawn, primitive, weights, placements, joint_matrices, out);
+                }
                 None => {
                     let global = *globals.get(out.node).unwrap_or(&Mat4::IDENTITY);
                     let instance = out.instance.and_then(|k| rig.nodes.get(out.node)?.instances.get(k));
@@ -353,18 +394,84 @@ impl Workspace {
     }
 }
 
+/// The model's size as drawn: the diagonal of the bounding box of its bind pose, placed where
+/// the rig draws it (`Workspace::evaluate_bind`), in world units, the space every distance
+/// rigscope measures on a drawn model is in (a centimetre mesh under a 0.01 root is its size
+/// in metres, as three.js's world bounding box gives it). 0 without a drawn vertex. Every
+/// comparison of a distance with the model's size goes through this (or `model_size_at_bind`
+/// on a workspace already at the bind pose).
+pub fn model_size(rig: &Rig) -> f32 {
+    model_size_at_bind(&Workspace::at_bind(rig))
+}
+
+/// `model_size` of the rig `ws` was made for, `ws` being at its bind pose (`at_bind`, or
+/// `evaluate_bind` last).
+pub fn model_size_at_bind(ws: &Workspace) -> f32 {
+    ws.bounds().map_or(0.0, |(lo, hi)| (hi - lo).length())
+}
+
+/// Where the engine profile draws the vertices it does not simply skin (`Fate`), over the
+/// kernel's skinned positions of `out`.
+fn apply_fates(
+    drawn: &[Vec<Option<EngineDraw>>],
+    primitive: &Primitive,
+    morph_weights: &[f32],
+    placements: &[Mat4],
+    joint_matrices: &[Vec<Mat4>],
+    out: &mut DeformedPrimitive,
+) {
+    let Some(Some(draw)) = drawn.get(out.mesh).and_then(|m| m.get(out.primitive)) else { return };
+    let placement = out.skin.and_then(|s| placements.get(s)).copied().unwrap_or(Mat4::IDENTITY);
+    let joints = out.skin.and_then(|s| joint_matrices.get(s)).map_or(&[][..], Vec::as_slice);
+    let mut slots = Vec::new();
+    for &(v, fate) in &draw.fates {
+        if let Some(p) = out.positions.get_mut(v) {
+            let unskinned =
+                morphed_position(&primitive.positions, &primitive.morph_targets, morph_weights, v);
+            let skinned = match fate {
+                Fate::FromOrigin => {
+                    slots.clear();
+                    slots.extend(
+                        draw.sets
+                            .iter()
+                            .filter_map(|s| Some((s.joints.get(v)?, s.weights.get(v)?)))
+                            .flat_map(|(j, w)| j.iter().copied().zip(w.iter().copied())),
+                    );
+                    skin_point(&slots, joints, skinned_input(fate, unskinned))
+                }
+                _ => *p,
+            };
+            *p = drawn_point(fate, skinned, unskinned, &placement);
+        }
+    }
+}
+
 /// The influences a primitive is skinned with: the engine's where it has its own, else the
 /// stored ones.
 fn influences<'a>(
-    drawn: &'a [Vec<Option<Vec<InfluenceSet>>>],
+    drawn: &'a [Vec<Option<EngineDraw>>],
     mesh: usize,
     primitive: usize,
     stored: &'a Primitive,
 ) -> &'a [InfluenceSet] {
     match drawn.get(mesh).and_then(|m| m.get(primitive)) {
-        Some(Some(sets)) => sets,
+        Some(Some(d)) => &d.sets,
         _ => &stored.influences,
     }
+}
+
+/// Per mesh, the fewest joints of a skin some node draws it with (`usize::MAX` when none
+/// does): the joints every influence can name.
+pub(crate) fn mesh_joint_counts(rig: &Rig) -> Vec<usize> {
+    let mut out = vec![usize::MAX; rig.meshes.len()];
+    for node in &rig.nodes {
+        if let (Some(m), Some(skin)) = (node.mesh, node.skin.and_then(|s| rig.skins.get(s)))
+            && let Some(count) = out.get_mut(m)
+        {
+            *count = (*count).min(skin.joints.len());
+        }
+    }
+    out
 }
 
 /// Whether morphing changes anything: some target with a finite, non-zero weight.

@@ -364,10 +364,11 @@ pub struct CheckArgs {
     /// Print every finding as versioned JSON (schema in docs/commands.md).
     #[arg(long)]
     pub json: bool,
-    /// Findings listed per code in the text output, vertices and joints alike (JSON always
-    /// lists every finding).
-    #[arg(long, default_value_t = 10, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..))]
-    pub max: u32,
+    /// Findings listed per code and file, vertices and joints alike, the worst first; the
+    /// rest are counted ("... and 12 more"). `all` lists every one. Default: 10 in text, 1000
+    /// in the other formats.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_max)]
+    pub max: Option<Listed>,
     /// Codes to leave out, comma-separated (for example RIG_JOINT_UNUSED,RIG_JOINT_FEW_VERTICES).
     #[arg(long, value_delimiter = ',', value_name = "CODE,...", add = ArgValueCandidates::new(super::complete::check_codes))]
     pub ignore: Vec<String>,
@@ -377,6 +378,30 @@ pub struct CheckArgs {
     /// Output format (default text; --json is --format json).
     #[arg(long, value_enum)]
     pub format: Option<CheckFormat>,
+}
+
+/// `check --max`: how many findings of each code to list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listed {
+    All,
+    AtMost(usize),
+}
+
+impl Listed {
+    /// The cap `Report::listed` takes.
+    pub fn cap(self) -> Option<usize> {
+        match self {
+            Listed::All => None,
+            Listed::AtMost(n) => Some(n),
+        }
+    }
+}
+
+fn parse_max(s: &str) -> Result<Listed, String> {
+    if s.trim().eq_ignore_ascii_case("all") {
+        return Ok(Listed::All);
+    }
+    s.trim().parse::<usize>().map(Listed::AtMost).map_err(|_| format!("'{s}' is not a count or `all`"))
 }
 
 /// `check --format`: for people, scripts, code scanning, CI test reports or GitHub annotations.

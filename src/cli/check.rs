@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::args::{CheckArgs, CheckFormat};
+use super::args::{CheckArgs, CheckFormat, Listed};
 use super::output::{self, Failure};
 use crate::diagnose::batch::{FileCheck, Summary};
 use crate::diagnose::{Options, check, render_text, to_json};
@@ -33,11 +33,16 @@ pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
         eprintln!("rigscope: note: --ignore {code}: rigscope reports no such code");
     }
     let options = Options { ignore, ..Options::default() };
+    // Text is read by a person; the other formats by tools, which get more of each code.
+    let listed = args.max.unwrap_or(match format {
+        CheckFormat::Text => Listed::AtMost(10),
+        _ => Listed::AtMost(1000),
+    });
     match args.files.as_slice() {
         [file] if !file.is_dir() && matches!(format, CheckFormat::Text | CheckFormat::Json) => {
-            run_one(file, format == CheckFormat::Json, args, &options)
+            run_one(file, format == CheckFormat::Json, args, &options, listed)
         }
-        paths => run_many(paths, format, args, &options),
+        paths => run_many(paths, format, args, &options, listed),
     }
 }
 
@@ -62,15 +67,21 @@ fn explain(code: &str) -> Result<u8, Failure> {
     Ok(0)
 }
 
-fn run_one(file: &Path, json: bool, args: &CheckArgs, options: &Options) -> Result<u8, Failure> {
+fn run_one(
+    file: &Path,
+    json: bool,
+    args: &CheckArgs,
+    options: &Options,
+    listed: Listed,
+) -> Result<u8, Failure> {
     let rig = super::load_rig(file)?;
-    let report = check(&rig, options);
+    let report = check(&rig, options).listed(listed.cap());
     output::with_stdout(|out| {
         if json {
             output::write_json(&to_json(&report), out)
         } else {
             writeln!(out, "{}", rig.source)?;
-            out.write_all(render_text(&report, args.max as usize).as_bytes())
+            out.write_all(render_text(&report, listed.cap().unwrap_or(usize::MAX)).as_bytes())
         }
     })?;
     let failed = report.error_count() > 0 || (args.deny_warnings && report.warning_count() > 0);
@@ -82,18 +93,19 @@ fn run_many(
     format: CheckFormat,
     args: &CheckArgs,
     options: &Options,
+    listed: Listed,
 ) -> Result<u8, Failure> {
     let found = find_rigs(paths)?;
     let files: Vec<FileCheck> = found
         .par_iter()
         .map(|entry| match entry {
-            Found::Rig(path) => check_file(path, options),
+            Found::Rig(path) => check_file(path, options, listed),
             Found::Unlistable(path, message) => FileCheck::unreadable(path.clone(), message.clone()),
         })
         .collect();
     let summary = Summary::new(&files, args.deny_warnings);
     output::with_stdout(|out| match format {
-        CheckFormat::Text => checks::write_text(&files, &summary, args.max as usize, out),
+        CheckFormat::Text => checks::write_text(&files, &summary, listed.cap().unwrap_or(usize::MAX), out),
         CheckFormat::Json => output::write_json(&checks::to_json(&files, &summary, args.deny_warnings), out),
         CheckFormat::Sarif => checks::write_sarif(&files, &summary, out),
         CheckFormat::Junit => checks::write_junit(&files, &summary, args.deny_warnings, out),
@@ -104,10 +116,10 @@ fn run_many(
 
 /// Loads and checks one file. A panic (a bug, never expected) becomes that file's error
 /// rather than the end of a run over a thousand files.
-fn check_file(path: &Path, options: &Options) -> FileCheck {
+fn check_file(path: &Path, options: &Options, listed: Listed) -> FileCheck {
     let shown = path.display().to_string();
     let run = std::panic::catch_unwind(|| match crate::import::load(path) {
-        Ok(rig) => FileCheck::checked(shown.clone(), check(&rig, options)),
+        Ok(rig) => FileCheck::checked(shown.clone(), check(&rig, options).listed(listed.cap())),
         Err(e) => FileCheck::unreadable(shown.clone(), e.message),
     });
     run.unwrap_or_else(|_| {
@@ -145,6 +157,14 @@ fn find_rigs(paths: &[PathBuf]) -> Result<Vec<Found>, Failure> {
                 Ok(e) if is_rig_name(e.path()) && (e.file_type().is_file() || e.path().is_file()) => {
                     found.push(Found::Rig(e.into_path()))
                 }
+                // A rig's name on something that is not a file to read: said, not skipped.
+                Ok(e) if is_rig_name(e.path()) && !e.file_type().is_dir() && !e.path().is_dir() => {
+                    let why = not_a_file(e.path(), e.path_is_symlink());
+                    found.push(Found::Unlistable(
+                        e.path().display().to_string(),
+                        format!("not checked: {why}"),
+                    ));
+                }
                 Ok(_) => {}
                 Err(e) => {
                     let at = e.path().unwrap_or(path).display().to_string();
@@ -169,6 +189,42 @@ fn find_rigs(paths: &[PathBuf]) -> Result<Vec<Found>, Failure> {
         )));
     }
     Ok(found)
+}
+
+/// Why a folder entry with a rig's name is no file to check: a link to nothing, a loop of
+/// links, or a FIFO, socket or device.
+fn not_a_file(path: &Path, link: bool) -> String {
+    if !link {
+        return "not a regular file (a FIFO, socket or device); rigscope reads only regular files"
+            .to_string();
+    }
+    if leads_back(path) {
+        return "a symbolic link that leads back to itself (a loop)".to_string();
+    }
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            "a symbolic link whose target does not exist".to_string()
+        }
+        Err(e) => format!("a symbolic link that cannot be followed: {e}"),
+        Ok(_) => "a symbolic link to something that is not a regular file".to_string(),
+    }
+}
+
+/// Whether following `path`'s chain of links comes back to a link already passed.
+fn leads_back(path: &Path) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut at = path.to_path_buf();
+    while let Ok(target) = std::fs::read_link(&at) {
+        let next = match at.parent() {
+            Some(dir) if target.is_relative() => dir.join(&target),
+            _ => target,
+        };
+        if !seen.insert(at) || seen.len() > 64 {
+            return true;
+        }
+        at = next;
+    }
+    false
 }
 
 /// Extensions of the files a folder is searched for.

@@ -215,6 +215,19 @@ pub fn load_rig(path: &Path) -> Result<Rig, Failure> {
     crate::import::load(path).map_err(|e| Failure::input(e.to_string()))
 }
 
+/// Refuses `--engine E` for a file that engine would not load at all (Blender on a joint index
+/// out of range): drawing it "as E draws it" would show what no user of E ever sees.
+pub fn engine_loads(rig: &Rig, engine: crate::anim::Engine) -> Result<(), Failure> {
+    match engine.refusal(rig) {
+        Some(why) => Err(Failure::input(format!(
+            "{}: {} would not import this file: {why}",
+            rig.source,
+            engine.label()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// The `--anim` files and binding options, with the `--map` file read and parsed.
 pub fn anim_set(args: &args::AnimArgs) -> Result<crate::attach::AnimSet, Failure> {
     let map = match &args.binding.map {

@@ -16,6 +16,7 @@ use crate::diagnose::{self, Report};
 use crate::export::{self, Format};
 use crate::output_file::parent_folder;
 use crate::repair::{self, Movement, Repair, SkipReason};
+use crate::report::count;
 use crate::rig::Rig;
 
 /// Times sampled over the first clip when measuring movement.
@@ -220,8 +221,12 @@ impl Summary<'_> {
         if self.draco_primitives > 0 {
             writeln!(
                 out,
-                "  note: {} Draco-compressed primitive(s) are written decoded, so OUT is uncompressed: re-run your compressor on it",
-                self.draco_primitives
+                "  note: {} written decoded, so OUT is uncompressed: re-run your compressor on it",
+                count(
+                    self.draco_primitives,
+                    "Draco-compressed primitive is",
+                    "Draco-compressed primitives are"
+                )
             )?;
         }
         if self.meshopt {
@@ -233,8 +238,10 @@ impl Summary<'_> {
         match self.pruned {
             Some(p) if pruned => writeln!(
                 out,
-                "  note: removed what nothing refers to any more: {} accessor(s), {} buffer view(s), {} byte(s)",
-                p.accessors, p.buffer_views, p.bytes
+                "  note: removed what nothing refers to any more: {}, {}, {}",
+                count(p.accessors, "accessor", "accessors"),
+                count(p.buffer_views, "buffer view", "buffer views"),
+                count(p.bytes, "byte", "bytes")
             )?,
             Some(_) => {}
             None => writeln!(
@@ -245,8 +252,8 @@ impl Summary<'_> {
         if self.images_embedded > 0 {
             writeln!(
                 out,
-                "  note: {} external image(s) embedded in OUT, which needs no other file",
-                self.images_embedded
+                "  note: {} embedded in OUT, which needs no other file",
+                count(self.images_embedded, "external image", "external images")
             )?;
         }
         for left in &self.images_left {

@@ -37,6 +37,7 @@ pub fn run(args: &PoseArgs) -> Result<u8, Failure> {
     };
     let sampled: Vec<f32> = times.iter().map(|&t| t as f32).collect();
     super::clamp::warn_times(&rig, clip, &sampled);
+    super::engine_loads(&rig, args.engine)?;
     let options =
         PoseOptions { nodes, local: args.local, no_positions: args.no_positions, engine: args.engine };
     let doc = evaluate(&rig, clip, &times, &options);

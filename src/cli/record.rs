@@ -46,6 +46,7 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
     } else {
         (args.from, end)
     };
+    super::engine_loads(&rig, args.engine)?;
     let take = crate::record::Take {
         rig: &rig,
         clip,

@@ -34,6 +34,7 @@ pub fn run(args: &RenderArgs) -> Result<u8, Failure> {
         )));
     }
     super::clamp::warn_times(&rig, clip, &[args.time]);
+    super::engine_loads(&rig, args.engine)?;
     let mut ws = Workspace::at(&rig, clip.and_then(|c| rig.clips.get(c)), args.time);
     ws.set_engine(&rig, args.engine);
     let camera = framed_camera(&ws, args.yaw.to_radians(), args.pitch.to_radians(), args.zoom);

@@ -47,6 +47,8 @@ pub struct Summary {
     pub files: usize,
     /// Files that fail the run (errors, or warnings with `deny_warnings`).
     pub failed: usize,
+    /// Whether warnings fail a file too.
+    pub deny_warnings: bool,
     pub unreadable: usize,
     pub errors: usize,
     pub warnings: usize,
@@ -60,16 +62,16 @@ pub struct Summary {
 
 impl Summary {
     pub fn new(files: &[FileCheck], deny_warnings: bool) -> Self {
-        let mut s = Summary { files: files.len(), ..Summary::default() };
+        let mut s = Summary { files: files.len(), deny_warnings, ..Summary::default() };
         for f in files {
             s.failed += usize::from(f.fails(deny_warnings));
             s.unreadable += usize::from(f.load_error.is_some());
             s.errors += f.report.error_count();
             s.warnings += f.report.warning_count();
             s.infos += f.report.info_count();
-            for finding in &f.report.findings {
-                *s.counts.entry(finding.code).or_insert(0) += 1;
-                *s.by_severity.entry((finding.code, finding.severity)).or_insert(0) += 1;
+            for (&(code, severity), &n) in &f.report.severities {
+                *s.counts.entry(code).or_insert(0) += n;
+                *s.by_severity.entry((code, severity)).or_insert(0) += n;
             }
         }
         s

@@ -1,21 +1,25 @@
 //! What weight problems do on screen, measured: for each problem vertex and each engine
 //! profile, the farthest the engine draws it from where the stored weights put it, over the
 //! rest pose and every clip sampled at each of its key times and halfway between consecutive
-//! ones, with the clip and time of the worst. Distances are in scene units and as a fraction
-//! of the model's size (the diagonal of its bind-pose bounding box).
+//! ones, with the clip and time of the worst. Distances are in world units, and as a fraction
+//! of the model's size as drawn (`anim::model_size`), in the same space.
 //!
 //! Only the problem vertices are skinned (one blended matrix per vertex, per engine, per
 //! sample), so a 100k-vertex rig with a handful of problems costs a pose per sample, not a
-//! mesh. Both positions come from the same joint matrices and the same morphed position; only
-//! the influences differ.
+//! mesh. Both positions come from the same joint matrices and the same morphed position, through
+//! the skinning kernel's own point function and the engine's fate (`anim::drawn_point`), so a
+//! distance here is the distance between the very points the viewer draws.
 
 use std::collections::BTreeMap;
 
-use glam::{Mat4, Vec3, Vec3A, Vec4};
+use glam::Vec3;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-use crate::anim::{Engine, Workspace, drawn_vertex};
+use crate::anim::{
+    Engine, Fate, Workspace, drawn_point, drawn_vertex, model_size_at_bind, morphed_position,
+    skin_point_lists,
+};
 use crate::rig::{Clip, Rig};
 
 /// Vertex-skins one `measure` does at most (problem vertices x profiles that change them x
@@ -27,10 +31,15 @@ pub const MAX_WORK: usize = 20_000_000;
 /// size from its stored-weights position (below it is rounding: a sum 1e-7 from 1).
 pub const MOVE_FRACTION: f32 = 1e-5;
 
+/// A weight at least this large (in magnitude) can skin a point past f32's range.
+const HUGE_WEIGHT: f32 = 1e18;
+
 /// The worst an engine does to one vertex.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Displacement {
-    /// Distance from the stored-weights position, in scene units.
+    /// Distance from the stored-weights position, in world units; infinite (JSON: null) when
+    /// the stored weights give the vertex no position where the engine draws it
+    /// (`stored_vanishes`).
     pub distance: f32,
     /// `distance` over the model's bounding-box diagonal.
     pub fraction: f32,
@@ -38,10 +47,14 @@ pub struct Displacement {
     pub clip: Option<usize>,
     /// Seconds into `clip` (0 for the rest pose).
     pub time: f32,
-    /// The engine's weights for this vertex are not finite (a NaN weight kept, or divided
-    /// by a NaN sum): it draws the vertex at NaN, so its triangles disappear. `distance` is
-    /// then 0: there is no place to measure.
+    /// The engine gives the vertex no position in some pose measured (a NaN weight kept, a
+    /// sum of 0 divided by, a weight so large that the skinned point overflows): its
+    /// triangles are not drawn. `distance` is then 0: there is no place to measure.
     pub vanishes: bool,
+    /// The stored weights give the vertex no position (a weight so large the skinned point
+    /// overflows) in the pose of the worst, while the engine draws it: it moves, as far as can be.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stored_vanishes: bool,
 }
 
 /// One problem vertex and what each engine profile does to it.
@@ -64,8 +77,12 @@ pub struct EngineSummary {
     pub label: &'static str,
     /// Problem vertices that move more than `MOVE_FRACTION` of the model.
     pub moved: usize,
-    /// Problem vertices the engine draws at NaN (`Displacement::vanishes`).
+    /// Problem vertices the engine gives no position (`Displacement::vanishes`).
     pub vanished: usize,
+    /// Why the engine would not load the file at all (`Engine::refusal`); nothing is measured
+    /// for it then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refuses: Option<String>,
     /// The vertex that moves most, when one moves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub worst: Option<WorstVertex>,
@@ -83,7 +100,7 @@ pub struct WorstVertex {
 /// Every measurement of one rig.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Consequences {
-    /// The model's size: the diagonal of the bind pose's bounding box (every drawn vertex).
+    /// The model's size as drawn (`anim::model_size`), in world units.
     pub diagonal: f32,
     /// How many poses were compared (the rest pose plus every clip's samples).
     pub samples: usize,
@@ -91,8 +108,26 @@ pub struct Consequences {
     /// `MAX_WORK`).
     pub sample_stride: usize,
     pub engines: Vec<EngineSummary>,
-    /// In the order the vertices were given.
+    /// In the order the vertices were given (only those of listed findings after
+    /// `Report::listed`).
     pub vertices: Vec<VertexConsequence>,
+    /// Measured vertices left out of `vertices` with their findings (`Report::listed`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub vertices_omitted: usize,
+    /// Each clip's label (`Rig::clip_label`: its name, or `#N`), for the text.
+    #[serde(skip)]
+    pub clip_labels: Vec<String>,
+}
+
+impl Consequences {
+    /// How a clip is named in the text: its name, or `#N` unnamed.
+    pub fn clip_label(&self, clip: usize) -> String {
+        self.clip_labels.get(clip).cloned().unwrap_or_else(|| format!("#{clip}"))
+    }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Consequences {
@@ -122,12 +157,7 @@ pub fn sample_times(clip: &Clip) -> Vec<f32> {
     times
 }
 
-/// The diagonal of the bind pose's bounding box over every drawn vertex (0 without any).
-pub fn model_diagonal(rig: &Rig) -> f32 {
-    BindStart::new(rig).diagonal
-}
-
-/// What `measure` starts from: a workspace at the bind pose and the model's diagonal there.
+/// What `measure` starts from: a workspace at the bind pose and the model's size there.
 /// Neither depends on the rule checks, so `check` makes it alongside them; and `measure`
 /// samples its poses in this same workspace (each pose is sampled and its matrices made
 /// afresh) rather than building a second one.
@@ -139,25 +169,9 @@ pub struct BindStart {
 impl BindStart {
     pub fn new(rig: &Rig) -> Self {
         let ws = Workspace::at_bind(rig);
-        let diagonal = diagonal_of(&ws);
+        let diagonal = model_size_at_bind(&ws);
         BindStart { ws, diagonal }
     }
-}
-
-fn diagonal_of(ws: &Workspace) -> f32 {
-    // In SIMD lanes: a large rig's box is a hot loop before the viewer's first frame.
-    // Minima and maxima of finite values are exact in any width.
-    let (mut lo, mut hi) = (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
-    for d in &ws.primitives {
-        for &p in &d.positions {
-            let p = Vec3A::from(p);
-            if p.is_finite() {
-                lo = lo.min(p);
-                hi = hi.max(p);
-            }
-        }
-    }
-    if lo.x <= hi.x { Vec3::from(hi - lo).length() } else { 0.0 }
 }
 
 /// One drawn copy of a problem vertex: the node drawing it with a skin.
@@ -169,12 +183,29 @@ struct Target {
     mesh: usize,
     primitive: usize,
     vertex: usize,
-    /// Stored slots, then each engine's, all kept for the whole run.
-    stored: Vec<(u16, f32)>,
-    drawn: Vec<Vec<(u16, f32)>>,
-    /// Per engine: it gives every joint the same total weight as the stored slots do, so
-    /// it draws the vertex in the same place and is not measured.
-    same: Vec<bool>,
+    /// The distinct slot lists to skin at each pose, laid end to end in `slots`: the stored
+    /// one first, then each engine's unless an earlier list is the same (Babylon.js skins
+    /// with the stored slots and divides), with whether it skins the origin
+    /// (`Fate::FromOrigin`).
+    slots: Vec<(u16, f32)>,
+    lists: Vec<(std::ops::Range<usize>, bool)>,
+    /// Per engine: its list and fate, or `None` when it is not measured: it gives every
+    /// joint the same total weight as the stored slots do and skins the vertex plainly (so it
+    /// draws it in the same place), or it would not load the file.
+    engines: Vec<Option<(usize, Fate)>>,
+}
+
+impl Target {
+    /// The index of `slots` (skinning `p`, or the origin) among the lists, added if new.
+    fn list(&mut self, slots: &[(u16, f32)], origin: bool) -> usize {
+        let found = self.lists.iter().position(|(r, o)| *o == origin && self.slots[r.clone()] == *slots);
+        found.unwrap_or_else(|| {
+            let start = self.slots.len();
+            self.slots.extend_from_slice(slots);
+            self.lists.push((start..self.slots.len(), origin));
+            self.lists.len() - 1
+        })
+    }
 }
 
 /// Each joint's total finite, non-zero weight, by joint: two slot lists that agree here skin
@@ -226,6 +257,7 @@ fn measure_from(
     max_work: usize,
 ) -> Consequences {
     let BindStart { mut ws, diagonal } = start;
+    let refusals: Vec<Option<String>> = engines.iter().map(|e| e.refusal(rig)).collect();
     let mut targets = Vec::new();
     let mut scratch = Vec::new();
     for (row, &(mesh, primitive, vertex)) in vertices.iter().enumerate() {
@@ -237,28 +269,51 @@ fn measure_from(
         }
         for d in ws.primitives.iter().filter(|d| (d.mesh, d.primitive) == (mesh, primitive)) {
             let Some(skin) = d.skin else { continue };
-            let drawn: Vec<Vec<(u16, f32)>> = engines
-                .iter()
-                .map(|&e| {
-                    drawn_vertex(e, &prim.influences, vertex, &mut scratch);
-                    scratch.clone()
-                })
-                .collect();
+            let joints = rig.skins.get(skin).map_or(0, |s| s.joints.len());
             let stored: Vec<(u16, f32)> = prim.influences_of(vertex).collect();
             let base = per_joint(&stored);
-            let same = drawn.iter().map(|slots| per_joint(slots) == base).collect();
-            targets.push(Target { row, node: d.node, skin, mesh, primitive, vertex, stored, drawn, same });
+            let mut t = Target {
+                row,
+                node: d.node,
+                skin,
+                mesh,
+                primitive,
+                vertex,
+                slots: Vec::new(),
+                lists: Vec::new(),
+                engines: Vec::with_capacity(engines.len()),
+            };
+            t.list(&stored, false);
+            // Weights this large can carry the stored point past f32's range, and an engine
+            // that draws the vertex where the stored weights do then gives it no position
+            // either: it is measured too, to say so.
+            let may_overflow = stored.iter().any(|s| s.1.abs() >= HUGE_WEIGHT);
+            for (&e, refused) in engines.iter().zip(&refusals) {
+                let fate = drawn_vertex(e, &prim.influences, vertex, joints, &mut scratch);
+                let same = fate == Fate::Skinned && per_joint(&scratch) == base && !may_overflow;
+                let measured =
+                    (refused.is_none() && !same).then(|| (t.list(&scratch, fate == Fate::FromOrigin), fate));
+                t.engines.push(measured);
+            }
+            targets.push(t);
         }
     }
-    let zero = Displacement { distance: 0.0, fraction: 0.0, clip: None, time: 0.0, vanishes: false };
+    let zero = Displacement {
+        distance: 0.0,
+        fraction: 0.0,
+        clip: None,
+        time: 0.0,
+        vanishes: false,
+        stored_vanishes: false,
+    };
     let mut worst = vec![vec![zero; engines.len()]; vertices.len()];
     for t in &targets {
-        for (e, slots) in t.drawn.iter().enumerate() {
-            worst[t.row][e].vanishes |= slots.iter().any(|&(_, w)| !w.is_finite());
+        for (e, measured) in t.engines.iter().enumerate() {
+            worst[t.row][e].vanishes |= matches!(measured, Some((_, Fate::Vanishes)));
         }
     }
     let mut samples = 0;
-    let pairs: usize = targets.iter().map(|t| t.same.iter().filter(|s| !**s).count()).sum();
+    let pairs: usize = targets.iter().map(|t| t.engines.iter().filter(|e| e.is_some()).count()).sum();
     // Without a pair to measure there is no pose to sample (and the stride is 1).
     let times: Vec<Vec<f32>> =
         if pairs > 0 { rig.clips.iter().map(sample_times).collect() } else { Vec::new() };
@@ -272,24 +327,35 @@ fn measure_from(
                 .filter(move |(i, _)| i % sample_stride == 0 || *i == last)
                 .map(move |(_, &time)| (Some(c), time))
         }));
+        let mut skinned = Vec::new();
         for (clip, time) in poses {
             ws.sample_pose(rig, clip.and_then(|c| rig.clips.get(c)), time);
             ws.update_matrices(rig);
             samples += 1;
             for t in &targets {
                 let Some(joints) = ws.joint_matrices.get(t.skin) else { continue };
-                let p = morphed_position(rig, &ws, t);
-                let stored = skin_point(&t.stored, joints, p);
-                for (e, slots) in t.drawn.iter().enumerate() {
+                let p = morphed(rig, &ws, t);
+                skin_point_lists(joints, p, &t.slots, &t.lists, &mut skinned);
+                let stored = skinned[0];
+                let placement = ws.placement(t.skin);
+                for (e, measured) in t.engines.iter().enumerate() {
                     let best = &mut worst[t.row][e];
-                    if best.vanishes || t.same[e] {
+                    let Some((list, fate)) = *measured else { continue };
+                    if best.vanishes {
                         continue;
                     }
-                    let distance = skin_point(slots, joints, p).distance(stored);
-                    // NaN never wins: a non-finite position is not a measurement.
+                    let drawn = drawn_point(fate, skinned[list], p, &placement);
+                    if !drawn.is_finite() {
+                        *best = Displacement { vanishes: true, clip, time, ..zero };
+                        continue;
+                    }
+                    // Drawn where the stored weights give no position: as far as can be.
+                    let distance = if stored.is_finite() { drawn.distance(stored) } else { f32::INFINITY };
                     if distance > best.distance {
+                        best.stored_vanishes = !stored.is_finite();
                         best.distance = distance;
-                        best.fraction = if diagonal > 0.0 { distance / diagonal } else { 0.0 };
+                        best.fraction =
+                            if diagonal > 0.0 || !stored.is_finite() { distance / diagonal } else { 0.0 };
                         best.clip = clip;
                         best.time = time;
                     }
@@ -307,13 +373,25 @@ fn measure_from(
             engines: engines.iter().copied().zip(w).collect(),
         })
         .collect();
-    let summaries = engines.iter().enumerate().map(|(e, &engine)| summarise(engine, e, &rows)).collect();
-    Consequences { diagonal, samples, sample_stride, engines: summaries, vertices: rows }
+    let summaries = (engines.iter().zip(refusals).enumerate())
+        .map(|(e, (&engine, refuses))| summarise(engine, e, refuses, &rows))
+        .collect();
+    let clip_labels = (0..rig.clips.len()).map(|c| rig.clip_label(c)).collect();
+    Consequences {
+        diagonal,
+        samples,
+        sample_stride,
+        engines: summaries,
+        vertices: rows,
+        vertices_omitted: 0,
+        clip_labels,
+    }
 }
 
-fn summarise(engine: Engine, e: usize, rows: &[VertexConsequence]) -> EngineSummary {
+fn summarise(engine: Engine, e: usize, refuses: Option<String>, rows: &[VertexConsequence]) -> EngineSummary {
     let moved = |d: &Displacement| d.fraction > MOVE_FRACTION;
-    let mut summary = EngineSummary { engine, label: engine.label(), moved: 0, vanished: 0, worst: None };
+    let mut summary =
+        EngineSummary { engine, label: engine.label(), moved: 0, vanished: 0, refuses, worst: None };
     for row in rows {
         let d = row.engines[e].1;
         summary.vanished += usize::from(d.vanishes);
@@ -330,36 +408,12 @@ fn summarise(engine: Engine, e: usize, rows: &[VertexConsequence]) -> EngineSumm
 }
 
 /// The vertex's position after the node's current morph weights.
-fn morphed_position(rig: &Rig, ws: &Workspace, t: &Target) -> Vec3 {
+fn morphed(rig: &Rig, ws: &Workspace, t: &Target) -> Vec3 {
     let Some(prim) = rig.meshes.get(t.mesh).and_then(|m| m.primitives.get(t.primitive)) else {
         return Vec3::ZERO;
     };
-    let mut p = prim.positions[t.vertex];
     let weights = ws.pose.morph_weights.get(t.node).map_or(&[][..], Vec::as_slice);
-    for (target, &w) in prim.morph_targets.iter().zip(weights) {
-        if w != 0.0
-            && w.is_finite()
-            && let Some(d) = target.positions.as_ref().and_then(|d| d.get(t.vertex))
-        {
-            p += *d * w;
-        }
-    }
-    p
-}
-
-/// `sum w_i J_i p` over the slots, skipping zero or non-finite weights and joints past the
-/// skin, as stored skinning does.
-fn skin_point(slots: &[(u16, f32)], joints: &[Mat4], p: Vec3) -> Vec3 {
-    let mut m = Mat4::ZERO;
-    for &(j, w) in slots {
-        if w == 0.0 || !w.is_finite() {
-            continue;
-        }
-        if let Some(jm) = joints.get(usize::from(j)) {
-            m += *jm * w;
-        }
-    }
-    (m * Vec4::new(p.x, p.y, p.z, 1.0)).truncate()
+    morphed_position(&prim.positions, &prim.morph_targets, weights, t.vertex)
 }
 
 fn engine_name<S: Serializer>(engine: &Engine, s: S) -> Result<S::Ok, S::Error> {
@@ -379,13 +433,28 @@ pub fn measured_engines() -> Vec<Engine> {
     Engine::ALL.iter().copied().filter(|&e| e != Engine::Stored).collect()
 }
 
-/// The distinct (mesh, primitive, vertex) of every vertex finding, in report order.
-pub fn problem_vertices(findings: &[super::Finding]) -> Vec<(usize, usize, usize)> {
+/// The distinct (mesh, primitive, vertex) of every vertex finding, in report order, then of
+/// every vertex drawn with a skin that has weight outside its first influence set (engines
+/// read one, two or every set, so they disagree there even when no rule fires).
+pub fn problem_vertices(rig: &Rig, findings: &[super::Finding]) -> Vec<(usize, usize, usize)> {
     let mut seen = BTreeMap::new();
     for f in findings {
         if let (Some(m), Some(p), Some(v)) = (f.mesh, f.primitive, f.vertex.as_ref()) {
             let next = seen.len();
             seen.entry((m, p, v.vertex)).or_insert(next);
+        }
+    }
+    let drawn_with_skin = |m: usize| rig.nodes.iter().any(|n| n.mesh == Some(m) && n.skin.is_some());
+    for (m, mesh) in rig.meshes.iter().enumerate().filter(|(m, _)| drawn_with_skin(*m)) {
+        for (p, prim) in mesh.primitives.iter().enumerate().filter(|(_, p)| p.influences.len() > 1) {
+            for set in &prim.influences[1..] {
+                for (v, w) in set.weights.iter().enumerate() {
+                    if w.iter().any(|&w| w != 0.0) {
+                        let next = seen.len();
+                        seen.entry((m, p, v)).or_insert(next);
+                    }
+                }
+            }
         }
     }
     let mut list: Vec<_> = seen.into_iter().collect();
@@ -397,6 +466,7 @@ pub fn problem_vertices(findings: &[super::Finding]) -> Vec<(usize, usize, usize
 mod tests {
     use super::*;
     use crate::rig::{Channel, Interpolation, Property};
+    use glam::Mat4;
 
     fn clip(times: &[f32]) -> Clip {
         let channel = |t: &[f32]| Channel {
@@ -451,15 +521,16 @@ mod tests {
             clips: vec![moving],
             ..Rig::default()
         };
-        let all = measure_within(&rig, &[(0, 0, 0)], &[Engine::Three, Engine::Babylon], usize::MAX);
+        let keeps = Engine::GlTfast { bones: 4 };
+        let all = measure_within(&rig, &[(0, 0, 0)], &[Engine::Three, keeps], usize::MAX);
         assert_eq!((all.samples, all.sample_stride), (6, 1));
-        // Babylon keeps the weights: nothing to measure, so it costs nothing.
+        // glTFast at 4 bones keeps the weights: nothing to measure, so it costs nothing.
         let d = all.of(0, 0, 0, Engine::Three).expect("measured");
         assert_eq!((d.distance, d.clip, d.time), (2.5, Some(0), 2.0));
-        assert_eq!(all.of(0, 0, 0, Engine::Babylon).map(|d| d.distance), Some(0.0));
+        assert_eq!(all.of(0, 0, 0, keeps).map(|d| d.distance), Some(0.0));
         // 1 vertex-profile x 6 poses over a budget of 3: every 2nd sample (0, 1, 2) and the
         // last (2) of the clip, plus the rest pose.
-        let some = measure_within(&rig, &[(0, 0, 0)], &[Engine::Three, Engine::Babylon], 3);
+        let some = measure_within(&rig, &[(0, 0, 0)], &[Engine::Three, keeps], 3);
         assert_eq!((some.samples, some.sample_stride), (4, 2));
         assert_eq!(some.of(0, 0, 0, Engine::Three), Some(d));
     }

@@ -153,14 +153,14 @@ const ALL: &[Explanation] = &[
     },
     Explanation {
         code: "RIG_JOINT_UNUSED",
-        means: "A skin joint no vertex weights (rigscope's own, information).",
+        means: "A skin joint no vertex weights (rigscope's own, info).",
         matters: "Often a helper or end bone, which is fine; a deforming bone nothing follows is a missed weight paint.",
         engines: SAME_EVERYWHERE,
         normalize: NOT_WEIGHTS,
     },
     Explanation {
         code: "RIG_JOINT_FEW_VERTICES",
-        means: "A skin joint weights only a few vertices (rigscope's own, information).",
+        means: "A skin joint weights only a few vertices (rigscope's own, info).",
         matters: "Stray weights: a few vertices follow a joint their neighbours do not, and spike when it moves.",
         engines: SAME_EVERYWHERE,
         normalize: "Only with --prune BELOW: weights under BELOW are dropped (never a vertex's largest), which often removes such strays.",
@@ -174,14 +174,14 @@ const ALL: &[Explanation] = &[
     },
     Explanation {
         code: "RIG_IBM_BIND_MISMATCH",
-        means: "The rest pose (the nodes' own transforms) is not the bind pose the inverse bind matrices record (rigscope's own, information).",
+        means: "The rest pose (the nodes' own transforms) is not the bind pose the inverse bind matrices record (rigscope's own, info).",
         matters: "Usual and harmless when an animation always plays; with none, engines draw the rest pose, which then deforms the mesh.",
         engines: SAME_EVERYWHERE,
         normalize: NOT_WEIGHTS,
     },
     Explanation {
         code: "RIG_ROTATION_HEMISPHERE_FLIP",
-        means: "Consecutive rotation keys are in opposite hemispheres (their dot product is negative; rigscope's own, information).",
+        means: "Consecutive rotation keys are in opposite hemispheres (their dot product is negative; rigscope's own, info).",
         matters: "Spec-following players take the short way; a player that does not flip the sign spins the joint almost a full turn.",
         engines: SAME_EVERYWHERE,
         normalize: NOT_WEIGHTS,
@@ -223,7 +223,7 @@ const ALL: &[Explanation] = &[
     },
     Explanation {
         code: "RIG_ATTRIBUTE_IGNORED",
-        means: "A primitive has an attribute with a custom or unknown name; rigscope ignores it (information).",
+        means: "A primitive has an attribute with a custom or unknown name; rigscope ignores it (info).",
         matters: "Usually application data (_BATCHID and the like); nothing rigscope shows depends on it.",
         engines: SAME_EVERYWHERE,
         normalize: "Nothing: the attribute is copied as it is.",
@@ -237,7 +237,7 @@ const ALL: &[Explanation] = &[
     },
     Explanation {
         code: "RIG_PRIMITIVE_WITHOUT_POSITION",
-        means: "A mesh primitive has no POSITION attribute (information).",
+        means: "A mesh primitive has no POSITION attribute (info).",
         matters: "It draws nothing; rigscope loads it with 0 vertices.",
         engines: SAME_EVERYWHERE,
         normalize: NOT_WEIGHTS,
@@ -356,12 +356,8 @@ pub fn explain(code: &str) -> Option<&'static Explanation> {
 
 /// The explanation as text, with the code's severity when it has a fixed one.
 pub fn render(e: &Explanation) -> String {
-    let severity = codes::ALL.iter().find(|c| c.id == e.code).map(|c| match c.severity {
-        crate::rig::Severity::Error => " (error)",
-        crate::rig::Severity::Warning => " (warning)",
-        crate::rig::Severity::Info => " (information)",
-    });
-    let mut out = format!("{}{}\n", e.code, severity.unwrap_or(""));
+    let severity = codes::ALL.iter().find(|c| c.id == e.code).map(|c| format!(" ({})", c.severity.name()));
+    let mut out = format!("{}{}\n", e.code, severity.unwrap_or_default());
     for (title, text) in [
         ("What it means", e.means),
         ("Why it matters", e.matters),

@@ -36,8 +36,12 @@ pub struct VertexFinding {
     /// Component (0..4) the rule fired on, for per-influence rules.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub component: Option<usize>,
-    /// Every influence of the vertex, set by set (set 0 components 0..4, then set 1, ...).
+    /// Every influence of the vertex, set by set (set 0 components 0..4, then set 1, ...):
+    /// indices into the skin's joints.
     pub joints: Vec<u16>,
+    /// The node each of `joints` is (`null` past the skin's joints), in the skin that sets
+    /// the validator's joint limit: the numbers the viewer and `diff` name joints by.
+    pub joint_nodes: Vec<Option<usize>>,
     pub weights: Vec<f32>,
     /// The validator's running sum: non-zero, non-negative, first-seen, in-range weights,
     /// rounded to f32 after each addition.

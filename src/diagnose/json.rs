@@ -1,4 +1,5 @@
-//! Machine-readable form of a `Report` (`format_version` 2).
+//! Machine-readable form of a `Report` (`format_version` 3), for one file and, per file, for
+//! many (`report::checks::json`, the same version).
 //!
 //! ```json
 //! { "format_version": 2, "errors": 0, "warnings": 1, "infos": 0,
@@ -14,6 +15,8 @@
 //!                     "engines": { "three": { "distance": .., "fraction": .., "clip": 0, "time": 0.8 } } } ] } }
 //! ```
 //! Version 2 replaced the findings' `world_error` estimate by `consequences`, measured.
+//! Version 3 lists at most `--max` findings per code (the worst first; `omitted` counts the
+//! rest), and adds `joint_nodes`, `refuses`, `stored_vanishes` and `vertices_omitted`.
 //! Vertex-only fields are present only on vertex findings; NaN and infinite numbers are
 //! written as `null` (JSON has no such numbers).
 
@@ -25,7 +28,8 @@ use super::finding::Finding;
 use super::report::Report;
 use super::weights::PrimitiveSummary;
 
-pub const FORMAT_VERSION: u32 = 2;
+/// The version of the `check --json` documents, one file's and many files'.
+pub const FORMAT_VERSION: u32 = 3;
 
 /// The document `check --json` writes. Serialised straight from the report's own values, so
 /// f32 numbers keep their shortest f32 text (`0.999`, not `0.9990000128746033`).
@@ -45,7 +49,11 @@ pub struct ReportDoc<'a> {
     pub infos: usize,
     pub counts: &'a BTreeMap<&'static str, usize>,
     pub primitives: &'a [PrimitiveSummary],
+    /// At most `--max` per code (the worst first), in report order.
     pub findings: &'a [Finding],
+    /// Per code, the findings left out of `findings` (absent when none was).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub omitted: &'a BTreeMap<&'static str, usize>,
     pub consequences: &'a super::consequence::Consequences,
 }
 
@@ -58,6 +66,7 @@ impl<'a> ReportDoc<'a> {
             counts: &report.counts,
             primitives: &report.primitives,
             findings: &report.findings,
+            omitted: &report.omitted,
             consequences: &report.consequences,
         }
     }

@@ -67,7 +67,7 @@ pub fn check(rig: &Rig, options: &Options) -> Report {
     // on two cores it is built while they run (it skins the whole model, as they read it).
     let (mut report, start) =
         rayon::join(|| run(rig, options, &rest_globals(rig)), || consequence::BindStart::new(rig));
-    let vertices = consequence::problem_vertices(&report.findings);
+    let vertices = consequence::problem_vertices(rig, &report.findings);
     report.consequences = consequence::measure_with(start, rig, &vertices, &consequence::measured_engines());
     report
 }

@@ -149,18 +149,18 @@ fn bind_mismatch(
         let node = skin.joints[j];
         let unused = uses.and_then(|u| u.get(j)) == Some(&0);
         sink.general(codes::IBM_BIND_MISMATCH, format!("/skins/{s}/joints/{j}"), || {
-            let name = rig.node_label(node);
+            let joint = joint_name(rig, j, node);
             if unused {
                 let moved = (m.w_axis.truncate() - common.w_axis.truncate()).length();
                 format!(
-                    "Joint {j} ({name}): its rest pose is not its bind pose in the way the root joint's is (the point \
+                    "{joint}: its rest pose is not its bind pose in the way the root joint's is (the point \
                      it was bound at lands {moved:.4} scene units off), but no vertex is weighted to it \
                      (RIG_JOINT_UNUSED), so nothing in the mesh moves wrongly; only weights added to it later would."
                 )
             } else {
                 let pulled = joint_pull(rig, s, j, &(*m - common));
                 format!(
-                    "Joint {j} ({name}): its rest pose is not its bind pose in the way the root joint's is: in the rest \
+                    "{joint}: its rest pose is not its bind pose in the way the root joint's is: in the rest \
                      pose it pulls the vertices it weights up to {pulled:.4} scene units away from the rest of the mesh, \
                      so the mesh spikes or shears around it (the joint matrices differ by up to {diff:.3} per element)."
                 )
@@ -174,20 +174,11 @@ fn bind_mismatch(
         let (axis, angle) =
             if angle > std::f32::consts::PI { (-axis, std::f32::consts::TAU - angle) } else { (axis, angle) };
         sink.general(codes::IBM_BIND_MISMATCH, format!("/skins/{s}"), || {
-            // The root of the largest squared length: sqrt rounds monotonically, so this is
-            // the largest length exactly, with one root instead of one per vertex (the fold
-            // starts at NaN, which `max` passes over, as it does a NaN length).
-            let farthest = skinned_positions(rig, s)
-                .map(|p| (common.transform_point3(p) - p).length_squared())
-                .fold(f32::NAN, f32::max)
-                .sqrt()
-                .max(translation.length());
             format!(
-                "The rest pose is not the bind pose: in the rest pose the whole skinned mesh is drawn up to {:.4} \
-                 scene units from where it was bound (turned {:.1} degrees about ({:.3}, {:.3}, {:.3}), scaled \
-                 ({:.3}, {:.3}, {:.3}), shifted ({:.4}, {:.4}, {:.4})), every joint alike, so its shape is kept. A \
-                 transformed node above the skeleton (a Z-up to Y-up turn, a unit scale) usually does this.",
-                farthest,
+                "Harmless: the whole skin is moved as one by its root, every joint alike (turned {:.1} degrees \
+                 about ({:.3}, {:.3}, {:.3}), scaled ({:.3}, {:.3}, {:.3}), shifted ({:.4}, {:.4}, {:.4})), so the \
+                 mesh keeps its shape and is drawn where the rest pose puts it, as an exporter's centimetre-to-metre \
+                 or Z-up-to-Y-up root above the skeleton does.",
                 angle.to_degrees(),
                 axis.x,
                 axis.y,
@@ -203,16 +194,20 @@ fn bind_mismatch(
     }
 }
 
-/// Bind-space positions of every primitive a node draws with skin `s`.
+/// `joint 3 = #19 (Hips)`: a skin joint by its index and its node, named where the node is.
+fn joint_name(rig: &Rig, j: usize, node: usize) -> String {
+    match rig.nodes.get(node).and_then(|n| n.name.as_deref()).filter(|n| !n.is_empty()) {
+        Some(name) => format!("Joint {j} = #{node} ({name})"),
+        None => format!("Joint {j} = #{node}"),
+    }
+}
+
+/// Every primitive a node draws with skin `s`.
 fn skinned_primitives(rig: &Rig, s: usize) -> impl Iterator<Item = &Primitive> {
     (rig.nodes.iter())
         .filter(move |n| n.skin == Some(s))
         .filter_map(|n| n.mesh.and_then(|m| rig.meshes.get(m)))
         .flat_map(|m| m.primitives.iter())
-}
-
-fn skinned_positions(rig: &Rig, s: usize) -> impl Iterator<Item = glam::Vec3> + '_ {
-    skinned_primitives(rig, s).flat_map(|p| p.positions.iter().copied())
 }
 
 /// How far joint `j` of skin `s` pulls a vertex off, at most: its weight times the distance
@@ -239,11 +234,15 @@ fn usage_rules(rig: &Rig, s: usize, skin: &Skin, uses: &[u32], few: u32, sink: &
         let pointer = format!("/skins/{s}/joints/{j}");
         if count == 0 {
             sink.general(codes::JOINT_UNUSED, pointer, || {
-                format!("Joint {j} ({}) has no weight on any vertex.", rig.node_label(node))
+                format!("{} has no weight on any vertex.", joint_name(rig, j, node))
             });
         } else if count < few {
             sink.general(codes::JOINT_FEW_VERTICES, pointer, || {
-                format!("Joint {j} ({}) weights only {count} vertex(es).", rig.node_label(node))
+                format!(
+                    "{} weights only {}.",
+                    joint_name(rig, j, node),
+                    crate::report::count(count as usize, "vertex", "vertices")
+                )
             });
         }
     }

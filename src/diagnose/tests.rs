@@ -353,20 +353,32 @@ fn consequences_are_the_worst_distance_from_the_stored_result_over_rest_and_clip
     let three = c.of(0, 0, 0, Engine::Three).expect("measured");
     assert_eq!(
         three,
-        Displacement { distance: 6.5, fraction: 1.3, clip: Some(0), time: 1.0, vanishes: false }
+        Displacement {
+            distance: 6.5,
+            fraction: 1.3,
+            clip: Some(0),
+            time: 1.0,
+            vanishes: false,
+            stored_vanishes: false
+        }
     );
     // glTFast at 4 bones keeps the stored weights: nothing moves.
     assert_eq!(c.of(0, 0, 0, Engine::GlTfast { bones: 4 }).map(|d| d.distance), Some(0.0));
     let summary = c.engines.iter().find(|s| s.engine == Engine::Three).expect("three");
     assert_eq!(summary.moved, 1);
     assert_eq!(summary.worst.map(|w| (w.vertex, w.at)), Some((0, three)));
-    assert_eq!(c.engines.iter().find(|s| s.engine == Engine::Babylon).map(|s| s.moved), Some(0));
-    // The text says it in words.
+    // Babylon divides the position by the weights' sum (0.5): where three.js draws it.
+    assert_eq!(c.of(0, 0, 0, Engine::Babylon), Some(three));
+    assert_eq!(c.engines.iter().find(|s| s.engine == Engine::Babylon).map(|s| s.moved), Some(1));
+    // The text says it in words, the unnamed clip as `#0`; the vertex row names the engines
+    // that tie for the farthest, with units.
     let text = render_text(&r, 10);
     assert!(
-        text.contains("three.js r187: 1 vertex moves; worst 1.3 of the model (6.5 units), vertex 0 of mesh 0 primitive 0, clip 0 at 1.00 s"),
+        text.contains("three.js r187: 1 vertex moves; worst 1.3 of the model (6.5 units), vertex 0 of mesh 0 primitive 0, clip #0 at 1.00 s"),
         "{text}"
     );
+    assert!(text.contains("What engines draw: 1 problem vertex against"), "{text}");
+    assert!(text.contains("three.js r187 and 10 others: 6.5 units"), "{text}");
 }
 
 #[test]
@@ -653,7 +665,7 @@ fn findings_sorted_by_severity_code_then_vertex() {
 
     // JSON: version, and vertex fields on vertex findings.
     let json = serde_json::to_value(to_json(&r)).expect("serialisable");
-    assert_eq!(json["format_version"], 2);
+    assert_eq!(json["format_version"], 3);
     let first = &json["findings"][0];
     assert_eq!(first["code"], "ACCESSOR_WEIGHTS_NON_NORMALIZED");
     assert_eq!(first["severity"], "error");
@@ -708,15 +720,23 @@ fn a_mismatched_joint_that_weights_nothing_does_not_warn_of_spikes() {
 }
 
 #[test]
-fn a_skin_moved_as_a_whole_says_how_far_in_scene_units() {
-    // The root turned 90 degrees about z with identity IBMs: the vertex at (1, 0, 0) is drawn
-    // at (0, 1, 0), sqrt(2) from where it was bound.
+fn a_skin_moved_as_a_whole_is_one_harmless_sentence_with_the_transform() {
+    // The root turned 90 degrees about z and scaled 0.01 (a centimetre, Z-up export's root)
+    // with identity IBMs: every joint alike, so one finding with the transform, no distance.
     let mut rig = skinned(1, WeightStorage::F32, &[(vec![[0, 0, 0, 0]], vec![[1.0, 0.0, 0.0, 0.0]])]);
     rig.meshes[0].primitives[0].positions = vec![Vec3::X].into();
     rig.nodes[0].rest.rotation = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    rig.nodes[0].rest.scale = Vec3::splat(0.01);
     let f = only(&check(&rig, &Options::default()), codes::IBM_BIND_MISMATCH).clone();
-    assert!(f.message.starts_with("The rest pose is not the bind pose"), "{}", f.message);
-    assert!(f.message.contains(&format!("up to {:.4} scene units", 2f32.sqrt())), "{}", f.message);
+    assert_eq!(f.pointer, "/skins/0");
+    assert!(f.message.starts_with("Harmless: the whole skin is moved as one by its root"), "{}", f.message);
+    assert!(
+        f.message.contains("turned 90.0 degrees about (0.000, 0.000, 1.000), scaled (0.010, 0.010, 0.010)"),
+        "{}",
+        f.message
+    );
+    assert!(!f.message.contains("units"), "{}", f.message);
+    assert_eq!(f.message.matches(". ").count(), 0, "one sentence: {}", f.message);
 }
 
 #[test]
@@ -734,4 +754,56 @@ fn draco_weight_sums_are_errors_as_on_the_decoded_copy() {
     assert_eq!(f.severity, Severity::Error);
     assert!(f.message.contains("Draco stream"), "{}", f.message);
     assert_eq!(r.count(Severity::Warning), 0, "{:#?}", r.findings);
+}
+
+/// A rig in centimetres under a 0.01 root, as Mixamo's FBX exports are: the root (node 2, the
+/// mesh node's and joint 0's parent) scales by 0.01 and turns -90 degrees about x (Z-up to
+/// Y-up); the inverse bind matrices are the joints' own, without the root (bind space is
+/// centimetres). The mesh spans (0, 0, 0)..(40, 30, 180) cm; drawn, 0.01 of that turned:
+/// its diagonal is sqrt(40^2 + 30^2 + 180^2) / 100 = sqrt(34900) / 100 = 1.8682 m, which is
+/// what three.js's world bounding box measures (the rest pose is the bind pose here).
+#[test]
+fn the_model_s_size_is_taken_as_drawn_under_a_centimetre_root() {
+    let corner =
+        [Vec3::ZERO, Vec3::new(40.0, 0.0, 0.0), Vec3::new(0.0, 30.0, 0.0), Vec3::new(40.0, 30.0, 180.0)];
+    let joints = vec![[0, 0, 0, 0], [0, 1, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0]];
+    // Vertex 1 sums to 0.5: a problem vertex three.js draws at double its stored offset.
+    let weights =
+        vec![[1.0, 0.0, 0.0, 0.0], [0.25, 0.25, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]];
+    let mut rig = skinned(2, WeightStorage::F32, &[(joints, weights)]);
+    rig.meshes[0].primitives[0].positions = corner.to_vec().into();
+    rig.nodes[1].rest.translation = Vec3::new(0.0, 0.0, 90.0);
+    rig.skins[0].inverse_bind[1] = Mat4::from_translation(Vec3::new(0.0, 0.0, -90.0));
+    let root = Node {
+        children: vec![0, 2],
+        rest: crate::rig::Transform {
+            translation: Vec3::ZERO,
+            rotation: Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2),
+            scale: Vec3::splat(0.01),
+        },
+        ..Node::default()
+    };
+    rig.nodes[0].parent = Some(3);
+    rig.nodes[2].parent = Some(3);
+    rig.nodes.push(root);
+    rig.order = vec![3, 0, 1, 2];
+    let want = 34900f32.sqrt() / 100.0;
+    let size = crate::anim::model_size(&rig);
+    assert!((size - want).abs() < 1e-5, "{size} vs {want}");
+    let r = check(&rig, &Options::default());
+    assert!((r.consequences.diagonal - want).abs() < 1e-5, "{}", r.consequences.diagonal);
+    assert!(render_text(&r, 10).contains("(the model is 1.9 units across)"));
+    // Every joint is off by the root alike: one harmless sentence, with the 0.01 in it.
+    let f = only(&r, codes::IBM_BIND_MISMATCH);
+    assert!(
+        f.message.starts_with("Harmless:") && f.message.contains("scaled (0.010, 0.010, 0.010)"),
+        "{}",
+        f.message
+    );
+    // Vertex 1 at (40, 0, 0) cm on joint 0 with weight 0.25 + 0.25 on joint 1 (both at rest
+    // where they were bound): stored 0.5 * 0.4 m from the origin, three.js 0.4 m; 0.2 m apart,
+    // 0.2 / 1.8682 of the model, in the same (world) space.
+    let three = r.consequences.of(0, 0, 1, crate::anim::Engine::Three).expect("measured");
+    assert!((three.distance - 0.2).abs() < 1e-5, "{three:?}");
+    assert!((three.fraction - 0.2 / want).abs() < 1e-5, "{three:?}");
 }

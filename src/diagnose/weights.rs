@@ -117,6 +117,7 @@ pub(crate) fn check_weights(
                 sets,
                 max_joint: count - 1,
                 limiting_skin,
+                skin_joints: rig.skins.get(limiting_skin).map_or(&[][..], |s| s.joints.as_slice()),
                 float_check: sets
                     .iter()
                     .map(|s| {
@@ -155,6 +156,8 @@ struct PrimitiveCtx<'a> {
     sets: &'a [InfluenceSet],
     max_joint: usize,
     limiting_skin: usize,
+    /// The limiting skin's joints (node numbers).
+    skin_joints: &'a [usize],
     /// Per set: NaN/inf checks run for this set (float storage, accessor not yet checked).
     float_check: Vec<bool>,
 }
@@ -301,11 +304,14 @@ impl Scan {
             }
         }
         let n = self.summed.len();
+        let skin = ctx.skin_joints;
+        let joint_nodes = joints.iter().map(|&j| skin.get(usize::from(j)).copied()).collect();
         let base = VertexFinding {
             vertex: v,
             set: None,
             component: None,
             joints,
+            joint_nodes,
             weights,
             sum,
             n: n as u32,
@@ -506,6 +512,7 @@ mod tests {
                     sets: &sets,
                     max_joint: 3,
                     limiting_skin: 0,
+                    skin_joints: &[0, 1, 2, 3],
                     float_check: vec![float_check],
                 };
                 for (v, (joints, weights)) in rows.iter().enumerate() {

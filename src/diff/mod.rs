@@ -30,6 +30,9 @@ pub use text::render_text;
 pub const DEFAULT_TOLERANCE: f32 = 1e-4;
 
 /// Every change found between rig `a` and rig `b` (the `diff --json` document).
+/// The version of the `diff --json` document.
+pub const FORMAT_VERSION: u32 = 1;
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RigDiff {
     pub format_version: u32,
@@ -54,7 +57,7 @@ pub fn diff(a: &Rig, b: &Rig, tolerance: f32) -> RigDiff {
     let meshes = meshes::compare_meshes(a, b, &map, &samples, tol);
     let equal = joints.is_empty() && skins.is_empty() && clips.is_empty() && meshes.is_empty();
     RigDiff {
-        format_version: crate::report::FORMAT_VERSION,
+        format_version: FORMAT_VERSION,
         a: a.source.clone(),
         b: b.source.clone(),
         tolerance: tol,

@@ -18,10 +18,19 @@ use std::fmt;
 
 pub(crate) const INVALID: &str = "RIG_VRM_INVALID";
 
+/// Whether `text` holds `needle` anywhere: std's substring search on JSON text (UTF-8), a
+/// plain scan otherwise.
+fn mentions(text: &[u8], needle: &str) -> bool {
+    match std::str::from_utf8(text) {
+        Ok(s) => s.contains(needle),
+        Err(_) => text.windows(needle.len()).any(|w| w == needle.as_bytes()),
+    }
+}
+
 /// The VRM data of a document, when it has a VRM extension (1.0 first, as three-vrm reads it).
 pub(crate) fn read(text: &[u8], nodes: &[Node], meshes: &[Mesh], findings: &mut Findings) -> Option<Vrm> {
     // A cheap scan spares every other file a second parse of its JSON.
-    if !text.windows(3).any(|w| w == b"VRM") {
+    if !mentions(text, "VRM") {
         return None;
     }
     let top: Top = serde_json::from_slice(text).ok()?;
@@ -42,7 +51,7 @@ pub(crate) fn read_animation(
     node_count: usize,
     findings: &mut Findings,
 ) -> Option<VrmAnimationMap> {
-    if !text.windows(18).any(|w| w == b"VRMC_vrm_animation") {
+    if !mentions(text, "VRMC_vrm_animation") {
         return None;
     }
     let top: AnimTop = serde_json::from_slice(text).ok()?;

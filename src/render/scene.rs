@@ -181,27 +181,15 @@ fn skeleton(rig: &Rig, ws: &Workspace, skin: Option<usize>, s: &mut SceneScratch
 
 /// Axis-aligned bounds of every deformed vertex (joint positions when there is no mesh).
 pub fn bounds(ws: &Workspace) -> (Vec3, Vec3) {
-    let mut lo = Vec3::INFINITY;
-    let mut hi = Vec3::NEG_INFINITY;
-    // A plain loop per slice: the iterator-of-options form was slow enough to show in a
-    // big rig's start-up.
-    for primitive in &ws.primitives {
-        grow_finite(&primitive.positions, &mut lo, &mut hi);
+    if let Some(b) = ws.bounds() {
+        return b;
     }
-    if lo.cmpgt(hi).any() {
-        let joints: Vec<Vec3> = ws.globals.iter().map(|m| m.w_axis.truncate()).collect();
-        grow_finite(&joints, &mut lo, &mut hi);
+    let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+    for p in ws.globals.iter().map(|m| m.w_axis.truncate()).filter(|p| p.is_finite()) {
+        lo = lo.min(p);
+        hi = hi.max(p);
     }
     if lo.cmpgt(hi).any() { (Vec3::splat(-1.0), Vec3::splat(1.0)) } else { (lo, hi) }
-}
-
-fn grow_finite(points: &[Vec3], lo: &mut Vec3, hi: &mut Vec3) {
-    for &p in points {
-        if p.is_finite() {
-            *lo = lo.min(p);
-            *hi = hi.max(p);
-        }
-    }
 }
 
 /// A camera that frames `ws` from the front, with yaw/pitch in radians and a zoom factor.

@@ -4,8 +4,11 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::{FORMAT_VERSION, interpolation_name, topology_name};
+use super::{interpolation_name, topology_name};
 use crate::rig::{Compression, ExtensionHandling, Interpolation, Primitive, Rig, Skin};
+
+/// The version of the `inspect --json` document (`InspectDoc`).
+pub const FORMAT_VERSION: u32 = 1;
 
 #[derive(Debug, Serialize)]
 pub struct InspectDoc {

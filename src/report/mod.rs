@@ -2,15 +2,20 @@
 //! `Rig` (and a `Workspace` for poses). Pure: callers pass any `Write`.
 //!
 //! The JSON shapes are a public contract (documented in docs/commands.md): every document carries
-//! `format_version`, and a change to a field's meaning bumps it.
+//! the `format_version` of its own kind, defined beside the document (`inspect::FORMAT_VERSION`,
+//! `pose::FORMAT_VERSION`, `diagnose::json::FORMAT_VERSION` for `check`, ...), and a change to a
+//! field's meaning bumps that kind's version only.
 
 pub mod checks;
 pub mod inspect;
 pub mod pose;
 pub mod vrm;
 
-/// Version of every JSON document rigscope writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// "1 child", "3 children": a count with its noun, singular only for exactly one. Every
+/// output counts things through this.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
 
 /// glTF's upper-case name for an interpolation, as the file spells it.
 pub fn interpolation_name(i: crate::rig::Interpolation) -> &'static str {

@@ -4,9 +4,11 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::FORMAT_VERSION;
 use crate::anim::{Engine, Workspace};
 use crate::rig::Rig;
+
+/// The version of the `pose --json` document (`PoseDoc`).
+pub const FORMAT_VERSION: u32 = 1;
 
 #[derive(Debug, Serialize)]
 pub struct PoseDoc {

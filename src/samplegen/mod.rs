@@ -14,13 +14,15 @@
 //! | `bad-weights.glb` | deliberately broken weights at the vertices [`BAD_WEIGHTS_FAULTS`] lists |
 //!
 //! The VRM avatars made from the walker (`vrm_fixtures`) are test fixtures, written into
-//! `tests/fixtures/vrm/`.
+//! `tests/fixtures/vrm/`; `engine-weights.glb` (`engine_fixtures`), the weight problems engines
+//! disagree on, is written into `tests/fixtures/engines/`.
 //!
 //! Each generator module documents its node and joint index layout.
 
 mod bad_weights;
 mod builder;
 mod cycle;
+mod engine_weights;
 mod influences;
 mod seed_arm;
 mod shapes;
@@ -31,6 +33,7 @@ mod vrma;
 mod walker;
 
 pub use bad_weights::{BAD_WEIGHTS_FAULTS, bad_weights};
+pub use engine_weights::{ENGINE_WEIGHTS_FAULTS, engine_weights};
 pub use seed_arm::{SEED_ARM_JOINTS, SEED_ARM_OUTLINE, SEED_ARM_WEIGHTS, seed_arm};
 pub use tentacle::tentacle;
 pub use vrm::{walker_vrm0, walker_vrm1, walker_vrm1_gaze_expressions};
@@ -48,6 +51,11 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("walker.glb", walker()),
         ("bad-weights.glb", bad_weights()),
     ]
+}
+
+/// The engine test fixtures as (file name in `tests/fixtures/engines/`, bytes).
+pub fn engine_fixtures() -> Vec<(&'static str, Vec<u8>)> {
+    vec![("engine-weights.glb", engine_weights())]
 }
 
 /// The VRM test fixtures as (file name in `tests/fixtures/vrm/`, bytes).

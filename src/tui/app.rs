@@ -510,7 +510,13 @@ impl App {
                 let all = Engine::ALL;
                 let i = all.iter().position(|&e| e == self.engine).map_or(0, |i| (i + 1) % all.len());
                 self.set_engine(all[i]);
-                self.message = Some(format!("engine: {} (p: next)", self.engine.label()));
+                self.message = Some(match self.engine.refusal(&self.rig) {
+                    Some(why) => format!(
+                        "engine: {} would not import this file ({why}); drawn as stored (p: next)",
+                        self.engine.label()
+                    ),
+                    None => format!("engine: {} (p: next)", self.engine.label()),
+                });
             }
             // The focused weights panel takes the details panel's column, and its keys.
             Action::ScrollDetails(n) if self.focus == Focus::Weights => {
@@ -754,7 +760,9 @@ impl App {
     /// `Stored`, which is the main workspace itself).
     pub(super) fn set_engine(&mut self, engine: Engine) {
         self.engine = engine;
-        self.engine_ws = (engine != Engine::Stored).then(|| {
+        // An engine that would not load the file draws nothing of it; the stored weights stay.
+        let drawn = engine != Engine::Stored && engine.refusal(&self.rig).is_none();
+        self.engine_ws = drawn.then(|| {
             let clip = self.clip.and_then(|c| self.rig.clips.get(c));
             let mut ws = Workspace::at(&self.rig, clip, self.playback.time);
             ws.set_engine(&self.rig, engine);

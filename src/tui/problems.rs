@@ -121,6 +121,7 @@ mod tests {
                 set: None,
                 component: None,
                 joints: vec![0; 4],
+                joint_nodes: vec![Some(0); 4],
                 weights: vec![sum, 0.0, 0.0, 0.0],
                 sum,
                 n: 1,
@@ -170,6 +171,7 @@ mod tests {
                     clip: None,
                     time: 0.0,
                     vanishes: false,
+                    stored_vanishes: false,
                 },
             )],
         });

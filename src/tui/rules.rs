@@ -176,6 +176,7 @@ mod tests {
                 set: Some(0),
                 component: Some(1),
                 joints: joints.to_vec(),
+                joint_nodes: joints.iter().map(|&j| Some(usize::from(j))).collect(),
                 weights: weights.to_vec(),
                 sum,
                 n,

@@ -3,7 +3,7 @@
 //! skinning blends and the validator's. The weights panel draws it and `y` copies it, so
 //! the clipboard holds what the panel shows.
 
-use crate::anim::{Engine, drawn_vertex};
+use crate::anim::{Engine, drawn_point, drawn_vertex, skin_point, skinned_input};
 use crate::diagnose::Finding;
 use crate::diagnose::consequence::MOVE_FRACTION;
 use crate::rig::Severity;
@@ -95,7 +95,7 @@ impl VertexView {
         // The weights listed are those drawn: the stored ones, or the engine profile's.
         let engine = app.engine;
         let mut slots = Vec::new();
-        drawn_vertex(engine, &stored.influences, v.vertex, &mut slots);
+        drawn_vertex(engine, &stored.influences, v.vertex, joint_count, &mut slots);
         let mut influences = Vec::new();
         let (mut sum, mut n) = (0.0f32, 0usize);
         for &(j, w) in &slots {
@@ -138,10 +138,7 @@ impl VertexView {
         let whose = if drawn { " in the stored weights" } else { "" };
         let verdict = match (errors, warnings) {
             (0, 0) if findings.is_empty() => ("passes the validator's rules".to_string(), Tone::Ok),
-            (0, 0) => (
-                format!("{} (notes only){whose}", super::ui::count(findings.len(), "note", "notes")),
-                Tone::Dim,
-            ),
+            (0, 0) => (format!("{} (infos only){whose}", Severity::Info.count(findings.len())), Tone::Dim),
             (0, w) => {
                 (format!("{}, no errors{whose}", super::ui::count(w, "warning", "warnings")), Tone::Warning)
             }
@@ -176,7 +173,7 @@ impl VertexView {
     pub fn plain_text(&self) -> String {
         let mut out = vec![self.heading.clone(), self.verdict.0.clone()];
         for r in &self.rules {
-            out.push(format!("{}: {}", severity_word(r.severity), r.code));
+            out.push(format!("{}: {}", r.severity.name(), r.code));
             out.extend(r.sentences.iter().map(|s| format!("  {s}")));
         }
         out.extend(self.engines.iter().cloned());
@@ -191,14 +188,6 @@ impl VertexView {
     }
 }
 
-pub fn severity_word(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "note",
-    }
-}
-
 /// Where each engine profile draws the vertex, against the stored weights: now (the
 /// current pose) and the worst over the rest pose and every clip (`Report::consequences`,
 /// measured by `check`). Profiles with the same figures share a line. "Now" skins the
@@ -210,10 +199,12 @@ fn engine_lines(app: &App, prim: usize, vertex: usize) -> Vec<String> {
     };
     let Some(matrices) = dp.skin.and_then(|s| app.ws.joint_matrices.get(s)) else { return Vec::new() };
     let Some(&rest) = stored.positions.get(vertex) else { return Vec::new() };
+    let joints = dp.skin.and_then(|s| app.rig.skins.get(s)).map_or(0, |s| s.joints.len());
+    let placement = dp.skin.map_or(glam::Mat4::IDENTITY, |s| app.ws.placement(s));
     let mut slots = Vec::new();
     let mut skinned = |engine: Engine| {
-        drawn_vertex(engine, &stored.influences, vertex, &mut slots);
-        skin_point(matrices, &slots, rest)
+        let fate = drawn_vertex(engine, &stored.influences, vertex, joints, &mut slots);
+        drawn_point(fate, skin_point(&slots, matrices, skinned_input(fate, rest)), rest, &placement)
     };
     let here = skinned(Engine::Stored);
     let diagonal = app.diag.consequences.diagonal;
@@ -223,8 +214,10 @@ fn engine_lines(app: &App, prim: usize, vertex: usize) -> Vec<String> {
         let worst = app.diag.consequences.of(dp.mesh, dp.primitive, vertex, engine);
         // A NaN distance (the vertex vanishes) is not "still".
         let still = |d: f32| d <= MOVE_FRACTION * diagonal;
+        let refuses = app.diag.consequences.engines.iter().any(|s| s.engine == engine && s.refuses.is_some());
         let text = match worst {
-            Some(w) if w.vanishes => "no position (NaN weights): its triangles vanish".to_string(),
+            _ if refuses => "would not import this file".to_string(),
+            Some(w) if w.vanishes => "no position: its triangles vanish".to_string(),
             Some(w) if still(now) && still(w.distance) => "same as stored (0 off)".to_string(),
             Some(w) => {
                 let at = match w.clip {
@@ -249,15 +242,6 @@ fn engine_lines(app: &App, prim: usize, vertex: usize) -> Vec<String> {
     let mut out = vec!["distance from stored, per engine (p: see):".to_string()];
     out.extend(groups.into_iter().map(|(text, names)| format!("{}: {text}", names.join(", "))));
     out
-}
-
-/// `sum w_i J_i p` over the slots skinning uses (finite, non-zero, on a joint the skin has).
-fn skin_point(matrices: &[glam::Mat4], slots: &[(u16, f32)], p: glam::Vec3) -> glam::Vec3 {
-    slots
-        .iter()
-        .filter(|&&(_, w)| w.is_finite() && w != 0.0)
-        .filter_map(|&(j, w)| matrices.get(usize::from(j)).map(|m| m.transform_point3(p) * w))
-        .sum()
 }
 
 /// A distance in scene units: three decimals, or two significant digits when smaller.

@@ -35,7 +35,7 @@ fn a_folder_is_searched_and_summed_with_the_corrupt_file_as_one_error() {
     let run = rigscope(&["check", &shown, "--format", "json"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     let doc: Value = serde_json::from_str(&run.stdout).expect("json");
-    assert_eq!(doc["format_version"], 2);
+    assert_eq!(doc["format_version"], 3);
     assert_eq!(doc["files"], 4, "notes.txt is not checked");
     assert_eq!(doc["failed_files"], 2);
     assert_eq!(doc["unreadable_files"], 1);
@@ -70,7 +70,7 @@ fn exit_codes_follow_errors_and_deny_warnings() {
         [dir.join("walker.glb").display().to_string(), dir.join("seed-arm.gltf").display().to_string()];
     let run = rigscope(&["check", &good[0], &good[1]]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("2 file(s) checked, 0 failed"), "{}", run.stdout);
+    assert!(run.stdout.contains("2 files checked, 0 failed"), "{}", run.stdout);
     // bad-weights has errors; ignoring every error code leaves its warnings.
     let bad = dir.join("sub/bad-weights.glb").display().to_string();
     let errors = "ACCESSOR_INVALID_FLOAT,ACCESSOR_JOINTS_INDEX_DUPLICATE,ACCESSOR_JOINTS_INDEX_OOB,\
@@ -161,4 +161,82 @@ fn vrm_and_vrma_files_in_a_folder_are_checked() {
     assert_eq!(doc["results"][0]["errors"].as_u64(), Some(bad.0));
     assert_eq!(run.code, 1, "{}", run.stderr);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The closing summary names every failing file with its error count, each count the one
+/// the file's own `check` gives, and only files whose own `check` exits 1.
+#[test]
+fn the_summary_names_every_failing_file_with_its_errors() {
+    let (_guard, dir) = folder("failing");
+    let run = rigscope(&["check", &dir.display().to_string()]);
+    assert_eq!(run.code, 1);
+    let listed: Vec<&str> = run.stdout.split("\nfailed:\n").nth(1).expect("a failed list").lines().collect();
+    let mut expected = Vec::new();
+    for name in ["seed-arm.gltf", "sub/bad-weights.glb", "sub/corrupt.glb", "walker.glb"] {
+        let path = dir.join(name).display().to_string();
+        let own = rigscope(&["check", &path]);
+        if own.code == 0 {
+            assert!(!listed.iter().any(|l| l.contains(&path)), "{path} passes alone: {listed:?}");
+            continue;
+        }
+        let errors = if own.code == 2 { 1 } else { single(&path).0 };
+        let noun = if errors == 1 { "error" } else { "errors" };
+        expected.push(format!("  {path}: {errors} {noun}"));
+    }
+    assert_eq!(listed.len(), expected.len(), "{listed:?}");
+    for (line, want) in listed.iter().zip(&expected) {
+        assert!(line.starts_with(want.as_str()), "{line} vs {want}");
+    }
+}
+
+/// Folder entries with a rig's name that are no file to read are reported, each with why.
+#[cfg(unix)]
+#[test]
+fn dangling_links_loops_and_fifos_are_reported_as_not_checked() {
+    let (_guard, dir) = super::temp::folder("check-many-links");
+    std::fs::copy(sample("walker.glb"), dir.join("ok.glb")).expect("copy");
+    std::os::unix::fs::symlink("nowhere.glb", dir.join("dangling.glb")).expect("link");
+    std::os::unix::fs::symlink("loop.glb", dir.join("loop.glb")).expect("link");
+    let fifo = std::process::Command::new("mkfifo").arg(dir.join("pipe.glb")).status();
+    let run = rigscope(&["check", &dir.display().to_string(), "--format", "json"]);
+    assert_eq!(run.code, 1);
+    let doc: Value = serde_json::from_str(&run.stdout).expect("json");
+    let why = |name: &str| {
+        let results = doc["results"].as_array().expect("results");
+        let entry = results.iter().find(|r| r["file"].as_str().is_some_and(|f| f.ends_with(name)));
+        entry.and_then(|r| r["load_error"].as_str()).unwrap_or("").to_string()
+    };
+    assert!(why("dangling.glb").contains("not checked: a symbolic link whose target does not exist"));
+    assert!(why("loop.glb").contains("not checked: a symbolic link that leads back to itself"));
+    if fifo.is_ok_and(|s| s.success()) {
+        assert!(why("pipe.glb").contains("not checked: not a regular file"), "{}", why("pipe.glb"));
+    }
+    assert_eq!(why("ok.glb"), "");
+}
+
+/// `--max N` caps every format's listing per code and says how many were left out.
+#[test]
+fn every_format_lists_at_most_max_per_code_and_counts_the_rest() {
+    let file = sample("bad-weights.glb");
+    // 8 ACCESSOR_WEIGHTS_NON_NORMALIZED findings in the sample (BAD_WEIGHTS_FAULTS): 2 listed, 6 not.
+    let sarif = rigscope(&["check", &file, "--format", "sarif", "--max", "2"]);
+    let doc: Value = serde_json::from_str(&sarif.stdout).expect("sarif");
+    let results = doc["runs"][0]["results"].as_array().expect("results");
+    let code = "ACCESSOR_WEIGHTS_NON_NORMALIZED";
+    assert_eq!(results.iter().filter(|r| r["ruleId"] == code).count(), 2);
+    let notes = doc["runs"][0]["invocations"][0]["toolExecutionNotifications"].as_array().expect("notes");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n["message"]["text"].as_str().is_some_and(|t| t.contains(&format!("6 more {code}"))))
+    );
+    let github = rigscope(&["check", &file, "--format", "github", "--max", "2"]).stdout;
+    assert_eq!(github.lines().filter(|l| l.contains(&format!("title={code}"))).count(), 2);
+    assert!(github.contains(&format!("6 more {code} findings not listed")), "{github}");
+    let junit = rigscope(&["check", &file, "--format", "junit", "--max", "2"]).stdout;
+    assert!(junit.contains(&format!("... and 6 more {code}")), "{junit}");
+    let text = rigscope(&["check", &file, "--max", "2"]).stdout;
+    assert!(text.contains("  ... and 6 more"), "{text}");
+    // The vertex rows name each joint by its skin index and node: node n is joint n here.
+    assert!(text.contains("2=#2 3=#3"), "{text}");
 }

@@ -18,6 +18,7 @@ mod compare;
 mod diff;
 mod docs;
 mod draco;
+mod engine_runs;
 mod engines;
 mod extensions;
 mod frames;

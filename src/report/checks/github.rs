@@ -28,12 +28,12 @@ pub fn write_github(files: &[FileCheck], summary: &Summary, out: &mut dyn Write)
                 escape_data(&message)
             )?;
         }
+        for (code, n) in &f.report.omitted {
+            writeln!(out, "{}: {n} more {code} findings not listed (rigscope check --max)", f.path)?;
+        }
     }
-    writeln!(
-        out,
-        "rigscope check: {} file(s), {} failed ({} could not be loaded): {} error(s), {} warning(s), {} info(s)",
-        summary.files, summary.failed, summary.unreadable, summary.errors, summary.warnings, summary.infos
-    )
+    writeln!(out, "rigscope check: {}", super::text::totals(summary))?;
+    super::text::write_failing(files, summary, out)
 }
 
 /// A workflow command's message: `%`, CR and LF escaped as the runner expects.

@@ -1,4 +1,4 @@
-//! `check --format json` over several files (`format_version` 2, as the single-file document's). One file given by name keeps
+//! `check --format json` over several files (`format_version` 3, `diagnose::json::FORMAT_VERSION`, as the single-file document's). One file given by name keeps
 //! the single-file document (`diagnose::to_json`); this one wraps that document per file.
 
 use std::collections::BTreeMap;

@@ -11,7 +11,6 @@ use std::io::{self, Write};
 
 use quick_xml::escape::escape;
 
-use super::severity_name;
 use crate::diagnose::batch::{FileCheck, Summary};
 use crate::rig::Severity;
 
@@ -27,26 +26,26 @@ pub fn write_junit(
     writeln!(out, r#"  <testsuite name="rigscope check" {counts} skipped="0">"#)?;
     for f in files {
         let name = xml_text(&f.path);
-        let listing: String = f
+        let mut listing: String = f
             .report
             .findings
             .iter()
             .map(|x| {
-                format!(
-                    "{} {}{}: {}\n",
-                    severity_name(x.severity),
-                    x.code,
-                    pointer_suffix(&x.pointer),
-                    x.message
-                )
+                format!("{} {}{}: {}\n", x.severity.name(), x.code, pointer_suffix(&x.pointer), x.message)
             })
             .collect();
+        for (code, n) in &f.report.omitted {
+            listing.push_str(&format!("... and {n} more {code} (rigscope check --max)\n"));
+        }
         write!(out, r#"    <testcase name="{name}" classname="rigscope.check""#)?;
         if f.fails(deny_warnings) {
             let failing = |s: Severity| s == Severity::Error || (deny_warnings && s == Severity::Warning);
             let first = f.report.findings.iter().find(|x| failing(x.severity)).map_or("", |x| x.code);
-            let message =
-                format!("{} error(s), {} warning(s)", f.report.error_count(), f.report.warning_count());
+            let message = format!(
+                "{}, {}",
+                Severity::Error.count(f.report.error_count()),
+                Severity::Warning.count(f.report.warning_count())
+            );
             writeln!(out, ">")?;
             writeln!(
                 out,

@@ -19,12 +19,3 @@ pub use text::write_text;
 
 /// The tool name every format reports.
 pub const TOOL: &str = "rigscope";
-
-/// A severity as every format spells it.
-pub fn severity_name(s: crate::rig::Severity) -> &'static str {
-    match s {
-        crate::rig::Severity::Error => "error",
-        crate::rig::Severity::Warning => "warning",
-        crate::rig::Severity::Info => "info",
-    }
-}

@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use serde_sarif::sarif::{
-    ArtifactLocation, Location, LogicalLocation, Message, MultiformatMessageString, PhysicalLocation,
-    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Tool,
-    ToolComponent,
+    ArtifactLocation, Invocation, Location, LogicalLocation, Message, MultiformatMessageString, Notification,
+    PhysicalLocation, ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run,
+    Sarif, Tool, ToolComponent,
 };
 
 use super::TOOL;
@@ -77,7 +77,37 @@ pub fn to_sarif(files: &[FileCheck], summary: &Summary) -> Sarif {
             results.push(result);
         }
     }
-    let run = Run::builder().tool(Tool::builder().driver(driver).build()).results(results).build();
+    // Findings `--max` left out of the listing: one note per file and code, so a reader of
+    // the log knows the results are not every finding.
+    let mut notes = Vec::new();
+    for f in files {
+        for (code, n) in &f.report.omitted {
+            let artifact = ArtifactLocation::builder().uri(uri(&f.path)).build();
+            let location = Location::builder()
+                .physical_location(PhysicalLocation::builder().artifact_location(artifact).build())
+                .build();
+            notes.push(
+                Notification::builder()
+                    .message(
+                        Message::builder()
+                            .text(format!(
+                                "{}: {n} more {code} findings not listed (rigscope check --max)",
+                                f.path
+                            ))
+                            .build(),
+                    )
+                    .level(serde_json::json!("note"))
+                    .locations(vec![location])
+                    .build(),
+            );
+        }
+    }
+    let mut run = Run::builder().tool(Tool::builder().driver(driver).build()).results(results).build();
+    if !notes.is_empty() {
+        run.invocations = Some(vec![
+            Invocation::builder().execution_successful(true).tool_execution_notifications(notes).build(),
+        ]);
+    }
     Sarif::builder().schema(SCHEMA.to_string()).version(serde_json::json!("2.1.0")).runs(vec![run]).build()
 }
 

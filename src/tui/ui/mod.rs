@@ -147,10 +147,7 @@ pub fn num(v: f32, short: usize, full: bool) -> String {
     if full { format!("{v:?}") } else { format!("{v:.short$}") }
 }
 
-/// "1 child", "3 children": a count with its noun, singular only for exactly one.
-pub fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+pub use crate::report::count;
 
 /// `s` in at most `width` terminal columns: cut with a closing "…" when it is wider, so a
 /// reader sees that something is missing.

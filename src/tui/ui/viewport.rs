@@ -85,7 +85,12 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
         extras.push(if posed { "ghost: B" } else { "ghost: B at rest (no such clip in B)" });
     }
     // The engine first, where a narrow viewport's title is not cut.
-    let engine = if app.engine_ws.is_some() { format!("{} ", app.engine.label()) } else { String::new() };
+    let engine = match (&app.engine_ws, app.engine) {
+        (Some(_), e) => format!("{} ", e.label()),
+        (None, crate::anim::Engine::Stored) => String::new(),
+        // An engine that would not load the file: the stored weights are what is drawn.
+        (None, e) => format!("{} would not import this file, stored weights drawn; ", e.label()),
+    };
     let title = format!(
         " Viewport: {engine}{} {}{}{} ",
         mode_name(app.view.mode),

@@ -16,7 +16,7 @@ use crate::tui::action::Focus;
 use crate::tui::app::App;
 use crate::tui::problems::ProblemVertex;
 use crate::tui::rules::short_label;
-use crate::tui::vertex_view::{Tone, VertexView, severity_word};
+use crate::tui::vertex_view::{Tone, VertexView};
 use crate::tui::weights::HISTOGRAM_BINS;
 
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
@@ -86,12 +86,9 @@ fn problems<'a>(
     }
     let style = if d.error_count() > 0 { theme.error } else { theme.warning };
     let (e, w, i) = (d.error_count(), d.warning_count(), d.info_count());
-    let counts = format!(
-        "{}, {}, {}",
-        count(e, "error", "errors"),
-        count(w, "warning", "warnings"),
-        count(i, "note", "notes")
-    );
+    use crate::rig::Severity;
+    let counts =
+        format!("{}, {}, {}", Severity::Error.count(e), Severity::Warning.count(w), Severity::Info.count(i));
     lines.extend(wrap(&counts, width, 0).into_iter().map(|l| Line::styled(l, style)));
     let list = &app.vertex_problems;
     if focused && !list.is_empty() {
@@ -257,12 +254,7 @@ fn vertex<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>)
     put(lines, &view.heading, 0, theme.label);
     put(lines, &view.verdict.0, 2, tone_style(view.verdict.1, theme));
     for r in &view.rules {
-        put(
-            lines,
-            &format!("{}: {}", severity_word(r.severity), r.code),
-            2,
-            severity_style(r.severity, theme),
-        );
+        put(lines, &format!("{}: {}", r.severity.name(), r.code), 2, severity_style(r.severity, theme));
         for s in &r.sentences {
             put(lines, s, 4, Style::new());
         }
