@@ -83,6 +83,19 @@ const U8_FAULT_VERTEX: usize = 5;
 
 pub fn bad_weights() -> Vec<u8> {
     let mut b = GltfBuilder::new();
+    let joints = strip_joints(&mut b);
+    let skin = b.skin("strip", &joints, 0);
+
+    let float_strip = float_primitive(&mut b);
+    let byte_strip = byte_primitive(&mut b);
+    let mesh = b.mesh("strips", vec![float_strip, byte_strip]);
+    b.mesh_node("strips", mesh, Some(skin));
+    wiggle(&mut b, &joints);
+    b.to_glb()
+}
+
+/// Joints `j0`..`j5`, a chain along +X 0.5 apart (joint index == node index).
+pub(super) fn strip_joints(b: &mut GltfBuilder) -> Vec<usize> {
     let mut joints = Vec::with_capacity(JOINTS);
     for k in 0..JOINTS {
         let (parent, offset) = match joints.last() {
@@ -91,13 +104,11 @@ pub fn bad_weights() -> Vec<u8> {
         };
         joints.push(b.node(&format!("j{k}"), parent, offset, DQuat::IDENTITY));
     }
-    let skin = b.skin("strip", &joints, 0);
+    joints
+}
 
-    let float_strip = float_primitive(&mut b);
-    let byte_strip = byte_primitive(&mut b);
-    let mesh = b.mesh("strips", vec![float_strip, byte_strip]);
-    b.mesh_node("strips", mesh, Some(skin));
-
+/// The `wiggle` clip (2 s): every joint but the first turns about z, each a little later.
+pub(super) fn wiggle(b: &mut GltfBuilder, joints: &[usize]) {
     const INTERVALS: usize = 8;
     let times = timeline(2.0, INTERVALS);
     let tracks: Vec<Track> = joints
@@ -110,11 +121,10 @@ pub fn bad_weights() -> Vec<u8> {
         })
         .collect();
     b.animation("wiggle", &tracks);
-    b.to_glb()
 }
 
 /// Positions of a strip between `y0` and `y1`, and its triangles facing +Z.
-fn strip(y0: f64, y1: f64) -> (Vec<DVec3>, Vec<u32>) {
+pub(super) fn strip(y0: f64, y1: f64) -> (Vec<DVec3>, Vec<u32>) {
     let positions = (0..COLUMNS)
         .flat_map(|c| {
             let x = 0.25 * c as f64;

@@ -8,14 +8,13 @@
 //! Every fault sits on a top-edge vertex (odd index) listed in [`ENGINE_WEIGHTS_FAULTS`]; the
 //! other vertices blend the two joints around them, summing to 1, in set 0 only.
 
-use glam::{DQuat, DVec3};
 use serde_json::json;
 
-use super::builder::{GltfBuilder, Interpolation, Kind, MODE_TRIANGLES, Track, Usage};
-use super::cycle::{looping, timeline};
-use super::trig::{rot_z, sin};
+use super::bad_weights::{strip, strip_joints, wiggle};
+use super::builder::{GltfBuilder, Kind, MODE_TRIANGLES, Usage};
 
 const JOINTS: usize = 6;
+#[cfg(test)]
 const COLUMNS: usize = 13;
 
 /// One vertex's three sets: (joints, weights) each.
@@ -57,31 +56,12 @@ fn faulty(vertex: usize) -> Option<Sets> {
 
 pub fn engine_weights() -> Vec<u8> {
     let mut b = GltfBuilder::new();
-    let mut joints = Vec::with_capacity(JOINTS);
-    for k in 0..JOINTS {
-        let (parent, offset) = match joints.last() {
-            Some(&p) => (Some(p), DVec3::new(0.5, 0.0, 0.0)),
-            None => (None, DVec3::ZERO),
-        };
-        joints.push(b.node(&format!("j{k}"), parent, offset, DQuat::IDENTITY));
-    }
+    let joints = strip_joints(&mut b);
     let skin = b.skin("strip", &joints, 0);
     let primitive = primitive(&mut b);
     let mesh = b.mesh("strip", vec![primitive]);
     b.mesh_node("strip", mesh, Some(skin));
-
-    const INTERVALS: usize = 8;
-    let times = timeline(2.0, INTERVALS);
-    let tracks: Vec<Track> = joints
-        .iter()
-        .enumerate()
-        .skip(1)
-        .map(|(k, &node)| {
-            let keys = looping(INTERVALS, |p| rot_z(0.25 * sin(p - 0.5 * k as f64)));
-            Track::rotations(node, Interpolation::Linear, &times, &keys)
-        })
-        .collect();
-    b.animation("wiggle", &tracks);
+    wiggle(&mut b, &joints);
     b.to_glb()
 }
 
@@ -98,18 +78,7 @@ fn clean(c: usize) -> Sets {
 }
 
 fn primitive(b: &mut GltfBuilder) -> serde_json::Value {
-    let positions: Vec<DVec3> = (0..COLUMNS)
-        .flat_map(|c| {
-            let x = 0.25 * c as f64;
-            [DVec3::new(x, -0.1, 0.0), DVec3::new(x, 0.1, 0.0)]
-        })
-        .collect();
-    let indices: Vec<u32> = (0..COLUMNS as u32 - 1)
-        .flat_map(|c| {
-            let v = 2 * c;
-            [v, v + 2, v + 1, v + 1, v + 2, v + 3]
-        })
-        .collect();
+    let (positions, indices) = strip(-0.1, 0.1);
     let sets: Vec<Sets> = (0..positions.len()).map(|v| faulty(v).unwrap_or_else(|| clean(v / 2))).collect();
     let position = b.positions(&positions);
     let mut attributes = serde_json::Map::new();

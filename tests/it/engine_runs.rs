@@ -257,3 +257,11 @@ fn a_vertex_no_engine_can_place_is_null_in_pose_and_vanishes_in_check() {
     assert!(text.contains("Unity glTFast: "), "{text}");
     assert!(text.contains("vertices vanish (the engine gives them no position)"), "{text}");
 }
+
+#[test]
+fn the_committed_engine_fixture_is_what_the_generator_writes() {
+    for (name, bytes) in rigscope::samplegen::engine_fixtures() {
+        let committed = std::fs::read(fixture(name)).expect("fixture");
+        assert!(committed == bytes, "{name} differs: run `cargo run --example gen-samples`");
+    }
+}
