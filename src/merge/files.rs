@@ -30,6 +30,9 @@ pub struct Request {
     pub other_inputs: Vec<PathBuf>,
 }
 
+/// The `format_version` of `merge --json`'s document.
+pub const FORMAT_VERSION: u32 = 1;
+
 /// What was merged and written.
 #[derive(Debug, Clone, Serialize)]
 pub struct MergeReport {
@@ -136,7 +139,7 @@ pub fn run(request: &Request) -> Result<MergeReport, String> {
     }
     let dropped = planned.libraries.iter().flat_map(|l| &l.clips).map(|c| c.dropped.len()).sum();
     Ok(MergeReport {
-        format_version: crate::report::FORMAT_VERSION,
+        format_version: FORMAT_VERSION,
         character: request.character.display().to_string(),
         written: files.iter().map(|(p, _)| p.display().to_string()).collect(),
         clips_written: planned.clips.len(),
