@@ -44,8 +44,8 @@ pub fn key_count(channel: &Channel) -> usize {
     channel.times.len().min(channel.values.len() / floats_per_key)
 }
 
-/// NaN time is treated as 0, as the brief for the UI asks (a NaN clock must not freeze on
-/// a random key).
+/// NaN time is treated as 0, so a NaN clock shows the first key instead of freezing on an
+/// arbitrary one.
 pub(crate) fn sanitize_time(t: f32) -> f32 {
     if t.is_nan() { 0.0 } else { t }
 }

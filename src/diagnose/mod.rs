@@ -89,7 +89,7 @@ fn run(rig: &Rig, options: &Options, rest: &[Mat4]) -> Report {
             continue;
         }
         // Import notes non-unit rotation keys once per accessor; the rule below reports
-        // them as the validator does, once per key of each rotation channel (issue 37).
+        // them as the validator does, once per key of each rotation channel.
         if f.code == codes::NON_NORMALIZED_QUATERNION.id {
             continue;
         }
@@ -124,7 +124,7 @@ fn run(rig: &Rig, options: &Options, rest: &[Mat4]) -> Report {
 
 /// A Draco encoder quantises weights (12 bits by default), so decoded sums can miss 1 by
 /// more than the validator's tolerance. The finding keeps the rule's severity (an error, as
-/// the validator reports on the decoded copy, issue 37) and says where the sum comes from.
+/// the validator reports on the decoded copy) and says where the sum comes from.
 fn note_draco_sums(rig: &Rig, findings: &mut [Finding]) {
     let draco = |m: Option<usize>, p: Option<usize>| {
         rig.storage.primitives.iter().any(|s| {

@@ -418,7 +418,7 @@ fn read_values(
 fn report_times(findings: &mut Findings, a: usize, s: usize, input: usize, times: &[f32]) {
     let pointer = format!("/animations/{a}/samplers/{s}/input");
     accessors::report_non_finite(findings, input, 1, times.iter().copied(), "key time");
-    // Once per key, as the validator's AnimationInputChecker reports (issue 37); a sampler
+    // Once per key, as the validator's AnimationInputChecker reports; a sampler
     // read again for another channel is not reported twice.
     for issue in crate::rig::key_times::key_time_issues(times) {
         findings.push_element(issue.code, Severity::Error, &pointer, issue.key, issue.message);

@@ -51,7 +51,7 @@ impl Delivered {
 mod tests {
     use super::*;
 
-    /// The trial's figures: frames 34 ms apart are 29.4 a second (not the cap of 30, nor
+    /// Frames 34 ms apart are 29.4 a second (not the cap of 30, nor
     /// one interval's 1 / 0.030 = 33); 3 400 bytes each are 100 000 bytes a second.
     #[test]
     fn rates_count_what_went_out() {

@@ -154,7 +154,7 @@ mod tests {
         assert_eq!(t, 0.0);
     }
 
-    /// The trial's case: keys every 0.25 s step by a frame, not by 0.25 s. 0.25 s is 7.5
+    /// Keys every 0.25 s step by a frame, not by 0.25 s. 0.25 s is 7.5
     /// frames at 30 fps and 6 at 24: the grid is 24 fps.
     #[test]
     fn sparse_keys_step_by_a_frame_rate_their_keys_land_on() {

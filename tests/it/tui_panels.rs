@@ -1,4 +1,4 @@
-//! The viewer's answers to a new user's trial (issue 29): values reachable at every size,
+//! The viewer's panels: values reachable at every size,
 //! exact stepping and going to a time, skins back and forth, the node browser, copying,
 //! and the weights panel's verdict. Screens at fixed sizes through the real key table.
 

@@ -1,4 +1,4 @@
-//! The weights job as a new user meets it (issue 38): on samples/bad-weights.glb at 120
+//! The weights panel: on samples/bad-weights.glb at 120
 //! columns the weights panel names every rule a vertex breaks, whole and with a sentence,
 //! never calls a warning a failure, says mesh, primitive and vertex on every row; the
 //! heatmap has a legend; `y` copies what the panel shows; the viewport marks every problem

@@ -1,4 +1,4 @@
-//! The viewer's answers to the second new-user trial over SSH (issue 41): frame stepping,
+//! The viewer's timeline and curves: frame stepping,
 //! timeline clicks on frames, curves per component, dope-sheet clicks, and the status line.
 //! Screens at fixed sizes, times and cameras, through the real key table.
 
