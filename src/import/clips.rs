@@ -12,7 +12,7 @@ use super::accessors::{
 };
 use super::budget;
 use super::nodes::UNIT_TOLERANCE;
-use super::pointer;
+use super::pointer::{self, Target};
 use super::{Fault, findings::Findings};
 use crate::rig::{Channel, Clip, Interpolation, Mesh, Node, Property, Severity, UnpreviewedChannel};
 use gltf::accessor::util::Item;
@@ -143,13 +143,6 @@ pub(crate) struct Loaded {
     pub file_index: Vec<Vec<usize>>,
     /// Per clip, how many of its channels are core glTF channels (the first ones).
     pub core_channels: Vec<usize>,
-}
-
-/// What a channel animates, however the file names it (a core target or a pointer).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Target {
-    pub node: usize,
-    pub property: Property,
 }
 
 fn check_target(

@@ -12,7 +12,12 @@ use gltf::json;
 use gltf::json::accessor::{ComponentType as C, ComponentType, Type};
 use serde_json::Value;
 
-use super::clips::Target;
+/// What a channel animates, however the file names it (a core target or a pointer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Target {
+    pub node: usize,
+    pub property: Property,
+}
 
 pub(crate) const EXTENSION: &str = "KHR_animation_pointer";
 

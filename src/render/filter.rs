@@ -795,6 +795,22 @@ fn below<S: Isa>(n: I32x8<S>) -> I32x8<S> {
     !I32x8::splat(-1).shl_by(n.max(I32x8::ZERO))
 }
 
+/// The parts a split fill's triangle list is filtered in: the pool's threads take them as
+/// they free up, since a part costs what its triangles cover on screen, which differs
+/// widely between halves of a character's list.
+pub(super) const BIN_PARTS: usize = 8;
+
+/// One part of a split fill's triangle list, filtered (see `mesh::bin_parts`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Bin {
+    /// Per band, in draw order, the candidates that may draw into its rows.
+    pub lists: [Vec<Candidate>; 2],
+    /// Per band, the work they make (see `CANDIDATE_COST`).
+    pub work: [u64; 2],
+    /// The row masks of the candidates kept as such (see `Candidate`).
+    pub masks: Vec<u32>,
+}
+
 #[cfg(test)]
 #[path = "filter_tests.rs"]
 mod tests;

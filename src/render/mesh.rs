@@ -21,7 +21,7 @@ use super::canvas::Canvas;
 use super::clip::{CLIP_PLANES, ClipVertex, MAX_VERTICES, NEAR, Polygon, clip_segment};
 use super::color::Rgb;
 use super::fill::{SPAN_MAX_SIDE, SUB_BITS, Triangle, box_has_centre};
-use super::filter::{Candidate, Projected, for_each_candidate};
+use super::filter::{BIN_PARTS, Bin, Candidate, Projected, for_each_candidate};
 use super::line;
 use super::project::{ProjVertex, Projection, Scratch, State, project_all, to_screen};
 use super::raster::{Paint, Raster};
@@ -350,22 +350,6 @@ enum Source {
     Listed,
     /// The band's lists from `bin_parts`.
     Binned,
-}
-
-/// The parts a split fill's triangle list is filtered in: the pool's threads take them as
-/// they free up, since parts cost what their triangles are on screen (halves of a
-/// character's list differed by 40%).
-pub(super) const BIN_PARTS: usize = 8;
-
-/// One part of a split fill's triangle list, filtered (see `bin_parts`).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Bin {
-    /// Per band, in draw order, the candidates that may draw into its rows.
-    pub lists: [Vec<Candidate>; 2],
-    /// Per band, the work they make (see `CANDIDATE_COST`).
-    pub work: [u64; 2],
-    /// The row masks of the candidates kept as such (see `Candidate`).
-    pub masks: Vec<u32>,
 }
 
 /// Filter the triangle list of a split fill, in `BIN_PARTS` parts on the pool's threads,

@@ -12,7 +12,7 @@ use glam::{Mat4, Vec3, Vec4};
 
 use super::clip::GUARD;
 use super::fill::{SPAN_ANY, SPAN_MAX_SIDE, SUB, SUB_BITS, centre_span, to_fixed};
-use super::mesh::{BIN_PARTS, Bin};
+use super::filter::{BIN_PARTS, Bin};
 pub(super) use super::vertex::{NOT_SIMPLE, ProjVertex, State};
 use crate::lanes::{self, F32x8, I32x8, Isa, Kernel, WIDTH};
 
