@@ -23,7 +23,30 @@ pub(crate) fn morph_into(
     attribute: Attribute,
     out: &mut [Vec3],
 ) {
-    for (o, &b) in out.iter_mut().zip(base) {
+    morph_range(base, targets, weights, attribute, 0, out);
+}
+
+/// Vertex `v`'s position after the morph weights: `morph_into`'s sum for one vertex (so the
+/// same bits), for code that needs a few vertices.
+pub fn morphed_position(base: &[Vec3], targets: &[MorphTarget], weights: &[f32], v: usize) -> Vec3 {
+    let mut p = [Vec3::ZERO];
+    if v < base.len() {
+        morph_range(base, targets, weights, Attribute::Position, v, &mut p);
+    }
+    p[0]
+}
+
+/// The sum for vertices `first..first + out.len()` of `base` (clamped to it), target by
+/// target, so a whole primitive walks each delta array once.
+fn morph_range(
+    base: &[Vec3],
+    targets: &[MorphTarget],
+    weights: &[f32],
+    attribute: Attribute,
+    first: usize,
+    out: &mut [Vec3],
+) {
+    for (o, &b) in out.iter_mut().zip(base.get(first..).unwrap_or_default()) {
         *o = b;
     }
     for (target, &w) in targets.iter().zip(weights) {
@@ -34,26 +57,11 @@ pub(crate) fn morph_into(
             Attribute::Position => target.positions.as_deref(),
             Attribute::Normal => target.normals.as_deref(),
         };
-        for (o, &d) in out.iter_mut().zip(deltas.unwrap_or_default()) {
+        let deltas = deltas.and_then(|d| d.get(first..)).unwrap_or_default();
+        for (o, &d) in out.iter_mut().zip(deltas) {
             *o += d * w;
         }
     }
-}
-
-/// Vertex `v`'s position after the morph weights: `morph_into`'s sum for one vertex, the same
-/// operations in the same order (so the same bits), for code that needs a few vertices.
-pub fn morphed_position(base: &[Vec3], targets: &[MorphTarget], weights: &[f32], v: usize) -> Vec3 {
-    let Some(&b) = base.get(v) else { return Vec3::ZERO };
-    let mut p = b;
-    for (target, &w) in targets.iter().zip(weights) {
-        if w == 0.0 || !w.is_finite() {
-            continue;
-        }
-        if let Some(&d) = target.positions.as_deref().and_then(|d| d.get(v)) {
-            p += d * w;
-        }
-    }
-    p
 }
 
 #[cfg(test)]
@@ -88,5 +96,22 @@ mod tests {
         let mut out = [Vec3::ZERO; 2];
         morph_into(&base, &targets, &[1.0, f32::NAN], Attribute::Position, &mut out);
         assert_eq!(out, [Vec3::new(2.0, 1.0, 1.0), Vec3::ONE]);
+    }
+
+    #[test]
+    fn one_vertex_is_the_whole_primitive_sum_and_outside_is_the_origin() {
+        let base = [Vec3::ONE, Vec3::new(0.0, 2.0, 0.0), Vec3::new(3.0, 0.0, 0.0)];
+        let targets = [
+            MorphTarget { positions: Some(vec![Vec3::X, Vec3::Z].into()), normals: None },
+            MorphTarget { positions: Some(vec![Vec3::Y, Vec3::Y, Vec3::Y].into()), normals: None },
+        ];
+        let weights = [0.5, -2.0];
+        // By hand: v0 = (1,1,1) + 0.5 x - 2 y = (1.5,-1,1); v1 = (0,2,0) + 0.5 z - 2 y = (0,0,0.5);
+        // v2 = (3,0,0) - 2 y (the first target is too short for it) = (3,-2,0).
+        let expected = [Vec3::new(1.5, -1.0, 1.0), Vec3::new(0.0, 0.0, 0.5), Vec3::new(3.0, -2.0, 0.0)];
+        for (v, e) in expected.iter().enumerate() {
+            assert_eq!(morphed_position(&base, &targets, &weights, v), *e, "v{v}");
+        }
+        assert_eq!(morphed_position(&base, &targets, &weights, 3), Vec3::ZERO);
     }
 }
