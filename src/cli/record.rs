@@ -3,7 +3,7 @@
 //! only with `--force`, through a temporary file renamed into place).
 
 use super::args::RecordArgs;
-use super::normalize::{check_paths, write_atomically};
+use super::normalize::{check_output, write_atomically};
 use super::output::Failure;
 use crate::render::{ColorDepth, SceneOptions};
 
@@ -15,7 +15,7 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
         Some("cast") => false,
         _ => return Err(Failure::input(format!("{out}: OUT must end in .cast (asciicast) or .gif"))),
     };
-    check_paths(&args.file, &args.output, args.force)?;
+    check_output(&args.file, &[], &args.output, args.force)?;
     let rig = super::load_rig_with(&args.file, &args.anim)?;
     let clip_index = super::pick_clip(&rig, args.clip.as_deref())?;
     let clip = clip_index.and_then(|c| rig.clips.get(c));

@@ -384,3 +384,56 @@ fn numbers_it_does_not_change_come_back_as_the_same_f64() {
         assert_eq!(a.to_bits(), b.to_bits(), "{asked} came back as {got}");
     }
 }
+
+/// bad-weights.glb as a .gltf in `dir` whose buffer is the file `payload.glb` and which names
+/// the image `skin.glb`: the files loading it reads besides itself.
+fn split_sample(dir: &Path) -> PathBuf {
+    let bytes = std::fs::read(SAMPLE).expect("sample");
+    let mut json = glb_json(&bytes);
+    let json_len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+    let at = 20 + json_len;
+    let bin_len = u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as usize;
+    std::fs::write(dir.join("payload.glb"), &bytes[at + 8..at + 8 + bin_len]).expect("buffer");
+    // A .glb name, so that it is a name normalize could write to.
+    std::fs::write(dir.join("skin.glb"), b"\x89PNG\r\n\x1a\n not really an image").expect("image");
+    json["buffers"][0]["uri"] = "payload.glb".into();
+    json["images"] = serde_json::json!([{ "uri": "skin.glb" }]);
+    let file = dir.join("model.gltf");
+    std::fs::write(&file, serde_json::to_vec(&json).expect("JSON")).expect("gltf");
+    file
+}
+
+#[test]
+fn no_file_the_input_reads_is_ever_overwritten() {
+    let (_guard, dir) = folder("reads");
+    let input = split_sample(&dir);
+    let read = [input.clone(), dir.join("payload.glb"), dir.join("skin.glb")];
+    let before: Vec<Vec<u8>> = read.iter().map(|p| std::fs::read(p).expect("read")).collect();
+    let mut outputs = vec![dir.join("payload.glb"), dir.join(".").join("payload.glb"), dir.join("skin.glb")];
+    #[cfg(unix)]
+    {
+        std::fs::hard_link(dir.join("payload.glb"), dir.join("hard.glb")).expect("hard link");
+        outputs.push(dir.join("hard.glb"));
+    }
+    for out in &outputs {
+        for force in [true, false] {
+            let mut args = vec![path_str(&input), "-o", path_str(out)];
+            args.extend(force.then_some("--force"));
+            let run = normalize(&args);
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            assert_eq!(run.status.code(), Some(2), "{}: {stderr}", out.display());
+            // Without --force, an image (known only once read) is refused as existing first.
+            let why = if force || !out.ends_with("skin.glb") {
+                "never writes over a file it reads"
+            } else {
+                "already exists"
+            };
+            assert!(stderr.contains(why), "{}: {stderr}", out.display());
+        }
+    }
+    let after: Vec<Vec<u8>> = read.iter().map(|p| std::fs::read(p).expect("read")).collect();
+    assert!(before == after, "an input file changed");
+    // The same input to a file it does not read is written.
+    let run = normalize(&[path_str(&input), "-o", path_str(&dir.join("fresh.glb"))]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+}
