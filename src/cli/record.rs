@@ -47,6 +47,9 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
         (args.from, end)
     };
     super::engine_loads(&rig, args.engine)?;
+    // A GIF's frame is `--scale` squared times larger than its cells.
+    let scale = if gif { usize::from(args.scale).pow(2) } else { 1 };
+    let cells = usize::from(args.size.0) * usize::from(args.size.1) * scale;
     let take = crate::record::Take {
         rig: &rig,
         clip,
@@ -61,7 +64,17 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
         yaw: args.yaw.to_radians(),
         pitch: args.pitch.to_radians(),
         zoom: args.zoom,
-        times: crate::record::frame_times(from, end, args.fps),
+        times: crate::record::frame_times(from, end, args.fps, cells).map_err(|e| {
+            let what = match clip_index {
+                Some(c) => format!("clip '{}' ({} s long)", rig.clip_label(c), duration),
+                None => "the rest pose".to_string(),
+            };
+            Failure::input(format!(
+                "{src}: {what} from {from} s to {end} s at {} fps: {e}; record a part of it with \
+                 --from and --to, or lower --fps, --size or --scale",
+                args.fps
+            ))
+        })?,
         fps: args.fps,
         engine: args.engine,
     };
