@@ -195,8 +195,7 @@ fn find_rigs(paths: &[PathBuf]) -> Result<Vec<Found>, Failure> {
 /// links, or a FIFO, socket or device.
 fn not_a_file(path: &Path, link: bool) -> String {
     if !link {
-        return "not a regular file (a FIFO, socket or device); rigscope reads only regular files"
-            .to_string();
+        return crate::import::NOT_REGULAR.to_string();
     }
     if leads_back(path) {
         return "a symbolic link that leads back to itself (a loop)".to_string();

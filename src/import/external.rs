@@ -60,7 +60,7 @@ pub fn files_read(path: &Path, images: &[super::ExternalImage]) -> Vec<crate::ou
 /// The JSON text of a .gltf, or the JSON chunk of a .glb (its 12-byte header, then the
 /// chunk's length and type, then the text).
 fn json_text(path: &Path) -> Option<Vec<u8>> {
-    let mut file = std::fs::File::open(path).ok()?;
+    let mut file = super::file::open_regular(path).ok()?;
     let mut head = [0u8; 20];
     let n = file.read(&mut head).ok()?;
     if n == 20 && head.starts_with(glb::MAGIC) {
@@ -69,7 +69,8 @@ fn json_text(path: &Path) -> Option<Vec<u8>> {
         file.take(len).read_to_end(&mut json).ok()?;
         return Some(json);
     }
-    std::fs::read(path).ok()
+    drop(file);
+    super::file::read_regular(path, u64::MAX).ok()
 }
 
 #[cfg(test)]

@@ -39,6 +39,7 @@ mod reload;
 mod samples;
 mod simd;
 mod slow_link;
+mod special_files;
 mod temp;
 mod tmux;
 mod tui;
