@@ -358,8 +358,8 @@ pub struct CheckArgs {
     #[arg(required_unless_present = "explain", value_name = "FILE|DIR")]
     pub files: Vec<PathBuf>,
     /// Explain a finding code instead of checking: what it means, why it matters, what each
-    /// engine does with it and what `normalize` changes.
-    #[arg(long, value_name = "CODE", conflicts_with_all = ["files", "json", "format"])]
+    /// engine does with it and what `normalize` changes. Without CODE, list the codes.
+    #[arg(long, value_name = "CODE", num_args = 0..=1, default_missing_value = "", conflicts_with_all = ["files", "json", "format"])]
     pub explain: Option<String>,
     /// Print every finding as versioned JSON (schema in docs/commands.md).
     #[arg(long)]

@@ -30,7 +30,7 @@ pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
     let ignore: Vec<String> = args.ignore.iter().map(|c| c.trim().to_ascii_uppercase()).collect();
     // A misspelt code would otherwise ignore nothing without a word.
     for code in ignore.iter().filter(|c| !crate::diagnose::codes::is_known(c)) {
-        eprintln!("rigscope: note: --ignore {code}: rigscope reports no such code");
+        eprintln!("rigscope: note: --ignore {code}: rigscope reports no such code{}", did_you_mean(code));
     }
     let options = Options { ignore, ..Options::default() };
     // Text is read by a person; the other formats by tools, which get more of each code.
@@ -46,25 +46,48 @@ pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
     }
 }
 
-/// `check --explain CODE`: the explanation, or exit 2 with the nearest known code.
+/// `check --explain CODE`: the explanation, or exit 2 with the nearest known code;
+/// `check --explain` alone lists the codes.
 fn explain(code: &str) -> Result<u8, Failure> {
     let id = code.trim().to_ascii_uppercase();
+    if id.is_empty() {
+        return output::with_stdout(|out| out.write_all(code_list().as_bytes())).map(|()| 0);
+    }
     let Some(e) = crate::diagnose::explain::explain(&id) else {
-        let known = crate::diagnose::codes::ALL
-            .iter()
-            .map(|c| c.id)
-            .chain(crate::diagnose::codes::LOAD_CODES.iter().copied());
-        let nearest = known.map(|k| (super::edit_distance(k, &id), k)).min();
-        let hint = match nearest {
-            Some((d, k)) if d <= id.len() / 3 + 2 => format!("; did you mean {k}?"),
-            _ => String::new(),
-        };
         return Err(Failure::input(format!(
-            "rigscope reports no code '{code}'{hint} (`rigscope check FILE` lists the codes it finds)"
+            "rigscope reports no code '{code}'{} (`rigscope check --explain` lists the codes)",
+            did_you_mean(&id)
         )));
     };
     output::with_stdout(|out| out.write_all(crate::diagnose::explain::render(e).as_bytes()))?;
     Ok(0)
+}
+
+/// Every code rigscope can report, one a line with its severity, in name order.
+fn code_list() -> String {
+    use crate::diagnose::codes;
+    let mut rows: Vec<(&str, &str)> = codes::ALL.iter().map(|c| (c.id, c.severity.name())).collect();
+    rows.extend(codes::LOAD_CODES.iter().map(|&c| (c, "loader")));
+    rows.sort_unstable();
+    let width = rows.iter().map(|(c, _)| c.len()).max().unwrap_or(0);
+    let mut text = format!("{} codes (`rigscope check --explain CODE` explains one):\n", rows.len());
+    for (code, severity) in rows {
+        text.push_str(&format!("  {code:<width$}  {severity}\n"));
+    }
+    text.push_str("  (\"loader\": found while loading; its severity depends on the case)\n");
+    text
+}
+
+/// "; did you mean CODE?" for the known code nearest `id` (upper case), if one is near.
+fn did_you_mean(id: &str) -> String {
+    let known = crate::diagnose::codes::ALL
+        .iter()
+        .map(|c| c.id)
+        .chain(crate::diagnose::codes::LOAD_CODES.iter().copied());
+    match known.map(|k| (super::edit_distance(k, id), k)).min() {
+        Some((d, k)) if d <= id.len() / 3 + 2 => format!("; did you mean {k}?"),
+        _ => String::new(),
+    }
 }
 
 fn run_one(
@@ -100,7 +123,9 @@ fn run_many(
         .par_iter()
         .map(|entry| match entry {
             Found::Rig(path) => check_file(path, options, listed),
-            Found::Unlistable(path, message) => FileCheck::unreadable(path.clone(), message.clone()),
+            Found::Unlistable(path, message) => {
+                FileCheck::unreadable(path.clone(), message.clone(), &options.ignore)
+            }
         })
         .collect();
     let summary = Summary::new(&files, args.deny_warnings);
@@ -120,12 +145,13 @@ fn check_file(path: &Path, options: &Options, listed: Listed) -> FileCheck {
     let shown = path.display().to_string();
     let run = std::panic::catch_unwind(|| match crate::import::load(path) {
         Ok(rig) => FileCheck::checked(shown.clone(), check(&rig, options).listed(listed.cap())),
-        Err(e) => FileCheck::unreadable(shown.clone(), e.message),
+        Err(e) => FileCheck::unreadable(shown.clone(), e.message, &options.ignore),
     });
     run.unwrap_or_else(|_| {
         FileCheck::unreadable(
             shown.clone(),
             "rigscope failed while checking this file (a bug: please report it)".into(),
+            &options.ignore,
         )
     })
 }

@@ -11,6 +11,7 @@ pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(120);
 mod assets;
 mod bench;
 mod bind;
+mod check_codes;
 mod check_many;
 mod cli;
 mod clips;
