@@ -99,14 +99,14 @@ fn run_one(
 ) -> Result<u8, Failure> {
     let rig = super::load_rig(file)?;
     let report = check(&rig, options).listed(listed.cap());
-    output::with_stdout(|out| {
-        if json {
-            output::write_json(&to_json(&report), out)
-        } else {
+    if json {
+        output::with_stdout(|out| output::write_json(&to_json(&report), out))?;
+    } else {
+        output::with_text_stdout(|out| {
             writeln!(out, "{}", rig.source)?;
             out.write_all(render_text(&report, listed.cap().unwrap_or(usize::MAX)).as_bytes())
-        }
-    })?;
+        })?;
+    }
     let failed = report.error_count() > 0 || (args.deny_warnings && report.warning_count() > 0);
     Ok(if failed { 1 } else { 0 })
 }
@@ -129,13 +129,18 @@ fn run_many(
         })
         .collect();
     let summary = Summary::new(&files, args.deny_warnings);
-    output::with_stdout(|out| match format {
+    let write = |out: &mut dyn std::io::Write| match format {
         CheckFormat::Text => checks::write_text(&files, &summary, listed.cap().unwrap_or(usize::MAX), out),
         CheckFormat::Json => output::write_json(&checks::to_json(&files, &summary, args.deny_warnings), out),
         CheckFormat::Sarif => checks::write_sarif(&files, &summary, out),
         CheckFormat::Junit => checks::write_junit(&files, &summary, args.deny_warnings, out),
         CheckFormat::Github => checks::write_github(&files, &summary, out),
-    })?;
+    };
+    // Text and GitHub's log lines are read on a terminal or in a log that obeys ANSI escapes.
+    match format {
+        CheckFormat::Text | CheckFormat::Github => output::with_text_stdout(write)?,
+        _ => output::with_stdout(write)?,
+    }
     Ok(if summary.fails() { 1 } else { 0 })
 }
 

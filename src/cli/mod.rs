@@ -64,7 +64,8 @@ pub fn main() -> ExitCode {
     match on_pool(move || run(cli)) {
         Ok(code) => ExitCode::from(code),
         Err(failure) => {
-            eprintln!("rigscope: error: {}", failure.message);
+            // The message may quote the file's own names.
+            eprintln!("rigscope: error: {}", crate::report::printable(&failure.message));
             ExitCode::from(failure.code)
         }
     }

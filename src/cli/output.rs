@@ -28,6 +28,16 @@ pub fn with_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Resu
     }
 }
 
+/// `with_stdout` for text a person reads: control characters in it (from a file's node or
+/// clip names) are printed as visible escapes (`report::printable`). JSON escapes its own.
+pub fn with_text_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), Failure> {
+    with_stdout(|out| {
+        let mut text = crate::report::Printable::new(out);
+        write(&mut text)?;
+        text.finish().map(|_| ())
+    })
+}
+
 /// Writes `value` as pretty JSON followed by a newline.
 pub fn write_json<T: serde::Serialize>(value: &T, out: &mut dyn Write) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, value).map_err(io_error)?;

@@ -38,7 +38,7 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
     let duration = clip.map_or(0.0, |c| c.duration);
     for (flag, t) in [("--from", args.from), ("--to", end)] {
         if let Some(note) = super::clamp::flag_note(&rig, clip_index, flag, t) {
-            eprintln!("rigscope: note: {note}");
+            eprintln!("rigscope: note: {}", crate::report::printable(&note));
         }
     }
     let (from, end) = if clip.is_some() {

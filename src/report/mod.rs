@@ -9,7 +9,10 @@
 pub mod checks;
 pub mod inspect;
 pub mod pose;
+mod printable;
 pub mod vrm;
+
+pub use printable::{Printable, printable};
 
 /// "1 child", "3 children": a count with its noun, singular only for exactly one. Every
 /// output counts things through this.

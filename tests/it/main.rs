@@ -21,6 +21,7 @@ mod docs;
 mod draco;
 mod engine_runs;
 mod engines;
+mod escapes;
 mod extensions;
 mod frames;
 mod glb_edit;
