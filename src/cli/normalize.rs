@@ -223,10 +223,23 @@ impl Summary<'_> {
                 count(p.bytes, "byte", "bytes")
             )?,
             Some(_) => {}
-            None => writeln!(
-                out,
-                "  note: the file uses an extension rigscope does not follow, so unused accessors and buffer views are kept"
-            )?,
+            None => {
+                writeln!(
+                    out,
+                    "  note: the file uses an extension rigscope does not follow, so unused accessors and buffer views are kept"
+                )?;
+                // The validator reads every float accessor, used or not.
+                let kept = r.changed().flat_map(|p| &p.sets).filter(|s| s.old_non_finite).count();
+                if kept > 0 {
+                    writeln!(
+                        out,
+                        "  note: {} with NaN or infinite values {} kept unused, so the glTF validator still reports ACCESSOR_INVALID_FLOAT for {}",
+                        count(kept, "old weights accessor", "old weights accessors"),
+                        if kept == 1 { "is" } else { "are" },
+                        if kept == 1 { "it" } else { "them" }
+                    )?;
+                }
+            }
         }
         if self.images_embedded > 0 {
             writeln!(
