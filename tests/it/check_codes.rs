@@ -1,6 +1,7 @@
-//! `check`'s codes as a user reaches them: `--explain` alone lists them, `--explain` and
-//! `--ignore` suggest the nearest code to a misspelt one, and `RIG_LOAD_FAILED`, which only a
-//! run over several files emits, is explained and ignored like any other.
+//! `check` as a user reaches it: `--explain` alone lists the codes, `--explain` and
+//! `--ignore` suggest the nearest code to a misspelt one, `RIG_LOAD_FAILED`, which only a
+//! run over several files emits, is explained and ignored like any other, and every format
+//! ends quietly when the reader goes away (`| head`).
 
 use super::cli::{rigscope, sample};
 
@@ -67,4 +68,30 @@ fn a_file_that_does_not_load_can_be_ignored_in_a_run_over_a_folder() {
     let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
     assert_eq!(doc["unreadable_files"], 1);
     assert!(doc["counts"].get("RIG_LOAD_FAILED").is_none(), "{doc}");
+}
+
+#[test]
+fn every_format_ends_quietly_on_a_closed_pipe() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let root = env!("CARGO_MANIFEST_DIR");
+    let (samples, fixtures) = (format!("{root}/samples"), format!("{root}/tests/fixtures"));
+    for format in ["text", "json", "sarif", "junit", "github"] {
+        // Hundreds of kilobytes in every format: far more than a pipe holds.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+            .args(["check", &samples, &fixtures, "--max", "all", "--format", format])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let mut first = [0u8; 64];
+        child.stdout.as_mut().expect("stdout").read_exact(&mut first).expect("some output");
+        drop(child.stdout.take());
+        let status = child.wait().expect("wait");
+        let mut err = String::new();
+        child.stderr.take().expect("stderr").read_to_string(&mut err).expect("stderr");
+        assert!(matches!(status.code(), Some(0 | 1)), "{format}: {status:?} {err}");
+        assert!(!err.contains("Broken pipe") && !err.contains("error"), "{format}: {err}");
+    }
 }
