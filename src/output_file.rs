@@ -5,6 +5,33 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+/// A file an input reads, and the words a message names it by ("the input file a.gltf").
+pub type ReadFile = (PathBuf, String);
+
+/// Refuses `output` when it is any file in `reads` (by any path, with or without `force`),
+/// a folder, in a folder that cannot be used, or an existing file without `force`. Every
+/// command that writes a file the user named checks each output with this before writing;
+/// `command` names it in the message.
+pub fn check_output(output: &Path, reads: &[ReadFile], force: bool, command: &str) -> Result<(), String> {
+    let shown = output.display();
+    let folder = parent_folder(output);
+    folder
+        .canonicalize()
+        .map_err(|e| format!("{shown}: the folder {} is not usable: {e}", folder.display()))?;
+    if output.file_name().is_none() {
+        return Err(format!("{shown}: not a file name"));
+    }
+    if let Some((_, what)) = reads.iter().find(|(read, _)| same_file(read, output)) {
+        return Err(format!("{shown}: is {what}; {command} never writes over a file it reads"));
+    }
+    match std::fs::symlink_metadata(output) {
+        Err(_) => Ok(()),
+        Ok(meta) if meta.is_dir() => Err(format!("{shown}: is a folder")),
+        Ok(_) if !force => Err(format!("{shown}: already exists (use --force to replace it)")),
+        Ok(_) => Ok(()),
+    }
+}
+
 /// Writes `bytes` to a temporary file next to `output`, then renames it over `output`.
 pub fn write_atomically(output: &Path, bytes: &[u8]) -> io::Result<()> {
     write_all_atomically(&[(output, bytes)])

@@ -22,7 +22,7 @@ pub struct Cli {
 /// What bare `rigscope [FILE]` takes: the viewer's start-up state.
 #[derive(Debug, Args)]
 pub struct OpenArgs {
-    /// A .gltf or .glb file (default: the bundled walker sample).
+    /// A .gltf, .glb or .vrm file (default: the bundled walker sample).
     pub file: Option<PathBuf>,
     /// Clip to start on, by name or index (`#N`: always index N).
     #[arg(long, allow_negative_numbers = true, add = ArgValueCompleter::new(super::complete::clip_names))]
@@ -66,9 +66,10 @@ pub struct OpenArgs {
 /// `--anim LIB` and how its clips bind: shared by every command that plays clips.
 #[derive(Debug, Clone, Default, Args)]
 pub struct AnimArgs {
-    /// Add every clip of LIB (a .gltf or .glb, e.g. a Mixamo export or an animation library)
+    /// Add every clip of LIB (a .gltf, .glb or .vrma: a Mixamo export, an animation library)
     /// to the clip list as `NAME (LIB)`, bound to FILE's nodes by name exactly as three.js's
-    /// AnimationMixer binds them; repeat for several. Without --clip, the first LIB clip
+    /// AnimationMixer binds them (a .vrma on a .vrm avatar: through its humanoid bones, as
+    /// three-vrm plays it); repeat for several. Without --clip, the first LIB clip
     /// plays; `--clip NAME` finds LIB's clips first.
     #[arg(long = "anim", value_name = "LIB")]
     pub anims: Vec<PathBuf>,
@@ -202,9 +203,9 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// The character (.gltf or .glb), written unchanged with the clips added.
+    /// The character (.gltf, .glb or .vrm), written unchanged with the clips added.
     pub character: PathBuf,
-    /// Files whose clips to add (a Mixamo export, an animation library).
+    /// Files whose clips to add (.gltf, .glb or .vrma: a Mixamo export, an animation library).
     #[arg(required = true, value_name = "LIB")]
     pub libs: Vec<PathBuf>,
     /// Where to write: a .glb (one self-contained file), or a .gltf (with one .bin beside it).
@@ -230,9 +231,9 @@ pub struct MergeArgs {
 
 #[derive(Debug, Args)]
 pub struct FitArgs {
-    /// The character (.gltf or .glb).
+    /// The character (.gltf, .glb or .vrm).
     pub character: PathBuf,
-    /// Files whose clips are to play on it.
+    /// Files whose clips are to play on it (.gltf, .glb or .vrma).
     #[arg(required = true, value_name = "LIB")]
     pub libs: Vec<PathBuf>,
     /// Print the versioned JSON document instead of text.
@@ -260,9 +261,9 @@ pub struct ManArgs {
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
-    /// The old version (.gltf or .glb).
+    /// The old version (.gltf, .glb or .vrm).
     pub a: PathBuf,
-    /// The new version (.gltf or .glb).
+    /// The new version (.gltf, .glb or .vrm).
     pub b: PathBuf,
     /// Differences at or below this are no change (file units, radians, seconds, weights).
     #[arg(long, value_name = "TOL", default_value_t = crate::diff::DEFAULT_TOLERANCE, allow_negative_numbers = true)]
@@ -276,7 +277,7 @@ pub struct DiffArgs {
 
 #[derive(Debug, Args)]
 pub struct RecordArgs {
-    /// A .gltf or .glb file.
+    /// A .gltf, .glb or .vrm file.
     pub file: PathBuf,
     /// Where to write the recording: a .cast or .gif path.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
@@ -334,7 +335,7 @@ pub struct RecordArgs {
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// A .gltf or .glb file.
+    /// A .gltf, .glb or .vrm file.
     pub file: PathBuf,
     /// Frames to time (after one warm-up frame).
     #[arg(long, default_value_t = 300, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -358,8 +359,8 @@ pub struct CheckArgs {
     #[arg(required_unless_present = "explain", value_name = "FILE|DIR")]
     pub files: Vec<PathBuf>,
     /// Explain a finding code instead of checking: what it means, why it matters, what each
-    /// engine does with it and what `normalize` changes.
-    #[arg(long, value_name = "CODE", conflicts_with_all = ["files", "json", "format"])]
+    /// engine does with it and what `normalize` changes. Without CODE, list the codes.
+    #[arg(long, value_name = "CODE", num_args = 0..=1, default_missing_value = "", conflicts_with_all = ["files", "json", "format"])]
     pub explain: Option<String>,
     /// Print every finding as versioned JSON (schema in docs/commands.md).
     #[arg(long)]
@@ -421,7 +422,7 @@ pub enum CheckFormat {
 
 #[derive(Debug, Args)]
 pub struct InspectArgs {
-    /// A .gltf or .glb file.
+    /// A .gltf, .glb or .vrm file.
     pub file: PathBuf,
     /// Print the versioned JSON document instead of text (schema in docs/commands.md).
     #[arg(long)]
@@ -430,7 +431,7 @@ pub struct InspectArgs {
 
 #[derive(Debug, Args)]
 pub struct PoseArgs {
-    /// A .gltf or .glb file.
+    /// A .gltf, .glb or .vrm file.
     pub file: PathBuf,
     /// Clip name or index, `#N` always an index (default: the first clip; with no clips,
     /// the rest pose).
@@ -467,7 +468,7 @@ pub struct PoseArgs {
 
 #[derive(Debug, Args)]
 pub struct RenderArgs {
-    /// A .gltf or .glb file.
+    /// A .gltf, .glb or .vrm file.
     pub file: PathBuf,
     /// Clip name or index, `#N` always an index (default: the first clip; with no clips,
     /// the rest pose).
@@ -511,7 +512,7 @@ pub struct RenderArgs {
 
 #[derive(Debug, Args)]
 pub struct NormalizeArgs {
-    /// A .gltf or .glb file (never written to).
+    /// A .gltf, .glb or .vrm file (never written to).
     pub file: PathBuf,
     /// Where to write the repaired copy: a .glb or .gltf path.
     #[arg(short = 'o', long = "output", value_name = "OUT")]

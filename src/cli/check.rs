@@ -30,7 +30,7 @@ pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
     let ignore: Vec<String> = args.ignore.iter().map(|c| c.trim().to_ascii_uppercase()).collect();
     // A misspelt code would otherwise ignore nothing without a word.
     for code in ignore.iter().filter(|c| !crate::diagnose::codes::is_known(c)) {
-        eprintln!("rigscope: note: --ignore {code}: rigscope reports no such code");
+        eprintln!("rigscope: note: --ignore {code}: rigscope reports no such code{}", did_you_mean(code));
     }
     let options = Options { ignore, ..Options::default() };
     // Text is read by a person; the other formats by tools, which get more of each code.
@@ -46,25 +46,48 @@ pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
     }
 }
 
-/// `check --explain CODE`: the explanation, or exit 2 with the nearest known code.
+/// `check --explain CODE`: the explanation, or exit 2 with the nearest known code;
+/// `check --explain` alone lists the codes.
 fn explain(code: &str) -> Result<u8, Failure> {
     let id = code.trim().to_ascii_uppercase();
+    if id.is_empty() {
+        return output::with_stdout(|out| out.write_all(code_list().as_bytes())).map(|()| 0);
+    }
     let Some(e) = crate::diagnose::explain::explain(&id) else {
-        let known = crate::diagnose::codes::ALL
-            .iter()
-            .map(|c| c.id)
-            .chain(crate::diagnose::codes::LOAD_CODES.iter().copied());
-        let nearest = known.map(|k| (super::edit_distance(k, &id), k)).min();
-        let hint = match nearest {
-            Some((d, k)) if d <= id.len() / 3 + 2 => format!("; did you mean {k}?"),
-            _ => String::new(),
-        };
         return Err(Failure::input(format!(
-            "rigscope reports no code '{code}'{hint} (`rigscope check FILE` lists the codes it finds)"
+            "rigscope reports no code '{code}'{} (`rigscope check --explain` lists the codes)",
+            did_you_mean(&id)
         )));
     };
     output::with_stdout(|out| out.write_all(crate::diagnose::explain::render(e).as_bytes()))?;
     Ok(0)
+}
+
+/// Every code rigscope can report, one a line with its severity, in name order.
+fn code_list() -> String {
+    use crate::diagnose::codes;
+    let mut rows: Vec<(&str, &str)> = codes::ALL.iter().map(|c| (c.id, c.severity.name())).collect();
+    rows.extend(codes::LOAD_CODES.iter().map(|&c| (c, "loader")));
+    rows.sort_unstable();
+    let width = rows.iter().map(|(c, _)| c.len()).max().unwrap_or(0);
+    let mut text = format!("{} codes (`rigscope check --explain CODE` explains one):\n", rows.len());
+    for (code, severity) in rows {
+        text.push_str(&format!("  {code:<width$}  {severity}\n"));
+    }
+    text.push_str("  (\"loader\": found while loading; its severity depends on the case)\n");
+    text
+}
+
+/// "; did you mean CODE?" for the known code nearest `id` (upper case), if one is near.
+fn did_you_mean(id: &str) -> String {
+    let known = crate::diagnose::codes::ALL
+        .iter()
+        .map(|c| c.id)
+        .chain(crate::diagnose::codes::LOAD_CODES.iter().copied());
+    match known.map(|k| (super::edit_distance(k, id), k)).min() {
+        Some((d, k)) if d <= id.len() / 3 + 2 => format!("; did you mean {k}?"),
+        _ => String::new(),
+    }
 }
 
 fn run_one(
@@ -76,14 +99,14 @@ fn run_one(
 ) -> Result<u8, Failure> {
     let rig = super::load_rig(file)?;
     let report = check(&rig, options).listed(listed.cap());
-    output::with_stdout(|out| {
-        if json {
-            output::write_json(&to_json(&report), out)
-        } else {
+    if json {
+        output::with_stdout(|out| output::write_json(&to_json(&report), out))?;
+    } else {
+        output::with_text_stdout(|out| {
             writeln!(out, "{}", rig.source)?;
             out.write_all(render_text(&report, listed.cap().unwrap_or(usize::MAX)).as_bytes())
-        }
-    })?;
+        })?;
+    }
     let failed = report.error_count() > 0 || (args.deny_warnings && report.warning_count() > 0);
     Ok(if failed { 1 } else { 0 })
 }
@@ -100,17 +123,24 @@ fn run_many(
         .par_iter()
         .map(|entry| match entry {
             Found::Rig(path) => check_file(path, options, listed),
-            Found::Unlistable(path, message) => FileCheck::unreadable(path.clone(), message.clone()),
+            Found::Unlistable(path, message) => {
+                FileCheck::unreadable(path.clone(), message.clone(), &options.ignore)
+            }
         })
         .collect();
     let summary = Summary::new(&files, args.deny_warnings);
-    output::with_stdout(|out| match format {
+    let write = |out: &mut dyn std::io::Write| match format {
         CheckFormat::Text => checks::write_text(&files, &summary, listed.cap().unwrap_or(usize::MAX), out),
         CheckFormat::Json => output::write_json(&checks::to_json(&files, &summary, args.deny_warnings), out),
         CheckFormat::Sarif => checks::write_sarif(&files, &summary, out),
         CheckFormat::Junit => checks::write_junit(&files, &summary, args.deny_warnings, out),
         CheckFormat::Github => checks::write_github(&files, &summary, out),
-    })?;
+    };
+    // Text and GitHub's log lines are read on a terminal or in a log that obeys ANSI escapes.
+    match format {
+        CheckFormat::Text | CheckFormat::Github => output::with_text_stdout(write)?,
+        _ => output::with_stdout(write)?,
+    }
     Ok(if summary.fails() { 1 } else { 0 })
 }
 
@@ -120,12 +150,13 @@ fn check_file(path: &Path, options: &Options, listed: Listed) -> FileCheck {
     let shown = path.display().to_string();
     let run = std::panic::catch_unwind(|| match crate::import::load(path) {
         Ok(rig) => FileCheck::checked(shown.clone(), check(&rig, options).listed(listed.cap())),
-        Err(e) => FileCheck::unreadable(shown.clone(), e.message),
+        Err(e) => FileCheck::unreadable(shown.clone(), e.message, &options.ignore),
     });
     run.unwrap_or_else(|_| {
         FileCheck::unreadable(
             shown.clone(),
             "rigscope failed while checking this file (a bug: please report it)".into(),
+            &options.ignore,
         )
     })
 }
@@ -195,8 +226,7 @@ fn find_rigs(paths: &[PathBuf]) -> Result<Vec<Found>, Failure> {
 /// links, or a FIFO, socket or device.
 fn not_a_file(path: &Path, link: bool) -> String {
     if !link {
-        return "not a regular file (a FIFO, socket or device); rigscope reads only regular files"
-            .to_string();
+        return crate::import::NOT_REGULAR.to_string();
     }
     if leads_back(path) {
         return "a symbolic link that leads back to itself (a loop)".to_string();

@@ -32,7 +32,7 @@ pub fn flag_note(rig: &Rig, clip: Option<usize>, flag: &str, t: f32) -> Option<S
 pub fn warn_times(rig: &Rig, clip: Option<usize>, times: &[f32]) {
     for &t in times {
         if let Some(note) = time_note(rig, clip, t) {
-            eprintln!("rigscope: note: {note}");
+            eprintln!("rigscope: note: {}", crate::report::printable(&note));
         }
     }
 }

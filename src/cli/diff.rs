@@ -11,8 +11,10 @@ pub fn run(args: &DiffArgs) -> Result<u8, Failure> {
     let a = super::load_rig_with(&args.a, &args.anim)?;
     let b = super::load_rig_with(&args.b, &args.anim)?;
     let d = diff(&a, &b, args.tol);
-    output::with_stdout(|out| {
-        if args.json { output::write_json(&d, out) } else { out.write_all(render_text(&d).as_bytes()) }
-    })?;
+    if args.json {
+        output::with_stdout(|out| output::write_json(&d, out))?;
+    } else {
+        output::with_text_stdout(|out| out.write_all(render_text(&d).as_bytes()))?;
+    }
     Ok(if d.equal { 0 } else { 1 })
 }

@@ -13,8 +13,10 @@ pub fn run(args: &FitArgs) -> Result<u8, Failure> {
         libs.push((crate::attach::file_label(path), super::load_rig(path)?));
     }
     let report = fit(&character, &libs, &set.options);
-    output::with_stdout(
-        |out| if args.json { output::write_json(&report, out) } else { write_text(&report, out) },
-    )?;
+    if args.json {
+        output::with_stdout(|out| output::write_json(&report, out))?;
+    } else {
+        output::with_text_stdout(|out| write_text(&report, out))?;
+    }
     Ok(if report.problems > 0 { 1 } else { 0 })
 }

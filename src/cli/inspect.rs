@@ -6,8 +6,10 @@ use crate::report::inspect::{InspectDoc, write_text};
 
 pub fn run(args: &InspectArgs) -> Result<u8, Failure> {
     let rig = super::load_rig(&args.file)?;
-    output::with_stdout(|out| {
-        if args.json { output::write_json(&InspectDoc::new(&rig), out) } else { write_text(&rig, out) }
-    })?;
+    if args.json {
+        output::with_stdout(|out| output::write_json(&InspectDoc::new(&rig), out))?;
+    } else {
+        output::with_text_stdout(|out| write_text(&rig, out))?;
+    }
     Ok(0)
 }

@@ -64,7 +64,8 @@ pub fn main() -> ExitCode {
     match on_pool(move || run(cli)) {
         Ok(code) => ExitCode::from(code),
         Err(failure) => {
-            eprintln!("rigscope: error: {}", failure.message);
+            // The message may quote the file's own names.
+            eprintln!("rigscope: error: {}", crate::report::printable(&failure.message));
             ExitCode::from(failure.code)
         }
     }
@@ -234,8 +235,10 @@ pub fn anim_set(args: &args::AnimArgs) -> Result<crate::attach::AnimSet, Failure
         None => None,
         Some(path) => {
             let shown = path.display();
-            let text = std::fs::read_to_string(path)
+            let bytes = crate::import::read_regular(path, u64::MAX)
                 .map_err(|e| Failure::input(format!("{shown}: cannot read the name map: {e}")))?;
+            let text = String::from_utf8(bytes)
+                .map_err(|e| Failure::input(format!("{shown}: the name map is not UTF-8 text: {e}")))?;
             let map =
                 crate::attach::NameMap::parse(&text).map_err(|e| Failure::input(format!("{shown}: {e}")))?;
             Some(map)

@@ -1,10 +1,11 @@
 //! `rigscope normalize FILE -o OUT`: write a copy of FILE whose skin weights pass the
 //! validator's rules, and print what changed.
 //!
-//! Order of work: check the paths (never FILE itself, never an existing OUT without
-//! `--force`), load, repair, build the new file in memory, load that again to measure it
-//! (findings before/after, vertex movement), and only then write OUT atomically (a temporary
-//! file in OUT's folder renamed over OUT), so a failure leaves nothing half-written.
+//! Order of work: check the paths (never a file FILE reads: itself, its buffers, its images;
+//! never an existing OUT without `--force`), load, repair, build the new file in memory, load
+//! that again to measure it (findings before/after, vertex movement), and only then write OUT
+//! atomically (a temporary file in OUT's folder renamed over OUT), so a failure leaves nothing
+//! half-written.
 
 use std::collections::BTreeSet;
 use std::io::{self, Write};
@@ -30,7 +31,7 @@ pub fn run(args: &NormalizeArgs) -> Result<u8, Failure> {
     let options =
         repair::Options { max_influences: args.max_influences.map(usize::from), prune_below: args.prune };
     options.validate().map_err(|e| Failure::input(e.to_string()))?;
-    check_paths(&args.file, &args.output, args.force)?;
+    check_output(&args.file, &[], &args.output, args.force)?;
 
     // One read of the file for both of its views (the rig to repair, the raw document to
     // rewrite): they cannot disagree if the file changes in between, and it is mapped once.
@@ -39,6 +40,7 @@ pub fn run(args: &NormalizeArgs) -> Result<u8, Failure> {
     let before = crate::import::load_bytes(&bytes, &name, Some(base_dir)).map_err(input)?;
     refuse_undeclared_geometry(&before)?;
     let raw = crate::import::load_raw_bytes(&bytes, &name, Some(base_dir)).map_err(input)?;
+    check_output(&args.file, &raw.external_images, &args.output, args.force)?;
     let fixed = repair::repair(&before, &options);
     let written = export::write(&raw, &fixed, format)
         .map_err(|e| Failure::input(format!("{}: cannot write a repaired copy: {e}", before.source)))?;
@@ -86,40 +88,17 @@ fn refuse_undeclared_geometry(rig: &Rig) -> Result<(), Failure> {
     )))
 }
 
-/// Refuses to write over FILE (by any path: canonical paths, or the same file on disk
-/// through a hard link) and over an existing OUT unless `force`.
-pub(super) fn check_paths(input: &Path, output: &Path, force: bool) -> Result<(), Failure> {
-    let out_name = output.display();
-    let input_real = input
-        .canonicalize()
-        .map_err(|e| Failure::input(format!("{}: cannot read the file: {e}", input.display())))?;
-    let folder = parent_folder(output);
-    let folder_real = folder.canonicalize().map_err(|e| {
-        Failure::input(format!("{out_name}: the folder {} is not usable: {e}", folder.display()))
-    })?;
-    let Some(file_name) = output.file_name() else {
-        return Err(Failure::input(format!("{out_name}: not a file name")));
-    };
-    if folder_real.join(file_name) == input_real {
-        return Err(same_file(output));
-    }
-    let Ok(meta) = std::fs::symlink_metadata(output) else {
-        return Ok(());
-    };
-    if crate::output_file::same_file(input, output) {
-        return Err(same_file(output));
-    }
-    if meta.is_dir() {
-        return Err(Failure::input(format!("{out_name}: is a folder")));
-    }
-    if !force {
-        return Err(Failure::input(format!("{out_name}: already exists (use --force to replace it)")));
-    }
-    Ok(())
-}
-
-fn same_file(output: &Path) -> Failure {
-    Failure::input(format!("{}: is the input file; normalize never writes over its input", output.display()))
+/// Refuses an OUT that is any file reading FILE reads (FILE itself, its external buffers,
+/// the external `images` once they are known), whatever the path or `--force`, and an
+/// existing OUT without `force`.
+pub(super) fn check_output(
+    input: &Path,
+    images: &[crate::import::ExternalImage],
+    output: &Path,
+    force: bool,
+) -> Result<(), Failure> {
+    let reads = crate::import::files_read(input, images);
+    crate::output_file::check_output(output, &reads, force, "normalize").map_err(Failure::input)
 }
 
 /// Writes a temporary file next to `output`, then renames it over `output`.
@@ -244,10 +223,23 @@ impl Summary<'_> {
                 count(p.bytes, "byte", "bytes")
             )?,
             Some(_) => {}
-            None => writeln!(
-                out,
-                "  note: the file uses an extension rigscope does not follow, so unused accessors and buffer views are kept"
-            )?,
+            None => {
+                writeln!(
+                    out,
+                    "  note: the file uses an extension rigscope does not follow, so unused accessors and buffer views are kept"
+                )?;
+                // The validator reads every float accessor, used or not.
+                let kept = r.changed().flat_map(|p| &p.sets).filter(|s| s.old_non_finite).count();
+                if kept > 0 {
+                    writeln!(
+                        out,
+                        "  note: {} with NaN or infinite values {} kept unused, so the glTF validator still reports ACCESSOR_INVALID_FLOAT for {}",
+                        count(kept, "old weights accessor", "old weights accessors"),
+                        if kept == 1 { "is" } else { "are" },
+                        if kept == 1 { "it" } else { "them" }
+                    )?;
+                }
+            }
         }
         if self.images_embedded > 0 {
             writeln!(

@@ -28,22 +28,24 @@ pub fn with_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Resu
     }
 }
 
-/// Writes `value` as pretty JSON followed by a newline.
-pub fn write_json<T: serde::Serialize>(value: &T, out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, value).map_err(io_error)?;
-    writeln!(out)
+/// `with_stdout` for text a person reads: control characters in it (from a file's node or
+/// clip names) are printed as visible escapes (`report::printable`). JSON escapes its own.
+pub fn with_text_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), Failure> {
+    with_stdout(|out| {
+        let mut text = crate::report::Printable::new(out);
+        write(&mut text)?;
+        text.finish().map(|_| ())
+    })
 }
 
-/// Keeps the kind of an I/O error serde_json met, so a closed pipe stays a closed pipe.
-fn io_error(e: serde_json::Error) -> io::Error {
-    match e.io_error_kind() {
-        Some(kind) => io::Error::new(kind, e),
-        None => io::Error::other(e),
-    }
+/// Writes `value` as pretty JSON followed by a newline.
+pub fn write_json<T: serde::Serialize>(value: &T, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, value).map_err(crate::report::json_io_error)?;
+    writeln!(out)
 }
 
 /// Writes `value` as one line of JSON: for large documents (poses of big meshes).
 pub fn write_json_compact<T: serde::Serialize>(value: &T, out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, value).map_err(io_error)?;
+    serde_json::to_writer(&mut *out, value).map_err(crate::report::json_io_error)?;
     writeln!(out)
 }

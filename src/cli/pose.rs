@@ -41,9 +41,11 @@ pub fn run(args: &PoseArgs) -> Result<u8, Failure> {
     let options =
         PoseOptions { nodes, local: args.local, no_positions: args.no_positions, engine: args.engine };
     let doc = evaluate(&rig, clip, &times, &options);
-    output::with_stdout(|out| {
-        if args.json { output::write_json_compact(&doc, out) } else { write_text(&rig, &doc, out) }
-    })?;
+    if args.json {
+        output::with_stdout(|out| output::write_json_compact(&doc, out))?;
+    } else {
+        output::with_text_stdout(|out| write_text(&rig, &doc, out))?;
+    }
     Ok(0)
 }
 

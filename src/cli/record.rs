@@ -3,7 +3,7 @@
 //! only with `--force`, through a temporary file renamed into place).
 
 use super::args::RecordArgs;
-use super::normalize::{check_paths, write_atomically};
+use super::normalize::{check_output, write_atomically};
 use super::output::Failure;
 use crate::render::{ColorDepth, SceneOptions};
 
@@ -15,7 +15,7 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
         Some("cast") => false,
         _ => return Err(Failure::input(format!("{out}: OUT must end in .cast (asciicast) or .gif"))),
     };
-    check_paths(&args.file, &args.output, args.force)?;
+    check_output(&args.file, &[], &args.output, args.force)?;
     let rig = super::load_rig_with(&args.file, &args.anim)?;
     let clip_index = super::pick_clip(&rig, args.clip.as_deref())?;
     let clip = clip_index.and_then(|c| rig.clips.get(c));
@@ -38,7 +38,7 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
     let duration = clip.map_or(0.0, |c| c.duration);
     for (flag, t) in [("--from", args.from), ("--to", end)] {
         if let Some(note) = super::clamp::flag_note(&rig, clip_index, flag, t) {
-            eprintln!("rigscope: note: {note}");
+            eprintln!("rigscope: note: {}", crate::report::printable(&note));
         }
     }
     let (from, end) = if clip.is_some() {
@@ -47,6 +47,9 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
         (args.from, end)
     };
     super::engine_loads(&rig, args.engine)?;
+    // A GIF's frame is `--scale` squared times larger than its cells.
+    let scale = if gif { usize::from(args.scale).pow(2) } else { 1 };
+    let cells = usize::from(args.size.0) * usize::from(args.size.1) * scale;
     let take = crate::record::Take {
         rig: &rig,
         clip,
@@ -61,7 +64,17 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
         yaw: args.yaw.to_radians(),
         pitch: args.pitch.to_radians(),
         zoom: args.zoom,
-        times: crate::record::frame_times(from, end, args.fps),
+        times: crate::record::frame_times(from, end, args.fps, cells).map_err(|e| {
+            let what = match clip_index {
+                Some(c) => format!("clip '{}' ({} s long)", rig.clip_label(c), duration),
+                None => "the rest pose".to_string(),
+            };
+            Failure::input(format!(
+                "{src}: {what} from {from} s to {end} s at {} fps: {e}; record a part of it with \
+                 --from and --to, or lower --fps, --size or --scale",
+                args.fps
+            ))
+        })?,
         fps: args.fps,
         engine: args.engine,
     };

@@ -7,13 +7,10 @@
 
 use std::collections::BTreeMap;
 
-use super::codes::Code;
+use super::codes::LOAD_FAILED;
 use super::finding::Finding;
 use super::report::Report;
 use crate::rig::Severity;
-
-/// A file that could not be read or loaded as glTF.
-pub const LOAD_FAILED: Code = Code { id: "RIG_LOAD_FAILED", severity: Severity::Error };
 
 /// One file's result, named as the user will read it (the path as found from the arguments).
 #[derive(Debug, Clone, PartialEq)]
@@ -30,9 +27,16 @@ impl FileCheck {
         Self { path, report, load_error: None }
     }
 
-    pub fn unreadable(path: String, message: String) -> Self {
-        let finding = Finding::general(LOAD_FAILED, String::new(), message.clone());
-        Self { path, report: Report::new(vec![finding], Vec::new()), load_error: Some(message) }
+    /// A file that could not be loaded: one `RIG_LOAD_FAILED` error, or none when `ignore`
+    /// names that code (the file is still counted as not loaded, and says why).
+    pub fn unreadable(path: String, message: String, ignore: &[String]) -> Self {
+        let ignored = ignore.iter().any(|c| c == LOAD_FAILED.id);
+        let findings = if ignored {
+            Vec::new()
+        } else {
+            vec![Finding::general(LOAD_FAILED, String::new(), message.clone())]
+        };
+        Self { path, report: Report::new(findings, Vec::new()), load_error: Some(message) }
     }
 
     /// Whether this file fails the run: any error, or with `deny_warnings` any warning.
@@ -90,7 +94,7 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnose::codes;
+    use crate::diagnose::codes::{self, Code};
 
     pub(crate) fn report(codes: &[Code]) -> Report {
         let findings = codes.iter().map(|c| Finding::general(*c, "/skins/0".into(), "m".into())).collect();
@@ -103,7 +107,7 @@ mod tests {
             FileCheck::checked("a.glb".into(), report(&[])),
             FileCheck::checked("b.glb".into(), report(&[codes::SKIN_NO_COMMON_ROOT, codes::JOINT_UNUSED])),
             FileCheck::checked("c.gltf".into(), report(&[codes::MORE_THAN_4_INFLUENCES])),
-            FileCheck::unreadable("d.glb".into(), "not glTF".into()),
+            FileCheck::unreadable("d.glb".into(), "not glTF".into(), &[]),
         ];
         let s = Summary::new(&files, false);
         assert_eq!((s.files, s.failed, s.unreadable), (4, 2, 1));
@@ -113,6 +117,15 @@ mod tests {
         assert_eq!(s.counts.len(), 4);
         // The warning-only file fails too once warnings are denied.
         assert_eq!(Summary::new(&files, true).failed, 3);
+    }
+
+    #[test]
+    fn an_ignored_load_failure_is_still_counted_as_not_loaded_but_fails_nothing() {
+        let ignore = vec![LOAD_FAILED.id.to_string()];
+        let files = vec![FileCheck::unreadable("d.glb".into(), "not glTF".into(), &ignore)];
+        let s = Summary::new(&files, true);
+        assert_eq!((s.files, s.failed, s.unreadable, s.errors), (1, 0, 1, 0));
+        assert!(s.counts.is_empty());
     }
 
     #[test]

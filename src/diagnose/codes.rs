@@ -67,7 +67,10 @@ pub const VRM_BONE_PARENT: Code = error("RIG_VRM_BONE_PARENT");
 pub const VRM_BONE_NEEDS_PARENT: Code = error("RIG_VRM_BONE_NEEDS_PARENT");
 pub const VRM_UNKNOWN_BONE: Code = warning("RIG_VRM_UNKNOWN_BONE");
 
-/// Every code the rules above emit.
+// `check` over several files (diagnose/batch.rs): a file it cannot load.
+pub const LOAD_FAILED: Code = error("RIG_LOAD_FAILED");
+
+/// Every code the rules above emit, and `check`'s own for a file it cannot load.
 pub const ALL: &[Code] = &[
     JOINTS_INDEX_OOB,
     JOINTS_INDEX_DUPLICATE,
@@ -99,6 +102,7 @@ pub const ALL: &[Code] = &[
     VRM_BONE_PARENT,
     VRM_BONE_NEEDS_PARENT,
     VRM_UNKNOWN_BONE,
+    LOAD_FAILED,
 ];
 
 /// Codes the loader records in `Rig::findings` (they appear in `check` reports too).

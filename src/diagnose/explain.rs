@@ -1,5 +1,5 @@
-//! `check --explain CODE`: for every code rigscope can report (the rules' `codes::ALL` and
-//! the loader's `codes::LOAD_CODES`), what it means, why it matters, what each engine does with
+//! `check --explain CODE`: for every code rigscope can report (the rules' and `check`'s own
+//! `codes::ALL`, and the loader's `codes::LOAD_CODES`), what it means, why it matters, what each engine does with
 //! it (the profiles of `anim::Engine`, docs/engines.md) and what `normalize` changes.
 //! Plain text only; the CLI prints it.
 
@@ -327,6 +327,13 @@ const ALL: &[Explanation] = &[
         normalize: NOT_WEIGHTS,
     },
     Explanation {
+        code: "RIG_LOAD_FAILED",
+        means: "check over several files or a folder could not load this one: it is not glTF, is truncated or malformed (the message names the JSON location), refers to a buffer it cannot read, or is not a regular file (a FIFO, a link to nothing). The run goes on with the other files.",
+        matters: "No rule could look at the file, so nothing about its rig is known; an engine's importer refuses it or reads something else.",
+        engines: "Engine profiles only change skin weights of a file that loads; the importers of three.js, Babylon.js and Blender stop with an error on the same malformed files.",
+        normalize: "Nothing: normalize refuses a file it cannot load, naming what is wrong (exit 2), and writes nothing.",
+    },
+    Explanation {
         code: "SKIN_IBM_ACCESSOR_WITH_BYTESTRIDE",
         means: "The buffer view holding a skin's inverse bind matrices has a byteStride, which glTF forbids for them (an error in the Khronos validator).",
         matters: "Loaders that read the matrices tightly packed, as the specification lets them, read the wrong numbers past the first matrix, and the mesh is bound to the wrong places; loaders that honour the stride read it right. rigscope reads it with the stride and says so.",
@@ -418,5 +425,61 @@ mod tests {
             assert!(codes::is_known(e.code), "{} is explained but never reported", e.code);
         }
         assert!(explain("ACCESSOR_WEIGHTS_NON_NORMALISED").is_none());
+    }
+
+    /// Every code-shaped string literal in the sources (a quote, a code's prefix, upper-case
+    /// letters, digits and underscores, a quote), leaving out prefixes other codes start with
+    /// and tests (which name misspelt codes on purpose).
+    fn codes_in_sources() -> std::collections::BTreeSet<String> {
+        const PREFIXES: &[&str] = &[
+            "RIG_",
+            "ACCESSOR_",
+            "NODE_",
+            "SKIN_",
+            "MESH_",
+            "SCENE_",
+            "ANIMATION_",
+            "ROTATION_",
+            "UNDECLARED_",
+            "INVALID_",
+        ];
+        let src = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+        let mut found = std::collections::BTreeSet::new();
+        for entry in walkdir::WalkDir::new(src).into_iter().map(|e| e.expect("src entry")) {
+            let name = entry.file_name().to_string_lossy();
+            if !name.ends_with(".rs") || name.contains("tests") {
+                continue;
+            }
+            let whole = std::fs::read_to_string(entry.path()).expect("source");
+            let text = whole.split("#[cfg(test)]\nmod tests").next().unwrap_or_default();
+            for (i, _) in text.match_indices('"') {
+                let rest = &text[i + 1..];
+                let len = rest.find(|c: char| !(c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'));
+                let Some(len) = len.filter(|&n| rest[n..].starts_with('"')) else { continue };
+                let word = &rest[..len];
+                if PREFIXES.iter().any(|p| word.starts_with(p)) && !word.ends_with('_') {
+                    found.insert(word.to_string());
+                }
+            }
+        }
+        let all: Vec<&str> =
+            codes::ALL.iter().map(|c| c.id).chain(codes::LOAD_CODES.iter().copied()).collect();
+        found.retain(|w| all.contains(&w.as_str()) || !all.iter().any(|c| c.starts_with(w.as_str())));
+        found
+    }
+
+    #[test]
+    fn every_code_in_the_sources_is_known_explained_and_ignorable() {
+        let found = codes_in_sources();
+        // The scan sees the codes of every kind: a rule's, the loader's, and check's own.
+        for code in
+            ["ACCESSOR_WEIGHTS_NON_NORMALIZED", "ROTATION_NON_UNIT", "RIG_LOAD_FAILED", "RIG_VRM_INVALID"]
+        {
+            assert!(found.contains(code), "the scan missed {code}");
+        }
+        for code in &found {
+            assert!(codes::is_known(code), "{code} is in the sources but not in codes.rs");
+            assert!(explain(code).is_some(), "{code} has no explanation");
+        }
     }
 }

@@ -27,7 +27,17 @@ const KNOWN: &[&str] = &[
     "KHR_animation_pointer",
     "EXT_mesh_gpu_instancing",
     "KHR_mesh_gpu_instancing",
+    // VRM 1.0: node, mesh, morph target, material, texture and image indices, never an
+    // accessor or a buffer view (an image's bufferView is core glTF, followed as such).
+    "VRMC_vrm",
+    "VRMC_springBone",
+    "VRMC_node_constraint",
+    "VRMC_materials_mtoon",
+    "VRMC_materials_hdr_emissiveMultiplier",
 ];
+
+/// VRM 0.x's one extension, named exactly (it is no prefix of the others).
+const VRM0: &str = "VRM";
 
 const INSTANCING: &[&str] = &["EXT_mesh_gpu_instancing", "KHR_mesh_gpu_instancing"];
 
@@ -44,7 +54,7 @@ pub struct Pruned {
 /// `merged` (every view already points into it, as buffer 0). `None` when an extension in
 /// use may refer to them in a way this does not know; nothing is changed then.
 pub(super) fn prune(json: &mut Value, merged: &mut Vec<u8>) -> Option<Pruned> {
-    let known = |name: &str| KNOWN.iter().any(|prefix| name.starts_with(prefix));
+    let known = |name: &str| name == VRM0 || KNOWN.iter().any(|prefix| name.starts_with(prefix));
     if let Some(used) = json.get("extensionsUsed").and_then(Value::as_array)
         && used.iter().any(|e| !e.as_str().is_some_and(known))
     {

@@ -10,7 +10,6 @@ use super::Fault;
 use base64::Engine as _;
 use gltf::json;
 use std::borrow::Cow;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 const DATA_URI_TYPES: &[&str] =
@@ -93,12 +92,8 @@ fn read_external(uri: &str, base_dir: Option<&Path>, limit: usize) -> Result<Vec
         ));
     };
     let path = contained_path(uri, base)?;
-    let file = std::fs::File::open(&path).map_err(|e| format!("cannot open '{}': {e}", path.display()))?;
-    let mut data = Vec::new();
-    file.take(limit as u64)
-        .read_to_end(&mut data)
-        .map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
-    Ok(data)
+    super::file::read_regular(&path, limit as u64)
+        .map_err(|e| format!("cannot read '{}': {e}", path.display()))
 }
 
 /// The canonical path of `uri` inside `base`, or why it is refused.

@@ -39,10 +39,28 @@ pub fn external_files(path: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Every file loading `path` reads: itself, its external buffers and the external images of
+/// `images` (a `RawAsset`'s), each with the words a message names it by. An output that is
+/// one of these would destroy what it was made from.
+pub fn files_read(path: &Path, images: &[super::ExternalImage]) -> Vec<crate::output_file::ReadFile> {
+    let shown = path.display();
+    let base = crate::output_file::parent_folder(path);
+    let mut out = vec![(path.to_path_buf(), format!("the input file {shown}"))];
+    for buffer in external_files(path) {
+        out.push((buffer, format!("{shown}'s buffer")));
+    }
+    for image in images {
+        if let Ok(file) = buffers::contained_path(&image.uri, &base) {
+            out.push((file, format!("{shown}'s image '{}'", image.uri)));
+        }
+    }
+    out
+}
+
 /// The JSON text of a .gltf, or the JSON chunk of a .glb (its 12-byte header, then the
 /// chunk's length and type, then the text).
 fn json_text(path: &Path) -> Option<Vec<u8>> {
-    let mut file = std::fs::File::open(path).ok()?;
+    let mut file = super::file::open_regular(path).ok()?;
     let mut head = [0u8; 20];
     let n = file.read(&mut head).ok()?;
     if n == 20 && head.starts_with(glb::MAGIC) {
@@ -51,7 +69,8 @@ fn json_text(path: &Path) -> Option<Vec<u8>> {
         file.take(len).read_to_end(&mut json).ok()?;
         return Some(json);
     }
-    std::fs::read(path).ok()
+    drop(file);
+    super::file::read_regular(path, u64::MAX).ok()
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! built: everything the `Rig` keeps is decoded into its own buffers.
 
 use std::fs::File;
-use std::io;
+use std::io::{self, Read as _};
 use std::ops::Deref;
 use std::path::Path;
 
@@ -31,16 +31,46 @@ impl Deref for FileBytes {
 
 impl FileBytes {
     pub(crate) fn open(path: &Path) -> io::Result<FileBytes> {
-        let file = File::open(path)?;
+        let file = open_regular(path)?;
         let meta = file.metadata()?;
-        if meta.is_file()
-            && meta.len() > 0
+        if meta.len() > 0
             && let Some(map) = map(&file)
         {
             return Ok(FileBytes::Mapped(map));
         }
-        std::fs::read(path).map(FileBytes::Read)
+        read_all(file, meta.len()).map(FileBytes::Read)
     }
+}
+
+/// Why a path that is not a regular file is not read.
+pub const NOT_REGULAR: &str =
+    "not a regular file (a FIFO, socket or device); rigscope reads only regular files";
+
+/// Opens `path` (following links) only if it is a regular file: opening a FIFO waits for a
+/// writer that may never come, and a device such as /dev/zero never ends.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, NOT_REGULAR));
+    }
+    let file = File::open(path)?;
+    // The path may have been replaced between the two looks.
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, NOT_REGULAR));
+    }
+    Ok(file)
+}
+
+/// At most `limit` bytes of the regular file `path`.
+pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let file = open_regular(path)?;
+    read_all(file, limit)
+}
+
+/// At most `limit` bytes of `file`, however much it grew since its size was read.
+fn read_all(file: File, limit: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    file.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// `None` when the OS refuses the mapping (the caller then reads the file).
@@ -73,5 +103,26 @@ mod tests {
         assert!(matches!(nothing, FileBytes::Read(_)));
         assert!(nothing.is_empty());
         assert!(FileBytes::open(&dir.join("missing.bin")).is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_regular_files_are_opened() {
+        let guard = tempfile::Builder::new().prefix("rigscope-file-").tempdir().unwrap();
+        let fifo = guard.path().join("pipe.glb");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        // Neither would return if opened: the FIFO has no writer, /dev/zero has no end.
+        let mut refused = vec![Path::new("/dev/zero"), guard.path()];
+        if made.is_ok_and(|s| s.success()) {
+            refused.push(&fifo);
+        }
+        for path in refused {
+            let e = FileBytes::open(path).err().unwrap_or_else(|| panic!("{} opened", path.display()));
+            assert_eq!(e.to_string(), NOT_REGULAR, "{}", path.display());
+            assert!(read_regular(path, 16).is_err());
+        }
+        let file = guard.path().join("ten.bin");
+        std::fs::write(&file, [7u8; 10]).unwrap();
+        assert_eq!(read_regular(&file, 4).unwrap(), [7u8; 4]);
     }
 }

@@ -40,8 +40,8 @@ use std::path::Path;
 
 use findings::Findings;
 
-pub(crate) use buffers::contained_path;
-pub use external::external_files;
+pub use external::{external_files, files_read};
+pub use file::{NOT_REGULAR, open_regular, read_regular};
 pub use raw::{ExternalImage, RawAsset, load_raw_bytes, load_raw_bytes_keeping_draco};
 
 /// A file that cannot be loaded; `Display` reads `FILE: what is wrong`.

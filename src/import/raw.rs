@@ -42,7 +42,8 @@ fn read_images(json: &serde_json::Value, base_dir: Option<&Path>) -> Vec<Externa
         let bytes = match base_dir {
             None => Err("the file was read from memory, with no folder to find it in".to_string()),
             Some(base) => buffers::contained_path(uri, base).and_then(|path| {
-                std::fs::read(&path).map_err(|e| format!("cannot read '{}': {e}", path.display()))
+                super::file::read_regular(&path, u64::MAX)
+                    .map_err(|e| format!("cannot read '{}': {e}", path.display()))
             }),
         };
         out.push(ExternalImage { index, uri: uri.to_string(), bytes });

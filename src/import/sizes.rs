@@ -73,7 +73,7 @@ fn texture(
             .map(Cow::Owned),
         (None, Some(uri)) => base_dir
             .and_then(|dir| super::buffers::contained_path(uri, dir).ok())
-            .and_then(|path| std::fs::read(path).ok())
+            .and_then(|path| super::file::read_regular(&path, u64::MAX).ok())
             .map(Cow::Owned),
         (None, None) => None,
     };

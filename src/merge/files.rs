@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::{Library, LibraryMerge, Options, plan};
 use crate::export::{self, Format};
 use crate::import::{self, RawAsset};
-use crate::output_file::{self, parent_folder, same_file};
+use crate::output_file;
 use crate::rig::Rig;
 
 /// One merge: the files and what to do.
@@ -73,12 +73,14 @@ pub fn run(request: &Request) -> Result<MergeReport, String> {
         .ok_or_else(|| format!("{shown}: the output must end in .glb or .gltf (it sets the format)"))?;
     let bin = (format == Format::Gltf).then(|| output.with_extension("bin"));
     let outputs: Vec<&Path> = std::iter::once(output.as_path()).chain(bin.as_deref()).collect();
-    let folder = parent_folder(output);
-    folder
-        .canonicalize()
-        .map_err(|e| format!("{shown}: the folder {} is not usable: {e}", folder.display()))?;
+    // Before reading: the inputs and their buffers (their images are known once read).
+    let mut named: Vec<output_file::ReadFile> =
+        request.other_inputs.iter().map(|p| (p.clone(), format!("the input file {}", p.display()))).collect();
+    for path in std::iter::once(&request.character).chain(&request.libraries) {
+        named.extend(import::files_read(path, &[]));
+    }
     for out in &outputs {
-        refuse_existing(out, request.force)?;
+        output_file::check_output(out, &named, request.force, "merge")?;
     }
 
     let (mut character, character_raw) = read(&request.character)?;
@@ -89,18 +91,16 @@ pub fn run(request: &Request) -> Result<MergeReport, String> {
         let stem = path.file_stem().map_or_else(|| label.clone(), |s| s.to_string_lossy().into_owned());
         libraries.push((path, Library { label, stem, rig, raw }));
     }
-    let character_reads = reads(&request.character, &character_raw);
+    let character_reads = import::files_read(&request.character, &character_raw.external_images);
     let character_bytes =
         character_reads.iter().filter_map(|(p, _)| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
     let mut read_paths = character_reads;
     for (path, library) in &libraries {
-        read_paths.extend(reads(path, &library.raw));
+        read_paths.extend(import::files_read(path, &library.raw.external_images));
     }
-    read_paths.extend(request.other_inputs.iter().map(|p| (p.clone(), p.display().to_string())));
+    read_paths.extend(named);
     for out in &outputs {
-        if let Some((_, what)) = read_paths.iter().find(|(p, _)| same_file(p, out)) {
-            return Err(format!("{}: is {what}; merge never writes over a file it reads", out.display()));
-        }
+        output_file::check_output(out, &read_paths, request.force, "merge")?;
     }
 
     let libraries: Vec<Library> = libraries.into_iter().map(|(_, l)| l).collect();
@@ -158,33 +158,6 @@ fn read(path: &Path) -> Result<(Rig, RawAsset), String> {
     let rig = import::load_bytes(&bytes, &name, Some(base)).map_err(|e| e.to_string())?;
     let raw = import::load_raw_bytes_keeping_draco(&bytes, &name, Some(base)).map_err(|e| e.to_string())?;
     Ok((rig, raw))
-}
-
-/// Every file reading `path` reads: itself, its external buffers and its external images,
-/// each with words for a message.
-fn reads(path: &Path, raw: &RawAsset) -> Vec<(PathBuf, String)> {
-    let shown = path.display();
-    let base = parent_folder(path);
-    let mut out = vec![(path.to_path_buf(), format!("{shown} itself"))];
-    for buffer in import::external_files(path) {
-        out.push((buffer, format!("{shown}'s buffer")));
-    }
-    for image in &raw.external_images {
-        if let Ok(file) = import::contained_path(&image.uri, &base) {
-            out.push((file, format!("{shown}'s image '{}'", image.uri)));
-        }
-    }
-    out
-}
-
-fn refuse_existing(output: &Path, force: bool) -> Result<(), String> {
-    let shown = output.display();
-    match std::fs::symlink_metadata(output) {
-        Err(_) => Ok(()),
-        Ok(meta) if meta.is_dir() => Err(format!("{shown}: is a folder")),
-        Ok(_) if !force => Err(format!("{shown}: already exists (use --force to replace it)")),
-        Ok(_) => Ok(()),
-    }
 }
 
 /// The .bin's URI as the .gltf names it: its file name, percent-encoded where a URI must be.

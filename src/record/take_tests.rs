@@ -19,7 +19,7 @@ fn take(rig: &Rig, mode: GlyphMode, from: f32, to: f32, fps: u32) -> Take<'_> {
         yaw: 0.4,
         pitch: 0.2,
         zoom: 1.0,
-        times: frame_times(from, to, fps),
+        times: frame_times(from, to, fps, 40 * 12).expect("within the limit"),
         fps,
         engine: crate::anim::Engine::Stored,
     }

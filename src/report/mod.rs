@@ -9,7 +9,18 @@
 pub mod checks;
 pub mod inspect;
 pub mod pose;
+mod printable;
 pub mod vrm;
+
+pub use printable::{Printable, printable};
+
+/// Keeps the kind of an I/O error serde_json met, so a closed pipe stays a closed pipe.
+pub fn json_io_error(e: serde_json::Error) -> std::io::Error {
+    match e.io_error_kind() {
+        Some(kind) => std::io::Error::new(kind, e),
+        None => std::io::Error::other(e),
+    }
+}
 
 /// "1 child", "3 children": a count with its noun, singular only for exactly one. Every
 /// output counts things through this.

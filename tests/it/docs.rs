@@ -184,6 +184,45 @@ fn the_link_check_finds_what_it_should() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Every `.md` file a page names by a path from here, in a link or in code: the words that
+/// end in `.md` and start with `../`, `./` or `/` (other paths cite another repository's
+/// files, `specification/0.0/README.md`), with what surrounds them in text trimmed off.
+fn named_pages(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || "`()[]<>\"'*,;".contains(c))
+        .map(|w| w.trim_end_matches(['.', ':']))
+        .map(|w| w.split('#').next().unwrap_or(w))
+        .filter(|w| w.ends_with(".md") && (w.starts_with("../") || w.starts_with("./") || w.starts_with('/')))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn no_page_names_a_guide_outside_the_repository() {
+    assert_eq!(
+        named_pages("see `../shared/docs/skinning.md`, \"x\"; [a](../README.md#top). Or ./vrm.md: spec/a.md"),
+        ["../shared/docs/skinning.md", "../README.md", "./vrm.md"]
+    );
+    let root = root().canonicalize().expect("root");
+    let mut outside = Vec::new();
+    for page in pages() {
+        let dir = page.parent().expect("a page is in a folder").to_path_buf();
+        for name in named_pages(&read(&page)) {
+            // Relative to the page, as a link reads it, or to the crate, as prose often does.
+            let found = [dir.join(&name), root.join(&name)]
+                .iter()
+                .any(|p| p.canonicalize().is_ok_and(|p| p.starts_with(&root)));
+            if !found {
+                outside.push(format!("{}: {name}", page.display()));
+            }
+        }
+    }
+    assert!(
+        outside.is_empty(),
+        "pages naming guides that are not in the repository:\n{}",
+        outside.join("\n")
+    );
+}
+
 #[test]
 fn every_link_in_the_readme_and_guides_resolves() {
     let mut broken = Vec::new();

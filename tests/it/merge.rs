@@ -655,3 +655,52 @@ fn malformed_inputs_exit_2_and_write_nothing() {
         }
     }
 }
+
+#[test]
+fn no_output_is_a_buffer_or_image_an_input_reads() {
+    let (_guard, dir) = folder("reads");
+    let lib = dir.join("lib.glb");
+    std::fs::copy(fixture("quantized.glb"), &lib).expect("lib");
+    let (mut json, bin) = glb_parts(&std::fs::read(sample("walker.glb")).expect("walker"));
+    std::fs::write(dir.join("payload.glb"), &bin).expect("buffer");
+    std::fs::write(dir.join("arm.bin"), &bin).expect("second buffer");
+    std::fs::write(dir.join("skin.png"), b"\x89PNG\r\n\x1a\n not really an image").expect("image");
+    json["buffers"][0]["uri"] = "payload.glb".into();
+    let mut second = json["buffers"][0].clone();
+    second["uri"] = "arm.bin".into();
+    json["buffers"].as_array_mut().expect("buffers").push(second);
+    json["images"] = serde_json::json!([{ "uri": "skin.png" }]);
+    let character = dir.join("model.gltf");
+    std::fs::write(&character, serde_json::to_vec(&json).expect("JSON")).expect("character");
+    let read = [dir.join("payload.glb"), dir.join("arm.bin"), dir.join("skin.png"), character.clone()];
+    let before: Vec<Vec<u8>> = read.iter().map(|p| std::fs::read(p).expect("read")).collect();
+
+    // payload.glb itself; arm.gltf, whose .bin is arm.bin; and the image under a .glb name.
+    let mut outputs = vec!["payload.glb", "arm.gltf"];
+    #[cfg(unix)]
+    {
+        std::fs::hard_link(dir.join("skin.png"), dir.join("skin.glb")).expect("hard link");
+        outputs.push("skin.glb");
+    }
+    for out in outputs {
+        for force in [true, false] {
+            let out = dir.join(out);
+            let mut args = vec![path_str(&character), path_str(&lib), "-o", path_str(&out)];
+            args.extend(force.then_some("--force"));
+            let run = merge(&args);
+            assert_eq!(run.code, 2, "{}: {}", out.display(), run.stderr);
+            // Without --force, an image (known only once read) is refused as existing first.
+            let why = if force || !out.ends_with("skin.glb") {
+                "never writes over a file it reads"
+            } else {
+                "already exists"
+            };
+            assert!(run.stderr.contains(why), "{}", run.stderr);
+        }
+    }
+    let after: Vec<Vec<u8>> = read.iter().map(|p| std::fs::read(p).expect("read")).collect();
+    assert!(before == after, "an input file changed");
+    assert!(!dir.join("arm.gltf").exists());
+    let run = merge(&[path_str(&character), path_str(&lib), "-o", path_str(&dir.join("fresh.glb"))]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}

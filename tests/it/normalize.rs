@@ -384,3 +384,151 @@ fn numbers_it_does_not_change_come_back_as_the_same_f64() {
         assert_eq!(a.to_bits(), b.to_bits(), "{asked} came back as {got}");
     }
 }
+
+/// bad-weights.glb as a .gltf in `dir` whose buffer is the file `payload.glb` and which names
+/// the image `skin.glb`: the files loading it reads besides itself.
+fn split_sample(dir: &Path) -> PathBuf {
+    let bytes = std::fs::read(SAMPLE).expect("sample");
+    let mut json = glb_json(&bytes);
+    let json_len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+    let at = 20 + json_len;
+    let bin_len = u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as usize;
+    std::fs::write(dir.join("payload.glb"), &bytes[at + 8..at + 8 + bin_len]).expect("buffer");
+    // A .glb name, so that it is a name normalize could write to.
+    std::fs::write(dir.join("skin.glb"), b"\x89PNG\r\n\x1a\n not really an image").expect("image");
+    json["buffers"][0]["uri"] = "payload.glb".into();
+    json["images"] = serde_json::json!([{ "uri": "skin.glb" }]);
+    let file = dir.join("model.gltf");
+    std::fs::write(&file, serde_json::to_vec(&json).expect("JSON")).expect("gltf");
+    file
+}
+
+#[test]
+fn no_file_the_input_reads_is_ever_overwritten() {
+    let (_guard, dir) = folder("reads");
+    let input = split_sample(&dir);
+    let read = [input.clone(), dir.join("payload.glb"), dir.join("skin.glb")];
+    let before: Vec<Vec<u8>> = read.iter().map(|p| std::fs::read(p).expect("read")).collect();
+    let mut outputs = vec![dir.join("payload.glb"), dir.join(".").join("payload.glb"), dir.join("skin.glb")];
+    #[cfg(unix)]
+    {
+        std::fs::hard_link(dir.join("payload.glb"), dir.join("hard.glb")).expect("hard link");
+        outputs.push(dir.join("hard.glb"));
+    }
+    for out in &outputs {
+        for force in [true, false] {
+            let mut args = vec![path_str(&input), "-o", path_str(out)];
+            args.extend(force.then_some("--force"));
+            let run = normalize(&args);
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            assert_eq!(run.status.code(), Some(2), "{}: {stderr}", out.display());
+            // Without --force, an image (known only once read) is refused as existing first.
+            let why = if force || !out.ends_with("skin.glb") {
+                "never writes over a file it reads"
+            } else {
+                "already exists"
+            };
+            assert!(stderr.contains(why), "{}: {stderr}", out.display());
+        }
+    }
+    let after: Vec<Vec<u8>> = read.iter().map(|p| std::fs::read(p).expect("read")).collect();
+    assert!(before == after, "an input file changed");
+    // The same input to a file it does not read is written.
+    let run = normalize(&[path_str(&input), "-o", path_str(&dir.join("fresh.glb"))]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+}
+
+/// The floats of every FLOAT accessor with a buffer view in a .glb: what the validator reads
+/// for ACCESSOR_INVALID_FLOAT, used or not.
+fn every_float_accessor(bytes: &[u8]) -> Vec<(usize, Vec<f32>)> {
+    let json = glb_json(bytes);
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as usize;
+    let bin_at = 20 + word(12) + 8;
+    let components = |t: &str| match t {
+        "SCALAR" => 1,
+        "VEC2" => 2,
+        "VEC3" => 3,
+        "VEC4" | "MAT2" => 4,
+        "MAT3" => 9,
+        _ => 16,
+    };
+    let mut out = Vec::new();
+    for (i, a) in json["accessors"].as_array().expect("accessors").iter().enumerate() {
+        let (Some(view), Some(5126)) = (a["bufferView"].as_u64(), a["componentType"].as_u64()) else {
+            continue;
+        };
+        let v = &json["bufferViews"][view as usize];
+        let n = components(a["type"].as_str().expect("type"));
+        let stride = v["byteStride"].as_u64().map_or(4 * n, |s| s as usize);
+        let start = bin_at
+            + v["byteOffset"].as_u64().unwrap_or(0) as usize
+            + a["byteOffset"].as_u64().unwrap_or(0) as usize;
+        let mut floats = Vec::new();
+        for e in 0..a["count"].as_u64().expect("count") as usize {
+            for c in 0..n {
+                let at = start + e * stride + 4 * c;
+                floats.push(f32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")));
+            }
+        }
+        out.push((i, floats));
+    }
+    out
+}
+
+#[test]
+fn a_vrm_s_nan_weights_accessor_is_replaced_not_kept_beside_the_new_one() {
+    let (_guard, dir) = folder("vrm-nan");
+    for name in ["walker-vrm1.vrm", "walker-vrm0.vrm"] {
+        let mut bytes = std::fs::read(format!("{}/tests/fixtures/vrm/{name}", env!("CARGO_MANIFEST_DIR")))
+            .expect("fixture");
+        let json = glb_json(&bytes);
+        // The second weight of vertex 0 of mesh 0's first primitive becomes NaN.
+        let weights =
+            json["meshes"][0]["primitives"][0]["attributes"]["WEIGHTS_0"].as_u64().expect("weights");
+        let accessor = &json["accessors"][weights as usize];
+        let view = &json["bufferViews"][accessor["bufferView"].as_u64().expect("view") as usize];
+        let json_len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+        let at = 20
+            + json_len
+            + 8
+            + view["byteOffset"].as_u64().unwrap_or(0) as usize
+            + accessor["byteOffset"].as_u64().unwrap_or(0) as usize
+            + 4;
+        bytes[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+        let (input, out) = (dir.join(name), dir.join(format!("fixed-{name}")).with_extension("glb"));
+        std::fs::write(&input, &bytes).expect("input");
+        assert!(every_float_accessor(&bytes).iter().any(|(_, f)| f.iter().any(|x| x.is_nan())));
+
+        let run = normalize(&[path_str(&input), "-o", path_str(&out)]);
+        assert!(run.status.success(), "{name}: {}", String::from_utf8_lossy(&run.stderr));
+        let written = std::fs::read(&out).expect("output");
+        for (i, floats) in every_float_accessor(&written) {
+            assert!(
+                floats.iter().all(|x| x.is_finite()),
+                "{name}: accessor {i} still holds a non-finite float"
+            );
+        }
+        // Still the avatar it was.
+        let (before, after) = (glb_json(&bytes), glb_json(&written));
+        assert_eq!(before["extensions"], after["extensions"], "{name}");
+        assert_eq!(before["extensionsUsed"], after["extensionsUsed"], "{name}");
+    }
+}
+
+#[test]
+fn an_old_nan_accessor_kept_for_an_unknown_extension_is_said() {
+    let (_guard, dir) = folder("nan-kept");
+    let input = split_sample(&dir);
+    let mut json: Value = serde_json::from_slice(&std::fs::read(&input).expect("gltf")).expect("JSON");
+    json["extensionsUsed"] = serde_json::json!(["EXT_nobody_knows"]);
+    std::fs::write(&input, serde_json::to_vec(&json).expect("JSON")).expect("gltf");
+    let run = normalize(&[path_str(&input), "-o", path_str(&dir.join("out.glb"))]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    // bad-weights.glb holds one NaN weight (samples/README.md).
+    assert!(stdout.contains("1 old weights accessor with NaN or infinite values is kept unused"), "{stdout}");
+    let written = std::fs::read(dir.join("out.glb")).expect("output");
+    let non_finite =
+        every_float_accessor(&written).iter().filter(|(_, f)| f.iter().any(|x| !x.is_finite())).count();
+    assert_eq!(non_finite, 1);
+}

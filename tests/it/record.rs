@@ -123,3 +123,56 @@ fn an_interrupted_record_never_leaves_out_truncated() {
         super::normalize::assert_interrupted_writes_leave_old_or_complete(&args, &out);
     }
 }
+
+/// A one-node file in `dir` whose clip "long" moves the node over key times 0 and `end`.
+fn long_clip(dir: &std::path::Path, end: f32) -> String {
+    use base64::Engine as _;
+    let mut bytes: Vec<u8> = Vec::new();
+    for v in [0.0f32, end, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0] {
+        bytes.extend(v.to_le_bytes());
+    }
+    let uri = format!(
+        "data:application/octet-stream;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(&bytes)
+    );
+    let doc = serde_json::json!({
+        "asset": {"version": "2.0"},
+        "scenes": [{"nodes": [0]}],
+        "nodes": [{"name": "mover"}],
+        "buffers": [{"byteLength": 32, "uri": uri}],
+        "bufferViews": [{"buffer": 0, "byteLength": 8}, {"buffer": 0, "byteOffset": 8, "byteLength": 24}],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR"},
+            {"bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC3"}
+        ],
+        "animations": [{"name": "long",
+            "samplers": [{"input": 0, "output": 1}],
+            "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}]}]
+    });
+    let path = dir.join(format!("long-{end}.gltf"));
+    std::fs::write(&path, serde_json::to_vec(&doc).unwrap()).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn a_clip_too_long_to_record_is_refused_naming_it_and_a_part_of_it_records() {
+    let (_guard, dir) = folder("long");
+    let out = dir.join("long.cast");
+    for end in [f32::INFINITY, 3e38, 1e8, 1e5] {
+        let file = long_clip(&dir, end);
+        let run = rigscope(&["record", &file, "-o", out.to_str().unwrap()]);
+        assert_eq!(run.code, 2, "{end}: {}", run.stderr);
+        assert!(run.stderr.contains("clip 'long'"), "{end}: {}", run.stderr);
+        assert!(run.stderr.contains("--from and --to"), "{end}: {}", run.stderr);
+        assert!(!out.exists());
+        // One second of it: 15 frames at the default 15 fps.
+        let run = rigscope(&["record", &file, "-o", out.to_str().unwrap(), "--force", "--to", "1"]);
+        assert_eq!(run.code, 0, "{end}: {}", run.stderr);
+        assert!(run.stderr.contains(": 15 frames at 15 fps"), "{end}: {}", run.stderr);
+        std::fs::remove_file(&out).unwrap();
+    }
+    // 1e5 s at 15 fps is 1.5 million frames; the message says so.
+    let run = rigscope(&["record", &long_clip(&dir, 1e5), "-o", out.to_str().unwrap()]);
+    assert!(run.stderr.contains("1500000 frames"), "{}", run.stderr);
+    assert!(run.stderr.contains("(100000 s long)"), "{}", run.stderr);
+}

@@ -698,3 +698,19 @@ fn tmux_shows_the_expressions_of_a_playing_vrma() {
     tmux.wait_for("vrm", &["express.", &line]);
     tmux.run(&["send-keys", "-t", "vrm", "q"]);
 }
+
+#[test]
+fn the_help_names_vrm_avatars_and_vrma_animations() {
+    let viewer = rigscope(&["--help"]);
+    assert_eq!(viewer.code, 0, "{}", viewer.stderr);
+    let file = viewer.stdout.split("[FILE]").nth(2).unwrap_or_default();
+    assert!(file.trim_start().starts_with("A .gltf, .glb or .vrm file"), "{}", viewer.stdout);
+    for command in ["pose", "render", "record", "inspect", "normalize", "fit", "merge", "diff"] {
+        let help = rigscope(&["help", command]).stdout;
+        assert!(help.contains(".vrm"), "{command}: {help}");
+    }
+    for command in ["pose", "render", "record", "fit", "merge"] {
+        let help = rigscope(&["help", command]).stdout;
+        assert!(help.contains(".vrma"), "{command} --anim or LIB does not name .vrma: {help}");
+    }
+}

@@ -112,7 +112,8 @@ pub fn to_sarif(files: &[FileCheck], summary: &Summary) -> Sarif {
 }
 
 pub fn write_sarif(files: &[FileCheck], summary: &Summary, out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &to_sarif(files, summary)).map_err(io::Error::other)?;
+    serde_json::to_writer_pretty(&mut *out, &to_sarif(files, summary))
+        .map_err(crate::report::json_io_error)?;
     writeln!(out)
 }
 

@@ -12,6 +12,9 @@ pub fn write_text(files: &[FileCheck], summary: &Summary, max: usize, out: &mut 
     for f in files {
         writeln!(out, "{}", f.path)?;
         match &f.load_error {
+            Some(message) if f.report.findings.is_empty() => {
+                writeln!(out, "not loaded (RIG_LOAD_FAILED is ignored): {message}")?
+            }
             Some(message) => writeln!(out, "error RIG_LOAD_FAILED: {message}")?,
             None => out.write_all(render_text(&f.report, max).as_bytes())?,
         }

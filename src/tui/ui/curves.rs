@@ -18,7 +18,9 @@ use super::Theme;
 use super::keyframes::{column_of, property_name, value_line};
 use crate::anim::{key_count, sample_channel};
 use crate::rig::{Channel, Property};
+use crate::tui::action::Action;
 use crate::tui::app::App;
+use crate::tui::keymap::BINDINGS;
 
 const COMPONENTS: [&str; 4] = ["x", "y", "z", "w"];
 const COLORS: [Color; 4] = [Color::Red, Color::Green, Color::Blue, Color::Yellow];
@@ -274,15 +276,17 @@ fn label_num(x: f32, decimals: usize, full: bool) -> String {
     if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') { s[1..].to_string() } else { s }
 }
 
-/// "Euler XYZ intrinsic (R = Rx·Ry·Rz) = (12.0°, -3.5°, 90.0°)  E: quaternion"
+/// "Euler XYZ intrinsic (R = Rx·Ry·Rz) = (12.0°, -3.5°, 90.0°)  A: quaternion", the key
+/// as the key table binds it.
 fn euler_line(ch: &Channel, t: f32, full: bool) -> Line<'static> {
+    let key = BINDINGS.iter().find(|b| b.action == Action::ToggleEuler).map_or("?", |b| b.label);
     let mut out = [0.0f32; 4];
     sample_channel(ch, t, &mut out);
     let (x, y, z) = Quat::from_array(out).normalize().to_euler(EULER);
     let deg = |v: f32| format!("{}°", label_num(v.to_degrees(), 2, full));
     Line::from(vec![
         Span::raw(format!("{EULER_LABEL} = ({}, {}, {})", deg(x), deg(y), deg(z))),
-        Span::raw("  E: quaternion"),
+        Span::raw(format!("  {key}: quaternion")),
     ])
 }
 
