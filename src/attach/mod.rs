@@ -10,6 +10,7 @@
 
 pub mod bind;
 pub mod fit;
+pub mod fit_text;
 
 mod load;
 pub mod names;

@@ -1,8 +1,10 @@
-//! `rigscope fit CHARACTER LIB... [--json]`: exit 0 fits, 1 problems, 2 bad input.
+//! `rigscope fit CHARACTER LIB... [--json | --tracks]`: exit 0 fits (notes allowed), 1 problems,
+//! 2 bad input.
 
 use super::args::{AnimArgs, FitArgs};
 use super::output::{self, Failure};
-use crate::attach::fit::{fit, write_text};
+use crate::attach::fit::fit;
+use crate::attach::fit_text::{TextOptions, write_text};
 
 pub fn run(args: &FitArgs) -> Result<u8, Failure> {
     let character = super::load_rig(&args.character)?;
@@ -13,8 +15,12 @@ pub fn run(args: &FitArgs) -> Result<u8, Failure> {
         libs.push((crate::attach::file_label(path), super::load_rig(path)?));
     }
     let report = fit(&character, &libs, &set.options);
-    output::with_stdout(
-        |out| if args.json { output::write_json(&report, out) } else { write_text(&report, out) },
-    )?;
+    output::with_stdout(|out| {
+        if args.json {
+            output::write_json(&report, out)
+        } else {
+            write_text(&report, TextOptions { tracks: args.tracks }, out)
+        }
+    })?;
     Ok(if report.problems > 0 { 1 } else { 0 })
 }

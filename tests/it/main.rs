@@ -21,6 +21,7 @@ mod draco;
 mod engine_runs;
 mod engines;
 mod extensions;
+mod fit_report;
 mod frames;
 mod glb_edit;
 mod golden;

@@ -1,0 +1,132 @@
+//! `fit` and `--anim` as a library of several files meets them: a report that says once what
+//! repeats across clips, the exit code that follows from what is left undriven, warnings for
+//! files without clips, clip names past exporter prefixes, and labels for files that share a
+//! name. Every library is the walker sample with its JSON edited inside the test.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::cli::{rigscope, sample};
+use super::glb_edit::with_json;
+
+fn walker_json() -> Value {
+    let glb = std::fs::read(sample("walker.glb")).expect("walker.glb");
+    serde_json::from_str(&super::glb_edit::json_text(&glb)).expect("json")
+}
+
+/// Writes walker.glb with its JSON changed by `edit` to `path`.
+fn write_variant(path: &Path, edit: impl FnOnce(&mut Value)) {
+    let glb = std::fs::read(sample("walker.glb")).expect("walker.glb");
+    let out = with_json(&glb, |text| {
+        let mut doc: Value = serde_json::from_str(text).expect("json");
+        edit(&mut doc);
+        doc.to_string()
+    });
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).expect("folder");
+    }
+    std::fs::write(path, out).expect("write");
+}
+
+fn node_index(doc: &Value, name: &str) -> usize {
+    doc["nodes"].as_array().expect("nodes").iter().position(|n| n["name"] == name).expect(name)
+}
+
+/// Two weapon-slot nodes the walker lacks, under its hands, each rotated by every clip (with
+/// the hips' rotation keys): two tracks per clip that bind to nothing and drive no vertex.
+fn add_hand_slots(doc: &mut Value) {
+    for (slot, hand) in [("handslot.l", "hand.L"), ("handslot.r", "hand.R")] {
+        let parent = node_index(doc, hand);
+        let nodes = doc["nodes"].as_array_mut().expect("nodes");
+        nodes.push(json!({ "name": slot }));
+        let at = nodes.len() - 1;
+        let children = nodes[parent].as_object_mut().expect("node").entry("children").or_insert(json!([]));
+        children.as_array_mut().expect("children").push(json!(at));
+        for anim in doc["animations"].as_array_mut().expect("animations") {
+            let sampler = anim["channels"]
+                .as_array()
+                .expect("channels")
+                .iter()
+                .find(|c| c["target"]["path"] == "rotation")
+                .expect("a rotation")["sampler"]
+                .clone();
+            anim["channels"]
+                .as_array_mut()
+                .expect("channels")
+                .push(json!({ "sampler": sampler, "target": { "node": at, "path": "rotation" } }));
+        }
+    }
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+#[test]
+fn a_three_file_library_with_weapon_slots_fits_in_a_few_lines_as_a_note() {
+    let (_guard, dir) = super::temp::folder("fit-slots");
+    let clips = walker_json()["animations"].as_array().expect("animations").len();
+    let libs: Vec<PathBuf> =
+        ["general.glb", "movement.glb", "combat.glb"].iter().map(|n| dir.join(n)).collect();
+    for lib in &libs {
+        write_variant(lib, add_hand_slots);
+    }
+    let walker = sample("walker.glb");
+    let mut args = vec!["fit", walker.as_str()];
+    args.extend(libs.iter().map(|p| path_str(p)));
+    let run = rigscope(&args);
+    // The slots move no vertex of the walker: every skinned joint is still driven.
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let lines = run.stdout.lines().count();
+    assert!(lines <= 40, "{lines} lines:\n{}", run.stdout);
+    let grouped = format!(
+        "all {clips} clips: handslot.l, handslot.r (2 tracks) have no node in the character; every skinned joint of the character is still driven"
+    );
+    assert_eq!(run.stdout.matches(&grouped).count(), 3, "{}", run.stdout);
+    assert!(run.stdout.trim_end().ends_with("fits: no problems (3 notes)"), "{}", run.stdout);
+    // Each track is still listed behind --tracks: two per clip per file.
+    args.push("--tracks");
+    let run = rigscope(&args);
+    assert_eq!(run.code, 0);
+    for track in ["handslotl.quaternion: no target node", "handslotr.quaternion: no target node"] {
+        assert_eq!(run.stdout.matches(track).count(), 3 * clips, "{}", run.stdout);
+    }
+}
+
+#[test]
+fn unbound_tracks_that_leave_a_skinned_joint_undriven_or_bind_nothing_exit_1() {
+    let (_guard, dir) = super::temp::folder("fit-undriven");
+    let walker = sample("walker.glb");
+    // Blender's armature prefix on the spine: three.js binds it to nothing, and the walker's
+    // spine (weighted by its mesh) is then moved by no clip.
+    let prefixed = dir.join("prefixed.glb");
+    write_variant(&prefixed, |doc| {
+        let spine = node_index(doc, "spine");
+        doc["nodes"][spine]["name"] = json!("Armature|spine");
+    });
+    let run = rigscope(&["fit", &walker, path_str(&prefixed)]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("Armature|spine (1 track) has no node in the character; 1 skinned joint of the character is left undriven: spine"),
+        "{}",
+        run.stdout
+    );
+    // Nothing binds at all.
+    let foreign = dir.join("foreign.glb");
+    write_variant(&foreign, |doc| {
+        for node in doc["nodes"].as_array_mut().expect("nodes") {
+            if let Some(name) = node["name"].as_str() {
+                node["name"] = json!(format!("other_{name}"));
+            }
+        }
+    });
+    let run = rigscope(&["fit", &walker, path_str(&foreign), "--json"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let doc: Value = serde_json::from_str(&run.stdout).expect("json");
+    let problems = doc["libraries"][0]["problems"].as_array().expect("problems");
+    assert!(
+        problems.iter().any(|p| p.as_str().is_some_and(|p| p.ends_with("nothing binds, so nothing plays"))),
+        "{problems:?}"
+    );
+}
