@@ -48,6 +48,9 @@ pub struct LibraryFit {
     pub summary: Vec<String>,
     /// The findings that make the clips play wrong.
     pub problems: Vec<String>,
+    /// What must be said about the file before anything else (`attach::anim_warnings`: it
+    /// has no clips, ...), each naming it.
+    pub warnings: Vec<String>,
     /// The findings worth knowing that leave the clips playing right: tracks that bind to
     /// nothing while every skinned joint of the character is still driven.
     pub notes: Vec<String>,
@@ -124,18 +127,9 @@ pub fn fit(character: &Rig, libraries: &[(String, Rig)], options: &BindOptions) 
     let libraries: Vec<LibraryFit> = libraries
         .iter()
         .map(|(file, lib)| {
-            if lib.vrma.is_some() && character.vrm.is_some() {
-                return vrma_fit(character, file, lib, &mut animated);
-            }
-            let binding = bind_nodes(character, lib, options);
-            for clip in &threejs_clips(lib) {
-                for ch in &clip.channels {
-                    if let Some(Some((j, _))) = binding.get(ch.node) {
-                        animated[*j] = true;
-                    }
-                }
-            }
-            library_fit(character, file, lib, &binding, options)
+            let mut fit = fit_one(character, file, lib, options, &mut animated);
+            fit.warnings = super::anim_warnings(lib, file);
+            fit
         })
         .collect();
     let unanimated_joints = character
@@ -155,6 +149,28 @@ pub fn fit(character: &Rig, libraries: &[(String, Rig)], options: &BindOptions) 
         problems,
         notes,
     }
+}
+
+/// The fit of one library, marking in `animated` the character nodes its clips move.
+fn fit_one(
+    character: &Rig,
+    file: &str,
+    lib: &Rig,
+    options: &BindOptions,
+    animated: &mut [bool],
+) -> LibraryFit {
+    if lib.vrma.is_some() && character.vrm.is_some() {
+        return vrma_fit(character, file, lib, animated);
+    }
+    let binding = bind_nodes(character, lib, options);
+    for clip in &threejs_clips(lib) {
+        for ch in &clip.channels {
+            if let Some(Some((j, _))) = binding.get(ch.node) {
+                animated[*j] = true;
+            }
+        }
+    }
+    library_fit(character, file, lib, &binding, options)
 }
 
 /// A `.vrma` on a VRM avatar binds through the humanoid (`crate::vrma`): its notes are the
@@ -212,6 +228,7 @@ fn vrma_fit(character: &Rig, file: &str, lib: &Rig, animated: &mut [bool]) -> Li
         translation_scale: None,
         summary,
         problems,
+        warnings: Vec::new(),
         notes: Vec::new(),
         general: Vec::new(),
     }
@@ -333,6 +350,7 @@ pub fn library_fit(
         translation_scale,
         summary: Vec::new(),
         problems: Vec::new(),
+        warnings: Vec::new(),
         notes: Vec::new(),
         general: Vec::new(),
     };

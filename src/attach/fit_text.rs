@@ -57,6 +57,9 @@ fn write_library(lib: &LibraryFit, options: TextOptions, out: &mut dyn Write) ->
             plural(total, "track")
         )?;
     }
+    for w in &lib.warnings {
+        writeln!(out, "  ! warning: {w}")?;
+    }
     if options.tracks {
         write_tracks(lib, out)?;
     } else {

@@ -15,6 +15,7 @@ pub fn run(args: &FitArgs) -> Result<u8, Failure> {
         libs.push((crate::attach::file_label(path), super::load_rig(path)?));
     }
     let report = fit(&character, &libs, &set.options);
+    super::warn_anims(&report.libraries.iter().flat_map(|l| l.warnings.iter().cloned()).collect::<Vec<_>>());
     output::with_stdout(|out| {
         if args.json {
             output::write_json(&report, out)

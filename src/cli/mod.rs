@@ -270,7 +270,17 @@ pub fn add_anims(rig: &mut Rig, anim: &args::AnimArgs) -> Result<(), Failure> {
             rig.source
         )));
     }
-    crate::attach::load_with_anims(rig, &anim_set(anim)?).map_err(|e| Failure::input(e.to_string()))
+    crate::attach::load_with_anims(rig, &anim_set(anim)?).map_err(|e| Failure::input(e.to_string()))?;
+    warn_anims(&rig.anim_warnings);
+    Ok(())
+}
+
+/// Every `--anim` warning on stderr, one a line, before any output (the viewer's go to its
+/// status bar as well, and stay on the terminal after it closes).
+pub fn warn_anims(warnings: &[String]) {
+    for w in warnings {
+        eprintln!("rigscope: warning: {w}");
+    }
 }
 
 /// Loads `path`, or the embedded sample when no path is given.

@@ -142,6 +142,7 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
         vrm,
         vrma,
         attached: Vec::new(),
+        anim_warnings: Vec::new(),
     })
 }
 

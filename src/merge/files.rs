@@ -200,7 +200,7 @@ fn nothing_to_write(libraries: &[LibraryMerge]) -> String {
     let mut why = Vec::new();
     for l in libraries {
         if l.clips.is_empty() && l.not_chosen.is_empty() {
-            why.push(format!("{} has no clips", l.file));
+            why.push(crate::attach::no_clips(&l.file));
         } else if l.clips.is_empty() {
             why.push(format!("--clip chose none of {}'s clips", l.file));
         } else {

@@ -177,9 +177,7 @@ pub fn plan(character: &mut Rig, libraries: &[Library], options: &Options) -> Re
             not_chosen: Vec::new(),
             warnings: Vec::new(),
         };
-        if library.rig.clips.is_empty() {
-            report.warnings.push(format!("{} has no clips", library.label));
-        }
+        report.warnings.extend(crate::attach::anim_warnings(&library.rig, &library.label));
         let stored = StoredKeys::of(&library.rig, &library.raw);
         let library_names = threejs_names(&library.rig);
         let vrma = library.rig.vrma.is_some() && character.vrm.is_some();

@@ -67,6 +67,9 @@ pub struct Rig {
     /// Clips that came from other files (`--anim LIB`), bound to these nodes at load: where
     /// each came from and how each of its channels bound. Empty for a file on its own.
     pub attached: Vec<AttachedClip>,
+    /// What the `--anim` files added nothing for, or less than they seem to, one warning each
+    /// naming the file (`attach::anim_warnings`): every command shows them.
+    pub anim_warnings: Vec<String>,
 }
 
 /// A clip of another file, bound to this rig's nodes by name (see `attach`).

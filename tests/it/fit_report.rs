@@ -130,3 +130,44 @@ fn unbound_tracks_that_leave_a_skinned_joint_undriven_or_bind_nothing_exit_1() {
         "{problems:?}"
     );
 }
+
+/// The walker with its clips removed: a LIB that adds nothing.
+fn without_clips(doc: &mut Value) {
+    let object = doc.as_object_mut().expect("object");
+    object.remove("animations");
+}
+
+#[test]
+fn an_anim_file_without_clips_is_named_everywhere_and_merge_exits_2() {
+    let (_guard, dir) = super::temp::folder("fit-noclips");
+    let empty = dir.join("empty.glb");
+    write_variant(&empty, without_clips);
+    let walker = sample("walker.glb");
+    let warning = "rigscope: warning: empty.glb has no clips: it adds nothing to play";
+    let cast = dir.join("out.cast");
+    for args in [
+        vec!["pose", &walker, "--anim", path_str(&empty), "--time", "0"],
+        vec!["render", &walker, "--anim", path_str(&empty)],
+        vec!["record", &walker, "--anim", path_str(&empty), "-o", path_str(&cast), "--to", "0.1"],
+        vec!["fit", &walker, path_str(&empty)],
+    ] {
+        let run = rigscope(&args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr.matches(warning).count(), 1, "{args:?}: {}", run.stderr);
+    }
+    // fit also says it in its report.
+    let run = rigscope(&["fit", &walker, path_str(&empty)]);
+    assert!(run.stdout.contains("warning: empty.glb has no clips"), "{}", run.stdout);
+    // The viewer's status bar says it on opening.
+    let mut rig = rigscope::import::load(Path::new(&walker)).expect("walker");
+    let set = rigscope::attach::AnimSet { files: vec![empty.clone()], options: Default::default() };
+    rigscope::attach::load_with_anims(&mut rig, &set).expect("binds");
+    let app = rigscope::tui::app::App::new(rig, &rigscope::tui::app::Launch::default());
+    assert_eq!(app.message.as_deref(), Some("empty.glb has no clips: it adds nothing to play"));
+    // merge with nothing left to write: exit 2, naming the file, nothing written.
+    let out = dir.join("merged.glb");
+    let run = rigscope(&["merge", &walker, path_str(&empty), "-o", path_str(&out)]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("empty.glb has no clips: it adds nothing to play"), "{}", run.stderr);
+    assert!(!out.exists());
+}
