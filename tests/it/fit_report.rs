@@ -171,3 +171,65 @@ fn an_anim_file_without_clips_is_named_everywhere_and_merge_exits_2() {
     assert!(run.stderr.contains("empty.glb has no clips: it adds nothing to play"), "{}", run.stderr);
     assert!(!out.exists());
 }
+
+/// The walker's clips named as Blender's exporter names actions: `OBJECT|action`.
+fn blender_names(object: &'static str) -> impl FnOnce(&mut Value) {
+    move |doc: &mut Value| {
+        for anim in doc["animations"].as_array_mut().expect("animations") {
+            let name = anim["name"].as_str().expect("named").to_string();
+            anim["name"] = json!(format!("{object}|{name}"));
+        }
+    }
+}
+
+#[test]
+fn a_clip_name_matches_past_blenders_prefix_when_unique_and_an_unknown_one_gets_a_suggestion() {
+    let (_guard, dir) = super::temp::folder("fit-prefix");
+    let lib = dir.join("lib.glb");
+    write_variant(&lib, blender_names("Armature"));
+    let walker = sample("walker.glb");
+    let chosen = |clip: &str| {
+        let run = rigscope(&[
+            "pose",
+            &walker,
+            "--anim",
+            path_str(&lib),
+            "--clip",
+            clip,
+            "--json",
+            "--no-positions",
+        ]);
+        assert_eq!(run.code, 0, "{clip}: {}", run.stderr);
+        let doc: Value = serde_json::from_str(&run.stdout).expect("json");
+        doc["clip"]["name"].as_str().expect("clip name").to_string()
+    };
+    // `idle`, `Rig_Medium|idle` and the full name are the library's clip (LIB clips first,
+    // as for exact names), not the walker's own `idle`.
+    for key in ["Armature|idle", "idle", "Rig_Medium|idle"] {
+        assert_eq!(chosen(key), "Armature|idle (lib.glb)", "{key}");
+    }
+    assert_eq!(chosen("#1"), "idle");
+    // A near miss: the nearest name, and the clips one a line.
+    let run = rigscope(&["pose", &walker, "--anim", path_str(&lib), "--clip", "idel"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("no clip named or numbered 'idel' (did you mean 'idle'?); the clips are:\n"),
+        "{}",
+        run.stderr
+    );
+    for line in [
+        "\n  0: walk\n",
+        "\n  1: idle\n",
+        "\n  2: Armature|walk (lib.glb)\n",
+        "\n  3: Armature|idle (lib.glb)\n",
+    ] {
+        assert!(run.stderr.contains(line), "{line:?} in {}", run.stderr);
+    }
+    // Two files with the same action past different prefixes: not unique, said so.
+    let other = dir.join("other.glb");
+    write_variant(&other, blender_names("Rig_Medium"));
+    let run =
+        rigscope(&["pose", &walker, "--anim", path_str(&lib), "--anim", path_str(&other), "--clip", "idle"]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(run.stderr.contains("'idle' names 2 clips past their prefix"), "{}", run.stderr);
+}
