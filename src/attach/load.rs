@@ -19,13 +19,38 @@ pub fn file_label(path: &Path) -> String {
     path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 
+/// The labels of `paths` taken together: each file's name, or, where two different paths
+/// share it, the shortest tail of the path that tells them apart (`walk/lib.glb`,
+/// `run/lib.glb`), so that no two files' clips read alike and `--clip` can name either.
+pub fn file_labels(paths: &[PathBuf]) -> Vec<String> {
+    let parts: Vec<Vec<String>> = paths
+        .iter()
+        .map(|p| p.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect())
+        .collect();
+    let tail = |i: usize, k: usize| {
+        let all = &parts[i];
+        all[all.len().saturating_sub(k)..].join("/")
+    };
+    (0..paths.len())
+        .map(|i| {
+            if parts[i].is_empty() {
+                return file_label(&paths[i]);
+            }
+            let clashes = |k: usize| {
+                (0..paths.len()).any(|j| j != i && paths[j] != paths[i] && tail(j, k) == tail(i, k))
+            };
+            let k = (1..parts[i].len()).find(|&k| !clashes(k)).unwrap_or(parts[i].len());
+            if k == 1 { file_label(&paths[i]) } else { tail(i, k) }
+        })
+        .collect()
+}
+
 /// Loads every file of `set` and appends its clips to `character`, in order, and what must
 /// be said about each to `character.anim_warnings`. A file that does not load is an error
 /// naming it.
 pub fn load_with_anims(character: &mut Rig, set: &AnimSet) -> Result<(), ImportError> {
-    for path in &set.files {
+    for (path, label) in set.files.iter().zip(file_labels(&set.files)) {
         let source = crate::import::load(path)?;
-        let label = file_label(path);
         character.anim_warnings.extend(anim_warnings(&source, &label));
         attach(character, &source, &label, &set.options);
     }
@@ -46,4 +71,22 @@ pub fn anim_warnings(source: &Rig, label: &str) -> Vec<String> {
 /// "LIB has no clips: it adds nothing".
 pub fn no_clips(label: &str) -> String {
     format!("{label} has no clips: it adds nothing to play")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_sharing_a_name_are_told_apart_by_the_shortest_tail() {
+        let paths: Vec<PathBuf> =
+            ["a/walk/lib.glb", "b/run/lib.glb", "c/run/lib.glb", "idle.glb", "a/walk/lib.glb", "lib.glb"]
+                .iter()
+                .map(PathBuf::from)
+                .collect();
+        assert_eq!(
+            file_labels(&paths),
+            ["walk/lib.glb", "b/run/lib.glb", "c/run/lib.glb", "idle.glb", "walk/lib.glb", "lib.glb"]
+        );
+    }
 }

@@ -18,7 +18,7 @@ pub mod retarget;
 pub mod rules;
 
 pub use bind::{BindMode, BindOptions};
-pub use load::{AnimSet, anim_warnings, file_label, load_with_anims, no_clips};
+pub use load::{AnimSet, anim_warnings, file_label, file_labels, load_with_anims, no_clips};
 pub use rules::NameMap;
 
 use crate::rig::{AttachedClip, BoundChannel, Clip, Rig};

@@ -11,8 +11,8 @@ pub fn run(args: &FitArgs) -> Result<u8, Failure> {
     let anim = AnimArgs { anims: args.libs.clone(), binding: args.binding.clone() };
     let set = super::anim_set(&anim)?;
     let mut libs = Vec::new();
-    for path in &set.files {
-        libs.push((crate::attach::file_label(path), super::load_rig(path)?));
+    for (path, label) in set.files.iter().zip(crate::attach::file_labels(&set.files)) {
+        libs.push((label, super::load_rig(path)?));
     }
     let report = fit(&character, &libs, &set.options);
     super::warn_anims(&report.libraries.iter().flat_map(|l| l.warnings.iter().cloned()).collect::<Vec<_>>());

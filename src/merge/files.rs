@@ -83,9 +83,8 @@ pub fn run(request: &Request) -> Result<MergeReport, String> {
 
     let (mut character, character_raw) = read(&request.character)?;
     let mut libraries = Vec::with_capacity(request.libraries.len());
-    for path in &request.libraries {
+    for (path, label) in request.libraries.iter().zip(crate::attach::file_labels(&request.libraries)) {
         let (rig, raw) = read(path)?;
-        let label = crate::attach::file_label(path);
         let stem = path.file_stem().map_or_else(|| label.clone(), |s| s.to_string_lossy().into_owned());
         libraries.push((path, Library { label, stem, rig, raw }));
     }

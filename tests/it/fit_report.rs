@@ -233,3 +233,41 @@ fn a_clip_name_matches_past_blenders_prefix_when_unique_and_an_unknown_one_gets_
     assert_eq!(run.code, 2, "{}", run.stdout);
     assert!(run.stderr.contains("'idle' names 2 clips past their prefix"), "{}", run.stderr);
 }
+
+#[test]
+fn two_libs_of_one_file_name_get_labels_that_tell_them_apart() {
+    let (_guard, dir) = super::temp::folder("fit-labels");
+    let (walk, run) = (dir.join("walk").join("lib.glb"), dir.join("run").join("lib.glb"));
+    write_variant(&walk, |_| {});
+    write_variant(&run, |_| {});
+    let walker = sample("walker.glb");
+    let pose = |clip: &str| {
+        let out = rigscope(&[
+            "pose",
+            &walker,
+            "--anim",
+            path_str(&walk),
+            "--anim",
+            path_str(&run),
+            "--clip",
+            clip,
+            "--json",
+            "--no-positions",
+        ]);
+        assert_eq!(out.code, 0, "{clip}: {}", out.stderr);
+        let doc: Value = serde_json::from_str(&out.stdout).expect("json");
+        (
+            doc["clip"]["index"].as_u64().expect("index"),
+            doc["clip"]["name"].as_str().expect("name").to_string(),
+        )
+    };
+    // The walker's own two clips come first, then each LIB's two, in the order given.
+    assert_eq!(pose("walk (walk/lib.glb)"), (2, "walk (walk/lib.glb)".to_string()));
+    assert_eq!(pose("walk (run/lib.glb)"), (4, "walk (run/lib.glb)".to_string()));
+    let fit = rigscope(&["fit", &walker, path_str(&walk), path_str(&run)]);
+    assert!(
+        fit.stdout.contains("\nwith walk/lib.glb: ") && fit.stdout.contains("\nwith run/lib.glb: "),
+        "{}",
+        fit.stdout
+    );
+}
