@@ -271,3 +271,34 @@ fn two_libs_of_one_file_name_get_labels_that_tell_them_apart() {
         fit.stdout
     );
 }
+
+fn vrm_fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/vrm/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The VRM 1.0 walker whose `happy` binds no morph target: the walk's happy track binds to
+/// it, and moves nothing.
+#[test]
+fn an_expression_track_on_an_expression_that_drives_nothing_is_said_so() {
+    let (_guard, dir) = super::temp::folder("fit-inert");
+    let avatar = dir.join("avatar.vrm");
+    let glb = std::fs::read(vrm_fixture("walker-vrm1.vrm")).expect("fixture");
+    let edited = with_json(&glb, |text| {
+        let mut doc: Value = serde_json::from_str(text).expect("json");
+        doc["extensions"]["VRMC_vrm"]["expressions"]["preset"]["happy"]["morphTargetBinds"] = json!([]);
+        doc.to_string()
+    });
+    std::fs::write(&avatar, edited).expect("write");
+    let run = rigscope(&["fit", path_str(&avatar), &vrm_fixture("walker-walk.vrma")]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("1 of 2 expression tracks (1 more bound to an expression that drives nothing)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("expression happy: its track binds, but the avatar's happy drives nothing"),
+        "{}",
+        run.stdout
+    );
+}
