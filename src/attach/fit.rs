@@ -27,6 +27,9 @@ pub struct FitReport {
     pub format_version: u32,
     pub character: String,
     pub libraries: Vec<LibraryFit>,
+    /// What is wrong with the character itself for playing clips: its VRM humanoid mapping
+    /// failing `check` (errors), which `.vrma` clips bind through. Each is a problem.
+    pub character_problems: Vec<String>,
     /// Joints of the character's skins that no clip of any library animates.
     pub unanimated_joints: Vec<String>,
     /// How many problems (each listed in a library's `problems`): exit 1 when any.
@@ -139,16 +142,44 @@ pub fn fit(character: &Rig, libraries: &[(String, Rig)], options: &BindOptions) 
         .filter(|(n, j)| **j && !animated[*n])
         .map(|(n, _)| character.node_label(n))
         .collect();
-    let problems = libraries.iter().map(|l| l.problems.len()).sum();
+    let character_problems = humanoid_problems(character);
+    let problems = character_problems.len() + libraries.iter().map(|l| l.problems.len()).sum::<usize>();
     let notes = libraries.iter().map(|l| l.notes.len()).sum();
     FitReport {
         format_version: 2,
         character: character.source.clone(),
+        character_problems,
         libraries,
         unanimated_joints,
         problems,
         notes,
     }
+}
+
+/// The character's VRM humanoid mapping errors as `check` finds them, in one sentence: what a
+/// `.vrma` binds through is then not the body it names.
+fn humanoid_problems(character: &Rig) -> Vec<String> {
+    let errors: Vec<crate::diagnose::Finding> = crate::diagnose::humanoid_findings(character)
+        .into_iter()
+        .filter(|f| f.severity == crate::rig::Severity::Error)
+        .collect();
+    let Some(first) = errors.first() else { return Vec::new() };
+    let mut codes: Vec<(&str, usize)> = Vec::new();
+    for f in &errors {
+        match codes.iter_mut().find(|(c, _)| *c == f.code) {
+            Some((_, n)) => *n += 1,
+            None => codes.push((f.code, 1)),
+        }
+    }
+    let codes: Vec<String> = codes.iter().map(|(c, n)| format!("{c} x{n}")).collect();
+    vec![format!(
+        "the character's VRM humanoid mapping fails check with {} {} ({}), so clips bound through it play on the wrong bones; first: {} (`rigscope check {}` lists them)",
+        errors.len(),
+        crate::report::inspect::plural(errors.len(), "error"),
+        codes.join(", "),
+        first.message,
+        character.source
+    )]
 }
 
 /// The fit of one library, marking in `animated` the character nodes its clips move.

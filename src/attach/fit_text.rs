@@ -16,6 +16,9 @@ pub struct TextOptions {
 /// The report for people.
 pub fn write_text(report: &FitReport, options: TextOptions, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "{}", report.character)?;
+    for problem in &report.character_problems {
+        writeln!(out, "  - {problem}")?;
+    }
     for lib in &report.libraries {
         write_library(lib, options, out)?;
     }

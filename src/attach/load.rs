@@ -58,12 +58,17 @@ pub fn load_with_anims(character: &mut Rig, set: &AnimSet) -> Result<(), ImportE
 }
 
 /// What a user must be told about LIB `source` (labelled `label`) before its clips play, each
-/// sentence naming it: that it has no clips, so it adds nothing. `pose`, `render`, `record`,
-/// the viewer, `fit` and `merge` all say these words.
+/// sentence naming it: that it has no clips, so it adds nothing; for a `.vrma`, every part of
+/// its `VRMC_vrm_animation` that import left out (`RIG_VRM_INVALID`), whose tracks then play
+/// nothing. `pose`, `render`, `record`, the viewer, `fit` and `merge` all say these words.
 pub fn anim_warnings(source: &Rig, label: &str) -> Vec<String> {
     let mut out = Vec::new();
     if source.clips.is_empty() {
         out.push(no_clips(label));
+    }
+    if source.vrma.is_some() {
+        let left_out = source.findings.iter().filter(|f| f.code == crate::import::VRM_INVALID);
+        out.extend(left_out.map(|f| format!("{label}: {}: {} ({})", f.pointer, f.message, f.code)));
     }
     out
 }

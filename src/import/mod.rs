@@ -43,6 +43,7 @@ use findings::Findings;
 pub(crate) use buffers::contained_path;
 pub use external::external_files;
 pub use raw::{ExternalImage, RawAsset, load_raw_bytes, load_raw_bytes_keeping_draco};
+pub(crate) use vrm::INVALID as VRM_INVALID;
 
 /// A file that cannot be loaded; `Display` reads `FILE: what is wrong`.
 #[derive(Debug, thiserror::Error)]

@@ -302,3 +302,72 @@ fn an_expression_track_on_an_expression_that_drives_nothing_is_said_so() {
         run.stdout
     );
 }
+
+/// A copy of VRM fixture `name` in `dir` with its JSON changed by `edit`.
+fn vrm_variant(dir: &Path, name: &str, edit: impl FnOnce(&mut Value)) -> PathBuf {
+    let glb = std::fs::read(vrm_fixture(name)).expect("fixture");
+    let edited = with_json(&glb, |text| {
+        let mut doc: Value = serde_json::from_str(text).expect("json");
+        edit(&mut doc);
+        doc.to_string()
+    });
+    let path = dir.join(format!("edited-{name}"));
+    std::fs::write(&path, edited).expect("write");
+    path
+}
+
+#[test]
+fn fit_fails_on_an_avatar_whose_humanoid_mapping_fails_check() {
+    let (_guard, dir) = super::temp::folder("fit-humanoid");
+    // Every humanoid bone on node 0.
+    let avatar = vrm_variant(&dir, "walker-vrm1.vrm", |doc| {
+        let bones = doc["extensions"]["VRMC_vrm"]["humanoid"]["humanBones"].as_object_mut().expect("bones");
+        for entry in bones.values_mut() {
+            entry["node"] = json!(0);
+        }
+    });
+    let check = rigscope(&["check", path_str(&avatar)]);
+    assert_eq!(check.code, 1, "{}", check.stdout);
+    let run = rigscope(&["fit", path_str(&avatar), &vrm_fixture("walker-walk.vrma")]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("the character's VRM humanoid mapping fails check with "), "{}", run.stdout);
+    assert!(run.stdout.contains("RIG_VRM_NODE_MAPPED_TWICE"), "{}", run.stdout);
+}
+
+#[test]
+fn a_vrma_whose_extension_is_not_an_object_or_names_a_missing_node_is_named_by_fit_and_pose() {
+    let (_guard, dir) = super::temp::folder("fit-vrma");
+    let avatar = vrm_fixture("walker-vrm1.vrm");
+    let not_object =
+        vrm_variant(&dir, "walker-walk.vrma", |doc| doc["extensions"]["VRMC_vrm_animation"] = json!(5));
+    let expected = "edited-walker-walk.vrma: /extensions/VRMC_vrm_animation: is not an object; the animation's humanoid, expressions and lookAt are ignored (RIG_VRM_INVALID)";
+    for args in [
+        vec!["fit", &avatar, path_str(&not_object)],
+        vec!["pose", &avatar, "--anim", path_str(&not_object), "--time", "0"],
+    ] {
+        let run = rigscope(&args);
+        assert!(run.stderr.contains(&format!("rigscope: warning: {expected}")), "{args:?}: {}", run.stderr);
+    }
+    let bones_not_object = vrm_variant(&dir, "walker-walk.vrma", |doc| {
+        doc["extensions"]["VRMC_vrm_animation"]["humanoid"]["humanBones"] = json!([1, 2]);
+    });
+    let run = rigscope(&["fit", &avatar, path_str(&bones_not_object)]);
+    assert!(
+        run.stderr
+            .contains("/extensions/VRMC_vrm_animation/humanoid/humanBones: humanBones is not an object"),
+        "{}",
+        run.stderr
+    );
+    // hips on a node the file lacks: the hips tracks drop, and fit and pose say why.
+    let missing = vrm_variant(&dir, "walker-walk.vrma", |doc| {
+        doc["extensions"]["VRMC_vrm_animation"]["humanoid"]["humanBones"]["hips"]["node"] = json!(999);
+    });
+    let words = "edited-walker-walk.vrma: /extensions/VRMC_vrm_animation/humanoid/humanBones/hips/node: not a node of the file; entry ignored (RIG_VRM_INVALID)";
+    for args in [
+        vec!["fit", &avatar, path_str(&missing)],
+        vec!["pose", &avatar, "--anim", path_str(&missing), "--time", "0"],
+    ] {
+        let run = rigscope(&args);
+        assert!(run.stderr.contains(words), "{args:?}: {}", run.stderr);
+    }
+}
