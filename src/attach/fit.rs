@@ -30,6 +30,9 @@ pub struct FitReport {
     /// What is wrong with the character itself for playing clips: its VRM humanoid mapping
     /// failing `check` (errors), which `.vrma` clips bind through. Each is a problem.
     pub character_problems: Vec<String>,
+    /// The `--map` lines that contradict an earlier one or bind nothing, each with its line
+    /// number (`attach::map_use`); filled by the caller, which has the map file's name.
+    pub map_lines: Vec<String>,
     /// Joints of the character's skins that no clip of any library animates.
     pub unanimated_joints: Vec<String>,
     /// How many problems (each listed in a library's `problems`): exit 1 when any.
@@ -149,6 +152,7 @@ pub fn fit(character: &Rig, libraries: &[(String, Rig)], options: &BindOptions) 
         format_version: 2,
         character: character.source.clone(),
         character_problems,
+        map_lines: Vec::new(),
         libraries,
         unanimated_joints,
         problems,

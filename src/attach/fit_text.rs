@@ -19,6 +19,9 @@ pub fn write_text(report: &FitReport, options: TextOptions, out: &mut dyn Write)
     for problem in &report.character_problems {
         writeln!(out, "  - {problem}")?;
     }
+    for line in &report.map_lines {
+        writeln!(out, "  ! warning: {line}")?;
+    }
     for lib in &report.libraries {
         write_library(lib, options, out)?;
     }

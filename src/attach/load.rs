@@ -49,10 +49,18 @@ pub fn file_labels(paths: &[PathBuf]) -> Vec<String> {
 /// be said about each to `character.anim_warnings`. A file that does not load is an error
 /// naming it.
 pub fn load_with_anims(character: &mut Rig, set: &AnimSet) -> Result<(), ImportError> {
+    let mut map_use = set.options.map.as_ref().map(super::map_use::MapUse::new);
     for (path, label) in set.files.iter().zip(file_labels(&set.files)) {
         let source = crate::import::load(path)?;
         character.anim_warnings.extend(anim_warnings(&source, &label));
+        if let (Some(used), Some(map)) = (&mut map_use, &set.options.map) {
+            used.see(map, &source);
+        }
         attach(character, &source, &label, &set.options);
+    }
+    if let (Some(used), Some(map)) = (&map_use, &set.options.map) {
+        let warnings = used.warnings(map, character);
+        character.anim_warnings.extend(warnings);
     }
     Ok(())
 }

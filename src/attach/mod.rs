@@ -13,6 +13,7 @@ pub mod fit;
 pub mod fit_text;
 
 mod load;
+pub mod map_use;
 pub mod names;
 pub mod retarget;
 pub mod rules;

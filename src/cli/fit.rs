@@ -14,7 +14,15 @@ pub fn run(args: &FitArgs) -> Result<u8, Failure> {
     for (path, label) in set.files.iter().zip(crate::attach::file_labels(&set.files)) {
         libs.push((label, super::load_rig(path)?));
     }
-    let report = fit(&character, &libs, &set.options);
+    let mut report = fit(&character, &libs, &set.options);
+    if let Some(map) = &set.options.map {
+        let mut used = crate::attach::map_use::MapUse::new(map);
+        for (_, lib) in &libs {
+            used.see(map, lib);
+        }
+        report.map_lines = used.warnings(map, &character);
+    }
+    super::warn_anims(&report.map_lines);
     super::warn_anims(&report.libraries.iter().flat_map(|l| l.warnings.iter().cloned()).collect::<Vec<_>>());
     output::with_stdout(|out| {
         if args.json {

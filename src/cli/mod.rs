@@ -236,8 +236,9 @@ pub fn anim_set(args: &args::AnimArgs) -> Result<crate::attach::AnimSet, Failure
             let shown = path.display();
             let text = std::fs::read_to_string(path)
                 .map_err(|e| Failure::input(format!("{shown}: cannot read the name map: {e}")))?;
-            let map =
+            let mut map =
                 crate::attach::NameMap::parse(&text).map_err(|e| Failure::input(format!("{shown}: {e}")))?;
+            map.file = shown.to_string();
             Some(map)
         }
     };

@@ -371,3 +371,47 @@ fn a_vrma_whose_extension_is_not_an_object_or_names_a_missing_node_is_named_by_f
         assert!(run.stderr.contains(words), "{args:?}: {}", run.stderr);
     }
 }
+
+#[test]
+fn a_map_reports_every_unused_and_conflicting_line_and_quotes_a_name_with_a_hash() {
+    let (_guard, dir) = super::temp::folder("fit-map");
+    let lib = dir.join("lib.glb");
+    write_variant(&lib, |doc| {
+        let spine = node_index(doc, "spine");
+        doc["nodes"][spine]["name"] = json!("spine #2");
+    });
+    let map = dir.join("names.txt");
+    let text = "\u{feff}\"spine #2\" spine\nhipz hips # a typo\n\"spine #2\" chest\n\nhips nosuch\n";
+    std::fs::write(&map, text).expect("map");
+    let walker = sample("walker.glb");
+    let run = rigscope(&["fit", &walker, path_str(&lib), "--map", path_str(&map), "--json"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let doc: Value = serde_json::from_str(&run.stdout).expect("json");
+    let bound = doc["libraries"][0]["clips"][0]["bound"].as_array().expect("bound");
+    assert!(bound.iter().any(|b| b["node"] == "spine" && b["how"] == "map"), "{bound:?}");
+    let shown = path_str(&map);
+    let expected = [
+        format!(
+            "{shown}: line 3 maps 'spine #2' to 'chest', but line 1 already maps it to 'spine'; line 1 is kept"
+        ),
+        format!("{shown} line 2: no node of the --anim files is named 'hipz'; the line binds nothing"),
+        format!("{shown} line 5: the character has no node named 'nosuch'; the line binds nothing"),
+    ];
+    assert_eq!(doc["map_lines"], json!(expected));
+    // pose says the same on stderr, once each.
+    let pose = rigscope(&["pose", &walker, "--anim", path_str(&lib), "--map", path_str(&map), "--time", "0"]);
+    assert_eq!(pose.code, 0, "{}", pose.stderr);
+    for line in &expected {
+        assert_eq!(
+            pose.stderr.matches(&format!("rigscope: warning: {line}\n")).count(),
+            1,
+            "{}",
+            pose.stderr
+        );
+    }
+    // An unclosed quote is an error naming the file and the line.
+    std::fs::write(&map, "hips hips\n\"spine #2 spine\n").expect("map");
+    let run = rigscope(&["fit", &walker, path_str(&lib), "--map", path_str(&map)]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains(&format!("{shown}: line 2: a quoted name is not closed")), "{}", run.stderr);
+}
