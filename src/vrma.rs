@@ -46,9 +46,13 @@ pub struct VrmaCounts {
     /// translation of bones the avatar has).
     pub humanoid_tracks: usize,
     pub humanoid_bound: usize,
-    /// Expression tracks, and how many drive an avatar expression.
+    /// Expression tracks, and how many drive an avatar expression that moves something (binds
+    /// a morph target the avatar has, with a weight).
     pub expression_tracks: usize,
     pub expressions_bound: usize,
+    /// Expression tracks bound to an avatar expression that drives nothing (no morph target
+    /// bind that reaches one): they play, and nothing moves.
+    pub expressions_inert: usize,
     /// Whether the clip has a gaze track, and whether it plays (the avatar has a lookAt).
     pub look_at_track: bool,
     pub look_at_played: bool,
@@ -62,8 +66,12 @@ impl VrmaCounts {
             (true, true) => "lookAt played",
             (true, false) => "lookAt not played (the avatar has none)",
         };
+        let inert = match self.expressions_inert {
+            0 => String::new(),
+            n => format!(" ({n} more bound to an expression that drives nothing)"),
+        };
         format!(
-            "{} of {} humanoid tracks bind, {} of {} expression tracks, {look_at}",
+            "{} of {} humanoid tracks bind, {} of {} expression tracks{inert}, {look_at}",
             self.humanoid_bound, self.humanoid_tracks, self.expressions_bound, self.expression_tracks
         )
     }
@@ -220,7 +228,9 @@ pub fn bind(avatar: &Rig, anim: &Rig, clip: usize) -> Result<VrmaClip, VrmaError
     };
     counts.expression_tracks =
         map.expressions.iter().filter(|(_, _, n)| track_on(*n, Property::Translation)).count();
-    counts.expressions_bound = play.expressions.iter().filter(|e| e.track.is_some()).count();
+    let bound = play.expressions.iter().filter(|e| e.track.is_some());
+    counts.expressions_inert = bound.clone().filter(|e| !drives_something(avatar, e)).count();
+    counts.expressions_bound = bound.count() - counts.expressions_inert;
     counts.look_at_track = map.look_at.is_some_and(|n| track_on(n, Property::Rotation));
     counts.look_at_played = play.gaze.is_some();
     if vrm.spring_bones {
@@ -281,6 +291,11 @@ fn played_expressions(
         };
         match out.iter_mut().rev().find(|e| e.name == *name) {
             Some(e) => {
+                if !drives_something(avatar, e) {
+                    notes.push(format!(
+                        "expression {name}: its track binds, but the avatar's {name} drives nothing (it binds no morph target the avatar has), so nothing moves"
+                    ));
+                }
                 if track.interpolation != Interpolation::Linear {
                     notes.push(format!(
                         "expression {name}: a {} track, played as the file says; three-vrm plays it LINEAR",
@@ -293,6 +308,15 @@ fn played_expressions(
         }
     }
     out
+}
+
+/// Whether expression `e` moves anything: one of its binds reaches a morph target of the
+/// mesh its node draws, with a weight other than 0.
+fn drives_something(avatar: &Rig, e: &PlayedExpression) -> bool {
+    e.binds.iter().any(|&(node, target, weight)| {
+        let mesh = avatar.nodes.get(node).and_then(|n| n.mesh).and_then(|m| avatar.meshes.get(m));
+        weight != 0.0 && mesh.is_some_and(|m| target < m.default_weights.len())
+    })
 }
 
 /// The gaze track and the avatar's lookAt (three-vrm adds the track only when the avatar has

@@ -2,9 +2,7 @@
 //! them. Which tracks bind and by which rule, which bind to nothing (exactly the tracks
 //! three.js warns "No target node found for track" about), which character joints no clip
 //! moves, how each bound joint's rest differs, the scale of the two rigs, and root motion.
-//! Pure: the caller loads the files and prints the report (`write_text`, or serde).
-
-use std::io::{self, Write};
+//! Pure: the caller loads the files and prints the report (`fit_text::write_text`, or serde).
 
 use glam::{Quat, Vec3};
 use serde::Serialize;
@@ -14,12 +12,13 @@ use super::bind::{
 };
 use super::names::threejs_names;
 use super::retarget::world_rest_matrices;
+use super::rules::LOOSE_RULES;
 use crate::rig::{Property, Rig};
 
 /// A rest rotation difference above this is a problem when clips play raw.
 pub const REST_ANGLE_PROBLEM_DEGREES: f32 = 10.0;
 /// Rest differences below this are export noise, not worth a line.
-const REST_ANGLE_SHOWN_DEGREES: f32 = 1.0;
+pub(super) const REST_ANGLE_SHOWN_DEGREES: f32 = 1.0;
 /// A typical translation ratio beyond this factor (either way) is a scale mismatch.
 const SCALE_PROBLEM: f32 = 3.0;
 
@@ -28,10 +27,18 @@ pub struct FitReport {
     pub format_version: u32,
     pub character: String,
     pub libraries: Vec<LibraryFit>,
+    /// What is wrong with the character itself for playing clips: its VRM humanoid mapping
+    /// failing `check` (errors), which `.vrma` clips bind through. Each is a problem.
+    pub character_problems: Vec<String>,
+    /// The `--map` lines that contradict an earlier one or bind nothing, each with its line
+    /// number (`attach::map_use`); filled by the caller, which has the map file's name.
+    pub map_lines: Vec<String>,
     /// Joints of the character's skins that no clip of any library animates.
     pub unanimated_joints: Vec<String>,
     /// How many problems (each listed in a library's `problems`): exit 1 when any.
     pub problems: usize,
+    /// How many notes (each listed in a library's `notes`): worth knowing, harmless.
+    pub notes: usize,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -47,6 +54,12 @@ pub struct LibraryFit {
     pub summary: Vec<String>,
     /// The findings that make the clips play wrong.
     pub problems: Vec<String>,
+    /// What must be said about the file before anything else (`attach::anim_warnings`: it
+    /// has no clips, ...), each naming it.
+    pub warnings: Vec<String>,
+    /// The findings worth knowing that leave the clips playing right: tracks that bind to
+    /// nothing while every skinned joint of the character is still driven.
+    pub notes: Vec<String>,
     /// The sentences about the file as a whole (rest poses, scale; also in `summary`).
     #[serde(skip)]
     pub general: Vec<String>,
@@ -59,6 +72,14 @@ pub struct ClipFit {
     pub bound: Vec<BoundTrack>,
     /// Track names three.js binds to nothing (`mixamorigHips.quaternion`), once each, in order.
     pub unbound: Vec<String>,
+    /// The skinned joints (joints some vertex weights) its unbound tracks leave undriven: a
+    /// character joint no bound track moves, named like an unbound node (as `--bind loose`
+    /// compares names), or an unbound library node its own mesh weights. Empty: the unbound
+    /// tracks move nothing that is drawn (a weapon slot), which is a note, not a problem.
+    pub undriven_joints: Vec<String>,
+    /// The library nodes of `unbound`, once each, in order.
+    #[serde(skip)]
+    pub unbound_nodes: Vec<String>,
     pub root_motion: Option<RootMotion>,
     /// A `.vrma` clip on a VRM avatar binds through the humanoid, not by node name: how much
     /// of it binds (`bound` and `unbound` are then empty). Absent for other libraries.
@@ -93,14 +114,17 @@ pub struct JointRest {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct RootMotion {
-    /// The library node whose translation carries it (the topmost animated translation).
+    /// The library node whose translation carries it: its hips (by VRM mapping or name) when
+    /// they are bound and their translation animated, else the topmost such bound node.
     pub joint: String,
     /// The axis it travels most along, with its sign: `+Z`.
     pub axis: String,
-    /// First key to last along that axis, in the library's units.
-    pub distance: f32,
-    /// Whether the distance counts as travel (more than a tenth of the joint's rest height).
-    pub travels: bool,
+    /// First key to last along that axis, in the library's world units (the translation
+    /// taken through its parent's rest world matrix); `null` when a key is not a finite number.
+    pub distance: Option<f32>,
+    /// Whether the distance counts as travel (more than a tenth of the joint's rest world
+    /// height); `null` when the distance cannot be measured.
+    pub travels: Option<bool>,
 }
 
 /// The fit of every library on `character`.
@@ -109,18 +133,9 @@ pub fn fit(character: &Rig, libraries: &[(String, Rig)], options: &BindOptions) 
     let libraries: Vec<LibraryFit> = libraries
         .iter()
         .map(|(file, lib)| {
-            if lib.vrma.is_some() && character.vrm.is_some() {
-                return vrma_fit(character, file, lib, &mut animated);
-            }
-            let binding = bind_nodes(character, lib, options);
-            for clip in &threejs_clips(lib) {
-                for ch in &clip.channels {
-                    if let Some(Some((j, _))) = binding.get(ch.node) {
-                        animated[*j] = true;
-                    }
-                }
-            }
-            library_fit(character, file, lib, &binding, options)
+            let mut fit = fit_one(character, file, lib, options, &mut animated);
+            fit.warnings = super::anim_warnings(lib, file);
+            fit
         })
         .collect();
     let unanimated_joints = character
@@ -130,14 +145,67 @@ pub fn fit(character: &Rig, libraries: &[(String, Rig)], options: &BindOptions) 
         .filter(|(n, j)| **j && !animated[*n])
         .map(|(n, _)| character.node_label(n))
         .collect();
-    let problems = libraries.iter().map(|l| l.problems.len()).sum();
+    let character_problems = humanoid_problems(character);
+    let problems = character_problems.len() + libraries.iter().map(|l| l.problems.len()).sum::<usize>();
+    let notes = libraries.iter().map(|l| l.notes.len()).sum();
     FitReport {
-        format_version: 1,
+        format_version: 2,
         character: character.source.clone(),
+        character_problems,
+        map_lines: Vec::new(),
         libraries,
         unanimated_joints,
         problems,
+        notes,
     }
+}
+
+/// The character's VRM humanoid mapping errors as `check` finds them, in one sentence: what a
+/// `.vrma` binds through is then not the body it names.
+fn humanoid_problems(character: &Rig) -> Vec<String> {
+    let errors: Vec<crate::diagnose::Finding> = crate::diagnose::humanoid_findings(character)
+        .into_iter()
+        .filter(|f| f.severity == crate::rig::Severity::Error)
+        .collect();
+    let Some(first) = errors.first() else { return Vec::new() };
+    let mut codes: Vec<(&str, usize)> = Vec::new();
+    for f in &errors {
+        match codes.iter_mut().find(|(c, _)| *c == f.code) {
+            Some((_, n)) => *n += 1,
+            None => codes.push((f.code, 1)),
+        }
+    }
+    let codes: Vec<String> = codes.iter().map(|(c, n)| format!("{c} x{n}")).collect();
+    vec![format!(
+        "the character's VRM humanoid mapping fails check with {} {} ({}), so clips bound through it play on the wrong bones; first: {} (`rigscope check {}` lists them)",
+        errors.len(),
+        crate::report::inspect::plural(errors.len(), "error"),
+        codes.join(", "),
+        first.message,
+        character.source
+    )]
+}
+
+/// The fit of one library, marking in `animated` the character nodes its clips move.
+fn fit_one(
+    character: &Rig,
+    file: &str,
+    lib: &Rig,
+    options: &BindOptions,
+    animated: &mut [bool],
+) -> LibraryFit {
+    if lib.vrma.is_some() && character.vrm.is_some() {
+        return vrma_fit(character, file, lib, animated);
+    }
+    let binding = bind_nodes(character, lib, options);
+    for clip in &threejs_clips(lib) {
+        for ch in &clip.channels {
+            if let Some(Some((j, _))) = binding.get(ch.node) {
+                animated[*j] = true;
+            }
+        }
+    }
+    library_fit(character, file, lib, &binding, options)
 }
 
 /// A `.vrma` on a VRM avatar binds through the humanoid (`crate::vrma`): its notes are the
@@ -146,6 +214,9 @@ fn vrma_fit(character: &Rig, file: &str, lib: &Rig, animated: &mut [bool]) -> Li
     let mut clips = Vec::new();
     let mut summary = Vec::new();
     let mut problems = Vec::new();
+    let world = world_rest_matrices(lib);
+    let bones: Vec<usize> = lib.vrma.iter().flat_map(|m| m.bones.iter().map(|&(_, n)| n)).collect();
+    let hips = lib.vrma.as_ref().and_then(|m| m.bones.iter().find(|(b, _)| b == "hips")).map(|&(_, n)| n);
     for (i, clip) in lib.clips.iter().enumerate() {
         let name = clip.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{i}"));
         let mut counts = None;
@@ -177,11 +248,14 @@ fn vrma_fit(character: &Rig, file: &str, lib: &Rig, animated: &mut [bool]) -> Li
             name,
             bound: Vec::new(),
             unbound: Vec::new(),
-            root_motion: None,
+            undriven_joints: Vec::new(),
+            unbound_nodes: Vec::new(),
+            root_motion: root_motion(lib, clip, &|n| bones.contains(&n), hips, &world),
             vrm: counts,
             summary: notes,
         });
     }
+    summary.extend(root_motion_line(&clips));
     LibraryFit {
         file: file.to_string(),
         clips,
@@ -189,6 +263,8 @@ fn vrma_fit(character: &Rig, file: &str, lib: &Rig, animated: &mut [bool]) -> Li
         translation_scale: None,
         summary,
         problems,
+        warnings: Vec::new(),
+        notes: Vec::new(),
         general: Vec::new(),
     }
 }
@@ -202,7 +278,17 @@ pub fn library_fit(
     options: &BindOptions,
 ) -> LibraryFit {
     let source_names = threejs_names(lib);
-    let heights: Vec<f32> = world_rest_matrices(lib).iter().map(|m| m.w_axis.y).collect();
+    let world = world_rest_matrices(lib);
+    let hips = crate::merge::hips::hips(lib).map(|h| h.node);
+    let skinned = skinned_joints(character);
+    let skinned_in_lib = skinned_joints(lib);
+    let key = LOOSE_RULES[LOOSE_RULES.len() - 1].1;
+    let mut skinned_by_key: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
+    for j in (0..character.nodes.len()).filter(|&j| skinned[j]) {
+        if let Some(name) = character.nodes[j].name.as_deref().filter(|n| !n.is_empty()) {
+            skinned_by_key.entry(key(name)).or_default().push(j);
+        }
+    }
     let source_clips = threejs_clips(lib);
     let clips: Vec<ClipFit> = source_clips
         .iter()
@@ -220,11 +306,47 @@ pub fn library_fit(
                     })
                 })
                 .collect();
+            let mut moved = vec![false; character.nodes.len()];
+            let mut unbound_nodes: Vec<usize> = Vec::new();
+            let mut listed = vec![false; lib.nodes.len()];
+            for ch in &clip.channels {
+                match binding.get(ch.node) {
+                    Some(Some((j, _))) => moved[*j] = true,
+                    Some(None) if !std::mem::replace(&mut listed[ch.node], true) => {
+                        unbound_nodes.push(ch.node)
+                    }
+                    _ => {}
+                }
+            }
+            let mut undriven_joints: Vec<String> = Vec::new();
+            for &s in &unbound_nodes {
+                let meant = lib.nodes[s].name.as_deref().and_then(|n| skinned_by_key.get(&key(n)));
+                let left: Vec<String> = meant
+                    .into_iter()
+                    .flatten()
+                    .filter(|&&j| !moved[j])
+                    .map(|&j| character.node_label(j))
+                    .collect();
+                if !left.is_empty() {
+                    undriven_joints.extend(left);
+                } else if skinned_in_lib[s] {
+                    undriven_joints.push(format!("{} (skinned in the library)", lib.node_label(s)));
+                }
+            }
+            undriven_joints.dedup();
             ClipFit {
                 name: clip.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{i}")),
                 bound,
                 unbound: unbound_tracks(lib, clip, binding),
-                root_motion: root_motion(lib, clip, &heights),
+                undriven_joints,
+                unbound_nodes: unbound_nodes.iter().map(|&s| lib.node_label(s)).collect(),
+                root_motion: root_motion(
+                    lib,
+                    clip,
+                    &|n| matches!(binding.get(n), Some(Some(_))),
+                    hips,
+                    &world,
+                ),
                 vrm: None,
                 summary: Vec::new(),
             }
@@ -252,7 +374,9 @@ pub fn library_fit(
     let mut ratios: Vec<f32> =
         rest.iter().filter_map(|r| r.translation_ratio).filter(|r| r.is_finite()).collect();
     ratios.sort_by(f32::total_cmp);
-    let translation_scale = ratios.get(ratios.len() / 2).copied();
+    // A ratio whose inverse is not finite cannot be said either way ("1/inf").
+    let translation_scale =
+        ratios.get(ratios.len() / 2).copied().filter(|r| *r > 0.0 && r.recip().is_finite());
 
     let mut fit = LibraryFit {
         file: file.to_string(),
@@ -261,6 +385,8 @@ pub fn library_fit(
         translation_scale,
         summary: Vec::new(),
         problems: Vec::new(),
+        warnings: Vec::new(),
+        notes: Vec::new(),
         general: Vec::new(),
     };
     describe(&mut fit, character, lib, binding, options);
@@ -273,26 +399,32 @@ fn describe(fit: &mut LibraryFit, character: &Rig, lib: &Rig, binding: &NodeBind
         let total = clip.bound.len() + clip.unbound.len();
         if !clip.unbound.is_empty() {
             let line = format!(
-                "{}: {} of {} tracks bind to nothing, as three.js warns \"No target node found for track\": {}",
+                "{}: {} of {} tracks bind to nothing, as three.js warns \"No target node found for track\": {}; {}",
                 clip.name,
                 clip.unbound.len(),
                 total,
-                list(&clip.unbound, 6)
+                list(&clip.unbound, 6),
+                Verdict::of(clip).consequence(&clip.undriven_joints)
             );
-            fit.problems.push(line.clone());
             clip.summary.push(line);
         }
         if let Some(m) = &clip.root_motion {
-            clip.summary.push(if m.travels {
-                format!(
-                    "{}: root motion on {}: it travels {:.3} along {} over the clip",
-                    clip.name, m.joint, m.distance, m.axis
-                )
-            } else {
-                format!("{}: in place ({} ends {:.3} from where it starts)", clip.name, m.joint, m.distance)
-            });
+            clip.summary.push(format!("{}: {}", clip.name, m.describe()));
         }
-        fit.summary.extend(clip.summary.iter().cloned());
+    }
+    for group in unbound_groups(&fit.clips) {
+        if group.verdict == Verdict::AllDriven {
+            fit.notes.push(group.line.clone());
+        } else {
+            fit.problems.push(group.line.clone());
+        }
+        fit.summary.push(group.line);
+    }
+    if let Some(line) = root_motion_line(&fit.clips) {
+        if fit.clips.iter().any(|c| c.root_motion.as_ref().is_some_and(|m| m.distance.is_none())) {
+            fit.problems.push(line.clone());
+        }
+        fit.summary.push(line);
     }
     if let Some(line) = loose_would_bind(character, lib, binding, options) {
         fit.general.push(line.clone());
@@ -352,6 +484,195 @@ fn describe(fit: &mut LibraryFit, character: &Rig, lib: &Rig, binding: &NodeBind
         fit.general.push(line.clone());
         fit.summary.push(line);
     }
+}
+
+/// What a clip's tracks that bind to nothing leave of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Verdict {
+    /// Every skinned joint of the character is still driven: harmless (a note).
+    AllDriven,
+    /// Some skinned joints are moved by no track of the clip.
+    Undriven,
+    /// No track binds at all: nothing plays.
+    BindsNothing,
+}
+
+impl Verdict {
+    fn of(clip: &ClipFit) -> Verdict {
+        if clip.bound.is_empty() {
+            Verdict::BindsNothing
+        } else if clip.undriven_joints.is_empty() {
+            Verdict::AllDriven
+        } else {
+            Verdict::Undriven
+        }
+    }
+
+    fn consequence(self, undriven: &[String]) -> String {
+        match self {
+            Verdict::AllDriven => "every skinned joint of the character is still driven".to_string(),
+            Verdict::Undriven => format!(
+                "{} skinned {} of the character {} left undriven: {}",
+                undriven.len(),
+                crate::report::inspect::plural(undriven.len(), "joint"),
+                if undriven.len() == 1 { "is" } else { "are" },
+                list(undriven, 6)
+            ),
+            Verdict::BindsNothing => "nothing binds, so nothing plays".to_string(),
+        }
+    }
+}
+
+/// One sentence for the clips whose unbound tracks are on the same library nodes with the
+/// same consequence.
+struct UnboundGroup {
+    verdict: Verdict,
+    line: String,
+}
+
+/// Clips that lose the same nodes the same way, said once: "all 48 clips: handslot.l,
+/// handslot.r (6 tracks) have no node in the character; ...".
+fn unbound_groups(clips: &[ClipFit]) -> Vec<UnboundGroup> {
+    struct Group<'a> {
+        nodes: Vec<&'a str>,
+        verdict: Verdict,
+        clips: Vec<&'a ClipFit>,
+    }
+    let mut groups: Vec<Group> = Vec::new();
+    let mut index: std::collections::HashMap<(Vec<&str>, Verdict), usize> = std::collections::HashMap::new();
+    for clip in clips.iter().filter(|c| !c.unbound.is_empty()) {
+        let nodes: Vec<&str> = clip.unbound_nodes.iter().map(String::as_str).collect();
+        let verdict = Verdict::of(clip);
+        let at = *index.entry((nodes.clone(), verdict)).or_insert_with(|| {
+            groups.push(Group { nodes, verdict, clips: Vec::new() });
+            groups.len() - 1
+        });
+        groups[at].clips.push(clip);
+    }
+    groups
+        .into_iter()
+        .map(|g| {
+            let scope = clip_scope(&g.clips.iter().map(|c| c.name.clone()).collect::<Vec<_>>(), clips.len());
+            let (fewest, most) = g
+                .clips
+                .iter()
+                .map(|c| c.unbound.len())
+                .fold((usize::MAX, 0), |(a, b), n| (a.min(n), b.max(n)));
+            let tracks = match (fewest, most) {
+                (1, 1) => "1 track".to_string(),
+                (a, b) if a == b => format!("{a} tracks"),
+                (a, b) => format!("{a} to {b} tracks each"),
+            };
+            let verb = if g.nodes.len() == 1 { "has" } else { "have" };
+            let mut undriven: Vec<String> =
+                g.clips.iter().flat_map(|c| c.undriven_joints.iter().cloned()).collect();
+            undriven.sort();
+            undriven.dedup();
+            let nodes: Vec<String> = g.nodes.iter().map(|n| n.to_string()).collect();
+            UnboundGroup {
+                verdict: g.verdict,
+                line: format!(
+                    "{scope}: {} ({tracks}) {verb} no node in the character; {}",
+                    list(&nodes, 8),
+                    g.verdict.consequence(&undriven)
+                ),
+            }
+        })
+        .collect()
+}
+
+/// "all 48 clips", "walk", or "walk, run, and 3 more (5 of 48 clips)".
+fn clip_scope(names: &[String], total: usize) -> String {
+    match names.len() {
+        n if n == total && n > 1 => format!("all {n} clips"),
+        1 => names[0].clone(),
+        n => format!("{} ({n} of {total} clips)", list(names, 3)),
+    }
+}
+
+/// Root motion over every clip of a library in one sentence: where it is measured, which
+/// clips stay in place, which travel and how far.
+fn root_motion_line(clips: &[ClipFit]) -> Option<String> {
+    let measured: Vec<(&str, &RootMotion)> =
+        clips.iter().filter_map(|c| Some((c.name.as_str(), c.root_motion.as_ref()?))).collect();
+    if measured.is_empty() {
+        return None;
+    }
+    let mut joints: Vec<String> = measured.iter().map(|(_, m)| m.joint.clone()).collect();
+    joints.sort();
+    joints.dedup();
+    let pick = |f: &dyn Fn(&RootMotion) -> bool| -> Vec<String> {
+        measured.iter().filter(|(_, m)| f(m)).map(|(n, _)| n.to_string()).collect()
+    };
+    let in_place = pick(&|m| m.travels == Some(false));
+    let travel: Vec<String> = measured
+        .iter()
+        .filter(|(_, m)| m.travels == Some(true))
+        .map(|(n, m)| format!("{n} ({} {:.3})", m.axis, m.distance.unwrap_or(0.0)))
+        .collect();
+    let unmeasured = pick(&|m| m.distance.is_none());
+    let mut parts = Vec::new();
+    if !in_place.is_empty() {
+        parts.push(format!("{} in place", clip_scope(&in_place, clips.len())));
+    }
+    if !travel.is_empty() {
+        parts.push(format!("travelling: {}", list(&travel, 4)));
+    }
+    if !unmeasured.is_empty() {
+        parts.push(format!(
+            "not measurable (a translation key is not a finite number): {}",
+            clip_scope(&unmeasured, clips.len())
+        ));
+    }
+    Some(format!(
+        "root motion, measured on {} in the library's world units: {}",
+        list(&joints, 3),
+        parts.join("; ")
+    ))
+}
+
+impl RootMotion {
+    /// "in place (hips ends 0.002 from where it starts, world units)" and the like.
+    pub fn describe(&self) -> String {
+        match (self.distance, self.travels) {
+            (Some(d), Some(true)) => format!(
+                "root motion on {}: it travels {d:.3} along {} over the clip (library world units)",
+                self.joint, self.axis
+            ),
+            (Some(d), _) => {
+                format!("in place ({} ends {d:.3} from where it starts, library world units)", self.joint)
+            }
+            (None, _) => format!(
+                "root motion on {} cannot be measured: a translation key is not a finite number",
+                self.joint
+            ),
+        }
+    }
+}
+
+/// Per node: whether it is a joint that some vertex weights, one a clip must drive for the
+/// mesh to move as animated.
+fn skinned_joints(rig: &Rig) -> Vec<bool> {
+    let mut weighted = vec![false; rig.nodes.len()];
+    for (s, skin) in rig.skins.iter().enumerate() {
+        let prims = (rig.nodes.iter())
+            .filter(|n| n.skin == Some(s))
+            .filter_map(|n| n.mesh.and_then(|m| rig.meshes.get(m)))
+            .flat_map(|m| m.primitives.iter());
+        for p in prims {
+            p.for_each_influences(|_, slots| {
+                for &(j, w) in slots {
+                    if w > 0.0
+                        && let Some(&node) = skin.joints.get(usize::from(j))
+                        && let Some(flag) = weighted.get_mut(node)
+                    {
+                        *flag = true;
+                    }
+                }
+            });
+        }
+    }
+    weighted
 }
 
 /// With exact binding, what `--bind loose` would add: the way out of "no target node" that
@@ -425,40 +746,44 @@ fn arm_pose(lib: &Rig, binding: &NodeBinding, character: &Rig, source_side: bool
     }
 }
 
-/// The topmost animated translation of `clip`, and how far it goes from first key to last.
-fn root_motion(lib: &Rig, clip: &crate::rig::Clip, heights: &[f32]) -> Option<RootMotion> {
-    let depth = |mut n: usize| {
-        let mut d = 0;
-        while let Some(p) = lib.nodes.get(n).and_then(|x| x.parent) {
-            n = p;
-            d += 1;
-            if d > lib.nodes.len() {
-                break;
-            }
-        }
-        d
+/// Root motion of `clip`: on the library's hips when they are bound and their translation
+/// animated, else on the topmost bound node with an animated translation; first key to last,
+/// in the library's world units.
+fn root_motion(
+    lib: &Rig,
+    clip: &crate::rig::Clip,
+    bound: &dyn Fn(usize) -> bool,
+    hips: Option<usize>,
+    world: &[glam::Mat4],
+) -> Option<RootMotion> {
+    let candidates = || {
+        clip.channels
+            .iter()
+            .filter(|c| c.property == Property::Translation && c.components == 3 && bound(c.node))
     };
-    let channel = clip
-        .channels
-        .iter()
-        .filter(|c| c.property == Property::Translation && c.components == 3)
-        .min_by_key(|c| depth(c.node))?;
+    let channel = candidates()
+        .find(|c| Some(c.node) == hips)
+        .or_else(|| candidates().min_by_key(|c| (lib.ancestors(c.node).count(), c.node)))?;
     let keys = crate::anim::key_count(channel);
     let value = |k: usize| {
         let stride = if channel.interpolation == crate::rig::Interpolation::CubicSpline { 9 } else { 3 };
         let at = k * stride + if stride == 9 { 3 } else { 0 };
         channel.values.get(at..at + 3).map(|v| Vec3::new(v[0], v[1], v[2]))
     };
-    let moved = value(keys.checked_sub(1)?)? - value(0)?;
+    let local = value(keys.checked_sub(1)?)? - value(0)?;
+    let parent =
+        lib.nodes[channel.node].parent.and_then(|p| world.get(p)).copied().unwrap_or(glam::Mat4::IDENTITY);
+    let moved = parent.transform_vector3(local);
     let (axis, distance) = [("X", moved.x), ("Y", moved.y), ("Z", moved.z)]
         .into_iter()
         .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()))?;
-    let height = heights.get(channel.node).copied().filter(|h| *h > 0.0).unwrap_or(1.0);
+    let height = world.get(channel.node).map(|m| m.w_axis.y).filter(|h| *h > 0.0).unwrap_or(1.0);
+    let finite = moved.is_finite();
     Some(RootMotion {
         joint: lib.node_label(channel.node),
         axis: format!("{}{axis}", if distance < 0.0 { "-" } else { "+" }),
-        distance: distance.abs(),
-        travels: distance.abs() > 0.1 * height,
+        distance: finite.then_some(distance.abs()),
+        travels: finite.then(|| distance.abs() > 0.1 * height),
     })
 }
 
@@ -474,7 +799,7 @@ fn round_figure(x: f32) -> String {
     if rounded >= 1.0 { format!("{rounded:.0}") } else { format!("{rounded}") }
 }
 
-fn list(items: &[String], max: usize) -> String {
+pub(super) fn list(items: &[String], max: usize) -> String {
     if items.len() <= max {
         items.join(", ")
     } else {
@@ -482,68 +807,10 @@ fn list(items: &[String], max: usize) -> String {
     }
 }
 
-/// The report for people.
-pub fn write_text(report: &FitReport, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(out, "{}", report.character)?;
-    for lib in &report.libraries {
-        writeln!(out, "\nwith {}", lib.file)?;
-        for clip in &lib.clips {
-            let mut by_how: Vec<(String, usize)> = Vec::new();
-            for b in &clip.bound {
-                match by_how.iter_mut().find(|(h, _)| *h == b.how) {
-                    Some((_, n)) => *n += 1,
-                    None => by_how.push((b.how.clone(), 1)),
-                }
-            }
-            let how: Vec<String> = by_how.iter().map(|(h, n)| format!("{n} {h}")).collect();
-            if let Some(c) = &clip.vrm {
-                writeln!(out, "  clip {}: {}", clip.name, c.describe())?;
-                continue;
-            }
-            writeln!(
-                out,
-                "  clip {}: {} of {} tracks bind{}",
-                clip.name,
-                clip.bound.len(),
-                clip.bound.len() + clip.unbound.len(),
-                if how.is_empty() { String::new() } else { format!(" ({})", how.join(", ")) }
-            )?;
-            for b in clip.bound.iter().filter(|b| b.how != "exact") {
-                writeln!(out, "    {} -> {} by {}", b.track, b.node, b.how)?;
-            }
-            for u in &clip.unbound {
-                writeln!(out, "    {u}: no target node")?;
-            }
-        }
-        let shown: Vec<&JointRest> =
-            lib.rest.iter().filter(|r| r.rotation_degrees >= REST_ANGLE_SHOWN_DEGREES).collect();
-        if !shown.is_empty() {
-            writeln!(out, "  rest poses differ:")?;
-            for r in shown {
-                let ratio = r.translation_ratio.map_or(String::new(), |x| format!(", translation x{x:.3}"));
-                writeln!(out, "    {:<24} {:>6.1}°{ratio}", r.joint, r.rotation_degrees)?;
-            }
-        }
-        if let Some(s) = lib.translation_scale {
-            writeln!(out, "  translations: library/character about x{s:.3}")?;
-        }
-        for line in &lib.summary {
-            writeln!(out, "  - {line}")?;
-        }
-    }
-    if !report.unanimated_joints.is_empty() {
-        writeln!(out, "\ncharacter joints no clip animates: {}", report.unanimated_joints.join(", "))?;
-    }
-    match report.problems {
-        0 => writeln!(out, "\nfits: no problems"),
-        1 => writeln!(out, "\n1 problem"),
-        n => writeln!(out, "\n{n} problems"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::attach::fit_text::{TextOptions, write_text};
 
     #[test]
     fn figures_round_as_people_say_them() {
@@ -621,12 +888,94 @@ mod tests {
         let words = "translations are about 100x the character's: centimetres on a metre rig";
         assert!(lib.problems.iter().any(|p| p == words), "{:?}", lib.problems);
         let motion = lib.clips[0].root_motion.as_ref().unwrap();
-        assert_eq!((motion.joint.as_str(), motion.axis.as_str(), motion.travels), ("hips", "+Z", true));
-        assert!((motion.distance - 200.0).abs() < 1e-3, "{}", motion.distance);
+        assert_eq!((motion.joint.as_str(), motion.axis.as_str(), motion.travels), ("hips", "+Z", Some(true)));
+        assert!((motion.distance.unwrap() - 200.0).abs() < 1e-3, "{:?}", motion.distance);
         // idle only bobs: no travel.
-        assert!(!lib.clips[1].root_motion.as_ref().unwrap().travels);
+        assert_eq!(lib.clips[1].root_motion.as_ref().unwrap().travels, Some(false));
         assert_eq!(report.problems, 1);
         assert!(report.unanimated_joints.iter().any(|j| j == "neck"));
+    }
+
+    /// Under a constant `Armature` node scaled 0.01 (a centimetre FBX export's layout), with
+    /// the armature's own translation animated and bound too: root motion is the hips', in
+    /// world units (200 cm through the 0.01 scale: 2 units), not the armature's.
+    #[test]
+    fn root_motion_is_the_hips_in_world_units_under_a_scaled_armature() {
+        let (walker, mut lib) = walker_and_centimetre_copy();
+        let wrap = |rig: &mut Rig, scale: f32| {
+            let hips = rig.nodes.iter().position(|n| n.name.as_deref() == Some("hips")).unwrap();
+            let armature = rig.nodes.len();
+            let mut node = crate::rig::Node {
+                name: Some("Armature".into()),
+                children: vec![hips],
+                ..Default::default()
+            };
+            node.rest.scale = Vec3::splat(scale);
+            rig.nodes.push(node);
+            rig.nodes[hips].parent = Some(armature);
+            // Parents first, as import orders them.
+            rig.order.insert(0, armature);
+            for scene in &mut rig.scenes {
+                for root in &mut scene.roots {
+                    if *root == hips {
+                        *root = armature;
+                    }
+                }
+            }
+            armature
+        };
+        let mut character = walker.clone();
+        wrap(&mut character, 1.0);
+        let armature = wrap(&mut lib, 0.01);
+        // The armature "moves" by a constant key pair far from the origin: 0 travel, topmost.
+        let hips_track =
+            lib.clips[0].channels.iter().find(|c| c.property == Property::Translation).unwrap().clone();
+        let keys = hips_track.times.len();
+        let constant: Vec<f32> = (0..keys).flat_map(|_| [5.0, 0.0, 0.0]).collect();
+        lib.clips[0].channels.push(crate::rig::Channel {
+            node: armature,
+            values: constant.into(),
+            ..hips_track
+        });
+        let report = fit(&character, &[("cm.glb".to_string(), lib.clone())], &BindOptions::default());
+        let motion = report.libraries[0].clips[0].root_motion.as_ref().unwrap();
+        assert_eq!((motion.joint.as_str(), motion.axis.as_str(), motion.travels), ("hips", "+Z", Some(true)));
+        assert!((motion.distance.unwrap() - 2.0).abs() < 1e-5, "{:?}", motion.distance);
+        // A NaN key: not "in place", said so, and a problem.
+        let hips = lib.clips[0].channels.iter_mut().find(|c| c.property == Property::Translation).unwrap();
+        let mut values = hips.values.to_vec();
+        let last = values.len() - 1;
+        values[last] = f32::NAN;
+        hips.values = values.into();
+        let report = fit(&character, &[("nan.glb".to_string(), lib)], &BindOptions::default());
+        let motion = report.libraries[0].clips[0].root_motion.as_ref().unwrap();
+        assert_eq!((motion.distance, motion.travels), (None, None));
+        let mut text = Vec::new();
+        write_text(&report, TextOptions { tracks: true }, &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(
+            text.contains("root motion on hips cannot be measured: a translation key is not a finite number"),
+            "{text}"
+        );
+        assert!(!text.contains("walk: in place") && !text.contains("NaN"), "{text}");
+        assert!(report.libraries[0].problems.iter().any(|p| p.contains("not measurable")));
+    }
+
+    #[test]
+    fn a_translation_ratio_too_small_to_invert_is_not_one_over_nan() {
+        // Ratios near 1e-39: finite, but their inverse is not in f32.
+        let (mut walker, mut lib) = walker_and_centimetre_copy();
+        for node in &mut walker.nodes {
+            node.rest.translation *= 1e35;
+        }
+        for node in &mut lib.nodes {
+            node.rest.translation *= 1e-6;
+        }
+        let report = fit(&walker, &[("tiny.glb".to_string(), lib)], &BindOptions::default());
+        let mut text = Vec::new();
+        write_text(&report, TextOptions { tracks: true }, &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(!text.contains("NaN") && !text.contains("inf"), "{text}");
     }
 
     #[test]
@@ -636,7 +985,7 @@ mod tests {
         assert_eq!(report.problems, 0, "{:?}", report.libraries[0].problems);
         assert!(report.libraries[0].rest.iter().all(|r| r.rotation_degrees == 0.0));
         let mut text = Vec::new();
-        write_text(&report, &mut text).unwrap();
+        write_text(&report, TextOptions::default(), &mut text).unwrap();
         assert!(String::from_utf8(text).unwrap().ends_with("fits: no problems\n"));
     }
 

@@ -10,14 +10,16 @@
 
 pub mod bind;
 pub mod fit;
+pub mod fit_text;
 
 mod load;
+pub mod map_use;
 pub mod names;
 pub mod retarget;
 pub mod rules;
 
 pub use bind::{BindMode, BindOptions};
-pub use load::{AnimSet, file_label, load_with_anims};
+pub use load::{AnimSet, anim_warnings, file_label, file_labels, load_with_anims, no_clips};
 pub use rules::NameMap;
 
 use crate::rig::{AttachedClip, BoundChannel, Clip, Rig};

@@ -50,40 +50,110 @@ fn prefix_case_separators(name: &str) -> String {
 /// `--map FILE`: source name -> character name.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct NameMap {
+    /// The map's file as the user named it, for messages (empty when parsed from text alone).
+    pub file: String,
     pub pairs: HashMap<String, String>,
+    /// Every pair as the file gives it, with its line number (1-based), in order: the ones
+    /// `pairs` keeps and the ones it does not.
+    pub lines: Vec<MapLine>,
+    /// Lines that say again what an earlier line said otherwise, in words naming both lines.
+    pub conflicts: Vec<String>,
+}
+
+/// One `SOURCE TARGET` line of a map.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MapLine {
+    pub line: usize,
+    pub from: String,
+    pub to: String,
 }
 
 impl NameMap {
-    /// One pair a line, `SOURCE TARGET`: separated by a tab when the line has one (so names
-    /// may hold spaces), else by whitespace. `#` starts a comment; blank lines are skipped.
-    /// The error names the line.
+    /// One pair a line, `SOURCE TARGET`. A name holding spaces or `#` is written in double
+    /// quotes (`"Left Arm" "upper arm #2"`, with `\"` and `\\` for a quote and a backslash
+    /// inside); without quotes the two names are separated by a tab when the line has one (so
+    /// names may hold spaces), else by whitespace. `#` outside quotes starts a comment; blank
+    /// lines are skipped; a byte order mark opening the file is not part of the first name.
+    /// A source given again keeps its first line's target (the later line is a conflict);
+    /// several sources may share a target (names from several libraries). The error names
+    /// the line.
     pub fn parse(text: &str) -> Result<NameMap, String> {
-        let mut pairs = HashMap::new();
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let mut map = NameMap::default();
         for (i, raw) in text.lines().enumerate() {
-            let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let fields: Vec<&str> = if line.contains('\t') {
-                line.split('\t').map(str::trim).filter(|f| !f.is_empty()).collect()
-            } else {
-                line.split_whitespace().collect()
-            };
-            match fields.as_slice() {
-                [from, to] => {
-                    pairs.insert(from.to_string(), to.to_string());
-                }
+            let line = i + 1;
+            let fields = fields(raw).map_err(|why| format!("line {line}: {why}"))?;
+            let (from, to) = match fields.as_slice() {
+                [] => continue,
+                [from, to] => (from.clone(), to.clone()),
                 _ => {
                     return Err(format!(
-                        "line {}: expected two names (SOURCE TARGET, tab-separated if they hold spaces), found {}",
-                        i + 1,
+                        "line {line}: expected two names (SOURCE TARGET; quote a name that holds spaces or #: \"Left Arm\"), found {}",
                         fields.len()
                     ));
                 }
+            };
+            if let Some(first) = map.lines.iter().find(|l| l.from == from) {
+                if first.to != to {
+                    map.conflicts.push(format!(
+                        "line {line} maps '{from}' to '{to}', but line {} already maps it to '{}'; line {} is kept",
+                        first.line, first.to, first.line
+                    ));
+                }
+            } else {
+                map.pairs.insert(from.clone(), to.clone());
             }
+            map.lines.push(MapLine { line, from, to });
         }
-        Ok(NameMap { pairs })
+        Ok(map)
     }
+}
+
+/// The names on one map line: quoted or bare, up to a comment.
+fn fields(raw: &str) -> Result<Vec<String>, String> {
+    if !raw.contains('"') {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        return Ok(if line.contains('\t') {
+            line.split('\t').map(str::trim).filter(|f| !f.is_empty()).map(String::from).collect()
+        } else {
+            line.split_whitespace().map(String::from).collect()
+        });
+    }
+    let mut out = Vec::new();
+    let mut chars = raw.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        if c.is_whitespace() {
+            chars.next();
+        } else if c == '#' {
+            break;
+        } else if c == '"' {
+            chars.next();
+            let mut name = String::new();
+            loop {
+                match chars.next() {
+                    None => return Err("a quoted name is not closed (\")".to_string()),
+                    Some('"') => break,
+                    Some('\\') => match chars.next() {
+                        Some(e @ ('"' | '\\')) => name.push(e),
+                        _ => return Err("inside quotes, \\ is followed by \" or \\ only".to_string()),
+                    },
+                    Some(other) => name.push(other),
+                }
+            }
+            out.push(name);
+        } else {
+            let mut name = String::new();
+            while let Some(&c) = chars.peek() {
+                if c.is_whitespace() || c == '#' || c == '"' {
+                    break;
+                }
+                name.push(c);
+                chars.next();
+            }
+            out.push(name);
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -110,5 +180,22 @@ mod tests {
         assert_eq!(map.pairs["Left Arm"], "upper_arm.L");
         let bad = NameMap::parse("a b\nc\n").unwrap_err();
         assert!(bad.starts_with("line 2:"), "{bad}");
+    }
+
+    #[test]
+    fn quotes_hold_spaces_and_hashes_and_conflicts_name_their_lines() {
+        let text = "\u{feff}Hips hips\n\"Left Arm #2\" \"upper \\\"arm\\\" \\\\L\" # quoted\nHips pelvis\nSpine hips\n";
+        let map = NameMap::parse(text).unwrap();
+        assert_eq!(map.pairs.len(), 3);
+        // The byte order mark is not part of the first name.
+        assert_eq!(map.pairs["Hips"], "hips");
+        assert_eq!(map.pairs["Spine"], "hips");
+        assert_eq!(map.pairs["Left Arm #2"], "upper \"arm\" \\L");
+        assert_eq!(
+            map.conflicts,
+            ["line 3 maps 'Hips' to 'pelvis', but line 1 already maps it to 'hips'; line 1 is kept"]
+        );
+        assert_eq!(map.lines.iter().map(|l| l.line).collect::<Vec<_>>(), [1, 2, 3, 4]);
+        assert!(NameMap::parse("\"open b\n").unwrap_err().starts_with("line 1: a quoted name is not closed"));
     }
 }

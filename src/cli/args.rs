@@ -239,6 +239,11 @@ pub struct FitArgs {
     /// Print the versioned JSON document instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also list every clip's tracks (bound by a rule or the map, bound to nothing), the
+    /// rest-pose table and every unanimated joint; by default what repeats across clips is
+    /// said once.
+    #[arg(long, conflicts_with = "json")]
+    pub tracks: bool,
     #[command(flatten)]
     pub binding: BindArgs,
 }

@@ -239,8 +239,9 @@ pub fn anim_set(args: &args::AnimArgs) -> Result<crate::attach::AnimSet, Failure
                 .map_err(|e| Failure::input(format!("{shown}: cannot read the name map: {e}")))?;
             let text = String::from_utf8(bytes)
                 .map_err(|e| Failure::input(format!("{shown}: the name map is not UTF-8 text: {e}")))?;
-            let map =
+            let mut map =
                 crate::attach::NameMap::parse(&text).map_err(|e| Failure::input(format!("{shown}: {e}")))?;
+            map.file = shown.to_string();
             Some(map)
         }
     };
@@ -273,7 +274,17 @@ pub fn add_anims(rig: &mut Rig, anim: &args::AnimArgs) -> Result<(), Failure> {
             rig.source
         )));
     }
-    crate::attach::load_with_anims(rig, &anim_set(anim)?).map_err(|e| Failure::input(e.to_string()))
+    crate::attach::load_with_anims(rig, &anim_set(anim)?).map_err(|e| Failure::input(e.to_string()))?;
+    warn_anims(&rig.anim_warnings);
+    Ok(())
+}
+
+/// Every `--anim` warning on stderr, one a line, before any output (the viewer's go to its
+/// status bar as well, and stay on the terminal after it closes).
+pub fn warn_anims(warnings: &[String]) {
+    for w in warnings {
+        eprintln!("rigscope: warning: {w}");
+    }
 }
 
 /// Loads `path`, or the embedded sample when no path is given.
@@ -292,17 +303,51 @@ pub fn pick_clip(rig: &Rig, key: Option<&str>) -> Result<Option<usize>, Failure>
         None => {
             Ok(rig.attached.first().map(|a| a.clip).or(if rig.clips.is_empty() { None } else { Some(0) }))
         }
-        Some(k) => rig.find_clip(k).map(Some).ok_or_else(|| {
-            let names: Vec<String> =
-                (0..rig.clips.len()).map(|i| format!("{i}: {}", rig.clip_label(i))).collect();
-            let known = if names.is_empty() {
-                "the file has no clips".to_string()
-            } else {
-                format!("clips are {}", names.join(", "))
-            };
-            Failure::input(format!("{}: no clip named or numbered '{k}' ({known})", rig.source))
-        }),
+        Some(k) => rig.find_clip(k).map(Some).ok_or_else(|| Failure::input(unknown_clip(rig, k))),
     }
+}
+
+/// At most this many clips are listed after an unknown `--clip`.
+const CLIPS_LISTED: usize = 60;
+
+/// Why `--clip KEY` finds nothing: several clips match past their prefix, or none does, then
+/// with the nearest name ("did you mean") and the clips one a line.
+fn unknown_clip(rig: &Rig, key: &str) -> String {
+    let label = |i: usize| format!("{i}: {}", rig.clip_label(i));
+    let several = rig.clips_past_prefix(key);
+    if several.len() > 1 {
+        let lines: Vec<String> = several.iter().map(|&i| format!("  {}", label(i))).collect();
+        return format!(
+            "{}: '{key}' names {} clips past their prefix; give one by its full name or #N:\n{}",
+            rig.source,
+            several.len(),
+            lines.join("\n")
+        );
+    }
+    if rig.clips.is_empty() {
+        return format!("{}: no clip named or numbered '{key}' (the file has no clips)", rig.source);
+    }
+    let wanted = crate::rig::unprefixed_clip_name(key).to_lowercase();
+    // A clip from another file is suggested by its bare name, as `--clip` takes it.
+    let mut bare_names: Vec<String> = (0..rig.clips.len()).map(|i| rig.clip_label(i)).collect();
+    for a in &rig.attached {
+        if let Some(name) = bare_names.get_mut(a.clip) {
+            name.clone_from(&a.name);
+        }
+    }
+    let nearest = bare_names
+        .into_iter()
+        .map(|bare| (edit_distance(&crate::rig::unprefixed_clip_name(&bare).to_lowercase(), &wanted), bare))
+        .min_by_key(|(d, _)| *d)
+        .filter(|(d, bare)| *d <= (wanted.chars().count() / 3).max(2) && !bare.is_empty());
+    let hint = nearest.map_or(String::new(), |(_, bare)| format!(" (did you mean '{bare}'?)"));
+    let mut lines: Vec<String> =
+        (0..rig.clips.len().min(CLIPS_LISTED)).map(|i| format!("  {}", label(i))).collect();
+    if rig.clips.len() > CLIPS_LISTED {
+        lines
+            .push(format!("  and {} more (rigscope inspect lists them all)", rig.clips.len() - CLIPS_LISTED));
+    }
+    format!("{}: no clip named or numbered '{key}'{hint}; the clips are:\n{}", rig.source, lines.join("\n"))
 }
 
 #[cfg(test)]

@@ -72,6 +72,14 @@ pub fn check(rig: &Rig, options: &Options) -> Report {
     report
 }
 
+/// The humanoid rules alone: `check`'s `RIG_VRM_*` findings on a VRM avatar's mapping (none
+/// for other files), for commands that play clips through it (`fit`).
+pub fn humanoid_findings(rig: &Rig) -> Vec<finding::Finding> {
+    let mut sink = finding::Sink::new(&[]);
+    humanoid::check_humanoid(rig, &mut sink);
+    sink.findings
+}
+
 fn run(rig: &Rig, options: &Options, rest: &[Mat4]) -> Report {
     let mut sink = finding::Sink::new(&options.ignore);
     // Import flags non-finite WEIGHTS per accessor; the weight rules below report the same

@@ -43,6 +43,7 @@ use findings::Findings;
 pub use external::{external_files, files_read};
 pub use file::{NOT_REGULAR, open_regular, read_regular};
 pub use raw::{ExternalImage, RawAsset, load_raw_bytes, load_raw_bytes_keeping_draco};
+pub(crate) use vrm::INVALID as VRM_INVALID;
 
 /// A file that cannot be loaded; `Display` reads `FILE: what is wrong`.
 #[derive(Debug, thiserror::Error)]
@@ -142,6 +143,7 @@ fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Res
         vrm,
         vrma,
         attached: Vec::new(),
+        anim_warnings: Vec::new(),
     })
 }
 

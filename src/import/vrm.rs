@@ -57,6 +57,18 @@ pub(crate) fn read_animation(
     let top: AnimTop = serde_json::from_slice(text).ok()?;
     let ext = top.extensions?.vrma?;
     let mut map = VrmAnimationMap::default();
+    // Still a .vrma, with nothing mapped: nothing of it plays, and the finding says why.
+    let not_an_object = "is not an object; the animation's humanoid, expressions and lookAt are ignored";
+    if !ext.is_object() {
+        findings.push(INVALID, Severity::Warning, "/extensions/VRMC_vrm_animation", not_an_object);
+        return Some(map);
+    }
+    for (at, what) in [("/humanoid", "humanoid"), ("/humanoid/humanBones", "humanBones")] {
+        if ext.pointer(at).is_some_and(|v| !v.is_object()) {
+            let message = format!("{what} is not an object; no humanoid bone of the animation plays");
+            findings.push(INVALID, Severity::Warning, format!("/extensions/VRMC_vrm_animation{at}"), message);
+        }
+    }
     let mut node = |value: Option<&Value>, pointer: String| match index(value) {
         Some(n) if n < node_count => Some(n),
         _ => {

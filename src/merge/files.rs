@@ -85,9 +85,8 @@ pub fn run(request: &Request) -> Result<MergeReport, String> {
 
     let (mut character, character_raw) = read(&request.character)?;
     let mut libraries = Vec::with_capacity(request.libraries.len());
-    for path in &request.libraries {
+    for (path, label) in request.libraries.iter().zip(crate::attach::file_labels(&request.libraries)) {
         let (rig, raw) = read(path)?;
-        let label = crate::attach::file_label(path);
         let stem = path.file_stem().map_or_else(|| label.clone(), |s| s.to_string_lossy().into_owned());
         libraries.push((path, Library { label, stem, rig, raw }));
     }
@@ -173,7 +172,7 @@ fn nothing_to_write(libraries: &[LibraryMerge]) -> String {
     let mut why = Vec::new();
     for l in libraries {
         if l.clips.is_empty() && l.not_chosen.is_empty() {
-            why.push(format!("{} has no clips", l.file));
+            why.push(crate::attach::no_clips(&l.file));
         } else if l.clips.is_empty() {
             why.push(format!("--clip chose none of {}'s clips", l.file));
         } else {

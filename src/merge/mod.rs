@@ -133,7 +133,7 @@ pub struct Plan {
 
 /// A `--clip` name no library has.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("no library has a clip named '{name}' (the clips are {known})")]
+#[error("no library has a clip named '{name}'; the clips are:\n{known}")]
 pub struct UnknownClip {
     pub name: String,
     pub known: String,
@@ -150,7 +150,7 @@ pub fn plan(character: &mut Rig, libraries: &[Library], options: &Options) -> Re
         ranges.push(before..character.attached.len());
     }
     let character = &*character;
-    check_chosen(character, options)?;
+    let chosen = chosen(character, options)?;
 
     let mut names = Names::default();
     for c in 0..own {
@@ -177,14 +177,13 @@ pub fn plan(character: &mut Rig, libraries: &[Library], options: &Options) -> Re
             not_chosen: Vec::new(),
             warnings: Vec::new(),
         };
-        if library.rig.clips.is_empty() {
-            report.warnings.push(format!("{} has no clips", library.label));
-        }
+        report.warnings.extend(crate::attach::anim_warnings(&library.rig, &library.label));
         let stored = StoredKeys::of(&library.rig, &library.raw);
         let library_names = threejs_names(&library.rig);
         let vrma = library.rig.vrma.is_some() && character.vrm.is_some();
+        let first = range.start;
         for (k, attached) in character.attached[range].iter().enumerate() {
-            if !options.clips.is_empty() && !options.clips.contains(&attached.name) {
+            if !chosen[first + k] {
                 report.not_chosen.push(attached.name.clone());
                 continue;
             }
@@ -231,16 +230,36 @@ pub fn plan(character: &mut Rig, libraries: &[Library], options: &Options) -> Re
     Ok(Plan { clips, libraries: reports, notes, in_place: hips.is_some() })
 }
 
-/// Refuses a `--clip` name that no library clip has.
-fn check_chosen(character: &Rig, options: &Options) -> Result<(), UnknownClip> {
-    let known: Vec<&str> = character.attached.iter().map(|a| a.name.as_str()).collect();
-    match options.clips.iter().find(|c| !known.contains(&c.as_str())) {
-        None => Ok(()),
-        Some(name) => {
-            let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
-            Err(UnknownClip { name: name.clone(), known })
+/// Per attached clip, whether `--clip` chooses it (every one without `--clip`): by its name,
+/// else past Blender's `OBJECT|` prefix when that names exactly one clip, as `--anim`'s
+/// `--clip` finds it. Refuses a name that chooses nothing.
+fn chosen(character: &Rig, options: &Options) -> Result<Vec<bool>, UnknownClip> {
+    if options.clips.is_empty() {
+        return Ok(vec![true; character.attached.len()]);
+    }
+    let mut chosen = vec![false; character.attached.len()];
+    for name in &options.clips {
+        let exact: Vec<usize> =
+            (0..character.attached.len()).filter(|&a| character.attached[a].name == *name).collect();
+        let found = if exact.is_empty() {
+            let past = character.clips_past_prefix(name);
+            let one = (past.len() == 1)
+                .then(|| character.attached.iter().position(|a| a.clip == past[0]))
+                .flatten();
+            one.into_iter().collect()
+        } else {
+            exact
+        };
+        if found.is_empty() {
+            let known: Vec<String> = character.attached.iter().map(|a| format!("  {}", a.name)).collect();
+            let known = if known.is_empty() { "  none".to_string() } else { known.join("\n") };
+            return Err(UnknownClip { name: name.clone(), known });
+        }
+        for a in found {
+            chosen[a] = true;
         }
     }
+    Ok(chosen)
 }
 
 /// Clip names in use, and who uses each.

@@ -67,6 +67,9 @@ pub struct Rig {
     /// Clips that came from other files (`--anim LIB`), bound to these nodes at load: where
     /// each came from and how each of its channels bound. Empty for a file on its own.
     pub attached: Vec<AttachedClip>,
+    /// What the `--anim` files added nothing for, or less than they seem to, one warning each
+    /// naming the file (`attach::anim_warnings`): every command shows them.
+    pub anim_warnings: Vec<String>,
 }
 
 /// A clip of another file, bound to this rig's nodes by name (see `attach`).
@@ -380,16 +383,68 @@ impl Rig {
     /// bare name, before the rig's own clips: with `--anim LIB --clip NAME` the user means
     /// LIB's clip even when the character has one of the same name (Mixamo names them all
     /// `mixamo.com`).
+    ///
+    /// A name also matches past Blender's `OBJECT|` prefix (`Walk` finds `Armature|Walk`,
+    /// `Rig_Medium|Walk` finds `Armature|Walk`) when exactly one clip matches so: the other
+    /// files' clips right after their exact names (two such are ambiguous: none is found),
+    /// the rig's own last.
     pub fn find_clip(&self, key: &str) -> Option<usize> {
         if let Some(a) = self.attached.iter().find(|a| a.name == key) {
             return Some(a.clip);
+        }
+        let unique = |found: Vec<usize>| match found.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        };
+        // Several other-file clips by that name are ambiguous, not a reason to pick the rig's own.
+        match self.past_prefix(key, true).as_slice() {
+            [] => {}
+            [one] => return Some(*one),
+            _ => return None,
         }
         if let Some(i) = self.clips.iter().position(|c| c.name.as_deref() == Some(key)) {
             return Some(i);
         }
         let number = key.strip_prefix('#').unwrap_or(key);
-        number.parse::<usize>().ok().filter(|&i| i < self.clips.len())
+        if let Some(i) = number.parse::<usize>().ok().filter(|&i| i < self.clips.len()) {
+            return Some(i);
+        }
+        unique(self.past_prefix(key, false))
     }
+
+    /// The clips whose name past Blender's `OBJECT|` prefix is `key`'s past its own: the other
+    /// files' clips when any of them match, else the rig's own.
+    pub fn clips_past_prefix(&self, key: &str) -> Vec<usize> {
+        let attached = self.past_prefix(key, true);
+        if attached.is_empty() { self.past_prefix(key, false) } else { attached }
+    }
+
+    /// `clips_past_prefix` among the other files' clips (`attached`) or the rig's own.
+    fn past_prefix(&self, key: &str, attached: bool) -> Vec<usize> {
+        let key = unprefixed_clip_name(key);
+        if attached {
+            return (self.attached.iter())
+                .filter(|a| unprefixed_clip_name(&a.name) == key)
+                .map(|a| a.clip)
+                .collect();
+        }
+        let mut from_other_file = vec![false; self.clips.len()];
+        for a in &self.attached {
+            if let Some(flag) = from_other_file.get_mut(a.clip) {
+                *flag = true;
+            }
+        }
+        (0..self.clips.len())
+            .filter(|&i| !from_other_file[i])
+            .filter(|&i| self.clips[i].name.as_deref().is_some_and(|n| unprefixed_clip_name(n) == key))
+            .collect()
+    }
+}
+
+/// A clip name without Blender's `OBJECT|` prefix: `Armature|Walk` is `Walk` (the exporter
+/// names each action after the object it was made on).
+pub fn unprefixed_clip_name(name: &str) -> &str {
+    name.rsplit_once('|').map_or(name, |(_, rest)| rest)
 }
 
 impl Primitive {

@@ -193,6 +193,8 @@ pub struct App {
 
 impl App {
     pub fn new(rig: Rig, launch: &Launch) -> App {
+        // An --anim file that adds nothing is said where the user looks (until the next key).
+        let message = (!rig.anim_warnings.is_empty()).then(|| rig.anim_warnings.join("; "));
         let clip = launch.clip.or(if rig.clips.is_empty() { None } else { Some(0) });
         let duration = clip.and_then(|c| rig.clips.get(c)).map_or(0.0, |c| c.duration);
         let mut playback = Playback::new(duration);
@@ -251,7 +253,7 @@ impl App {
             help_scroll: 0,
             show_stats: false,
             timings: Timings::default(),
-            message: None,
+            message,
             quit: false,
             dirty: true,
             pose_dirty: false,

@@ -23,6 +23,7 @@ mod engine_runs;
 mod engines;
 mod escapes;
 mod extensions;
+mod fit_report;
 mod frames;
 mod glb_edit;
 mod golden;

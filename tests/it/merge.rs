@@ -533,7 +533,7 @@ fn outputs_that_exist_or_are_inputs_are_refused() {
         merge(&[path_str(&character), path_str(&lib), "--clip", "dance", "-o", path_str(&dir.join("x.glb"))]);
     assert_eq!(run.code, 2);
     assert!(
-        run.stderr.contains("no library has a clip named 'dance' (the clips are walk, idle)"),
+        run.stderr.contains("no library has a clip named 'dance'; the clips are:\n  walk\n  idle\n"),
         "{}",
         run.stderr
     );

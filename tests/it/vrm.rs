@@ -598,7 +598,7 @@ fn fit_reports_a_vrma_binding_in_humanoid_terms() {
     let doc = json_of(&["fit", &fixture("walker-vrm1.vrm"), &fixture("walker-walk.vrma"), "--json"]);
     let expected = serde_json::json!({
         "humanoid_tracks": 15, "humanoid_bound": 15, "expression_tracks": 2, "expressions_bound": 2,
-        "look_at_track": true, "look_at_played": true
+        "expressions_inert": 0, "look_at_track": true, "look_at_played": true
     });
     assert_eq!(doc["libraries"][0]["clips"][0]["vrm"], expected);
     // Other libraries have no `vrm` object.
