@@ -10,7 +10,7 @@ use glam::{Quat, Vec3};
 use serde::Serialize;
 
 use super::bind::{
-    BindMode, BindOptions, NodeBinding, bind_nodes, threejs_clips, track_name, unbound_tracks,
+    BindMode, BindOptions, NodeBinding, bind_nodes, bound_tracks, threejs_clips, track_name, unbound_tracks,
 };
 use super::names::threejs_names;
 use super::retarget::world_rest_matrices;
@@ -208,16 +208,11 @@ pub fn library_fit(
         .iter()
         .enumerate()
         .map(|(i, clip)| {
-            let bound = clip
-                .channels
-                .iter()
-                .filter_map(|ch| {
-                    let (j, how) = binding.get(ch.node)?.as_ref()?;
-                    Some(BoundTrack {
-                        track: track_name(&source_names, ch.node, ch.property),
-                        node: character.node_label(*j),
-                        how: how.label().to_string(),
-                    })
+            let bound = bound_tracks(clip, binding)
+                .map(|(ch, j, how)| BoundTrack {
+                    track: track_name(&source_names, ch.node, ch.property),
+                    node: character.node_label(j),
+                    how: how.label().to_string(),
                 })
                 .collect();
             ClipFit {
@@ -316,7 +311,7 @@ fn describe(fit: &mut LibraryFit, character: &Rig, lib: &Rig, binding: &NodeBind
         };
         let others =
             if joints.len() > 1 { format!(" ({} too)", list(&joints[1..], 5)) } else { String::new() };
-        let tail = if options.retarget {
+        let tail = if options.retarget.is_some() {
             "--retarget rest plays each joint relative to its own rest, so this is taken care of".to_string()
         } else {
             format!(
@@ -326,7 +321,7 @@ fn describe(fit: &mut LibraryFit, character: &Rig, lib: &Rig, binding: &NodeBind
         };
         let line =
             format!("{poses}{} rests {:.0}° apart{others}; {tail}", worst.joint, worst.rotation_degrees);
-        if !options.retarget {
+        if options.retarget.is_none() {
             fit.problems.push(line.clone());
         }
         fit.general.push(line.clone());

@@ -20,11 +20,12 @@ pub fn file_label(path: &Path) -> String {
 }
 
 /// Loads every file of `set` and appends its clips to `character`, in order. A file that
-/// does not load is an error naming it.
+/// does not load, or cannot be retargeted, is an error naming it.
 pub fn load_with_anims(character: &mut Rig, set: &AnimSet) -> Result<(), ImportError> {
     for path in &set.files {
         let source = crate::import::load(path)?;
-        attach(character, &source, &file_label(path), &set.options);
+        attach(character, &source, &file_label(path), &set.options)
+            .map_err(|e| ImportError { file: path.display().to_string(), message: e.to_string() })?;
     }
     Ok(())
 }
