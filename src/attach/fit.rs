@@ -458,8 +458,7 @@ fn root_motion(lib: &Rig, clip: &crate::rig::Clip, heights: &[f32]) -> Option<Ro
 }
 
 fn angle_degrees(a: Quat, b: Quat) -> f32 {
-    let d = a.normalize() * b.normalize().inverse();
-    (2.0 * d.xyz().length().atan2(d.w.abs())).to_degrees()
+    super::body::angle(a, b).to_degrees()
 }
 
 /// 97 -> 100, 0.013 -> 0.01: the figure a person would say.

@@ -18,6 +18,8 @@ pub mod landmarks;
 mod load;
 pub mod names;
 pub mod retarget;
+#[cfg(test)]
+mod retarget_tests;
 pub mod rules;
 
 pub use bind::{BindMode, BindOptions};
