@@ -50,6 +50,8 @@ pub struct LibraryFit {
     /// The sentences about the file as a whole (rest poses, scale; also in `summary`).
     #[serde(skip)]
     pub general: Vec<String>,
+    /// Retargeting measured against raw binding (`fit` only; `null` for a `.vrma`).
+    pub retarget: Option<super::fit_retarget::RetargetFit>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -120,7 +122,14 @@ pub fn fit(character: &Rig, libraries: &[(String, Rig)], options: &BindOptions) 
                     }
                 }
             }
-            library_fit(character, file, lib, &binding, options)
+            let mut fit = library_fit(character, file, lib, &binding, options);
+            let (retarget, sentences, problems) =
+                super::fit_retarget::retarget_fit(character, lib, &binding, options);
+            fit.summary.extend(sentences);
+            fit.summary.extend(problems.iter().cloned());
+            fit.problems.extend(problems);
+            fit.retarget = Some(retarget);
+            fit
         })
         .collect();
     let unanimated_joints = character
@@ -190,6 +199,7 @@ fn vrma_fit(character: &Rig, file: &str, lib: &Rig, animated: &mut [bool]) -> Li
         summary,
         problems,
         general: Vec::new(),
+        retarget: None,
     }
 }
 
@@ -257,6 +267,7 @@ pub fn library_fit(
         summary: Vec::new(),
         problems: Vec::new(),
         general: Vec::new(),
+        retarget: None,
     };
     describe(&mut fit, character, lib, binding, options);
     fit
@@ -293,41 +304,9 @@ fn describe(fit: &mut LibraryFit, character: &Rig, lib: &Rig, binding: &NodeBind
         fit.general.push(line.clone());
         fit.summary.push(line);
     }
-    let mut off: Vec<&JointRest> =
-        fit.rest.iter().filter(|r| r.rotation_degrees >= REST_ANGLE_SHOWN_DEGREES).collect();
-    off.sort_by(|a, b| b.rotation_degrees.total_cmp(&a.rotation_degrees));
-    if let Some(worst) = off.first().filter(|w| w.rotation_degrees > REST_ANGLE_PROBLEM_DEGREES) {
-        let joints: Vec<String> = off
-            .iter()
-            .filter(|r| r.rotation_degrees > REST_ANGLE_PROBLEM_DEGREES)
-            .map(|r| format!("{} {:.0}°", r.joint, r.rotation_degrees))
-            .collect();
-        let poses = match (arm_pose(lib, binding, character, true), arm_pose(lib, binding, character, false))
-        {
-            (Some(src), Some(dst)) if src != dst => {
-                format!("the clip was made on an {src} rig and this character is in {dst}: ")
-            }
-            _ => "the clip was made on a rig with another rest pose: ".to_string(),
-        };
-        let others =
-            if joints.len() > 1 { format!(" ({} too)", list(&joints[1..], 5)) } else { String::new() };
-        let tail = if options.retarget.is_some() {
-            "--retarget rest plays each joint relative to its own rest, so this is taken care of".to_string()
-        } else {
-            format!(
-                "played raw, {} will be {:.0}° off unless retargeted (--retarget rest)",
-                worst.joint, worst.rotation_degrees
-            )
-        };
-        let line =
-            format!("{poses}{} rests {:.0}° apart{others}; {tail}", worst.joint, worst.rotation_degrees);
-        if options.retarget.is_none() {
-            fit.problems.push(line.clone());
-        }
-        fit.general.push(line.clone());
-        fit.summary.push(line);
-    }
+    // Retargeting scales the travel by the hips heights, which `fit_retarget` measures.
     if let Some(scale) = fit.translation_scale
+        && options.retarget.is_none()
         && !(1.0 / SCALE_PROBLEM..=SCALE_PROBLEM).contains(&scale)
     {
         let units = if (50.0..=200.0).contains(&scale) {
@@ -383,41 +362,6 @@ fn loose_would_bind(
             unbound.len()
         )
     })
-}
-
-/// "A-pose" or "T-pose" for the rig's left (or right) upper arm: the bone from the bound
-/// joint named like an upper arm to its first child, against the horizontal. `None` when
-/// no such joint binds or the bone is neither.
-fn arm_pose(lib: &Rig, binding: &NodeBinding, character: &Rig, source_side: bool) -> Option<&'static str> {
-    let is_upper_arm = |name: &str| {
-        let n = name.to_lowercase();
-        (n.contains("upperarm")
-            || n.contains("upper_arm")
-            || n.ends_with("leftarm")
-            || n.ends_with("arm.l")
-            || n.ends_with("arm_l"))
-            && !n.contains("fore")
-            && !n.contains("right")
-            && !n.ends_with(".r")
-            && !n.ends_with("_r")
-    };
-    let (s, (j, _)) = binding
-        .iter()
-        .enumerate()
-        .find_map(|(s, b)| b.as_ref().filter(|_| is_upper_arm(&lib.node_label(s))).map(|b| (s, b)))?;
-    let (rig, node) = if source_side { (lib, s) } else { (character, *j) };
-    let child = *rig.nodes[node].children.first()?;
-    let world = world_rest_matrices(rig);
-    let dir: Vec3 = (world[child].w_axis - world[node].w_axis).truncate();
-    if dir.length() < 1e-9 {
-        return None;
-    }
-    let elevation = (dir.y / dir.length()).clamp(-1.0, 1.0).asin().to_degrees();
-    match elevation {
-        e if e.abs() < 10.0 => Some("T-pose"),
-        e if (-70.0..=-15.0).contains(&e) => Some("A-pose"),
-        _ => None,
-    }
 }
 
 /// The topmost animated translation of `clip`, and how far it goes from first key to last.

@@ -126,16 +126,16 @@ impl Landmarks {
     pub fn find(rig: &Rig) -> Landmarks {
         let key = LOOSE_RULES[LOOSE_RULES.len() - 1].1;
         let scene = rig.scene_nodes();
-        let keys: Vec<(usize, String)> = scene
-            .iter()
-            .filter_map(|&n| rig.nodes[n].name.as_deref().map(|name| (n, key(name))))
-            .collect();
+        let keys: Vec<(usize, String)> =
+            scene.iter().filter_map(|&n| rig.nodes[n].name.as_deref().map(|name| (n, key(name)))).collect();
         let mut nodes = [None; ALL.len()];
         for (slot, landmark) in nodes.iter_mut().zip(ALL) {
             let vrm = rig.vrm.as_ref().and_then(|v| v.node_of(landmark.bone()));
             *slot = vrm.or_else(|| {
                 keys.iter()
-                    .filter_map(|(n, k)| landmark.matches(k).map(|rank| (rank, rig.ancestors(*n).count(), *n)))
+                    .filter_map(|(n, k)| {
+                        landmark.matches(k).map(|rank| (rank, rig.ancestors(*n).count(), *n))
+                    })
                     .min()
                     .map(|(_, _, n)| n)
             });
@@ -183,8 +183,20 @@ mod tests {
     #[test]
     fn every_naming_scheme_finds_its_upper_arms_and_legs() {
         let schemes: [[&str; 5]; 7] = [
-            ["mixamorig:Hips", "mixamorig:LeftArm", "mixamorig:RightArm", "mixamorig:LeftUpLeg", "mixamorig:LeftLeg"],
-            ["mixamorig7:Hips", "mixamorig7:LeftArm", "mixamorig7:RightArm", "mixamorig7:LeftUpLeg", "mixamorig7:LeftLeg"],
+            [
+                "mixamorig:Hips",
+                "mixamorig:LeftArm",
+                "mixamorig:RightArm",
+                "mixamorig:LeftUpLeg",
+                "mixamorig:LeftLeg",
+            ],
+            [
+                "mixamorig7:Hips",
+                "mixamorig7:LeftArm",
+                "mixamorig7:RightArm",
+                "mixamorig7:LeftUpLeg",
+                "mixamorig7:LeftLeg",
+            ],
             ["Hips", "LeftArm", "RightArm", "LeftUpLeg", "LeftLeg"],
             ["hips", "upper_arm.L", "upper_arm.R", "thigh.L", "shin.L"],
             ["hips", "upperarm.l", "upperarm.r", "upperleg.l", "lowerleg.l"],

@@ -13,7 +13,9 @@
 pub mod bind;
 pub mod body;
 pub mod fit;
+pub mod fit_retarget;
 pub mod landmarks;
+pub mod measure;
 
 mod load;
 pub mod names;

@@ -71,7 +71,13 @@ impl Retarget {
     }
 
     /// The retargeted channels of `clip` and each one's source node.
-    pub fn clip(&self, character: &Rig, source: &Rig, clip: &Clip, binding: &NodeBinding) -> (Vec<Channel>, Vec<usize>) {
+    pub fn clip(
+        &self,
+        character: &Rig,
+        source: &Rig,
+        clip: &Clip,
+        binding: &NodeBinding,
+    ) -> (Vec<Channel>, Vec<usize>) {
         let chains = chain_times(source, clip);
         let joints = self.joints(character, source, clip, binding, &chains);
         let mut times: Vec<f32> = joints.iter().flat_map(|j| chains[j.source].iter().copied()).collect();
@@ -94,7 +100,8 @@ impl Retarget {
             sample(clip, t, &mut pose);
             compute_globals(source, &pose, &mut globals);
             for &n in &character.order {
-                let parent = character.nodes[n].parent.and_then(|p| world.get(p).copied()).unwrap_or(Quat::IDENTITY);
+                let parent =
+                    character.nodes[n].parent.and_then(|p| world.get(p).copied()).unwrap_or(Quat::IDENTITY);
                 let Some(k) = slot[n] else {
                     world[n] = parent * character.nodes[n].rest.rotation;
                     continue;
@@ -119,10 +126,22 @@ impl Retarget {
         let mut sources = Vec::new();
         for (k, j) in joints.iter().enumerate() {
             let keys = chains[j.source].clone();
-            channels.push(linear(j.node, Property::Rotation, keys.clone(), std::mem::take(&mut rotations[k]), 4));
+            channels.push(linear(
+                j.node,
+                Property::Rotation,
+                keys.clone(),
+                std::mem::take(&mut rotations[k]),
+                4,
+            ));
             sources.push(j.source);
             if j.moves.is_some() {
-                channels.push(linear(j.node, Property::Translation, keys, std::mem::take(&mut translations[k]), 3));
+                channels.push(linear(
+                    j.node,
+                    Property::Translation,
+                    keys,
+                    std::mem::take(&mut translations[k]),
+                    3,
+                ));
                 sources.push(j.source);
             }
         }
@@ -158,7 +177,9 @@ impl Retarget {
             }
         }
         let translated = |s: usize| {
-            clip.channels.iter().any(|c| c.node == s && c.property == Property::Translation && c.components == 3)
+            clip.channels
+                .iter()
+                .any(|c| c.node == s && c.property == Property::Translation && c.components == 3)
         };
         character
             .order
@@ -179,7 +200,10 @@ impl Retarget {
         if !(m_t.determinant().abs() > f32::MIN_POSITIVE) {
             return None;
         }
-        let map = m_t.inverse() * Mat3::from_quat(self.turn) * self.source.linear(source.nodes[s].parent) * self.ratio;
+        let map = m_t.inverse()
+            * Mat3::from_quat(self.turn)
+            * self.source.linear(source.nodes[s].parent)
+            * self.ratio;
         map.is_finite().then(|| Moves {
             map,
             target_rest: self.target.local(character, n).w_axis.truncate(),
@@ -212,7 +236,8 @@ fn chain_times(source: &Rig, clip: &Clip) -> Vec<Arc<[f32]>> {
     }
     let mut chains: Vec<Arc<[f32]>> = vec![Arc::from([]); source.nodes.len()];
     for &n in &source.order {
-        let parent = source.nodes[n].parent.and_then(|p| chains.get(p).cloned()).unwrap_or_else(|| Arc::from([]));
+        let parent =
+            source.nodes[n].parent.and_then(|p| chains.get(p).cloned()).unwrap_or_else(|| Arc::from([]));
         chains[n] = if own[n].is_empty() {
             parent
         } else {
@@ -226,7 +251,13 @@ fn chain_times(source: &Rig, clip: &Clip) -> Vec<Arc<[f32]>> {
     chains
 }
 
-fn linear(node: usize, property: Property, times: Arc<[f32]>, values: Vec<f32>, components: usize) -> Channel {
+fn linear(
+    node: usize,
+    property: Property,
+    times: Arc<[f32]>,
+    values: Vec<f32>,
+    components: usize,
+) -> Channel {
     Channel { node, property, interpolation: Interpolation::Linear, times, values: values.into(), components }
 }
 

@@ -37,7 +37,8 @@ fn worlds(rig: &Rig, clip: &Clip, t: f32) -> Vec<Mat4> {
 /// `character` with `source`'s walk attached (retargeted from `reference`, or raw).
 fn attached(character: &Rig, source: &Rig, reference: Option<ReferencePose>) -> (Rig, Clip) {
     let mut rig = character.clone();
-    attach(&mut rig, source, "lib.glb", &BindOptions { retarget: reference, ..BindOptions::default() }).unwrap();
+    attach(&mut rig, source, "lib.glb", &BindOptions { retarget: reference, ..BindOptions::default() })
+        .unwrap();
     let clip = rig.clips[rig.attached[0].clip].clone();
     (rig, clip)
 }
@@ -53,7 +54,12 @@ fn rotation(m: &Mat4) -> Quat {
 
 /// Largest difference between `expected(source world)` and the character's world, over the
 /// walker's 17 joints at every key: (radians, distance).
-fn largest_miss(character: &Rig, played: &Clip, source: &Rig, expected: impl Fn(usize, &Mat4) -> Mat4) -> (f32, f32) {
+fn largest_miss(
+    character: &Rig,
+    played: &Clip,
+    source: &Rig,
+    expected: impl Fn(usize, &Mat4) -> Mat4,
+) -> (f32, f32) {
     let mut miss = (0.0f32, 0.0f32);
     for t in key_times(source) {
         let (on_t, on_s) = (worlds(character, played, t), worlds(source, &source.clips[0], t));
@@ -173,11 +179,8 @@ fn arms_raised(degrees: f32) -> Rig {
         rig.nodes[arm].rest.rotation = up * rig.nodes[arm].rest.rotation;
         for c in rig.clips.iter_mut().flat_map(|c| c.channels.iter_mut()) {
             if c.node == arm && c.property == Property::Rotation {
-                let turned: Vec<f32> = c
-                    .values
-                    .chunks_exact(4)
-                    .flat_map(|q| (up * Quat::from_slice(q)).to_array())
-                    .collect();
+                let turned: Vec<f32> =
+                    c.values.chunks_exact(4).flat_map(|q| (up * Quat::from_slice(q)).to_array()).collect();
                 c.values = turned.into();
             }
         }

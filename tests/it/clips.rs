@@ -148,7 +148,10 @@ fn retarget_rest_turns_each_joint_from_its_rest_as_the_source_does() {
     let source = rigscope::load(std::path::Path::new(&fixture("apose.glb"))).expect("apose");
     let set = AnimSet {
         files: vec![fixture("apose.glb").into()],
-        options: BindOptions { retarget: true, ..BindOptions::default() },
+        options: BindOptions {
+            retarget: Some(rigscope::attach::body::ReferencePose::Rest),
+            ..BindOptions::default()
+        },
     };
     load_with_anims(&mut character, &set).expect("binds");
     let rest_t = world_rotations(&character, None, 0.0);
