@@ -579,20 +579,30 @@ mod tests {
     }
 
     #[test]
-    fn an_a_pose_clip_on_a_t_pose_character_is_named_so() {
-        let walker = crate::import::load_bytes(&crate::samplegen::walker(), "walker.glb", None).unwrap();
-        let arm = walker.nodes.iter().position(|n| n.name.as_deref() == Some("upper_arm.L")).unwrap();
-        // walker's arms hang down; turned 90 degrees up they are a T-pose, 50 an A-pose.
-        let turned = |degrees: f32| {
-            let mut rig = walker.clone();
-            let rest = &mut rig.nodes[arm].rest.rotation;
-            *rest = Quat::from_rotation_z(degrees.to_radians()) * *rest;
-            rig
-        };
-        let report = fit(&turned(90.0), &[("apose.glb".to_string(), turned(50.0))], &BindOptions::default());
-        let words = &report.libraries[0].problems;
-        let expected = "the clip was made on an A-pose rig and this character is in T-pose: upper_arm.L rests 40° apart; \
-                        played raw, upper_arm.L will be 40° off unless retargeted (--retarget rest)";
-        assert!(words.iter().any(|w| w == expected), "{words:?}");
+    fn an_a_pose_library_on_a_t_pose_character_is_measured_not_guessed() {
+        use crate::attach::body::ReferencePose;
+        use crate::attach::retarget_tests::arms_raised;
+        // The walker's arms hang 6 degrees off vertical: raised by 90 they are a T-pose, by 50
+        // an A-pose; the A-pose library's keys are turned with its arms, so raw values swing
+        // the character's arms exactly as the library's, and retargeting keeps the T-pose 40
+        // degrees above them.
+        let (t_pose, a_pose) = (arms_raised(90.0), arms_raised(50.0));
+        let libs = [("apose.glb".to_string(), a_pose)];
+        let report = fit(&t_pose, &libs, &BindOptions::default());
+        let lib = &report.libraries[0];
+        assert_eq!(report.problems, 0, "{:?}", lib.problems);
+        let words = "the character's bind pose is a T-pose and the library's an A-pose";
+        assert!(lib.summary.iter().any(|s| s.starts_with(words)), "{:?}", lib.summary);
+        assert!(lib.summary.iter().any(|s| s.starts_with("advice: play raw")), "{:?}", lib.summary);
+        let measured = lib.retarget.as_ref().unwrap();
+        assert!(measured.raw.worst_limb.as_ref().unwrap().degrees < 0.1, "{:?}", measured.raw);
+        let retargeted = measured.retargeted.as_ref().unwrap().worst_limb.clone().unwrap();
+        // Within the idle's breathing, a chest scaled unevenly by up to 2%.
+        assert!((retargeted.degrees - 40.0).abs() < 0.5, "{retargeted:?}");
+        assert!(measured.identity_radians.unwrap() < 1e-5);
+        let asked = BindOptions { retarget: Some(ReferencePose::Bind), ..BindOptions::default() };
+        let report = fit(&t_pose, &libs, &asked);
+        assert_eq!(report.problems, 1);
+        assert!(report.libraries[0].problems[0].ends_with("so leave --retarget off"), "{:?}", report.libraries[0].problems);
     }
 }

@@ -19,7 +19,7 @@ fn node(rig: &Rig, name: &str) -> usize {
 }
 
 /// The inverse bind matrices made the rest pose's, as an exporter binding a posed rig writes.
-fn rebind(rig: &mut Rig) {
+pub(super) fn rebind(rig: &mut Rig) {
     let world = super::retarget::world_rest_matrices(rig);
     for skin in &mut rig.skins {
         skin.inverse_bind = skin.joints.iter().map(|&j| world[j].inverse()).collect();
@@ -171,7 +171,7 @@ fn a_rest_that_is_not_the_bind_pose_is_not_the_reference() {
 }
 
 /// The walker with both upper arms raised by `degrees` (rest, bind and the walk's keys).
-fn arms_raised(degrees: f32) -> Rig {
+pub(super) fn arms_raised(degrees: f32) -> Rig {
     let mut rig = walker();
     for (name, sign) in [("upper_arm.L", 1.0), ("upper_arm.R", -1.0)] {
         let arm = node(&rig, name);
