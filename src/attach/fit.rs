@@ -603,6 +603,10 @@ mod tests {
         let asked = BindOptions { retarget: Some(ReferencePose::Bind), ..BindOptions::default() };
         let report = fit(&t_pose, &libs, &asked);
         assert_eq!(report.problems, 1);
-        assert!(report.libraries[0].problems[0].ends_with("so leave --retarget off"), "{:?}", report.libraries[0].problems);
+        assert!(
+            report.libraries[0].problems[0].ends_with("so leave --retarget off"),
+            "{:?}",
+            report.libraries[0].problems
+        );
     }
 }
