@@ -89,7 +89,7 @@ pub fn retarget_fit(
             let identity = clips
                 .iter()
                 .zip(&baked)
-                .map(|(c, (ch, src))| identity_miss(character, &r.target, lib, &r.source, r.turn, c, ch, src))
+                .map(|(c, (ch, src))| identity_miss(character, lib, r, c, ch, src))
                 .fold(0.0f32, f32::max);
             (
                 Some(measure(character, &bind_t, lib, &bind_s, &played(&clips, &names, &channels))),
@@ -251,7 +251,7 @@ fn describe(
     if let Some(r) = &fit.retargeted {
         sentences.push(format!("retargeted ({flag}): {}", said(r)));
     }
-    if let Some(i) = fit.identity_radians.filter(|i| !(*i <= IDENTITY_RADIANS)) {
+    if let Some(i) = fit.identity_radians.filter(|i| i.is_nan() || *i > IDENTITY_RADIANS) {
         problems.push(format!(
             "retargeting misses its own identities by {i:.1e} rad at some key: please report this file pair"
         ));

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::body::{Body, angle};
 use super::landmarks::Landmark;
+use super::retarget::Retarget;
 use crate::anim::{Pose, compute_globals, sample};
 use crate::rig::{Channel, Clip, Property, Rig};
 
@@ -139,14 +140,13 @@ pub fn measure(character: &Rig, target: &Body, source: &Rig, from: &Body, played
 /// its rotation channels (`sources[i]` is channel `i`'s source node).
 pub fn identity_miss(
     character: &Rig,
-    target: &Body,
     source: &Rig,
-    from: &Body,
-    turn: Quat,
+    retarget: &Retarget,
     clip: &Clip,
     channels: &[Channel],
     sources: &[usize],
 ) -> f32 {
+    let (target, from, turn) = (&retarget.target, &retarget.source, retarget.turn);
     let rotations: Vec<(&Channel, usize)> = channels
         .iter()
         .zip(sources)

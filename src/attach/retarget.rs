@@ -197,7 +197,8 @@ impl Retarget {
     fn moves(&self, character: &Rig, source: &Rig, n: usize, s: usize) -> Option<Moves> {
         let parent_t = character.nodes[n].parent;
         let m_t = self.target.linear(parent_t);
-        if !(m_t.determinant().abs() > f32::MIN_POSITIVE) {
+        let det = m_t.determinant().abs();
+        if det.is_nan() || det <= f32::MIN_POSITIVE {
             return None;
         }
         let map = m_t.inverse()
