@@ -257,6 +257,13 @@ fn describe(
         ));
     }
     let retargeted = fit.retargeted.as_ref();
+    if fit.raw.worst_limb.is_none() && fit.raw.hips_drift.is_none() {
+        sentences.push(
+            "no advice: the rigs share no humanoid landmark (hips, head, limbs, by the names docs/clips.md lists) to measure the clips by"
+                .to_string(),
+        );
+        return;
+    }
     let better = |r: &Measured| excess(r) + 1.0 < excess(&fit.raw);
     match (options.retarget.is_some(), retargeted) {
         (false, Some(r)) if !looks_right(&fit.raw) && better(r) => problems.push(format!(
