@@ -28,8 +28,9 @@ pub struct BindOptions {
     pub mode: BindMode,
     /// `--map FILE`, tried before every other rule.
     pub map: Option<NameMap>,
-    /// `--retarget rest`: play relative to each rig's rest (skinning.md) instead of raw values.
-    pub retarget: bool,
+    /// `--retarget` (`bind`) or `--retarget=rest`: keep the source's motion measured from that
+    /// reference pose (skinning.md) instead of playing raw values.
+    pub retarget: Option<super::body::ReferencePose>,
 }
 
 /// Per source node: the character node it drives and how it was found.
@@ -131,6 +132,15 @@ pub fn rebind_clip(clip: &Clip, binding: &NodeBinding) -> (Vec<Channel>, Vec<usi
     (channels, sources)
 }
 
+/// The tracks of `clip` that bind, with their character node and how: the one count of bound
+/// tracks that `fit`, the viewer and `pose` give, whatever the channels played are.
+pub fn bound_tracks<'a>(
+    clip: &'a Clip,
+    binding: &'a NodeBinding,
+) -> impl Iterator<Item = (&'a Channel, usize, &'a BindHow)> + 'a {
+    clip.channels.iter().filter_map(|ch| binding.get(ch.node)?.as_ref().map(|(j, how)| (ch, *j, how)))
+}
+
 /// The tracks of `clip` that bind to nothing, as three.js warns about them: once per track
 /// name, in the clip's order.
 pub fn unbound_tracks(source: &Rig, clip: &Clip, binding: &NodeBinding) -> Vec<String> {
@@ -180,7 +190,7 @@ mod tests {
         let options = BindOptions {
             mode: BindMode::Loose,
             map: Some(NameMap::parse("Tail spine\nHead Nose").unwrap()),
-            retarget: false,
+            retarget: None,
         };
         let b = bind_nodes(&character, &source, &options);
         // SPINE: "spine" and "Spine" both match with case folded, so it is left unbound.

@@ -8,7 +8,7 @@ use glam::{Quat, Vec3};
 use serde::Serialize;
 
 use super::bind::{
-    BindMode, BindOptions, NodeBinding, bind_nodes, threejs_clips, track_name, unbound_tracks,
+    BindMode, BindOptions, NodeBinding, bind_nodes, bound_tracks, threejs_clips, track_name, unbound_tracks,
 };
 use super::names::threejs_names;
 use super::retarget::world_rest_matrices;
@@ -63,6 +63,8 @@ pub struct LibraryFit {
     /// The sentences about the file as a whole (rest poses, scale; also in `summary`).
     #[serde(skip)]
     pub general: Vec<String>,
+    /// Retargeting measured against raw binding (`fit` only; `null` for a `.vrma`).
+    pub retarget: Option<super::fit_retarget::RetargetFit>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -205,7 +207,13 @@ fn fit_one(
             }
         }
     }
-    library_fit(character, file, lib, &binding, options)
+    let mut fit = library_fit(character, file, lib, &binding, options);
+    let (retarget, sentences, problems) = super::fit_retarget::retarget_fit(character, lib, &binding, options);
+    fit.summary.extend(sentences);
+    fit.summary.extend(problems.iter().cloned());
+    fit.problems.extend(problems);
+    fit.retarget = Some(retarget);
+    fit
 }
 
 /// A `.vrma` on a VRM avatar binds through the humanoid (`crate::vrma`): its notes are the
@@ -266,6 +274,7 @@ fn vrma_fit(character: &Rig, file: &str, lib: &Rig, animated: &mut [bool]) -> Li
         warnings: Vec::new(),
         notes: Vec::new(),
         general: Vec::new(),
+        retarget: None,
     }
 }
 
@@ -294,16 +303,11 @@ pub fn library_fit(
         .iter()
         .enumerate()
         .map(|(i, clip)| {
-            let bound = clip
-                .channels
-                .iter()
-                .filter_map(|ch| {
-                    let (j, how) = binding.get(ch.node)?.as_ref()?;
-                    Some(BoundTrack {
-                        track: track_name(&source_names, ch.node, ch.property),
-                        node: character.node_label(*j),
-                        how: how.label().to_string(),
-                    })
+            let bound = bound_tracks(clip, binding)
+                .map(|(ch, j, how)| BoundTrack {
+                    track: track_name(&source_names, ch.node, ch.property),
+                    node: character.node_label(j),
+                    how: how.label().to_string(),
                 })
                 .collect();
             let mut moved = vec![false; character.nodes.len()];
@@ -388,6 +392,7 @@ pub fn library_fit(
         warnings: Vec::new(),
         notes: Vec::new(),
         general: Vec::new(),
+        retarget: None,
     };
     describe(&mut fit, character, lib, binding, options);
     fit
@@ -430,41 +435,9 @@ fn describe(fit: &mut LibraryFit, character: &Rig, lib: &Rig, binding: &NodeBind
         fit.general.push(line.clone());
         fit.summary.push(line);
     }
-    let mut off: Vec<&JointRest> =
-        fit.rest.iter().filter(|r| r.rotation_degrees >= REST_ANGLE_SHOWN_DEGREES).collect();
-    off.sort_by(|a, b| b.rotation_degrees.total_cmp(&a.rotation_degrees));
-    if let Some(worst) = off.first().filter(|w| w.rotation_degrees > REST_ANGLE_PROBLEM_DEGREES) {
-        let joints: Vec<String> = off
-            .iter()
-            .filter(|r| r.rotation_degrees > REST_ANGLE_PROBLEM_DEGREES)
-            .map(|r| format!("{} {:.0}°", r.joint, r.rotation_degrees))
-            .collect();
-        let poses = match (arm_pose(lib, binding, character, true), arm_pose(lib, binding, character, false))
-        {
-            (Some(src), Some(dst)) if src != dst => {
-                format!("the clip was made on an {src} rig and this character is in {dst}: ")
-            }
-            _ => "the clip was made on a rig with another rest pose: ".to_string(),
-        };
-        let others =
-            if joints.len() > 1 { format!(" ({} too)", list(&joints[1..], 5)) } else { String::new() };
-        let tail = if options.retarget {
-            "--retarget rest plays each joint relative to its own rest, so this is taken care of".to_string()
-        } else {
-            format!(
-                "played raw, {} will be {:.0}° off unless retargeted (--retarget rest)",
-                worst.joint, worst.rotation_degrees
-            )
-        };
-        let line =
-            format!("{poses}{} rests {:.0}° apart{others}; {tail}", worst.joint, worst.rotation_degrees);
-        if !options.retarget {
-            fit.problems.push(line.clone());
-        }
-        fit.general.push(line.clone());
-        fit.summary.push(line);
-    }
+    // Retargeting scales the travel by the hips heights, which `fit_retarget` measures.
     if let Some(scale) = fit.translation_scale
+        && options.retarget.is_none()
         && !(1.0 / SCALE_PROBLEM..=SCALE_PROBLEM).contains(&scale)
     {
         let units = if (50.0..=200.0).contains(&scale) {
@@ -711,41 +684,6 @@ fn loose_would_bind(
     })
 }
 
-/// "A-pose" or "T-pose" for the rig's left (or right) upper arm: the bone from the bound
-/// joint named like an upper arm to its first child, against the horizontal. `None` when
-/// no such joint binds or the bone is neither.
-fn arm_pose(lib: &Rig, binding: &NodeBinding, character: &Rig, source_side: bool) -> Option<&'static str> {
-    let is_upper_arm = |name: &str| {
-        let n = name.to_lowercase();
-        (n.contains("upperarm")
-            || n.contains("upper_arm")
-            || n.ends_with("leftarm")
-            || n.ends_with("arm.l")
-            || n.ends_with("arm_l"))
-            && !n.contains("fore")
-            && !n.contains("right")
-            && !n.ends_with(".r")
-            && !n.ends_with("_r")
-    };
-    let (s, (j, _)) = binding
-        .iter()
-        .enumerate()
-        .find_map(|(s, b)| b.as_ref().filter(|_| is_upper_arm(&lib.node_label(s))).map(|b| (s, b)))?;
-    let (rig, node) = if source_side { (lib, s) } else { (character, *j) };
-    let child = *rig.nodes[node].children.first()?;
-    let world = world_rest_matrices(rig);
-    let dir: Vec3 = (world[child].w_axis - world[node].w_axis).truncate();
-    if dir.length() < 1e-9 {
-        return None;
-    }
-    let elevation = (dir.y / dir.length()).clamp(-1.0, 1.0).asin().to_degrees();
-    match elevation {
-        e if e.abs() < 10.0 => Some("T-pose"),
-        e if (-70.0..=-15.0).contains(&e) => Some("A-pose"),
-        _ => None,
-    }
-}
-
 /// Root motion of `clip`: on the library's hips when they are bound and their translation
 /// animated, else on the topmost bound node with an animated translation; first key to last,
 /// in the library's world units.
@@ -788,8 +726,7 @@ fn root_motion(
 }
 
 fn angle_degrees(a: Quat, b: Quat) -> f32 {
-    let d = a.normalize() * b.normalize().inverse();
-    (2.0 * d.xyz().length().atan2(d.w.abs())).to_degrees()
+    super::body::angle(a, b).to_degrees()
 }
 
 /// 97 -> 100, 0.013 -> 0.01: the figure a person would say.
@@ -990,20 +927,34 @@ mod tests {
     }
 
     #[test]
-    fn an_a_pose_clip_on_a_t_pose_character_is_named_so() {
-        let walker = crate::import::load_bytes(&crate::samplegen::walker(), "walker.glb", None).unwrap();
-        let arm = walker.nodes.iter().position(|n| n.name.as_deref() == Some("upper_arm.L")).unwrap();
-        // walker's arms hang down; turned 90 degrees up they are a T-pose, 50 an A-pose.
-        let turned = |degrees: f32| {
-            let mut rig = walker.clone();
-            let rest = &mut rig.nodes[arm].rest.rotation;
-            *rest = Quat::from_rotation_z(degrees.to_radians()) * *rest;
-            rig
-        };
-        let report = fit(&turned(90.0), &[("apose.glb".to_string(), turned(50.0))], &BindOptions::default());
-        let words = &report.libraries[0].problems;
-        let expected = "the clip was made on an A-pose rig and this character is in T-pose: upper_arm.L rests 40° apart; \
-                        played raw, upper_arm.L will be 40° off unless retargeted (--retarget rest)";
-        assert!(words.iter().any(|w| w == expected), "{words:?}");
+    fn an_a_pose_library_on_a_t_pose_character_is_measured_not_guessed() {
+        use crate::attach::body::ReferencePose;
+        use crate::attach::retarget_tests::arms_raised;
+        // The walker's arms hang 6 degrees off vertical: raised by 90 they are a T-pose, by 50
+        // an A-pose; the A-pose library's keys are turned with its arms, so raw values swing
+        // the character's arms exactly as the library's, and retargeting keeps the T-pose 40
+        // degrees above them.
+        let (t_pose, a_pose) = (arms_raised(90.0), arms_raised(50.0));
+        let libs = [("apose.glb".to_string(), a_pose)];
+        let report = fit(&t_pose, &libs, &BindOptions::default());
+        let lib = &report.libraries[0];
+        assert_eq!(report.problems, 0, "{:?}", lib.problems);
+        let words = "the character's bind pose is a T-pose and the library's an A-pose";
+        assert!(lib.summary.iter().any(|s| s.starts_with(words)), "{:?}", lib.summary);
+        assert!(lib.summary.iter().any(|s| s.starts_with("advice: play raw")), "{:?}", lib.summary);
+        let measured = lib.retarget.as_ref().unwrap();
+        assert!(measured.raw.worst_limb.as_ref().unwrap().degrees < 0.1, "{:?}", measured.raw);
+        let retargeted = measured.retargeted.as_ref().unwrap().worst_limb.clone().unwrap();
+        // Within the idle's breathing, a chest scaled unevenly by up to 2%.
+        assert!((retargeted.degrees - 40.0).abs() < 0.5, "{retargeted:?}");
+        assert!(measured.identity_radians.unwrap() < 1e-5);
+        let asked = BindOptions { retarget: Some(ReferencePose::Bind), ..BindOptions::default() };
+        let report = fit(&t_pose, &libs, &asked);
+        assert_eq!(report.problems, 1);
+        assert!(
+            report.libraries[0].problems[0].ends_with("so leave --retarget off"),
+            "{:?}",
+            report.libraries[0].problems
+        );
     }
 }

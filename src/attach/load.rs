@@ -46,8 +46,8 @@ pub fn file_labels(paths: &[PathBuf]) -> Vec<String> {
 }
 
 /// Loads every file of `set` and appends its clips to `character`, in order, and what must
-/// be said about each to `character.anim_warnings`. A file that does not load is an error
-/// naming it.
+/// be said about each to `character.anim_warnings`. A file that does not load, or cannot be retargeted, is an
+/// error naming it.
 pub fn load_with_anims(character: &mut Rig, set: &AnimSet) -> Result<(), ImportError> {
     let mut map_use = set.options.map.as_ref().map(super::map_use::MapUse::new);
     for (path, label) in set.files.iter().zip(file_labels(&set.files)) {
@@ -56,7 +56,8 @@ pub fn load_with_anims(character: &mut Rig, set: &AnimSet) -> Result<(), ImportE
         if let (Some(used), Some(map)) = (&mut map_use, &set.options.map) {
             used.see(map, &source);
         }
-        attach(character, &source, &label, &set.options);
+        attach(character, &source, &label, &set.options)
+            .map_err(|e| ImportError { file: path.display().to_string(), message: e.to_string() })?;
     }
     if let (Some(used), Some(map)) = (&map_use, &set.options.map) {
         let warnings = used.warnings(map, character);

@@ -4,18 +4,26 @@
 //!
 //! Stage order: `import` loads both files; `names` gives every node the name three.js gives
 //! it; `bind` decides which character node each source node drives (three.js's rule by
-//! default, `rules` and `--map` when asked); `retarget` rebuilds a clip relative to rest
-//! (`--retarget rest`); `fit` explains, without playing anything, why a clip fits or not.
+//! default, `rules` and `--map` when asked); `retarget` rebuilds a clip so the character
+//! keeps the source's motion (`--retarget`), from each rig's `body` (reference pose, body
+//! frame and hips height, found by the `landmarks` table); `fit` explains, without playing
+//! anything, why a clip fits or not.
 //! Everything here is pure except `load`, which reads the files.
 
 pub mod bind;
+pub mod body;
 pub mod fit;
 pub mod fit_text;
+pub mod fit_retarget;
+pub mod landmarks;
+pub mod measure;
 
 mod load;
 pub mod map_use;
 pub mod names;
 pub mod retarget;
+#[cfg(test)]
+mod retarget_tests;
 pub mod rules;
 
 pub use bind::{BindMode, BindOptions};
@@ -26,20 +34,29 @@ use crate::rig::{AttachedClip, BoundChannel, Clip, Rig};
 
 /// Appends every clip of `source` to `character`, labelled `name (label)`, bound by
 /// `options`. A clip without a name is `animation_N`, as three.js's GLTFLoader names it.
-pub fn attach(character: &mut Rig, source: &Rig, label: &str, options: &BindOptions) {
+/// Retargeting refuses two rigs whose hips heights are too far apart to be one body's scale.
+pub fn attach(
+    character: &mut Rig,
+    source: &Rig,
+    label: &str,
+    options: &BindOptions,
+) -> Result<(), retarget::RatioRefused> {
     // A VRM animation on a VRM avatar binds through the humanoid, as three-vrm plays it.
     if source.vrma.is_some() && character.vrm.is_some() {
         attach_vrma(character, source, label);
-        return;
+        return Ok(());
     }
     let binding = bind::bind_nodes(character, source, options);
+    let retarget = match options.retarget {
+        Some(reference) => Some(retarget::Retarget::new(character, source, reference)?),
+        None => None,
+    };
     let report = fit::library_fit(character, label, source, &binding, options);
     for (i, clip) in bind::threejs_clips(source).iter().enumerate() {
         let name = clip.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{i}"));
-        let (channels, sources) = if options.retarget {
-            retarget::retarget_rest(character, source, clip, &binding)
-        } else {
-            bind::rebind_clip(clip, &binding)
+        let (channels, sources) = match &retarget {
+            Some(r) => r.clip(character, source, clip, &binding),
+            None => bind::rebind_clip(clip, &binding),
         };
         let bound = sources
             .iter()
@@ -52,6 +69,7 @@ pub fn attach(character: &mut Rig, source: &Rig, label: &str, options: &BindOpti
             })
             .collect();
         let unbound = bind::unbound_tracks(source, clip, &binding);
+        let tracks = bind::bound_tracks(clip, &binding).map(|(_, _, how)| how.clone()).collect();
         let fit = report
             .clips
             .get(i)
@@ -65,6 +83,7 @@ pub fn attach(character: &mut Rig, source: &Rig, label: &str, options: &BindOpti
             file: label.to_string(),
             name: name.clone(),
             bound,
+            tracks,
             unbound,
             fit,
         });
@@ -75,6 +94,7 @@ pub fn attach(character: &mut Rig, source: &Rig, label: &str, options: &BindOpti
             duration: clip.duration,
         });
     }
+    Ok(())
 }
 
 /// Appends every clip of the `.vrma` `source`, bound by `crate::vrma::bind`; its notes (what is
@@ -89,7 +109,7 @@ fn attach_vrma(character: &mut Rig, source: &Rig, label: &str) {
             .clone()
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| format!("animation_{i}"));
-        let channels = bound
+        let channels: Vec<BoundChannel> = bound
             .clip
             .channels
             .iter()
@@ -102,6 +122,7 @@ fn attach_vrma(character: &mut Rig, source: &Rig, label: &str) {
             clip: character.clips.len(),
             file: label.to_string(),
             name: name.clone(),
+            tracks: channels.iter().map(|c| c.how.clone()).collect(),
             bound: channels,
             unbound: Vec::new(),
             fit: std::iter::once(bound.counts.describe()).chain(bound.notes).collect(),

@@ -89,10 +89,11 @@ pub struct BindArgs {
     /// a comment; tried before every other rule.
     #[arg(long, value_name = "FILE")]
     pub map: Option<PathBuf>,
-    /// `rest`: play clips relative to each rig's rest pose (each joint's world rotation
-    /// change from the source's rest, applied to the character's rest; root translation
-    /// scaled by the hip heights) instead of binding the raw values.
-    #[arg(long, value_enum, value_name = "HOW")]
+    /// Keep the clip's motion instead of its raw values: each bone's change from a reference
+    /// pose, seen from the body (so rigs facing other ways agree), and the hips' travel scaled
+    /// by the hips heights. `--retarget` alone measures from the bind pose (the inverse bind
+    /// matrices); `--retarget=rest` from the nodes' rest.
+    #[arg(long, value_enum, value_name = "POSE", num_args = 0..=1, default_missing_value = "bind")]
     pub retarget: Option<RetargetArg>,
 }
 
@@ -109,7 +110,9 @@ pub enum BindArg {
 /// `--retarget`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum RetargetArg {
-    /// Relative to each rig's rest pose.
+    /// From the pose the mesh was bound in (the inverse bind matrices).
+    Bind,
+    /// From the nodes' own rest transforms.
     Rest,
 }
 

@@ -251,7 +251,10 @@ pub fn anim_set(args: &args::AnimArgs) -> Result<crate::attach::AnimSet, Failure
             args::BindArg::Loose => crate::attach::BindMode::Loose,
         },
         map,
-        retarget: args.binding.retarget.is_some(),
+        retarget: args.binding.retarget.map(|r| match r {
+            args::RetargetArg::Bind => crate::attach::body::ReferencePose::Bind,
+            args::RetargetArg::Rest => crate::attach::body::ReferencePose::Rest,
+        }),
     };
     Ok(crate::attach::AnimSet { files: args.anims.clone(), options })
 }

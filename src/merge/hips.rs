@@ -1,9 +1,9 @@
 //! The hips joint of a rig and the body's up direction, which `--in-place` needs to tell a
 //! clip's travel (across the ground) from its height (along up).
 //!
-//! The hips are the VRM humanoid's `hips` where the file maps one, else the topmost node
-//! named `hips` or `pelvis` (namespace prefixes, case and separators ignored, as `--bind
-//! loose` compares names). The body's up points from the hips to the head (else the neck) in
+//! The hips are the humanoid landmark (`attach::landmarks`: the VRM mapping, else the alias
+//! table retargeting uses). The body's up points from the hips to the head (else the neck,
+//! else the topmost spine joint) in
 //! the rest pose's world space, as the retargeting body frame defines it (skinning.md); the
 //! ground is the world plane across the axis nearest that line (+Y, glTF's up, for a rig
 //! standing as the spec asks; +Y too when the rig has neither). A body leans a little even in
@@ -12,8 +12,8 @@
 
 use glam::Vec3;
 
+use crate::attach::landmarks::{Landmark, Landmarks};
 use crate::attach::retarget::world_rest_matrices;
-use crate::attach::rules::LOOSE_RULES;
 use crate::rig::Rig;
 
 /// A rig's hips and the up of the ground it stands on (a world axis).
@@ -25,15 +25,12 @@ pub struct Hips {
 
 /// The hips and up of `rig`; `None` when no node is the hips.
 pub fn hips(rig: &Rig) -> Option<Hips> {
-    let vrm = |bone: &str| rig.vrm.as_ref().and_then(|v| v.node_of(bone));
-    let node = vrm("hips").or_else(|| topmost_named(rig, &["hips", "pelvis"]))?;
-    let above = vrm("head")
-        .or_else(|| vrm("neck"))
-        .or_else(|| topmost_named(rig, &["head"]))
-        .or_else(|| topmost_named(rig, &["neck"]));
+    let landmarks = Landmarks::find(rig);
+    let node = landmarks.get(Landmark::Hips)?;
     let world = world_rest_matrices(rig);
     let at = |n: usize| world.get(n).map(|m| m.w_axis.truncate());
-    let body_up = above.and_then(|head| Some(at(head)? - at(node)?)).and_then(|d| d.try_normalize());
+    let body_up =
+        landmarks.top().and_then(|head| Some(at(head)? - at(node)?)).and_then(|d| d.try_normalize());
     Some(Hips { node, up: body_up.map_or(Vec3::Y, nearest_axis) })
 }
 
@@ -41,16 +38,6 @@ pub fn hips(rig: &Rig) -> Option<Hips> {
 fn nearest_axis(d: Vec3) -> Vec3 {
     let axes = [Vec3::X, Vec3::NEG_X, Vec3::Y, Vec3::NEG_Y, Vec3::Z, Vec3::NEG_Z];
     axes.into_iter().max_by(|a, b| a.dot(d).total_cmp(&b.dot(d))).unwrap_or(Vec3::Y)
-}
-
-/// The node nearest the root whose name, compared as `--bind loose` compares names, is one of
-/// `names` (lower case, no separators).
-fn topmost_named(rig: &Rig, names: &[&str]) -> Option<usize> {
-    let key = LOOSE_RULES[LOOSE_RULES.len() - 1].1;
-    rig.scene_nodes()
-        .into_iter()
-        .filter(|&n| rig.nodes[n].name.as_deref().is_some_and(|name| names.contains(&key(name).as_str())))
-        .min_by_key(|&n| (rig.ancestors(n).count(), n))
 }
 
 #[cfg(test)]

@@ -139,14 +139,25 @@ pub struct UnknownClip {
     pub known: String,
 }
 
+/// Why a merge cannot be planned.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PlanError {
+    #[error(transparent)]
+    UnknownClip(#[from] UnknownClip),
+    /// A library `--retarget` refuses, and why.
+    #[error("{label}: {refused}")]
+    Retarget { label: String, refused: crate::attach::retarget::RatioRefused },
+}
+
 /// Binds every library onto `character` (appending to its clips, as `--anim` does) and
 /// decides what the merged file holds.
-pub fn plan(character: &mut Rig, libraries: &[Library], options: &Options) -> Result<Plan, UnknownClip> {
+pub fn plan(character: &mut Rig, libraries: &[Library], options: &Options) -> Result<Plan, PlanError> {
     let own = character.clips.len();
     let mut ranges = Vec::with_capacity(libraries.len());
     for library in libraries {
         let before = character.attached.len();
-        attach(character, &library.rig, &library.label, &options.binding);
+        attach(character, &library.rig, &library.label, &options.binding)
+            .map_err(|refused| PlanError::Retarget { label: library.label.clone(), refused })?;
         ranges.push(before..character.attached.len());
     }
     let character = &*character;

@@ -83,6 +83,9 @@ pub struct AttachedClip {
     pub name: String,
     /// One per channel of `Rig::clips[clip]`, in order: the source node and how it bound.
     pub bound: Vec<BoundChannel>,
+    /// One per track of the source clip that binds, and how: the count `fit` gives (a
+    /// retargeted clip's channels are not its tracks).
+    pub tracks: Vec<BindHow>,
     /// The tracks that bound to nothing, named as three.js names them
     /// (`mixamorigHips.quaternion`), once each, in the clip's order.
     pub unbound: Vec<String>,

@@ -633,7 +633,7 @@ fn viewer_on_the_walk(file: &str, spring_bones: bool) -> rigscope::tui::App {
         vrm.spring_bones = spring_bones;
     }
     let anim = rigscope::import::load(std::path::Path::new(&fixture("walker-walk.vrma"))).expect("vrma");
-    rigscope::attach::attach(&mut avatar, &anim, "walker-walk.vrma", &Default::default());
+    rigscope::attach::attach(&mut avatar, &anim, "walker-walk.vrma", &Default::default()).expect("binds");
     let clip = avatar.clips.len() - 1;
     let launch = rigscope::tui::Launch {
         paused: true,

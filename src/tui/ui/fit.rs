@@ -14,10 +14,10 @@ pub fn lines(app: &App, node: usize, theme: &Theme) -> Vec<Line<'static>> {
     let Some(attached) = app.rig.attached.iter().find(|a| a.clip == clip) else { return Vec::new() };
     let channels = app.rig.clips.get(clip).map_or(&[][..], |c| c.channels.as_slice());
     let mut by_how: Vec<(&str, usize)> = Vec::new();
-    for b in &attached.bound {
-        match by_how.iter_mut().find(|(h, _)| *h == b.how.label()) {
+    for how in &attached.tracks {
+        match by_how.iter_mut().find(|(h, _)| *h == how.label()) {
             Some((_, n)) => *n += 1,
-            None => by_how.push((b.how.label(), 1)),
+            None => by_how.push((how.label(), 1)),
         }
     }
     let how: Vec<String> = by_how.iter().map(|(h, n)| format!("{n} {h}")).collect();
@@ -39,7 +39,7 @@ pub fn lines(app: &App, node: usize, theme: &Theme) -> Vec<Line<'static>> {
         format!(
             "clip from {}: {} tracks bind ({}), {} to nothing",
             attached.file,
-            attached.bound.len(),
+            attached.tracks.len(),
             if how.is_empty() { "none".to_string() } else { how.join(", ") },
             attached.unbound.len()
         ),
@@ -76,7 +76,7 @@ mod tests {
         let mut lib = rig.clone();
         lib.nodes[1].name = Some("mixamorig:spine".into());
         lib.nodes[0].rest.rotation = glam::Quat::from_rotation_z(0.5);
-        crate::attach::attach(&mut rig, &lib, "lib.glb", &crate::attach::BindOptions::default());
+        crate::attach::attach(&mut rig, &lib, "lib.glb", &crate::attach::BindOptions::default()).unwrap();
         let clip = rig.find_clip("walk");
         assert_eq!(clip, Some(2));
         let app = App::new(rig, &Launch { clip, paused: true, ..Launch::default() });
@@ -85,7 +85,6 @@ mod tests {
         assert_eq!(hips[0], "clip from lib.glb: 14 tracks bind (14 exact), 1 to nothing");
         assert_eq!(hips[1], "this node: driven by hips (exact)");
         assert!(hips.iter().any(|l| l.contains("mixamorigspine.quaternion")), "{hips:?}");
-        assert!(hips.iter().any(|l| l.contains("hips rests 29° apart")), "{hips:?}");
         assert_eq!(text(&lines(&app, 1, &theme))[1], "this node: not moved by this clip");
         // The character's own clip has no fit lines.
         let own = App::new(app.rig.clone(), &Launch { clip: Some(0), ..Launch::default() });
