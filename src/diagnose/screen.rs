@@ -1,0 +1,223 @@
+//! A cheap first look at one problem vertex in one pose for `consequence`: for each engine
+//! weighting, bounds between which the kernel's measured distance from the stored position
+//! must lie. Skinning is linear in the weights, so the difference between two weightings is
+//! `sum_j (w_j - s_j) M_j p`: one matrix-vector product per joint, shared by every engine,
+//! and a few multiply-adds per engine. The rounding the kernel (with or without FMA) and this
+//! screen can add is bounded from the same products' magnitudes, so a pose whose upper bound
+//! is below another pose's lower bound cannot be the vertex's worst and the kernel need not
+//! measure it there. The distances reported are always the kernel's own.
+//!
+//! Must not decide anything itself: it only bounds. Weights it cannot bound (non-finite
+//! matrices, weights past `MAX_WEIGHT`) make `Screen::new` or `Screen::bounds` decline, and
+//! the caller measures every pose.
+
+use glam::{Mat4, Vec3, Vec3A};
+
+/// Weights (and divisors' reciprocals) above this are left to the kernel at every pose: the
+/// bound's products could overflow.
+const MAX_WEIGHT: f64 = 1e6;
+
+/// Two weightings whose per-joint difference differs by at most this fraction of the first's
+/// share its products: the second's bounds widen by the rest instead.
+const SHARE_FRACTION: f64 = 0.02;
+
+/// Every f32 result below 1e-30 is treated as if it could be off by that much (underflow).
+const FLOOR: f32 = 1e-30;
+
+/// One engine's weighting of the vertex: the slots the kernel skins, and what the skinned
+/// point is divided by (1 for a plain skin, Babylon.js's sum of weights).
+pub(super) struct Weighting<'a> {
+    pub slots: &'a [(u16, f32)],
+    pub divisor: f32,
+}
+
+/// A weighting's difference from the stored one per joint of `Screen::joints`, and the
+/// magnitude its rounding is bounded by.
+struct Shared {
+    delta: Vec<f32>,
+    scale: f32,
+}
+
+/// Where a weighting takes its difference from, and how far its own may be from it.
+struct Member {
+    shared: usize,
+    slack: f32,
+}
+
+pub(super) struct Screen {
+    /// The distinct joints any weighting gives finite non-zero weight, within the skin.
+    joints: Vec<usize>,
+    shared: Vec<Shared>,
+    members: Vec<Member>,
+    /// A bound on the relative rounding of every sum involved (a multiple of f32's unit).
+    unit: f32,
+    /// Per joint, this pose: `M_j p`.
+    products: Vec<Vec3A>,
+}
+
+/// `(joint, weight)` of every slot the kernel adds in (`skinning::accumulate_slots`: finite,
+/// non-zero, a joint of the skin), or `None` when a weight is past `MAX_WEIGHT`.
+fn added(slots: &[(u16, f32)], joint_count: usize) -> Option<Vec<(usize, f64)>> {
+    let kept = slots.iter().filter(|s| s.1 != 0.0 && s.1.is_finite() && usize::from(s.0) < joint_count);
+    kept.map(|&(j, w)| (f64::from(w).abs() <= MAX_WEIGHT).then_some((usize::from(j), f64::from(w)))).collect()
+}
+
+impl Screen {
+    /// The screen of `weightings` against `stored`, for a skin of `joint_count` joints.
+    pub fn new(stored: &[(u16, f32)], weightings: &[Weighting], joint_count: usize) -> Option<Screen> {
+        let stored = added(stored, joint_count)?;
+        let mut lists = Vec::with_capacity(weightings.len());
+        for w in weightings {
+            let inverse = 1.0 / f64::from(w.divisor);
+            if !inverse.is_finite() || inverse.abs() > MAX_WEIGHT {
+                return None;
+            }
+            lists.push((added(w.slots, joint_count)?, inverse));
+        }
+        let mut joints: Vec<usize> =
+            stored.iter().chain(lists.iter().flat_map(|l| l.0.iter())).map(|s| s.0).collect();
+        joints.sort_unstable();
+        joints.dedup();
+        let most = lists.iter().map(|l| l.0.len()).chain([stored.len()]).max().unwrap_or(0);
+        let per_joint = |slots: &[(usize, f64)], factor: f64| {
+            let mut out = vec![0.0f64; joints.len()];
+            for &(j, w) in slots {
+                if let Ok(i) = joints.binary_search(&j) {
+                    out[i] += w * factor;
+                }
+            }
+            out
+        };
+        let magnitude = |slots: &[(usize, f64)]| slots.iter().map(|s| s.1.abs()).sum::<f64>();
+        let base = per_joint(&stored, 1.0);
+        let mut shared: Vec<Shared> = Vec::new();
+        let mut members = Vec::with_capacity(lists.len());
+        for (slots, inverse) in &lists {
+            let delta: Vec<f64> = per_joint(slots, *inverse).iter().zip(&base).map(|(w, s)| w - s).collect();
+            let size: f64 = delta.iter().map(|d| d.abs()).sum();
+            let scale = (magnitude(slots) * inverse.abs() + magnitude(&stored) + size) as f32;
+            let off =
+                |s: &Shared| delta.iter().zip(&s.delta).map(|(d, e)| (d - f64::from(*e)).abs()).sum::<f64>();
+            let near = shared.iter().position(|s| {
+                off(s) <= SHARE_FRACTION * s.delta.iter().map(|d| f64::from(d.abs())).sum::<f64>()
+            });
+            let index = match near {
+                Some(i) => {
+                    shared[i].scale = shared[i].scale.max(scale);
+                    i
+                }
+                None => {
+                    shared.push(Shared { delta: delta.iter().map(|&d| d as f32).collect(), scale });
+                    shared.len() - 1
+                }
+            };
+            // Rounded up, so that the f32 slack is never below the real one.
+            let slack = (off(&shared[index]) * (1.0 + 1e-6)) as f32;
+            members.push(Member { shared: index, slack });
+        }
+        // The kernel adds `most` weighted matrices and transforms once (each step one
+        // rounding with FMA, two without); the screen does the same and more; a distance is
+        // a few more: four times that many units covers them all.
+        let unit = 4.0 * (most as f32 + 8.0) * f32::EPSILON * 0.5;
+        let products = vec![Vec3A::ZERO; joints.len()];
+        Some(Screen { joints, shared, members, unit, products })
+    }
+
+    /// Bounds `(low, high)` on the kernel's distance between each weighting's point and the
+    /// stored one, in `weightings` order, with `joint_matrices` and the (morphed) position
+    /// `p`; `false` (and `out` unspecified) when they cannot be bounded.
+    pub fn bounds(&mut self, joint_matrices: &[Mat4], p: Vec3, out: &mut Vec<(f32, f32)>) -> bool {
+        let size = Vec3A::from(p).abs();
+        let mut reach = 0.0f32;
+        for (product, &j) in self.products.iter_mut().zip(&self.joints) {
+            let Some(m) = joint_matrices.get(j) else { return false };
+            *product = Vec3A::from(m.transform_point3(p));
+            let abs = |v: glam::Vec4| Vec3A::from(v.truncate().abs());
+            let magnitude =
+                abs(m.x_axis) * size.x + abs(m.y_axis) * size.y + abs(m.z_axis) * size.z + abs(m.w_axis);
+            reach = reach.max(magnitude.length());
+        }
+        if !reach.is_finite() || reach > 1e30 {
+            return false;
+        }
+        out.clear();
+        let mut distances = Vec::with_capacity(self.shared.len());
+        for s in &self.shared {
+            let d = s
+                .delta
+                .iter()
+                .zip(&self.products)
+                .fold(Vec3A::ZERO, |acc, (&w, &q)| q.mul_add(Vec3A::splat(w), acc));
+            let distance = d.length();
+            distances.push((distance, self.unit * (s.scale * reach + distance) + FLOOR));
+        }
+        for m in &self.members {
+            let (distance, rounding) = distances[m.shared];
+            let off = rounding + m.slack * reach;
+            out.push((distance - off, distance + off));
+        }
+        out.iter().all(|b| b.0.is_finite() && b.1.is_finite())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anim::skin_point;
+
+    /// The kernel's distance lies within the bounds, for weightings that keep, drop,
+    /// renormalise and divide, over a spread of poses (scaled, rotated, far from the origin).
+    #[test]
+    fn the_kernels_distance_lies_within_the_bounds() {
+        let stored = [(0u16, 0.45f32), (1, 0.3), (2, 0.1), (3, 0.0)];
+        let sum: f32 = stored.iter().map(|s| s.1).sum();
+        let normalised: Vec<(u16, f32)> = stored.iter().map(|&(j, w)| (j, w / sum)).collect();
+        let one = [(0u16, 1.0f32), (0, 0.0), (0, 0.0), (0, 0.0)];
+        let weightings = [
+            Weighting { slots: &normalised, divisor: 1.0 },
+            Weighting { slots: &one, divisor: 1.0 },
+            Weighting { slots: &stored, divisor: sum },
+        ];
+        let mut screen = Screen::new(&stored, &weightings, 3).expect("bounded");
+        // Joint 3 is past the skin: skipped, as the kernel skips it.
+        assert_eq!(screen.joints, [0, 1, 2]);
+        let mut out = Vec::new();
+        for step in 0..200 {
+            let a = step as f32 * 0.37;
+            let matrices: Vec<Mat4> = (0..3)
+                .map(|j| {
+                    Mat4::from_scale_rotation_translation(
+                        Vec3::splat(1.0 + 0.1 * j as f32),
+                        glam::Quat::from_rotation_y(a * (j + 1) as f32),
+                        Vec3::new(100.0 * a.sin(), 3.0 * j as f32, -2.0),
+                    )
+                })
+                .collect();
+            let p = Vec3::new(0.3, 1.7, -0.2);
+            assert!(screen.bounds(&matrices, p, &mut out));
+            let at = skin_point(&stored, &matrices, p);
+            for (w, &(low, high)) in weightings.iter().zip(&out) {
+                let d = (skin_point(w.slots, &matrices, p) / w.divisor).distance(at);
+                assert!(low <= d && d <= high, "step {step}: {low} <= {d} <= {high}");
+                // Tight enough to tell poses apart.
+                assert!(high - low <= 1e-3 * (1.0 + d), "{low} {high}");
+            }
+        }
+        // The renormalised weighting shares the stored divided one's products (0 apart in
+        // real numbers), the single bone does not.
+        assert_eq!(screen.members[0].shared, screen.members[2].shared);
+        assert_ne!(screen.members[0].shared, screen.members[1].shared);
+    }
+
+    #[test]
+    fn weights_it_cannot_bound_are_declined() {
+        let huge = [(0u16, 1e9f32)];
+        assert!(Screen::new(&huge, &[], 1).is_none());
+        let fine = [(0u16, 1.0f32)];
+        assert!(Screen::new(&fine, &[Weighting { slots: &fine, divisor: 0.0 }], 1).is_none());
+        let mut screen = Screen::new(&fine, &[Weighting { slots: &fine, divisor: 2.0 }], 1).expect("bounded");
+        let mut out = Vec::new();
+        assert!(!screen.bounds(&[Mat4::from_translation(Vec3::splat(f32::INFINITY))], Vec3::ONE, &mut out));
+        assert!(!screen.bounds(&[], Vec3::ONE, &mut out));
+    }
+}
