@@ -333,15 +333,33 @@ fn measure_from(
         Vec::new()
     };
     let needs = screen_poses(rig, &mut ws, &poses, &targets);
-    let wanted: Vec<bool> = (0..poses.len()).map(|i| needs.iter().flatten().any(|n| n.at(i))).collect();
+    // Per pose, the targets measured there, ascending (ties go to the first, as in one pass).
+    let mut every = Vec::new();
+    let mut by_pose: Vec<Vec<usize>> = vec![Vec::new(); poses.len()];
+    for (k, needs) in needs.iter().enumerate() {
+        if needs.iter().any(|n| matches!(n, Need::All)) {
+            every.push(k);
+            continue;
+        }
+        let mut at: Vec<usize> =
+            needs.iter().flat_map(|n| if let Need::At(p) = n { p.as_slice() } else { &[] }).copied().collect();
+        at.sort_unstable();
+        at.dedup();
+        for i in at {
+            by_pose[i].push(k);
+        }
+    }
     let mut skinned = Vec::new();
-    for (i, &(clip, time)) in poses.iter().enumerate().filter(|(i, _)| wanted[*i]) {
+    for (i, &(clip, time)) in poses.iter().enumerate() {
+        if every.is_empty() && by_pose[i].is_empty() {
+            continue;
+        }
+        let mut here = by_pose[i].clone();
+        here.extend_from_slice(&every);
+        here.sort_unstable();
         ws.sample_pose(rig, clip.and_then(|c| rig.clips.get(c)), time);
         ws.update_matrices(rig);
-        for (t, needs) in targets.iter().zip(&needs) {
-            if !needs.iter().any(|n| n.at(i)) {
-                continue;
-            }
+        for (t, needs) in here.iter().map(|&k| (&targets[k], &needs[k])) {
             let Some(joints) = ws.joint_matrices.get(t.skin) else { continue };
             let p = morphed(rig, &ws, t);
             skin_point_lists(joints, p, &t.slots, &t.lists, &mut skinned);
