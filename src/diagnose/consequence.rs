@@ -226,7 +226,7 @@ fn per_joint(slots: &[(u16, f32)]) -> Vec<(u16, f32)> {
 /// Measures `engines` on `vertices` (mesh, primitive, vertex). A vertex no node draws with a
 /// skin is listed with zero displacement (engines only change skinned vertices).
 pub fn measure(rig: &Rig, vertices: &[(usize, usize, usize)], engines: &[Engine]) -> Consequences {
-    measure_from(BindStart::new(rig), rig, vertices, engines, MAX_WORK)
+    measure_from(BindStart::new(rig), rig, vertices, engines, MAX_WORK, true)
 }
 
 /// `measure` from a `BindStart` of `rig` made beforehand.
@@ -236,7 +236,7 @@ pub fn measure_with(
     vertices: &[(usize, usize, usize)],
     engines: &[Engine],
 ) -> Consequences {
-    measure_from(start, rig, vertices, engines, MAX_WORK)
+    measure_from(start, rig, vertices, engines, MAX_WORK, true)
 }
 
 /// `measure` with `max_work` in place of `MAX_WORK`.
@@ -247,7 +247,13 @@ fn measure_within(
     engines: &[Engine],
     max_work: usize,
 ) -> Consequences {
-    measure_from(BindStart::new(rig), rig, vertices, engines, max_work)
+    measure_from(BindStart::new(rig), rig, vertices, engines, max_work, true)
+}
+
+/// `measure` with the kernel at every pose of every engine: what the screen must not change.
+#[cfg(test)]
+fn measure_unscreened(rig: &Rig, vertices: &[(usize, usize, usize)], engines: &[Engine]) -> Consequences {
+    measure_from(BindStart::new(rig), rig, vertices, engines, MAX_WORK, false)
 }
 
 fn measure_from(
@@ -256,6 +262,7 @@ fn measure_from(
     vertices: &[(usize, usize, usize)],
     engines: &[Engine],
     max_work: usize,
+    screened: bool,
 ) -> Consequences {
     let BindStart { mut ws, diagonal } = start;
     let refusals: Vec<Option<String>> = engines.iter().map(|e| e.refusal(rig)).collect();
@@ -332,7 +339,7 @@ fn measure_from(
     } else {
         Vec::new()
     };
-    let needs = screen_poses(rig, &mut ws, &poses, &targets);
+    let needs = screen_poses(rig, &mut ws, &poses, &targets, screened);
     // Per pose, the targets measured there, ascending (ties go to the first, as in one pass).
     let mut every = Vec::new();
     let mut by_pose: Vec<Vec<usize>> = vec![Vec::new(); poses.len()];
@@ -341,8 +348,11 @@ fn measure_from(
             every.push(k);
             continue;
         }
-        let mut at: Vec<usize> =
-            needs.iter().flat_map(|n| if let Need::At(p) = n { p.as_slice() } else { &[] }).copied().collect();
+        let mut at: Vec<usize> = needs
+            .iter()
+            .flat_map(|n| if let Need::At(p) = n { p.as_slice() } else { &[] })
+            .copied()
+            .collect();
         at.sort_unstable();
         at.dedup();
         for i in at {
@@ -510,16 +520,18 @@ impl Screened {
 
 /// Per target, per engine, the poses the kernel measures it at: where the screen bounds an
 /// engine's weighting, only the poses whose upper bound reaches the highest lower bound over
-/// every pose (no other can hold the worst, or tie it); every pose otherwise. `ws` is left
-/// at the last pose.
+/// every pose (no other can hold the worst, or tie it); every pose otherwise, or unless
+/// `screened`. `ws` is left at the last pose.
 fn screen_poses(
     rig: &Rig,
     ws: &mut Workspace,
     poses: &[(Option<usize>, f32)],
     targets: &[Target],
+    screened: bool,
 ) -> Vec<Vec<Need>> {
+    let joint_count = |t: &Target| ws.joint_matrices.get(t.skin).map_or(0, Vec::len);
     let mut screens: Vec<Option<Screened>> =
-        targets.iter().map(|t| Screened::new(t, ws.joint_matrices.get(t.skin).map_or(0, Vec::len))).collect();
+        targets.iter().map(|t| Screened::new(t, joint_count(t)).filter(|_| screened)).collect();
     if screens.iter().any(Option::is_some) {
         let mut bounds = Vec::new();
         for (i, &(clip, time)) in poses.iter().enumerate() {
@@ -695,5 +707,34 @@ mod tests {
         let some = measure_within(&rig, &[(0, 0, 0)], &[Engine::Three, keeps], 3);
         assert_eq!((some.samples, some.sample_stride), (4, 2));
         assert_eq!(some.of(0, 0, 0, Engine::Three), Some(d));
+    }
+
+    /// The screen only spares the kernel poses that cannot be the worst: every generated rig
+    /// with weight problems, and CesiumMan-legacy's 210 vertices when the shared assets are
+    /// there, measure the same with the kernel at every pose of every engine.
+    #[test]
+    fn the_screen_changes_no_measurement() {
+        let mut rigs: Vec<Rig> = crate::samplegen::all()
+            .into_iter()
+            .chain(crate::samplegen::engine_fixtures())
+            .map(|(name, bytes)| crate::import::load_bytes(&bytes, name, None).expect("a sample loads"))
+            .collect();
+        match std::env::var_os("RIGSCOPE_ASSETS") {
+            Some(dir) => rigs.push(
+                crate::import::load(&std::path::Path::new(&dir).join("CesiumMan-legacy/CesiumMan.glb"))
+                    .expect("CesiumMan-legacy loads"),
+            ),
+            None => eprintln!("note: RIGSCOPE_ASSETS unset: CesiumMan-legacy not compared"),
+        }
+        let engines = measured_engines();
+        let mut compared = 0;
+        for rig in &rigs {
+            let report = super::super::check(rig, &super::super::Options::default());
+            let vertices = problem_vertices(rig, &report.findings);
+            let screened = measure(rig, &vertices, &engines);
+            assert_eq!(screened, measure_unscreened(rig, &vertices, &engines), "{}", rig.source);
+            compared += screened.vertices.len();
+        }
+        assert!(compared > 0, "no sample has a problem vertex to compare");
     }
 }
