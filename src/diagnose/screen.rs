@@ -19,7 +19,7 @@ const MAX_WEIGHT: f64 = 1e6;
 
 /// Two weightings whose per-joint difference differs by at most this fraction of the first's
 /// share its products: the second's bounds widen by the rest instead.
-const SHARE_FRACTION: f64 = 0.02;
+const SHARE_FRACTION: f64 = 1e-4;
 
 /// Every f32 result below 1e-30 is treated as if it could be off by that much (underflow).
 const FLOOR: f32 = 1e-30;
@@ -53,6 +53,8 @@ pub(super) struct Screen {
     unit: f32,
     /// Per joint, this pose: `M_j p`.
     products: Vec<Vec3A>,
+    /// Per shared difference, this pose: its distance and rounding bound.
+    distances: Vec<(f32, f32)>,
 }
 
 /// `(joint, weight)` of every slot the kernel adds in (`skinning::accumulate_slots`: finite,
@@ -120,7 +122,8 @@ impl Screen {
         // a few more: four times that many units covers them all.
         let unit = 4.0 * (most as f32 + 8.0) * f32::EPSILON * 0.5;
         let products = vec![Vec3A::ZERO; joints.len()];
-        Some(Screen { joints, shared, members, unit, products })
+        let distances = Vec::with_capacity(shared.len());
+        Some(Screen { joints, shared, members, unit, products, distances })
     }
 
     /// Bounds `(low, high)` on the kernel's distance between each weighting's point and the
@@ -141,18 +144,15 @@ impl Screen {
             return false;
         }
         out.clear();
-        let mut distances = Vec::with_capacity(self.shared.len());
+        self.distances.clear();
         for s in &self.shared {
-            let d = s
-                .delta
-                .iter()
-                .zip(&self.products)
-                .fold(Vec3A::ZERO, |acc, (&w, &q)| q.mul_add(Vec3A::splat(w), acc));
+            // Plain products and sums: `mul_add` is a library call where FMA is not compiled in.
+            let d = s.delta.iter().zip(&self.products).fold(Vec3A::ZERO, |acc, (&w, &q)| acc + q * w);
             let distance = d.length();
-            distances.push((distance, self.unit * (s.scale * reach + distance) + FLOOR));
+            self.distances.push((distance, self.unit * (s.scale * reach + distance) + FLOOR));
         }
         for m in &self.members {
-            let (distance, rounding) = distances[m.shared];
+            let (distance, rounding) = self.distances[m.shared];
             let off = rounding + m.slack * reach;
             out.push((distance - off, distance + off));
         }
