@@ -485,7 +485,7 @@ impl Screened {
             screen,
             of_engine,
             low: vec![f32::NEG_INFINITY; n],
-            kept: vec![Vec::new(); n],
+            kept: (0..n).map(|_| Vec::with_capacity(16)).collect(),
             pruned: vec![0; n],
             failed: false,
         })

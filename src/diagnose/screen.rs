@@ -17,12 +17,11 @@ use glam::{Mat4, Vec3, Vec3A};
 /// bound's products could overflow.
 const MAX_WEIGHT: f64 = 1e6;
 
-/// Two weightings whose per-joint difference differs by at most this fraction of the first's
-/// share its products: the second's bounds widen by the rest instead.
-const SHARE_FRACTION: f64 = 1e-4;
-
 /// Every f32 result below 1e-30 is treated as if it could be off by that much (underflow).
 const FLOOR: f32 = 1e-30;
+
+/// Weightings screened side by side: plain arrays of this many the compiler vectorises.
+const LANES: usize = 8;
 
 /// One engine's weighting of the vertex: the slots the kernel skins, and what the skinned
 /// point is divided by (1 for a plain skin, Babylon.js's sum of weights).
@@ -31,30 +30,19 @@ pub(super) struct Weighting<'a> {
     pub divisor: f32,
 }
 
-/// A weighting's difference from the stored one per joint of `Screen::joints`, and the
-/// magnitude its rounding is bounded by.
-struct Shared {
-    delta: Vec<f32>,
-    scale: f32,
-}
-
-/// Where a weighting takes its difference from, and how far its own may be from it.
-struct Member {
-    shared: usize,
-    slack: f32,
-}
-
 pub(super) struct Screen {
     /// The distinct joints any weighting gives finite non-zero weight, within the skin.
     joints: Vec<usize>,
-    shared: Vec<Shared>,
-    members: Vec<Member>,
+    /// Per group of `LANES` weightings, per joint: each one's weight minus the stored weight
+    /// (0 past the last weighting).
+    delta: Vec<[f32; LANES]>,
+    /// Per group: the magnitude each weighting's rounding is bounded by.
+    scale: Vec<[f32; LANES]>,
+    count: usize,
     /// A bound on the relative rounding of every sum involved (a multiple of f32's unit).
     unit: f32,
     /// Per joint, this pose: `M_j p`.
-    products: Vec<Vec3A>,
-    /// Per shared difference, this pose: its distance and rounding bound.
-    distances: Vec<(f32, f32)>,
+    products: Vec<Vec3>,
 }
 
 /// `(joint, weight)` of every slot the kernel adds in (`skinning::accumulate_slots`: finite,
@@ -92,38 +80,24 @@ impl Screen {
         };
         let magnitude = |slots: &[(usize, f64)]| slots.iter().map(|s| s.1.abs()).sum::<f64>();
         let base = per_joint(&stored, 1.0);
-        let mut shared: Vec<Shared> = Vec::new();
-        let mut members = Vec::with_capacity(lists.len());
-        for (slots, inverse) in &lists {
-            let delta: Vec<f64> = per_joint(slots, *inverse).iter().zip(&base).map(|(w, s)| w - s).collect();
-            let size: f64 = delta.iter().map(|d| d.abs()).sum();
-            let scale = (magnitude(slots) * inverse.abs() + magnitude(&stored) + size) as f32;
-            let off =
-                |s: &Shared| delta.iter().zip(&s.delta).map(|(d, e)| (d - f64::from(*e)).abs()).sum::<f64>();
-            let near = shared.iter().position(|s| {
-                off(s) <= SHARE_FRACTION * s.delta.iter().map(|d| f64::from(d.abs())).sum::<f64>()
-            });
-            let index = match near {
-                Some(i) => {
-                    shared[i].scale = shared[i].scale.max(scale);
-                    i
-                }
-                None => {
-                    shared.push(Shared { delta: delta.iter().map(|&d| d as f32).collect(), scale });
-                    shared.len() - 1
-                }
-            };
-            // Rounded up, so that the f32 slack is never below the real one.
-            let slack = (off(&shared[index]) * (1.0 + 1e-6)) as f32;
-            members.push(Member { shared: index, slack });
+        let groups = lists.len().div_ceil(LANES);
+        let mut delta = vec![[0.0f32; LANES]; groups * joints.len()];
+        let mut scale = vec![[0.0f32; LANES]; groups];
+        for (n, (slots, inverse)) in lists.iter().enumerate() {
+            let (group, lane) = (n / LANES, n % LANES);
+            let mut size = 0.0;
+            for (k, (w, s)) in per_joint(slots, *inverse).iter().zip(&base).enumerate() {
+                delta[group * joints.len() + k][lane] = (w - s) as f32;
+                size += (w - s).abs();
+            }
+            scale[group][lane] = (magnitude(slots) * inverse.abs() + magnitude(&stored) + size) as f32;
         }
         // The kernel adds `most` weighted matrices and transforms once (each step one
-        // rounding with FMA, two without); the screen does the same and more; a distance is
-        // a few more: four times that many units covers them all.
+        // rounding with FMA, two without); the screen does as many and a distance; four
+        // times that many units covers them all.
         let unit = 4.0 * (most as f32 + 8.0) * f32::EPSILON * 0.5;
-        let products = vec![Vec3A::ZERO; joints.len()];
-        let distances = Vec::with_capacity(shared.len());
-        Some(Screen { joints, shared, members, unit, products, distances })
+        let products = vec![Vec3::ZERO; joints.len()];
+        Some(Screen { joints, delta, scale, count: lists.len(), unit, products })
     }
 
     /// Bounds `(low, high)` on the kernel's distance between each weighting's point and the
@@ -134,7 +108,7 @@ impl Screen {
         let mut reach = 0.0f32;
         for (product, &j) in self.products.iter_mut().zip(&self.joints) {
             let Some(m) = joint_matrices.get(j) else { return false };
-            *product = Vec3A::from(m.transform_point3(p));
+            *product = m.transform_point3(p);
             let abs = |v: glam::Vec4| Vec3A::from(v.truncate().abs());
             let magnitude =
                 abs(m.x_axis) * size.x + abs(m.y_axis) * size.y + abs(m.z_axis) * size.z + abs(m.w_axis);
@@ -144,17 +118,21 @@ impl Screen {
             return false;
         }
         out.clear();
-        self.distances.clear();
-        for s in &self.shared {
-            // Plain products and sums: `mul_add` is a library call where FMA is not compiled in.
-            let d = s.delta.iter().zip(&self.products).fold(Vec3A::ZERO, |acc, (&w, &q)| acc + q * w);
-            let distance = d.length();
-            self.distances.push((distance, self.unit * (s.scale * reach + distance) + FLOOR));
-        }
-        for m in &self.members {
-            let (distance, rounding) = self.distances[m.shared];
-            let off = rounding + m.slack * reach;
-            out.push((distance - off, distance + off));
+        let joints = self.joints.len();
+        for (group, scale) in self.scale.iter().enumerate() {
+            let (mut x, mut y, mut z) = ([0.0f32; LANES], [0.0f32; LANES], [0.0f32; LANES]);
+            for (row, q) in self.delta[group * joints..][..joints].iter().zip(&self.products) {
+                for l in 0..LANES {
+                    x[l] += row[l] * q.x;
+                    y[l] += row[l] * q.y;
+                    z[l] += row[l] * q.z;
+                }
+            }
+            for l in 0..LANES.min(self.count - group * LANES) {
+                let distance = (x[l] * x[l] + y[l] * y[l] + z[l] * z[l]).sqrt();
+                let off = self.unit * (scale[l] * reach + distance) + FLOOR;
+                out.push((distance - off, distance + off));
+            }
         }
         out.iter().all(|b| b.0.is_finite() && b.1.is_finite())
     }
@@ -177,6 +155,12 @@ mod tests {
             Weighting { slots: &normalised, divisor: 1.0 },
             Weighting { slots: &one, divisor: 1.0 },
             Weighting { slots: &stored, divisor: sum },
+            Weighting { slots: &stored, divisor: 0.5 },
+            Weighting { slots: &one, divisor: -2.0 },
+            Weighting { slots: &normalised, divisor: 3.0 },
+            Weighting { slots: &one, divisor: 0.25 },
+            Weighting { slots: &normalised, divisor: 0.9 },
+            Weighting { slots: &one, divisor: 1.5 },
         ];
         let mut screen = Screen::new(&stored, &weightings, 3).expect("bounded");
         // Joint 3 is past the skin: skipped, as the kernel skips it.
@@ -203,10 +187,6 @@ mod tests {
                 assert!(high - low <= 1e-3 * (1.0 + d), "{low} {high}");
             }
         }
-        // The renormalised weighting shares the stored divided one's products (0 apart in
-        // real numbers), the single bone does not.
-        assert_eq!(screen.members[0].shared, screen.members[2].shared);
-        assert_ne!(screen.members[0].shared, screen.members[1].shared);
     }
 
     #[test]
