@@ -1,7 +1,8 @@
 //! One criterion group per stage of the per-frame pipeline (see PERFORMANCE.md for the
 //! targets): sampling (forward playback, random seek, backward scrubbing), pose (globals +
 //! joint matrices + the skinning palettes built from them), skinning (one core and the rayon pool), raster (draw_scene + pack, one core and the pool) and
-//! a full viewer frame into a ratatui `TestBackend`; then loading, live reload and `merge`.
+//! a full viewer frame into a ratatui `TestBackend`; then loading, live reload, `merge` and
+//! clip binding at load (`bind`).
 //!
 //! Inputs: the bundled samples and, when present, CesiumMan-x32 from `$RIGSCOPE_ASSETS`
 //! (default `../shared/assets`). Every input is built before the timed loop.
@@ -370,32 +371,42 @@ fn reload(c: &mut Criterion) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `rigscope merge` end to end (read both files, bind, copy, write OUT): the walker sample's
-/// character with a 48-clip library, made here by merging walker.glb's two clips onto itself
-/// 23 times (so the library is a whole rig, as Mixamo and KayKit libraries are).
-fn merge(c: &mut Criterion) {
+/// A 48-clip library in `dir`, made by merging the walker sample's two clips onto itself 23
+/// times (so the library is a whole rig, as Mixamo and KayKit libraries are); `None`, with a
+/// note naming `group`, when it cannot be made.
+fn library_48(dir: &std::path::Path, group: &str) -> Option<PathBuf> {
     use rigscope::merge::{Options, Request, run};
-    let dir = std::env::temp_dir().join(format!("rigscope-merge-bench-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::fs::create_dir_all(dir);
     let walker = PathBuf::from("samples/walker.glb");
     let library = dir.join("library-48.glb");
     let made = run(&Request {
         character: walker.clone(),
-        libraries: vec![walker.clone(); 23],
+        libraries: vec![walker; 23],
         output: library.clone(),
         force: true,
         options: Options::default(),
         other_inputs: Vec::new(),
     });
     match made {
-        Ok(report) => eprintln!("note: merge group: a library of {} clips", report.clips_written + 2),
+        Ok(report) => {
+            eprintln!("note: {group} group: a library of {} clips", report.clips_written + 2);
+            Some(library)
+        }
         Err(e) => {
-            eprintln!("note: skipping the merge group: {e}");
-            return;
+            eprintln!("note: skipping the {group} group: {e}");
+            None
         }
     }
+}
+
+/// `rigscope merge` end to end (read both files, bind, copy, write OUT): the walker sample's
+/// character with `library_48`.
+fn merge(c: &mut Criterion) {
+    use rigscope::merge::{Options, Request, run};
+    let dir = std::env::temp_dir().join(format!("rigscope-merge-bench-{}", std::process::id()));
+    let Some(library) = library_48(&dir, "merge") else { return };
     let request = Request {
-        character: walker,
+        character: PathBuf::from("samples/walker.glb"),
         libraries: vec![library],
         output: dir.join("out.glb"),
         force: true,
@@ -408,7 +419,45 @@ fn merge(c: &mut Criterion) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-criterion_group!(benches, sampling, pose, skinning, raster, frame, load, reload, merge);
+/// Clip binding at load, as `--anim LIB` does it before the first frame: `library_48` read
+/// and its clips bound onto the walker sample by name (`load+bind`), and the binding alone
+/// onto a character copied outside the timing, plain (`bind`) and `--retarget rest`
+/// (`retarget`).
+fn bind(c: &mut Criterion) {
+    use criterion::BatchSize;
+    use rigscope::attach::{AnimSet, BindOptions, attach, load_with_anims};
+    let dir = std::env::temp_dir().join(format!("rigscope-bind-bench-{}", std::process::id()));
+    let Some(library) = library_48(&dir, "bind") else { return };
+    let (Ok(walker), Ok(source)) = (rigscope::load("samples/walker.glb".as_ref()), rigscope::load(&library))
+    else {
+        eprintln!("note: skipping the bind group: the walker or the library does not load");
+        return;
+    };
+    let set = AnimSet { files: vec![library.clone()], options: BindOptions::default() };
+    let mut g = c.benchmark_group("bind");
+    g.sample_size(20).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(3));
+    g.bench_function("load+bind/walker+48-clips", |b| {
+        b.iter_batched_ref(
+            || walker.clone(),
+            |character| load_with_anims(character, black_box(&set)).is_ok(),
+            BatchSize::SmallInput,
+        )
+    });
+    for (name, retarget) in [("bind", false), ("retarget", true)] {
+        let options = BindOptions { retarget, ..BindOptions::default() };
+        g.bench_function(format!("{name}/walker+48-clips"), |b| {
+            b.iter_batched_ref(
+                || walker.clone(),
+                |character| attach(character, black_box(&source), "library-48.glb", &options),
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    drop(g);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, sampling, pose, skinning, raster, frame, load, reload, merge, bind);
 
 /// `criterion_main!`, run on a worker of rayon's pool as `rigscope` runs every command
 /// (see `cli::on_pool`): the parallel stages then wake one thread each, as in the program.

@@ -22,6 +22,7 @@ mod json;
 mod nodes;
 mod pose;
 mod report;
+mod screen;
 mod skins;
 mod text;
 mod weights;

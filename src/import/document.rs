@@ -43,6 +43,15 @@ pub(crate) fn parse<'a>(bytes: &'a [u8], findings: &mut Findings) -> Result<Pars
     Ok(Parsed { document: gltf::Document::from_json_without_validation(root), json, bin, pointers })
 }
 
+/// Whether `text` holds `needle` anywhere: std's substring search on JSON text (UTF-8), a
+/// plain scan otherwise. Readers of one extension ask it before parsing the text again.
+pub(crate) fn mentions(text: &[u8], needle: &str) -> bool {
+    match std::str::from_utf8(text) {
+        Ok(s) => s.contains(needle),
+        Err(_) => text.windows(needle.len()).any(|w| w == needle.as_bytes()),
+    }
+}
+
 /// Decides between .glb and JSON; for a .glb, cuts the container (see `glb`). Returns the
 /// JSON text and the BIN chunk.
 fn frame<'a>(bytes: &'a [u8], findings: &mut Findings) -> Result<(&'a [u8], Option<&'a [u8]>), Fault> {

@@ -124,7 +124,7 @@ fn escape(key: &str) -> std::borrow::Cow<'_, str> {
 /// object `undeclared` finds in the JSON text. Only a text that names "extensions" is parsed
 /// again; numbers past f64 and stray bytes are read as the raw copy reads them.
 pub(crate) fn report_undeclared(text: &[u8], findings: &mut Findings) {
-    if !text.windows(12).any(|w| w == b"\"extensions\"") {
+    if !super::document::mentions(text, "\"extensions\"") {
         return;
     }
     let text = String::from_utf8_lossy(text);

@@ -6,6 +6,7 @@
 //! morph target the mesh lacks) becomes a `RIG_VRM_INVALID` finding and is left out.
 //! Whether the mapping meets VRM's humanoid rules is `diagnose`'s job, not this one's.
 
+use super::document::mentions;
 use super::findings::Findings;
 use crate::rig::{
     Expression, HumanBone, LookAt, LookAtKind, Mesh, MorphBind, Node, Override, Overrides, RangeMap,
@@ -17,15 +18,6 @@ use serde_json::Value;
 use std::fmt;
 
 pub(crate) const INVALID: &str = "RIG_VRM_INVALID";
-
-/// Whether `text` holds `needle` anywhere: std's substring search on JSON text (UTF-8), a
-/// plain scan otherwise.
-fn mentions(text: &[u8], needle: &str) -> bool {
-    match std::str::from_utf8(text) {
-        Ok(s) => s.contains(needle),
-        Err(_) => text.windows(needle.len()).any(|w| w == needle.as_bytes()),
-    }
-}
 
 /// The VRM data of a document, when it has a VRM extension (1.0 first, as three-vrm reads it).
 pub(crate) fn read(text: &[u8], nodes: &[Node], meshes: &[Mesh], findings: &mut Findings) -> Option<Vrm> {
