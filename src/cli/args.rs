@@ -24,7 +24,8 @@ pub struct Cli {
 pub struct OpenArgs {
     /// A .gltf or .glb file (default: the bundled walker sample).
     pub file: Option<PathBuf>,
-    /// Clip to start on, by name or index (`#N`: always index N).
+    /// Clip to start on, by name or index (`#N`: always index N); `all` plays every clip of
+    /// FILE together (the clip list's last entry when FILE has several).
     #[arg(long, allow_negative_numbers = true, add = ArgValueCompleter::new(super::complete::clip_names))]
     pub clip: Option<String>,
     /// Start at this time (seconds).
@@ -282,7 +283,8 @@ pub struct RecordArgs {
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: PathBuf,
     /// Clip name or index, `#N` always an index (default: the first clip; with no clips,
-    /// one frame of the rest pose).
+    /// one frame of the rest pose). `all`: every clip of FILE together, each
+    /// channel from its own clip (a target in several takes the later clip's).
     #[arg(long, allow_negative_numbers = true, add = ArgValueCompleter::new(super::complete::clip_names))]
     pub clip: Option<String>,
     /// Start at this clip time (seconds).
@@ -433,7 +435,8 @@ pub struct PoseArgs {
     /// A .gltf or .glb file.
     pub file: PathBuf,
     /// Clip name or index, `#N` always an index (default: the first clip; with no clips,
-    /// the rest pose).
+    /// the rest pose). `all`: every clip of FILE together, each
+    /// channel from its own clip (a target in several takes the later clip's).
     #[arg(long, allow_negative_numbers = true, add = ArgValueCompleter::new(super::complete::clip_names))]
     pub clip: Option<String>,
     /// Time in seconds; repeat for several (default: 11 evenly spaced times over the clip).
@@ -470,7 +473,8 @@ pub struct RenderArgs {
     /// A .gltf or .glb file.
     pub file: PathBuf,
     /// Clip name or index, `#N` always an index (default: the first clip; with no clips,
-    /// the rest pose).
+    /// the rest pose). `all`: every clip of FILE together, each
+    /// channel from its own clip (a target in several takes the later clip's).
     #[arg(long, allow_negative_numbers = true, add = ArgValueCompleter::new(super::complete::clip_names))]
     pub clip: Option<String>,
     /// Time in seconds.

@@ -20,7 +20,7 @@
 //! Each generator module documents its node and joint index layout.
 
 mod bad_weights;
-mod builder;
+pub mod builder;
 mod cycle;
 mod engine_weights;
 mod influences;

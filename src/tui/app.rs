@@ -3,6 +3,8 @@
 //! `update` never reads the clock or the terminal: time arrives as `Action::Tick(dt)`, so a
 //! test can drive the app with a key sequence and get the same screen every time.
 
+#[cfg(test)]
+mod all_entry;
 mod reload;
 
 use std::time::Instant;
@@ -189,12 +191,20 @@ pub struct App {
     /// The character's file and the `--anim` files, which `M` merges into a new file.
     pub file: Option<std::path::PathBuf>,
     pub anims: Option<crate::attach::AnimSet>,
+    /// The last clip is the viewer's `all` entry (every clip at once), not one of the file's.
+    pub all_entry: bool,
 }
 
 impl App {
-    pub fn new(rig: Rig, launch: &Launch) -> App {
+    pub fn new(mut rig: Rig, launch: &Launch) -> App {
+        // The clip list ends with `all` (every clip of the file at once) when there are
+        // several to combine or `--clip all` asked for it. It joins the list after the
+        // checks, so that they speak only of the file's clips.
+        let offer_all = rig.own_clips().nth(1).is_some() || launch.clip == Some(rig.clips.len());
+        let all = if offer_all && rig.plays_all(crate::rig::ALL_CLIPS) { rig.all_clips() } else { None };
         let clip = launch.clip.or(if rig.clips.is_empty() { None } else { Some(0) });
-        let duration = clip.and_then(|c| rig.clips.get(c)).map_or(0.0, |c| c.duration);
+        let clip_data = clip.and_then(|c| rig.clips.get(c).or(all.as_ref()));
+        let duration = clip_data.map_or(0.0, |c| c.duration);
         let mut playback = Playback::new(duration);
         playback.seek(launch.time);
         playback.paused = launch.paused || duration <= 0.0;
@@ -203,9 +213,12 @@ impl App {
         // The weight checks and the skinned pose are independent reads of the rig: on two
         // cores they overlap, which is most of the wait before the first frame.
         let (ws, diag) = rayon::join(
-            || Workspace::at(&rig, clip.and_then(|c| rig.clips.get(c)), playback.time),
+            || Workspace::at(&rig, clip_data, playback.time),
             || crate::diagnose::check(&rig, &crate::diagnose::Options::default()),
         );
+        let all_entry = all.is_some();
+        rig.clips.extend(all);
+        let clip = clip.filter(|&c| c < rig.clips.len());
         let rest_globals = crate::diagnose::rest_globals(&rig);
         // A three-quarter view from slightly above reads better than a flat front view.
         let camera = framed_camera(
@@ -277,6 +290,7 @@ impl App {
             file_note: None,
             file: launch.file.clone(),
             anims: launch.anims.clone(),
+            all_entry,
             rig,
         };
         app.vertex_problems = problem_vertices(&app.diag, &app.ws);
@@ -292,6 +306,22 @@ impl App {
             bind.evaluate_bind(&self.rig);
             bind
         })
+    }
+
+    /// How many clips the file (with its `--anim` files) has: the clip list without the
+    /// `all` entry.
+    pub fn file_clips(&self) -> usize {
+        self.rig.clips.len() - usize::from(self.all_entry)
+    }
+
+    /// Where clip `c` is in the clip list, for titles: `walk (1/2)`, `all (2 clips at once)`.
+    pub fn clip_place(&self, c: usize) -> String {
+        let n = self.file_clips();
+        if c >= n {
+            format!("{} ({n} clips at once)", self.rig.clip_label(c))
+        } else {
+            format!("{} ({}/{n})", self.rig.clip_label(c), c + 1)
+        }
     }
 
     /// The selected node, if any.

@@ -8,6 +8,7 @@
 /// never comes runs into it.
 pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(120);
 
+mod all_clips;
 mod assets;
 mod bench;
 mod bind;
