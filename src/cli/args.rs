@@ -60,6 +60,10 @@ pub struct OpenArgs {
     /// when it is saved, keeping the clip, time, camera and selection.
     #[arg(long)]
     pub no_watch: bool,
+    /// Draw with the weights this engine draws instead of the stored ones (profiles listed
+    /// by `rigscope help`; `p`/`P` cycle them in the viewer).
+    #[arg(long, value_name = "NAME", default_value = "stored", value_parser = parse_engine)]
+    pub engine: Engine,
     #[command(flatten)]
     pub anim: AnimArgs,
 }

@@ -44,6 +44,8 @@ pub struct Launch {
     pub anims: Option<crate::attach::AnimSet>,
     /// The character's file (None: the bundled sample), for `M` to write beside.
     pub file: Option<std::path::PathBuf>,
+    /// `--engine`: whose weights the viewport draws at start.
+    pub engine: Engine,
 }
 
 impl Default for Launch {
@@ -61,6 +63,7 @@ impl Default for Launch {
             step: None,
             anims: None,
             file: None,
+            engine: Engine::Stored,
         }
     }
 }
@@ -296,6 +299,9 @@ impl App {
         app.vertex_problems = problem_vertices(&app.diag, &app.ws);
         app.refresh_clip_info();
         app.refresh_skin();
+        if launch.engine != Engine::Stored {
+            app.show_engine(launch.engine);
+        }
         app
     }
 
@@ -536,17 +542,10 @@ impl App {
                     self.message = Some("no problem vertices to mark".into());
                 }
             }
-            Action::CycleEngine => {
+            Action::CycleEngine(dir) => {
                 let all = Engine::ALL;
-                let i = all.iter().position(|&e| e == self.engine).map_or(0, |i| (i + 1) % all.len());
-                self.set_engine(all[i]);
-                self.message = Some(match self.engine.refusal(&self.rig) {
-                    Some(why) => format!(
-                        "engine: {} would not import this file ({why}); drawn as stored (p: next)",
-                        self.engine.label()
-                    ),
-                    None => format!("engine: {} (p: next)", self.engine.label()),
-                });
+                let i = all.iter().position(|&e| e == self.engine).unwrap_or(0) as isize;
+                self.show_engine(all[(i + dir).rem_euclid(all.len() as isize) as usize]);
             }
             // The focused weights panel takes the details panel's column, and its keys.
             Action::ScrollDetails(n) if self.focus == Focus::Weights => {
@@ -784,6 +783,18 @@ impl App {
         if self.vertex.is_none() {
             self.message = Some("the selected bone influences no vertex".into());
         }
+    }
+
+    /// Draws with `engine`'s influences and says so in the status line.
+    fn show_engine(&mut self, engine: Engine) {
+        self.set_engine(engine);
+        self.message = Some(match engine.refusal(&self.rig) {
+            Some(why) => format!(
+                "engine: {} would not import this file ({why}); drawn as stored (p/P: next/previous)",
+                engine.label()
+            ),
+            None => format!("engine: {} (p/P: next/previous)", engine.label()),
+        });
     }
 
     /// Draws with `engine`'s influences (a second workspace skinned with them; none for

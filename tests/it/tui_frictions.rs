@@ -319,7 +319,7 @@ fn copy_sends_the_values_with_every_digit() {
 #[test]
 fn full_precision_shows_every_digit() {
     let mut a = app("walker.glb");
-    press(&mut a, "jjjj..P");
+    press(&mut a, "jjjj..F");
     let s = screen(&mut a, 160, 48);
     let ch = a.rig.clips[0].channels.iter().find(|c| Some(c.node) == a.selected()).expect("a channel");
     let mut out = vec![0.0f32; ch.components];
