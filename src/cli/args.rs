@@ -429,6 +429,10 @@ pub enum CheckFormat {
 pub struct InspectArgs {
     /// A .gltf or .glb file.
     pub file: PathBuf,
+    /// Every buffer, accessor, mesh, animation and texture with its size (by default: the
+    /// total of each kind and its largest items). The JSON always has every one.
+    #[arg(long)]
+    pub sizes: bool,
     /// Print the versioned JSON document instead of text (schema in docs/commands.md).
     #[arg(long)]
     pub json: bool,

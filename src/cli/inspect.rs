@@ -1,13 +1,18 @@
-//! `rigscope inspect FILE [--json]`.
+//! `rigscope inspect FILE [--sizes] [--json]`.
 
 use super::args::InspectArgs;
 use super::output::{self, Failure};
-use crate::report::inspect::{InspectDoc, write_text};
+use crate::report::inspect::{InspectDoc, SizeDetail, write_text};
 
 pub fn run(args: &InspectArgs) -> Result<u8, Failure> {
     let rig = super::load_rig(&args.file)?;
+    let detail = if args.sizes { SizeDetail::Every } else { SizeDetail::Glance };
     output::with_stdout(|out| {
-        if args.json { output::write_json(&InspectDoc::new(&rig), out) } else { write_text(&rig, out) }
+        if args.json {
+            output::write_json(&InspectDoc::new(&rig), out)
+        } else {
+            write_text(&rig, detail, out)
+        }
     })?;
     Ok(0)
 }

@@ -388,7 +388,10 @@ mod tests {
         let shift_p = KeyEvent::new(KeyCode::Char('P'), KeyModifiers::SHIFT);
         assert_eq!(p, Some(Action::CycleEngine(1)));
         assert_eq!(action_for(&shift_p, Focus::Viewport, false, false), Some(Action::CycleEngine(-1)));
-        assert_eq!(action_for(&key(KeyCode::Char('F')), Focus::Keys, false, false), Some(Action::TogglePrecision));
+        assert_eq!(
+            action_for(&key(KeyCode::Char('F')), Focus::Keys, false, false),
+            Some(Action::TogglePrecision)
+        );
         let rows: Vec<&Binding> =
             BINDINGS.iter().filter(|b| matches!(b.action, Action::CycleEngine(_)) && b.listed).collect();
         assert_eq!(rows.len(), 1);

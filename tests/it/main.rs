@@ -25,6 +25,7 @@ mod extensions;
 mod frames;
 mod glb_edit;
 mod golden;
+mod inspect_glance;
 mod inspect_sizes;
 mod instancing;
 mod limits;
