@@ -15,6 +15,7 @@ mod histogram;
 mod inspect;
 mod merge;
 mod normalize;
+mod normalize_left;
 mod output;
 mod pose;
 mod record;

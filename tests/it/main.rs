@@ -32,6 +32,7 @@ mod limits;
 mod malformed;
 mod merge;
 mod normalize;
+mod normalize_left;
 mod normalize_pipeline;
 mod pipeline;
 mod pointer;
