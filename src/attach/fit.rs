@@ -223,7 +223,7 @@ pub fn library_fit(
             ClipFit {
                 name: clip.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{i}")),
                 bound,
-                unbound: unbound_tracks(lib, clip, binding),
+                unbound: unbound_tracks(&source_names, clip, binding),
                 root_motion: root_motion(lib, clip, &heights),
                 vrm: None,
                 summary: Vec::new(),

@@ -32,6 +32,7 @@ pub fn attach(character: &mut Rig, source: &Rig, label: &str, options: &BindOpti
     }
     let binding = bind::bind_nodes(character, source, options);
     let report = fit::library_fit(character, label, source, &binding, options);
+    let source_names = names::threejs_names(source);
     for (i, clip) in bind::threejs_clips(source).iter().enumerate() {
         let name = clip.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{i}"));
         let (channels, sources) = if options.retarget {
@@ -49,7 +50,7 @@ pub fn attach(character: &mut Rig, source: &Rig, label: &str, options: &BindOpti
                     .map_or(crate::rig::BindHow::Exact, |(_, how)| how.clone()),
             })
             .collect();
-        let unbound = bind::unbound_tracks(source, clip, &binding);
+        let unbound = bind::unbound_tracks(&source_names, clip, &binding);
         let fit = report
             .clips
             .get(i)

@@ -17,6 +17,7 @@
 //! exact at those times only. World rotations here are products of local rotations (scale
 //! is left out, as the formula speaks of rotations).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use glam::{Mat4, Quat, Vec3};
@@ -44,9 +45,19 @@ pub fn retarget_rest(
     }
     let rest_t = world_rest_rotations(character);
     let rest_s = world_rest_rotations(source);
-    let rotation_channel = |n: usize| {
-        clip.channels.iter().find(|c| c.node == n && c.property == Property::Rotation && c.components == 4)
-    };
+    let heights = |rig: &Rig| -> Vec<f32> { world_rest_matrices(rig).iter().map(|m| m.w_axis.y).collect() };
+    let (heights_t, heights_s) = (heights(character), heights(source));
+    // Each node's first rotation and translation channel, found once rather than per node.
+    let mut rotations: HashMap<usize, &Channel> = HashMap::new();
+    let mut translations: HashMap<usize, &Channel> = HashMap::new();
+    for c in &clip.channels {
+        match c.property {
+            Property::Rotation if c.components == 4 => rotations.entry(c.node).or_insert(c),
+            Property::Translation => translations.entry(c.node).or_insert(c),
+            _ => continue,
+        };
+    }
+    let rotation_channel = |n: usize| rotations.get(&n).copied();
 
     let mut channels = Vec::new();
     let mut sources = Vec::new();
@@ -76,9 +87,8 @@ pub fn retarget_rest(
         sources.push(s);
 
         if bound_ancestor.is_none() {
-            let ratio = height_ratio(character, source, j, s);
-            if let Some(c) = clip.channels.iter().find(|c| c.node == s && c.property == Property::Translation)
-            {
+            let ratio = height_ratio(heights_t[j], heights_s[s]);
+            if let Some(c) = translations.get(&s).copied() {
                 channels.push(scaled_translation(
                     c,
                     j,
@@ -137,9 +147,7 @@ pub fn world_rest_matrices(rig: &Rig) -> Vec<Mat4> {
 }
 
 /// `h_T / h_S`: the world rest heights (y) of the two joints, 1 when either is not positive.
-fn height_ratio(character: &Rig, source: &Rig, j: usize, s: usize) -> f32 {
-    let h_t = world_rest_matrices(character)[j].w_axis.y;
-    let h_s = world_rest_matrices(source)[s].w_axis.y;
+fn height_ratio(h_t: f32, h_s: f32) -> f32 {
     if h_t > 0.0 && h_s > 0.0 && (h_t / h_s).is_finite() { h_t / h_s } else { 1.0 }
 }
 

@@ -12,7 +12,13 @@ impl Rig {
     /// The file's own clips, in file order: not those bound from `--anim` files (each of
     /// those is a whole-body clip; playing them together means nothing).
     pub fn own_clips(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.clips.len()).filter(|&c| self.attached.iter().all(|a| a.clip != c))
+        let mut attached = vec![false; self.clips.len()];
+        for a in &self.attached {
+            if let Some(flag) = attached.get_mut(a.clip) {
+                *flag = true;
+            }
+        }
+        (0..self.clips.len()).filter(move |&c| !attached[c])
     }
 
     /// Every own clip's channels in one clip, lasting as long as the longest. A node's

@@ -26,6 +26,7 @@ mod engine_weights;
 mod influences;
 mod seed_arm;
 mod shapes;
+pub mod stress;
 mod tentacle;
 mod trig;
 mod vrm;
