@@ -443,7 +443,8 @@ fn bind(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
-    for (name, retarget) in [("bind", false), ("retarget", true)] {
+    use rigscope::attach::body::ReferencePose;
+    for (name, retarget) in [("bind", None), ("retarget", Some(ReferencePose::Bind))] {
         let options = BindOptions { retarget, ..BindOptions::default() };
         g.bench_function(format!("{name}/walker+48-clips"), |b| {
             b.iter_batched_ref(

@@ -215,11 +215,12 @@ impl ClipTracks {
                 *kind = None;
             }
         }
+        let mut known: HashMap<Vec<u32>, usize> = HashMap::new();
         let timelines: Vec<Option<usize>> = clip
             .channels
             .iter()
             .zip(&kinds)
-            .map(|(channel, kind)| kind.map(|_| tracks.timeline_of(channel)))
+            .map(|(channel, kind)| kind.map(|_| tracks.timeline_of(channel, &mut known)))
             .collect();
         for (channel, source) in sources.iter().enumerate() {
             let Some(source) = *source else { continue };
@@ -234,27 +235,23 @@ impl ClipTracks {
         }
         let whole = whole_nodes(clip, &kinds, &timelines);
         let mut in_node_group = vec![false; clip.channels.len()];
-        for &(timeline, node, members) in &whole {
-            for i in members {
+        // `whole` is sorted by timeline: each run of one timeline is one group.
+        for run in whole.chunk_by(|a, b| a.0 == b.0) {
+            let timeline = run[0].0;
+            let members: Vec<[usize; 3]> = run.iter().map(|&(_, _, m)| m).collect();
+            for &i in members.iter().flatten() {
                 in_node_group[i] = true;
             }
-            match tracks.node_groups.iter_mut().find(|g| g.timeline == timeline) {
-                Some(group) => group.nodes.push(node),
-                None => tracks.node_groups.push(NodeGroup {
-                    timeline,
-                    nodes: vec![node],
-                    contiguous: None,
-                    blocks: 0,
-                    keys: Vec::new(),
-                    intervals: Vec::new(),
-                }),
-            }
-        }
-        for group in &mut tracks.node_groups {
-            let members: Vec<[usize; 3]> =
-                whole.iter().filter(|(t, _, _)| *t == group.timeline).map(|&(_, _, m)| m).collect();
-            let keys = tracks.timelines[group.timeline].times.len();
-            group.bake(clip, &members, keys);
+            let mut group = NodeGroup {
+                timeline,
+                nodes: run.iter().map(|&(_, node, _)| node).collect(),
+                contiguous: None,
+                blocks: 0,
+                keys: Vec::new(),
+                intervals: Vec::new(),
+            };
+            group.bake(clip, &members, tracks.timelines[timeline].times.len());
+            tracks.node_groups.push(group);
         }
         // (timeline, kind, interpolation) -> channel indices, in clip order.
         let mut groups: Vec<((usize, Kind, Interpolation), Vec<usize>)> = Vec::new();
@@ -407,16 +404,17 @@ impl ClipTracks {
     }
 
     /// The index of the timeline with `channel`'s key times, added when new.
-    fn timeline_of(&mut self, channel: &Channel) -> usize {
+    /// The timeline of `channel`'s keys (by their bits), added when new; `known` maps each
+    /// timeline's key bits to its index, so a clip of many timelines is one pass.
+    fn timeline_of(&mut self, channel: &Channel, known: &mut HashMap<Vec<u32>, usize>) -> usize {
         let times = channel.times.get(..key_count(channel)).unwrap_or_default();
-        let same = |t: &Timeline| {
-            t.times.len() == times.len() && t.times.iter().zip(times).all(|(a, b)| a.to_bits() == b.to_bits())
-        };
-        if let Some(i) = self.timelines.iter().position(same) {
+        let bits: Vec<u32> = times.iter().map(|t| t.to_bits()).collect();
+        if let Some(&i) = known.get(&bits) {
             return i;
         }
         let sorted = times.windows(2).all(|w| w[0] < w[1]);
         self.timelines.push(Timeline { times: times.to_vec(), sorted });
+        known.insert(bits, self.timelines.len() - 1);
         self.timelines.len() - 1
     }
 }
@@ -432,6 +430,7 @@ fn whole_nodes(
 ) -> Vec<(usize, usize, [usize; 3])> {
     // (timeline, node, [translation, rotation, scale] channel indices).
     let mut found: Vec<(usize, usize, [Option<usize>; 3])> = Vec::new();
+    let mut place: HashMap<(usize, usize), usize> = HashMap::new();
     for (i, ((channel, kind), timeline)) in clip.channels.iter().zip(kinds).zip(timelines).enumerate() {
         let slot = match kind {
             Some(Kind::Vec3(Vec3Target::Translation)) => 0,
@@ -443,11 +442,12 @@ fn whole_nodes(
         if channel.interpolation != Interpolation::Linear {
             continue;
         }
-        match found.iter_mut().find(|(t, n, _)| (*t, *n) == (timeline, channel.node)) {
-            Some((_, _, slots)) => slots[slot] = Some(i),
+        match place.get(&(timeline, channel.node)) {
+            Some(&at) => found[at].2[slot] = Some(i),
             None => {
                 let mut slots = [None; 3];
                 slots[slot] = Some(i);
+                place.insert((timeline, channel.node), found.len());
                 found.push((timeline, channel.node, slots));
             }
         }

@@ -58,12 +58,15 @@ pub fn bind_nodes(character: &Rig, source: &Rig, options: &BindOptions) -> NodeB
     } else {
         Vec::new()
     };
-    let by_original = |name: &str| -> Option<usize> {
-        by_name
-            .get(name)
-            .copied()
-            .or_else(|| in_scene.iter().copied().find(|&n| character.nodes[n].name.as_deref() == Some(name)))
-    };
+    // The first node of the scene with each name as stored, for map targets three.js renamed.
+    let mut stored_names: HashMap<&str, usize> = HashMap::new();
+    for &n in &in_scene {
+        if let Some(name) = character.nodes[n].name.as_deref() {
+            stored_names.entry(name).or_insert(n);
+        }
+    }
+    let by_original =
+        |name: &str| -> Option<usize> { by_name.get(name).or_else(|| stored_names.get(name)).copied() };
 
     (0..source.nodes.len())
         .map(|n| {
@@ -142,14 +145,14 @@ pub fn bound_tracks<'a>(
 }
 
 /// The tracks of `clip` that bind to nothing, as three.js warns about them: once per track
-/// name, in the clip's order.
-pub fn unbound_tracks(source: &Rig, clip: &Clip, binding: &NodeBinding) -> Vec<String> {
-    let names = threejs_names(source);
+/// name, in the clip's order. `names` is `threejs_names` of the clip's file.
+pub fn unbound_tracks(names: &[Option<String>], clip: &Clip, binding: &NodeBinding) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
     let mut out: Vec<String> = Vec::new();
     for channel in &clip.channels {
         if binding.get(channel.node).is_some_and(Option::is_none) {
-            let name = track_name(&names, channel.node, channel.property);
-            if !out.contains(&name) {
+            let name = track_name(names, channel.node, channel.property);
+            if seen.insert(name.clone()) {
                 out.push(name);
             }
         }

@@ -341,7 +341,7 @@ pub fn library_fit(
             ClipFit {
                 name: clip.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{i}")),
                 bound,
-                unbound: unbound_tracks(lib, clip, binding),
+                unbound: unbound_tracks(&source_names, clip, binding),
                 undriven_joints,
                 unbound_nodes: unbound_nodes.iter().map(|&s| lib.node_label(s)).collect(),
                 root_motion: root_motion(

@@ -52,6 +52,7 @@ pub fn attach(
         None => None,
     };
     let report = fit::library_fit(character, label, source, &binding, options);
+    let source_names = names::threejs_names(source);
     for (i, clip) in bind::threejs_clips(source).iter().enumerate() {
         let name = clip.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{i}"));
         let (channels, sources) = match &retarget {
@@ -68,7 +69,7 @@ pub fn attach(
                     .map_or(crate::rig::BindHow::Exact, |(_, how)| how.clone()),
             })
             .collect();
-        let unbound = bind::unbound_tracks(source, clip, &binding);
+        let unbound = bind::unbound_tracks(&source_names, clip, &binding);
         let tracks = bind::bound_tracks(clip, &binding).map(|(_, _, how)| how.clone()).collect();
         let fit = report
             .clips

@@ -56,8 +56,14 @@ pub fn threejs_names(rig: &Rig) -> Vec<Option<String>> {
     }
     // The file's own clips (not ones attached from other files), core channels only:
     // `KHR_animation_pointer` ones reach no node in GLTFLoader.
+    let mut attached = vec![false; rig.clips.len()];
+    for a in &rig.attached {
+        if let Some(flag) = attached.get_mut(a.clip) {
+            *flag = true;
+        }
+    }
     for (i, clip) in rig.clips.iter().enumerate() {
-        if rig.attached.iter().any(|a| a.clip == i) {
+        if attached[i] {
             continue;
         }
         let core = rig.core_channels.get(i).copied().unwrap_or(clip.channels.len());

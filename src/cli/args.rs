@@ -24,7 +24,8 @@ pub struct Cli {
 pub struct OpenArgs {
     /// A .gltf, .glb or .vrm file (default: the bundled walker sample).
     pub file: Option<PathBuf>,
-    /// Clip to start on, by name or index (`#N`: always index N).
+    /// Clip to start on, by name or index (`#N`: always index N); `all` plays every clip of
+    /// FILE together (the clip list's last entry when FILE has several).
     #[arg(long, allow_negative_numbers = true, add = ArgValueCompleter::new(super::complete::clip_names))]
     pub clip: Option<String>,
     /// Start at this time (seconds).
@@ -59,6 +60,10 @@ pub struct OpenArgs {
     /// when it is saved, keeping the clip, time, camera and selection.
     #[arg(long)]
     pub no_watch: bool,
+    /// Draw with the weights this engine draws instead of the stored ones (profiles listed
+    /// by `rigscope help`; `p`/`P` cycle them in the viewer).
+    #[arg(long, value_name = "NAME", default_value = "stored", value_parser = parse_engine)]
+    pub engine: Engine,
     #[command(flatten)]
     pub anim: AnimArgs,
 }
@@ -291,7 +296,8 @@ pub struct RecordArgs {
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: PathBuf,
     /// Clip name or index, `#N` always an index (default: the first clip; with no clips,
-    /// one frame of the rest pose).
+    /// one frame of the rest pose). `all`: every clip of FILE together, each
+    /// channel from its own clip (a target in several takes the later clip's).
     #[arg(long, allow_negative_numbers = true, add = ArgValueCompleter::new(super::complete::clip_names))]
     pub clip: Option<String>,
     /// Start at this clip time (seconds).
@@ -432,6 +438,10 @@ pub enum CheckFormat {
 pub struct InspectArgs {
     /// A .gltf, .glb or .vrm file.
     pub file: PathBuf,
+    /// Every buffer, accessor, mesh, animation and texture with its size (by default: the
+    /// total of each kind and its largest items). The JSON always has every one.
+    #[arg(long)]
+    pub sizes: bool,
     /// Print the versioned JSON document instead of text (schema in docs/commands.md).
     #[arg(long)]
     pub json: bool,
@@ -442,7 +452,8 @@ pub struct PoseArgs {
     /// A .gltf, .glb or .vrm file.
     pub file: PathBuf,
     /// Clip name or index, `#N` always an index (default: the first clip; with no clips,
-    /// the rest pose).
+    /// the rest pose). `all`: every clip of FILE together, each
+    /// channel from its own clip (a target in several takes the later clip's).
     #[arg(long, allow_negative_numbers = true, add = ArgValueCompleter::new(super::complete::clip_names))]
     pub clip: Option<String>,
     /// Time in seconds; repeat for several (default: 11 evenly spaced times over the clip).
@@ -479,7 +490,8 @@ pub struct RenderArgs {
     /// A .gltf, .glb or .vrm file.
     pub file: PathBuf,
     /// Clip name or index, `#N` always an index (default: the first clip; with no clips,
-    /// the rest pose).
+    /// the rest pose). `all`: every clip of FILE together, each
+    /// channel from its own clip (a target in several takes the later clip's).
     #[arg(long, allow_negative_numbers = true, add = ArgValueCompleter::new(super::complete::clip_names))]
     pub clip: Option<String>,
     /// Time in seconds.

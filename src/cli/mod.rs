@@ -15,6 +15,7 @@ mod histogram;
 mod inspect;
 mod merge;
 mod normalize;
+mod normalize_left;
 mod output;
 mod pose;
 mod record;
@@ -153,7 +154,11 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
     // reported whatever stdout is; `tui::run` then refuses a stdout that is not a terminal.
     let mut rig = load_or_bundled(args.file.as_deref())?;
     add_anims(&mut rig, &args.anim)?;
-    let clip = pick_clip(&rig, args.clip.as_deref())?;
+    let clip = match args.clip.as_deref() {
+        // The viewer's own `all` entry, which it adds after its checks (`tui::App::new`).
+        Some(k) if rig.plays_all(k) => Some(rig.clips.len()),
+        k => pick_clip(&rig, k)?,
+    };
     if !args.time.is_finite() {
         return Err(Failure::input(format!("{}: --time must be a finite number of seconds", rig.source)));
     }
@@ -187,6 +192,7 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
         step: args.step,
         anims: if args.anim.anims.is_empty() { None } else { Some(anim_set(&args.anim)?) },
         file: args.file.clone(),
+        engine: args.engine,
     };
     let source = rig.source.clone();
     match crate::tui::run(rig, &launch).map_err(|e| Failure::input(format!("{source}: {e}")))? {
@@ -296,6 +302,15 @@ pub fn load_or_bundled(path: Option<&Path>) -> Result<Rig, Failure> {
         Some(p) => load_rig(p),
         None => crate::import::load_bytes(BUNDLED_SAMPLE, BUNDLED_SAMPLE_NAME, None)
             .map_err(|e| Failure::input(e.to_string())),
+    }
+}
+
+/// Resolves `--clip` as `pick_clip` does, and `--clip all` (every clip of the file at once,
+/// `Rig::all_clips`) by adding the combined clip to `rig`.
+pub fn pick_clip_or_all(rig: &mut Rig, key: Option<&str>) -> Result<Option<usize>, Failure> {
+    match key.and_then(|k| rig.add_all_clips(k)) {
+        Some(all) => Ok(Some(all)),
+        None => pick_clip(rig, key),
     }
 }
 

@@ -62,6 +62,7 @@ pub fn run(args: &NormalizeArgs) -> Result<u8, Failure> {
         images_embedded: written.images_embedded,
         images_left: written.images_left,
         other_folder: !same_folder(&args.file, &args.output),
+        max_influences: options.max_influences,
     };
     write_atomically(&args.output, &written.bytes)?;
     output::with_stdout(|out| summary.write(out))?;
@@ -129,6 +130,8 @@ struct Summary<'a> {
     images_embedded: usize,
     images_left: Vec<export::ImageLeft>,
     other_folder: bool,
+    /// `--max-influences`, as given.
+    max_influences: Option<usize>,
 }
 
 impl Summary<'_> {
@@ -255,6 +258,9 @@ impl Summary<'_> {
                 "  warning: image {} is still named '{}'{where_}: {}",
                 left.index, left.uri, left.why
             )?;
+        }
+        for line in super::normalize_left::closing(&self.findings_after, self.max_influences) {
+            writeln!(out, "  {line}")?;
         }
         Ok(())
     }

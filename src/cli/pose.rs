@@ -10,8 +10,8 @@ use crate::rig::Rig;
 const DEFAULT_TIMES: usize = 11;
 
 pub fn run(args: &PoseArgs) -> Result<u8, Failure> {
-    let rig = super::load_rig_with(&args.file, &args.anim)?;
-    let clip = if args.rest { None } else { super::pick_clip(&rig, args.clip.as_deref())? };
+    let mut rig = super::load_rig_with(&args.file, &args.anim)?;
+    let clip = if args.rest { None } else { super::pick_clip_or_all(&mut rig, args.clip.as_deref())? };
     if let Some(bad) = args.times.iter().find(|t| !t.is_finite()) {
         return Err(Failure::input(format!(
             "{}: --time must be a finite number of seconds, not {bad}",

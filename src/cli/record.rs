@@ -16,8 +16,8 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
         _ => return Err(Failure::input(format!("{out}: OUT must end in .cast (asciicast) or .gif"))),
     };
     check_output(&args.file, &[], &args.output, args.force)?;
-    let rig = super::load_rig_with(&args.file, &args.anim)?;
-    let clip_index = super::pick_clip(&rig, args.clip.as_deref())?;
+    let mut rig = super::load_rig_with(&args.file, &args.anim)?;
+    let clip_index = super::pick_clip_or_all(&mut rig, args.clip.as_deref())?;
     let clip = clip_index.and_then(|c| rig.clips.get(c));
     let src = &rig.source;
     let finite = [args.from, args.to.unwrap_or(0.0), args.yaw, args.pitch, args.zoom];

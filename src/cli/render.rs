@@ -12,8 +12,8 @@ use crate::render::{
 };
 
 pub fn run(args: &RenderArgs) -> Result<u8, Failure> {
-    let rig = super::load_rig_with(&args.file, &args.anim)?;
-    let clip = if args.rest { None } else { super::pick_clip(&rig, args.clip.as_deref())? };
+    let mut rig = super::load_rig_with(&args.file, &args.anim)?;
+    let clip = if args.rest { None } else { super::pick_clip_or_all(&mut rig, args.clip.as_deref())? };
     if !args.time.is_finite() {
         return Err(Failure::input(format!("{}: --time must be a finite number of seconds", rig.source)));
     }

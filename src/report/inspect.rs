@@ -403,8 +403,45 @@ pub fn bytes(n: u64) -> String {
     }
 }
 
-fn write_sizes(s: &crate::rig::Sizes, gpu: &crate::rig::GpuEstimate, out: &mut dyn Write) -> io::Result<()> {
+/// How many of the largest items of each kind the glance names.
+const LARGEST: usize = 3;
+
+/// How much of the sizes the text shows: a glance (totals per kind, the largest items), or
+/// every buffer, accessor, mesh, animation and texture (`inspect --sizes`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SizeDetail {
+    #[default]
+    Glance,
+    Every,
+}
+
+fn write_sizes(
+    s: &crate::rig::Sizes,
+    gpu: &crate::rig::GpuEstimate,
+    detail: SizeDetail,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     writeln!(out, "\nsizes")?;
+    if detail == SizeDetail::Glance {
+        let textures: Vec<u64> = s.textures.iter().map(|t| t.bytes).collect();
+        let kinds: [(&str, &str, &[u64]); 5] = [
+            ("buffers", "buffer", &s.buffers),
+            ("accessors", "accessor", &s.accessors),
+            ("meshes", "mesh", &s.meshes),
+            ("animations", "animation", &s.animations),
+            ("textures", "texture", &textures),
+        ];
+        let mut hidden = false;
+        for (kind, one, sizes) in kinds.into_iter().filter(|(_, _, v)| !v.is_empty()) {
+            writeln!(out, "  {}", glance_line(kind, one, sizes))?;
+            hidden |= sizes.len() > LARGEST;
+        }
+        write_gpu(gpu, out)?;
+        if hidden {
+            writeln!(out, "  (every buffer, accessor, mesh, animation and texture: inspect --sizes)")?;
+        }
+        return Ok(());
+    }
     let total = |v: &[u64]| v.iter().copied().fold(0u64, u64::saturating_add);
     writeln!(out, "  buffers    {} in {}", bytes(total(&s.buffers)), plural_n(s.buffers.len(), "buffer"))?;
     for (i, b) in s.buffers.iter().enumerate() {
@@ -431,6 +468,34 @@ fn write_sizes(s: &crate::rig::Sizes, gpu: &crate::rig::GpuEstimate, out: &mut d
         let mime = if t.mime_type.is_empty() { "unknown type" } else { t.mime_type.as_str() };
         writeln!(out, "  texture #{i} {} {mime} {res}{gpu}", bytes(t.bytes))?;
     }
+    write_gpu(gpu, out)
+}
+
+/// `accessors  1,234 B in 40 accessors; largest #3 400 B, #0 300 B, #9 200 B`: the total of
+/// one kind and its largest items (ties in file order).
+fn glance_line(kind: &str, one: &str, sizes: &[u64]) -> String {
+    let total = sizes.iter().copied().fold(0u64, u64::saturating_add);
+    let line = format!("{kind:<10} {} in {}", bytes(total), plural_n(sizes.len(), one));
+    if sizes.len() < 2 {
+        return line;
+    }
+    let mut order: Vec<usize> = (0..sizes.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(sizes[i]));
+    let largest: Vec<String> =
+        order.iter().take(LARGEST).map(|&i| format!("#{i} {}", short_bytes(sizes[i]))).collect();
+    format!("{line}; largest {}", largest.join(", "))
+}
+
+/// `114.3 KiB`, `512 B`: `bytes`'s reading alone, for lists.
+fn short_bytes(n: u64) -> String {
+    let full = bytes(n);
+    match full.split_once(" (") {
+        Some((_, reading)) => reading.trim_end_matches(')').to_string(),
+        None => full,
+    }
+}
+
+fn write_gpu(gpu: &crate::rig::GpuEstimate, out: &mut dyn Write) -> io::Result<()> {
     writeln!(
         out,
         "  GPU memory estimate {}: textures {} (RGBA8, full mip chain) + geometry {}",
@@ -444,7 +509,7 @@ fn plural_n(n: usize, one: &str) -> String {
     format!("{n} {}", plural(n, one))
 }
 
-pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
+pub fn write_text(rig: &Rig, detail: SizeDetail, out: &mut dyn Write) -> io::Result<()> {
     let doc = InspectDoc::new(rig);
     writeln!(out, "{}", doc.file)?;
     writeln!(out, "  generator  {}", doc.generator.as_deref().unwrap_or("(not given)"))?;
@@ -578,7 +643,7 @@ pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
         }
     }
 
-    write_sizes(&doc.sizes, &doc.gpu_estimate, out)?;
+    write_sizes(&doc.sizes, &doc.gpu_estimate, detail, out)?;
     super::vrm::write_text(rig, out)?;
 
     if !doc.findings.is_empty() {

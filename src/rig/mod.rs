@@ -5,6 +5,7 @@
 //! the file's own indices, so every report can name nodes the way the file does; `order`
 //! lists the same nodes parents-first so that hierarchy walks are one linear loop.
 
+mod all_clips;
 mod finding;
 mod humanoid;
 mod indices;
@@ -15,6 +16,7 @@ mod storage;
 mod transform;
 mod vrm_play;
 
+pub use all_clips::ALL_CLIPS;
 pub use finding::{Finding, Severity};
 pub use humanoid::{
     BONES, BoneSpec, Expression, HumanBone, MorphBind, Vrm, VrmAnimationMap, VrmVersion, bone_spec, canonical,

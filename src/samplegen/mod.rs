@@ -20,12 +20,13 @@
 //! Each generator module documents its node and joint index layout.
 
 mod bad_weights;
-mod builder;
+pub mod builder;
 mod cycle;
 mod engine_weights;
 mod influences;
 mod seed_arm;
 mod shapes;
+pub mod stress;
 mod tentacle;
 mod trig;
 mod vrm;

@@ -108,8 +108,9 @@ pub enum Action {
     PrevProblem,
     /// Mark every problem vertex in the viewport.
     ToggleMarks,
-    /// The next engine profile: the viewport draws its weights over the stored result.
-    CycleEngine,
+    /// The next (1) or previous (-1) engine profile: the viewport draws its weights over the
+    /// stored result.
+    CycleEngine(isize),
     /// Colour depth: 24-bit / 256 / 16 / none (fewer bytes on a slow link).
     CycleColor,
 

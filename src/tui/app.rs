@@ -3,6 +3,8 @@
 //! `update` never reads the clock or the terminal: time arrives as `Action::Tick(dt)`, so a
 //! test can drive the app with a key sequence and get the same screen every time.
 
+#[cfg(test)]
+mod all_entry;
 mod reload;
 
 use std::time::Instant;
@@ -42,6 +44,8 @@ pub struct Launch {
     pub anims: Option<crate::attach::AnimSet>,
     /// The character's file (None: the bundled sample), for `M` to write beside.
     pub file: Option<std::path::PathBuf>,
+    /// `--engine`: whose weights the viewport draws at start.
+    pub engine: Engine,
 }
 
 impl Default for Launch {
@@ -59,6 +63,7 @@ impl Default for Launch {
             step: None,
             anims: None,
             file: None,
+            engine: Engine::Stored,
         }
     }
 }
@@ -189,14 +194,22 @@ pub struct App {
     /// The character's file and the `--anim` files, which `M` merges into a new file.
     pub file: Option<std::path::PathBuf>,
     pub anims: Option<crate::attach::AnimSet>,
+    /// The last clip is the viewer's `all` entry (every clip at once), not one of the file's.
+    pub all_entry: bool,
 }
 
 impl App {
-    pub fn new(rig: Rig, launch: &Launch) -> App {
+    pub fn new(mut rig: Rig, launch: &Launch) -> App {
+        // The clip list ends with `all` (every clip of the file at once) when there are
+        // several to combine or `--clip all` asked for it. It joins the list after the
+        // checks, so that they speak only of the file's clips.
+        let offer_all = rig.own_clips().nth(1).is_some() || launch.clip == Some(rig.clips.len());
+        let all = if offer_all && rig.plays_all(crate::rig::ALL_CLIPS) { rig.all_clips() } else { None };
         // An --anim file that adds nothing is said where the user looks (until the next key).
         let message = (!rig.anim_warnings.is_empty()).then(|| rig.anim_warnings.join("; "));
         let clip = launch.clip.or(if rig.clips.is_empty() { None } else { Some(0) });
-        let duration = clip.and_then(|c| rig.clips.get(c)).map_or(0.0, |c| c.duration);
+        let clip_data = clip.and_then(|c| rig.clips.get(c).or(all.as_ref()));
+        let duration = clip_data.map_or(0.0, |c| c.duration);
         let mut playback = Playback::new(duration);
         playback.seek(launch.time);
         playback.paused = launch.paused || duration <= 0.0;
@@ -205,9 +218,12 @@ impl App {
         // The weight checks and the skinned pose are independent reads of the rig: on two
         // cores they overlap, which is most of the wait before the first frame.
         let (ws, diag) = rayon::join(
-            || Workspace::at(&rig, clip.and_then(|c| rig.clips.get(c)), playback.time),
+            || Workspace::at(&rig, clip_data, playback.time),
             || crate::diagnose::check(&rig, &crate::diagnose::Options::default()),
         );
+        let all_entry = all.is_some();
+        rig.clips.extend(all);
+        let clip = clip.filter(|&c| c < rig.clips.len());
         let rest_globals = crate::diagnose::rest_globals(&rig);
         // A three-quarter view from slightly above reads better than a flat front view.
         let camera = framed_camera(
@@ -279,11 +295,15 @@ impl App {
             file_note: None,
             file: launch.file.clone(),
             anims: launch.anims.clone(),
+            all_entry,
             rig,
         };
         app.vertex_problems = problem_vertices(&app.diag, &app.ws);
         app.refresh_clip_info();
         app.refresh_skin();
+        if launch.engine != Engine::Stored {
+            app.show_engine(launch.engine);
+        }
         app
     }
 
@@ -294,6 +314,22 @@ impl App {
             bind.evaluate_bind(&self.rig);
             bind
         })
+    }
+
+    /// How many clips the file (with its `--anim` files) has: the clip list without the
+    /// `all` entry.
+    pub fn file_clips(&self) -> usize {
+        self.rig.clips.len() - usize::from(self.all_entry)
+    }
+
+    /// Where clip `c` is in the clip list, for titles: `walk (1/2)`, `all (2 clips at once)`.
+    pub fn clip_place(&self, c: usize) -> String {
+        let n = self.file_clips();
+        if c >= n {
+            format!("{} ({n} clips at once)", self.rig.clip_label(c))
+        } else {
+            format!("{} ({}/{n})", self.rig.clip_label(c), c + 1)
+        }
     }
 
     /// The selected node, if any.
@@ -508,17 +544,10 @@ impl App {
                     self.message = Some("no problem vertices to mark".into());
                 }
             }
-            Action::CycleEngine => {
+            Action::CycleEngine(dir) => {
                 let all = Engine::ALL;
-                let i = all.iter().position(|&e| e == self.engine).map_or(0, |i| (i + 1) % all.len());
-                self.set_engine(all[i]);
-                self.message = Some(match self.engine.refusal(&self.rig) {
-                    Some(why) => format!(
-                        "engine: {} would not import this file ({why}); drawn as stored (p: next)",
-                        self.engine.label()
-                    ),
-                    None => format!("engine: {} (p: next)", self.engine.label()),
-                });
+                let i = all.iter().position(|&e| e == self.engine).unwrap_or(0) as isize;
+                self.show_engine(all[(i + dir).rem_euclid(all.len() as isize) as usize]);
             }
             // The focused weights panel takes the details panel's column, and its keys.
             Action::ScrollDetails(n) if self.focus == Focus::Weights => {
@@ -756,6 +785,18 @@ impl App {
         if self.vertex.is_none() {
             self.message = Some("the selected bone influences no vertex".into());
         }
+    }
+
+    /// Draws with `engine`'s influences and says so in the status line.
+    fn show_engine(&mut self, engine: Engine) {
+        self.set_engine(engine);
+        self.message = Some(match engine.refusal(&self.rig) {
+            Some(why) => format!(
+                "engine: {} would not import this file ({why}); drawn as stored (p/P: next/previous)",
+                engine.label()
+            ),
+            None => format!("engine: {} (p/P: next/previous)", engine.label()),
+        });
     }
 
     /// Draws with `engine`'s influences (a second workspace skinned with them; none for

@@ -26,8 +26,12 @@ pub struct JointDelta {
 }
 
 impl Compare {
-    pub fn new(a: &Rig, b: Rig) -> Self {
+    pub fn new(a: &Rig, mut b: Rig) -> Self {
         let map = JointMap::new(a, &b, crate::diff::DEFAULT_TOLERANCE);
+        // A's `all` entry plays B's clips all at once too.
+        if a.clips.iter().any(|c| c.name.as_deref() == Some(crate::rig::ALL_CLIPS)) {
+            b.add_all_clips(crate::rig::ALL_CLIPS);
+        }
         let ws = Workspace::new(&b);
         Compare { rig: b, ws, map }
     }

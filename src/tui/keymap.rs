@@ -32,11 +32,19 @@ pub struct Binding {
     /// Shown in the status bar's hint line with this short text (global hints always,
     /// a panel's hints while it has focus).
     pub hint: Option<&'static str>,
+    /// Has its own row in the help overlay; a pair of keys that go opposite ways (`p`/`P`)
+    /// shares the first one's row, which names both.
+    pub listed: bool,
 }
 
 impl Binding {
     const fn hinted(self, short: &'static str) -> Binding {
         Binding { hint: Some(short), ..self }
+    }
+
+    /// Written on the previous binding's row, whose label and text cover both.
+    const fn paired(self) -> Binding {
+        Binding { listed: false, ..self }
     }
 }
 
@@ -47,11 +55,14 @@ const fn b(
     context: Context,
     help: &'static str,
 ) -> Binding {
-    Binding { keys, label, action, context, help, hint: None }
+    Binding { keys, label, action, context, help, hint: None, listed: true }
 }
 
 use Context::{Global, In};
 use Key::{Char, Code, Ctrl, Shift};
+
+/// `p` and `P`'s one row in the help overlay.
+const ENGINE_HELP: &str = "weights as an engine draws them (next / previous profile)";
 
 const ORBIT: f32 = 10.0;
 const PAN: f32 = 0.05;
@@ -195,14 +206,8 @@ pub static BINDINGS: &[Binding] = &[
         .hinted("next problem"),
     b(&[Char('E')], "E", Action::PrevProblem, Global, "previous problem vertex"),
     b(&[Char('m')], "m", Action::ToggleMarks, Global, "marks on every problem vertex (● error, ▲ warning)"),
-    b(
-        &[Char('p')],
-        "p",
-        Action::CycleEngine,
-        Global,
-        "weights as an engine draws them (three, unity, godot, ...)",
-    )
-    .hinted("engine"),
+    b(&[Char('p')], "p P", Action::CycleEngine(1), Global, ENGINE_HELP).hinted("engine"),
+    b(&[Char('P')], "P", Action::CycleEngine(-1), Global, ENGINE_HELP).paired(),
     // Keyframes panel: the arrows scrub.
     b(&[Code(KeyCode::Left), Char('h')], "Left h", Action::StepFrames(-1), In(Focus::Keys), "step back"),
     b(&[Code(KeyCode::Right), Char('l')], "Right l", Action::StepFrames(1), In(Focus::Keys), "step forward")
@@ -231,7 +236,7 @@ pub static BINDINGS: &[Binding] = &[
         Global,
         "scroll the details panel (or the focused weights panel) up",
     ),
-    b(&[Char('P')], "P", Action::TogglePrecision, Global, "full precision (every digit) / short values"),
+    b(&[Char('F')], "F", Action::TogglePrecision, Global, "full precision (every digit) / short values"),
     b(&[Char('y')], "y", Action::Copy, Global, "copy the bone's (weights panel: vertex's) values (OSC 52)")
         .hinted("copy"),
     b(
@@ -375,6 +380,22 @@ mod tests {
         assert_eq!(action_for(&ctrl_c, Focus::Bones, false, false), Some(Action::Quit));
         // Plain `c` is "next clip", not quit.
         assert_eq!(action_for(&key(KeyCode::Char('c')), Focus::Bones, false, false), Some(Action::NextClip));
+    }
+
+    #[test]
+    fn p_and_shift_p_cycle_the_engines_both_ways_on_one_help_row() {
+        let p = action_for(&key(KeyCode::Char('p')), Focus::Bones, false, false);
+        let shift_p = KeyEvent::new(KeyCode::Char('P'), KeyModifiers::SHIFT);
+        assert_eq!(p, Some(Action::CycleEngine(1)));
+        assert_eq!(action_for(&shift_p, Focus::Viewport, false, false), Some(Action::CycleEngine(-1)));
+        assert_eq!(
+            action_for(&key(KeyCode::Char('F')), Focus::Keys, false, false),
+            Some(Action::TogglePrecision)
+        );
+        let rows: Vec<&Binding> =
+            BINDINGS.iter().filter(|b| matches!(b.action, Action::CycleEngine(_)) && b.listed).collect();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].label, "p P");
     }
 
     #[test]

@@ -71,8 +71,12 @@ fn fixture(name: &str) -> String {
 #[test]
 fn walker_sizes_match_gltf_transform() {
     check(&sample("walker.glb"), &fixture("walker.glb"));
-    // And the text output says them: the mesh's bytes and the estimate.
+    // And the text output says them: the mesh's bytes and the estimate, at a glance and
+    // in the full table.
     let run = rigscope(&["inspect", &sample("walker.glb")]);
+    assert!(run.stdout.contains("  meshes     409,076 B (399.5 KiB) in 1 mesh\n"), "{}", run.stdout);
+    assert!(run.stdout.contains("  GPU memory estimate 409,076 B"), "{}", run.stdout);
+    let run = rigscope(&["inspect", &sample("walker.glb"), "--sizes"]);
     assert!(run.stdout.contains("  mesh #0    409,076 B (399.5 KiB)"), "{}", run.stdout);
     assert!(run.stdout.contains("  GPU memory estimate 409,076 B"), "{}", run.stdout);
 }

@@ -8,6 +8,7 @@
 /// never comes runs into it.
 pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(120);
 
+mod all_clips;
 mod assets;
 mod bench;
 mod bind;
@@ -27,12 +28,14 @@ mod fit_report;
 mod frames;
 mod glb_edit;
 mod golden;
+mod inspect_glance;
 mod inspect_sizes;
 mod instancing;
 mod limits;
 mod malformed;
 mod merge;
 mod normalize;
+mod normalize_left;
 mod normalize_pipeline;
 mod pipeline;
 mod pointer;

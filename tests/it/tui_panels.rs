@@ -182,8 +182,8 @@ fn go_to_prompt_takes_seconds_and_frames_and_says_what_is_wrong() {
     // Esc leaves the prompt without moving; the prompt takes letters that are keys elsewhere.
     press(&mut a, ":q\x1b");
     assert!(a.prompt.is_none() && !a.quit && a.playback.time == 1.0);
-    // The rest pose (after the last clip) has no timeline to go to.
-    press(&mut a, "cc:0.5\n");
+    // The rest pose (after the last clip and `all`) has no timeline to go to.
+    press(&mut a, "ccc:0.5\n");
     assert!(
         a.message.as_deref().is_some_and(|m| m.contains("the rest pose has no timeline")),
         "{:?}",
@@ -198,7 +198,11 @@ fn the_clip_list_ends_with_the_rest_pose_and_backspace_resets_the_speed() {
     assert_eq!(a.playback.speed, 4.0);
     press(&mut a, "\x08");
     assert_eq!(a.playback.speed, 1.0);
+    // walk, idle, then `all` (both at once), then the rest pose.
     press(&mut a, "cc");
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("all (2 clips at once)"), "{s}");
+    press(&mut a, "c");
     assert_eq!(a.clip, None);
     let s = screen(&mut a, 120, 40);
     assert!(s.contains("rest pose (3/3)") && s.contains("rest pose: no clip plays"), "{s}");
@@ -315,7 +319,7 @@ fn copy_sends_the_values_with_every_digit() {
 #[test]
 fn full_precision_shows_every_digit() {
     let mut a = app("walker.glb");
-    press(&mut a, "jjjj..P");
+    press(&mut a, "jjjj..F");
     let s = screen(&mut a, 160, 48);
     let ch = a.rig.clips[0].channels.iter().find(|c| Some(c.node) == a.selected()).expect("a channel");
     let mut out = vec![0.0f32; ch.components];

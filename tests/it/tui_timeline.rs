@@ -228,7 +228,7 @@ fn rotation_curves_offer_euler_angles_with_their_order() {
     assert!(!s.contains("Euler XYZ"), "{s}");
 }
 
-/// `P` shows every digit: the bone's weight statistics, labelled min, mean and max (computed
+/// `F` shows every digit: the bone's weight statistics, labelled min, mean and max (computed
 /// here by a scan of the walker's weights for the hips), and the selected vertex's skinned
 /// sum (summed here from its stored influences), both as `{:?}` prints the f32.
 #[test]
@@ -250,7 +250,7 @@ fn precision_shows_labelled_statistics_and_the_sum_in_full() {
     }
     assert_eq!(n, a.weights.vertices.len());
     let mean = (total / n as f64) as f32;
-    press(&mut a, "P");
+    press(&mut a, "F");
     let s = screen(&mut a, 250, 60);
     // The details panel's text, its wrapped lines joined.
     let d = ui::layout(Rect::new(0, 0, 250, 60), a.focus, ui::tree::wanted_width(&a)).details;

@@ -158,7 +158,7 @@ fn y_copies_what_the_panel_shows() {
     focus_weights(&mut a);
     let k = a.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 9)).expect("v9 listed");
     a.problem = k;
-    press(&mut a, "\nP");
+    press(&mut a, "\nF");
     let rows = panel_rows(&screen(&mut a, 120, 40));
     press(&mut a, "y");
     let copied = a.clipboard.clone().expect("copied text");
@@ -275,6 +275,29 @@ fn viewport_cells(s: &str, a: &App) -> String {
         .collect()
 }
 
+/// `--engine NAME` on the viewer: the first frame is drawn as that profile draws it, as if
+/// `p` had been pressed to reach it, and the status line says which.
+#[test]
+fn the_viewer_starts_with_the_engine_asked_for() {
+    use rigscope::anim::Engine;
+    let rig = rigscope::load(std::path::Path::new(&sample("bad-weights.glb"))).expect("rig loads");
+    let launch = Launch { paused: true, color: ColorDepth::None, engine: Engine::Three, ..Launch::default() };
+    let mut a = App::new(rig, &launch);
+    assert_eq!(a.engine, Engine::Three);
+    let s = screen(&mut a, 120, 40);
+    assert!(viewport_title(&s, &a).starts_with("┌ Viewport: three"), "{s}");
+    let mut b = open(&sample("bad-weights.glb"));
+    press(&mut b, "p");
+    let pressed = screen(&mut b, 120, 40);
+    assert_eq!(viewport_cells(&s, &a), viewport_cells(&pressed, &b));
+
+    // clap takes the option (it used to answer with a `-- --engine` tip); the viewer then
+    // refuses a stdout that is not a terminal, as without it.
+    let run = super::cli::rigscope(&[&sample("walker.glb"), "--engine", "three"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("stdout is not a terminal"), "{}", run.stderr);
+}
+
 /// `p` walks every engine profile by name, in `Engine::ALL`'s order, and comes back to
 /// the stored weights; the title says which. three.js gives vertex 7 (all weights 0) a
 /// weight of 1 on its first slot's joint, j0: the drawing changes, and the vertex lands
@@ -296,6 +319,14 @@ fn p_cycles_the_engine_profiles_and_draws_each_over_the_stored_result() {
     }
     press(&mut a, "p");
     assert_eq!(a.engine, Engine::Stored);
+    // `P` goes the other way round: from stored to the last profile, then back.
+    press(&mut a, "P");
+    assert_eq!(a.engine, Engine::ALL[Engine::ALL.len() - 1]);
+    assert!(a.message.as_deref().is_some_and(|m| m.contains("p/P: next/previous")), "{:?}", a.message);
+    for &engine in Engine::ALL[..Engine::ALL.len() - 1].iter().rev() {
+        press(&mut a, "P");
+        assert_eq!(a.engine, engine);
+    }
     // The same screen as before, but for the status line saying which engine.
     let above = |s: &str| s.lines().take(38).collect::<Vec<_>>().join("\n");
     assert_eq!(above(&screen(&mut a, 120, 40)), above(&stored));

@@ -22,7 +22,12 @@ impl App {
     /// Becomes `fresh` (an app just built on the reloaded file) while keeping the clip (by
     /// name), time, playback settings, camera, selected bone (by name), skin, panels and view.
     pub fn adopt(&mut self, mut fresh: App) {
+        // The `all` entries follow from the file's clips: what changed is said of those.
+        let old_all = if self.all_entry { self.rig.clips.pop() } else { None };
+        let new_all = if fresh.all_entry { fresh.rig.clips.pop() } else { None };
         let mut text = changes(&self.rig, &fresh.rig);
+        self.rig.clips.extend(old_all);
+        fresh.rig.clips.extend(new_all);
 
         let skin = self.skin.and_then(|s| find_skin(&self.rig, s, &fresh.rig)).or(fresh.skin);
         if skin != fresh.skin {

@@ -59,6 +59,7 @@ pub fn lines(theme: &Theme) -> Vec<Line<'static>> {
         .chain(Focus::ALL.iter().map(|&f| (f.title(), Context::In(f))));
     for (name, ctx) in sections {
         let rows: Vec<Line> = bindings_in(ctx)
+            .filter(|b| b.listed)
             .map(|b| {
                 Line::from(vec![Span::styled(format!("  {:<12}", b.label), theme.key), Span::raw(b.help)])
             })

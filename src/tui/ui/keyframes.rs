@@ -81,11 +81,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let unplayed: Vec<_> = app.rig.unpreviewed_channels.iter().filter(|u| u.clip == ci).collect();
     let hidden = (clip.channels.len() + unplayed.len()).saturating_sub(rows_h);
     let title = format!(
-        " {}: {} ({}/{}), {}{}{} ",
+        " {}: {}, {}{}{} ",
         if app.curves.is_some() { "Curves" } else { "Keyframes" },
-        app.rig.clip_label(ci),
-        ci + 1,
-        app.rig.clips.len(),
+        app.clip_place(ci),
         count(clip.channels.len(), "channel", "channels"),
         if unplayed.is_empty() { String::new() } else { format!(", {} not previewed", unplayed.len()) },
         if hidden > 0 { format!(", {hidden} not shown") } else { String::new() }

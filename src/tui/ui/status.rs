@@ -15,9 +15,9 @@ use crate::tui::link::LinkStats;
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let pb = &app.playback;
     let clip = match app.clip {
-        Some(c) => format!("{} ({}/{})", app.rig.clip_label(c), c + 1, app.rig.clips.len()),
+        Some(c) => app.clip_place(c),
         None if !app.rig.clips.is_empty() => {
-            format!("rest pose ({}/{})", app.rig.clips.len() + 1, app.rig.clips.len() + 1)
+            format!("rest pose ({}/{})", app.file_clips() + 1, app.file_clips() + 1)
         }
         None => "no clip".into(),
     };
