@@ -34,14 +34,31 @@ pub(crate) fn read(text: &[u8], nodes: &[Node], meshes: &[Mesh], findings: &mut 
         return None;
     }
     let top: Top = serde_json::from_slice(text).ok()?;
-    let ext = top.extensions?;
+    let raw = top.extensions?;
+    let ext: Extensions = serde_json::from_value(raw.clone()).ok()?;
     let mut reader = Reader { nodes, meshes, findings };
-    if let Some(v1) = ext.vrm1 {
-        let mut vrm = reader.v1(&v1, text);
-        vrm.spring_bones = ext.spring1.as_ref().is_some_and(|s| non_empty(s.get("springs")));
-        return Some(vrm);
+    let mut vrm = match (ext.vrm1, ext.vrm0) {
+        (Some(v1), _) => reader.v1(&v1, text),
+        (None, Some(v0)) => reader.v0(&v0),
+        (None, None) => return None,
+    };
+    let used = top.extensions_used.as_ref().map(|list| used_names(list, findings));
+    let children: Vec<Vec<usize>> = nodes.iter().map(|n| n.children.clone()).collect();
+    let (springs, problems) = crate::vrm::read_springs(&raw, used.as_deref(), &crate::vrm::Tree { children: &children });
+    for problem in problems {
+        findings.push(INVALID, Severity::Warning, problem.pointer, problem.message);
     }
-    ext.vrm0.map(|v0| reader.v0(&v0))
+    vrm.springs = springs;
+    Some(vrm)
+}
+
+/// `extensionsUsed` as names; an entry that is not a string is reported and left out.
+fn used_names(list: &Value, findings: &mut Findings) -> Vec<String> {
+    let Some(entries) = list.as_array() else {
+        findings.push(INVALID, Severity::Warning, "/extensionsUsed", "not an array of names");
+        return Vec::new();
+    };
+    entries.iter().filter_map(Value::as_str).map(str::to_string).collect()
 }
 
 /// The `VRMC_vrm_animation` map of a `.vrma`, when the document has one. Entries naming a
@@ -99,7 +116,9 @@ struct AnimExtensions {
 
 #[derive(Deserialize)]
 struct Top {
-    extensions: Option<Extensions>,
+    extensions: Option<Value>,
+    #[serde(rename = "extensionsUsed")]
+    extensions_used: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -108,8 +127,6 @@ struct Extensions {
     vrm0: Option<Value>,
     #[serde(rename = "VRMC_vrm")]
     vrm1: Option<Value>,
-    #[serde(rename = "VRMC_springBone")]
-    spring1: Option<Value>,
 }
 
 struct Reader<'a> {
@@ -168,8 +185,7 @@ impl Reader<'_> {
                 overrides: Overrides::default(),
             });
         }
-        let spring_bones = non_empty(ext.pointer("/secondaryAnimation/boneGroups"));
-        Vrm { version: VrmVersion::V0, bones, expressions, look_at: v0_look_at(ext), spring_bones }
+        Vrm { version: VrmVersion::V0, bones, expressions, look_at: v0_look_at(ext), springs: Default::default() }
     }
 
     fn v0_bind(&mut self, bind: &Value, pointer: String) -> Option<MorphBind> {
@@ -229,7 +245,7 @@ impl Reader<'_> {
                 });
             }
         }
-        Vrm { version: VrmVersion::V1, bones, expressions, look_at: v1_look_at(ext), spring_bones: false }
+        Vrm { version: VrmVersion::V1, bones, expressions, look_at: v1_look_at(ext), springs: Default::default() }
     }
 
     fn v1_bind(&mut self, bind: &Value, pointer: String) -> Option<MorphBind> {
@@ -304,11 +320,6 @@ fn range_map(value: Option<&Value>, input: &str, output: &str, kind: LookAtKind)
         input_max: number(input).unwrap_or(90.0).max(0.01),
         output_scale: number(output).unwrap_or(default_output),
     }
-}
-
-/// Whether `value` is a non-empty array.
-fn non_empty(value: Option<&Value>) -> bool {
-    value.and_then(Value::as_array).is_some_and(|a| !a.is_empty())
 }
 
 fn index(value: Option<&Value>) -> Option<usize> {
@@ -453,7 +464,8 @@ mod tests {
         assert_eq!(look_at.kind, LookAtKind::Expression);
         assert_eq!(look_at.horizontal_outer, RangeMap { input_max: 0.01, output_scale: 0.5 });
         assert_eq!(look_at.vertical_up, RangeMap { input_max: 90.0, output_scale: 1.0 });
-        assert!(!look_at.face_back && vrm.spring_bones);
+        // A springBone extension without a known specVersion: three-vrm loads no springs.
+        assert!(!look_at.face_back && vrm.springs.is_empty());
         let overrides = vrm.expressions[0].overrides;
         assert_eq!(
             (overrides.blink, overrides.look_at, overrides.mouth),
@@ -470,7 +482,7 @@ mod tests {
         assert_eq!(look_at.kind, LookAtKind::Bone);
         assert_eq!(look_at.vertical_down, RangeMap { input_max: 20.0, output_scale: 7.0 });
         assert_eq!(look_at.horizontal_inner, RangeMap { input_max: 90.0, output_scale: 10.0 });
-        assert!(look_at.face_back && !vrm.spring_bones);
+        assert!(look_at.face_back && vrm.springs.is_empty());
         // No lookAt / firstPerson: no gaze.
         let (vrm, _) = read_str(
             r#"{"asset":{"version":"2.0"},"extensions":{"VRMC_vrm":{"humanoid":{"humanBones":{}}}}}"#,

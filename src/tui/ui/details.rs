@@ -166,7 +166,7 @@ fn vrm_lines(app: &App, theme: &Theme, label: &dyn Fn(&str) -> Span<'static>) ->
             .collect();
         lines.push(Line::from(vec![label("express."), Span::raw(list.join(", "))]));
     }
-    if app.rig.vrm.as_ref().is_some_and(|v| v.spring_bones) {
+    if app.rig.vrm.as_ref().is_some_and(|v| !v.springs.is_empty()) {
         lines.push(Line::styled("spring bones are not simulated", theme.warning));
     }
     lines

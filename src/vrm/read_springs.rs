@@ -1,0 +1,407 @@
+//! Reads spring bones from a document's JSON as three-vrm 3.5.5's `VRMSpringBoneLoaderPlugin`
+//! builds them (`@pixiv/three-vrm-springbone`, `src/VRMSpringBoneLoaderPlugin.ts`): `_v1Import`
+//! for `VRMC_springBone` (with `VRMC_springBone_extended_collider`), else `_v0Import` for
+//! VRM 0.x `secondaryAnimation`.
+//!
+//! What three-vrm skips with a console warning (a node, collider or group that does not
+//! exist) is skipped here with a problem saying so. A value of the wrong JSON type, which
+//! three-vrm would compute with as it is (NaN everywhere), is replaced by three-vrm's default
+//! with a problem; a value outside the range the specification allows is kept, as three-vrm
+//! keeps it, with a problem.
+
+use super::springs::{Chain, Collider, ColliderGroup, JointSettings, Shape, SpringBones, SpringJoint};
+use glam::DVec3;
+use serde_json::Value;
+
+/// A problem with the spring data: where (a JSON pointer) and what.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    pub pointer: String,
+    pub message: String,
+}
+
+/// The tree the joints hang in: each node's children in file order (VRM 0.x walks it).
+pub struct Tree<'a> {
+    pub children: &'a [Vec<usize>],
+}
+
+/// The spring bones of a document: `extensions` is the document's `extensions` object,
+/// `used` its `extensionsUsed` (none when the document has no such array).
+pub fn read(extensions: &Value, used: Option<&[String]>, tree: &Tree) -> (SpringBones, Vec<Problem>) {
+    let mut reader = Reader { tree, problems: Vec::new(), springs: SpringBones::default() };
+    // `json.extensionsUsed?.indexOf(name) !== -1`: a document without the array counts as
+    // using every extension.
+    let declared = |name: &str| used.is_none_or(|list| list.iter().any(|e| e == name));
+    let v1 = extensions.get("VRMC_springBone").filter(|_| declared("VRMC_springBone"));
+    if let Some(v1) = v1
+        && reader.v1(v1)
+    {
+        return (reader.springs, reader.problems);
+    }
+    if declared("VRM")
+        && let Some(secondary) = extensions.pointer("/VRM/secondaryAnimation")
+    {
+        reader.v0(secondary);
+    }
+    (reader.springs, reader.problems)
+}
+
+const V1: &str = "/extensions/VRMC_springBone";
+const V0: &str = "/extensions/VRM/secondaryAnimation";
+const EXTENDED: &str = "VRMC_springBone_extended_collider";
+
+struct Reader<'a> {
+    tree: &'a Tree<'a>,
+    problems: Vec<Problem>,
+    springs: SpringBones,
+}
+
+impl Reader<'_> {
+    fn problem(&mut self, pointer: String, message: impl Into<String>) {
+        self.problems.push(Problem { pointer, message: message.into() });
+    }
+
+    fn node_count(&self) -> usize {
+        self.tree.children.len()
+    }
+
+    /// A node index, or a problem saying what three-vrm does without it (`then`).
+    fn node(&mut self, value: Option<&Value>, pointer: String, then: &str) -> Option<usize> {
+        let value = value?;
+        match value.as_u64().and_then(|n| usize::try_from(n).ok()) {
+            Some(n) if n < self.node_count() => Some(n),
+            _ => {
+                self.problem(pointer, format!("node {value} is not a node of the file; {then}"));
+                None
+            }
+        }
+    }
+
+    /// A number at `key` of `object`: `default` when absent; `default` with a problem when
+    /// not a number; kept with a problem when outside `[min, max]`.
+    fn number(&mut self, object: &Value, key: &str, pointer: &str, default: f64, range: (f64, f64)) -> f64 {
+        let Some(value) = object.get(key).filter(|v| !v.is_null()) else {
+            return default;
+        };
+        let pointer = format!("{pointer}/{key}");
+        let Some(x) = value.as_f64() else {
+            self.problem(pointer, format!("{value} is not a number; read as {default}, three-vrm's default"));
+            return default;
+        };
+        let (min, max) = range;
+        if x < min || x > max {
+            let bounds = if max.is_finite() { format!("{min} to {max}") } else { format!("at least {min}") };
+            self.problem(pointer, format!("{x} is outside the allowed {bounds}; kept, as three-vrm keeps it"));
+        }
+        x
+    }
+
+    fn boolean(&mut self, object: &Value, key: &str, pointer: &str) -> bool {
+        match object.get(key) {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                self.problem(format!("{pointer}/{key}"), format!("{other} is not true or false; read as false"));
+                false
+            }
+        }
+    }
+
+    /// A 3-number array (`Vector3.fromArray`), `default` when absent or malformed.
+    fn vec3(&mut self, object: &Value, key: &str, pointer: &str, default: DVec3) -> DVec3 {
+        let Some(value) = object.get(key).filter(|v| !v.is_null()) else {
+            return default;
+        };
+        match value.as_array().map(|a| a.iter().map(Value::as_f64).collect::<Option<Vec<f64>>>()) {
+            Some(Some(v)) if v.len() == 3 => DVec3::new(v[0], v[1], v[2]),
+            _ => {
+                self.problem(format!("{pointer}/{key}"), format!("{value} is not 3 numbers; read as {default}"));
+                default
+            }
+        }
+    }
+
+    /// An array of indices at `key`, each checked against `count` (`what` names them).
+    fn indices(&mut self, object: &Value, key: &str, pointer: &str, count: usize, what: &str) -> Vec<usize> {
+        let Some(value) = object.get(key).filter(|v| !v.is_null()) else {
+            return Vec::new();
+        };
+        let Some(list) = value.as_array() else {
+            self.problem(format!("{pointer}/{key}"), format!("{value} is not an array; ignored"));
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (i, entry) in list.iter().enumerate() {
+            match entry.as_u64().and_then(|n| usize::try_from(n).ok()) {
+                Some(n) if n < count => out.push(n),
+                _ => self.problem(format!("{pointer}/{key}/{i}"), format!("{what} {entry} does not exist; skipped")),
+            }
+        }
+        out
+    }
+
+    /// `_v1Import`; false when three-vrm returns no manager (then VRM 0.x is tried).
+    fn v1(&mut self, ext: &Value) -> bool {
+        let version = ext.get("specVersion").and_then(Value::as_str);
+        if !matches!(version, Some("1.0" | "1.0-beta")) {
+            let shown = ext.get("specVersion").map_or("missing".to_string(), Value::to_string);
+            self.problem(
+                format!("{V1}/specVersion"),
+                format!("specVersion {shown} is not 1.0 or 1.0-beta: three-vrm loads no spring bones"),
+            );
+            return false;
+        }
+        // Indices of colliders three-vrm keeps (a collider it skips is `null` in its list).
+        let mut collider_at = Vec::new();
+        for (i, collider) in array(ext, "colliders").iter().enumerate() {
+            let collider = self.v1_collider(collider, &format!("{V1}/colliders/{i}"));
+            collider_at.push(collider.map(|c| {
+                self.springs.colliders.push(c);
+                self.springs.colliders.len() - 1
+            }));
+        }
+        for (g, group) in array(ext, "colliderGroups").iter().enumerate() {
+            let pointer = format!("{V1}/colliderGroups/{g}");
+            let listed = self.indices(group, "colliders", &pointer, usize::MAX, "collider");
+            let mut colliders = Vec::new();
+            for (k, c) in listed.into_iter().enumerate() {
+                match collider_at.get(c).copied().flatten() {
+                    Some(kept) => colliders.push(kept),
+                    None => self.problem(
+                        format!("{pointer}/colliders/{k}"),
+                        format!("collider {c} does not exist or was skipped; three-vrm skips it"),
+                    ),
+                }
+            }
+            self.springs.groups.push(ColliderGroup { name: name(group), colliders });
+        }
+        let group_count = self.springs.groups.len();
+        for (s, spring) in array(ext, "springs").iter().enumerate() {
+            let pointer = format!("{V1}/springs/{s}");
+            let groups = self.indices(spring, "colliderGroups", &pointer, group_count, "collider group");
+            let center = self.node(spring.get("center"), format!("{pointer}/center"), "simulated in world space");
+            let chain = self.springs.chains.len();
+            let joints = array(spring, "joints");
+            if joints.is_empty() {
+                self.problem(format!("{pointer}/joints"), "the spring has no joints");
+            }
+            let mut nodes = Vec::new();
+            let mut previous: Option<(Option<usize>, JointSettings)> = None;
+            for (j, joint) in joints.iter().enumerate() {
+                let at = format!("{pointer}/joints/{j}");
+                let node = self.node(joint.get("node"), format!("{at}/node"), "the joint is skipped");
+                if joint.get("node").is_none() {
+                    self.problem(format!("{at}/node"), "the joint names no node; skipped");
+                }
+                nodes.extend(node);
+                let settings = self.settings_v1(joint, &at);
+                if let Some((Some(bone), settings)) = previous {
+                    self.springs.joints.push(SpringJoint { node: bone, tail: node, settings, groups: groups.clone(), center, chain });
+                }
+                previous = Some((node, settings));
+            }
+            self.springs.chains.push(Chain { name: name(spring), nodes, center, groups, pointer });
+        }
+        true
+    }
+
+    fn settings_v1(&mut self, joint: &Value, at: &str) -> JointSettings {
+        let d = JointSettings::default();
+        let positive = (0.0, f64::INFINITY);
+        JointSettings {
+            hit_radius: self.number(joint, "hitRadius", at, d.hit_radius, positive),
+            stiffness: self.number(joint, "stiffness", at, d.stiffness, positive),
+            gravity_power: self.number(joint, "gravityPower", at, d.gravity_power, positive),
+            gravity_dir: self.vec3(joint, "gravityDir", at, d.gravity_dir),
+            drag_force: self.number(joint, "dragForce", at, d.drag_force, (0.0, 1.0)),
+        }
+    }
+
+    /// One `colliders` entry: the extended collider when its specVersion is 1.0 and it has a
+    /// shape, else the base shape.
+    fn v1_collider(&mut self, collider: &Value, pointer: &str) -> Option<Collider> {
+        let node = match collider.get("node") {
+            None => {
+                self.problem(format!("{pointer}/node"), "the collider names no node; three-vrm skips it");
+                None
+            }
+            value => self.node(value, format!("{pointer}/node"), "three-vrm skips the collider"),
+        }?;
+        if let Some(ex) = collider.pointer(&format!("/extensions/{EXTENDED}")) {
+            let at = format!("{pointer}/extensions/{EXTENDED}");
+            if ex.get("specVersion").and_then(Value::as_str) == Some("1.0") {
+                if let Some(shape) = ex.get("shape").and_then(|s| self.shape(s, &format!("{at}/shape"), true)) {
+                    return Some(Collider { node, shape });
+                }
+            } else {
+                self.problem(format!("{at}/specVersion"), "not 1.0: three-vrm uses the base shape instead");
+            }
+        }
+        let Some(shape) = collider.get("shape").and_then(|s| self.shape(s, &format!("{pointer}/shape"), false)) else {
+            self.problem(format!("{pointer}/shape"), "no sphere or capsule: three-vrm skips the collider");
+            return None;
+        };
+        Some(Collider { node, shape })
+    }
+
+    /// A `shape` object; `extended`: the extension's, with `inside` and planes.
+    fn shape(&mut self, shape: &Value, pointer: &str, extended: bool) -> Option<Shape> {
+        let positive = (0.0, f64::INFINITY);
+        if let Some(s) = shape.get("sphere").filter(|v| truthy(v)) {
+            let at = format!("{pointer}/sphere");
+            return Some(Shape::Sphere {
+                offset: self.vec3(s, "offset", &at, DVec3::ZERO),
+                radius: self.number(s, "radius", &at, 0.0, positive),
+                inside: extended && self.boolean(s, "inside", &at),
+            });
+        }
+        if let Some(c) = shape.get("capsule").filter(|v| truthy(v)) {
+            let at = format!("{pointer}/capsule");
+            return Some(Shape::Capsule {
+                offset: self.vec3(c, "offset", &at, DVec3::ZERO),
+                radius: self.number(c, "radius", &at, 0.0, positive),
+                tail: self.vec3(c, "tail", &at, DVec3::ZERO),
+                inside: extended && self.boolean(c, "inside", &at),
+            });
+        }
+        if extended && let Some(p) = shape.get("plane").filter(|v| truthy(v)) {
+            let at = format!("{pointer}/plane");
+            return Some(Shape::Plane {
+                offset: self.vec3(p, "offset", &at, DVec3::ZERO),
+                normal: self.vec3(p, "normal", &at, DVec3::Z),
+            });
+        }
+        None
+    }
+
+    /// `_v0Import`: collider groups (spheres, z negated), then every bone group's roots, each
+    /// walked depth first with its first child as the tail.
+    fn v0(&mut self, secondary: &Value) {
+        let Some(bone_groups) = secondary.get("boneGroups").filter(|v| !v.is_null()) else {
+            return;
+        };
+        let mut group_at = Vec::new();
+        for (g, group) in array(secondary, "colliderGroups").iter().enumerate() {
+            let pointer = format!("{V0}/colliderGroups/{g}");
+            let node = match group.get("node") {
+                None => {
+                    self.problem(format!("{pointer}/node"), "the collider group names no node; three-vrm skips it");
+                    None
+                }
+                value => self.node(value, format!("{pointer}/node"), "three-vrm skips the collider group"),
+            };
+            let Some(node) = node else {
+                group_at.push(None);
+                continue;
+            };
+            let mut colliders = Vec::new();
+            for (c, collider) in array(group, "colliders").iter().enumerate() {
+                let at = format!("{pointer}/colliders/{c}");
+                let offset = self.v0_vec(collider, "offset", &at).unwrap_or(DVec3::ZERO);
+                let radius = self.number(collider, "radius", &at, 0.0, (0.0, f64::INFINITY));
+                // VRM 0.x's z is the other way round.
+                let offset = DVec3::new(offset.x, offset.y, -offset.z);
+                self.springs.colliders.push(Collider { node, shape: Shape::Sphere { offset, radius, inside: false } });
+                colliders.push(self.springs.colliders.len() - 1);
+            }
+            self.springs.groups.push(ColliderGroup { name: None, colliders });
+            group_at.push(Some(self.springs.groups.len() - 1));
+        }
+        let Some(bone_groups) = bone_groups.as_array() else {
+            self.problem(format!("{V0}/boneGroups"), "not an array; no spring bones are read");
+            return;
+        };
+        for (b, group) in bone_groups.iter().enumerate() {
+            let pointer = format!("{V0}/boneGroups/{b}");
+            let d = JointSettings::default();
+            let positive = (0.0, f64::INFINITY);
+            let settings = JointSettings {
+                hit_radius: self.number(group, "hitRadius", &pointer, d.hit_radius, positive),
+                // The VRM 0.x schema spells it so.
+                stiffness: self.number(group, "stiffiness", &pointer, d.stiffness, positive),
+                gravity_power: self.number(group, "gravityPower", &pointer, d.gravity_power, positive),
+                gravity_dir: self.v0_vec(group, "gravityDir", &pointer).unwrap_or(DVec3::NEG_Y),
+                drag_force: self.number(group, "dragForce", &pointer, d.drag_force, (0.0, 1.0)),
+            };
+            // VRM 0.x exporters write -1 for no center: three-vrm finds no such node.
+            let center = match group.get("center").and_then(Value::as_i64) {
+                Some(-1) => None,
+                _ => self.node(group.get("center"), format!("{pointer}/center"), "simulated in world space"),
+            };
+            let listed = self.indices(group, "colliderGroups", &pointer, group_at.len(), "collider group");
+            let mut groups = Vec::new();
+            for (k, g) in listed.into_iter().enumerate() {
+                match group_at[g] {
+                    Some(kept) => groups.push(kept),
+                    None => self.problem(
+                        format!("{pointer}/colliderGroups/{k}"),
+                        format!("collider group {g} was skipped; three-vrm skips it here too"),
+                    ),
+                }
+            }
+            let roots = self.indices(group, "bones", &pointer, self.node_count(), "node");
+            let chain = self.springs.chains.len();
+            for &root in &roots {
+                self.walk(root, &mut |node, tail| SpringJoint {
+                    node,
+                    tail,
+                    settings,
+                    groups: groups.clone(),
+                    center,
+                    chain,
+                });
+            }
+            let name = group.get("comment").and_then(Value::as_str).map(str::to_string);
+            self.springs.chains.push(Chain { name, nodes: roots, center, groups, pointer });
+        }
+    }
+
+    /// `Object3D.traverse` from `root`: the node, then each child's subtree in order.
+    fn walk(&mut self, root: usize, joint: &mut dyn FnMut(usize, Option<usize>) -> SpringJoint) {
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            let children = &self.tree.children[node];
+            self.springs.joints.push(joint(node, children.first().copied()));
+            stack.extend(children.iter().rev());
+        }
+    }
+
+    /// A VRM 0.x `{x, y, z}` vector (a missing component is 0), none when absent.
+    fn v0_vec(&mut self, object: &Value, key: &str, pointer: &str) -> Option<DVec3> {
+        let value = object.get(key).filter(|v| truthy(v))?;
+        let Some(map) = value.as_object() else {
+            self.problem(format!("{pointer}/{key}"), format!("{value} is not an {{x, y, z}} object; ignored"));
+            return None;
+        };
+        let mut component = |c: &str| match map.get(c) {
+            None | Some(Value::Null) => 0.0,
+            Some(v) => v.as_f64().unwrap_or_else(|| {
+                self.problems.push(Problem {
+                    pointer: format!("{pointer}/{key}/{c}"),
+                    message: format!("{v} is not a number; read as 0"),
+                });
+                0.0
+            }),
+        };
+        Some(DVec3::new(component("x"), component("y"), component("z")))
+    }
+}
+
+fn array<'v>(object: &'v Value, key: &str) -> &'v [Value] {
+    object.get(key).and_then(Value::as_array).map_or(&[], Vec::as_slice)
+}
+
+fn name(object: &Value) -> Option<String> {
+    object.get("name").and_then(Value::as_str).map(str::to_string)
+}
+
+/// JavaScript truthiness of a JSON value, for three-vrm's `if (shape.sphere)`.
+fn truthy(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(_) | Value::Object(_) => true,
+    }
+}
