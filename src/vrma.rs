@@ -380,7 +380,9 @@ mod tests {
         }
         let bound = bind(&avatar, &anim, 0).expect("bind");
         let has = |s: &str| bound.notes.iter().any(|n| n.contains(s));
-        assert!(has("lookAt: the avatar defines none") && has("spring bones are simulated only with --springs"));
+        assert!(
+            has("lookAt: the avatar defines none") && has("spring bones are simulated only with --springs")
+        );
         assert!(bound.clip.vrm.as_ref().is_some_and(|p| p.gaze.is_none()));
     }
 

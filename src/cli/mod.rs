@@ -228,6 +228,31 @@ pub fn engine_loads(rig: &Rig, engine: crate::anim::Engine) -> Result<(), Failur
     }
 }
 
+/// The spring step `--springs` asks for (none without it), with a note on stderr when the
+/// file has no spring bones or a time is not a whole number of steps.
+pub fn spring_step(rig: &Rig, args: &args::SpringArgs, times: &[f64]) -> Option<f64> {
+    if !args.springs {
+        return None;
+    }
+    let dt = args.dt;
+    if rig.vrm.as_ref().is_none_or(|v| v.springs.is_empty()) {
+        eprintln!(
+            "rigscope: note: {}: no spring bones three-vrm would load; --springs changes nothing",
+            rig.source
+        );
+    }
+    for &t in times {
+        let steps = crate::vrm::step_count(t, dt);
+        let reached = steps as f64 * dt;
+        if (reached - t).abs() > 1e-9 * t.abs().max(1.0) {
+            eprintln!(
+                "rigscope: note: --time {t}: {steps} steps of {dt} s reach {reached} s, which is shown"
+            );
+        }
+    }
+    Some(dt)
+}
+
 /// The `--anim` files and binding options, with the `--map` file read and parsed.
 pub fn anim_set(args: &args::AnimArgs) -> Result<crate::attach::AnimSet, Failure> {
     let map = match &args.binding.map {

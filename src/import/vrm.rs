@@ -44,7 +44,8 @@ pub(crate) fn read(text: &[u8], nodes: &[Node], meshes: &[Mesh], findings: &mut 
     };
     let used = top.extensions_used.as_ref().map(|list| used_names(list, findings));
     let children: Vec<Vec<usize>> = nodes.iter().map(|n| n.children.clone()).collect();
-    let (springs, problems) = crate::vrm::read_springs(&raw, used.as_deref(), &crate::vrm::Tree { children: &children });
+    let (springs, problems) =
+        crate::vrm::read_springs(&raw, used.as_deref(), &crate::vrm::Tree { children: &children });
     for problem in problems {
         findings.push(INVALID, Severity::Warning, problem.pointer, problem.message);
     }
@@ -185,7 +186,13 @@ impl Reader<'_> {
                 overrides: Overrides::default(),
             });
         }
-        Vrm { version: VrmVersion::V0, bones, expressions, look_at: v0_look_at(ext), springs: Default::default() }
+        Vrm {
+            version: VrmVersion::V0,
+            bones,
+            expressions,
+            look_at: v0_look_at(ext),
+            springs: Default::default(),
+        }
     }
 
     fn v0_bind(&mut self, bind: &Value, pointer: String) -> Option<MorphBind> {
@@ -245,7 +252,13 @@ impl Reader<'_> {
                 });
             }
         }
-        Vrm { version: VrmVersion::V1, bones, expressions, look_at: v1_look_at(ext), springs: Default::default() }
+        Vrm {
+            version: VrmVersion::V1,
+            bones,
+            expressions,
+            look_at: v1_look_at(ext),
+            springs: Default::default(),
+        }
     }
 
     fn v1_bind(&mut self, bind: &Value, pointer: String) -> Option<MorphBind> {

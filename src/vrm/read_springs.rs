@@ -91,7 +91,10 @@ impl Reader<'_> {
         let (min, max) = range;
         if x < min || x > max {
             let bounds = if max.is_finite() { format!("{min} to {max}") } else { format!("at least {min}") };
-            self.problem(pointer, format!("{x} is outside the allowed {bounds}; kept, as three-vrm keeps it"));
+            self.problem(
+                pointer,
+                format!("{x} is outside the allowed {bounds}; kept, as three-vrm keeps it"),
+            );
         }
         x
     }
@@ -101,7 +104,10 @@ impl Reader<'_> {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
             Some(other) => {
-                self.problem(format!("{pointer}/{key}"), format!("{other} is not true or false; read as false"));
+                self.problem(
+                    format!("{pointer}/{key}"),
+                    format!("{other} is not true or false; read as false"),
+                );
                 false
             }
         }
@@ -115,7 +121,10 @@ impl Reader<'_> {
         match value.as_array().map(|a| a.iter().map(Value::as_f64).collect::<Option<Vec<f64>>>()) {
             Some(Some(v)) if v.len() == 3 => DVec3::new(v[0], v[1], v[2]),
             _ => {
-                self.problem(format!("{pointer}/{key}"), format!("{value} is not 3 numbers; read as {default}"));
+                self.problem(
+                    format!("{pointer}/{key}"),
+                    format!("{value} is not 3 numbers; read as {default}"),
+                );
                 default
             }
         }
@@ -134,7 +143,10 @@ impl Reader<'_> {
         for (i, entry) in list.iter().enumerate() {
             match entry.as_u64().and_then(|n| usize::try_from(n).ok()) {
                 Some(n) if n < count => out.push(n),
-                _ => self.problem(format!("{pointer}/{key}/{i}"), format!("{what} {entry} does not exist; skipped")),
+                _ => self.problem(
+                    format!("{pointer}/{key}/{i}"),
+                    format!("{what} {entry} does not exist; skipped"),
+                ),
             }
         }
         out
@@ -179,7 +191,8 @@ impl Reader<'_> {
         for (s, spring) in array(ext, "springs").iter().enumerate() {
             let pointer = format!("{V1}/springs/{s}");
             let groups = self.indices(spring, "colliderGroups", &pointer, group_count, "collider group");
-            let center = self.node(spring.get("center"), format!("{pointer}/center"), "simulated in world space");
+            let center =
+                self.node(spring.get("center"), format!("{pointer}/center"), "simulated in world space");
             let chain = self.springs.chains.len();
             let joints = array(spring, "joints");
             if joints.is_empty() {
@@ -196,7 +209,14 @@ impl Reader<'_> {
                 nodes.extend(node);
                 let settings = self.settings_v1(joint, &at);
                 if let Some((Some(bone), settings)) = previous {
-                    self.springs.joints.push(SpringJoint { node: bone, tail: node, settings, groups: groups.clone(), center, chain });
+                    self.springs.joints.push(SpringJoint {
+                        node: bone,
+                        tail: node,
+                        settings,
+                        groups: groups.clone(),
+                        center,
+                        chain,
+                    });
                 }
                 previous = Some((node, settings));
             }
@@ -230,14 +250,17 @@ impl Reader<'_> {
         if let Some(ex) = collider.pointer(&format!("/extensions/{EXTENDED}")) {
             let at = format!("{pointer}/extensions/{EXTENDED}");
             if ex.get("specVersion").and_then(Value::as_str) == Some("1.0") {
-                if let Some(shape) = ex.get("shape").and_then(|s| self.shape(s, &format!("{at}/shape"), true)) {
+                if let Some(shape) = ex.get("shape").and_then(|s| self.shape(s, &format!("{at}/shape"), true))
+                {
                     return Some(Collider { node, shape });
                 }
             } else {
                 self.problem(format!("{at}/specVersion"), "not 1.0: three-vrm uses the base shape instead");
             }
         }
-        let Some(shape) = collider.get("shape").and_then(|s| self.shape(s, &format!("{pointer}/shape"), false)) else {
+        let Some(shape) =
+            collider.get("shape").and_then(|s| self.shape(s, &format!("{pointer}/shape"), false))
+        else {
             self.problem(format!("{pointer}/shape"), "no sphere or capsule: three-vrm skips the collider");
             return None;
         };
@@ -285,7 +308,10 @@ impl Reader<'_> {
             let pointer = format!("{V0}/colliderGroups/{g}");
             let node = match group.get("node") {
                 None => {
-                    self.problem(format!("{pointer}/node"), "the collider group names no node; three-vrm skips it");
+                    self.problem(
+                        format!("{pointer}/node"),
+                        "the collider group names no node; three-vrm skips it",
+                    );
                     None
                 }
                 value => self.node(value, format!("{pointer}/node"), "three-vrm skips the collider group"),
@@ -301,7 +327,9 @@ impl Reader<'_> {
                 let radius = self.number(collider, "radius", &at, 0.0, (0.0, f64::INFINITY));
                 // VRM 0.x's z is the other way round.
                 let offset = DVec3::new(offset.x, offset.y, -offset.z);
-                self.springs.colliders.push(Collider { node, shape: Shape::Sphere { offset, radius, inside: false } });
+                self.springs
+                    .colliders
+                    .push(Collider { node, shape: Shape::Sphere { offset, radius, inside: false } });
                 colliders.push(self.springs.colliders.len() - 1);
             }
             self.springs.groups.push(ColliderGroup { name: None, colliders });
@@ -370,7 +398,10 @@ impl Reader<'_> {
     fn v0_vec(&mut self, object: &Value, key: &str, pointer: &str) -> Option<DVec3> {
         let value = object.get(key).filter(|v| truthy(v))?;
         let Some(map) = value.as_object() else {
-            self.problem(format!("{pointer}/{key}"), format!("{value} is not an {{x, y, z}} object; ignored"));
+            self.problem(
+                format!("{pointer}/{key}"),
+                format!("{value} is not an {{x, y, z}} object; ignored"),
+            );
             return None;
         };
         let mut component = |c: &str| match map.get(c) {

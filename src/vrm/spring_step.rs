@@ -87,7 +87,9 @@ impl SpringSim {
             collider_matrix: vec![DMat4::IDENTITY; springs.colliders.len()],
         };
         sim.sort(rig);
-        sim.below = (0..springs.joints.len()).map(|j| sim.until_joints(rig, Object::Node(springs.joints[j].node))).collect();
+        sim.below = (0..springs.joints.len())
+            .map(|j| sim.until_joints(rig, Object::Node(springs.joints[j].node)))
+            .collect();
         sim.load_worlds(rig);
         for i in 0..sim.order.len() {
             let j = sim.order[i];
@@ -126,8 +128,11 @@ impl SpringSim {
         for node in 0..self.local.len() {
             if self.is_joint[node] {
                 let t = pose.locals[node];
-                self.local[node] =
-                    DMat4::from_scale_rotation_translation(t.scale.as_dvec3(), self.rotation[node], t.translation.as_dvec3());
+                self.local[node] = DMat4::from_scale_rotation_translation(
+                    t.scale.as_dvec3(),
+                    self.rotation[node],
+                    t.translation.as_dvec3(),
+                );
             } else {
                 self.local[node] = pose.local_matrix(rig, node).as_dmat4();
             }
@@ -250,7 +255,9 @@ impl SpringSim {
                 nodes.chain(colliders).collect()
             }
             Object::Collider(_) => Vec::new(),
-            Object::Scene => (0..rig.nodes.len()).filter(|&n| rig.nodes[n].parent.is_none()).map(Object::Node).collect(),
+            Object::Scene => {
+                (0..rig.nodes.len()).filter(|&n| rig.nodes[n].parent.is_none()).map(Object::Node).collect()
+            }
         }
     }
 
@@ -277,7 +284,12 @@ impl SpringSim {
         for (j, joint) in self.springs.joints.iter().enumerate() {
             on_node[joint.node].push(j);
         }
-        let mut sorter = Sorter { tried: vec![false; count], done: vec![false; count], order: Vec::new(), ancestors: Vec::new() };
+        let mut sorter = Sorter {
+            tried: vec![false; count],
+            done: vec![false; count],
+            order: Vec::new(),
+            ancestors: Vec::new(),
+        };
         for j in 0..count {
             self.insert(j, &on_node, &mut sorter);
         }
@@ -439,7 +451,8 @@ impl SpringSim {
         for &g in &joint.groups {
             for &c in &self.springs.groups[g].colliders {
                 let shape = &self.springs.colliders[c].shape;
-                let (distance, push) = collision(shape, self.collider_matrix[c], *tail, joint.settings.hit_radius);
+                let (distance, push) =
+                    collision(shape, self.collider_matrix[c], *tail, joint.settings.hit_radius);
                 if distance < 0.0 {
                     *tail += push * -distance;
                     let from_bone = *tail - bone_position;

@@ -54,7 +54,13 @@ pub struct JointSettings {
 impl Default for JointSettings {
     /// `VRMSpringBoneJoint`'s constructor defaults.
     fn default() -> Self {
-        Self { hit_radius: 0.0, stiffness: 1.0, gravity_power: 0.0, gravity_dir: DVec3::NEG_Y, drag_force: 0.4 }
+        Self {
+            hit_radius: 0.0,
+            stiffness: 1.0,
+            gravity_power: 0.0,
+            gravity_dir: DVec3::NEG_Y,
+            drag_force: 0.4,
+        }
     }
 }
 
@@ -70,16 +76,30 @@ pub struct Collider {
 #[serde(rename_all = "lowercase", tag = "type")]
 pub enum Shape {
     /// `inside`: the tail is kept inside the sphere instead of outside it.
-    Sphere { offset: DVec3, radius: f64, inside: bool },
-    Capsule { offset: DVec3, tail: DVec3, radius: f64, inside: bool },
+    Sphere {
+        offset: DVec3,
+        radius: f64,
+        inside: bool,
+    },
+    Capsule {
+        offset: DVec3,
+        tail: DVec3,
+        radius: f64,
+        inside: bool,
+    },
     /// The tail is kept on the side `normal` points to.
-    Plane { offset: DVec3, normal: DVec3 },
+    Plane {
+        offset: DVec3,
+        normal: DVec3,
+    },
 }
 
 impl Shape {
     pub fn offset(&self) -> DVec3 {
         match *self {
-            Shape::Sphere { offset, .. } | Shape::Capsule { offset, .. } | Shape::Plane { offset, .. } => offset,
+            Shape::Sphere { offset, .. } | Shape::Capsule { offset, .. } | Shape::Plane { offset, .. } => {
+                offset
+            }
         }
     }
 

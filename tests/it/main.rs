@@ -39,6 +39,7 @@ mod reload;
 mod samples;
 mod simd;
 mod slow_link;
+mod springs;
 mod temp;
 mod tmux;
 mod tui;
