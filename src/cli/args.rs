@@ -368,6 +368,8 @@ pub struct RecordArgs {
     #[arg(long, value_name = "NAME", default_value = "stored", value_parser = parse_engine)]
     pub engine: Engine,
     #[command(flatten)]
+    pub springs: SpringArgs,
+    #[command(flatten)]
     pub anim: AnimArgs,
 }
 
@@ -546,6 +548,8 @@ pub struct RenderArgs {
     /// by `rigscope help`).
     #[arg(long, value_name = "NAME", default_value = "stored", value_parser = parse_engine)]
     pub engine: Engine,
+    #[command(flatten)]
+    pub springs: SpringArgs,
     #[command(flatten)]
     pub anim: AnimArgs,
 }

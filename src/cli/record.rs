@@ -47,6 +47,7 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
         (args.from, end)
     };
     super::engine_loads(&rig, args.engine)?;
+    let spring_dt = super::spring_step(&rig, &args.springs, &[]);
     let take = crate::record::Take {
         rig: &rig,
         clip,
@@ -64,6 +65,7 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
         times: crate::record::frame_times(from, end, args.fps),
         fps: args.fps,
         engine: args.engine,
+        spring_dt,
     };
     let bytes = if gif {
         crate::record::gif(&take, usize::from(args.scale))

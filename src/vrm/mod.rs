@@ -22,17 +22,79 @@ pub const DEFAULT_DT: f64 = 1.0 / 60.0;
 /// and returns the time reached. Without spring bones this is one sample at that time.
 /// The caller then updates the matrices and skins.
 pub fn simulate(rig: &Rig, clip: Option<&Clip>, steps: usize, dt: f64, workspace: &mut Workspace) -> f64 {
-    let springs = rig.vrm.as_ref().map(|v| &v.springs).filter(|s| !s.is_empty());
-    let Some(springs) = springs else {
-        let t = steps as f64 * dt;
-        workspace.sample_pose(rig, clip, t as f32);
-        return t;
-    };
-    let mut sim = SpringSim::new(rig, springs);
-    workspace.sample_pose(rig, clip, 0.0);
-    for k in 1..=steps {
-        workspace.sample_pose(rig, clip, (k as f64 * dt) as f32);
-        sim.step(rig, &mut workspace.pose, dt);
-    }
+    Stepper::new(dt).advance_to(rig, clip, steps as f64 * dt, workspace);
     steps as f64 * dt
 }
+
+/// Spring bones stepped forward as time moves on: a clip played frame by frame takes only
+/// the new steps each frame, and starts again from the initial state when time goes back
+/// (a seek or a loop), as a fresh `simulate` would.
+#[derive(Debug, Clone)]
+pub struct Stepper {
+    dt: f64,
+    sim: Option<SpringSim>,
+    /// Steps taken since the initial state.
+    done: usize,
+}
+
+impl Stepper {
+    pub fn new(dt: f64) -> Self {
+        Self { dt, sim: None, done: 0 }
+    }
+
+    pub fn dt(&self) -> f64 {
+        self.dt
+    }
+
+    /// Steps taken since the last reset.
+    pub fn steps(&self) -> usize {
+        self.done
+    }
+
+    /// Back to the initial state (the next `advance_to` starts from the clip's start).
+    pub fn reset(&mut self) {
+        self.sim = None;
+        self.done = 0;
+    }
+
+    /// Leaves in `workspace`'s pose the frame after `step_count(t, dt)` steps (matrices and
+    /// skinning are the caller's), stepping on from where the last call left off.
+    pub fn advance_to(&mut self, rig: &Rig, clip: Option<&Clip>, t: f64, workspace: &mut Workspace) -> usize {
+        let target = step_count(t, self.dt);
+        let springs = rig.vrm.as_ref().map(|v| &v.springs).filter(|s| !s.is_empty());
+        let Some(springs) = springs else {
+            workspace.sample_pose(rig, clip, (target as f64 * self.dt) as f32);
+            self.done = target;
+            return target;
+        };
+        if self.sim.is_none() || target < self.done {
+            self.sim = Some(SpringSim::new(rig, springs));
+            self.done = 0;
+        }
+        let Some(sim) = self.sim.as_mut() else { return 0 };
+        if self.done == target {
+            // Nothing to step: the pose is the last step's, sampled again.
+            workspace.sample_pose(rig, clip, (target as f64 * self.dt) as f32);
+            sim.apply(&mut workspace.pose);
+        }
+        while self.done < target {
+            self.done += 1;
+            workspace.sample_pose(rig, clip, (self.done as f64 * self.dt) as f32);
+            sim.step(rig, &mut workspace.pose, self.dt);
+        }
+        target
+    }
+}
+
+/// `Workspace::evaluate` with the spring bones stepped: the frame after the whole number of
+/// steps of `dt` nearest to `t`. Returns the number of steps.
+pub fn evaluate(rig: &Rig, clip: Option<&Clip>, t: f64, dt: f64, workspace: &mut Workspace) -> usize {
+    let steps = step_count(t, dt);
+    simulate(rig, clip, steps, dt, workspace);
+    workspace.update_matrices(rig);
+    workspace.skin(rig);
+    steps
+}
+
+#[cfg(test)]
+mod tests;

@@ -436,3 +436,134 @@ fn truthy(value: &Value) -> bool {
         Value::Array(_) | Value::Object(_) => true,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Nodes 0 -> 1 -> 2 -> 3 in a chain, 4 a root of its own.
+    fn tree() -> Vec<Vec<usize>> {
+        vec![vec![1], vec![2], vec![3], vec![], vec![]]
+    }
+
+    fn read_json(extensions: Value, used: Option<&[&str]>) -> (SpringBones, Vec<Problem>) {
+        let children = tree();
+        let used: Option<Vec<String>> = used.map(|u| u.iter().map(|s| s.to_string()).collect());
+        read(&extensions, used.as_deref(), &Tree { children: &children })
+    }
+
+    fn pointers(problems: &[Problem]) -> Vec<&str> {
+        problems.iter().map(|p| p.pointer.as_str()).collect()
+    }
+
+    /// Joint i's settings drive the segment from joint i to joint i + 1; the last joint is only
+    /// a tail; missing settings take `VRMSpringBoneJoint`'s defaults (stiffness 1, drag 0.4,
+    /// gravity 0 along -Y, radius 0).
+    #[test]
+    fn v1_joints_pair_each_node_with_the_next_and_take_three_vrms_defaults() {
+        let (springs, problems) = read_json(
+            json!({"VRMC_springBone": {"specVersion": "1.0",
+                "colliders": [{"node": 0, "shape": {"capsule": {"radius": 0.1, "tail": [0, 1, 0]}}},
+                              {"node": 9, "shape": {"sphere": {"radius": 0.1}}}],
+                "colliderGroups": [{"name": "g", "colliders": [0, 1]}],
+                "springs": [{"joints": [{"node": 1, "stiffness": 0.5, "gravityDir": [1, 0, 0]}, {"node": 2}, {"node": 3}],
+                             "colliderGroups": [0], "center": 0}]}}),
+            None,
+        );
+        assert_eq!(springs.joints.len(), 2);
+        let (a, b) = (&springs.joints[0], &springs.joints[1]);
+        assert_eq!((a.node, a.tail, b.node, b.tail), (1, Some(2), 2, Some(3)));
+        assert_eq!(a.settings.stiffness, 0.5);
+        assert_eq!(a.settings.gravity_dir, DVec3::X);
+        assert_eq!(b.settings, JointSettings::default());
+        assert_eq!((a.center, a.groups.clone()), (Some(0), vec![0]));
+        // The collider on node 9 is skipped, and so is its place in the group.
+        assert_eq!(springs.colliders.len(), 1);
+        assert_eq!(springs.groups[0].colliders, vec![0]);
+        assert_eq!(
+            pointers(&problems),
+            [
+                "/extensions/VRMC_springBone/colliders/1/node",
+                "/extensions/VRMC_springBone/colliderGroups/0/colliders/1"
+            ]
+        );
+    }
+
+    /// Issue 54 F10: a wrongly typed value is reported and read as three-vrm's default; an
+    /// out-of-range one is reported and kept; an unknown specVersion loads nothing.
+    #[test]
+    fn wrong_types_and_out_of_range_values_are_findings() {
+        let (springs, problems) = read_json(
+            json!({"VRMC_springBone": {"specVersion": "1.0",
+                "colliders": [{"node": 0, "shape": {"sphere": {"radius": -0.5, "offset": "here"}}}],
+                "springs": [{"joints": [{"node": 1, "stiffness": "stiff", "dragForce": 3.0, "hitRadius": -1}, {"node": 2}]}]}}),
+            None,
+        );
+        let s = springs.joints[0].settings;
+        assert_eq!((s.stiffness, s.drag_force, s.hit_radius), (1.0, 3.0, -1.0));
+        assert_eq!(
+            springs.colliders[0].shape,
+            Shape::Sphere { offset: DVec3::ZERO, radius: -0.5, inside: false }
+        );
+        let mut found = pointers(&problems);
+        found.sort_unstable();
+        let joint = "/extensions/VRMC_springBone/springs/0/joints/0";
+        let sphere = "/extensions/VRMC_springBone/colliders/0/shape/sphere";
+        let mut expected = vec![
+            format!("{joint}/stiffness"),
+            format!("{joint}/dragForce"),
+            format!("{joint}/hitRadius"),
+            format!("{sphere}/radius"),
+            format!("{sphere}/offset"),
+        ];
+        expected.sort_unstable();
+        assert_eq!(found, expected);
+
+        let (springs, problems) =
+            read_json(json!({"VRMC_springBone": {"specVersion": "2.0", "springs": []}}), None);
+        assert!(springs.is_empty());
+        assert_eq!(pointers(&problems), ["/extensions/VRMC_springBone/specVersion"]);
+    }
+
+    /// The extended collider wins when its specVersion is 1.0 (planes and `inside` only exist
+    /// there); otherwise the base shape is used.
+    #[test]
+    fn the_extended_collider_replaces_the_base_shape_only_at_version_1_0() {
+        let extended = |version: &str| {
+            json!({"node": 0, "shape": {"sphere": {"radius": 0.2}},
+                   "extensions": {"VRMC_springBone_extended_collider": {"specVersion": version,
+                       "shape": {"plane": {"offset": [0, 1, 0], "normal": [0, 0, 1]}}}}})
+        };
+        let (springs, _) = read_json(
+            json!({"VRMC_springBone": {"specVersion": "1.0", "colliders": [extended("1.0"), extended("0.9")]}}),
+            None,
+        );
+        assert_eq!(springs.colliders[0].shape, Shape::Plane { offset: DVec3::Y, normal: DVec3::Z });
+        assert_eq!(
+            springs.colliders[1].shape,
+            Shape::Sphere { offset: DVec3::ZERO, radius: 0.2, inside: false }
+        );
+    }
+
+    /// VRM 0.x: each root is walked depth first with its first child as the tail (the chain's
+    /// end has none), collider z is negated, `center: -1` is no center, and `stiffiness` is
+    /// the schema's spelling. Only when `extensionsUsed` lists `VRM` (or is absent).
+    #[test]
+    fn v0_walks_each_root_and_negates_collider_z() {
+        let ext = json!({"VRM": {"secondaryAnimation": {
+            "boneGroups": [{"bones": [1], "stiffiness": 2.0, "center": -1, "colliderGroups": [0]}],
+            "colliderGroups": [{"node": 4, "colliders": [{"offset": {"x": 1, "y": 2, "z": 3}, "radius": 0.5}]}]}}});
+        let (springs, problems) = read_json(ext.clone(), Some(&["VRM"]));
+        assert!(problems.is_empty(), "{problems:?}");
+        let tails: Vec<(usize, Option<usize>)> = springs.joints.iter().map(|j| (j.node, j.tail)).collect();
+        assert_eq!(tails, [(1, Some(2)), (2, Some(3)), (3, None)]);
+        assert!(springs.joints.iter().all(|j| j.settings.stiffness == 2.0 && j.center.is_none()));
+        assert_eq!(
+            springs.colliders[0].shape,
+            Shape::Sphere { offset: DVec3::new(1.0, 2.0, -3.0), radius: 0.5, inside: false }
+        );
+        let (springs, _) = read_json(ext, Some(&["KHR_materials_unlit"]));
+        assert!(springs.is_empty());
+    }
+}

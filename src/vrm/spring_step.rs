@@ -156,6 +156,11 @@ impl SpringSim {
             }
         }
         self.render();
+        self.apply(pose);
+    }
+
+    /// Writes the joints' current rotations into `pose`.
+    pub fn apply(&self, pose: &mut Pose) {
         for (node, is_joint) in self.is_joint.iter().enumerate() {
             if *is_joint {
                 pose.locals[node].rotation = self.rotation[node].as_quat();
