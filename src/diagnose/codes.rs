@@ -67,6 +67,12 @@ pub const VRM_BONE_PARENT: Code = error("RIG_VRM_BONE_PARENT");
 pub const VRM_BONE_NEEDS_PARENT: Code = error("RIG_VRM_BONE_NEEDS_PARENT");
 pub const VRM_UNKNOWN_BONE: Code = warning("RIG_VRM_UNKNOWN_BONE");
 
+// VRM spring bone rules (see diagnose/springs.rs and docs/vrm.md).
+pub const VRM_SPRING_NOT_A_CHAIN: Code = error("RIG_VRM_SPRING_NOT_A_CHAIN");
+pub const VRM_SPRING_JOINT_SHARED: Code = error("RIG_VRM_SPRING_JOINT_SHARED");
+pub const VRM_SPRING_ZERO_LENGTH: Code = warning("RIG_VRM_SPRING_ZERO_LENGTH");
+pub const VRM_SPRING_NEGATIVE_RADIUS: Code = error("RIG_VRM_SPRING_NEGATIVE_RADIUS");
+
 /// Every code the rules above emit.
 pub const ALL: &[Code] = &[
     JOINTS_INDEX_OOB,
@@ -99,6 +105,10 @@ pub const ALL: &[Code] = &[
     VRM_BONE_PARENT,
     VRM_BONE_NEEDS_PARENT,
     VRM_UNKNOWN_BONE,
+    VRM_SPRING_NOT_A_CHAIN,
+    VRM_SPRING_JOINT_SHARED,
+    VRM_SPRING_ZERO_LENGTH,
+    VRM_SPRING_NEGATIVE_RADIUS,
 ];
 
 /// Codes the loader records in `Rig::findings` (they appear in `check` reports too).
@@ -119,6 +129,7 @@ pub const LOAD_CODES: &[&str] = &[
     "RIG_INSTANCING_IGNORED",
     "RIG_ANIMATION_POINTER_INVALID",
     "RIG_VRM_INVALID",
+    "RIG_VRM_SPRING_COLLIDER_NODE",
 ];
 
 /// Whether any rule or the loader can report `id`.

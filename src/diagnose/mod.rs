@@ -23,6 +23,7 @@ mod nodes;
 mod pose;
 mod report;
 mod skins;
+mod springs;
 mod text;
 mod weights;
 
@@ -112,6 +113,7 @@ fn run(rig: &Rig, options: &Options, rest: &[Mat4]) -> Report {
     skins::check_skins(rig, rest, &joint_use, &used_skins, &limits, &mut sink);
     nodes::check_nodes(rig, &mut sink);
     humanoid::check_humanoid(rig, &mut sink);
+    springs::check_springs(rig, &mut sink);
     let rules = channels::ChannelRules {
         key_times: !import_has(codes::ANIMATION_INPUT_NON_INCREASING)
             && !import_has(codes::ANIMATION_INPUT_NEGATIVE),

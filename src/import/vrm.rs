@@ -47,7 +47,8 @@ pub(crate) fn read(text: &[u8], nodes: &[Node], meshes: &[Mesh], findings: &mut 
     let (springs, problems) =
         crate::vrm::read_springs(&raw, used.as_deref(), &crate::vrm::Tree { children: &children });
     for problem in problems {
-        findings.push(INVALID, Severity::Warning, problem.pointer, problem.message);
+        let severity = if problem.code == INVALID { Severity::Warning } else { Severity::Error };
+        findings.push(problem.code, severity, problem.pointer, problem.message);
     }
     vrm.springs = springs;
     Some(vrm)

@@ -52,6 +52,7 @@ pub fn walker_springs_vrm1() -> Vec<u8> {
         json!({ "node": node, "hitRadius": 0.03, "stiffness": stiffness, "gravityPower": 0.6,
                 "gravityDir": [0.3, -1.0, 0.0], "dragForce": 0.2 })
     };
+    b.declare("VRMC_springBone_extended_collider");
     b.extension(
         "VRMC_springBone",
         json!({

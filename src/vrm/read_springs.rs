@@ -16,9 +16,15 @@ use serde_json::Value;
 /// A problem with the spring data: where (a JSON pointer) and what.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Problem {
+    /// `RIG_VRM_INVALID`, or `RIG_VRM_SPRING_COLLIDER_NODE` for a collider on a node the file
+    /// lacks.
+    pub code: &'static str,
     pub pointer: String,
     pub message: String,
 }
+
+const INVALID: &str = "RIG_VRM_INVALID";
+const COLLIDER_NODE: &str = "RIG_VRM_SPRING_COLLIDER_NODE";
 
 /// The tree the joints hang in: each node's children in file order (VRM 0.x walks it).
 pub struct Tree<'a> {
@@ -49,6 +55,8 @@ pub fn read(extensions: &Value, used: Option<&[String]>, tree: &Tree) -> (Spring
 const V1: &str = "/extensions/VRMC_springBone";
 const V0: &str = "/extensions/VRM/secondaryAnimation";
 const EXTENDED: &str = "VRMC_springBone_extended_collider";
+/// Radii are range-checked by `check`'s spring rules (`RIG_VRM_SPRING_NEGATIVE_RADIUS`).
+const ANY: (f64, f64) = (f64::NEG_INFINITY, f64::INFINITY);
 
 struct Reader<'a> {
     tree: &'a Tree<'a>,
@@ -58,7 +66,23 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn problem(&mut self, pointer: String, message: impl Into<String>) {
-        self.problems.push(Problem { pointer, message: message.into() });
+        self.problems.push(Problem { code: INVALID, pointer, message: message.into() });
+    }
+
+    /// A collider (VRM 1.0) or collider group (0.x) node: the file's node, or a
+    /// `RIG_VRM_SPRING_COLLIDER_NODE` problem.
+    fn collider_node(&mut self, value: Option<&Value>, pointer: String, what: &str) -> Option<usize> {
+        let found = value
+            .and_then(Value::as_u64)
+            .and_then(|n| usize::try_from(n).ok())
+            .filter(|&n| n < self.node_count());
+        if found.is_none() {
+            let shown = value.map_or("missing".to_string(), Value::to_string);
+            let message =
+                format!("the {what} is on node {shown}, which is not a node of the file; three-vrm skips it");
+            self.problems.push(Problem { code: COLLIDER_NODE, pointer, message });
+        }
+        found
     }
 
     fn node_count(&self) -> usize {
@@ -177,11 +201,13 @@ impl Reader<'_> {
             let listed = self.indices(group, "colliders", &pointer, usize::MAX, "collider");
             let mut colliders = Vec::new();
             for (k, c) in listed.into_iter().enumerate() {
-                match collider_at.get(c).copied().flatten() {
-                    Some(kept) => colliders.push(kept),
+                match collider_at.get(c) {
+                    Some(Some(kept)) => colliders.push(*kept),
+                    // Skipped, and reported, where the collider is.
+                    Some(None) => {}
                     None => self.problem(
                         format!("{pointer}/colliders/{k}"),
-                        format!("collider {c} does not exist or was skipped; three-vrm skips it"),
+                        format!("collider {c} does not exist; three-vrm skips it"),
                     ),
                 }
             }
@@ -229,7 +255,7 @@ impl Reader<'_> {
         let d = JointSettings::default();
         let positive = (0.0, f64::INFINITY);
         JointSettings {
-            hit_radius: self.number(joint, "hitRadius", at, d.hit_radius, positive),
+            hit_radius: self.number(joint, "hitRadius", at, d.hit_radius, ANY),
             stiffness: self.number(joint, "stiffness", at, d.stiffness, positive),
             gravity_power: self.number(joint, "gravityPower", at, d.gravity_power, positive),
             gravity_dir: self.vec3(joint, "gravityDir", at, d.gravity_dir),
@@ -240,19 +266,13 @@ impl Reader<'_> {
     /// One `colliders` entry: the extended collider when its specVersion is 1.0 and it has a
     /// shape, else the base shape.
     fn v1_collider(&mut self, collider: &Value, pointer: &str) -> Option<Collider> {
-        let node = match collider.get("node") {
-            None => {
-                self.problem(format!("{pointer}/node"), "the collider names no node; three-vrm skips it");
-                None
-            }
-            value => self.node(value, format!("{pointer}/node"), "three-vrm skips the collider"),
-        }?;
+        let node = self.collider_node(collider.get("node"), format!("{pointer}/node"), "collider")?;
         if let Some(ex) = collider.pointer(&format!("/extensions/{EXTENDED}")) {
             let at = format!("{pointer}/extensions/{EXTENDED}");
             if ex.get("specVersion").and_then(Value::as_str) == Some("1.0") {
                 if let Some(shape) = ex.get("shape").and_then(|s| self.shape(s, &format!("{at}/shape"), true))
                 {
-                    return Some(Collider { node, shape });
+                    return Some(Collider { node, shape, pointer: pointer.to_string() });
                 }
             } else {
                 self.problem(format!("{at}/specVersion"), "not 1.0: three-vrm uses the base shape instead");
@@ -264,17 +284,16 @@ impl Reader<'_> {
             self.problem(format!("{pointer}/shape"), "no sphere or capsule: three-vrm skips the collider");
             return None;
         };
-        Some(Collider { node, shape })
+        Some(Collider { node, shape, pointer: pointer.to_string() })
     }
 
     /// A `shape` object; `extended`: the extension's, with `inside` and planes.
     fn shape(&mut self, shape: &Value, pointer: &str, extended: bool) -> Option<Shape> {
-        let positive = (0.0, f64::INFINITY);
         if let Some(s) = shape.get("sphere").filter(|v| truthy(v)) {
             let at = format!("{pointer}/sphere");
             return Some(Shape::Sphere {
                 offset: self.vec3(s, "offset", &at, DVec3::ZERO),
-                radius: self.number(s, "radius", &at, 0.0, positive),
+                radius: self.number(s, "radius", &at, 0.0, ANY),
                 inside: extended && self.boolean(s, "inside", &at),
             });
         }
@@ -282,7 +301,7 @@ impl Reader<'_> {
             let at = format!("{pointer}/capsule");
             return Some(Shape::Capsule {
                 offset: self.vec3(c, "offset", &at, DVec3::ZERO),
-                radius: self.number(c, "radius", &at, 0.0, positive),
+                radius: self.number(c, "radius", &at, 0.0, ANY),
                 tail: self.vec3(c, "tail", &at, DVec3::ZERO),
                 inside: extended && self.boolean(c, "inside", &at),
             });
@@ -324,12 +343,11 @@ impl Reader<'_> {
             for (c, collider) in array(group, "colliders").iter().enumerate() {
                 let at = format!("{pointer}/colliders/{c}");
                 let offset = self.v0_vec(collider, "offset", &at).unwrap_or(DVec3::ZERO);
-                let radius = self.number(collider, "radius", &at, 0.0, (0.0, f64::INFINITY));
+                let radius = self.number(collider, "radius", &at, 0.0, ANY);
                 // VRM 0.x's z is the other way round.
                 let offset = DVec3::new(offset.x, offset.y, -offset.z);
-                self.springs
-                    .colliders
-                    .push(Collider { node, shape: Shape::Sphere { offset, radius, inside: false } });
+                let shape = Shape::Sphere { offset, radius, inside: false };
+                self.springs.colliders.push(Collider { node, shape, pointer: at });
                 colliders.push(self.springs.colliders.len() - 1);
             }
             self.springs.groups.push(ColliderGroup { name: None, colliders });
@@ -344,7 +362,7 @@ impl Reader<'_> {
             let d = JointSettings::default();
             let positive = (0.0, f64::INFINITY);
             let settings = JointSettings {
-                hit_radius: self.number(group, "hitRadius", &pointer, d.hit_radius, positive),
+                hit_radius: self.number(group, "hitRadius", &pointer, d.hit_radius, ANY),
                 // The VRM 0.x schema spells it so.
                 stiffness: self.number(group, "stiffiness", &pointer, d.stiffness, positive),
                 gravity_power: self.number(group, "gravityPower", &pointer, d.gravity_power, positive),
@@ -358,13 +376,10 @@ impl Reader<'_> {
             };
             let listed = self.indices(group, "colliderGroups", &pointer, group_at.len(), "collider group");
             let mut groups = Vec::new();
-            for (k, g) in listed.into_iter().enumerate() {
-                match group_at[g] {
-                    Some(kept) => groups.push(kept),
-                    None => self.problem(
-                        format!("{pointer}/colliderGroups/{k}"),
-                        format!("collider group {g} was skipped; three-vrm skips it here too"),
-                    ),
+            for g in listed {
+                // A group skipped was reported where it is.
+                if let Some(kept) = group_at[g] {
+                    groups.push(kept);
                 }
             }
             let roots = self.indices(group, "bones", &pointer, self.node_count(), "node");
@@ -408,6 +423,7 @@ impl Reader<'_> {
             None | Some(Value::Null) => 0.0,
             Some(v) => v.as_f64().unwrap_or_else(|| {
                 self.problems.push(Problem {
+                    code: INVALID,
                     pointer: format!("{pointer}/{key}/{c}"),
                     message: format!("{v} is not a number; read as 0"),
                 });
@@ -481,13 +497,9 @@ mod tests {
         // The collider on node 9 is skipped, and so is its place in the group.
         assert_eq!(springs.colliders.len(), 1);
         assert_eq!(springs.groups[0].colliders, vec![0]);
-        assert_eq!(
-            pointers(&problems),
-            [
-                "/extensions/VRMC_springBone/colliders/1/node",
-                "/extensions/VRMC_springBone/colliderGroups/0/colliders/1"
-            ]
-        );
+        // Reported once, where the collider is, with its own code.
+        assert_eq!(pointers(&problems), ["/extensions/VRMC_springBone/colliders/1/node"]);
+        assert_eq!(problems[0].code, "RIG_VRM_SPRING_COLLIDER_NODE");
     }
 
     /// Issue 54 F10: a wrongly typed value is reported and read as three-vrm's default; an
@@ -510,13 +522,9 @@ mod tests {
         found.sort_unstable();
         let joint = "/extensions/VRMC_springBone/springs/0/joints/0";
         let sphere = "/extensions/VRMC_springBone/colliders/0/shape/sphere";
-        let mut expected = vec![
-            format!("{joint}/stiffness"),
-            format!("{joint}/dragForce"),
-            format!("{joint}/hitRadius"),
-            format!("{sphere}/radius"),
-            format!("{sphere}/offset"),
-        ];
+        // Negative radii are `check`'s (RIG_VRM_SPRING_NEGATIVE_RADIUS), not the reader's.
+        let mut expected =
+            vec![format!("{joint}/stiffness"), format!("{joint}/dragForce"), format!("{sphere}/offset")];
         expected.sort_unstable();
         assert_eq!(found, expected);
 

@@ -69,6 +69,9 @@ impl Default for JointSettings {
 pub struct Collider {
     pub node: usize,
     pub shape: Shape,
+    /// JSON pointer of the collider, for findings.
+    #[serde(skip)]
+    pub pointer: String,
 }
 
 /// `VRMSpringBoneColliderShapeSphere` / `Capsule` / `Plane`.

@@ -81,3 +81,74 @@ fn pose_with_springs_steps_as_three_vrm_does() {
         assert!(moved > 0.02, "{file}: the springs moved only {moved}");
     }
 }
+
+/// `check`'s spring rules on broken copies of the VRM 1.0 spring avatar, each edit made here
+/// (src/samplegen/vrm_springs.rs lays out the nodes: hair 21-24, tail 26-29).
+#[test]
+fn check_reports_the_spring_rules_on_broken_copies() {
+    use crate::vrm::check_broken;
+    let file = "walker-springs-vrm1.vrm";
+    let springs = "/extensions/VRMC_springBone/springs";
+    // The hair's third joint replaced by a tail node: not a child of the joint before it, and
+    // node 28 becomes a joint of both springs.
+    let (code, found) = check_broken(file, "spring-chain", |j| j.replace(r#""node":23,"#, r#""node":28,"#));
+    assert_eq!(code, 1);
+    assert!(
+        found.contains(&("RIG_VRM_SPRING_NOT_A_CHAIN".into(), format!("{springs}/0/joints/2"))),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&("RIG_VRM_SPRING_NOT_A_CHAIN".into(), format!("{springs}/0/joints/3"))),
+        "{found:?}"
+    );
+    assert!(found.contains(&("RIG_VRM_SPRING_JOINT_SHARED".into(), format!("{springs}/1"))), "{found:?}");
+    // A collider on a node the file lacks.
+    let (code, found) = check_broken(file, "spring-collider", |j| {
+        j.replacen(r#"{"node":4,"shape""#, r#"{"node":99,"shape""#, 1)
+    });
+    assert_eq!(code, 1);
+    assert_eq!(
+        found,
+        [(
+            "RIG_VRM_SPRING_COLLIDER_NODE".to_string(),
+            "/extensions/VRMC_springBone/colliders/0/node".to_string()
+        )]
+    );
+    // Negative radii: a joint's hit radius and a collider's radius.
+    let (code, found) = check_broken(file, "spring-radius", |j| {
+        j.replace(r#""hitRadius":0.03"#, r#""hitRadius":-0.03"#)
+            .replace(r#""radius":0.05"#, r#""radius":-0.05"#)
+    });
+    assert_eq!(code, 1);
+    assert_eq!(
+        found,
+        [
+            (
+                "RIG_VRM_SPRING_NEGATIVE_RADIUS".to_string(),
+                "/extensions/VRMC_springBone/colliders/1".to_string()
+            ),
+            ("RIG_VRM_SPRING_NEGATIVE_RADIUS".to_string(), format!("{springs}/1")),
+        ]
+    );
+    // A zero-length segment: the tail's last node moved onto the joint before it.
+    let (code, found) = check_broken(file, "spring-zero", |j| {
+        j.replace(
+            r#""name":"tail.3","translation":[0.0,-0.02,-0.08]"#,
+            r#""name":"tail.3","translation":[0.0,0.0,0.0]"#,
+        )
+    });
+    assert_eq!(code, 0, "a warning only");
+    assert_eq!(found, [("RIG_VRM_SPRING_ZERO_LENGTH".to_string(), format!("{springs}/1"))]);
+    // Every spring code has an explanation.
+    for code in [
+        "RIG_VRM_SPRING_NOT_A_CHAIN",
+        "RIG_VRM_SPRING_JOINT_SHARED",
+        "RIG_VRM_SPRING_ZERO_LENGTH",
+        "RIG_VRM_SPRING_NEGATIVE_RADIUS",
+        "RIG_VRM_SPRING_COLLIDER_NODE",
+    ] {
+        let run = rigscope(&["check", "--explain", code]);
+        assert_eq!(run.code, 0, "{code}: {}", run.stderr);
+        assert!(run.stdout.contains("three-vrm"), "{code}: {}", run.stdout);
+    }
+}

@@ -114,7 +114,11 @@ fn join_glb(json: &str, bin: &[u8]) -> Vec<u8> {
 
 /// Runs `check --json` on a copy of fixture `file` whose JSON text `edit` changed; returns
 /// the exit code and the (code, pointer) of every VRM finding, sorted.
-fn check_broken(file: &str, tag: &str, edit: impl Fn(&str) -> String) -> (i32, Vec<(String, String)>) {
+pub(crate) fn check_broken(
+    file: &str,
+    tag: &str,
+    edit: impl Fn(&str) -> String,
+) -> (i32, Vec<(String, String)>) {
     let bytes = std::fs::read(fixture(file)).expect("fixture");
     let (json, bin) = split_glb(&bytes);
     let broken = edit(&json);
