@@ -37,9 +37,10 @@ pub(crate) fn read(text: &[u8], nodes: &[Node], meshes: &[Mesh], findings: &mut 
     let raw = top.extensions?;
     let ext: Extensions = serde_json::from_value(raw.clone()).ok()?;
     let mut reader = Reader { nodes, meshes, findings };
-    let mut vrm = match (ext.vrm1, ext.vrm0) {
-        (Some(v1), _) => reader.v1(&v1, text),
-        (None, Some(v0)) => reader.v0(&v0),
+    let (ext_v1, ext_v0) = (ext.vrm1, ext.vrm0);
+    let mut vrm = match (&ext_v1, &ext_v0) {
+        (Some(v1), _) => reader.v1(v1, text),
+        (None, Some(v0)) => reader.v0(v0),
         (None, None) => return None,
     };
     let used = top.extensions_used.as_ref().map(|list| used_names(list, findings));
@@ -51,6 +52,11 @@ pub(crate) fn read(text: &[u8], nodes: &[Node], meshes: &[Mesh], findings: &mut 
         findings.push(problem.code, severity, problem.pointer, problem.message);
     }
     vrm.springs = springs;
+    vrm.meta = match (&ext_v1, &ext_v0) {
+        (Some(v1), _) => crate::vrm::read_meta(v1, true),
+        (None, Some(v0)) => crate::vrm::read_meta(v0, false),
+        (None, None) => Default::default(),
+    };
     Some(vrm)
 }
 
@@ -193,6 +199,7 @@ impl Reader<'_> {
             expressions,
             look_at: v0_look_at(ext),
             springs: Default::default(),
+            meta: Default::default(),
         }
     }
 
@@ -259,6 +266,7 @@ impl Reader<'_> {
             expressions,
             look_at: v1_look_at(ext),
             springs: Default::default(),
+            meta: Default::default(),
         }
     }
 
@@ -305,6 +313,14 @@ fn v1_look_at(ext: &Value) -> Option<LookAt> {
         vertical_down: map("rangeMapVerticalDown"),
         vertical_up: map("rangeMapVerticalUp"),
         face_back: false,
+        offset: look_at
+            .get("offsetFromHeadBone")
+            .and_then(Value::as_array)
+            .and_then(|a| {
+                <[f32; 3]>::try_from(a.iter().map(|x| x.as_f64().unwrap_or(0.0) as f32).collect::<Vec<_>>())
+                    .ok()
+            })
+            .unwrap_or([0.0, 0.06, 0.0]),
     })
 }
 
@@ -324,6 +340,13 @@ fn v0_look_at(ext: &Value) -> Option<LookAt> {
         vertical_down: map("lookAtVerticalDown"),
         vertical_up: map("lookAtVerticalUp"),
         face_back: true,
+        offset: match first_person.get("firstPersonBoneOffset") {
+            Some(o) => {
+                let at = |k: &str, d: f64| o.get(k).and_then(Value::as_f64).unwrap_or(d) as f32;
+                [at("x", 0.0), at("y", 0.06), 0.0 - at("z", 0.0)]
+            }
+            None => [0.0, 0.06, 0.0],
+        },
     })
 }
 

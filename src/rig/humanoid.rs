@@ -31,6 +31,8 @@ pub struct Vrm {
     /// The spring bones (VRM 0.x `secondaryAnimation`, 1.0 `VRMC_springBone`) as three-vrm
     /// builds them; empty when the file has none.
     pub springs: crate::vrm::SpringBones,
+    /// Title, version, authors and licence, as the file states them.
+    pub meta: crate::vrm::Meta,
 }
 
 /// What a VRM animation (`.vrma`, `VRMC_vrm_animation`) says its nodes are.

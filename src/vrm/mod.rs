@@ -3,10 +3,12 @@
 //! order (the animation, then node constraints, then spring bones); nothing here reads files
 //! or the clock: time advances only by the steps the caller asks for.
 
+mod meta;
 mod read_springs;
 mod spring_step;
 mod springs;
 
+pub use meta::{Meta, read as read_meta};
 pub use read_springs::{Problem, Tree, read as read_springs};
 pub use spring_step::{SpringSim, step_count};
 pub use springs::{Chain, Collider, ColliderGroup, JointSettings, Shape, SpringBones, SpringJoint};

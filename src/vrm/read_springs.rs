@@ -344,8 +344,9 @@ impl Reader<'_> {
                 let at = format!("{pointer}/colliders/{c}");
                 let offset = self.v0_vec(collider, "offset", &at).unwrap_or(DVec3::ZERO);
                 let radius = self.number(collider, "radius", &at, 0.0, ANY);
-                // VRM 0.x's z is the other way round.
-                let offset = DVec3::new(offset.x, offset.y, -offset.z);
+                // VRM 0.x's z is the other way round (`z ? -z : 0`: a zero stays +0).
+                let z = if offset.z == 0.0 { 0.0 } else { -offset.z };
+                let offset = DVec3::new(offset.x, offset.y, z);
                 let shape = Shape::Sphere { offset, radius, inside: false };
                 self.springs.colliders.push(Collider { node, shape, pointer: at });
                 colliders.push(self.springs.colliders.len() - 1);

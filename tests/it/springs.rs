@@ -152,3 +152,38 @@ fn check_reports_the_spring_rules_on_broken_copies() {
         assert!(run.stdout.contains("three-vrm"), "{code}: {}", run.stdout);
     }
 }
+
+/// `inspect --json` lists the spring joints three-vrm builds (the bone of each joint of its
+/// `VRMSpringBoneManager`, as step-springs.mjs recorded them, in its order), the colliders,
+/// the meta and the lookAt.
+#[test]
+fn inspect_lists_the_springs_three_vrm_builds_and_the_meta() {
+    let reference = reference();
+    for run in reference["runs"].as_array().expect("runs").iter().filter(|r| r["animation"].is_null()) {
+        let file = fixture(run["file"].as_str().expect("file"));
+        let doc = json_of(&["inspect", &file, "--json"]);
+        let vrm = &doc["vrm"];
+        let joints: Vec<&Value> =
+            vrm["springs"]["joints"].as_array().expect("joints").iter().map(|j| &j["node"]).collect();
+        let theirs: Vec<&Value> = run["joints"].as_array().expect("joints").iter().collect();
+        assert_eq!(joints, theirs, "{file}");
+        let shapes: Vec<&str> = (vrm["springs"]["colliders"].as_array().expect("colliders").iter())
+            .map(|c| c["shape"]["type"].as_str().expect("type"))
+            .collect();
+        let v1 = file.ends_with("vrm1.vrm");
+        // src/samplegen/vrm_springs.rs: head and chest spheres, hips capsule and plane (1.0);
+        // head sphere, two hips spheres (0.x).
+        let expected: &[&str] =
+            if v1 { &["sphere", "sphere", "capsule", "plane"] } else { &["sphere", "sphere", "sphere"] };
+        assert_eq!(shapes, expected, "{file}");
+        assert_eq!(vrm["meta"]["title"], "walker");
+        assert_eq!(vrm["meta"]["authors"][0], "rigscope samplegen");
+        let license_key = if v1 { "licenseUrl" } else { "licenseName" };
+        assert!(vrm["meta"]["license"].get(license_key).is_some(), "{}", vrm["meta"]);
+        assert_eq!(vrm["look_at"]["type"], "bone");
+        assert_eq!(vrm["look_at"]["horizontal_outer"]["input_max"], 25.0);
+    }
+    let text = rigscope(&["inspect", &fixture("walker-springs-vrm1.vrm")]).stdout;
+    assert!(text.contains("spring bones (2 chains, 6 joints, 4 colliders in 2 groups"), "{text}");
+    assert!(text.contains("tail: colliders hips, center hips (node 0)"), "{text}");
+}
