@@ -52,6 +52,7 @@ pub(crate) fn read(text: &[u8], nodes: &[Node], meshes: &[Mesh], findings: &mut 
         findings.push(problem.code, severity, problem.pointer, problem.message);
     }
     vrm.springs = springs;
+    look_at_findings(&raw, findings);
     vrm.meta = match (&ext_v1, &ext_v0) {
         (Some(v1), _) => crate::vrm::read_meta(v1, true),
         (None, Some(v0)) => crate::vrm::read_meta(v0, false),
@@ -209,9 +210,10 @@ impl Reader<'_> {
             self.invalid(format!("{pointer}/mesh"), "not a mesh of the file; bind ignored".to_string());
             return None;
         };
-        let index = self.morph_index(bind.get("index"), &self.meshes[mesh], pointer)?;
+        let index = self.morph_index(bind.get("index"), &self.meshes[mesh], pointer.clone())?;
         // VRM 0.x weights run 0..100 (three-vrm multiplies them by 0.01).
-        let weight = (bind.get("weight").and_then(Value::as_f64).unwrap_or(100.0) * 0.01) as f32;
+        let raw = bind.get("weight").and_then(Value::as_f64).unwrap_or(100.0);
+        let weight = (weight_finding(raw, 100.0, format!("{pointer}/weight"), self.findings) * 0.01) as f32;
         Some(MorphBind { node: None, mesh: Some(mesh), index, weight })
     }
 
@@ -276,8 +278,9 @@ impl Reader<'_> {
             self.invalid(format!("{pointer}/node"), format!("node {node} has no mesh; bind ignored"));
             return None;
         };
-        let index = self.morph_index(bind.get("index"), mesh, pointer)?;
-        let weight = bind.get("weight").and_then(Value::as_f64).unwrap_or(1.0) as f32;
+        let index = self.morph_index(bind.get("index"), mesh, pointer.clone())?;
+        let raw = bind.get("weight").and_then(Value::as_f64).unwrap_or(1.0);
+        let weight = weight_finding(raw, 1.0, format!("{pointer}/weight"), self.findings) as f32;
         Some(MorphBind { node: Some(node), mesh: None, index, weight })
     }
 
@@ -351,12 +354,54 @@ fn v0_look_at(ext: &Value) -> Option<LookAt> {
 }
 
 fn range_map(value: Option<&Value>, input: &str, output: &str, kind: LookAtKind) -> RangeMap {
-    let number = |key: &str| value.and_then(|v| v.get(key)).and_then(Value::as_f64).map(|x| x as f32);
+    // A number past f32's range is read as the default (`look_at_findings` reports it).
+    let number = |key: &str| {
+        value.and_then(|v| v.get(key)).and_then(Value::as_f64).map(|x| x as f32).filter(|x| x.is_finite())
+    };
     let default_output = if kind == LookAtKind::Expression { 1.0 } else { 10.0 };
     RangeMap {
         input_max: number(input).unwrap_or(90.0).max(0.01),
         output_scale: number(output).unwrap_or(default_output),
     }
+}
+
+/// Wrongly typed or out-of-range range map values (issue 54 F10): a number that is negative,
+/// or that f32 cannot hold (read as the default), or a value that is not a number.
+fn look_at_findings(extensions: &Value, findings: &mut Findings) {
+    let maps = ["HorizontalInner", "HorizontalOuter", "VerticalDown", "VerticalUp"];
+    let sets = [
+        ("/VRMC_vrm/lookAt", "rangeMap", ["inputMaxValue", "outputScale"]),
+        ("/VRM/firstPerson", "lookAt", ["xRange", "yRange"]),
+    ];
+    for (base, prefix, fields) in sets {
+        for map in maps {
+            for field in fields {
+                let at = format!("{base}/{prefix}{map}/{field}");
+                let Some(value) = extensions.pointer(&at) else { continue };
+                let problem = match value.as_f64() {
+                    None => Some(format!("{value} is not a number; read as the default")),
+                    Some(x) if !(x as f32).is_finite() => {
+                        Some(format!("{x} is too large to compute with; read as the default"))
+                    }
+                    Some(x) if x < 0.0 => Some(format!("{x} is negative: the gaze turns the other way")),
+                    Some(_) => None,
+                };
+                if let Some(message) = problem {
+                    findings.push(INVALID, Severity::Warning, format!("/extensions{at}"), message);
+                }
+            }
+        }
+    }
+}
+
+/// A bind weight outside `0..=max` (1 in VRM 1.0, 100 in 0.x): kept, as three-vrm keeps it,
+/// with a finding (a weight of 1e38 throws the vertices far away).
+fn weight_finding(weight: f64, max: f64, pointer: String, findings: &mut Findings) -> f64 {
+    if !(0.0..=max).contains(&weight) {
+        let message = format!("weight {weight} is outside 0 to {max}; kept, as three-vrm keeps it");
+        findings.push(INVALID, Severity::Warning, pointer, message);
+    }
+    weight
 }
 
 fn index(value: Option<&Value>) -> Option<usize> {
@@ -525,5 +570,28 @@ mod tests {
             r#"{"asset":{"version":"2.0"},"extensions":{"VRMC_vrm":{"humanoid":{"humanBones":{}}}}}"#,
         );
         assert!(vrm.unwrap().look_at.is_none());
+    }
+
+    /// Issue 54 F10: range maps past f32 (1e300) are read as the default with a finding
+    /// instead of turning the eyes NaN; a bind weight of 3.4e38 is reported.
+    #[test]
+    fn out_of_range_look_at_maps_and_bind_weights_are_findings() {
+        let (vrm, findings) = read_str(
+            r#"{"asset":{"version":"2.0"},"extensions":{"VRMC_vrm":{"humanoid":{"humanBones":{}},
+                "lookAt":{"rangeMapHorizontalOuter":{"inputMaxValue":1e300,"outputScale":"far"}},
+                "expressions":{"preset":{"happy":{"morphTargetBinds":[{"node":3,"index":1,"weight":3.4e38}]}}}}}}"#,
+        );
+        let look_at = vrm.expect("vrm").look_at.expect("lookAt");
+        assert_eq!(look_at.horizontal_outer, RangeMap { input_max: 90.0, output_scale: 10.0 });
+        let mut pointers: Vec<&str> = findings.iter().map(|f| f.pointer.as_str()).collect();
+        pointers.sort_unstable();
+        assert_eq!(
+            pointers,
+            [
+                "/extensions/VRMC_vrm/expressions/preset/happy/morphTargetBinds/0/weight",
+                "/extensions/VRMC_vrm/lookAt/rangeMapHorizontalOuter/inputMaxValue",
+                "/extensions/VRMC_vrm/lookAt/rangeMapHorizontalOuter/outputScale",
+            ]
+        );
     }
 }
