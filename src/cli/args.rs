@@ -60,6 +60,8 @@ pub struct OpenArgs {
     #[arg(long)]
     pub no_watch: bool,
     #[command(flatten)]
+    pub springs: SpringArgs,
+    #[command(flatten)]
     pub anim: AnimArgs,
 }
 

@@ -186,6 +186,7 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
         step: args.step,
         anims: if args.anim.anims.is_empty() { None } else { Some(anim_set(&args.anim)?) },
         file: args.file.clone(),
+        spring_dt: spring_step(&rig, &args.springs, &[]),
     };
     let source = rig.source.clone();
     match crate::tui::run(rig, &launch).map_err(|e| Failure::input(format!("{source}: {e}")))? {
