@@ -38,7 +38,7 @@ pub fn run(args: &PoseArgs) -> Result<u8, Failure> {
     let sampled: Vec<f32> = times.iter().map(|&t| t as f32).collect();
     super::clamp::warn_times(&rig, clip, &sampled);
     super::engine_loads(&rig, args.engine)?;
-    let spring_dt = super::spring_step(&rig, &args.springs, &times);
+    let spring_dt = super::spring_step(&rig, &args.springs, &times)?;
     let options = PoseOptions {
         nodes,
         local: args.local,

@@ -47,7 +47,7 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
         (args.from, end)
     };
     super::engine_loads(&rig, args.engine)?;
-    let spring_dt = super::spring_step(&rig, &args.springs, &[]);
+    let spring_dt = super::spring_step(&rig, &args.springs, &[])?;
     let take = crate::record::Take {
         rig: &rig,
         clip,

@@ -544,7 +544,8 @@ fn from_unit_vectors(from: DVec3, to: DVec3) -> DQuat {
 /// steps by whatever it is given; a whole number of equal steps is what a fixed-rate loop
 /// calling `vrm.update(dt)` does).
 pub fn step_count(t: f64, dt: f64) -> usize {
-    if !(t > 0.0) || !(dt > 0.0) {
+    // NaN, zero and negative times or steps all take no steps.
+    if t.is_nan() || dt.is_nan() || t <= 0.0 || dt <= 0.0 {
         return 0;
     }
     (t / dt).round() as usize
