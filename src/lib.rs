@@ -77,6 +77,7 @@ pub mod report;
 pub mod rig;
 pub mod samplegen;
 pub mod tui;
+pub mod vrm;
 pub mod vrma;
 
 pub use import::{ImportError, load, load_bytes};

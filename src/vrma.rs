@@ -19,7 +19,7 @@
 //! and range maps resolved here once) and `anim::vrm_pose` applies them after each sampling.
 //!
 //! Named in `VrmaClip::notes`: humanoid bones or expressions the avatar lacks, a gaze track
-//! on an avatar without lookAt, spring bones (never simulated), and non-LINEAR humanoid or
+//! on an avatar without lookAt, spring bones (simulated only with `--springs`), and non-LINEAR humanoid or
 //! expression tracks (three-vrm plays those as LINEAR: a STEP track gets interpolated, a
 //! CUBICSPLINE one misread).
 
@@ -233,8 +233,8 @@ pub fn bind(avatar: &Rig, anim: &Rig, clip: usize) -> Result<VrmaClip, VrmaError
     counts.expressions_bound = bound.count() - counts.expressions_inert;
     counts.look_at_track = map.look_at.is_some_and(|n| track_on(n, Property::Rotation));
     counts.look_at_played = play.gaze.is_some();
-    if vrm.spring_bones {
-        notes.push("the avatar's spring bones are not simulated".to_string());
+    if !vrm.springs.is_empty() {
+        notes.push("the avatar's spring bones are simulated only with --springs".to_string());
     }
     let clip =
         Clip { name: source.name.clone(), channels, duration: source.duration, vrm: Some(Arc::new(play)) };
@@ -390,14 +390,23 @@ mod tests {
         // The STEP track stays STEP on the avatar's spine (node 1).
         let on_spine: Vec<_> = bound.clip.channels.iter().filter(|c| c.node == 1).collect();
         assert!(!on_spine.is_empty() && on_spine.iter().all(|c| c.interpolation == Interpolation::Step));
-        // Without a lookAt the gaze is not played; spring bones are never simulated.
+        // Without a lookAt the gaze is not played; spring bones need --springs.
         if let Some(vrm) = avatar.vrm.as_mut() {
             vrm.look_at = None;
-            vrm.spring_bones = true;
+            vrm.springs.joints.push(crate::vrm::SpringJoint {
+                node: 1,
+                tail: None,
+                settings: crate::vrm::JointSettings::default(),
+                groups: Vec::new(),
+                center: None,
+                chain: 0,
+            });
         }
         let bound = bind(&avatar, &anim, 0).expect("bind");
         let has = |s: &str| bound.notes.iter().any(|n| n.contains(s));
-        assert!(has("lookAt: the avatar defines none") && has("spring bones are not simulated"));
+        assert!(
+            has("lookAt: the avatar defines none") && has("spring bones are simulated only with --springs")
+        );
         assert!(bound.clip.vrm.as_ref().is_some_and(|p| p.gaze.is_none()));
     }
 

@@ -208,7 +208,8 @@ fn fit_one(
         }
     }
     let mut fit = library_fit(character, file, lib, &binding, options);
-    let (retarget, sentences, problems) = super::fit_retarget::retarget_fit(character, lib, &binding, options);
+    let (retarget, sentences, problems) =
+        super::fit_retarget::retarget_fit(character, lib, &binding, options);
     fit.summary.extend(sentences);
     fit.summary.extend(problems.iter().cloned());
     fit.problems.extend(problems);

@@ -13,8 +13,8 @@
 pub mod bind;
 pub mod body;
 pub mod fit;
-pub mod fit_text;
 pub mod fit_retarget;
+pub mod fit_text;
 pub mod landmarks;
 pub mod measure;
 

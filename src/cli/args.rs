@@ -65,6 +65,8 @@ pub struct OpenArgs {
     #[arg(long, value_name = "NAME", default_value = "stored", value_parser = parse_engine)]
     pub engine: Engine,
     #[command(flatten)]
+    pub springs: SpringArgs,
+    #[command(flatten)]
     pub anim: AnimArgs,
 }
 
@@ -80,6 +82,45 @@ pub struct AnimArgs {
     pub anims: Vec<PathBuf>,
     #[command(flatten)]
     pub binding: BindArgs,
+}
+
+/// `--springs` and `--dt`: VRM spring bones stepped from the clip's start, shared by every
+/// command that poses at a time.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct SpringArgs {
+    /// Simulate the VRM avatar's spring bones as three-vrm 3.5.5 steps them, from the start of
+    /// the clip to the asked time in steps of --dt (the time reached is the nearest whole
+    /// number of steps).
+    #[arg(long)]
+    pub springs: bool,
+    /// The spring step in seconds, a number or a fraction (`1/60`, the default).
+    #[arg(long, value_name = "SECONDS", default_value = "1/60", value_parser = parse_dt, requires = "springs")]
+    pub dt: f64,
+}
+
+impl Default for SpringArgs {
+    fn default() -> Self {
+        Self { springs: false, dt: crate::vrm::DEFAULT_DT }
+    }
+}
+
+/// A positive, finite step in seconds: `0.0167` or `1/60`.
+fn parse_dt(text: &str) -> Result<f64, String> {
+    let value = match text.split_once('/') {
+        Some((a, b)) => {
+            let (a, b) = (a.trim().parse::<f64>(), b.trim().parse::<f64>());
+            match (a, b) {
+                (Ok(a), Ok(b)) => a / b,
+                _ => f64::NAN,
+            }
+        }
+        None => text.trim().parse::<f64>().unwrap_or(f64::NAN),
+    };
+    if value.is_finite() && value > 0.0 && value <= 1.0 {
+        Ok(value)
+    } else {
+        Err(format!("'{text}' is not a step between 0 and 1 second (e.g. 1/60 or 0.02)"))
+    }
 }
 
 /// How another file's clips bind to the character: shared by `--anim` and `fit`.
@@ -344,6 +385,8 @@ pub struct RecordArgs {
     #[arg(long, value_name = "NAME", default_value = "stored", value_parser = parse_engine)]
     pub engine: Engine,
     #[command(flatten)]
+    pub springs: SpringArgs,
+    #[command(flatten)]
     pub anim: AnimArgs,
 }
 
@@ -482,6 +525,8 @@ pub struct PoseArgs {
     #[arg(long, value_name = "NAME", default_value = "stored", value_parser = parse_engine)]
     pub engine: Engine,
     #[command(flatten)]
+    pub springs: SpringArgs,
+    #[command(flatten)]
     pub anim: AnimArgs,
 }
 
@@ -526,6 +571,8 @@ pub struct RenderArgs {
     /// by `rigscope help`).
     #[arg(long, value_name = "NAME", default_value = "stored", value_parser = parse_engine)]
     pub engine: Engine,
+    #[command(flatten)]
+    pub springs: SpringArgs,
     #[command(flatten)]
     pub anim: AnimArgs,
 }

@@ -193,6 +193,7 @@ fn open_viewer(args: &args::OpenArgs) -> Result<u8, Failure> {
         anims: if args.anim.anims.is_empty() { None } else { Some(anim_set(&args.anim)?) },
         file: args.file.clone(),
         engine: args.engine,
+        spring_dt: spring_step(&rig, &args.springs, &[])?,
     };
     let source = rig.source.clone();
     match crate::tui::run(rig, &launch).map_err(|e| Failure::input(format!("{source}: {e}")))? {
@@ -234,6 +235,41 @@ pub fn engine_loads(rig: &Rig, engine: crate::anim::Engine) -> Result<(), Failur
         None => Ok(()),
     }
 }
+
+/// The spring step `--springs` asks for (none without it), with a note on stderr when the
+/// file has no spring bones or a time is not a whole number of steps; a time past
+/// `MAX_SPRING_STEPS` steps is refused.
+pub fn spring_step(rig: &Rig, args: &args::SpringArgs, times: &[f64]) -> Result<Option<f64>, Failure> {
+    if !args.springs {
+        return Ok(None);
+    }
+    let dt = args.dt;
+    if rig.vrm.as_ref().is_none_or(|v| v.springs.is_empty()) {
+        eprintln!(
+            "rigscope: note: {}: no spring bones three-vrm would load; --springs changes nothing",
+            rig.source
+        );
+    }
+    for &t in times {
+        let steps = crate::vrm::step_count(t, dt);
+        if steps > MAX_SPRING_STEPS {
+            return Err(Failure::input(format!(
+                "{}: --time {t} is {steps} spring steps of {dt} s; at most {MAX_SPRING_STEPS} are simulated (use a larger --dt or an earlier time)",
+                rig.source
+            )));
+        }
+        let reached = steps as f64 * dt;
+        if (reached - t).abs() > 1e-9 * t.abs().max(1.0) {
+            eprintln!(
+                "rigscope: note: --time {t}: {steps} steps of {dt} s reach {reached} s, which is shown"
+            );
+        }
+    }
+    Ok(Some(dt))
+}
+
+/// The most spring steps one time may take: an hour at 60 steps a second.
+const MAX_SPRING_STEPS: usize = 216_000;
 
 /// The `--anim` files and binding options, with the `--map` file read and parsed.
 pub fn anim_set(args: &args::AnimArgs) -> Result<crate::attach::AnimSet, Failure> {

@@ -38,8 +38,14 @@ pub fn run(args: &PoseArgs) -> Result<u8, Failure> {
     let sampled: Vec<f32> = times.iter().map(|&t| t as f32).collect();
     super::clamp::warn_times(&rig, clip, &sampled);
     super::engine_loads(&rig, args.engine)?;
-    let options =
-        PoseOptions { nodes, local: args.local, no_positions: args.no_positions, engine: args.engine };
+    let spring_dt = super::spring_step(&rig, &args.springs, &times)?;
+    let options = PoseOptions {
+        nodes,
+        local: args.local,
+        no_positions: args.no_positions,
+        engine: args.engine,
+        spring_dt,
+    };
     let doc = evaluate(&rig, clip, &times, &options);
     if args.json {
         output::with_stdout(|out| output::write_json_compact(&doc, out))?;

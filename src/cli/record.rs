@@ -50,6 +50,7 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
     // A GIF's frame is `--scale` squared times larger than its cells.
     let scale = if gif { usize::from(args.scale).pow(2) } else { 1 };
     let cells = usize::from(args.size.0) * usize::from(args.size.1) * scale;
+    let spring_dt = super::spring_step(&rig, &args.springs, &[])?;
     let take = crate::record::Take {
         rig: &rig,
         clip,
@@ -77,6 +78,7 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
         })?,
         fps: args.fps,
         engine: args.engine,
+        spring_dt,
     };
     let bytes = if gif {
         crate::record::gif(&take, usize::from(args.scale))

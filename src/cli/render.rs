@@ -35,8 +35,12 @@ pub fn run(args: &RenderArgs) -> Result<u8, Failure> {
     }
     super::clamp::warn_times(&rig, clip, &[args.time]);
     super::engine_loads(&rig, args.engine)?;
-    let mut ws = Workspace::at(&rig, clip.and_then(|c| rig.clips.get(c)), args.time);
+    let clip_data = clip.and_then(|c| rig.clips.get(c));
+    let mut ws = Workspace::at(&rig, clip_data, args.time);
     ws.set_engine(&rig, args.engine);
+    if let Some(dt) = super::spring_step(&rig, &args.springs, &[f64::from(args.time)])? {
+        crate::vrm::evaluate(&rig, clip_data, f64::from(args.time), dt, &mut ws);
+    }
     let camera = framed_camera(&ws, args.yaw.to_radians(), args.pitch.to_radians(), args.zoom);
     let mode = super::glyph_mode(args.mode);
     let (cols, rows) = (args.size.0 as usize, args.size.1 as usize);

@@ -67,6 +67,12 @@ pub const VRM_BONE_PARENT: Code = error("RIG_VRM_BONE_PARENT");
 pub const VRM_BONE_NEEDS_PARENT: Code = error("RIG_VRM_BONE_NEEDS_PARENT");
 pub const VRM_UNKNOWN_BONE: Code = warning("RIG_VRM_UNKNOWN_BONE");
 
+// VRM spring bone rules (see diagnose/springs.rs and docs/vrm.md).
+pub const VRM_SPRING_NOT_A_CHAIN: Code = error("RIG_VRM_SPRING_NOT_A_CHAIN");
+pub const VRM_SPRING_JOINT_SHARED: Code = error("RIG_VRM_SPRING_JOINT_SHARED");
+pub const VRM_SPRING_ZERO_LENGTH: Code = warning("RIG_VRM_SPRING_ZERO_LENGTH");
+pub const VRM_SPRING_NEGATIVE_RADIUS: Code = error("RIG_VRM_SPRING_NEGATIVE_RADIUS");
+
 // `check` over several files (diagnose/batch.rs): a file it cannot load.
 pub const LOAD_FAILED: Code = error("RIG_LOAD_FAILED");
 
@@ -103,6 +109,10 @@ pub const ALL: &[Code] = &[
     VRM_BONE_NEEDS_PARENT,
     VRM_UNKNOWN_BONE,
     LOAD_FAILED,
+    VRM_SPRING_NOT_A_CHAIN,
+    VRM_SPRING_JOINT_SHARED,
+    VRM_SPRING_ZERO_LENGTH,
+    VRM_SPRING_NEGATIVE_RADIUS,
 ];
 
 /// Codes the loader records in `Rig::findings` (they appear in `check` reports too).
@@ -123,6 +133,7 @@ pub const LOAD_CODES: &[&str] = &[
     "RIG_INSTANCING_IGNORED",
     "RIG_ANIMATION_POINTER_INVALID",
     "RIG_VRM_INVALID",
+    "RIG_VRM_SPRING_COLLIDER_NODE",
 ];
 
 /// Whether any rule or the loader can report `id`.

@@ -24,6 +24,7 @@ mod pose;
 mod report;
 mod screen;
 mod skins;
+mod springs;
 mod text;
 mod weights;
 
@@ -121,6 +122,7 @@ fn run(rig: &Rig, options: &Options, rest: &[Mat4]) -> Report {
     skins::check_skins(rig, rest, &joint_use, &used_skins, &limits, &mut sink);
     nodes::check_nodes(rig, &mut sink);
     humanoid::check_humanoid(rig, &mut sink);
+    springs::check_springs(rig, &mut sink);
     let rules = channels::ChannelRules {
         key_times: !import_has(codes::ANIMATION_INPUT_NON_INCREASING)
             && !import_has(codes::ANIMATION_INPUT_NEGATIVE),

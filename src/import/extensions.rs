@@ -21,6 +21,9 @@ const APPLIED: &[&str] = &[
     "VRM",
     "VRMC_vrm",
     "VRMC_vrm_animation",
+    // Spring bones, simulated with `--springs` (see `crate::vrm`).
+    "VRMC_springBone",
+    "VRMC_springBone_extended_collider",
 ];
 
 /// Extensions (by name or prefix) that only change materials, textures, lights or metadata.

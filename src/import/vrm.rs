@@ -26,14 +26,40 @@ pub(crate) fn read(text: &[u8], nodes: &[Node], meshes: &[Mesh], findings: &mut 
         return None;
     }
     let top: Top = serde_json::from_slice(text).ok()?;
-    let ext = top.extensions?;
+    let raw = top.extensions?;
+    let ext: Extensions = serde_json::from_value(raw.clone()).ok()?;
     let mut reader = Reader { nodes, meshes, findings };
-    if let Some(v1) = ext.vrm1 {
-        let mut vrm = reader.v1(&v1, text);
-        vrm.spring_bones = ext.spring1.as_ref().is_some_and(|s| non_empty(s.get("springs")));
-        return Some(vrm);
+    let (ext_v1, ext_v0) = (ext.vrm1, ext.vrm0);
+    let mut vrm = match (&ext_v1, &ext_v0) {
+        (Some(v1), _) => reader.v1(v1, text),
+        (None, Some(v0)) => reader.v0(v0),
+        (None, None) => return None,
+    };
+    let used = top.extensions_used.as_ref().map(|list| used_names(list, findings));
+    let children: Vec<Vec<usize>> = nodes.iter().map(|n| n.children.clone()).collect();
+    let (springs, problems) =
+        crate::vrm::read_springs(&raw, used.as_deref(), &crate::vrm::Tree { children: &children });
+    for problem in problems {
+        let severity = if problem.code == INVALID { Severity::Warning } else { Severity::Error };
+        findings.push(problem.code, severity, problem.pointer, problem.message);
     }
-    ext.vrm0.map(|v0| reader.v0(&v0))
+    vrm.springs = springs;
+    look_at_findings(&raw, findings);
+    vrm.meta = match (&ext_v1, &ext_v0) {
+        (Some(v1), _) => crate::vrm::read_meta(v1, true),
+        (None, Some(v0)) => crate::vrm::read_meta(v0, false),
+        (None, None) => Default::default(),
+    };
+    Some(vrm)
+}
+
+/// `extensionsUsed` as names; an entry that is not a string is reported and left out.
+fn used_names(list: &Value, findings: &mut Findings) -> Vec<String> {
+    let Some(entries) = list.as_array() else {
+        findings.push(INVALID, Severity::Warning, "/extensionsUsed", "not an array of names");
+        return Vec::new();
+    };
+    entries.iter().filter_map(Value::as_str).map(str::to_string).collect()
 }
 
 /// The `VRMC_vrm_animation` map of a `.vrma`, when the document has one. Entries naming a
@@ -103,7 +129,9 @@ struct AnimExtensions {
 
 #[derive(Deserialize)]
 struct Top {
-    extensions: Option<Extensions>,
+    extensions: Option<Value>,
+    #[serde(rename = "extensionsUsed")]
+    extensions_used: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -112,8 +140,6 @@ struct Extensions {
     vrm0: Option<Value>,
     #[serde(rename = "VRMC_vrm")]
     vrm1: Option<Value>,
-    #[serde(rename = "VRMC_springBone")]
-    spring1: Option<Value>,
 }
 
 struct Reader<'a> {
@@ -172,8 +198,14 @@ impl Reader<'_> {
                 overrides: Overrides::default(),
             });
         }
-        let spring_bones = non_empty(ext.pointer("/secondaryAnimation/boneGroups"));
-        Vrm { version: VrmVersion::V0, bones, expressions, look_at: v0_look_at(ext), spring_bones }
+        Vrm {
+            version: VrmVersion::V0,
+            bones,
+            expressions,
+            look_at: v0_look_at(ext),
+            springs: Default::default(),
+            meta: Default::default(),
+        }
     }
 
     fn v0_bind(&mut self, bind: &Value, pointer: String) -> Option<MorphBind> {
@@ -182,9 +214,10 @@ impl Reader<'_> {
             self.invalid(format!("{pointer}/mesh"), "not a mesh of the file; bind ignored".to_string());
             return None;
         };
-        let index = self.morph_index(bind.get("index"), &self.meshes[mesh], pointer)?;
+        let index = self.morph_index(bind.get("index"), &self.meshes[mesh], pointer.clone())?;
         // VRM 0.x weights run 0..100 (three-vrm multiplies them by 0.01).
-        let weight = (bind.get("weight").and_then(Value::as_f64).unwrap_or(100.0) * 0.01) as f32;
+        let raw = bind.get("weight").and_then(Value::as_f64).unwrap_or(100.0);
+        let weight = (weight_finding(raw, 100.0, format!("{pointer}/weight"), self.findings) * 0.01) as f32;
         Some(MorphBind { node: None, mesh: Some(mesh), index, weight })
     }
 
@@ -233,7 +266,14 @@ impl Reader<'_> {
                 });
             }
         }
-        Vrm { version: VrmVersion::V1, bones, expressions, look_at: v1_look_at(ext), spring_bones: false }
+        Vrm {
+            version: VrmVersion::V1,
+            bones,
+            expressions,
+            look_at: v1_look_at(ext),
+            springs: Default::default(),
+            meta: Default::default(),
+        }
     }
 
     fn v1_bind(&mut self, bind: &Value, pointer: String) -> Option<MorphBind> {
@@ -242,8 +282,9 @@ impl Reader<'_> {
             self.invalid(format!("{pointer}/node"), format!("node {node} has no mesh; bind ignored"));
             return None;
         };
-        let index = self.morph_index(bind.get("index"), mesh, pointer)?;
-        let weight = bind.get("weight").and_then(Value::as_f64).unwrap_or(1.0) as f32;
+        let index = self.morph_index(bind.get("index"), mesh, pointer.clone())?;
+        let raw = bind.get("weight").and_then(Value::as_f64).unwrap_or(1.0);
+        let weight = weight_finding(raw, 1.0, format!("{pointer}/weight"), self.findings) as f32;
         Some(MorphBind { node: Some(node), mesh: None, index, weight })
     }
 
@@ -279,6 +320,14 @@ fn v1_look_at(ext: &Value) -> Option<LookAt> {
         vertical_down: map("rangeMapVerticalDown"),
         vertical_up: map("rangeMapVerticalUp"),
         face_back: false,
+        offset: look_at
+            .get("offsetFromHeadBone")
+            .and_then(Value::as_array)
+            .and_then(|a| {
+                <[f32; 3]>::try_from(a.iter().map(|x| x.as_f64().unwrap_or(0.0) as f32).collect::<Vec<_>>())
+                    .ok()
+            })
+            .unwrap_or([0.0, 0.06, 0.0]),
     })
 }
 
@@ -298,11 +347,21 @@ fn v0_look_at(ext: &Value) -> Option<LookAt> {
         vertical_down: map("lookAtVerticalDown"),
         vertical_up: map("lookAtVerticalUp"),
         face_back: true,
+        offset: match first_person.get("firstPersonBoneOffset") {
+            Some(o) => {
+                let at = |k: &str, d: f64| o.get(k).and_then(Value::as_f64).unwrap_or(d) as f32;
+                [at("x", 0.0), at("y", 0.06), 0.0 - at("z", 0.0)]
+            }
+            None => [0.0, 0.06, 0.0],
+        },
     })
 }
 
 fn range_map(value: Option<&Value>, input: &str, output: &str, kind: LookAtKind) -> RangeMap {
-    let number = |key: &str| value.and_then(|v| v.get(key)).and_then(Value::as_f64).map(|x| x as f32);
+    // A number past f32's range is read as the default (`look_at_findings` reports it).
+    let number = |key: &str| {
+        value.and_then(|v| v.get(key)).and_then(Value::as_f64).map(|x| x as f32).filter(|x| x.is_finite())
+    };
     let default_output = if kind == LookAtKind::Expression { 1.0 } else { 10.0 };
     RangeMap {
         input_max: number(input).unwrap_or(90.0).max(0.01),
@@ -310,9 +369,43 @@ fn range_map(value: Option<&Value>, input: &str, output: &str, kind: LookAtKind)
     }
 }
 
-/// Whether `value` is a non-empty array.
-fn non_empty(value: Option<&Value>) -> bool {
-    value.and_then(Value::as_array).is_some_and(|a| !a.is_empty())
+/// Wrongly typed or out-of-range range map values (issue 54 F10): a number that is negative,
+/// or that f32 cannot hold (read as the default), or a value that is not a number.
+fn look_at_findings(extensions: &Value, findings: &mut Findings) {
+    let maps = ["HorizontalInner", "HorizontalOuter", "VerticalDown", "VerticalUp"];
+    let sets = [
+        ("/VRMC_vrm/lookAt", "rangeMap", ["inputMaxValue", "outputScale"]),
+        ("/VRM/firstPerson", "lookAt", ["xRange", "yRange"]),
+    ];
+    for (base, prefix, fields) in sets {
+        for map in maps {
+            for field in fields {
+                let at = format!("{base}/{prefix}{map}/{field}");
+                let Some(value) = extensions.pointer(&at) else { continue };
+                let problem = match value.as_f64() {
+                    None => Some(format!("{value} is not a number; read as the default")),
+                    Some(x) if !(x as f32).is_finite() => {
+                        Some(format!("{x} is too large to compute with; read as the default"))
+                    }
+                    Some(x) if x < 0.0 => Some(format!("{x} is negative: the gaze turns the other way")),
+                    Some(_) => None,
+                };
+                if let Some(message) = problem {
+                    findings.push(INVALID, Severity::Warning, format!("/extensions{at}"), message);
+                }
+            }
+        }
+    }
+}
+
+/// A bind weight outside `0..=max` (1 in VRM 1.0, 100 in 0.x): kept, as three-vrm keeps it,
+/// with a finding (a weight of 1e38 throws the vertices far away).
+fn weight_finding(weight: f64, max: f64, pointer: String, findings: &mut Findings) -> f64 {
+    if !(0.0..=max).contains(&weight) {
+        let message = format!("weight {weight} is outside 0 to {max}; kept, as three-vrm keeps it");
+        findings.push(INVALID, Severity::Warning, pointer, message);
+    }
+    weight
 }
 
 fn index(value: Option<&Value>) -> Option<usize> {
@@ -457,7 +550,8 @@ mod tests {
         assert_eq!(look_at.kind, LookAtKind::Expression);
         assert_eq!(look_at.horizontal_outer, RangeMap { input_max: 0.01, output_scale: 0.5 });
         assert_eq!(look_at.vertical_up, RangeMap { input_max: 90.0, output_scale: 1.0 });
-        assert!(!look_at.face_back && vrm.spring_bones);
+        // A springBone extension without a known specVersion: three-vrm loads no springs.
+        assert!(!look_at.face_back && vrm.springs.is_empty());
         let overrides = vrm.expressions[0].overrides;
         assert_eq!(
             (overrides.blink, overrides.look_at, overrides.mouth),
@@ -474,11 +568,34 @@ mod tests {
         assert_eq!(look_at.kind, LookAtKind::Bone);
         assert_eq!(look_at.vertical_down, RangeMap { input_max: 20.0, output_scale: 7.0 });
         assert_eq!(look_at.horizontal_inner, RangeMap { input_max: 90.0, output_scale: 10.0 });
-        assert!(look_at.face_back && !vrm.spring_bones);
+        assert!(look_at.face_back && vrm.springs.is_empty());
         // No lookAt / firstPerson: no gaze.
         let (vrm, _) = read_str(
             r#"{"asset":{"version":"2.0"},"extensions":{"VRMC_vrm":{"humanoid":{"humanBones":{}}}}}"#,
         );
         assert!(vrm.unwrap().look_at.is_none());
+    }
+
+    /// Issue 54 F10: range maps past f32 (1e300) are read as the default with a finding
+    /// instead of turning the eyes NaN; a bind weight of 3.4e38 is reported.
+    #[test]
+    fn out_of_range_look_at_maps_and_bind_weights_are_findings() {
+        let (vrm, findings) = read_str(
+            r#"{"asset":{"version":"2.0"},"extensions":{"VRMC_vrm":{"humanoid":{"humanBones":{}},
+                "lookAt":{"rangeMapHorizontalOuter":{"inputMaxValue":1e300,"outputScale":"far"}},
+                "expressions":{"preset":{"happy":{"morphTargetBinds":[{"node":3,"index":1,"weight":3.4e38}]}}}}}}"#,
+        );
+        let look_at = vrm.expect("vrm").look_at.expect("lookAt");
+        assert_eq!(look_at.horizontal_outer, RangeMap { input_max: 90.0, output_scale: 10.0 });
+        let mut pointers: Vec<&str> = findings.iter().map(|f| f.pointer.as_str()).collect();
+        pointers.sort_unstable();
+        assert_eq!(
+            pointers,
+            [
+                "/extensions/VRMC_vrm/expressions/preset/happy/morphTargetBinds/0/weight",
+                "/extensions/VRMC_vrm/lookAt/rangeMapHorizontalOuter/inputMaxValue",
+                "/extensions/VRMC_vrm/lookAt/rangeMapHorizontalOuter/outputScale",
+            ]
+        );
     }
 }

@@ -32,6 +32,9 @@ pub struct Take<'a> {
     pub fps: u32,
     /// Whose weights skin the mesh (`Engine::Stored`: the file's own).
     pub engine: Engine,
+    /// Step the VRM spring bones in steps of this many seconds from the clip's start: each
+    /// frame shows the whole number of steps nearest its time.
+    pub spring_dt: Option<f64>,
 }
 
 /// The most frames times viewport cells one recording draws: each cell takes a few bytes in
@@ -84,8 +87,16 @@ impl Take<'_> {
         let camera: Camera = framed_camera(&ws, self.yaw, self.pitch, self.zoom);
         let mut raster = Raster::for_grid(self.cols, self.rows, self.mode);
         let mut scratch = SceneScratch::default();
+        let mut springs = self.spring_dt.map(crate::vrm::Stepper::new);
         for (i, &t) in self.times.iter().enumerate() {
-            ws.evaluate(self.rig, self.clip, t);
+            match springs.as_mut() {
+                Some(stepper) => {
+                    stepper.advance_to(self.rig, self.clip, f64::from(t), &mut ws);
+                    ws.update_matrices(self.rig);
+                    ws.skin(self.rig);
+                }
+                None => ws.evaluate(self.rig, self.clip, t),
+            }
             draw_scene(&mut raster, &camera, self.rig, &ws, None, &self.scene, &mut scratch);
             frame(i, &raster)?;
         }

@@ -22,6 +22,7 @@ fn take(rig: &Rig, mode: GlyphMode, from: f32, to: f32, fps: u32) -> Take<'_> {
         times: frame_times(from, to, fps, 40 * 12).expect("within the limit"),
         fps,
         engine: crate::anim::Engine::Stored,
+        spring_dt: None,
     }
 }
 

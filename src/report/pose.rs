@@ -31,6 +31,10 @@ pub struct ClipRef {
 pub struct FrameDoc {
     /// The time asked for, as given (the pose is sampled at its nearest f32).
     pub t: f64,
+    /// With spring bones stepped: how many steps of `dt` were taken (the clip is sampled at
+    /// `steps * dt`, the nearest whole number of steps to `t`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spring_steps: Option<usize>,
     pub nodes: Vec<NodeWorld>,
     pub meshes: Vec<MeshPositions>,
 }
@@ -70,6 +74,8 @@ pub struct PoseOptions {
     pub no_positions: bool,
     /// Whose weights skin the positions.
     pub engine: Engine,
+    /// Step the VRM spring bones from the clip's start in steps of this many seconds.
+    pub spring_dt: Option<f64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -114,14 +120,21 @@ pub fn evaluate(rig: &Rig, clip: Option<usize>, times: &[f64], options: &PoseOpt
         .map(|&t| {
             // Clips hold f32 key times: sampling is in f32, the document echoes `t`.
             let sampled = t as f32;
-            if options.no_positions {
+            let spring_steps = options.spring_dt.map(|dt| {
+                let steps = crate::vrm::step_count(t, dt);
+                crate::vrm::simulate(rig, clip_data, steps, dt, &mut ws);
+                steps
+            });
+            if spring_steps.is_none() {
                 ws.sample_pose(rig, clip_data, sampled);
-                ws.update_matrices(rig);
-            } else {
-                ws.evaluate(rig, clip_data, sampled);
+            }
+            ws.update_matrices(rig);
+            if !options.no_positions {
+                ws.skin(rig);
             }
             FrameDoc {
                 t,
+                spring_steps,
                 nodes: shown_nodes
                     .iter()
                     .map(|&n| NodeWorld {

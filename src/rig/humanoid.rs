@@ -28,9 +28,11 @@ pub struct Vrm {
     pub expressions: Vec<Expression>,
     /// The gaze set-up, when the file has one (three-vrm has no lookAt otherwise).
     pub look_at: Option<LookAt>,
-    /// Whether the file has spring bones (VRM 0.x `secondaryAnimation`, 1.0
-    /// `VRMC_springBone`), which rigscope never simulates.
-    pub spring_bones: bool,
+    /// The spring bones (VRM 0.x `secondaryAnimation`, 1.0 `VRMC_springBone`) as three-vrm
+    /// builds them; empty when the file has none.
+    pub springs: crate::vrm::SpringBones,
+    /// Title, version, authors and licence, as the file states them.
+    pub meta: crate::vrm::Meta,
 }
 
 /// What a VRM animation (`.vrma`, `VRMC_vrm_animation`) says its nodes are.

@@ -34,6 +34,9 @@ pub struct LookAt {
     pub vertical_down: RangeMap,
     pub vertical_up: RangeMap,
     pub face_back: bool,
+    /// Where the eyes look from, in the head bone's space (`offsetFromHeadBone`; VRM 0.x
+    /// `firstPersonBoneOffset` with z negated, as three-vrm reads it).
+    pub offset: [f32; 3],
 }
 
 /// How much an active expression suppresses the blink, lookAt or mouth expressions.

@@ -227,6 +227,8 @@ pub struct GltfBuilder {
     time_accessors: Vec<(Vec<u32>, usize)>,
     /// Root-level extensions by name (each also listed in `extensionsUsed`).
     extensions: Map<String, Value>,
+    /// Extensions used inside objects, listed in `extensionsUsed` after the root-level ones.
+    declared: Vec<String>,
 }
 
 impl GltfBuilder {
@@ -337,6 +339,11 @@ impl GltfBuilder {
         self.extensions.insert(name.into(), value);
     }
 
+    /// Lists `name`, an extension some object inside carries, in `extensionsUsed`.
+    pub fn declare(&mut self, name: &str) {
+        self.declared.push(name.into());
+    }
+
     /// Adds a mesh made of already-built primitive objects.
     pub fn mesh(&mut self, name: &str, primitives: Vec<Value>) -> usize {
         self.meshes.push(json!({ "name": name, "primitives": primitives }));
@@ -445,7 +452,7 @@ impl GltfBuilder {
             root.insert("buffers".into(), json!([Value::Object(buffer)]));
         }
         if !self.extensions.is_empty() {
-            let used: Vec<&String> = self.extensions.keys().collect();
+            let used: Vec<&String> = self.extensions.keys().chain(&self.declared).collect();
             root.insert("extensionsUsed".into(), json!(used));
             root.insert("extensions".into(), Value::Object(self.extensions.clone()));
         }

@@ -93,27 +93,32 @@ const RIGHT_EYE: usize = 19;
 /// `walker-vrm1.vrm`: a VRM 1.0 avatar with three expressions (two presets, one custom) and a
 /// bone lookAt.
 pub fn walker_vrm1() -> Vec<u8> {
+    walker_vrm1_builder().to_glb()
+}
+
+/// Range maps the test's gaze sweeps past (clamping), inner and outer different.
+fn walker_look_at() -> Value {
+    json!({
+        "type": "bone",
+        "offsetFromHeadBone": [0.0, 0.06, 0.0],
+        "rangeMapHorizontalInner": { "inputMaxValue": 30.0, "outputScale": 12.0 },
+        "rangeMapHorizontalOuter": { "inputMaxValue": 25.0, "outputScale": 18.0 },
+        "rangeMapVerticalDown": { "inputMaxValue": 10.0, "outputScale": 8.0 },
+        "rangeMapVerticalUp": { "inputMaxValue": 15.0, "outputScale": 11.0 }
+    })
+}
+
+fn walker_expressions() -> Value {
     let bind = |index: usize, weight: f64| json!({ "node": BODY, "index": index, "weight": weight });
-    vrm1(
-        // Range maps the test's gaze sweeps past (clamping), inner and outer different.
-        json!({
-            "type": "bone",
-            "offsetFromHeadBone": [0.0, 0.06, 0.0],
-            "rangeMapHorizontalInner": { "inputMaxValue": 30.0, "outputScale": 12.0 },
-            "rangeMapHorizontalOuter": { "inputMaxValue": 25.0, "outputScale": 18.0 },
-            "rangeMapVerticalDown": { "inputMaxValue": 10.0, "outputScale": 8.0 },
-            "rangeMapVerticalUp": { "inputMaxValue": 15.0, "outputScale": 11.0 }
-        }),
-        json!({
-            "preset": {
-                "happy": { "morphTargetBinds": [bind(0, 1.0)] },
-                "blink": { "morphTargetBinds": [bind(1, 1.0)] }
-            },
-            "custom": {
-                "nod": { "isBinary": true, "morphTargetBinds": [bind(0, 0.5), bind(1, 0.25)] }
-            }
-        }),
-    )
+    json!({
+        "preset": {
+            "happy": { "morphTargetBinds": [bind(0, 1.0)] },
+            "blink": { "morphTargetBinds": [bind(1, 1.0)] }
+        },
+        "custom": {
+            "nod": { "isBinary": true, "morphTargetBinds": [bind(0, 0.5), bind(1, 0.25)] }
+        }
+    })
 }
 
 /// `walker-vrm1-gaze-expressions.vrm`: the same avatar whose lookAt drives the
@@ -148,6 +153,11 @@ pub fn walker_vrm1_gaze_expressions() -> Vec<u8> {
 
 /// The walker as a VRM 1.0 avatar with this `lookAt` and these `expressions`.
 fn vrm1(look_at: Value, expressions: Value) -> Vec<u8> {
+    vrm1_builder(look_at, expressions).to_glb()
+}
+
+/// `vrm1`'s avatar, ready for more nodes and extensions.
+fn vrm1_builder(look_at: Value, expressions: Value) -> GltfBuilder {
     let mut b = avatar();
     let bones: serde_json::Map<String, Value> =
         mapping().map(|(name, node)| (name.to_string(), json!({ "node": node }))).collect();
@@ -170,7 +180,12 @@ fn vrm1(look_at: Value, expressions: Value) -> Vec<u8> {
             "expressions": expressions
         }),
     );
-    b.to_glb()
+    b
+}
+
+/// `walker-vrm1.vrm`'s avatar, ready for more nodes and extensions.
+pub(super) fn walker_vrm1_builder() -> GltfBuilder {
+    vrm1_builder(walker_look_at(), walker_expressions())
 }
 
 /// A VRM 0.x degree map with the linear curve (the only one three-vrm plays).
@@ -181,13 +196,19 @@ fn degree_map(x_range: f64, y_range: f64) -> Value {
 /// `walker-vrm0.vrm`: the same avatar as a VRM 0.x file (bone array, blend shape groups with
 /// 0..100 weights that bind a mesh).
 pub fn walker_vrm0() -> Vec<u8> {
+    let (b, _) = walker_vrm0_builder(|_| {});
+    b.to_glb()
+}
+
+/// `walker-vrm0.vrm`'s avatar with the nodes `more` adds, and its `VRM` extension (for more
+/// fields) left out of the builder until the caller sets it.
+pub(super) fn walker_vrm0_builder(more: impl FnOnce(&mut GltfBuilder)) -> (GltfBuilder, Value) {
     let mut b = avatar();
+    more(&mut b);
     let bones: Vec<Value> = mapping().map(|(name, node)| json!({ "bone": name, "node": node })).collect();
     let bind = |index: usize, weight: f64| json!({ "mesh": 0, "index": index, "weight": weight });
     let group = |name: &str, preset: &str, binary: bool, binds: Vec<Value>| json!({ "name": name, "presetName": preset, "isBinary": binary, "binds": binds, "materialValues": [] });
-    b.extension(
-        "VRM",
-        json!({
+    let extension = json!({
             "specVersion": "0.0",
             "exporterVersion": "rigscope samplegen",
             "meta": {
@@ -215,7 +236,7 @@ pub fn walker_vrm0() -> Vec<u8> {
                     group("Nod", "unknown", true, vec![bind(0, 50.0), bind(1, 25.0)])
                 ]
             }
-        }),
-    );
-    b.to_glb()
+    });
+    b.extension("VRM", extension.clone());
+    (b, extension)
 }

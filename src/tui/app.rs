@@ -46,6 +46,8 @@ pub struct Launch {
     pub file: Option<std::path::PathBuf>,
     /// `--engine`: whose weights the viewport draws at start.
     pub engine: Engine,
+    /// `--springs --dt`: the VRM spring bones stepped in steps of this many seconds.
+    pub spring_dt: Option<f64>,
 }
 
 impl Default for Launch {
@@ -64,6 +66,7 @@ impl Default for Launch {
             anims: None,
             file: None,
             engine: Engine::Stored,
+            spring_dt: None,
         }
     }
 }
@@ -130,6 +133,9 @@ pub struct App {
     /// The pose skinned with `engine`'s influences (None for `Stored`); the viewport draws
     /// it over a ghost of the stored-weights result.
     pub engine_ws: Option<Workspace>,
+    /// `--springs`: the spring bones, stepped by a fixed dt from the clip's start to the
+    /// playback time (time going back, a seek back or a loop, starts them again).
+    pub springs: Option<crate::vrm::Stepper>,
     /// Index into `vertex_problems` of the weights panel's cursor.
     pub problem: usize,
     /// Every diagnostic of the rig (`rigscope check`'s rules), computed once at start.
@@ -262,6 +268,7 @@ impl App {
             vertex: None,
             engine: Engine::Stored,
             engine_ws: None,
+            springs: launch.spring_dt.map(crate::vrm::Stepper::new),
             problem: 0,
             diag,
             vertex_problems: Vec::new(),
@@ -642,9 +649,34 @@ impl App {
         let mut timings = Timings::default();
         if self.pose_dirty {
             let clip = self.clip.and_then(|c| self.rig.clips.get(c));
-            evaluate_timed(&mut self.ws, &self.rig, clip, self.playback.time, &mut timings);
-            if let Some(ws) = &mut self.engine_ws {
-                evaluate_timed(ws, &self.rig, clip, self.playback.time, &mut timings);
+            let (rig, t) = (&self.rig, self.playback.time);
+            match self.springs.as_mut() {
+                Some(stepper) => {
+                    let sample = |ws: &mut Workspace| {
+                        stepper.advance_to(rig, clip, f64::from(t), ws);
+                    };
+                    evaluate_timed(&mut self.ws, rig, sample, &mut timings);
+                    if let Some(ws) = &mut self.engine_ws {
+                        let pose = &self.ws.pose;
+                        evaluate_timed(ws, rig, |w: &mut Workspace| w.pose.clone_from(pose), &mut timings);
+                    }
+                }
+                None => {
+                    evaluate_timed(
+                        &mut self.ws,
+                        rig,
+                        |ws: &mut Workspace| ws.sample_pose(rig, clip, t),
+                        &mut timings,
+                    );
+                    if let Some(ws) = &mut self.engine_ws {
+                        evaluate_timed(
+                            ws,
+                            rig,
+                            |w: &mut Workspace| w.sample_pose(rig, clip, t),
+                            &mut timings,
+                        );
+                    }
+                }
             }
             if let Some(compare) = &mut self.compare {
                 compare.evaluate(&self.rig, self.clip, self.playback.time);
@@ -891,17 +923,12 @@ impl App {
     }
 }
 
-/// `Workspace::evaluate`'s three stages, each timed for the status bar.
-fn evaluate_timed(
-    ws: &mut Workspace,
-    rig: &Rig,
-    clip: Option<&crate::rig::Clip>,
-    t: f32,
-    timings: &mut Timings,
-) {
+/// `Workspace::evaluate`'s three stages, each timed for the status bar; `sample` fills the
+/// pose (the clip sampled, with the spring bones stepped under `--springs`).
+fn evaluate_timed(ws: &mut Workspace, rig: &Rig, sample: impl FnOnce(&mut Workspace), timings: &mut Timings) {
     let ms = |since: Instant| since.elapsed().as_secs_f32() * 1000.0;
     let started = Instant::now();
-    ws.sample_pose(rig, clip, t);
+    sample(ws);
     timings.sample_ms += ms(started);
     let started = Instant::now();
     ws.update_matrices(rig);

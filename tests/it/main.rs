@@ -46,6 +46,7 @@ mod samples;
 mod simd;
 mod slow_link;
 mod special_files;
+mod springs;
 mod temp;
 mod tmux;
 mod tui;

@@ -114,7 +114,11 @@ fn join_glb(json: &str, bin: &[u8]) -> Vec<u8> {
 
 /// Runs `check --json` on a copy of fixture `file` whose JSON text `edit` changed; returns
 /// the exit code and the (code, pointer) of every VRM finding, sorted.
-fn check_broken(file: &str, tag: &str, edit: impl Fn(&str) -> String) -> (i32, Vec<(String, String)>) {
+pub(crate) fn check_broken(
+    file: &str,
+    tag: &str,
+    edit: impl Fn(&str) -> String,
+) -> (i32, Vec<(String, String)>) {
     let bytes = std::fs::read(fixture(file)).expect("fixture");
     let (json, bin) = split_glb(&bytes);
     let broken = edit(&json);
@@ -627,11 +631,8 @@ fn fit_reports_humanoid_bones_the_avatar_lacks() {
 }
 
 /// The avatar with the walk attached as `--anim` attaches it, and an App paused on that clip.
-fn viewer_on_the_walk(file: &str, spring_bones: bool) -> rigscope::tui::App {
+fn viewer_on_the_walk(file: &str) -> rigscope::tui::App {
     let mut avatar = rigscope::import::load(std::path::Path::new(&fixture(file))).expect("avatar");
-    if let Some(vrm) = avatar.vrm.as_mut() {
-        vrm.spring_bones = spring_bones;
-    }
     let anim = rigscope::import::load(std::path::Path::new(&fixture("walker-walk.vrma"))).expect("vrma");
     rigscope::attach::attach(&mut avatar, &anim, "walker-walk.vrma", &Default::default()).expect("binds");
     let clip = avatar.clips.len() - 1;
@@ -656,7 +657,7 @@ fn weights_at_key(k: u32) -> (f64, f64) {
 /// order: rigscope reads VRM 1.0's expression objects sorted by name.
 #[test]
 fn the_details_panel_lists_the_expressions_as_the_clip_plays() {
-    let mut a = viewer_on_the_walk("walker-vrm1.vrm", false);
+    let mut a = viewer_on_the_walk("walker-vrm1.vrm");
     a.playback.time = 6.0 / 24.0;
     let s = super::tui::screen(&mut a, 200, 50);
     let (happy, nod) = weights_at_key(6);
@@ -673,7 +674,8 @@ fn the_details_panel_lists_the_expressions_as_the_clip_plays() {
     let line = format!("express. blink 0.000, happy {happy:.3}, nod {nod:.3}");
     assert!(s.contains(&line), "{line}\n{s}");
     // VRM 0.x: the groups under three-vrm's names (Joy is happy), the custom one as named.
-    let mut a = viewer_on_the_walk("walker-vrm0.vrm", true);
+    // The spring avatar: the walker VRM 0.x file with hair and tail chains.
+    let mut a = viewer_on_the_walk("walker-springs-vrm0.vrm");
     a.playback.time = 6.0 / 24.0;
     let s = super::tui::screen(&mut a, 200, 50);
     let (happy, _) = weights_at_key(6);

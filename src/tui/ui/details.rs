@@ -166,8 +166,8 @@ fn vrm_lines(app: &App, theme: &Theme, label: &dyn Fn(&str) -> Span<'static>) ->
             .collect();
         lines.push(Line::from(vec![label("express."), Span::raw(list.join(", "))]));
     }
-    if app.rig.vrm.as_ref().is_some_and(|v| v.spring_bones) {
-        lines.push(Line::styled("spring bones are not simulated", theme.warning));
+    if app.rig.vrm.as_ref().is_some_and(|v| !v.springs.is_empty()) && app.springs.is_none() {
+        lines.push(Line::styled("spring bones are not simulated (start with --springs)", theme.warning));
     }
     lines
 }

@@ -51,6 +51,15 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         (Span::styled(format!(" {perf} "), theme.dim), 0),
         (Span::styled(format!(" focus: {} ", app.focus_name()), theme.focus), 0),
     ];
+    if let Some(stepper) = &app.springs {
+        // The springs are a simulation: say how far it has run, and that seeks restart it.
+        let text = format!(
+            " springs: {} steps of {:.4} s from 0, restart on seek/loop ",
+            stepper.steps(),
+            stepper.dt()
+        );
+        fields.push((Span::styled(text, theme.dim), 2));
+    }
     if let Some(m) = &app.message {
         fields.push((Span::styled(format!(" {m}"), theme.warning), 5));
     }
