@@ -71,6 +71,8 @@ pub struct View {
     pub bones: bool,
     pub names: bool,
     pub ghost: bool,
+    /// A library clip's own skeleton beside the character (`L`).
+    pub source_ghost: bool,
     pub heatmap: bool,
     /// Every problem vertex marked in the viewport, by severity.
     pub marks: bool,
@@ -235,6 +237,7 @@ impl App {
                 bones: true,
                 names: false,
                 ghost: false,
+                source_ghost: false,
                 heatmap: false,
                 marks: true,
             },
@@ -474,6 +477,7 @@ impl App {
                 }
             }
             Action::ToggleGhost => self.view.ghost = !self.view.ghost,
+            Action::ToggleSourceGhost => self.view.source_ghost = !self.view.source_ghost,
             Action::ToggleHeatmap => {
                 // Weights read best as colours: the heatmap draws in half blocks, and turning
                 // it off goes back to the mode the user had.
