@@ -32,8 +32,8 @@
 //! - `rig`: immutable runtime data: nodes, skins, meshes, clips.
 //! - `anim`: per-frame jobs: sample, pose, morph, skin; `Playback`; `Workspace`.
 //! - `attach`: clips from other files (`--anim`): bound by name as three.js binds them (or by
-//!   rules and a name map), retargeted relative to rest, appended to `Rig::clips` once at
-//!   load; `fit` explains how they fit. Reads the extra files through `import` (`load`).
+//!   rules and a name map), or retargeted from each rig's reference pose and body frame,
+//!   appended to `Rig::clips` once at load; `fit` measures how they fit. Reads the extra files through `import` (`load`).
 //! - `render`: software rasteriser to braille, half-block and ASCII cells.
 //! - `lanes` (private): the lane types the rasteriser's and skinning's SIMD kernels are
 //!   written against, and the run-time choice of instruction set (`RIGSCOPE_SIMD`).

@@ -53,6 +53,13 @@ pub fn attach(
     };
     let report = fit::library_fit(character, label, source, &binding, options);
     let source_names = names::threejs_names(source);
+    let shared = std::sync::Arc::new(source.clone());
+    let (turn, scale) = retarget.as_ref().map_or((glam::Quat::IDENTITY, 1.0), |r| (r.turn, r.ratio));
+    let beside = {
+        let body = body::Body::new(character, body::ReferencePose::Bind);
+        let left = body.frame.map_or(glam::Vec3::X, |f| f * glam::Vec3::X);
+        left * body.hips_height.filter(|h| *h > 0.0).unwrap_or(1.0)
+    };
     for (i, clip) in bind::threejs_clips(source).iter().enumerate() {
         let name = clip.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{i}"));
         let (channels, sources) = match &retarget {
@@ -87,6 +94,7 @@ pub fn attach(
             tracks,
             unbound,
             fit,
+            source: Some(crate::rig::SourceRig { rig: shared.clone(), clip: i, turn, scale, beside }),
         });
         character.clips.push(Clip {
             vrm: None,
@@ -126,6 +134,7 @@ fn attach_vrma(character: &mut Rig, source: &Rig, label: &str) {
             tracks: channels.iter().map(|c| c.how.clone()).collect(),
             bound: channels,
             unbound: Vec::new(),
+            source: None,
             fit: std::iter::once(bound.counts.describe()).chain(bound.notes).collect(),
         });
         character.clips.push(Clip { name: Some(format!("{name} ({label})")), ..bound.clip });

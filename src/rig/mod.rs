@@ -94,6 +94,21 @@ pub struct AttachedClip {
     /// `rigscope fit`'s sentences for this clip and its file (unbound tracks, root motion,
     /// rest and scale differences), for the viewer's fit lines.
     pub fit: Vec<String>,
+    /// The clip's own rig, for the viewer's ghost of it (`None` for a `.vrma`).
+    pub source: Option<SourceRig>,
+}
+
+/// A library rig and one of its clips, with where the viewer draws it beside the character.
+#[derive(Debug, Clone)]
+pub struct SourceRig {
+    pub rig: std::sync::Arc<Rig>,
+    pub clip: usize,
+    /// Its world turned into the character's body (retargeting's `A`; identity played raw).
+    pub turn: glam::Quat,
+    /// Its world scaled to the character's (`H_T / H_S`; 1 played raw).
+    pub scale: f32,
+    /// Where its world origin is drawn: beside the character, to its left.
+    pub beside: glam::Vec3,
 }
 
 /// How one channel of an attached clip found its node.

@@ -93,6 +93,7 @@ pub enum Action {
     CycleDrawMode,
     ToggleBones,
     ToggleGhost,
+    ToggleSourceGhost,
     ToggleHeatmap,
     ToggleNames,
 

@@ -79,6 +79,8 @@ pub struct View {
     pub bones: bool,
     pub names: bool,
     pub ghost: bool,
+    /// A library clip's own skeleton beside the character (`L`).
+    pub source_ghost: bool,
     pub heatmap: bool,
     /// Every problem vertex marked in the viewport, by severity.
     pub marks: bool,
@@ -259,6 +261,7 @@ impl App {
                 bones: true,
                 names: false,
                 ghost: false,
+                source_ghost: false,
                 heatmap: false,
                 marks: true,
             },
@@ -519,6 +522,7 @@ impl App {
                 }
             }
             Action::ToggleGhost => self.view.ghost = !self.view.ghost,
+            Action::ToggleSourceGhost => self.view.source_ghost = !self.view.source_ghost,
             Action::ToggleHeatmap => {
                 // Weights read best as colours: the heatmap draws in half blocks, and turning
                 // it off goes back to the mode the user had.

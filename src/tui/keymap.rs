@@ -175,6 +175,13 @@ pub static BINDINGS: &[Binding] = &[
     b(&[Char('b')], "b", Action::ToggleBones, Global, "skeleton overlay"),
     b(&[Char('n')], "n", Action::ToggleNames, Global, "bone names in the viewport (shows the skeleton too)"),
     b(&[Char('g')], "g", Action::ToggleGhost, Global, "bind-pose ghost"),
+    b(
+        &[Char('L')],
+        "L",
+        Action::ToggleSourceGhost,
+        Global,
+        "a library clip's own skeleton beside the character",
+    ),
     b(&[Char('H')], "H", Action::ToggleHeatmap, Global, "heatmap of the selected bone's weights"),
     // Weights.
     b(&[Char('v')], "v", Action::NextVertex, Global, "next vertex influenced by the selected bone"),

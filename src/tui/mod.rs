@@ -17,6 +17,7 @@ mod navigate;
 pub mod problems;
 pub mod prompt;
 pub mod rules;
+pub mod source_ghost;
 mod terminal;
 pub mod tree;
 pub mod ui;

@@ -163,6 +163,16 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
         let color = crate::tui::compare::GHOST_COLOR;
         crate::render::draw_ghosts(&mut cache.raster, &app.camera, &compare.rig, &compare.ws, color);
     }
+    let source =
+        app.clip.and_then(|c| app.rig.attached.iter().find(|a| a.clip == c)).and_then(|a| a.source.as_ref());
+    if app.view.source_ghost
+        && let Some(source) = source
+    {
+        let (segments, joints) = crate::tui::source_ghost::skeleton(source, app.playback.time);
+        let color = crate::tui::source_ghost::SOURCE_COLOR;
+        let style = crate::render::BoneStyle { bone: color, selected: color, joint: color, joint_radius: 0 };
+        crate::render::draw_bones(&mut cache.raster, &app.camera, &segments, &joints, None, &style);
+    }
     crate::render::pack(&cache.raster, crate::render::glyphs_for(app.view.mode, app.color), &mut cache.grid);
     if app.color == ColorDepth::None {
         crate::render::strip_color(&mut cache.grid);
