@@ -249,19 +249,20 @@ pub fn spring_step(rig: &Rig, args: &args::SpringArgs, times: &[f64]) -> Result<
             "rigscope: note: {}: no spring bones three-vrm would load; --springs changes nothing",
             rig.source
         );
+        return Ok(None);
     }
     for &t in times {
         let steps = crate::vrm::step_count(t, dt);
         if steps > MAX_SPRING_STEPS {
             return Err(Failure::input(format!(
-                "{}: --time {t} is {steps} spring steps of {dt} s; at most {MAX_SPRING_STEPS} are simulated (use a larger --dt or an earlier time)",
+                "{}: --time {t} is {steps} spring steps of {dt:.6} s; at most {MAX_SPRING_STEPS} are simulated (use a larger --dt or an earlier time)",
                 rig.source
             )));
         }
         let reached = steps as f64 * dt;
         if (reached - t).abs() > 1e-9 * t.abs().max(1.0) {
             eprintln!(
-                "rigscope: note: --time {t}: {steps} steps of {dt} s reach {reached} s, which is shown"
+                "rigscope: note: --time {t}: {steps} steps of {dt:.6} s reach {reached:.6} s, which is shown"
             );
         }
     }
