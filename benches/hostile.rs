@@ -44,6 +44,7 @@ fn with_anims(character: &Path, set: &AnimSet) -> Rig {
 }
 
 fn options(map: Option<NameMap>, retarget: bool) -> BindOptions {
+    let retarget = retarget.then_some(rigscope::attach::body::ReferencePose::Rest);
     BindOptions { mode: BindMode::Exact, map, retarget }
 }
 
