@@ -139,7 +139,7 @@ pub struct BindArgs {
     /// pose, seen from the body (so rigs facing other ways agree), and the hips' travel scaled
     /// by the hips heights. `--retarget` alone measures from the bind pose (the inverse bind
     /// matrices); `--retarget=rest` from the nodes' rest.
-    #[arg(long, value_enum, value_name = "POSE", num_args = 0..=1, default_missing_value = "bind")]
+    #[arg(long, value_enum, value_name = "POSE", num_args = 0..=1, require_equals = true, default_missing_value = "bind")]
     pub retarget: Option<RetargetArg>,
 }
 

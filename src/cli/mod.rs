@@ -299,6 +299,15 @@ pub fn anim_set(args: &args::AnimArgs) -> Result<crate::attach::AnimSet, Failure
             args::RetargetArg::Rest => crate::attach::body::ReferencePose::Rest,
         }),
     };
+    // `--retarget` takes its pose only after `=`, so that `--retarget LIB` reads LIB as a
+    // file; a missing file named like a pose is that flag written with a space.
+    if let Some(pose) = args.anims.iter().find(|p| !p.exists() && matches!(p.to_str(), Some("bind" | "rest")))
+    {
+        let pose = pose.display();
+        return Err(Failure::input(format!(
+            "{pose}: no such file; to retarget from the {pose} pose write --retarget={pose}"
+        )));
+    }
     Ok(crate::attach::AnimSet { files: args.anims.clone(), options })
 }
 
