@@ -190,6 +190,25 @@ fn pose_defaults_to_eleven_times_over_the_first_clip() {
     }
 }
 
+/// Runs rigscope with `args`, reads its first 64 bytes of output and closes the pipe: its exit
+/// status and what it wrote to stderr.
+pub fn close_after_first_bytes(args: &[String]) -> (std::process::ExitStatus, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut first = [0u8; 64];
+    child.stdout.as_mut().expect("stdout").read_exact(&mut first).expect("some output");
+    drop(child.stdout.take());
+    let status = child.wait().expect("wait");
+    let mut err = String::new();
+    child.stderr.take().expect("stderr").read_to_string(&mut err).expect("stderr");
+    (status, err)
+}
+
 #[test]
 fn a_closed_pipe_ends_quietly() {
     for json in [false, true] {
@@ -197,18 +216,7 @@ fn a_closed_pipe_ends_quietly() {
         if json {
             args.push("--json".into());
         }
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rigscope"))
-            .args(&args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn");
-        let mut first = [0u8; 64];
-        child.stdout.as_mut().expect("stdout").read_exact(&mut first).expect("some output");
-        drop(child.stdout.take());
-        let status = child.wait().expect("wait");
-        let mut err = String::new();
-        child.stderr.take().expect("stderr").read_to_string(&mut err).expect("stderr");
+        let (status, err) = close_after_first_bytes(&args);
         assert_eq!(status.code(), Some(0), "json={json}: {err}");
         assert!(err.is_empty(), "json={json}: {err}");
     }
