@@ -1,5 +1,6 @@
 //! The clip picker's overlay: the filter being typed, then one row per matching clip
-//! (name, duration, the `--anim` file it came from), the cursor's row highlighted.
+//! (name, duration, the `--anim` file it came from), the cursor's row marked (▸) as well as
+//! highlighted, so that it shows without colour.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -44,6 +45,6 @@ pub fn draw(frame: &mut Frame, app: &App, picker: &ClipPicker, theme: &Theme, ar
         })
         .collect();
     let mut state = ListState::default().with_selected(Some(picker.cursor.min(entries.len() - 1)));
-    let list = List::new(items).block(block).highlight_style(theme.selected);
+    let list = List::new(items).block(block).highlight_style(theme.selected).highlight_symbol("▸ ");
     frame.render_stateful_widget(list, popup, &mut state);
 }
