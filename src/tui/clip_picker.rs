@@ -65,11 +65,16 @@ mod tests {
 
     fn rig() -> Rig {
         let clip = |name: &str, duration| Clip { name: Some(name.into()), duration, ..Clip::default() };
-        let mut rig = Rig::default();
-        rig.clips = vec![clip("Walk", 1.0), clip("Idle", 2.0), clip("run (lib.glb)", 0.5)];
-        rig.attached =
-            vec![AttachedClip { clip: 2, file: "lib.glb".into(), name: "run".into(), ..Default::default() }];
-        rig
+        Rig {
+            clips: vec![clip("Walk", 1.0), clip("Idle", 2.0), clip("run (lib.glb)", 0.5)],
+            attached: vec![AttachedClip {
+                clip: 2,
+                file: "lib.glb".into(),
+                name: "run".into(),
+                ..Default::default()
+            }],
+            ..Rig::default()
+        }
     }
 
     #[test]
