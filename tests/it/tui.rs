@@ -652,3 +652,18 @@ fn clip_picker_matches_the_library_file_and_esc_keeps_the_clip() {
     press(&mut a, "c");
     assert_eq!(a.clip, before.map(|c| c + 1));
 }
+
+#[test]
+fn clip_picker_stays_open_across_a_reload_and_lists_the_new_file_s_clips() {
+    let mut a = many_clips();
+    press(&mut a, "Kidle");
+    a.adopt(app("walker.glb", paused()));
+    let picker = a.picker.clone().expect("the picker is still open");
+    assert_eq!(picker.filter, "idle");
+    // walker alone: its own idle is the one match left, without a library file.
+    let entries = picker.entries(&a.rig);
+    assert_eq!(entries.len(), 1);
+    assert_eq!((entries[0].name.as_str(), entries[0].file.as_deref()), ("idle", None));
+    press(&mut a, "\n");
+    assert_eq!(a.clip.map(|c| a.rig.clip_label(c)).as_deref(), Some("idle"));
+}
