@@ -142,6 +142,13 @@ pub enum Action {
     ToggleCurves,
     /// Rotation curves as Euler angles (XYZ intrinsic) or as quaternion components.
     ToggleEuler,
+
+    // The clip picker: an overlay listing every clip, narrowed by what is typed.
+    ToggleClipPicker,
+    PickerChar(char),
+    PickerBackspace,
+    PickerMove(isize),
+    PickerAccept,
 }
 
 /// What a prompt asks for.

@@ -12,6 +12,7 @@ use std::time::Instant;
 use glam::Vec3;
 
 use super::action::{Action, Focus, PromptKind};
+use super::clip_picker::ClipPicker;
 use super::frames::FrameGrid;
 use super::problems::{ProblemVertex, problem_vertices};
 use super::prompt::Prompt;
@@ -204,6 +205,8 @@ pub struct App {
     pub anims: Option<crate::attach::AnimSet>,
     /// The last clip is the viewer's `all` entry (every clip at once), not one of the file's.
     pub all_entry: bool,
+    /// The clip picker's overlay, while it is open (`K`).
+    pub picker: Option<ClipPicker>,
 }
 
 impl App {
@@ -306,6 +309,7 @@ impl App {
             file: launch.file.clone(),
             anims: launch.anims.clone(),
             all_entry,
+            picker: None,
             rig,
         };
         app.vertex_problems = problem_vertices(&app.diag, &app.ws);
@@ -618,6 +622,45 @@ impl App {
                     self.refresh_selection();
                 }
             }
+            Action::ToggleClipPicker => {
+                self.picker = match self.picker {
+                    Some(_) => None,
+                    None if self.rig.clips.is_empty() => {
+                        self.message = Some("this file has no clips".into());
+                        None
+                    }
+                    None => Some(ClipPicker::default()),
+                };
+            }
+            Action::PickerChar(c) => {
+                if let Some(p) = &mut self.picker {
+                    p.filter.push(c);
+                    p.cursor = 0;
+                }
+            }
+            Action::PickerBackspace => {
+                if let Some(p) = &mut self.picker {
+                    p.filter.pop();
+                    p.cursor = 0;
+                }
+            }
+            Action::PickerMove(delta) => {
+                if let Some(p) = &mut self.picker {
+                    let n = p.entries(&self.rig).len();
+                    p.move_cursor(delta, n);
+                }
+            }
+            Action::PickerAccept => {
+                if let Some(p) = &self.picker {
+                    match p.chosen(&self.rig) {
+                        Some(clip) => {
+                            self.picker = None;
+                            self.switch_clip(Some(clip));
+                        }
+                        None => self.message = Some(format!("no clip matches '{}'", p.filter)),
+                    }
+                }
+            }
             Action::ToggleEuler => {
                 self.euler = !self.euler;
                 if self.curves.is_none() {
@@ -716,7 +759,13 @@ impl App {
         // The clips, then the rest pose (no clip) as one more entry.
         let cur = self.clip.unwrap_or(n) as isize;
         let next = (cur + dir).rem_euclid(n as isize + 1) as usize;
-        self.clip = (next < n).then_some(next);
+        self.switch_clip((next < n).then_some(next));
+    }
+
+    /// Plays `clip` (None: the rest pose) from its start, keeping the speed, loop mode and
+    /// whether playback was paused.
+    fn switch_clip(&mut self, clip: Option<usize>) {
+        self.clip = clip;
         let was_paused = self.playback.paused;
         let (speed, mode) = (self.playback.speed, self.playback.mode);
         let duration = self.clip.map_or(0.0, |c| self.rig.clips[c].duration);

@@ -106,6 +106,13 @@ pub static BINDINGS: &[Binding] = &[
     ),
     b(&[Char('c')], "c", Action::NextClip, Global, "next clip").hinted("clip"),
     b(&[Char('C')], "C", Action::PrevClip, Global, "previous clip"),
+    b(
+        &[Char('K')],
+        "K",
+        Action::ToggleClipPicker,
+        Global,
+        "clip picker: every clip; type to filter, Enter plays",
+    ),
     b(&[Code(KeyCode::Tab)], "Tab", Action::NextSkin, Global, "next skin"),
     // Bone tree.
     b(&[Code(KeyCode::Up), Char('k')], "Up k", Action::SelectUp, In(Focus::Bones), "select the bone above"),
@@ -339,7 +346,8 @@ pub fn action_for(ev: &KeyEvent, focus: Focus, filtering: bool, help: bool) -> O
     focused.or_else(global).map(|b| b.action)
 }
 
-/// What a key means for `app`: a prompt being typed takes every key, else `action_for`.
+/// What a key means for `app`: a prompt being typed, or the clip picker, takes every key,
+/// else `action_for`.
 pub fn action_for_app(ev: &KeyEvent, app: &super::App) -> Option<Action> {
     if app.prompt.is_some() {
         return match ev.code {
@@ -348,6 +356,20 @@ pub fn action_for_app(ev: &KeyEvent, app: &super::App) -> Option<Action> {
             KeyCode::Backspace => Some(Action::PromptBackspace),
             KeyCode::Char('c') if ev.modifiers.contains(KeyModifiers::CONTROL) => Some(Action::Quit),
             KeyCode::Char(c) => Some(Action::PromptChar(c)),
+            _ => None,
+        };
+    }
+    if app.picker.is_some() {
+        return match ev.code {
+            KeyCode::Esc => Some(Action::ToggleClipPicker),
+            KeyCode::Enter => Some(Action::PickerAccept),
+            KeyCode::Backspace => Some(Action::PickerBackspace),
+            KeyCode::Up => Some(Action::PickerMove(-1)),
+            KeyCode::Down => Some(Action::PickerMove(1)),
+            KeyCode::PageUp => Some(Action::PickerMove(-10)),
+            KeyCode::PageDown => Some(Action::PickerMove(10)),
+            KeyCode::Char('c') if ev.modifiers.contains(KeyModifiers::CONTROL) => Some(Action::Quit),
+            KeyCode::Char(c) => Some(Action::PickerChar(c)),
             _ => None,
         };
     }

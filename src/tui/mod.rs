@@ -4,6 +4,7 @@
 
 pub mod action;
 pub mod app;
+pub mod clip_picker;
 pub mod compare;
 mod copy;
 pub mod delivered;

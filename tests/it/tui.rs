@@ -602,3 +602,68 @@ fn a_reload_summary_takes_the_hints_line() {
     let s = screen(&mut a, 120, 40);
     assert!(last(&s).contains("reload failed, showing the last good load: walker.glb: truncated"), "{s}");
 }
+
+/// walker with three `--anim` libraries: its own walk and idle, each library's, and `all`.
+fn many_clips() -> App {
+    let fixture = |name: &str| format!("{}/tests/fixtures/clips/{name}", env!("CARGO_MANIFEST_DIR"));
+    let mut rig = rigscope::load(std::path::Path::new(&sample("walker.glb"))).expect("sample loads");
+    let files = ["anims.glb", "travel.glb", "quantized.glb"].map(|f| fixture(f).into()).to_vec();
+    let set = rigscope::attach::AnimSet { files, ..Default::default() };
+    rigscope::attach::load_with_anims(&mut rig, &set).expect("the libraries bind");
+    App::new(rig, &paused())
+}
+
+#[test]
+fn clip_picker_filters_by_name_and_file_and_plays_the_chosen_clip() {
+    let mut a = many_clips();
+    press(&mut a, "K");
+    let s = screen(&mut a, 120, 40);
+    // Every clip has a row: walker's two, two per library, and `all`.
+    assert!(s.contains("Clips (9 of 9)"), "{s}");
+    // Upper case finds lower-case names: the idles, walker's first, then the libraries' in
+    // the order they were given.
+    press(&mut a, "IDLE");
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("Clips (4 of 9)"), "{s}");
+    insta::assert_snapshot!(s);
+    let down = KeyEvent::new(KeyCode::Down, KeyModifiers::NONE);
+    a.update(keymap::action_for_app(&down, &a).expect("Down moves the cursor"));
+    press(&mut a, "\n");
+    assert!(a.picker.is_none());
+    let clip = a.clip.expect("a clip plays");
+    assert_eq!(a.rig.clip_label(clip), "idle (anims.glb)");
+    // As `c` switches: from the clip's start, for the clip's whole length (idle is 4 s).
+    assert_eq!(a.playback.time, 0.0);
+    assert!((a.playback.duration - 4.0).abs() < 1e-3, "{}", a.playback.duration);
+}
+
+#[test]
+fn clip_picker_matches_the_library_file_and_esc_keeps_the_clip() {
+    let mut a = many_clips();
+    let before = a.clip;
+    press(&mut a, "Ktravel");
+    let picker = a.picker.clone().expect("the picker is open");
+    let names: Vec<String> = picker.entries(&a.rig).into_iter().map(|e| e.name).collect();
+    assert_eq!(names, ["walk", "idle"]);
+    press(&mut a, "\x1b");
+    assert!(a.picker.is_none());
+    assert_eq!(a.clip, before);
+    // Letters go back to being keys: `c` is the next clip again.
+    press(&mut a, "c");
+    assert_eq!(a.clip, before.map(|c| c + 1));
+}
+
+#[test]
+fn clip_picker_stays_open_across_a_reload_and_lists_the_new_file_s_clips() {
+    let mut a = many_clips();
+    press(&mut a, "Kidle");
+    a.adopt(app("walker.glb", paused()));
+    let picker = a.picker.clone().expect("the picker is still open");
+    assert_eq!(picker.filter, "idle");
+    // walker alone: its own idle is the one match left, without a library file.
+    let entries = picker.entries(&a.rig);
+    assert_eq!(entries.len(), 1);
+    assert_eq!((entries[0].name.as_str(), entries[0].file.as_deref()), ("idle", None));
+    press(&mut a, "\n");
+    assert_eq!(a.clip.map(|c| a.rig.clip_label(c)).as_deref(), Some("idle"));
+}

@@ -106,6 +106,8 @@ impl App {
         fresh.focus = self.focus;
         fresh.show_help = self.show_help;
         fresh.help_scroll = self.help_scroll;
+        // The picker lists the reloaded file's clips, under the filter being typed.
+        fresh.picker = self.picker.take();
         fresh.show_stats = self.show_stats;
         fresh.tree_page = self.tree_page;
         fresh.fps = self.fps;

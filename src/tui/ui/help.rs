@@ -78,16 +78,23 @@ pub fn lines(theme: &Theme) -> Vec<Line<'static>> {
     lines
 }
 
+/// A `width` x `height` box centred in `area` (smaller if `area` is), cleared for an overlay.
+pub(super) fn popup(frame: &mut Frame, area: Rect, width: u16, height: u16) -> Rect {
+    let [popup] =
+        Layout::vertical([Constraint::Length(height.min(area.height))]).flex(Flex::Center).areas(area);
+    let [popup] =
+        Layout::horizontal([Constraint::Length(width.min(area.width))]).flex(Flex::Center).areas(popup);
+    frame.render_widget(Clear, popup);
+    popup
+}
+
 pub fn draw(frame: &mut Frame, theme: &Theme, area: Rect, scroll: u16) {
     let columns: u16 = if area.width >= 2 * COLUMN + 4 { 2 } else { 1 };
     // A narrow screen wraps the lines rather than cutting them (the border takes two).
     let all = wrap(lines(theme), usize::from(area.width.saturating_sub(2).min(COLUMN)));
     let per_column = (all.len() as u16).div_ceil(columns);
-    let height = (per_column + 2).min(area.height);
-    let width = (columns * COLUMN + 2).min(area.width);
-    let [popup] = Layout::vertical([Constraint::Length(height)]).flex(Flex::Center).areas(area);
-    let [popup] = Layout::horizontal([Constraint::Length(width)]).flex(Flex::Center).areas(popup);
-    frame.render_widget(Clear, popup);
+    let popup = popup(frame, area, columns * COLUMN + 2, per_column + 2);
+    let height = popup.height;
     let visible = height.saturating_sub(2);
     let max_scroll = per_column.saturating_sub(visible);
     let scroll = scroll.min(max_scroll);

@@ -1,6 +1,7 @@
 //! Drawing: a pure function of `&App` (plus the viewport's reusable raster buffers).
 //! Each panel lives in its own file; this one lays them out and routes the mouse.
 
+mod clip_picker;
 mod curves;
 mod details;
 mod fit;
@@ -130,6 +131,9 @@ pub fn draw(frame: &mut Frame, app: &App, cache: &mut ViewportCache) -> Areas {
     }
     keyframes::draw(frame, app, &theme, areas.keys);
     status::draw(frame, app, &theme, areas.status);
+    if let Some(picker) = &app.picker {
+        clip_picker::draw(frame, app, picker, &theme, area);
+    }
     if app.show_help {
         help::draw(frame, &theme, area, app.help_scroll);
     }
