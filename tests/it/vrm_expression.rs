@@ -114,3 +114,23 @@ fn files_without_vrm_expressions_say_so_and_x_comes_back_to_none() {
     press(&mut plain, "X");
     assert_eq!(plain.message.as_deref(), Some("no VRM expressions in this file"));
 }
+
+#[test]
+fn an_expression_that_binds_no_morph_target_says_so() {
+    let bytes = std::fs::read(fixture("walker-vrm1.vrm")).expect("fixture");
+    let (json, bin) = crate::vrm::split_glb(&bytes);
+    let bare = json.replace(
+        r#""nod":{"isBinary":true,"morphTargetBinds":[{"index":0,"node":17,"weight":0.5},{"index":1,"node":17,"weight":0.25}]}"#,
+        r#""nod":{"isBinary":true,"morphTargetBinds":[]}"#,
+    );
+    assert_ne!(bare, json, "the edit changed nothing");
+    let (_guard, dir) = crate::temp::folder("bare-nod");
+    let path = dir.join("bare-nod.vrm");
+    std::fs::write(&path, crate::vrm::join_glb(&bare, &bin)).expect("write copy");
+    let rig = rigscope::load(&path).expect("copy loads");
+    let mut app = App::new(rig, &Launch { paused: true, ..Launch::default() });
+    hold(&mut app, "nod");
+    press(&mut app, "))))))))))");
+    assert_eq!(app.message.as_deref(), Some("expression nod at 1.0 (it binds no morph target: nothing moves)"));
+    assert_eq!(morphs(&mut app, 17), vec![0.0, 0.0]);
+}
