@@ -134,3 +134,25 @@ fn an_expression_that_binds_no_morph_target_says_so() {
     assert_eq!(app.message.as_deref(), Some("expression nod at 1.0 (it binds no morph target: nothing moves)"));
     assert_eq!(morphs(&mut app, 17), vec![0.0, 0.0]);
 }
+
+/// With the walk `.vrma` playing, its `happy` track gives way to the held weight (three-vrm's
+/// `setValue` after the mixer) while its `nod` track still plays: the body's target 1 comes
+/// from `nod` alone (0.25 per unit, no other expression binds it but the untracked `blink`),
+/// which gives `nod`'s output, and target 0 is then `held x 1 + nod x 0.5`.
+#[test]
+fn a_held_expression_overrides_the_clips_track_for_that_expression_only() {
+    let mut avatar = rigscope::load(std::path::Path::new(&fixture("walker-vrm1.vrm"))).expect("avatar");
+    let anim = rigscope::load(std::path::Path::new(&fixture("walker-walk.vrma"))).expect("vrma");
+    let bound = rigscope::vrma::bind(&avatar, &anim, 0).expect("binds");
+    avatar.clips.push(bound.clip);
+    let clip = Some(avatar.clips.len() - 1);
+    let mut app = App::new(avatar, &Launch { paused: true, time: 0.3, clip, ..Launch::default() });
+    let played = morphs(&mut app, 17);
+    let nod = played[1] / 0.25;
+    hold(&mut app, "happy");
+    press(&mut app, ")))");
+    let held = morphs(&mut app, 17);
+    assert!((held[1] - played[1]).abs() < 1e-6, "nod still plays: {played:?} {held:?}");
+    assert!((held[0] - (0.3 + 0.5 * nod)).abs() < 1e-6, "happy held at 0.3: {held:?} (nod {nod})");
+    assert!((played[0] - 0.5 * nod - 0.3).abs() > 1e-3, "the clip's own happy is not 0.3 here: {played:?}");
+}
