@@ -65,7 +65,7 @@ use Key::{Char, Code, Ctrl, Shift};
 const ENGINE_HELP: &str = "weights as an engine draws them (next / previous profile)";
 
 /// `)` and `(`'s one row in the help overlay.
-const EXPRESSION_HELP: &str = "VRM: raise / lower the held expression's weight by 0.1 (0 to 1)";
+const EXPRESSION_HELP: &str = "raise / lower the held VRM expression's weight by 0.1";
 
 const ORBIT: f32 = 10.0;
 const PAN: f32 = 0.05;
@@ -296,7 +296,7 @@ pub static BINDINGS: &[Binding] = &[
         "X",
         Action::CycleExpression,
         Global,
-        "VRM: hold an expression by hand (none, then each expression by name)",
+        "hold a VRM expression by hand (none, then each by name)",
     ),
     b(&[Char(')')], ") (", Action::ExpressionWeight(1), Global, EXPRESSION_HELP),
     b(&[Char('(')], "(", Action::ExpressionWeight(-1), Global, EXPRESSION_HELP).paired(),

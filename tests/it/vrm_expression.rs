@@ -131,7 +131,10 @@ fn an_expression_that_binds_no_morph_target_says_so() {
     let mut app = App::new(rig, &Launch { paused: true, ..Launch::default() });
     hold(&mut app, "nod");
     press(&mut app, "))))))))))");
-    assert_eq!(app.message.as_deref(), Some("expression nod at 1.0 (it binds no morph target: nothing moves)"));
+    assert_eq!(
+        app.message.as_deref(),
+        Some("expression nod at 1.0 (it binds no morph target: nothing moves)")
+    );
     assert_eq!(morphs(&mut app, 17), vec![0.0, 0.0]);
 }
 
