@@ -52,8 +52,13 @@ pub fn expression_weights(play: &VrmPlay, t: f32, set: Option<(usize, f32)>, pos
 
 /// The weights of `play`'s expressions at `t`, for display (no pose needed).
 pub fn weights_at(play: &VrmPlay, t: f32) -> Vec<f32> {
+    weights_held(play, t, None)
+}
+
+/// `weights_at` with `set` held as `apply_set` holds it.
+pub fn weights_held(play: &VrmPlay, t: f32, set: Option<(usize, f32)>) -> Vec<f32> {
     let mut scratch = Pose::default();
-    expression_weights(play, t, None, &mut scratch)
+    expression_weights(play, t, set, &mut scratch)
 }
 
 fn x_at(channel: &Channel, t: f32) -> f32 {

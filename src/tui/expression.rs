@@ -42,6 +42,11 @@ impl ManualExpression {
         f32::from(self.tenths) / f32::from(STEPS)
     }
 
+    /// The held expression (an index into the avatar's expressions) and its weight.
+    pub fn held(&self) -> Option<(usize, f32)> {
+        self.selected.map(|i| (i, self.weight()))
+    }
+
     /// None, then each expression in file order, then none again.
     pub fn cycle(&mut self) {
         let n = self.avatar.expressions.len();
@@ -73,8 +78,8 @@ impl ManualExpression {
     /// Holds the selected expression in `pose`, already sampled from `clip` at `t`: the clip's
     /// own expressions and gaze play around it, or the avatar's untracked ones.
     pub fn apply(&self, clip: Option<&Clip>, t: f32, pose: &mut Pose) {
-        let Some(i) = self.selected else { return };
+        let Some(held) = self.held() else { return };
         let play = clip.and_then(|c| c.vrm.as_deref()).unwrap_or(&self.avatar);
-        crate::anim::vrm_pose::apply_set(play, t, Some((i, self.weight())), pose);
+        crate::anim::vrm_pose::apply_set(play, t, Some(held), pose);
     }
 }

@@ -158,4 +158,6 @@ fn a_held_expression_overrides_the_clips_track_for_that_expression_only() {
     assert!((held[1] - played[1]).abs() < 1e-6, "nod still plays: {played:?} {held:?}");
     assert!((held[0] - (0.3 + 0.5 * nod)).abs() < 1e-6, "happy held at 0.3: {held:?} (nod {nod})");
     assert!((played[0] - 0.5 * nod - 0.3).abs() > 1e-3, "the clip's own happy is not 0.3 here: {played:?}");
+    let screen = crate::tui::screen(&mut app, 160, 48);
+    assert!(screen.contains("happy 0.300"), "the details panel shows the held weight:\n{screen}");
 }
