@@ -75,6 +75,9 @@ fn a_held_expression_at_full_weight_sets_its_bind_weights() {
     assert_eq!(morphs(&mut app, node), vec![0.0, 0.0]);
     press(&mut app, "((((((");
     assert_eq!(app.message.as_deref(), Some("expression nod at 0.0"), "the weight stops at 0");
+    press(&mut app, "R");
+    let said = app.message.clone().unwrap_or_default();
+    assert!(said.contains("not reproduced: the expression held by hand"), "{said}");
 }
 
 #[test]
