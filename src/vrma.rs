@@ -249,18 +249,10 @@ pub fn expression_name(vrm: &Vrm, e: &Expression) -> String {
     }
 }
 
-/// Every avatar expression with the track that drives it (three-vrm's `getExpressionTrackName`:
-/// the last expression of that name), its binds resolved to avatar nodes (a VRM 0.x bind names
-/// a mesh: every node drawing it).
-fn played_expressions(
-    avatar: &Rig,
-    vrm: &Vrm,
-    map: &VrmAnimationMap,
-    source: &Clip,
-    notes: &mut Vec<String>,
-) -> Vec<PlayedExpression> {
-    let mut out: Vec<PlayedExpression> = vrm
-        .expressions
+/// Every avatar expression, untracked, with its binds resolved to avatar nodes (a VRM 0.x
+/// bind names a mesh: every node drawing it).
+pub fn avatar_expressions(avatar: &Rig, vrm: &Vrm) -> Vec<PlayedExpression> {
+    vrm.expressions
         .iter()
         .map(|e| PlayedExpression {
             name: expression_name(vrm, e),
@@ -282,7 +274,19 @@ fn played_expressions(
                 })
                 .collect(),
         })
-        .collect();
+        .collect()
+}
+
+/// Every avatar expression with the track that drives it (three-vrm's `getExpressionTrackName`:
+/// the last expression of that name).
+fn played_expressions(
+    avatar: &Rig,
+    vrm: &Vrm,
+    map: &VrmAnimationMap,
+    source: &Clip,
+    notes: &mut Vec<String>,
+) -> Vec<PlayedExpression> {
+    let mut out = avatar_expressions(avatar, vrm);
     for (name, _, node) in &map.expressions {
         let Some(track) =
             source.channels.iter().find(|c| c.node == *node && c.property == Property::Translation)
@@ -312,7 +316,7 @@ fn played_expressions(
 
 /// Whether expression `e` moves anything: one of its binds reaches a morph target of the
 /// mesh its node draws, with a weight other than 0.
-fn drives_something(avatar: &Rig, e: &PlayedExpression) -> bool {
+pub fn drives_something(avatar: &Rig, e: &PlayedExpression) -> bool {
     e.binds.iter().any(|&(node, target, weight)| {
         let mesh = avatar.nodes.get(node).and_then(|n| n.mesh).and_then(|m| avatar.meshes.get(m));
         weight != 0.0 && mesh.is_some_and(|m| target < m.default_weights.len())

@@ -17,16 +17,29 @@ use glam::DQuat;
 
 /// Applies `play` at time `t` to `pose` (whose channels are already sampled).
 pub fn apply(play: &VrmPlay, t: f32, pose: &mut Pose) {
-    let weights = expression_weights(play, t, pose);
+    apply_set(play, t, None, pose);
+}
+
+/// `apply` with expression `set.0` (an index into `play.expressions`) held at weight `set.1`:
+/// three-vrm's `expressionManager.setValue` between the mixer's update and `vrm.update`. It
+/// replaces that expression's track; the gaze still sets the look expressions after it.
+pub fn apply_set(play: &VrmPlay, t: f32, set: Option<(usize, f32)>, pose: &mut Pose) {
+    let weights = expression_weights(play, t, set, pose);
     apply_expressions(play, &weights, pose);
 }
 
 /// Each expression's weight at `t` (three-vrm's `VRMExpression.weight`), in `play.expressions`
-/// order, after the gaze has set the look expressions; the bone-type gaze turns the eyes of
-/// `pose` on the way.
-pub fn expression_weights(play: &VrmPlay, t: f32, pose: &mut Pose) -> Vec<f32> {
+/// order, with `set` in place of its expression's track (clamped to 0..1 as `setValue` does),
+/// after the gaze has set the look expressions; the bone-type gaze turns the eyes of `pose`
+/// on the way.
+pub fn expression_weights(play: &VrmPlay, t: f32, set: Option<(usize, f32)>, pose: &mut Pose) -> Vec<f32> {
     let mut weights: Vec<f32> =
         play.expressions.iter().map(|e| e.track.as_ref().map_or(0.0, |c| x_at(c, t))).collect();
+    if let Some((i, value)) = set
+        && let Some(w) = weights.get_mut(i)
+    {
+        *w = value.clamp(0.0, 1.0);
+    }
     if let Some(gaze) = &play.gaze {
         let (yaw, pitch) = yaw_pitch(&gaze.track, t);
         match gaze.look_at.kind {
@@ -39,8 +52,13 @@ pub fn expression_weights(play: &VrmPlay, t: f32, pose: &mut Pose) -> Vec<f32> {
 
 /// The weights of `play`'s expressions at `t`, for display (no pose needed).
 pub fn weights_at(play: &VrmPlay, t: f32) -> Vec<f32> {
+    weights_held(play, t, None)
+}
+
+/// `weights_at` with `set` held as `apply_set` holds it.
+pub fn weights_held(play: &VrmPlay, t: f32, set: Option<(usize, f32)>) -> Vec<f32> {
     let mut scratch = Pose::default();
-    expression_weights(play, t, &mut scratch)
+    expression_weights(play, t, set, &mut scratch)
 }
 
 fn x_at(channel: &Channel, t: f32) -> f32 {

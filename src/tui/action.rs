@@ -36,6 +36,10 @@ pub enum Action {
     /// Scroll the help overlay by this many lines.
     HelpScroll(i16),
     ToggleStats,
+    /// Hold the next expression of a VRM avatar by hand (none, then each one, then none).
+    CycleExpression,
+    /// Move the held expression's weight by this many tenths.
+    ExpressionWeight(i8),
     FocusNext,
     Focus(Focus),
 

@@ -207,6 +207,8 @@ pub struct App {
     pub all_entry: bool,
     /// The clip picker's overlay, while it is open (`K`).
     pub picker: Option<ClipPicker>,
+    /// A VRM avatar's expression held by hand (`X`, `(` `)`); None for other files.
+    pub expression: Option<super::expression::ManualExpression>,
 }
 
 impl App {
@@ -310,6 +312,7 @@ impl App {
             anims: launch.anims.clone(),
             all_entry,
             picker: None,
+            expression: super::expression::ManualExpression::of(&rig),
             rig,
         };
         app.vertex_problems = problem_vertices(&app.diag, &app.ws);
@@ -401,6 +404,7 @@ impl App {
                 }
             }
             Action::ToggleStats => self.show_stats = !self.show_stats,
+            Action::CycleExpression | Action::ExpressionWeight(_) => self.hold_expression(action),
             Action::FocusNext => {
                 let i = Focus::ALL.iter().position(|&f| f == self.focus).unwrap_or(0);
                 self.focus = Focus::ALL[(i + 1) % Focus::ALL.len()];
@@ -690,6 +694,21 @@ impl App {
         self.dirty = true;
     }
 
+    /// `X` picks the expression to hold, `(` `)` move its weight; the status line says which.
+    fn hold_expression(&mut self, action: Action) {
+        let Some(held) = &mut self.expression else {
+            self.message = Some("no VRM expressions in this file".into());
+            return;
+        };
+        match action {
+            Action::CycleExpression => held.cycle(),
+            Action::ExpressionWeight(steps) => held.step(steps),
+            _ => {}
+        }
+        self.message = Some(held.status());
+        self.pose_dirty = true;
+    }
+
     /// Re-evaluates the pose when playback moved. Called by the loop before drawing; it
     /// returns the time its stages took, for the status bar (the only clock it reads).
     pub fn evaluate(&mut self) -> Timings {
@@ -697,10 +716,17 @@ impl App {
         if self.pose_dirty {
             let clip = self.clip.and_then(|c| self.rig.clips.get(c));
             let (rig, t) = (&self.rig, self.playback.time);
+            let held = self.expression.as_ref();
+            let hold = |ws: &mut Workspace| {
+                if let Some(held) = held {
+                    held.apply(clip, t, &mut ws.pose);
+                }
+            };
             match self.springs.as_mut() {
                 Some(stepper) => {
                     let sample = |ws: &mut Workspace| {
                         stepper.advance_to(rig, clip, f64::from(t), ws);
+                        hold(ws);
                     };
                     evaluate_timed(&mut self.ws, rig, sample, &mut timings);
                     if let Some(ws) = &mut self.engine_ws {
@@ -712,14 +738,20 @@ impl App {
                     evaluate_timed(
                         &mut self.ws,
                         rig,
-                        |ws: &mut Workspace| ws.sample_pose(rig, clip, t),
+                        |ws: &mut Workspace| {
+                            ws.sample_pose(rig, clip, t);
+                            hold(ws);
+                        },
                         &mut timings,
                     );
                     if let Some(ws) = &mut self.engine_ws {
                         evaluate_timed(
                             ws,
                             rig,
-                            |w: &mut Workspace| w.sample_pose(rig, clip, t),
+                            |w: &mut Workspace| {
+                                w.sample_pose(rig, clip, t);
+                                hold(w);
+                            },
                             &mut timings,
                         );
                     }

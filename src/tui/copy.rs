@@ -126,6 +126,9 @@ pub fn render_command(app: &App, cols: u16, rows: u16) -> (String, Vec<&'static 
     if app.view.draw != crate::render::DrawMode::Shaded {
         lost.push("the draw mode");
     }
+    if app.expression.as_ref().is_some_and(|e| e.held().is_some()) {
+        lost.push("the expression held by hand");
+    }
     (cmd, lost)
 }
 

@@ -64,6 +64,9 @@ use Key::{Char, Code, Ctrl, Shift};
 /// `p` and `P`'s one row in the help overlay.
 const ENGINE_HELP: &str = "weights as an engine draws them (next / previous profile)";
 
+/// `)` and `(`'s one row in the help overlay.
+const EXPRESSION_HELP: &str = "raise / lower the held VRM expression's weight by 0.1";
+
 const ORBIT: f32 = 10.0;
 const PAN: f32 = 0.05;
 
@@ -294,6 +297,16 @@ pub static BINDINGS: &[Binding] = &[
         Global,
         "save with the --anim clips as a new file (asks the name)",
     ),
+    // A VRM avatar's expressions, held by hand.
+    b(
+        &[Char('X')],
+        "X",
+        Action::CycleExpression,
+        Global,
+        "hold a VRM expression by hand (none, then each by name)",
+    ),
+    b(&[Char(')')], ") (", Action::ExpressionWeight(1), Global, EXPRESSION_HELP),
+    b(&[Char('(')], "(", Action::ExpressionWeight(-1), Global, EXPRESSION_HELP).paired(),
 ];
 
 impl Key {

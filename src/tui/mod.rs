@@ -9,6 +9,7 @@ pub mod compare;
 mod copy;
 pub mod delivered;
 mod event_loop;
+pub mod expression;
 pub mod frames;
 pub mod headless;
 pub mod keymap;

@@ -53,4 +53,5 @@ mod tui;
 mod tui_panels;
 mod tui_timeline;
 mod vrm;
+mod vrm_expression;
 mod weights_panel;

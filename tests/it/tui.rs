@@ -147,7 +147,7 @@ fn filtering_the_tree_by_name() {
 fn help_lists_every_binding() {
     let mut a = app("walker.glb", paused());
     press(&mut a, "?");
-    let s = screen(&mut a, 160, 48);
+    let s = screen(&mut a, 160, 50);
     for b in keymap::BINDINGS {
         assert!(s.contains(b.help), "help misses {:?}", b.help);
     }

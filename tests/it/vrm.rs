@@ -85,7 +85,7 @@ fn inspect_and_pose_name_the_humanoid_bone_of_every_node() {
 }
 
 /// The JSON text and BIN chunk of a .glb.
-fn split_glb(bytes: &[u8]) -> (String, Vec<u8>) {
+pub(crate) fn split_glb(bytes: &[u8]) -> (String, Vec<u8>) {
     assert_eq!(&bytes[0..4], b"glTF");
     let len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
     let json = String::from_utf8(bytes[20..20 + len].to_vec()).expect("UTF-8 JSON");
@@ -93,7 +93,7 @@ fn split_glb(bytes: &[u8]) -> (String, Vec<u8>) {
 }
 
 /// A .glb from JSON text (padded with spaces) and a BIN chunk (already 4-byte aligned).
-fn join_glb(json: &str, bin: &[u8]) -> Vec<u8> {
+pub(crate) fn join_glb(json: &str, bin: &[u8]) -> Vec<u8> {
     let mut json = json.as_bytes().to_vec();
     while !json.len().is_multiple_of(4) {
         json.push(b' ');

@@ -149,14 +149,15 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
 }
 
 /// While a `.vrma` plays on a VRM avatar: every expression with its weight now (as three-vrm
-/// holds it, before binary rounding and overrides), and that spring bones stand still.
+/// holds it, before binary rounding and overrides; a held expression at its held weight), and that spring bones stand still.
 fn vrm_lines(app: &App, theme: &Theme, label: &dyn Fn(&str) -> Span<'static>) -> Vec<Line<'static>> {
     let Some(play) = app.clip.and_then(|c| app.rig.clips.get(c)).and_then(|c| c.vrm.as_deref()) else {
         return Vec::new();
     };
     let mut lines = Vec::new();
     if !play.expressions.is_empty() {
-        let weights = crate::anim::vrm_pose::weights_at(play, app.playback.time);
+        let held = app.expression.as_ref().and_then(|e| e.held());
+        let weights = crate::anim::vrm_pose::weights_held(play, app.playback.time, held);
         let full = app.full_precision;
         let list: Vec<String> = play
             .expressions
