@@ -2,6 +2,7 @@
 //! library with its totals, then `fit`'s sentences, which already say once what repeats across
 //! clips; `--tracks` adds every clip's tracks, the rest-pose table and the full joint list.
 
+use crate::report::inspect::plural_n;
 use std::io::{self, Write};
 
 use super::fit::{FitReport, JointRest, LibraryFit, REST_ANGLE_SHOWN_DEGREES, list};
@@ -50,7 +51,7 @@ fn write_library(lib: &LibraryFit, options: TextOptions, out: &mut dyn Write) ->
     let clips = lib.clips.len();
     let vrm = lib.clips.iter().any(|c| c.vrm.is_some());
     if vrm || clips == 0 {
-        writeln!(out, "\nwith {}: {}", lib.file, plural(clips, "clip"))?;
+        writeln!(out, "\nwith {}: {}", lib.file, plural_n(clips, "clip"))?;
     } else {
         let bound: usize = lib.clips.iter().map(|c| c.bound.len()).sum();
         let total: usize = lib.clips.iter().map(|c| c.bound.len() + c.unbound.len()).sum();
@@ -59,8 +60,8 @@ fn write_library(lib: &LibraryFit, options: TextOptions, out: &mut dyn Write) ->
             out,
             "\nwith {}: {}, {bound} of {} bind{how}",
             lib.file,
-            plural(clips, "clip"),
-            plural(total, "track")
+            plural_n(clips, "clip"),
+            plural_n(total, "track")
         )?;
     }
     for w in &lib.warnings {
@@ -98,7 +99,7 @@ fn write_tracks(lib: &LibraryFit, out: &mut dyn Write) -> io::Result<()> {
             "  clip {}: {} of {} bind{}",
             clip.name,
             clip.bound.len(),
-            plural(clip.bound.len() + clip.unbound.len(), "track"),
+            plural_n(clip.bound.len() + clip.unbound.len(), "track"),
             by_how(clip.bound.iter().map(|b| b.how.as_str()))
         )?;
         for b in clip.bound.iter().filter(|b| b.how != "exact") {
@@ -140,9 +141,4 @@ fn by_how<'a>(hows: impl Iterator<Item = &'a str>) -> String {
     }
     let parts: Vec<String> = counts.iter().map(|(h, n)| format!("{n} {h}")).collect();
     format!(" ({})", parts.join(", "))
-}
-
-/// "1 clip", "48 clips".
-fn plural(n: usize, word: &str) -> String {
-    format!("{n} {}", crate::report::inspect::plural(n, word))
 }

@@ -6,6 +6,7 @@ use std::io::{self, Write};
 
 use super::files::MergeReport;
 use super::{ClipMerge, DropReason, LibraryMerge};
+use crate::report::inspect::plural_n;
 
 /// Tracks listed per reason before "and N more".
 const LISTED: usize = 8;
@@ -18,9 +19,9 @@ pub fn write_text(report: &MergeReport, out: &mut dyn Write) -> io::Result<()> {
     let added = report.output_bytes as i64 - report.character_bytes as i64;
     writeln!(
         out,
-        "\n{} clip(s) written; {} byte(s) = the character's {} {} {} ({})",
-        report.clips_written,
-        report.output_bytes,
+        "\n{} written; {} = the character's {} {} {} ({})",
+        plural_n(report.clips_written, "clip"),
+        plural_n(report.output_bytes as usize, "byte"),
         report.character_bytes,
         if added < 0 { "-" } else { "+" },
         added.unsigned_abs(),
@@ -30,7 +31,7 @@ pub fn write_text(report: &MergeReport, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "note: {note}")?;
     }
     if report.tracks_dropped > 0 {
-        writeln!(out, "{} track(s) dropped", report.tracks_dropped)?;
+        writeln!(out, "{} dropped", plural_n(report.tracks_dropped, "track"))?;
     }
     Ok(())
 }

@@ -505,7 +505,8 @@ fn write_gpu(gpu: &crate::rig::GpuEstimate, out: &mut dyn Write) -> io::Result<(
     )
 }
 
-fn plural_n(n: usize, one: &str) -> String {
+/// "1 clip", "48 clips".
+pub fn plural_n(n: usize, one: &str) -> String {
     format!("{n} {}", plural(n, one))
 }
 

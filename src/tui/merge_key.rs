@@ -9,6 +9,7 @@ use super::action::PromptKind;
 use super::app::FileNote;
 use super::prompt::Prompt;
 use crate::merge::{Options, Request};
+use crate::report::inspect::plural_n;
 
 impl App {
     /// Opens the name prompt, filled with a free name, or says why there is nothing to write.
@@ -60,13 +61,15 @@ impl App {
                 let dropped = match report.tracks_dropped {
                     0 => String::new(),
                     n => format!(
-                        ", {n} track(s) bound to nothing and were left out (rigscope merge lists them)"
+                        ", {} bound to nothing and {} left out (rigscope merge lists them)",
+                        plural_n(n, "track"),
+                        if n == 1 { "was" } else { "were" }
                     ),
                 };
                 format!(
-                    "wrote {}: the character and {} clip(s){dropped}",
+                    "wrote {}: the character and {}{dropped}",
                     output.display(),
-                    report.clips_written
+                    plural_n(report.clips_written, "clip")
                 )
             }
             Err(why) => format!("not written: {why}"),
@@ -150,10 +153,7 @@ mod tests {
         app.update(Action::PromptAccept);
         let written = dir.path().join("walker-clips.glb");
         let note = app.file_note.clone().expect("a note");
-        assert!(
-            note.text.starts_with("wrote ") && note.text.contains("2 clip(s)") && !note.error,
-            "{note:?}"
-        );
+        assert!(note.text.starts_with("wrote ") && note.text.contains("2 clips") && !note.error, "{note:?}");
         // A tick (playback) keeps it; the next key clears it.
         app.update(Action::Tick(0.1));
         assert!(app.file_note.is_some());
