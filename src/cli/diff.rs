@@ -8,9 +8,8 @@ pub fn run(args: &DiffArgs) -> Result<u8, Failure> {
     if !(args.tol.is_finite() && args.tol >= 0.0) {
         return Err(Failure::input(format!("--tol must be a finite number of 0 or more, not {}", args.tol)));
     }
-    let a = super::load_rig_with(&args.a, &args.anim)?;
-    let b = super::load_rig_with(&args.b, &args.anim)?;
-    let d = diff(&a, &b, args.tol);
+    let rigs = super::load_rigs_with(&[&args.a, &args.b], &args.anim)?;
+    let d = diff(&rigs[0], &rigs[1], args.tol);
     if args.json {
         output::with_stdout(|out| output::write_json(&d, out))?;
     } else {

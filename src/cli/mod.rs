@@ -318,8 +318,31 @@ pub fn load_rig_with(path: &Path, anim: &args::AnimArgs) -> Result<Rig, Failure>
     Ok(rig)
 }
 
+/// `load_rig_with` for each of `paths`, saying each distinct `--anim` warning once (the same
+/// LIB bound to two rigs warns alike).
+pub fn load_rigs_with(paths: &[&Path], anim: &args::AnimArgs) -> Result<Vec<Rig>, Failure> {
+    let mut rigs = Vec::new();
+    let mut said: Vec<String> = Vec::new();
+    for path in paths {
+        let mut rig = load_rig(path)?;
+        bind_anims(&mut rig, anim)?;
+        let new: Vec<String> = rig.anim_warnings.iter().filter(|w| !said.contains(w)).cloned().collect();
+        warn_anims(&new);
+        said.extend(new);
+        rigs.push(rig);
+    }
+    Ok(rigs)
+}
+
 /// Binds the `--anim` files' clips onto `rig`.
 pub fn add_anims(rig: &mut Rig, anim: &args::AnimArgs) -> Result<(), Failure> {
+    bind_anims(rig, anim)?;
+    warn_anims(&rig.anim_warnings);
+    Ok(())
+}
+
+/// `add_anims` without saying its warnings (they stay in `rig.anim_warnings`).
+fn bind_anims(rig: &mut Rig, anim: &args::AnimArgs) -> Result<(), Failure> {
     if anim.anims.is_empty() && anim.binding.map.is_none() && anim.binding.retarget.is_none() {
         return Ok(());
     }
@@ -329,9 +352,7 @@ pub fn add_anims(rig: &mut Rig, anim: &args::AnimArgs) -> Result<(), Failure> {
             rig.source
         )));
     }
-    crate::attach::load_with_anims(rig, &anim_set(anim)?).map_err(|e| Failure::input(e.to_string()))?;
-    warn_anims(&rig.anim_warnings);
-    Ok(())
+    crate::attach::load_with_anims(rig, &anim_set(anim)?).map_err(|e| Failure::input(e.to_string()))
 }
 
 /// Every `--anim` warning on stderr, one a line, before any output (the viewer's go to its

@@ -150,6 +150,8 @@ fn an_anim_file_without_clips_is_named_everywhere_and_merge_exits_2() {
         vec!["render", &walker, "--anim", path_str(&empty)],
         vec!["record", &walker, "--anim", path_str(&empty), "-o", path_str(&cast), "--to", "0.1"],
         vec!["fit", &walker, path_str(&empty)],
+        // diff binds the LIB to both sides, and says so once.
+        vec!["diff", &walker, &walker, "--anim", path_str(&empty)],
     ] {
         let run = rigscope(&args);
         assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
