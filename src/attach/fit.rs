@@ -227,7 +227,7 @@ fn vrma_fit(character: &Rig, file: &str, lib: &Rig, animated: &mut [bool]) -> Li
     let bones: Vec<usize> = lib.vrma.iter().flat_map(|m| m.bones.iter().map(|&(_, n)| n)).collect();
     let hips = lib.vrma.as_ref().and_then(|m| m.bones.iter().find(|(b, _)| b == "hips")).map(|&(_, n)| n);
     for (i, clip) in lib.clips.iter().enumerate() {
-        let name = clip.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{i}"));
+        let name = clip.name_or_index(i);
         let mut counts = None;
         let notes = match crate::vrma::bind(character, lib, i) {
             Ok(bound) => {
@@ -340,7 +340,7 @@ pub fn library_fit(
             }
             undriven_joints.dedup();
             ClipFit {
-                name: clip.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{i}")),
+                name: clip.name_or_index(i),
                 bound,
                 unbound: unbound_tracks(&source_names, clip, binding),
                 undriven_joints,

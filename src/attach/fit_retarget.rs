@@ -71,11 +71,7 @@ pub fn retarget_fit(
     let reference = options.retarget.unwrap_or_default();
     let (bind_t, bind_s) = (Body::new(character, ReferencePose::Bind), Body::new(lib, ReferencePose::Bind));
     let clips = threejs_clips(lib);
-    let names: Vec<String> = clips
-        .iter()
-        .enumerate()
-        .map(|(i, c)| c.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{i}")))
-        .collect();
+    let names: Vec<String> = clips.iter().enumerate().map(|(i, c)| c.name_or_index(i)).collect();
     let raw_channels: Vec<_> = clips.iter().map(|c| rebind_clip(c, binding).0).collect();
     let raw = measure(character, &bind_t, lib, &bind_s, &played(&clips, &names, &raw_channels));
 

@@ -61,7 +61,7 @@ pub fn attach(
         left * body.hips_height.filter(|h| *h > 0.0).unwrap_or(1.0)
     };
     for (i, clip) in bind::threejs_clips(source).iter().enumerate() {
-        let name = clip.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{i}"));
+        let name = clip.name_or_index(i);
         let (channels, sources) = match &retarget {
             Some(r) => r.clip(character, source, clip, &binding),
             None => bind::rebind_clip(clip, &binding),
@@ -113,11 +113,7 @@ fn attach_vrma(character: &mut Rig, source: &Rig, label: &str) {
         let Ok(bound) = crate::vrma::bind(character, source, i) else {
             continue;
         };
-        let name = source.clips[i]
-            .name
-            .clone()
-            .filter(|n| !n.is_empty())
-            .unwrap_or_else(|| format!("animation_{i}"));
+        let name = source.clips[i].name_or_index(i);
         let channels: Vec<BoundChannel> = bound
             .clip
             .channels

@@ -165,9 +165,8 @@ pub fn plan(character: &mut Rig, libraries: &[Library], options: &Options) -> Re
 
     let mut names = Names::default();
     for c in 0..own {
-        let name = character.clips[c].name.clone().filter(|n| !n.is_empty());
         let file = crate::attach::file_label(std::path::Path::new(&character.source));
-        names.take(name.unwrap_or_else(|| format!("animation_{c}")), file);
+        names.take(character.clips[c].name_or_index(c), file);
     }
     let hips = if options.in_place { hips::hips(character) } else { None };
     let mut notes = Vec::new();

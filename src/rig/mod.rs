@@ -285,6 +285,12 @@ pub struct Clip {
 }
 
 impl Clip {
+    /// The clip's name, or `animation_{index}` for an unnamed one: the name three.js's
+    /// GLTFLoader gives it, which is what `fit`, `--anim` and `merge` call it.
+    pub fn name_or_index(&self, index: usize) -> String {
+        self.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{index}"))
+    }
+
     /// How many distinct nodes the clip's channels animate.
     pub fn animated_nodes(&self) -> usize {
         let mut nodes: Vec<usize> = self.channels.iter().map(|ch| ch.node).collect();
