@@ -48,7 +48,8 @@ fn component_size(t: u64) -> usize {
     }
 }
 
-fn components(ty: &str) -> usize {
+/// Floats per element of a glTF accessor type.
+pub(crate) fn components(ty: &str) -> usize {
     match ty {
         "SCALAR" => 1,
         "VEC2" => 2,

@@ -444,14 +444,7 @@ fn every_float_accessor(bytes: &[u8]) -> Vec<(usize, Vec<f32>)> {
     let json = glb_json(bytes);
     let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as usize;
     let bin_at = 20 + word(12) + 8;
-    let components = |t: &str| match t {
-        "SCALAR" => 1,
-        "VEC2" => 2,
-        "VEC3" => 3,
-        "VEC4" | "MAT2" => 4,
-        "MAT3" => 9,
-        _ => 16,
-    };
+    let components = super::merge::components;
     let mut out = Vec::new();
     for (i, a) in json["accessors"].as_array().expect("accessors").iter().enumerate() {
         let (Some(view), Some(5126)) = (a["bufferView"].as_u64(), a["componentType"].as_u64()) else {
