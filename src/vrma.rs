@@ -23,7 +23,6 @@
 //! expression tracks (three-vrm plays those as LINEAR: a STEP track gets interpolated, a
 //! CUBICSPLINE one misread).
 
-use crate::diagnose::rest_globals;
 use crate::rig::{
     Channel, Clip, Expression, Eye, Gaze, Interpolation, LookAtKind, PlayedExpression, Property, Rig, Vrm,
     VrmAnimationMap, VrmPlay, VrmVersion, bone_spec, canonical,
@@ -115,8 +114,8 @@ pub fn bind(avatar: &Rig, anim: &Rig, clip: usize) -> Result<VrmaClip, VrmaError
     let vrm = avatar.vrm.as_ref().ok_or_else(|| VrmaError(format!("{}: not a VRM avatar", avatar.source)))?;
     let map = anim.vrma.as_ref().ok_or_else(|| VrmaError(format!("{}: not a VRM animation", anim.source)))?;
     let source = anim.clips.get(clip).ok_or_else(|| VrmaError(format!("{}: no clip {clip}", anim.source)))?;
-    let anim_rest = rest_globals(anim);
-    let avatar_rest = rest_globals(avatar);
+    let anim_rest = anim.rest_world();
+    let avatar_rest = avatar.rest_world();
     let anim_node = |bone: &str| map.bones.iter().find(|(b, _)| b == bone).map(|&(_, n)| n);
     let parent_world = |rig: &Rig, rest: &[Mat4], node: usize| {
         rig.nodes

@@ -11,7 +11,6 @@ use super::bind::{
     BindMode, BindOptions, NodeBinding, bind_nodes, bound_tracks, threejs_clips, track_name, unbound_tracks,
 };
 use super::names::threejs_names;
-use super::retarget::world_rest_matrices;
 use super::rules::LOOSE_RULES;
 use crate::rig::{Property, Rig};
 
@@ -21,6 +20,9 @@ pub const REST_ANGLE_PROBLEM_DEGREES: f32 = 10.0;
 pub(super) const REST_ANGLE_SHOWN_DEGREES: f32 = 1.0;
 /// A typical translation ratio beyond this factor (either way) is a scale mismatch.
 const SCALE_PROBLEM: f32 = 3.0;
+
+/// The `format_version` of `fit --json`'s document.
+pub const FORMAT_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct FitReport {
@@ -151,7 +153,7 @@ pub fn fit(character: &Rig, libraries: &[(String, Rig)], options: &BindOptions) 
     let problems = character_problems.len() + libraries.iter().map(|l| l.problems.len()).sum::<usize>();
     let notes = libraries.iter().map(|l| l.notes.len()).sum();
     FitReport {
-        format_version: 2,
+        format_version: FORMAT_VERSION,
         character: character.source.clone(),
         character_problems,
         map_lines: Vec::new(),
@@ -223,7 +225,7 @@ fn vrma_fit(character: &Rig, file: &str, lib: &Rig, animated: &mut [bool]) -> Li
     let mut clips = Vec::new();
     let mut summary = Vec::new();
     let mut problems = Vec::new();
-    let world = world_rest_matrices(lib);
+    let world = lib.rest_world();
     let bones: Vec<usize> = lib.vrma.iter().flat_map(|m| m.bones.iter().map(|&(_, n)| n)).collect();
     let hips = lib.vrma.as_ref().and_then(|m| m.bones.iter().find(|(b, _)| b == "hips")).map(|&(_, n)| n);
     for (i, clip) in lib.clips.iter().enumerate() {
@@ -231,15 +233,8 @@ fn vrma_fit(character: &Rig, file: &str, lib: &Rig, animated: &mut [bool]) -> Li
         let mut counts = None;
         let notes = match crate::vrma::bind(character, lib, i) {
             Ok(bound) => {
-                for ch in &bound.clip.channels {
-                    if let Some(a) = animated.get_mut(ch.node) {
-                        *a = true;
-                    }
-                }
-                // The eyes the gaze turns are animated too.
-                let eyes = bound.clip.vrm.iter().flat_map(|p| p.gaze.iter()).flat_map(|g| g.eyes.iter());
-                for eye in eyes {
-                    if let Some(a) = animated.get_mut(eye.node) {
+                for node in bound.clip.moved_nodes() {
+                    if let Some(a) = animated.get_mut(node) {
                         *a = true;
                     }
                 }
@@ -288,7 +283,7 @@ pub fn library_fit(
     options: &BindOptions,
 ) -> LibraryFit {
     let source_names = threejs_names(lib);
-    let world = world_rest_matrices(lib);
+    let world = lib.rest_world();
     let hips = crate::merge::hips::hips(lib).map(|h| h.node);
     let skinned = skinned_joints(character);
     let skinned_in_lib = skinned_joints(lib);

@@ -261,17 +261,3 @@ fn linear(
 ) -> Channel {
     Channel { node, property, interpolation: Interpolation::Linear, times, values: values.into(), components }
 }
-
-/// World rest matrices (the nodes' rest transforms, or their `matrix`).
-pub fn world_rest_matrices(rig: &Rig) -> Vec<Mat4> {
-    let mut world = vec![Mat4::IDENTITY; rig.nodes.len()];
-    for &n in &rig.order {
-        let node = &rig.nodes[n];
-        let local = node.matrix.unwrap_or_else(|| node.rest.to_matrix());
-        world[n] = match node.parent {
-            Some(p) if p < world.len() => world[p] * local,
-            _ => local,
-        };
-    }
-    world
-}

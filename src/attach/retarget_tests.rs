@@ -20,7 +20,7 @@ fn node(rig: &Rig, name: &str) -> usize {
 
 /// The inverse bind matrices made the rest pose's, as an exporter binding a posed rig writes.
 pub(super) fn rebind(rig: &mut Rig) {
-    let world = super::retarget::world_rest_matrices(rig);
+    let world = rig.rest_world();
     for skin in &mut rig.skins {
         skin.inverse_bind = skin.joints.iter().map(|&j| world[j].inverse()).collect();
     }

@@ -1,8 +1,8 @@
-//! Machine-readable form of a `Report` (`format_version` 3), for one file and, per file, for
-//! many (`report::checks::json`, the same version).
+//! Machine-readable form of a `Report` (`format_version` is `FORMAT_VERSION`), for one file
+//! and, per file, for many (`report::checks::json`, the same version).
 //!
 //! ```json
-//! { "format_version": 2, "errors": 0, "warnings": 1, "infos": 0,
+//! { "format_version": 3, "errors": 0, "warnings": 1, "infos": 0,
 //!   "counts": { "CODE": 1 }, "primitives": [ { "mesh": 0, "primitive": 0, ... } ],
 //!   "findings": [ { "code": "...", "severity": "error", "pointer": "/meshes/0/...",
 //!                   "message": "...", "mesh": 0, "primitive": 0, "vertex": 12,

@@ -20,7 +20,6 @@ mod finding;
 mod humanoid;
 mod json;
 mod nodes;
-mod pose;
 mod report;
 mod screen;
 mod skins;
@@ -36,7 +35,6 @@ pub use codes::Code;
 pub use consequence::{Consequences, Displacement, EngineSummary, VertexConsequence, WorstVertex};
 pub use finding::{Finding, VertexFinding};
 pub use json::{CheckDoc, FORMAT_VERSION as CHECK_FORMAT_VERSION, ReportDoc, to_json};
-pub use pose::rest_globals;
 pub use report::Report;
 pub use text::render_text;
 pub use weights::PrimitiveSummary;
@@ -68,7 +66,7 @@ pub fn check(rig: &Rig, options: &Options) -> Report {
     // The bind-pose workspace the measurement starts from does not depend on the rules:
     // on two cores it is built while they run (it skins the whole model, as they read it).
     let (mut report, start) =
-        rayon::join(|| run(rig, options, &rest_globals(rig)), || consequence::BindStart::new(rig));
+        rayon::join(|| run(rig, options, &rig.rest_world()), || consequence::BindStart::new(rig));
     let vertices = consequence::problem_vertices(rig, &report.findings);
     report.consequences = consequence::measure_with(start, rig, &vertices, &consequence::measured_engines());
     report
@@ -103,7 +101,7 @@ fn run(rig: &Rig, options: &Options, rest: &[Mat4]) -> Report {
         if f.code == codes::NON_NORMALIZED_QUATERNION.id {
             continue;
         }
-        sink.push(f.into());
+        sink.push(f.clone());
     }
     let import_has = |code: Code| rig.findings.iter().any(|f| f.code == code.id);
 

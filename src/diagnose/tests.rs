@@ -595,12 +595,12 @@ fn import_findings_are_kept_and_not_duplicated() {
     let mut clip = rotation_clip(1, Interpolation::Linear, &[[0.0, 0.0, 0.0, 1.0]; 2]);
     clip.channels[0].times = vec![1.0, 1.0].into();
     rig.clips.push(clip);
-    rig.findings.push(crate::rig::Finding {
-        code: codes::ANIMATION_INPUT_NON_INCREASING.id,
-        severity: Severity::Error,
-        pointer: "/animations/0/samplers/0/input".into(),
-        message: "from import".into(),
-    });
+    rig.findings.push(crate::rig::Finding::new(
+        codes::ANIMATION_INPUT_NON_INCREASING.id,
+        Severity::Error,
+        "/animations/0/samplers/0/input".into(),
+        "from import".into(),
+    ));
     let r = check(&rig, &Options::default());
     assert_eq!(only(&r, codes::ANIMATION_INPUT_NON_INCREASING).message, "from import");
 }

@@ -43,7 +43,7 @@ impl Findings {
         message: String,
     ) {
         if self.seen.insert((code, pointer.clone(), at)) {
-            self.list.push(Finding { code, severity, pointer, message });
+            self.list.push(Finding::new(code, severity, pointer, message));
         }
     }
 

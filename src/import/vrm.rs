@@ -369,7 +369,7 @@ fn range_map(value: Option<&Value>, input: &str, output: &str, kind: LookAtKind)
     }
 }
 
-/// Wrongly typed or out-of-range range map values (issue 54 F10): a number that is negative,
+/// Wrongly typed or out-of-range range map values: a number that is negative,
 /// or that f32 cannot hold (read as the default), or a value that is not a number.
 fn look_at_findings(extensions: &Value, findings: &mut Findings) {
     let maps = ["HorizontalInner", "HorizontalOuter", "VerticalDown", "VerticalUp"];
@@ -576,7 +576,7 @@ mod tests {
         assert!(vrm.unwrap().look_at.is_none());
     }
 
-    /// Issue 54 F10: range maps past f32 (1e300) are read as the default with a finding
+    /// Range maps past f32 (1e300) are read as the default with a finding
     /// instead of turning the eyes NaN; a bind weight of 3.4e38 is reported.
     #[test]
     fn out_of_range_look_at_maps_and_bind_weights_are_findings() {

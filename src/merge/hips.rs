@@ -13,7 +13,6 @@
 use glam::Vec3;
 
 use crate::attach::landmarks::{Landmark, Landmarks};
-use crate::attach::retarget::world_rest_matrices;
 use crate::rig::Rig;
 
 /// A rig's hips and the up of the ground it stands on (a world axis).
@@ -27,7 +26,7 @@ pub struct Hips {
 pub fn hips(rig: &Rig) -> Option<Hips> {
     let landmarks = Landmarks::find(rig);
     let node = landmarks.get(Landmark::Hips)?;
-    let world = world_rest_matrices(rig);
+    let world = rig.rest_world();
     let at = |n: usize| world.get(n).map(|m| m.w_axis.truncate());
     let body_up =
         landmarks.top().and_then(|head| Some(at(head)? - at(node)?)).and_then(|d| d.try_normalize());

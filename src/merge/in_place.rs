@@ -16,7 +16,6 @@ use serde::Serialize;
 
 use super::hips::Hips;
 use crate::anim::{Pose, compute_globals, sample};
-use crate::attach::retarget::world_rest_matrices;
 use crate::rig::{Channel, Clip, Interpolation, Property, Rig};
 
 /// The travel taken out of one clip, in world units (metres in glTF).
@@ -43,7 +42,7 @@ pub fn remove_travel(rig: &Rig, hips: Hips, channels: &mut Vec<Channel>, duratio
         pin_sampled(rig, hips.node, &chain, channels, across)?
     } else {
         let parent = rig.nodes.get(hips.node).and_then(|n| n.parent);
-        let world = parent.and_then(|p| world_rest_matrices(rig).get(p).copied()).unwrap_or(Mat4::IDENTITY);
+        let world = parent.and_then(|p| rig.rest_world().get(p).copied()).unwrap_or(Mat4::IDENTITY);
         let slot = channels
             .iter()
             .position(|c| c.node == hips.node && c.property == Property::Translation && c.components == 3)?;

@@ -28,6 +28,18 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+impl crate::rig::Severity {
+    /// "1 error", "2 warnings", "3 infos": a count of findings of this severity.
+    pub fn count(self, n: usize) -> String {
+        let plural = match self {
+            Self::Error => "errors",
+            Self::Warning => "warnings",
+            Self::Info => "infos",
+        };
+        count(n, self.name(), plural)
+    }
+}
+
 /// glTF's upper-case name for an interpolation, as the file spells it.
 pub fn interpolation_name(i: crate::rig::Interpolation) -> &'static str {
     use crate::rig::Interpolation::*;

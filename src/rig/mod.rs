@@ -11,13 +11,14 @@ mod humanoid;
 mod indices;
 pub mod key_times;
 mod look_at;
+mod rest_world;
 mod sizes;
 mod storage;
 mod transform;
 mod vrm_play;
 
 pub use all_clips::ALL_CLIPS;
-pub use finding::{Finding, Severity};
+pub use finding::{Finding, Severity, VertexFinding};
 pub use humanoid::{
     BONES, BoneSpec, Expression, HumanBone, MorphBind, Vrm, VrmAnimationMap, VrmVersion, bone_spec, canonical,
 };
@@ -291,9 +292,16 @@ impl Clip {
         self.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("animation_{index}"))
     }
 
-    /// How many distinct nodes the clip's channels animate.
+    /// Every node the clip moves: its channels' targets, then the eyes a `.vrma`'s gaze
+    /// turns. A node can appear more than once.
+    pub fn moved_nodes(&self) -> impl Iterator<Item = usize> + '_ {
+        let eyes = self.vrm.iter().flat_map(|p| p.gaze.iter()).flat_map(|g| g.eyes.iter().map(|e| e.node));
+        self.channels.iter().map(|ch| ch.node).chain(eyes)
+    }
+
+    /// How many distinct nodes the clip moves.
     pub fn animated_nodes(&self) -> usize {
-        let mut nodes: Vec<usize> = self.channels.iter().map(|ch| ch.node).collect();
+        let mut nodes: Vec<usize> = self.moved_nodes().collect();
         nodes.sort_unstable();
         nodes.dedup();
         nodes.len()

@@ -1,4 +1,4 @@
-//! Files that are small to store but large to process: the hostile shapes of issue 54 (F2),
+//! Files that are small to store but large to process: shapes a hostile sweep found quadratic,
 //! at any size, for the benchmarks that keep their cost linear. Every node is unskinned and
 //! every clip's channels share one timeline, so the file grows by a few dozen bytes per node
 //! or channel.

@@ -237,7 +237,7 @@ impl App {
         let all_entry = all.is_some();
         rig.clips.extend(all);
         let clip = clip.filter(|&c| c < rig.clips.len());
-        let rest_globals = crate::diagnose::rest_globals(&rig);
+        let rest_globals = rig.rest_world();
         // A three-quarter view from slightly above reads better than a flat front view.
         let camera = framed_camera(
             &ws,
@@ -813,9 +813,7 @@ impl App {
         self.frames = FrameGrid::for_clip(self.clip.and_then(|c| self.rig.clips.get(c)), self.step);
         self.animated = vec![false; self.rig.nodes.len()];
         if let Some(clip) = self.clip.and_then(|c| self.rig.clips.get(c)) {
-            let eyes =
-                clip.vrm.iter().flat_map(|p| p.gaze.iter()).flat_map(|g| g.eyes.iter().map(|e| e.node));
-            for node in clip.channels.iter().map(|ch| ch.node).chain(eyes) {
+            for node in clip.moved_nodes() {
                 if let Some(a) = self.animated.get_mut(node) {
                     *a = true;
                 }

@@ -503,7 +503,7 @@ mod tests {
         assert_eq!(problems[0].code, "RIG_VRM_SPRING_COLLIDER_NODE");
     }
 
-    /// Issue 54 F10: a wrongly typed value is reported and read as three-vrm's default; an
+    /// A wrongly typed value is reported and read as three-vrm's default; an
     /// out-of-range one is reported and kept; an unknown specVersion loads nothing.
     #[test]
     fn wrong_types_and_out_of_range_values_are_findings() {

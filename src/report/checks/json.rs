@@ -1,4 +1,5 @@
-//! `check --format json` over several files (`format_version` 3, `diagnose::json::FORMAT_VERSION`, as the single-file document's). One file given by name keeps
+//! `check --format json` over several files (`format_version` is the single-file document's,
+//! `diagnose::json::FORMAT_VERSION`). One file given by name keeps
 //! the single-file document (`diagnose::to_json`); this one wraps that document per file.
 
 use std::collections::BTreeMap;
