@@ -124,7 +124,9 @@ fn parse_look_at(text: &str) -> Result<crate::vrm::Aim, String> {
         [x, y, z] if text.split(',').count() == 3 && numbers.iter().all(|v| v.is_finite()) => {
             Ok(crate::vrm::Aim::Point([x, y, z]))
         }
-        _ => Err(format!("'{text}' is neither `camera` nor a point X,Y,Z of three finite numbers (e.g. 0,1.6,2)")),
+        _ => Err(format!(
+            "'{text}' is neither `camera` nor a point X,Y,Z of three finite numbers (e.g. 0,1.6,2)"
+        )),
     }
 }
 

@@ -89,8 +89,9 @@ impl Take<'_> {
         let camera: Camera = framed_camera(&ws, self.yaw, self.pitch, self.zoom);
         let mut raster = Raster::for_grid(self.cols, self.rows, self.mode);
         let mut scratch = SceneScratch::default();
-        let look_at =
-            self.look_at.and_then(|aim| crate::vrm::LookAtTarget::new(self.rig, aim.point(camera.eye())).ok());
+        let look_at = self
+            .look_at
+            .and_then(|aim| crate::vrm::LookAtTarget::new(self.rig, aim.point(camera.eye())).ok());
         let mut springs = self.spring_dt.map(|dt| crate::vrm::Stepper::new(dt).with_look_at(look_at.clone()));
         for (i, &t) in self.times.iter().enumerate() {
             match (springs.as_mut(), &look_at) {

@@ -85,12 +85,11 @@ pub fn walker_springs_300() -> Vec<u8> {
         let (s, co) = sin_cos(angle);
         let root = DVec3::new(0.12 * s, -0.02, 0.12 * co);
         let name = format!("skirt.{c}");
-        let nodes = chain(&mut b, &name, HIPS, root, rot_y(angle), DVec3::new(0.0, -0.048, 0.014), SKIRT_NODES);
+        let nodes =
+            chain(&mut b, &name, HIPS, root, rot_y(angle), DVec3::new(0.0, -0.048, 0.014), SKIRT_NODES);
         springs.push(spring(&name, &nodes, 1, 1.5, 0.5, 0.015));
     }
-    let capsule = |node: usize| {
-        json!({ "node": node, "shape": { "capsule": { "offset": [0.0, 0.0, 0.0], "radius": 0.07, "tail": [0.0, -0.4, 0.0] } } })
-    };
+    let capsule = |node: usize| json!({ "node": node, "shape": { "capsule": { "offset": [0.0, 0.0, 0.0], "radius": 0.07, "tail": [0.0, -0.4, 0.0] } } });
     b.extension(
         "VRMC_springBone",
         json!({

@@ -77,7 +77,9 @@ impl std::fmt::Display for NoGaze {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             NoGaze::NotVrm => "not a VRM avatar, so nothing looks at the target",
-            NoGaze::NoLookAt => "the avatar defines no lookAt (three-vrm makes none), so nothing looks at the target",
+            NoGaze::NoLookAt => {
+                "the avatar defines no lookAt (three-vrm makes none), so nothing looks at the target"
+            }
             NoGaze::NoHead => "the avatar maps no head bone, which three-vrm's lookAt looks from",
         })
     }
@@ -163,7 +165,14 @@ impl LookAtTarget {
     }
 
     /// `look` from `head_world` (`None`: the head as `pose` has it), then `apply`.
-    pub fn aim(&self, rig: &Rig, clip: Option<&Clip>, t: f32, head_world: Option<DMat4>, pose: &mut Pose) -> Look {
+    pub fn aim(
+        &self,
+        rig: &Rig,
+        clip: Option<&Clip>,
+        t: f32,
+        head_world: Option<DMat4>,
+        pose: &mut Pose,
+    ) -> Look {
         let head = head_world.unwrap_or_else(|| self.head_world(rig, pose));
         let look = self.look(head);
         self.apply(clip, t, look, pose);
@@ -217,12 +226,17 @@ fn world_of(rig: &Rig, pose: &Pose, node: usize) -> DMat4 {
 }
 
 fn local_of(rig: &Rig, pose: &Pose, node: usize) -> DMat4 {
-    let file_matrix = pose.use_matrix.get(node).copied().unwrap_or(false).then(|| rig.nodes[node].matrix).flatten();
+    let file_matrix =
+        pose.use_matrix.get(node).copied().unwrap_or(false).then(|| rig.nodes[node].matrix).flatten();
     if let Some(m) = file_matrix {
         return m.as_dmat4();
     }
     let t = pose.locals.get(node).copied().unwrap_or_default();
-    DMat4::from_scale_rotation_translation(t.scale.as_dvec3(), t.rotation.as_dquat(), t.translation.as_dvec3())
+    DMat4::from_scale_rotation_translation(
+        t.scale.as_dvec3(),
+        t.rotation.as_dquat(),
+        t.translation.as_dvec3(),
+    )
 }
 
 #[cfg(test)]

@@ -31,7 +31,8 @@ fn load(file: &str) -> rigscope::rig::Rig {
 }
 
 fn point(entry: &Value) -> DVec3 {
-    let p: Vec<f64> = entry["point"].as_array().expect("point").iter().map(|x| x.as_f64().expect("x")).collect();
+    let p: Vec<f64> =
+        entry["point"].as_array().expect("point").iter().map(|x| x.as_f64().expect("x")).collect();
     DVec3::new(p[0], p[1], p[2])
 }
 
@@ -69,7 +70,8 @@ fn the_gaze_follows_a_target_as_three_vrm_aims_it() {
     for entry in poses {
         let file = entry["file"].as_str().expect("file");
         let avatar = load(file);
-        let bound = entry["animation"].as_str().map(|_| rigscope::vrma::bind(&avatar, &anim, 0).expect("bind"));
+        let bound =
+            entry["animation"].as_str().map(|_| rigscope::vrma::bind(&avatar, &anim, 0).expect("bind"));
         let clip = bound.as_ref().map(|b| &b.clip);
         let t = entry["t"].as_f64().unwrap_or(0.0);
         let target = LookAtTarget::new(&avatar, point(entry)).expect("the avatar has a lookAt");
@@ -134,7 +136,17 @@ fn pose_takes_a_point_or_the_camera() {
         .find(|p| p["file"] == "walker-vrm1.vrm" && p["t"].is_null() && p["target"] == "past_maps")
         .expect("entry");
     let file = fixture("walker-vrm1.vrm");
-    let run = rigscope(&["pose", &file, "--rest", "--look-at", "1.5,2.5,1", "--json", "--node", "18", "--no-positions"]);
+    let run = rigscope(&[
+        "pose",
+        &file,
+        "--rest",
+        "--look-at",
+        "1.5,2.5,1",
+        "--json",
+        "--node",
+        "18",
+        "--no-positions",
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let doc: Value = serde_json::from_str(&run.stdout).expect("JSON");
     let frame = &doc["frames"][0];
@@ -157,8 +169,12 @@ fn pose_takes_a_point_or_the_camera() {
     let run = rigscope(&["pose", &file, "--rest", "--look-at", "camera", "--json", "--no-positions"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let doc: Value = serde_json::from_str(&run.stdout).expect("JSON");
-    let aimed: Vec<f64> =
-        doc["frames"][0]["look_at"]["target"].as_array().expect("target").iter().map(|x| x.as_f64().expect("x")).collect();
+    let aimed: Vec<f64> = doc["frames"][0]["look_at"]["target"]
+        .as_array()
+        .expect("target")
+        .iter()
+        .map(|x| x.as_f64().expect("x"))
+        .collect();
     assert!((DVec3::new(aimed[0], aimed[1], aimed[2]) - eye).length() < 1e-9, "{aimed:?} vs {eye}");
     // The opening view looks from the front, a little to the side and above: the eyes turn
     // towards it.

@@ -199,7 +199,8 @@ fn normalised(slots: &[(u32, f32)]) -> bool {
     (sum - 1.0).abs() <= 2e-7 * slots.len() as f32
 }
 
-const FILES: [&str; 5] = ["seed-arm.gltf", "tentacle.glb", "walker.glb", "bad-weights.glb", "walker-springs-300.vrm"];
+const FILES: [&str; 5] =
+    ["seed-arm.gltf", "tentacle.glb", "walker.glb", "bad-weights.glb", "walker-springs-300.vrm"];
 
 #[test]
 fn committed_files_are_what_the_generator_writes() {
@@ -613,9 +614,15 @@ fn walker_springs_300_has_a_few_hundred_chained_spring_joints() {
     assert_eq!(springs.len(), 24 + 16);
     let mut swinging = 0;
     for spring in springs {
-        let joints: Vec<usize> = spring["joints"].as_array().expect("joints").iter().map(|j| idx(&j["node"])).collect();
+        let joints: Vec<usize> =
+            spring["joints"].as_array().expect("joints").iter().map(|j| idx(&j["node"])).collect();
         for pair in joints.windows(2) {
-            assert_eq!(doc.parent_of(pair[1]), Some(pair[0]), "{}: a chain follows the hierarchy", spring["name"]);
+            assert_eq!(
+                doc.parent_of(pair[1]),
+                Some(pair[0]),
+                "{}: a chain follows the hierarchy",
+                spring["name"]
+            );
         }
         // Every joint but the last, which is only the tail of the one before.
         swinging += joints.len() - 1;
