@@ -12,7 +12,7 @@
 
 use super::pose::Pose;
 use super::sample::sample_channel;
-use crate::rig::{Channel, Gaze, LookAtKind, VrmPlay};
+use crate::rig::{Channel, Eye, LookAt, LookAtKind, PlayedExpression, VrmPlay};
 use glam::DQuat;
 
 /// Applies `play` at time `t` to `pose` (whose channels are already sampled).
@@ -25,7 +25,7 @@ pub fn apply(play: &VrmPlay, t: f32, pose: &mut Pose) {
 /// replaces that expression's track; the gaze still sets the look expressions after it.
 pub fn apply_set(play: &VrmPlay, t: f32, set: Option<(usize, f32)>, pose: &mut Pose) {
     let weights = expression_weights(play, t, set, pose);
-    apply_expressions(play, &weights, pose);
+    apply_expressions(&play.expressions, &weights, pose);
 }
 
 /// Each expression's weight at `t` (three-vrm's `VRMExpression.weight`), in `play.expressions`
@@ -33,19 +33,28 @@ pub fn apply_set(play: &VrmPlay, t: f32, set: Option<(usize, f32)>, pose: &mut P
 /// after the gaze has set the look expressions; the bone-type gaze turns the eyes of `pose`
 /// on the way.
 pub fn expression_weights(play: &VrmPlay, t: f32, set: Option<(usize, f32)>, pose: &mut Pose) -> Vec<f32> {
+    let mut weights = track_weights(play, t, set);
+    if let Some(gaze) = &play.gaze {
+        let (yaw, pitch) = yaw_pitch(&gaze.track, t);
+        match gaze.look_at.kind {
+            LookAtKind::Bone => turn_eyes(&gaze.look_at, &gaze.eyes, yaw, pitch, pose),
+            LookAtKind::Expression => {
+                look_expressions(&play.expressions, &gaze.look_at, yaw, pitch, &mut weights)
+            }
+        }
+    }
+    weights
+}
+
+/// Each expression's weight at `t` from its track (0 without one), `set` in its place:
+/// the weights before the gaze sets the look expressions.
+pub(crate) fn track_weights(play: &VrmPlay, t: f32, set: Option<(usize, f32)>) -> Vec<f32> {
     let mut weights: Vec<f32> =
         play.expressions.iter().map(|e| e.track.as_ref().map_or(0.0, |c| x_at(c, t))).collect();
     if let Some((i, value)) = set
         && let Some(w) = weights.get_mut(i)
     {
         *w = value.clamp(0.0, 1.0);
-    }
-    if let Some(gaze) = &play.gaze {
-        let (yaw, pitch) = yaw_pitch(&gaze.track, t);
-        match gaze.look_at.kind {
-            LookAtKind::Bone => turn_eyes(gaze, yaw, pitch, pose),
-            LookAtKind::Expression => look_expressions(play, gaze, yaw, pitch, &mut weights),
-        }
     }
     weights
 }
@@ -86,9 +95,8 @@ fn yaw_pitch(track: &Channel, t: f32) -> (f32, f32) {
 /// `VRMLookAtBoneApplier.applyYawPitch`: per eye, Euler YXZ (pitch, yaw) from the range maps
 /// (inner and outer swap between the eyes), conjugated by the face-front turn, then
 /// `Pr⁻¹ n Pr R` as for any humanoid bone.
-fn turn_eyes(gaze: &Gaze, yaw: f32, pitch: f32, pose: &mut Pose) {
-    let maps = &gaze.look_at;
-    for eye in &gaze.eyes {
+pub(crate) fn turn_eyes(maps: &LookAt, eyes: &[Eye], yaw: f32, pitch: f32, pose: &mut Pose) {
+    for eye in eyes {
         let x = if pitch < 0.0 { -maps.vertical_down.map(-pitch) } else { maps.vertical_up.map(pitch) };
         let (negative, positive) = if eye.left {
             (maps.horizontal_inner, maps.horizontal_outer)
@@ -118,10 +126,15 @@ fn turn_eyes(gaze: &Gaze, yaw: f32, pitch: f32, pose: &mut Pose) {
 /// `VRMLookAtExpressionApplier.applyYawPitch`, including its choices: a negative pitch raises
 /// lookUp (through the vertical-up map), and both sides use the horizontal-outer map. The
 /// manager's `setValue` clamps to 0..1.
-fn look_expressions(play: &VrmPlay, gaze: &Gaze, yaw: f32, pitch: f32, weights: &mut [f32]) {
-    let maps = &gaze.look_at;
+pub(crate) fn look_expressions(
+    expressions: &[PlayedExpression],
+    maps: &LookAt,
+    yaw: f32,
+    pitch: f32,
+    weights: &mut [f32],
+) {
     let mut set = |name: &str, value: f32| {
-        if let Some(i) = play.expressions.iter().rposition(|e| e.name == name) {
+        if let Some(i) = expressions.iter().rposition(|e| e.name == name) {
             weights[i] = value.clamp(0.0, 1.0);
         }
     };
@@ -148,28 +161,27 @@ const MOUTH: [&str; 5] = ["aa", "ee", "ih", "oh", "ou"];
 /// `VRMExpressionManager.update`: every bound morph target is cleared, then each expression
 /// adds `output x multiplier x bind weight` (output: 0 or 1 for a binary expression, split at
 /// 0.5; multiplier: what the other expressions' overrides leave of blink, lookAt and mouth).
-fn apply_expressions(play: &VrmPlay, weights: &[f32], pose: &mut Pose) {
-    let output: Vec<f32> = play
-        .expressions
+pub(crate) fn apply_expressions(expressions: &[PlayedExpression], weights: &[f32], pose: &mut Pose) {
+    let output: Vec<f32> = expressions
         .iter()
         .zip(weights)
         .map(|(e, &w)| if e.is_binary { if w > 0.5 { 1.0 } else { 0.0 } } else { w })
         .collect();
     let (mut blink, mut look, mut mouth) = (1.0f32, 1.0f32, 1.0f32);
-    for (e, &w) in play.expressions.iter().zip(&output) {
+    for (e, &w) in expressions.iter().zip(&output) {
         blink -= e.overrides.blink.amount(w);
         look -= e.overrides.look_at.amount(w);
         mouth -= e.overrides.mouth.amount(w);
     }
     let (blink, look, mouth) = (blink.max(0.0), look.max(0.0), mouth.max(0.0));
-    for e in &play.expressions {
+    for e in expressions {
         for &(node, target, _) in &e.binds {
             if let Some(x) = pose.morph_weights.get_mut(node).and_then(|w| w.get_mut(target)) {
                 *x = 0.0;
             }
         }
     }
-    for (e, &w) in play.expressions.iter().zip(&output) {
+    for (e, &w) in expressions.iter().zip(&output) {
         let name = e.name.as_str();
         let mut multiplier = 1.0;
         if BLINK.contains(&name) {

@@ -104,6 +104,32 @@ impl Default for SpringArgs {
     }
 }
 
+/// `--look-at`: where a VRM avatar's eyes look, shared by every command that poses at a time.
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct LookAtArgs {
+    /// Aim a VRM avatar's gaze (its lookAt: eye bones or look expressions) at a point X,Y,Z
+    /// in world space, or at `camera` (the render camera's eye), as three-vrm 3.5.5's
+    /// VRMLookAt aims at a target; it replaces a .vrma's lookAt track.
+    #[arg(long = "look-at", value_name = "X,Y,Z|camera", value_parser = parse_look_at, allow_negative_numbers = true)]
+    pub look_at: Option<crate::vrm::Aim>,
+}
+
+/// `camera`, or three finite numbers separated by commas.
+fn parse_look_at(text: &str) -> Result<crate::vrm::Aim, String> {
+    if text.trim().eq_ignore_ascii_case("camera") {
+        return Ok(crate::vrm::Aim::Camera);
+    }
+    let numbers: Vec<f64> = text.split(',').filter_map(|x| x.trim().parse::<f64>().ok()).collect();
+    match numbers[..] {
+        [x, y, z] if text.split(',').count() == 3 && numbers.iter().all(|v| v.is_finite()) => {
+            Ok(crate::vrm::Aim::Point([x, y, z]))
+        }
+        _ => Err(format!(
+            "'{text}' is neither `camera` nor a point X,Y,Z of three finite numbers (e.g. 0,1.6,2)"
+        )),
+    }
+}
+
 /// A positive, finite step in seconds: `0.0167` or `1/60`.
 fn parse_dt(text: &str) -> Result<f64, String> {
     let value = match text.split_once('/') {
@@ -387,6 +413,8 @@ pub struct RecordArgs {
     #[command(flatten)]
     pub springs: SpringArgs,
     #[command(flatten)]
+    pub look_at: LookAtArgs,
+    #[command(flatten)]
     pub anim: AnimArgs,
 }
 
@@ -527,6 +555,8 @@ pub struct PoseArgs {
     #[command(flatten)]
     pub springs: SpringArgs,
     #[command(flatten)]
+    pub look_at: LookAtArgs,
+    #[command(flatten)]
     pub anim: AnimArgs,
 }
 
@@ -573,6 +603,8 @@ pub struct RenderArgs {
     pub engine: Engine,
     #[command(flatten)]
     pub springs: SpringArgs,
+    #[command(flatten)]
+    pub look_at: LookAtArgs,
     #[command(flatten)]
     pub anim: AnimArgs,
 }

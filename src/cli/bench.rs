@@ -14,6 +14,13 @@
 //!   drawn rather than `render::write_ansi` of the viewport alone (that would resend every
 //!   cell, and miss the panels around it).
 //!
+//! - `springs` (VRM avatars with spring bones): the VRM stages that follow sampling, in
+//!   three-vrm's order, for each spring step of 1/60 s up to the frame's time: the gaze aimed
+//!   at the camera, then the spring bones (`vrm::Stepper::step_sampled`), with the clip
+//!   sampled again for each step before the frame's own (a real cost of stepping faster than
+//!   frames come). It sits between `sample` and `pose` in the frame, so the frame skinned and
+//!   drawn is the sprung one.
+//!
 //! Frames step by 1/30 s (the viewer's default rate) from time 0, wrapping at the clip's
 //! end. One warm-up frame (the first, full-screen draw) is not counted in the stages; it
 //! gives `first_frame_ms`, the time from opening the file to that frame (with `load_ms`,
@@ -44,6 +51,7 @@ const FRAME_STEP: f32 = 1.0 / 30.0;
 #[derive(Debug, Default)]
 struct Samples {
     sample: Histogram,
+    springs: Histogram,
     pose: Histogram,
     skin: Histogram,
     raster: Histogram,
@@ -69,6 +77,12 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
 
     let mut samples = Samples::default();
     let mut first_frame_ms = 0.0;
+    let has_springs = app.rig.vrm.as_ref().is_some_and(|v| !v.springs.is_empty());
+    let mut springs = has_springs.then(|| {
+        let eye = app.camera.eye().as_dvec3();
+        let look_at = crate::vrm::LookAtTarget::new(&app.rig, eye).ok();
+        crate::vrm::Stepper::new(crate::vrm::DEFAULT_DT).with_look_at(look_at)
+    });
     for frame in 0..=args.frames {
         let t = frame_time(duration, frame);
         app.playback.time = t;
@@ -81,8 +95,38 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
         }
         let clip_data = clip.and_then(|c| app.rig.clips.get(c));
         let started = Instant::now();
-        app.ws.sample_pose(&app.rig, clip_data, t);
-        let sampled = Instant::now();
+        let mut spring_ms = 0.0;
+        let sampled = match springs.as_mut() {
+            Some(stepper) => {
+                let steps = crate::vrm::step_count(f64::from(t), stepper.dt());
+                if steps < stepper.steps() {
+                    // Wrapped at the clip's end: the viewer starts the springs again.
+                    stepper.reset();
+                }
+                while stepper.steps() + 1 < steps {
+                    app.ws.sample_pose(&app.rig, clip_data, stepper.next_step_time());
+                    stepper.step_sampled(&app.rig, clip_data, &mut app.ws.pose);
+                }
+                let before = Instant::now();
+                spring_ms += (before - started).as_secs_f64() * 1000.0;
+                let at = if stepper.steps() < steps { stepper.next_step_time() } else { t };
+                app.ws.sample_pose(&app.rig, clip_data, at);
+                let sampled = Instant::now();
+                if stepper.steps() < steps {
+                    stepper.step_sampled(&app.rig, clip_data, &mut app.ws.pose);
+                }
+                spring_ms += sampled.elapsed().as_secs_f64() * 1000.0;
+                samples.sample.record((sampled - before).as_secs_f64() * 1000.0);
+                samples.springs.record(spring_ms);
+                Instant::now()
+            }
+            None => {
+                app.ws.sample_pose(&app.rig, clip_data, t);
+                let sampled = Instant::now();
+                samples.sample.record((sampled - started).as_secs_f64() * 1000.0);
+                sampled
+            }
+        };
         app.ws.update_matrices(&app.rig);
         let posed = Instant::now();
         app.ws.skin(&app.rig);
@@ -91,7 +135,6 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
         let drawn = Instant::now();
         let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
         let raster = f64::from(screen.raster_ms());
-        samples.sample.record(ms(started, sampled));
         samples.pose.record(ms(sampled, posed));
         samples.skin.record(ms(posed, skinned));
         samples.raster.record(raster);
@@ -212,15 +255,15 @@ struct Report {
 }
 
 impl Report {
-    fn stages(&self) -> [(&'static str, &Histogram); 5] {
+    /// The stages in pipeline order; `springs` only for an avatar with spring bones.
+    fn stages(&self) -> Vec<(&'static str, &Histogram)> {
         let s = &self.samples;
-        [
-            ("sample", &s.sample),
-            ("pose", &s.pose),
-            ("skin", &s.skin),
-            ("raster", &s.raster),
-            ("draw", &s.draw),
-        ]
+        let mut stages = vec![("sample", &s.sample)];
+        if s.springs.count() > 0 {
+            stages.push(("springs", &s.springs));
+        }
+        stages.extend([("pose", &s.pose), ("skin", &s.skin), ("raster", &s.raster), ("draw", &s.draw)]);
+        stages
     }
 
     /// Vertices per second for a stage time in ms; 0 when the time is too small to measure.

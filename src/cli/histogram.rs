@@ -65,6 +65,11 @@ impl Histogram {
         self.max
     }
 
+    /// How many values were counted.
+    pub fn count(&self) -> u64 {
+        self.total
+    }
+
     pub fn median(&self) -> f64 {
         self.percentile(0.5)
     }

@@ -269,6 +269,27 @@ pub fn spring_step(rig: &Rig, args: &args::SpringArgs, times: &[f64]) -> Result<
     Ok(Some(dt))
 }
 
+/// `--look-at`, kept only when the avatar can aim its gaze; otherwise a note says why and
+/// the frames are posed as without it.
+pub fn look_at_aim(rig: &Rig, args: &args::LookAtArgs) -> Option<crate::vrm::Aim> {
+    let aim = args.look_at?;
+    match crate::vrm::LookAtTarget::new(rig, glam::DVec3::ZERO) {
+        Ok(target) => {
+            if target.turns_nothing() {
+                eprintln!(
+                    "rigscope: note: {}: --look-at: the avatar's lookAt turns eye bones, but it maps none; the gaze moves nothing",
+                    rig.source
+                );
+            }
+            Some(aim)
+        }
+        Err(why) => {
+            eprintln!("rigscope: note: {}: --look-at: {why}", rig.source);
+            None
+        }
+    }
+}
+
 /// The most spring steps one time may take: an hour at 60 steps a second.
 const MAX_SPRING_STEPS: usize = 216_000;
 

@@ -45,6 +45,7 @@ pub fn run(args: &PoseArgs) -> Result<u8, Failure> {
         no_positions: args.no_positions,
         engine: args.engine,
         spring_dt,
+        look_at: super::look_at_aim(&rig, &args.look_at),
     };
     let doc = evaluate(&rig, clip, &times, &options);
     if args.json {

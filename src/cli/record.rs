@@ -51,6 +51,7 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
     let scale = if gif { usize::from(args.scale).pow(2) } else { 1 };
     let cells = usize::from(args.size.0) * usize::from(args.size.1) * scale;
     let spring_dt = super::spring_step(&rig, &args.springs, &[])?;
+    let look_at = super::look_at_aim(&rig, &args.look_at);
     let take = crate::record::Take {
         rig: &rig,
         clip,
@@ -79,6 +80,7 @@ pub fn run(args: &RecordArgs) -> Result<u8, Failure> {
         fps: args.fps,
         engine: args.engine,
         spring_dt,
+        look_at,
     };
     let bytes = if gif {
         crate::record::gif(&take, usize::from(args.scale))

@@ -38,10 +38,20 @@ pub fn run(args: &RenderArgs) -> Result<u8, Failure> {
     let clip_data = clip.and_then(|c| rig.clips.get(c));
     let mut ws = Workspace::at(&rig, clip_data, args.time);
     ws.set_engine(&rig, args.engine);
-    if let Some(dt) = super::spring_step(&rig, &args.springs, &[f64::from(args.time)])? {
+    let spring_dt = super::spring_step(&rig, &args.springs, &[f64::from(args.time)])?;
+    if let Some(dt) = spring_dt {
         crate::vrm::evaluate(&rig, clip_data, f64::from(args.time), dt, &mut ws);
     }
     let camera = framed_camera(&ws, args.yaw.to_radians(), args.pitch.to_radians(), args.zoom);
+    // The camera is framed before the gaze moves, so that `camera` names an eye the gaze
+    // does not itself shift.
+    if let Some(aim) = super::look_at_aim(&rig, &args.look_at)
+        && let Ok(target) = crate::vrm::LookAtTarget::new(&rig, aim.point(camera.eye()))
+    {
+        crate::vrm::sample_aimed(&rig, clip_data, f64::from(args.time), spring_dt, &target, &mut ws);
+        ws.update_matrices(&rig);
+        ws.skin(&rig);
+    }
     let mode = super::glyph_mode(args.mode);
     let (cols, rows) = (args.size.0 as usize, args.size.1 as usize);
     let mut raster = Raster::for_grid(cols, rows, mode);

@@ -35,6 +35,8 @@ pub struct Take<'a> {
     /// Step the VRM spring bones in steps of this many seconds from the clip's start: each
     /// frame shows the whole number of steps nearest its time.
     pub spring_dt: Option<f64>,
+    /// Where the VRM avatar's gaze is aimed (`Camera`: the take's fixed camera).
+    pub look_at: Option<crate::vrm::Aim>,
 }
 
 /// The most frames times viewport cells one recording draws: each cell takes a few bytes in
@@ -87,15 +89,23 @@ impl Take<'_> {
         let camera: Camera = framed_camera(&ws, self.yaw, self.pitch, self.zoom);
         let mut raster = Raster::for_grid(self.cols, self.rows, self.mode);
         let mut scratch = SceneScratch::default();
-        let mut springs = self.spring_dt.map(crate::vrm::Stepper::new);
+        let look_at = self
+            .look_at
+            .and_then(|aim| crate::vrm::LookAtTarget::new(self.rig, aim.point(camera.eye())).ok());
+        let mut springs = self.spring_dt.map(|dt| crate::vrm::Stepper::new(dt).with_look_at(look_at.clone()));
         for (i, &t) in self.times.iter().enumerate() {
-            match springs.as_mut() {
-                Some(stepper) => {
+            match (springs.as_mut(), &look_at) {
+                (Some(stepper), _) => {
                     stepper.advance_to(self.rig, self.clip, f64::from(t), &mut ws);
                     ws.update_matrices(self.rig);
                     ws.skin(self.rig);
                 }
-                None => ws.evaluate(self.rig, self.clip, t),
+                (None, Some(target)) => {
+                    crate::vrm::sample_aimed(self.rig, self.clip, f64::from(t), None, target, &mut ws);
+                    ws.update_matrices(self.rig);
+                    ws.skin(self.rig);
+                }
+                (None, None) => ws.evaluate(self.rig, self.clip, t),
             }
             draw_scene(&mut raster, &camera, self.rig, &ws, None, &self.scene, &mut scratch);
             frame(i, &raster)?;

@@ -23,6 +23,7 @@ fn take(rig: &Rig, mode: GlyphMode, from: f32, to: f32, fps: u32) -> Take<'_> {
         fps,
         engine: crate::anim::Engine::Stored,
         spring_dt: None,
+        look_at: None,
     }
 }
 

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::anim::{Engine, Workspace};
-use crate::rig::Rig;
+use crate::rig::{Clip, Rig};
 
 /// The version of the `pose --json` document (`PoseDoc`).
 pub const FORMAT_VERSION: u32 = 1;
@@ -35,8 +35,25 @@ pub struct FrameDoc {
     /// `steps * dt`, the nearest whole number of steps to `t`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spring_steps: Option<usize>,
+    /// With `--look-at`: where the VRM avatar's gaze was aimed and what lookAt made of it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub look_at: Option<LookDoc>,
     pub nodes: Vec<NodeWorld>,
     pub meshes: Vec<MeshPositions>,
+}
+
+/// The gaze of one frame, as three-vrm's `VRMLookAt` holds it.
+#[derive(Debug, Serialize)]
+pub struct LookDoc {
+    /// The point aimed at, in world space (`camera`: the render camera's eye).
+    pub target: [f64; 3],
+    /// Degrees about y, positive towards the face's left; absent when no `vrm.update` has
+    /// run (`--springs` at step 0, the loaded state).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub yaw: Option<f64>,
+    /// Degrees about x, positive looks down; absent with `yaw`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pitch: Option<f64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -76,6 +93,9 @@ pub struct PoseOptions {
     pub engine: Engine,
     /// Step the VRM spring bones from the clip's start in steps of this many seconds.
     pub spring_dt: Option<f64>,
+    /// Aim the VRM avatar's gaze here (`Camera`: the eye of the camera `render` frames the
+    /// frame with by default).
+    pub look_at: Option<crate::vrm::Aim>,
 }
 
 #[derive(Debug, Serialize)]
@@ -118,16 +138,14 @@ pub fn evaluate(rig: &Rig, clip: Option<usize>, times: &[f64], options: &PoseOpt
     let frames = times
         .iter()
         .map(|&t| {
-            // Clips hold f32 key times: sampling is in f32, the document echoes `t`.
-            let sampled = t as f32;
-            let spring_steps = options.spring_dt.map(|dt| {
-                let steps = crate::vrm::step_count(t, dt);
-                crate::vrm::simulate(rig, clip_data, steps, dt, &mut ws);
-                steps
-            });
-            if spring_steps.is_none() {
-                ws.sample_pose(rig, clip_data, sampled);
-            }
+            let spring_steps = options.spring_dt.map(|dt| crate::vrm::step_count(t, dt));
+            let look_at = match options.look_at {
+                Some(aim) => look_at_frame(rig, clip_data, t, aim, options.spring_dt, &mut ws),
+                None => {
+                    pose_frame(rig, clip_data, t, options.spring_dt, &mut ws);
+                    None
+                }
+            };
             ws.update_matrices(rig);
             if !options.no_positions {
                 ws.skin(rig);
@@ -135,6 +153,7 @@ pub fn evaluate(rig: &Rig, clip: Option<usize>, times: &[f64], options: &PoseOpt
             FrameDoc {
                 t,
                 spring_steps,
+                look_at,
                 nodes: shown_nodes
                     .iter()
                     .map(|&n| NodeWorld {
@@ -181,6 +200,42 @@ pub fn evaluate(rig: &Rig, clip: Option<usize>, times: &[f64], options: &PoseOpt
         }),
         frames,
     }
+}
+
+/// Leaves the frame at `t` in `ws`'s pose: sampled, or with `dt` the spring bones stepped
+/// from the clip's start to the whole number of steps nearest `t`.
+fn pose_frame(rig: &Rig, clip: Option<&Clip>, t: f64, dt: Option<f64>, ws: &mut Workspace) {
+    match dt {
+        Some(dt) => {
+            crate::vrm::simulate(rig, clip, crate::vrm::step_count(t, dt), dt, ws);
+        }
+        // Clips hold f32 key times: sampling is in f32, the document echoes `t`.
+        None => ws.sample_pose(rig, clip, t as f32),
+    }
+}
+
+/// `pose_frame` with the gaze aimed at `aim`. `camera` is the eye of `render`'s default
+/// camera, framed on the frame before the gaze moves (as `render` frames it).
+fn look_at_frame(
+    rig: &Rig,
+    clip: Option<&Clip>,
+    t: f64,
+    aim: crate::vrm::Aim,
+    dt: Option<f64>,
+    ws: &mut Workspace,
+) -> Option<LookDoc> {
+    let mut eye = glam::Vec3::ZERO;
+    if aim == crate::vrm::Aim::Camera {
+        pose_frame(rig, clip, t, dt, ws);
+        ws.update_matrices(rig);
+        ws.skin(rig);
+        let yaw = crate::render::OPENING_YAW_DEGREES.to_radians();
+        let pitch = crate::render::OPENING_PITCH_DEGREES.to_radians();
+        eye = crate::render::framed_camera(ws, yaw, pitch, 1.0).eye();
+    }
+    let target = crate::vrm::LookAtTarget::new(rig, aim.point(eye)).ok()?;
+    let look = crate::vrm::sample_aimed(rig, clip, t, dt, &target, ws);
+    Some(LookDoc { target: target.point.to_array(), yaw: look.map(|l| l.yaw), pitch: look.map(|l| l.pitch) })
 }
 
 /// The sampled local transform of `node` (the pose keeps TRS even for a node whose file

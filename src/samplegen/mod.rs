@@ -12,6 +12,7 @@
 //! | `tentacle.glb` | a 10-joint chain, smooth 2-4 joint weights, LINEAR / STEP / CUBICSPLINE clips |
 //! | `walker.glb` | a 17-joint humanoid with walk and idle cycles (the binary's default rig) |
 //! | `bad-weights.glb` | deliberately broken weights at the vertices [`BAD_WEIGHTS_FAULTS`] lists |
+//! | `walker-springs-300.vrm` | the walker as a VRM 1.0 avatar with 304 spring joints (hair, skirt), for timing springs |
 //!
 //! The VRM avatars made from the walker (`vrm_fixtures`) are test fixtures, written into
 //! `tests/fixtures/vrm/`; `engine-weights.glb` (`engine_fixtures`), the weight problems engines
@@ -31,6 +32,7 @@ mod tentacle;
 mod trig;
 mod vrm;
 mod vrm_springs;
+mod vrm_springs_many;
 mod vrma;
 mod walker;
 
@@ -40,6 +42,7 @@ pub use seed_arm::{SEED_ARM_JOINTS, SEED_ARM_OUTLINE, SEED_ARM_WEIGHTS, seed_arm
 pub use tentacle::tentacle;
 pub use vrm::{walker_vrm0, walker_vrm1, walker_vrm1_gaze_expressions};
 pub use vrm_springs::{walker_springs_vrm0, walker_springs_vrm1};
+pub use vrm_springs_many::{HAIR_CHAINS, HAIR_NODES, SKIRT_CHAINS, SKIRT_NODES, walker_springs_300};
 pub use vrma::walker_walk_vrma;
 pub use walker::walker;
 
@@ -53,6 +56,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("tentacle.glb", tentacle()),
         ("walker.glb", walker()),
         ("bad-weights.glb", bad_weights()),
+        ("walker-springs-300.vrm", walker_springs_300()),
     ]
 }
 

@@ -159,6 +159,12 @@ impl SpringSim {
         self.apply(pose);
     }
 
+    /// `node`'s world matrix as three.js has it stored now (between steps: as the last
+    /// step's render left it).
+    pub fn stored_world(&self, node: usize) -> DMat4 {
+        self.world.get(node).copied().unwrap_or(DMat4::IDENTITY)
+    }
+
     /// Writes the joints' current rotations into `pose`.
     pub fn apply(&self, pose: &mut Pose) {
         for (node, is_joint) in self.is_joint.iter().enumerate() {

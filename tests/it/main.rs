@@ -32,6 +32,7 @@ mod inspect_glance;
 mod inspect_sizes;
 mod instancing;
 mod limits;
+mod look_at;
 mod malformed;
 mod merge;
 mod normalize;

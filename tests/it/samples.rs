@@ -63,7 +63,7 @@ fn sample(name: &str) -> Doc {
         .find(|(n, _)| *n == name)
         .map(|(_, b)| b)
         .unwrap_or_else(|| panic!("no sample {name}"));
-    if name.ends_with(".glb") { parse_glb(name, &bytes) } else { parse_gltf(name, &bytes) }
+    if name.ends_with(".gltf") { parse_gltf(name, &bytes) } else { parse_glb(name, &bytes) }
 }
 
 fn width(kind: &str) -> usize {
@@ -199,7 +199,8 @@ fn normalised(slots: &[(u32, f32)]) -> bool {
     (sum - 1.0).abs() <= 2e-7 * slots.len() as f32
 }
 
-const FILES: [&str; 4] = ["seed-arm.gltf", "tentacle.glb", "walker.glb", "bad-weights.glb"];
+const FILES: [&str; 5] =
+    ["seed-arm.gltf", "tentacle.glb", "walker.glb", "bad-weights.glb", "walker-springs-300.vrm"];
 
 #[test]
 fn committed_files_are_what_the_generator_writes() {
@@ -260,7 +261,8 @@ fn every_sample_follows_the_layout_rules() {
                 assert_eq!(a["max"][c].as_f64().map(|x| x as f32), Some(hi as f32), "{name}: max[{c}]");
             }
         }
-        for animation in json["animations"].as_array().expect("animations") {
+        // Optional in glTF: the bench's spring avatar has none (it plays a .vrma).
+        for animation in json["animations"].as_array().into_iter().flatten() {
             for sampler in animation["samplers"].as_array().expect("samplers") {
                 let times: Vec<f64> = doc.read(idx(&sampler["input"])).into_iter().map(|t| t[0]).collect();
                 assert!(times.windows(2).all(|w| w[0] < w[1]), "{name}: key times increase");
@@ -596,4 +598,41 @@ fn bad_weights_faults_are_exactly_where_the_table_says() {
         assert_eq!(sum, if v == 5 { 256.0 } else { 255.0 }, "vertex {v}");
     }
     assert_eq!(doc.json["animations"].as_array().map(Vec::len), Some(1));
+}
+
+/// The bench's spring avatar, read from its JSON alone: a few hundred spring joints in
+/// chains that follow the hierarchy, on the walker's VRM 1.0 humanoid, with colliders on
+/// nodes the file has.
+#[test]
+fn walker_springs_300_has_a_few_hundred_chained_spring_joints() {
+    let doc = sample("walker-springs-300.vrm");
+    let json = &doc.json;
+    let nodes = doc.nodes();
+    let ext = &json["extensions"]["VRMC_springBone"];
+    assert_eq!(ext["specVersion"], "1.0");
+    let springs = ext["springs"].as_array().expect("springs");
+    assert_eq!(springs.len(), 24 + 16);
+    let mut swinging = 0;
+    for spring in springs {
+        let joints: Vec<usize> =
+            spring["joints"].as_array().expect("joints").iter().map(|j| idx(&j["node"])).collect();
+        for pair in joints.windows(2) {
+            assert_eq!(
+                doc.parent_of(pair[1]),
+                Some(pair[0]),
+                "{}: a chain follows the hierarchy",
+                spring["name"]
+            );
+        }
+        // Every joint but the last, which is only the tail of the one before.
+        swinging += joints.len() - 1;
+        let root = joints[0];
+        let parent = doc.parent_of(root).expect("under the body");
+        assert!(parent == 4 || parent == 0, "hair under the head, skirt under the hips");
+    }
+    assert_eq!(swinging, 24 * 8 + 16 * 7);
+    for collider in ext["colliders"].as_array().expect("colliders") {
+        assert!(idx(&collider["node"]) < nodes.len());
+    }
+    assert_eq!(json["extensions"]["VRMC_vrm"]["humanoid"]["humanBones"]["head"]["node"], 4);
 }
