@@ -5,7 +5,8 @@
 //! - `pose --anim` with a library of 100,000 animated nodes that bind to nothing;
 //! - a file of 10,000 clips: `fit` of it as a library, `pose` (load and one frame) and
 //!   `render` (one frame drawn);
-//! - `fit` with a map whose 100,000 targets are not nodes of a 100,000-node rig;
+//! - a map of 100,000 lines parsed, and `fit` with it, its targets not nodes of a
+//!   100,000-node rig;
 //! - `--retarget rest` of a clip on 20,000 bound roots;
 //! - a chain of 1,000 nodes with 1,000 keys each: load and a frame, and `--retarget rest`.
 
@@ -88,6 +89,9 @@ fn hostile(c: &mut Criterion) {
             draw_scene(&mut raster, &camera, &rig, &ws, None, &opts, &mut scratch);
         })
     });
+
+    let map_text = stress::unmatched_map(100_000);
+    g.bench_function("map-parse/100k-lines", |b| b.iter(|| black_box(NameMap::parse(&map_text))));
 
     let wide_rig = load(&wide);
     let unbound_lib = vec![("unbound.glb".to_string(), load(&unbound))];

@@ -1,4 +1,4 @@
 #![no_main]
-//! `rigscope::fuzzing::load` on every input (see `src/fuzzing.rs` for the contract).
+//! `rigscope::fuzzing::load` on every input (see `src/fuzzing/` for the contract).
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| rigscope::fuzzing::load(data));

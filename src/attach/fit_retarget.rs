@@ -191,7 +191,11 @@ fn said(m: &Measured) -> String {
         None => "no limb to compare (no humanoid landmarks in common)".to_string(),
     };
     match m.hips_drift {
-        Some(d) => format!("{limb}, hips {d:.2} hips heights off the source's travel"),
+        Some(d) if d.is_finite() => format!("{limb}, hips {d:.2} hips heights off the source's travel"),
+        // Keys (or key times) past f32's range carry the hips past any number.
+        Some(_) => format!(
+            "{limb}, hips off the source's travel by more than a number holds (keys or times out of range)"
+        ),
         None => limb,
     }
 }
@@ -285,5 +289,19 @@ fn article(word: &str) -> &'static str {
     match word.chars().next() {
         Some('A' | 'E' | 'I' | 'O' | 'a' | 'e' | 'i' | 'o' | 'u') => "an",
         _ => "a",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hips_drift_past_any_number_is_said_in_words() {
+        let at = |hips_drift| said(&Measured { worst_limb: None, hips_drift });
+        assert!(at(Some(0.25)).ends_with("hips 0.25 hips heights off the source's travel"));
+        let endless = at(Some(f32::INFINITY));
+        assert!(endless.contains("more than a number holds") && !endless.contains("inf "), "{endless}");
+        assert!(!looks_right(&Measured { worst_limb: None, hips_drift: Some(f32::INFINITY) }));
     }
 }

@@ -80,6 +80,8 @@ impl NameMap {
     pub fn parse(text: &str) -> Result<NameMap, String> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut map = NameMap::default();
+        // Each source's first line, so that a long map is read in linear time.
+        let mut first_line: HashMap<String, usize> = HashMap::new();
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
             let fields = fields(raw).map_err(|why| format!("line {line}: {why}"))?;
@@ -93,7 +95,7 @@ impl NameMap {
                     ));
                 }
             };
-            if let Some(first) = map.lines.iter().find(|l| l.from == from) {
+            if let Some(first) = first_line.get(&from).map(|&k| &map.lines[k]) {
                 if first.to != to {
                     map.conflicts.push(format!(
                         "line {line} maps '{from}' to '{to}', but line {} already maps it to '{}'; line {} is kept",
@@ -101,6 +103,7 @@ impl NameMap {
                     ));
                 }
             } else {
+                first_line.insert(from.clone(), map.lines.len());
                 map.pairs.insert(from.clone(), to.clone());
             }
             map.lines.push(MapLine { line, from, to });

@@ -113,6 +113,9 @@ pub struct MeshPositions {
     pub positions: Vec<[f32; 3]>,
 }
 
+/// The text for a vertex with no finite position.
+const VANISHES: &str = "vanishes (the engine gives it no position)";
+
 /// Evaluates `clip` (or the rest pose) at each time, keeping the scene's nodes and meshes
 /// (or the nodes `options` names).
 pub fn evaluate(rig: &Rig, clip: Option<usize>, times: &[f64], options: &PoseOptions) -> PoseDoc {
@@ -314,9 +317,36 @@ pub fn write_text(rig: &Rig, doc: &PoseDoc, out: &mut dyn Write) -> io::Result<(
                 mesh.positions.len()
             )?;
             for (i, p) in mesh.positions.iter().enumerate() {
-                writeln!(out, "    {i:>6}  {} {} {}", p[0], p[1], p[2])?;
+                // A vertex the engine cannot place is said as `check` says it, as JSON writes it null.
+                if p.iter().all(|x| x.is_finite()) {
+                    writeln!(out, "    {i:>6}  {} {} {}", p[0], p[1], p[2])?;
+                } else {
+                    writeln!(out, "    {i:>6}  {VANISHES}")?;
+                }
             }
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_vertex_without_a_finite_position_vanishes_in_text() {
+        let rig = crate::import::load_bytes(crate::cli::BUNDLED_SAMPLE, "walker.glb", None).unwrap();
+        let mut doc = evaluate(&rig, None, &[0.0], &PoseOptions::default());
+        let positions = &mut doc.frames[0].meshes[0].positions;
+        positions[0] = [f32::NAN, f32::INFINITY, 0.0];
+        positions[1] = [0.5, f32::NEG_INFINITY, 0.25];
+        let mut text = Vec::new();
+        write_text(&rig, &doc, &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        let line = |i: usize| text.lines().find(|l| l.trim_start().starts_with(&format!("{i}  "))).unwrap();
+        assert_eq!(line(0).trim(), format!("0  {VANISHES}"));
+        assert_eq!(line(1).trim(), format!("1  {VANISHES}"));
+        assert!(!line(2).contains("vanishes"));
+        assert!(!text.contains("NaN") && !text.contains("inf"), "{text}");
+    }
 }

@@ -3,7 +3,20 @@
 //! takes any bytes; it panics only when a contract breaks: a panic inside rigscope, the
 //! fast and general paths disagreeing, a `.glb` loading differently from the same JSON
 //! with its buffer as a data URI, or `normalize` writing a file that does not load or
-//! still breaks the weight rules.
+//! still breaks the weight rules; for clips from other files (`binding`, `retarget`, `vrm`),
+//! a binding that loses clips or drives no node, a map that reads back otherwise or binds
+//! what it does not say, a refusal inside the ratio limits, and anything non-finite computed
+//! from rigs whose numbers are ordinary (`tame`).
+
+mod binding;
+mod retarget;
+mod samples;
+mod tame;
+mod vrm;
+
+pub use binding::{anim_bind, map};
+pub use retarget::retarget;
+pub use vrm::vrm;
 
 use base64::Engine as _;
 
@@ -263,5 +276,25 @@ mod tests {
     #[test]
     fn the_normalize_corpus_replays() {
         replay("normalize", super::normalize);
+    }
+
+    #[test]
+    fn the_anim_bind_corpus_replays() {
+        replay("anim_bind", super::anim_bind);
+    }
+
+    #[test]
+    fn the_map_corpus_replays() {
+        replay("map", super::map);
+    }
+
+    #[test]
+    fn the_vrm_corpus_replays() {
+        replay("vrm", super::vrm);
+    }
+
+    #[test]
+    fn the_retarget_corpus_replays() {
+        replay("retarget", super::retarget);
     }
 }

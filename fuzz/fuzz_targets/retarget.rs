@@ -1,0 +1,4 @@
+#![no_main]
+//! `rigscope::fuzzing::retarget` on every input (see `src/fuzzing/` for the contract).
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| rigscope::fuzzing::retarget(data));
