@@ -30,6 +30,7 @@ pub mod stress;
 mod tentacle;
 mod trig;
 mod vrm;
+mod vrm_constraints;
 mod vrm_springs;
 mod vrma;
 mod walker;
@@ -39,6 +40,7 @@ pub use engine_weights::{ENGINE_WEIGHTS_FAULTS, engine_weights};
 pub use seed_arm::{SEED_ARM_JOINTS, SEED_ARM_OUTLINE, SEED_ARM_WEIGHTS, seed_arm};
 pub use tentacle::tentacle;
 pub use vrm::{walker_vrm0, walker_vrm1, walker_vrm1_gaze_expressions};
+pub use vrm_constraints::walker_constraints_vrm1;
 pub use vrm_springs::{walker_springs_vrm0, walker_springs_vrm1};
 pub use vrma::walker_walk_vrma;
 pub use walker::walker;
@@ -70,5 +72,6 @@ pub fn vrm_fixtures() -> Vec<(&'static str, Vec<u8>)> {
         ("walker-walk.vrma", walker_walk_vrma()),
         ("walker-springs-vrm1.vrm", walker_springs_vrm1()),
         ("walker-springs-vrm0.vrm", walker_springs_vrm0()),
+        ("walker-constraints-vrm1.vrm", walker_constraints_vrm1()),
     ]
 }
