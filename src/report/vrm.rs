@@ -198,8 +198,12 @@ fn write_constraints(rig: &Rig, constraints: &NodeConstraints, out: &mut dyn Wri
     if constraints.is_empty() {
         return Ok(());
     }
-    writeln!(out, "
-node constraints ({}, in update order)", constraints.constraints.len())?;
+    writeln!(
+        out,
+        "
+node constraints ({}, in update order)",
+        constraints.constraints.len()
+    )?;
     for c in constraints.order.iter().filter_map(|&i| constraints.constraints.get(i)) {
         let axis = match c.kind {
             ConstraintKind::Roll { axis } | ConstraintKind::Aim { axis } => {

@@ -46,7 +46,11 @@ pub fn walker_constraints_vrm1() -> Vec<u8> {
     let look = b.node("look", Some(NECK), DVec3::new(0.0, 0.05, 0.08), rot_y(0.3));
     let knee = b.node("knee.aim", Some(thigh), DVec3::new(0.0, -0.1, 0.05), rot_x(0.2));
     debug_assert_eq!((upper_twist, knee), (21, 26));
-    b.node_extension(upper_twist, EXTENSION, constraint("rotation", json!({ "source": forearm_l, "weight": 0.5 })));
+    b.node_extension(
+        upper_twist,
+        EXTENSION,
+        constraint("rotation", json!({ "source": forearm_l, "weight": 0.5 })),
+    );
     b.node_extension(
         forearm_l,
         EXTENSION,

@@ -85,7 +85,11 @@ fn local(rig: &Rig, pose: &Pose, node: usize) -> DMat4 {
         return matrix.as_dmat4();
     }
     let t = pose.locals[node];
-    DMat4::from_scale_rotation_translation(t.scale.as_dvec3(), t.rotation.as_dquat(), t.translation.as_dvec3())
+    DMat4::from_scale_rotation_translation(
+        t.scale.as_dvec3(),
+        t.rotation.as_dquat(),
+        t.translation.as_dvec3(),
+    )
 }
 
 /// A node's world matrix from the pose, parents first.

@@ -10,7 +10,9 @@
 //! apply. What three-vrm computes with as it is (a weight outside 0..1, an axis name it does
 //! not know, which it turns into the zero vector) is kept, with a problem.
 
-use super::constraints::{AIM_AXES, Axis, ConstraintKind, InitialState, NodeConstraint, NodeConstraints, ROLL_AXES};
+use super::constraints::{
+    AIM_AXES, Axis, ConstraintKind, InitialState, NodeConstraint, NodeConstraints, ROLL_AXES,
+};
 use super::read_springs::Problem;
 use glam::{DQuat, DVec3};
 use serde_json::Value;
@@ -54,7 +56,8 @@ pub fn read(nodes: &Nodes, used: Option<&[String]>) -> (NodeConstraints, Vec<Pro
         return (NodeConstraints::default(), problems);
     }
     let mut reader = Reader { nodes, problems: &mut problems };
-    let mut constraints: Vec<NodeConstraint> = carriers.iter().filter_map(|&n| reader.constraint(n)).collect();
+    let mut constraints: Vec<NodeConstraint> =
+        carriers.iter().filter_map(|&n| reader.constraint(n)).collect();
     let order = sort(&mut constraints, nodes.parents, &mut problems);
     (NodeConstraints { constraints, order }, problems)
 }
@@ -77,33 +80,46 @@ impl Reader<'_> {
         let spec = extension.get("specVersion");
         if !matches!(spec.and_then(Value::as_str), Some("1.0" | "1.0-beta")) {
             let shown = spec.map_or("missing".to_string(), Value::to_string);
-            let message = format!("specVersion {shown} is not 1.0: three-vrm skips this constraint, and so does rigscope");
+            let message = format!(
+                "specVersion {shown} is not 1.0: three-vrm skips this constraint, and so does rigscope"
+            );
             self.problem(INVALID, format!("{pointer}/specVersion"), message);
             return None;
         }
         let pointer = format!("{pointer}/constraint");
         let Some(def) = extension.get("constraint").filter(|c| c.is_object()) else {
-            let message = "missing or not an object: three-vrm cannot load the file with it; rigscope leaves it out";
+            let message =
+                "missing or not an object: three-vrm cannot load the file with it; rigscope leaves it out";
             self.problem(INVALID, pointer, message.into());
             return None;
         };
         // `_import` looks for roll, then aim, then rotation.
-        let present: Vec<&str> =
-            ["roll", "aim", "rotation"].into_iter().filter(|k| def.get(*k).is_some_and(|v| !v.is_null())).collect();
+        let present: Vec<&str> = ["roll", "aim", "rotation"]
+            .into_iter()
+            .filter(|k| def.get(*k).is_some_and(|v| !v.is_null()))
+            .collect();
         let Some(&key) = present.first() else {
             let message = "names none of roll, aim and rotation: three-vrm adds no constraint here";
             self.problem(INVALID, pointer, message.into());
             return None;
         };
         if present.len() > 1 {
-            let message =
-                format!("has {}: a node has one constraint; three-vrm uses {key} and ignores the rest", present.join(", "));
+            let message = format!(
+                "has {}: a node has one constraint; three-vrm uses {key} and ignores the rest",
+                present.join(", ")
+            );
             self.problem(INVALID, pointer.clone(), message);
         }
         let pointer = format!("{pointer}/{key}");
         let body = &def[key];
         if !body.is_object() {
-            self.problem(INVALID, pointer, format!("{key} is not an object: three-vrm cannot load the file with it; rigscope leaves it out"));
+            self.problem(
+                INVALID,
+                pointer,
+                format!(
+                    "{key} is not an object: three-vrm cannot load the file with it; rigscope leaves it out"
+                ),
+            );
             return None;
         }
         let source = self.source(body, node, &pointer)?;
@@ -140,7 +156,9 @@ impl Reader<'_> {
     fn axis(&mut self, body: &Value, key: &str, names: &[(&'static str, DVec3)], pointer: &str) -> Axis {
         let default = names[0].0;
         let Some(value) = body.get(key).filter(|v| !v.is_null()) else {
-            let message = format!("{key} is missing (the specification requires it); three-vrm uses {default}, and so does rigscope");
+            let message = format!(
+                "{key} is missing (the specification requires it); three-vrm uses {default}, and so does rigscope"
+            );
             self.problem(AXIS, format!("{pointer}/{key}"), message);
             return Axis::named(default, names);
         };
@@ -168,7 +186,9 @@ impl Reader<'_> {
             return 1.0;
         };
         if !(0.0..=1.0).contains(&w) {
-            let message = format!("{w} is outside 0 to 1; kept, as three-vrm keeps it (the rotation overshoots or turns back)");
+            let message = format!(
+                "{w} is outside 0 to 1; kept, as three-vrm keeps it (the rotation overshoots or turns back)"
+            );
             self.problem(WEIGHT, pointer, message);
         }
         w
@@ -217,13 +237,18 @@ fn prerequisites(constraints: &[NodeConstraint], parents: &[Option<usize>]) -> V
 
 /// The update order, after leaving out (with a problem) every constraint on a circular
 /// dependency: three-vrm throws there ("Circular dependency detected") and loads nothing.
-fn sort(constraints: &mut Vec<NodeConstraint>, parents: &[Option<usize>], problems: &mut Vec<Problem>) -> Vec<usize> {
+fn sort(
+    constraints: &mut Vec<NodeConstraint>,
+    parents: &[Option<usize>],
+    problems: &mut Vec<Problem>,
+) -> Vec<usize> {
     loop {
         let prerequisites = prerequisites(constraints, parents);
         match topological(&prerequisites) {
             Ok(order) => return order,
             Err(cycle) => {
-                let names: Vec<String> = cycle.iter().map(|&i| format!("node {}", constraints[i].destination)).collect();
+                let names: Vec<String> =
+                    cycle.iter().map(|&i| format!("node {}", constraints[i].destination)).collect();
                 let first = &constraints[cycle[0]];
                 let message = format!(
                     "the constraints on {} depend on each other in a circle (each waits for the next one's destination or its ancestors): three-vrm cannot load the file; rigscope leaves them out",
@@ -313,8 +338,14 @@ mod tests {
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(destinations(&c), [4, 2, 3]);
         assert_eq!(c.constraints[0].weight, 0.5);
-        assert_eq!(c.constraints[1].kind, ConstraintKind::Aim { axis: Axis { name: Some("NegativeZ"), vector: DVec3::NEG_Z } });
-        assert_eq!(c.constraints[2].kind, ConstraintKind::Roll { axis: Axis { name: Some("Y"), vector: DVec3::Y } });
+        assert_eq!(
+            c.constraints[1].kind,
+            ConstraintKind::Aim { axis: Axis { name: Some("NegativeZ"), vector: DVec3::NEG_Z } }
+        );
+        assert_eq!(
+            c.constraints[2].kind,
+            ConstraintKind::Roll { axis: Axis { name: Some("Y"), vector: DVec3::Y } }
+        );
     }
 
     #[test]
@@ -360,7 +391,10 @@ mod tests {
         assert_eq!(roll.kind, ConstraintKind::Roll { axis: Axis { name: None, vector: DVec3::ZERO } });
         assert_eq!(roll.weight, 1.5);
         // Two kinds: aim wins (roll, then aim, then rotation); its missing axis is PositiveX.
-        assert_eq!(aim.kind, ConstraintKind::Aim { axis: Axis { name: Some("PositiveX"), vector: DVec3::X } });
+        assert_eq!(
+            aim.kind,
+            ConstraintKind::Aim { axis: Axis { name: Some("PositiveX"), vector: DVec3::X } }
+        );
         assert_eq!(rotation.weight, 1.0);
     }
 
@@ -368,7 +402,9 @@ mod tests {
     fn an_unlisted_extension_or_unknown_spec_version_loads_no_constraint() {
         let extensions = vec![
             None,
-            Some(json!({ EXTENSION: { "specVersion": "0.9", "constraint": { "rotation": { "source": 0 } } } })),
+            Some(
+                json!({ EXTENSION: { "specVersion": "0.9", "constraint": { "rotation": { "source": 0 } } } }),
+            ),
             None,
             None,
             None,

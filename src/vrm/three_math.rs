@@ -95,7 +95,8 @@ mod tests {
     #[test]
     fn rotation_of_a_scaled_and_mirrored_matrix_is_the_rotation_put_in() {
         let q = DQuat::from_axis_angle(DVec3::new(1.0, 2.0, -0.5).normalize(), 2.7);
-        let m = DMat4::from_scale_rotation_translation(DVec3::new(2.0, 0.5, 3.0), q, DVec3::new(1.0, 2.0, 3.0));
+        let m =
+            DMat4::from_scale_rotation_translation(DVec3::new(2.0, 0.5, 3.0), q, DVec3::new(1.0, 2.0, 3.0));
         assert!(close(rotation_of(m), q));
         // Mirrored in x: decompose negates the x scale and keeps the same rotation.
         let m = DMat4::from_scale_rotation_translation(DVec3::new(-2.0, 0.5, 3.0), q, DVec3::ZERO);
