@@ -6,7 +6,7 @@
 //!   not the file's;
 //! - 22 `forearm.L.twist` under the left forearm: roll about X, source the left forearm,
 //!   weight 0.6;
-//! - 23 `forearm.R.twist` under the right forearm: roll about Z, source the right upper arm
+//! - 23 `forearm.R.twist` under the right forearm: roll about X, source the right upper arm
 //!   (whose rest rotation is not the identity), weight 1;
 //! - 24 `thigh.L.twist` under the left thigh: rotation, source the left shin, weight 0.3;
 //! - 25 `look` under the neck, turned 0.3 rad about +Y: aim +Z at the left hand, weight 0.8;
@@ -59,7 +59,7 @@ pub fn walker_constraints_vrm1() -> Vec<u8> {
     b.node_extension(
         forearm_r,
         EXTENSION,
-        constraint("roll", json!({ "source": UPPER_ARM_R, "rollAxis": "Z", "weight": 1.0 })),
+        constraint("roll", json!({ "source": UPPER_ARM_R, "rollAxis": "X", "weight": 1.0 })),
     );
     b.node_extension(thigh, EXTENSION, constraint("rotation", json!({ "source": SHIN_L, "weight": 0.3 })));
     b.node_extension(

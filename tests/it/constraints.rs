@@ -184,7 +184,8 @@ fn check_reports_broken_constraints() {
     assert_eq!(found, [("RIG_VRM_CONSTRAINT_CYCLE".to_string(), at(21, "rotation"))]);
     // A weight past 1 and an axis three-vrm does not know: warnings, the values kept.
     let (code, found) = check_broken(FILE, "constraint-values", |j| {
-        j.replace(r#""weight":0.6"#, r#""weight":1.6"#).replace(r#""rollAxis":"Z""#, r#""rollAxis":"z""#)
+        j.replace(r#""weight":0.6"#, r#""weight":1.6"#)
+            .replace(r#""rollAxis":"X","source":8"#, r#""rollAxis":"x","source":8"#)
     });
     assert_eq!(code, 0, "warnings only");
     assert_eq!(
