@@ -170,12 +170,14 @@ impl Workspace {
         self.skin(rig);
     }
 
-    /// Stage 1: rest pose, then the clip's channels at `t` (cursor sampler).
+    /// Stage 1: rest pose, then the clip's channels at `t` (cursor sampler), then a VRM
+    /// avatar's node constraints (which follow the sampled pose, at rest too).
     pub fn sample_pose(&mut self, rig: &Rig, clip: Option<&Clip>, t: f32) {
         self.pose.reset(rig);
         if let Some(clip) = clip {
             self.sampler.sample(clip, t, &mut self.pose);
         }
+        crate::vrm::constrain(rig, &mut self.pose);
     }
 
     /// Stage 2: world matrices of every node and the joint matrices of every skin, from

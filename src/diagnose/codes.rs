@@ -134,6 +134,10 @@ pub const LOAD_CODES: &[&str] = &[
     "RIG_ANIMATION_POINTER_INVALID",
     "RIG_VRM_INVALID",
     "RIG_VRM_SPRING_COLLIDER_NODE",
+    "RIG_VRM_CONSTRAINT_SOURCE",
+    "RIG_VRM_CONSTRAINT_CYCLE",
+    "RIG_VRM_CONSTRAINT_WEIGHT",
+    "RIG_VRM_CONSTRAINT_AXIS",
 ];
 
 /// Whether any rule or the loader can report `id`.

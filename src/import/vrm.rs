@@ -44,6 +44,7 @@ pub(crate) fn read(text: &[u8], nodes: &[Node], meshes: &[Mesh], findings: &mut 
         findings.push(problem.code, severity, problem.pointer, problem.message);
     }
     vrm.springs = springs;
+    vrm.constraints = constraints(top.nodes, used.as_deref(), nodes, findings);
     look_at_findings(&raw, findings);
     vrm.meta = match (&ext_v1, &ext_v0) {
         (Some(v1), _) => crate::vrm::read_meta(v1, true),
@@ -51,6 +52,30 @@ pub(crate) fn read(text: &[u8], nodes: &[Node], meshes: &[Mesh], findings: &mut 
         (None, None) => Default::default(),
     };
     Some(vrm)
+}
+
+/// The node constraints, their problems recorded as findings (errors where three-vrm cannot
+/// load the file, warnings otherwise).
+fn constraints(
+    ext: Vec<NodeExtensions>,
+    used: Option<&[String]>,
+    nodes: &[Node],
+    findings: &mut Findings,
+) -> crate::vrm::NodeConstraints {
+    let mut extensions: Vec<Option<Value>> = ext.into_iter().map(|n| n.extensions).collect();
+    extensions.resize(nodes.len(), None);
+    let parents: Vec<Option<usize>> = nodes.iter().map(|n| n.parent).collect();
+    let rest: Vec<glam::DQuat> = nodes.iter().map(|n| n.rest.rotation.as_dquat()).collect();
+    let tree = crate::vrm::Nodes { extensions: &extensions, parents: &parents, rest: &rest };
+    let (constraints, problems) = crate::vrm::read_constraints(&tree, used);
+    for problem in problems {
+        let severity = match problem.code {
+            "RIG_VRM_CONSTRAINT_SOURCE" | "RIG_VRM_CONSTRAINT_CYCLE" => Severity::Error,
+            _ => Severity::Warning,
+        };
+        findings.push(problem.code, severity, problem.pointer, problem.message);
+    }
+    constraints
 }
 
 /// `extensionsUsed` as names; an entry that is not a string is reported and left out.
@@ -132,6 +157,14 @@ struct Top {
     extensions: Option<Value>,
     #[serde(rename = "extensionsUsed")]
     extensions_used: Option<Value>,
+    /// Each node's `extensions` only (where `VRMC_node_constraint` lives).
+    #[serde(default)]
+    nodes: Vec<NodeExtensions>,
+}
+
+#[derive(Deserialize, Default)]
+struct NodeExtensions {
+    extensions: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -204,6 +237,7 @@ impl Reader<'_> {
             expressions,
             look_at: v0_look_at(ext),
             springs: Default::default(),
+            constraints: Default::default(),
             meta: Default::default(),
         }
     }
@@ -272,6 +306,7 @@ impl Reader<'_> {
             expressions,
             look_at: v1_look_at(ext),
             springs: Default::default(),
+            constraints: Default::default(),
             meta: Default::default(),
         }
     }

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::rig::{Expression, LookAt, LookAtKind, RangeMap, Rig, VrmVersion};
-use crate::vrm::{Meta, SpringBones};
+use crate::vrm::{ConstraintKind, Meta, NodeConstraints, SpringBones};
 
 #[derive(Debug, Serialize)]
 pub struct VrmDoc {
@@ -22,6 +22,8 @@ pub struct VrmDoc {
     pub look_at: Option<LookAtDoc>,
     /// The spring bones as three-vrm builds them (joints, colliders, collider groups, chains).
     pub springs: SpringBones,
+    /// The node constraints as three-vrm builds them, in file order, with the update order.
+    pub constraints: NodeConstraints,
 }
 
 /// `lookAt` (VRM 0.x `firstPerson`) as three-vrm reads it.
@@ -120,6 +122,7 @@ impl VrmDoc {
             meta: vrm.meta.clone(),
             look_at: vrm.look_at.as_ref().map(LookAtDoc::from),
             springs: vrm.springs.clone(),
+            constraints: vrm.constraints.clone(),
         })
     }
 }
@@ -186,7 +189,40 @@ pub fn write_text(rig: &Rig, out: &mut dyn Write) -> io::Result<()> {
             m(&l.vertical_up)
         )?;
     }
-    write_springs(rig, &doc.springs, out)
+    write_springs(rig, &doc.springs, out)?;
+    write_constraints(rig, &doc.constraints, out)
+}
+
+/// The node constraints in update order: destination, kind, axis, source, weight.
+fn write_constraints(rig: &Rig, constraints: &NodeConstraints, out: &mut dyn Write) -> io::Result<()> {
+    if constraints.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "
+node constraints ({}, in update order)",
+        constraints.constraints.len()
+    )?;
+    for c in constraints.order.iter().filter_map(|&i| constraints.constraints.get(i)) {
+        let axis = match c.kind {
+            ConstraintKind::Roll { axis } | ConstraintKind::Aim { axis } => {
+                format!(" {}", axis.name.unwrap_or("(unknown axis: zero)"))
+            }
+            ConstraintKind::Rotation => String::new(),
+        };
+        writeln!(
+            out,
+            "  {} (node {}): {}{axis} from {} (node {}), weight {}",
+            rig.node_label(c.destination),
+            c.destination,
+            c.kind.name(),
+            rig.node_label(c.source),
+            c.source,
+            c.weight
+        )?;
+    }
+    Ok(())
 }
 
 fn write_meta(meta: &Meta, out: &mut dyn Write) -> io::Result<()> {

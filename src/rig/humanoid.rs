@@ -31,6 +31,9 @@ pub struct Vrm {
     /// The spring bones (VRM 0.x `secondaryAnimation`, 1.0 `VRMC_springBone`) as three-vrm
     /// builds them; empty when the file has none.
     pub springs: crate::vrm::SpringBones,
+    /// The node constraints (`VRMC_node_constraint`) as three-vrm builds them; empty when the
+    /// file has none.
+    pub constraints: crate::vrm::NodeConstraints,
     /// Title, version, authors and licence, as the file states them.
     pub meta: crate::vrm::Meta,
 }

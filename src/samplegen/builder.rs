@@ -210,6 +210,8 @@ struct Node {
     scale: Vec3,
     mesh: Option<usize>,
     skin: Option<usize>,
+    /// The node's `extensions` object, when it has one.
+    extensions: Option<Map<String, Value>>,
 }
 
 /// Collects one glTF asset and writes it out.
@@ -246,6 +248,7 @@ impl GltfBuilder {
             scale: Vec3::ONE,
             mesh: None,
             skin: None,
+            extensions: None,
         });
         self.nodes.len() - 1
     }
@@ -337,6 +340,16 @@ impl GltfBuilder {
     /// Sets the root-level extension `name` (and lists it in `extensionsUsed`).
     pub fn extension(&mut self, name: &str, value: Value) {
         self.extensions.insert(name.into(), value);
+    }
+
+    /// Sets extension `name` on `node` (and lists it in `extensionsUsed`).
+    pub fn node_extension(&mut self, node: usize, name: &str, value: Value) {
+        if let Some(node) = self.nodes.get_mut(node) {
+            node.extensions.get_or_insert_with(Map::new).insert(name.into(), value);
+        }
+        if !self.declared.iter().any(|d| d == name) {
+            self.declare(name);
+        }
     }
 
     /// Lists `name`, an extension some object inside carries, in `extensionsUsed`.
@@ -518,6 +531,9 @@ fn node_json(node: &Node, children: &[usize]) -> Value {
     }
     if let Some(skin) = node.skin {
         object.insert("skin".into(), json!(skin));
+    }
+    if let Some(extensions) = &node.extensions {
+        object.insert("extensions".into(), Value::Object(extensions.clone()));
     }
     Value::Object(object)
 }

@@ -31,6 +31,7 @@ pub mod stress;
 mod tentacle;
 mod trig;
 mod vrm;
+mod vrm_constraints;
 mod vrm_springs;
 mod vrm_springs_many;
 mod vrma;
@@ -41,6 +42,7 @@ pub use engine_weights::{ENGINE_WEIGHTS_FAULTS, engine_weights};
 pub use seed_arm::{SEED_ARM_JOINTS, SEED_ARM_OUTLINE, SEED_ARM_WEIGHTS, seed_arm};
 pub use tentacle::tentacle;
 pub use vrm::{walker_vrm0, walker_vrm1, walker_vrm1_gaze_expressions};
+pub use vrm_constraints::walker_constraints_vrm1;
 pub use vrm_springs::{walker_springs_vrm0, walker_springs_vrm1};
 pub use vrm_springs_many::{HAIR_CHAINS, HAIR_NODES, SKIRT_CHAINS, SKIRT_NODES, walker_springs_300};
 pub use vrma::walker_walk_vrma;
@@ -74,5 +76,6 @@ pub fn vrm_fixtures() -> Vec<(&'static str, Vec<u8>)> {
         ("walker-walk.vrma", walker_walk_vrma()),
         ("walker-springs-vrm1.vrm", walker_springs_vrm1()),
         ("walker-springs-vrm0.vrm", walker_springs_vrm0()),
+        ("walker-constraints-vrm1.vrm", walker_constraints_vrm1()),
     ]
 }

@@ -1,16 +1,22 @@
-//! VRM avatars in motion: the spring bones (and their stepping) as three-vrm 3.5.5 loads and
-//! updates them. The pose stages run after a clip is sampled, in three-vrm's `VRM.update`
+//! VRM avatars in motion: the node constraints and the spring bones as three-vrm 3.5.5 loads
+//! and updates them. The pose stages run after a clip is sampled, in three-vrm's `VRM.update`
 //! order (the animation, then node constraints, then spring bones); nothing here reads files
 //! or the clock: time advances only by the steps the caller asks for.
 
+mod constraint_step;
+mod constraints;
 mod look_at;
 mod meta;
+mod read_constraints;
 mod read_springs;
 mod spring_step;
 mod springs;
+mod three_math;
 
+pub use constraints::{Axis, ConstraintKind, InitialState, NodeConstraint, NodeConstraints};
 pub use look_at::{Aim, Look, LookAtTarget, NoGaze};
 pub use meta::{Meta, read as read_meta};
+pub use read_constraints::{Nodes, read as read_constraints};
 pub use read_springs::{Problem, Tree, read as read_springs};
 pub use spring_step::{SpringSim, step_count};
 pub use springs::{Chain, Collider, ColliderGroup, JointSettings, Shape, SpringBones, SpringJoint};
@@ -20,6 +26,17 @@ use crate::rig::{Clip, Rig};
 
 /// The default step: three-vrm's examples call `vrm.update` once per 60 Hz frame.
 pub const DEFAULT_DT: f64 = 1.0 / 60.0;
+
+/// The node constraint stage: three-vrm's `VRM.update` runs `nodeConstraintManager.update()`
+/// after the humanoid, the lookAt and the expressions (`VRMCore.update`) and before the spring
+/// bones. Does nothing for a rig without constraints.
+pub fn constrain(rig: &Rig, pose: &mut Pose) {
+    if let Some(vrm) = &rig.vrm
+        && !vrm.constraints.is_empty()
+    {
+        constraint_step::apply(rig, &vrm.constraints, pose);
+    }
+}
 
 /// Samples `clip` into `workspace`'s pose at the end of `steps` steps of `dt` from the clip's
 /// start, the spring bones stepped once per step (`mixer.update(dt)` then `vrm.update(dt)`),

@@ -17,6 +17,7 @@ mod check_many;
 mod cli;
 mod clips;
 mod compare;
+mod constraints;
 mod diff;
 mod docs;
 mod draco;
