@@ -16,7 +16,7 @@ use glam::Vec3;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-use super::screen::{Screen, Weighting};
+use super::screen::{LANES, Screen, Weighting, column_lengths};
 use crate::anim::{
     Engine, Fate, Workspace, drawn_point, drawn_vertex, model_size_at_bind, morphed_position,
     skin_point_lists,
@@ -190,10 +190,60 @@ struct Target {
     /// (`Fate::FromOrigin`).
     slots: Vec<(u16, f32)>,
     lists: Vec<(std::ops::Range<usize>, bool)>,
-    /// Per engine: its list and fate, or `None` when it is not measured: it gives every
-    /// joint the same total weight as the stored slots do and skins the vertex plainly (so it
-    /// draws it in the same place), or it would not load the file.
-    engines: Vec<Option<(usize, Fate)>>,
+    /// The distinct ways the measured engines draw the vertex: engines that skin the same
+    /// list with the same fate draw the same point, so it is placed once for all of them.
+    /// An engine is not measured when it gives every joint the same total weight as the
+    /// stored slots do and skins the vertex plainly (it draws it in the same place), when
+    /// the vertex vanishes there in every pose, or when it would not load the file.
+    measures: Vec<Measure>,
+    /// Some measure draws the vertex where the bind pose puts it (`Fate::Undeformed`).
+    undeformed: bool,
+    /// Bounds for the measures that skin plainly or divide, when they can be bounded.
+    screen: Option<Screen>,
+}
+
+/// One list and fate of a target, and the engines (indices into `measure`'s) drawing so.
+struct Measure {
+    list: usize,
+    fate: Fate,
+    engines: Vec<usize>,
+    /// Its lane in the target's screen, when the screen bounds it.
+    lane: Option<usize>,
+    /// The highest lower bound over the poses screened so far.
+    low: f32,
+    /// The poses whose upper bound reached `low` when screened, with that bound; after the
+    /// screen, the poses the kernel measures it at, ascending.
+    kept: Vec<(usize, f32)>,
+    /// `kept`'s length when last pruned, so that pruning stays linear over the poses.
+    pruned: usize,
+    /// Measured at every pose: the screen does not bound it.
+    every: bool,
+}
+
+impl Measure {
+    fn screened(&mut self, pose: usize, low: f32, high: f32) {
+        self.low = self.low.max(low);
+        if high < self.low {
+            return;
+        }
+        self.kept.push((pose, high));
+        if self.kept.len() > 2 * self.pruned.max(32) {
+            let low = self.low;
+            self.kept.retain(|k| k.1 >= low);
+            self.pruned = self.kept.len();
+        }
+    }
+
+    /// Whether the kernel measures it at `pose`, asked for ascending poses: `kept` is
+    /// consumed from the front.
+    fn at(&self, pose: usize, next: &mut usize) -> bool {
+        if self.every {
+            return true;
+        }
+        let hit = self.kept.get(*next).is_some_and(|k| k.0 == pose);
+        *next += usize::from(hit);
+        hit
+    }
 }
 
 impl Target {
@@ -206,6 +256,68 @@ impl Target {
             self.lists.push((start..self.slots.len(), origin));
             self.lists.len() - 1
         })
+    }
+
+    /// Engine `e` draws the vertex with list `list` and `fate`.
+    fn measure(&mut self, list: usize, fate: Fate, e: usize) {
+        let same = |m: &&mut Measure| m.list == list && same_fate(m.fate, fate);
+        match self.measures.iter_mut().find(same) {
+            Some(m) => m.engines.push(e),
+            None => self.measures.push(Measure {
+                list,
+                fate,
+                engines: vec![e],
+                lane: None,
+                low: f32::NEG_INFINITY,
+                kept: Vec::new(),
+                pruned: 0,
+                every: true,
+            }),
+        }
+        self.undeformed |= fate == Fate::Undeformed;
+    }
+
+    /// Gives the measures that skin plainly or divide a lane of a screen, if they can be
+    /// bounded.
+    fn screen(&mut self, joint_count: usize) {
+        let divisor = |fate: Fate| match fate {
+            Fate::Skinned => Some(1.0),
+            Fate::Divided(sum) => Some(sum),
+            _ => None,
+        };
+        let slots = |l: usize| &self.slots[self.lists[l].0.clone()];
+        let weightings: Vec<Weighting> = (self.measures.iter())
+            .filter_map(|m| Some(Weighting { slots: slots(m.list), divisor: divisor(m.fate)? }))
+            .collect();
+        if weightings.is_empty() {
+            return;
+        }
+        self.screen = Screen::new(slots(0), &weightings, joint_count);
+        if self.screen.is_some() {
+            let screened = self.measures.iter_mut().filter(|m| divisor(m.fate).is_some());
+            for (lane, m) in screened.enumerate() {
+                m.lane = Some(lane);
+                m.every = false;
+                m.kept.reserve(64);
+            }
+        }
+    }
+
+    /// The screen could not bound a pose: every measure is measured at every pose.
+    fn unscreen(&mut self) {
+        self.screen = None;
+        for m in &mut self.measures {
+            m.every = true;
+        }
+    }
+}
+
+/// Fates that place a skinned point identically (a divisor compared by its bits, so that a
+/// NaN sum groups with itself).
+fn same_fate(a: Fate, b: Fate) -> bool {
+    match (a, b) {
+        (Fate::Divided(x), Fate::Divided(y)) => x.to_bits() == y.to_bits(),
+        _ => a == b,
     }
 }
 
@@ -223,10 +335,36 @@ fn per_joint(slots: &[(u16, f32)]) -> Vec<(u16, f32)> {
     out
 }
 
+/// Everything a vertex's measurement depends on, bit for bit: its primitive, position, morph
+/// deltas and every influence slot. Two vertices with the same key measure the same (a mesh
+/// split along its UV seams repeats each seam vertex), so only the first is measured.
+fn vertex_key(rig: &Rig, mesh: usize, primitive: usize, vertex: usize) -> Option<Vec<u32>> {
+    let prim = rig.meshes.get(mesh)?.primitives.get(primitive)?;
+    let bits = |v: Vec3| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
+    let mut key = vec![mesh as u32, primitive as u32];
+    key.extend(bits(*prim.positions.get(vertex)?));
+    for target in prim.morph_targets.iter() {
+        match target.positions.as_ref().and_then(|d| d.get(vertex)) {
+            Some(&d) => key.extend(bits(d)),
+            None => key.push(u32::MAX),
+        }
+    }
+    for set in &prim.influences {
+        match (set.joints.get(vertex), set.weights.get(vertex)) {
+            (Some(j), Some(w)) => {
+                key.extend(j.iter().map(|&j| u32::from(j)));
+                key.extend(w.iter().map(|w| w.to_bits()));
+            }
+            _ => key.push(u32::MAX),
+        }
+    }
+    Some(key)
+}
+
 /// Measures `engines` on `vertices` (mesh, primitive, vertex). A vertex no node draws with a
 /// skin is listed with zero displacement (engines only change skinned vertices).
 pub fn measure(rig: &Rig, vertices: &[(usize, usize, usize)], engines: &[Engine]) -> Consequences {
-    measure_from(BindStart::new(rig), rig, vertices, engines, MAX_WORK, true)
+    measure_from(BindStart::new(rig), rig, vertices, engines, MAX_WORK)
 }
 
 /// `measure` from a `BindStart` of `rig` made beforehand.
@@ -236,7 +374,7 @@ pub fn measure_with(
     vertices: &[(usize, usize, usize)],
     engines: &[Engine],
 ) -> Consequences {
-    measure_from(start, rig, vertices, engines, MAX_WORK, true)
+    measure_from(start, rig, vertices, engines, MAX_WORK)
 }
 
 /// `measure` with `max_work` in place of `MAX_WORK`.
@@ -247,13 +385,7 @@ fn measure_within(
     engines: &[Engine],
     max_work: usize,
 ) -> Consequences {
-    measure_from(BindStart::new(rig), rig, vertices, engines, max_work, true)
-}
-
-/// `measure` with the kernel at every pose of every engine: what the screen must not change.
-#[cfg(test)]
-fn measure_unscreened(rig: &Rig, vertices: &[(usize, usize, usize)], engines: &[Engine]) -> Consequences {
-    measure_from(BindStart::new(rig), rig, vertices, engines, MAX_WORK, false)
+    measure_from(BindStart::new(rig), rig, vertices, engines, max_work)
 }
 
 fn measure_from(
@@ -262,11 +394,24 @@ fn measure_from(
     vertices: &[(usize, usize, usize)],
     engines: &[Engine],
     max_work: usize,
-    screened: bool,
 ) -> Consequences {
     let BindStart { mut ws, diagonal } = start;
     let refusals: Vec<Option<String>> = engines.iter().map(|e| e.refusal(rig)).collect();
+    let zero = Displacement {
+        distance: 0.0,
+        fraction: 0.0,
+        clip: None,
+        time: 0.0,
+        vanishes: false,
+        stored_vanishes: false,
+    };
+    let mut worst = vec![vec![zero; engines.len()]; vertices.len()];
+    // Rows that repeat an earlier row's key take its result at the end: (row, earlier row).
+    let mut repeats = Vec::new();
+    let mut first_of = std::collections::HashMap::new();
     let mut targets = Vec::new();
+    // Vertex-profile pairs to measure, repeated rows counted, for the work budget.
+    let mut pairs = 0usize;
     let mut scratch = Vec::new();
     for (row, &(mesh, primitive, vertex)) in vertices.iter().enumerate() {
         let Some(prim) = rig.meshes.get(mesh).and_then(|m| m.primitives.get(primitive)) else {
@@ -274,6 +419,11 @@ fn measure_from(
         };
         if vertex >= prim.vertex_count() {
             continue;
+        }
+        let first = vertex_key(rig, mesh, primitive, vertex).map(|key| *first_of.entry(key).or_insert(row));
+        let repeated = first.is_some_and(|f| f != row);
+        if let Some(f) = first.filter(|_| repeated) {
+            repeats.push((row, f));
         }
         for d in ws.primitives.iter().filter(|d| (d.mesh, d.primitive) == (mesh, primitive)) {
             let Some(skin) = d.skin else { continue };
@@ -289,38 +439,35 @@ fn measure_from(
                 vertex,
                 slots: Vec::new(),
                 lists: Vec::new(),
-                engines: Vec::with_capacity(engines.len()),
+                measures: Vec::new(),
+                undeformed: false,
+                screen: None,
             };
             t.list(&stored, false);
             // Weights this large can carry the stored point past f32's range, and an engine
             // that draws the vertex where the stored weights do then gives it no position
             // either: it is measured too, to say so.
             let may_overflow = stored.iter().any(|s| s.1.abs() >= HUGE_WEIGHT);
-            for (&e, refused) in engines.iter().zip(&refusals) {
-                let fate = drawn_vertex(e, &prim.influences, vertex, joints, &mut scratch);
+            for (e, (&engine, refused)) in engines.iter().zip(&refusals).enumerate() {
+                let fate = drawn_vertex(engine, &prim.influences, vertex, joints, &mut scratch);
                 let same = fate == Fate::Skinned && per_joint(&scratch) == base && !may_overflow;
-                let measured =
-                    (refused.is_none() && !same).then(|| (t.list(&scratch, fate == Fate::FromOrigin), fate));
-                t.engines.push(measured);
+                if refused.is_some() || same {
+                    continue;
+                }
+                pairs += 1;
+                if fate == Fate::Vanishes {
+                    worst[row][e].vanishes = true;
+                } else if !repeated {
+                    let list = t.list(&scratch, fate == Fate::FromOrigin);
+                    t.measure(list, fate, e);
+                }
             }
-            targets.push(t);
+            if !t.measures.is_empty() {
+                t.screen(joints);
+                targets.push(t);
+            }
         }
     }
-    let zero = Displacement {
-        distance: 0.0,
-        fraction: 0.0,
-        clip: None,
-        time: 0.0,
-        vanishes: false,
-        stored_vanishes: false,
-    };
-    let mut worst = vec![vec![zero; engines.len()]; vertices.len()];
-    for t in &targets {
-        for (e, measured) in t.engines.iter().enumerate() {
-            worst[t.row][e].vanishes |= matches!(measured, Some((_, Fate::Vanishes)));
-        }
-    }
-    let pairs: usize = targets.iter().map(|t| t.engines.iter().filter(|e| e.is_some()).count()).sum();
     // Without a pair to measure there is no pose to sample (and the stride is 1).
     let times: Vec<Vec<f32>> =
         if pairs > 0 { rig.clips.iter().map(sample_times).collect() } else { Vec::new() };
@@ -339,65 +486,53 @@ fn measure_from(
     } else {
         Vec::new()
     };
-    let needs = screen_poses(rig, &mut ws, &poses, &targets, screened);
-    // Per pose, the targets measured there, ascending (ties go to the first, as in one pass).
-    let mut every = Vec::new();
-    let mut by_pose: Vec<Vec<usize>> = vec![Vec::new(); poses.len()];
-    for (k, needs) in needs.iter().enumerate() {
-        if needs.iter().any(|n| matches!(n, Need::All)) {
-            every.push(k);
-            continue;
-        }
-        let mut at: Vec<usize> = needs
-            .iter()
-            .flat_map(|n| if let Need::At(p) = n { p.as_slice() } else { &[] })
-            .copied()
-            .collect();
-        at.sort_unstable();
-        at.dedup();
-        for i in at {
-            by_pose[i].push(k);
-        }
+    screen_poses(rig, &mut ws, &poses, &mut targets);
+    let every = targets.iter().flat_map(|t| &t.measures).any(|m| m.every);
+    let mut needed = vec![every; poses.len()];
+    for k in targets.iter().flat_map(|t| &t.measures).flat_map(|m| &m.kept) {
+        needed[k.0] = true;
     }
-    let mut skinned = Vec::new();
-    for (i, &(clip, time)) in poses.iter().enumerate() {
-        if every.is_empty() && by_pose[i].is_empty() {
-            continue;
-        }
-        let mut here = by_pose[i].clone();
-        here.extend_from_slice(&every);
-        here.sort_unstable();
+    let mut next: Vec<Vec<usize>> = targets.iter().map(|t| vec![0; t.measures.len()]).collect();
+    let (mut skinned, mut here) = (Vec::new(), Vec::new());
+    for (i, &(clip, time)) in poses.iter().enumerate().filter(|&(i, _)| needed[i]) {
         ws.sample_pose(rig, clip.and_then(|c| rig.clips.get(c)), time);
         ws.update_matrices(rig);
-        for (t, needs) in here.iter().map(|&k| (&targets[k], &needs[k])) {
+        for (t, next) in targets.iter().zip(&mut next) {
+            here.clear();
+            here.extend(t.measures.iter().zip(next.iter_mut()).map(|(m, n)| m.at(i, n)));
+            if !here.contains(&true) {
+                continue;
+            }
             let Some(joints) = ws.joint_matrices.get(t.skin) else { continue };
             let p = morphed(rig, &ws, t);
             skin_point_lists(joints, p, &t.slots, &t.lists, &mut skinned);
             let stored = skinned[0];
-            let placement = ws.placement(t.skin);
-            for (e, (measured, need)) in t.engines.iter().zip(needs).enumerate() {
-                let best = &mut worst[t.row][e];
-                let Some((list, fate)) = *measured else { continue };
-                if best.vanishes || !need.at(i) {
-                    continue;
-                }
-                let drawn = drawn_point(fate, skinned[list], p, &placement);
-                if !drawn.is_finite() {
-                    *best = Displacement { vanishes: true, clip, time, ..zero };
-                    continue;
-                }
+            let placement = if t.undeformed { ws.placement(t.skin) } else { glam::Mat4::IDENTITY };
+            for m in t.measures.iter().zip(&here).filter(|h| *h.1).map(|h| h.0) {
+                let drawn = drawn_point(m.fate, skinned[m.list], p, &placement);
                 // Drawn where the stored weights give no position: as far as can be.
                 let distance = if stored.is_finite() { drawn.distance(stored) } else { f32::INFINITY };
-                if distance > best.distance {
-                    best.stored_vanishes = !stored.is_finite();
-                    best.distance = distance;
-                    best.fraction =
-                        if diagonal > 0.0 || !stored.is_finite() { distance / diagonal } else { 0.0 };
-                    best.clip = clip;
-                    best.time = time;
+                for &e in &m.engines {
+                    let best = &mut worst[t.row][e];
+                    if best.vanishes {
+                        continue;
+                    }
+                    if !drawn.is_finite() {
+                        *best = Displacement { vanishes: true, clip, time, ..zero };
+                    } else if distance > best.distance {
+                        best.stored_vanishes = !stored.is_finite();
+                        best.distance = distance;
+                        best.fraction =
+                            if diagonal > 0.0 || !stored.is_finite() { distance / diagonal } else { 0.0 };
+                        best.clip = clip;
+                        best.time = time;
+                    }
                 }
             }
         }
+    }
+    for (row, first) in repeats {
+        worst[row] = worst[first].clone();
     }
     let samples = poses.len();
     let rows: Vec<VertexConsequence> = vertices
@@ -425,141 +560,41 @@ fn measure_from(
     }
 }
 
-/// Which poses the kernel measures one engine of one target at.
-enum Need {
-    /// Every pose: weights or a fate the screen does not bound.
-    All,
-    /// These pose indices, ascending.
-    At(Vec<usize>),
-}
-
-impl Need {
-    fn at(&self, pose: usize) -> bool {
-        match self {
-            Need::All => true,
-            Need::At(poses) => poses.binary_search(&pose).is_ok(),
-        }
+/// The screen's pass over every pose: each screened measure keeps only the poses whose upper
+/// bound reaches the highest lower bound over all of them (no other can hold its worst, or
+/// tie it). `ws` is left at the last pose.
+fn screen_poses(rig: &Rig, ws: &mut Workspace, poses: &[(Option<usize>, f32)], targets: &mut [Target]) {
+    if targets.iter().all(|t| t.screen.is_none()) {
+        return;
     }
-}
-
-/// A target's screen over every pose: per weighting, the best lower bound so far and the
-/// poses whose upper bound reached it when they were screened.
-struct Screened {
-    screen: Screen,
-    /// Per engine, its weighting in `screen`, if it has one.
-    of_engine: Vec<Option<usize>>,
-    low: Vec<f32>,
-    kept: Vec<Vec<(usize, f32)>>,
-    /// `kept`'s lengths when last pruned, so that pruning stays linear over the poses.
-    pruned: Vec<usize>,
-    /// The screen could not bound some pose: every pose is measured.
-    failed: bool,
-}
-
-impl Screened {
-    fn new(t: &Target, joint_count: usize) -> Option<Screened> {
-        let mut keys: Vec<(usize, f32)> = Vec::new();
-        let mut of_engine = vec![None; t.engines.len()];
-        for (e, measured) in t.engines.iter().enumerate() {
-            let Some((list, fate)) = *measured else { continue };
-            let divisor = match fate {
-                Fate::Skinned => 1.0,
-                Fate::Divided(sum) => sum,
-                _ => continue,
-            };
-            let same = |&(l, d): &(usize, f32)| l == list && d.to_bits() == divisor.to_bits();
-            of_engine[e] = Some(keys.iter().position(same).unwrap_or_else(|| {
-                keys.push((list, divisor));
-                keys.len() - 1
-            }));
+    let mut lengths: Vec<Vec<glam::Vec4>> = vec![Vec::new(); rig.skins.len()];
+    let (mut low, mut high) = ([0.0; LANES], [0.0; LANES]);
+    for (i, &(clip, time)) in poses.iter().enumerate() {
+        ws.sample_pose(rig, clip.and_then(|c| rig.clips.get(c)), time);
+        ws.update_matrices(rig);
+        for (joints, lengths) in ws.joint_matrices.iter().zip(&mut lengths) {
+            column_lengths(joints, lengths);
         }
-        if keys.is_empty() {
-            return None;
-        }
-        let slots = |l: usize| &t.slots[t.lists[l].0.clone()];
-        let weightings: Vec<Weighting> =
-            keys.iter().map(|&(l, divisor)| Weighting { slots: slots(l), divisor }).collect();
-        let screen = Screen::new(slots(0), &weightings, joint_count)?;
-        let n = keys.len();
-        Some(Screened {
-            screen,
-            of_engine,
-            low: vec![f32::NEG_INFINITY; n],
-            kept: (0..n).map(|_| Vec::with_capacity(16)).collect(),
-            pruned: vec![0; n],
-            failed: false,
-        })
-    }
-
-    fn add(&mut self, pose: usize, bounds: &[(f32, f32)]) {
-        for (m, &(low, high)) in bounds.iter().enumerate() {
-            self.low[m] = self.low[m].max(low);
-            if high < self.low[m] {
+        for t in targets.iter_mut() {
+            let p = morphed(rig, ws, t);
+            let joints = ws.joint_matrices.get(t.skin).map_or(&[][..], Vec::as_slice);
+            let lengths = lengths.get(t.skin).map_or(&[][..], Vec::as_slice);
+            let Some(screen) = t.screen.as_mut() else { continue };
+            if !screen.bounds(joints, lengths, p, &mut low, &mut high) {
+                t.unscreen();
                 continue;
             }
-            let kept = &mut self.kept[m];
-            kept.push((pose, high));
-            if kept.len() > 2 * self.pruned[m].max(32) {
-                let low = self.low[m];
-                kept.retain(|k| k.1 >= low);
-                self.pruned[m] = kept.len();
-            }
-        }
-    }
-
-    /// The poses engine `e` is measured at.
-    fn need(&self, e: usize) -> Need {
-        match self.of_engine[e] {
-            Some(m) if !self.failed => {
-                Need::At(self.kept[m].iter().filter(|k| k.1 >= self.low[m]).map(|k| k.0).collect())
-            }
-            _ => Need::All,
-        }
-    }
-}
-
-/// Per target, per engine, the poses the kernel measures it at: where the screen bounds an
-/// engine's weighting, only the poses whose upper bound reaches the highest lower bound over
-/// every pose (no other can hold the worst, or tie it); every pose otherwise, or unless
-/// `screened`. `ws` is left at the last pose.
-fn screen_poses(
-    rig: &Rig,
-    ws: &mut Workspace,
-    poses: &[(Option<usize>, f32)],
-    targets: &[Target],
-    screened: bool,
-) -> Vec<Vec<Need>> {
-    let joint_count = |t: &Target| ws.joint_matrices.get(t.skin).map_or(0, Vec::len);
-    let mut screens: Vec<Option<Screened>> =
-        targets.iter().map(|t| Screened::new(t, joint_count(t)).filter(|_| screened)).collect();
-    if screens.iter().any(Option::is_some) {
-        let mut bounds = Vec::new();
-        for (i, &(clip, time)) in poses.iter().enumerate() {
-            ws.sample_pose(rig, clip.and_then(|c| rig.clips.get(c)), time);
-            ws.update_matrices(rig);
-            for (t, screened) in targets.iter().zip(&mut screens) {
-                let Some(s) = screened.as_mut().filter(|s| !s.failed) else { continue };
-                let joints = ws.joint_matrices.get(t.skin).map_or(&[][..], Vec::as_slice);
-                if s.screen.bounds(joints, morphed(rig, ws, t), &mut bounds) {
-                    s.add(i, &bounds);
-                } else {
-                    s.failed = true;
+            for m in &mut t.measures {
+                if let Some(l) = m.lane {
+                    m.screened(i, low[l], high[l]);
                 }
             }
         }
     }
-    (targets.iter().zip(&screens))
-        .map(|(t, screened)| {
-            (t.engines.iter().enumerate())
-                .map(|(e, measured)| match (measured, screened) {
-                    // Not measured, or vanishing in every pose: nothing to measure.
-                    (None | Some((_, Fate::Vanishes)), _) => Need::At(Vec::new()),
-                    (Some(_), Some(s)) => s.need(e),
-                    (Some(_), None) => Need::All,
-                })
-                .collect()
-        })
-        .collect()
+    for m in targets.iter_mut().flat_map(|t| &mut t.measures).filter(|m| !m.every) {
+        let low = m.low;
+        m.kept.retain(|k| k.1 >= low);
+    }
 }
 
 fn summarise(engine: Engine, e: usize, refuses: Option<String>, rows: &[VertexConsequence]) -> EngineSummary {
@@ -709,11 +744,106 @@ mod tests {
         assert_eq!(some.of(0, 0, 0, Engine::Three), Some(d));
     }
 
-    /// The screen only spares the kernel poses that cannot be the worst: every generated rig
-    /// with weight problems, and CesiumMan-legacy's 210 vertices when the shared assets are
-    /// there, measure the same with the kernel at every pose of every engine.
+    /// The measurement as the spec states it, one engine, one vertex and one pose at a time,
+    /// with the kernel's single-list point function: what grouping engines by list and
+    /// fate, and measuring a repeated vertex once, must not change.
+    fn measure_one_by_one(
+        rig: &Rig,
+        vertices: &[(usize, usize, usize)],
+        engines: &[Engine],
+    ) -> Vec<Vec<Displacement>> {
+        use crate::anim::{skin_point, skinned_input};
+        let mut ws = Workspace::at_bind(rig);
+        let diagonal = model_size_at_bind(&ws);
+        let zero = Displacement {
+            distance: 0.0,
+            fraction: 0.0,
+            clip: None,
+            time: 0.0,
+            vanishes: false,
+            stored_vanishes: false,
+        };
+        let mut poses = vec![(None, 0.0)];
+        for (c, clip) in rig.clips.iter().enumerate() {
+            poses.extend(sample_times(clip).into_iter().map(|t| (Some(c), t)));
+        }
+        let mut out = Vec::new();
+        let mut slots = Vec::new();
+        for &(mesh, primitive, vertex) in vertices {
+            let prim = &rig.meshes[mesh].primitives[primitive];
+            let stored: Vec<(u16, f32)> = prim.influences_of(vertex).collect();
+            let huge = stored.iter().any(|s| s.1.abs() >= HUGE_WEIGHT);
+            let mut row = vec![zero; engines.len()];
+            for (e, &engine) in engines.iter().enumerate() {
+                if engine.refusal(rig).is_some() {
+                    continue;
+                }
+                let best = &mut row[e];
+                for &(clip, time) in &poses {
+                    ws.sample_pose(rig, clip.and_then(|c| rig.clips.get(c)), time);
+                    ws.update_matrices(rig);
+                    let drawers: Vec<(usize, usize)> = (ws.primitives.iter())
+                        .filter(|d| (d.mesh, d.primitive) == (mesh, primitive))
+                        .filter_map(|d| Some((d.node, d.skin?)))
+                        .collect();
+                    for (node, skin) in drawers {
+                        let fate = drawn_vertex(
+                            engine,
+                            &prim.influences,
+                            vertex,
+                            rig.skins[skin].joints.len(),
+                            &mut slots,
+                        );
+                        if fate == Fate::Skinned && per_joint(&slots) == per_joint(&stored) && !huge {
+                            continue;
+                        }
+                        if fate == Fate::Vanishes {
+                            best.vanishes = true;
+                        }
+                        if best.vanishes {
+                            continue;
+                        }
+                        let joints = &ws.joint_matrices[skin];
+                        let weights = ws.pose.morph_weights.get(node).map_or(&[][..], Vec::as_slice);
+                        let p = morphed_position(&prim.positions, &prim.morph_targets, weights, vertex);
+                        let at = skin_point(&stored, joints, p);
+                        let drawn = drawn_point(
+                            fate,
+                            skin_point(&slots, joints, skinned_input(fate, p)),
+                            p,
+                            &ws.placement(skin),
+                        );
+                        if !drawn.is_finite() {
+                            *best = Displacement { vanishes: true, clip, time, ..zero };
+                            continue;
+                        }
+                        let distance = if at.is_finite() { drawn.distance(at) } else { f32::INFINITY };
+                        if distance > best.distance {
+                            *best = Displacement {
+                                distance,
+                                fraction: if diagonal > 0.0 || !at.is_finite() {
+                                    distance / diagonal
+                                } else {
+                                    0.0
+                                },
+                                clip,
+                                time,
+                                vanishes: false,
+                                stored_vanishes: !at.is_finite(),
+                            };
+                        }
+                    }
+                }
+            }
+            out.push(row);
+        }
+        out
+    }
+
+    /// Every generated rig with weight problems, and CesiumMan-legacy's 210 vertices (many
+    /// of them seam copies) when the shared assets are there, measure the same one by one.
     #[test]
-    fn the_screen_changes_no_measurement() {
+    fn grouped_measurement_equals_the_one_by_one_measurement() {
         let mut rigs: Vec<Rig> = crate::samplegen::all()
             .into_iter()
             .chain(crate::samplegen::engine_fixtures())
@@ -731,9 +861,12 @@ mod tests {
         for rig in &rigs {
             let report = super::super::check(rig, &super::super::Options::default());
             let vertices = problem_vertices(rig, &report.findings);
-            let screened = measure(rig, &vertices, &engines);
-            assert_eq!(screened, measure_unscreened(rig, &vertices, &engines), "{}", rig.source);
-            compared += screened.vertices.len();
+            let grouped = measure(rig, &vertices, &engines);
+            assert_eq!(grouped.sample_stride, 1, "{}: the reference samples every pose", rig.source);
+            let rows: Vec<Vec<Displacement>> =
+                grouped.vertices.iter().map(|r| r.engines.iter().map(|e| e.1).collect()).collect();
+            assert_eq!(rows, measure_one_by_one(rig, &vertices, &engines), "{}", rig.source);
+            compared += rows.len();
         }
         assert!(compared > 0, "no sample has a problem vertex to compare");
     }

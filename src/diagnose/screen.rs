@@ -11,7 +11,7 @@
 //! matrices, weights past `MAX_WEIGHT`) make `Screen::new` or `Screen::bounds` decline, and
 //! the caller measures every pose.
 
-use glam::{Mat4, Vec3, Vec3A};
+use glam::{Mat4, Vec3, Vec4};
 
 /// Weights (and divisors' reciprocals) above this are left to the kernel at every pose: the
 /// bound's products could overflow.
@@ -20,8 +20,9 @@ const MAX_WEIGHT: f64 = 1e6;
 /// Every f32 result below 1e-30 is treated as if it could be off by that much (underflow).
 const FLOOR: f32 = 1e-30;
 
-/// Weightings screened side by side: plain arrays of this many the compiler vectorises.
-const LANES: usize = 8;
+/// Weightings screened side by side (plain arrays the compiler vectorises): at most one per
+/// measured engine profile; a vertex with more distinct weightings is not screened.
+pub(super) const LANES: usize = 12;
 
 /// One engine's weighting of the vertex: the slots the kernel skins, and what the skinned
 /// point is divided by (1 for a plain skin, Babylon.js's sum of weights).
@@ -33,12 +34,10 @@ pub(super) struct Weighting<'a> {
 pub(super) struct Screen {
     /// The distinct joints any weighting gives finite non-zero weight, within the skin.
     joints: Vec<usize>,
-    /// Per group of `LANES` weightings, per joint: each one's weight minus the stored weight
-    /// (0 past the last weighting).
+    /// Per joint: each weighting's weight minus the stored weight (0 past the last one).
     delta: Vec<[f32; LANES]>,
-    /// Per group: the magnitude each weighting's rounding is bounded by.
-    scale: Vec<[f32; LANES]>,
-    count: usize,
+    /// The magnitude each weighting's rounding is bounded by.
+    scale: [f32; LANES],
     /// A bound on the relative rounding of every sum involved (a multiple of f32's unit).
     unit: f32,
     /// Per joint, this pose: `M_j p`.
@@ -55,6 +54,9 @@ fn added(slots: &[(u16, f32)], joint_count: usize) -> Option<Vec<(usize, f64)>> 
 impl Screen {
     /// The screen of `weightings` against `stored`, for a skin of `joint_count` joints.
     pub fn new(stored: &[(u16, f32)], weightings: &[Weighting], joint_count: usize) -> Option<Screen> {
+        if weightings.len() > LANES {
+            return None;
+        }
         let stored = added(stored, joint_count)?;
         let mut lists = Vec::with_capacity(weightings.len());
         for w in weightings {
@@ -80,62 +82,75 @@ impl Screen {
         };
         let magnitude = |slots: &[(usize, f64)]| slots.iter().map(|s| s.1.abs()).sum::<f64>();
         let base = per_joint(&stored, 1.0);
-        let groups = lists.len().div_ceil(LANES);
-        let mut delta = vec![[0.0f32; LANES]; groups * joints.len()];
-        let mut scale = vec![[0.0f32; LANES]; groups];
-        for (n, (slots, inverse)) in lists.iter().enumerate() {
-            let (group, lane) = (n / LANES, n % LANES);
+        let mut delta = vec![[0.0f32; LANES]; joints.len()];
+        let mut scale = [0.0f32; LANES];
+        for (lane, (slots, inverse)) in lists.iter().enumerate() {
             let mut size = 0.0;
             for (k, (w, s)) in per_joint(slots, *inverse).iter().zip(&base).enumerate() {
-                delta[group * joints.len() + k][lane] = (w - s) as f32;
+                delta[k][lane] = (w - s) as f32;
                 size += (w - s).abs();
             }
-            scale[group][lane] = (magnitude(slots) * inverse.abs() + magnitude(&stored) + size) as f32;
+            scale[lane] = (magnitude(slots) * inverse.abs() + magnitude(&stored) + size) as f32;
         }
         // The kernel adds `most` weighted matrices and transforms once (each step one
         // rounding with FMA, two without); the screen does as many and a distance; four
         // times that many units covers them all.
         let unit = 4.0 * (most as f32 + 8.0) * f32::EPSILON * 0.5;
         let products = vec![Vec3::ZERO; joints.len()];
-        Some(Screen { joints, delta, scale, count: lists.len(), unit, products })
+        Some(Screen { joints, delta, scale, unit, products })
     }
 
-    /// Bounds `(low, high)` on the kernel's distance between each weighting's point and the
-    /// stored one, in `weightings` order, with `joint_matrices` and the (morphed) position
-    /// `p`; `false` (and `out` unspecified) when they cannot be bounded.
-    pub fn bounds(&mut self, joint_matrices: &[Mat4], p: Vec3, out: &mut Vec<(f32, f32)>) -> bool {
-        let size = Vec3A::from(p).abs();
+    /// Bounds on the kernel's distance between each weighting's point and the stored one,
+    /// lane by lane in `weightings` order (`low[l] <= distance <= high[l]`), with
+    /// `joint_matrices`, their `column_lengths` and the (morphed) position `p`; `false` (and
+    /// the bounds unspecified) when they cannot be bounded.
+    pub fn bounds(
+        &mut self,
+        joint_matrices: &[Mat4],
+        column_lengths: &[Vec4],
+        p: Vec3,
+        low: &mut [f32; LANES],
+        high: &mut [f32; LANES],
+    ) -> bool {
+        let size = Vec4::new(p.x.abs(), p.y.abs(), p.z.abs(), 1.0);
+        // The largest |sum_i |m_i| |p_i||, a bound on every sum the kernel rounds.
         let mut reach = 0.0f32;
         for (product, &j) in self.products.iter_mut().zip(&self.joints) {
-            let Some(m) = joint_matrices.get(j) else { return false };
+            let (Some(m), Some(c)) = (joint_matrices.get(j), column_lengths.get(j)) else { return false };
             *product = m.transform_point3(p);
-            let abs = |v: glam::Vec4| Vec3A::from(v.truncate().abs());
-            let magnitude =
-                abs(m.x_axis) * size.x + abs(m.y_axis) * size.y + abs(m.z_axis) * size.z + abs(m.w_axis);
-            reach = reach.max(magnitude.length());
+            reach = reach.max(c.dot(size));
         }
         if !reach.is_finite() || reach > 1e30 {
             return false;
         }
-        out.clear();
-        let joints = self.joints.len();
-        for (group, scale) in self.scale.iter().enumerate() {
-            let (mut x, mut y, mut z) = ([0.0f32; LANES], [0.0f32; LANES], [0.0f32; LANES]);
-            for (row, q) in self.delta[group * joints..][..joints].iter().zip(&self.products) {
-                for l in 0..LANES {
-                    x[l] += row[l] * q.x;
-                    y[l] += row[l] * q.y;
-                    z[l] += row[l] * q.z;
-                }
-            }
-            for l in 0..LANES.min(self.count - group * LANES) {
-                let distance = (x[l] * x[l] + y[l] * y[l] + z[l] * z[l]).sqrt();
-                let off = self.unit * (scale[l] * reach + distance) + FLOOR;
-                out.push((distance - off, distance + off));
+        let (mut x, mut y, mut z) = ([0.0f32; LANES], [0.0f32; LANES], [0.0f32; LANES]);
+        for (row, q) in self.delta.iter().zip(&self.products) {
+            for l in 0..LANES {
+                x[l] += row[l] * q.x;
+                y[l] += row[l] * q.y;
+                z[l] += row[l] * q.z;
             }
         }
-        out.iter().all(|b| b.0.is_finite() && b.1.is_finite())
+        let mut finite = true;
+        for l in 0..LANES {
+            let distance = (x[l] * x[l] + y[l] * y[l] + z[l] * z[l]).sqrt();
+            let off = self.unit * (self.scale[l] * reach + distance) + FLOOR;
+            low[l] = distance - off;
+            high[l] = distance + off;
+            finite &= low[l].is_finite() & high[l].is_finite();
+        }
+        finite
     }
+}
+
+/// Per joint, the lengths of its matrix's columns (xyz): what `Screen::bounds` bounds the
+/// kernel's sums by, computed once per pose for every vertex.
+pub(super) fn column_lengths(joint_matrices: &[Mat4], out: &mut Vec<Vec4>) {
+    out.clear();
+    out.extend(joint_matrices.iter().map(|m| {
+        let l = |c: Vec4| c.truncate().length();
+        Vec4::new(l(m.x_axis), l(m.y_axis), l(m.z_axis), l(m.w_axis))
+    }));
 }
 
 #[cfg(test)]
@@ -165,7 +180,7 @@ mod tests {
         let mut screen = Screen::new(&stored, &weightings, 3).expect("bounded");
         // Joint 3 is past the skin: skipped, as the kernel skips it.
         assert_eq!(screen.joints, [0, 1, 2]);
-        let mut out = Vec::new();
+        let (mut low, mut high, mut lengths) = ([0.0; LANES], [0.0; LANES], Vec::new());
         for step in 0..200 {
             let a = step as f32 * 0.37;
             let matrices: Vec<Mat4> = (0..3)
@@ -178,9 +193,10 @@ mod tests {
                 })
                 .collect();
             let p = Vec3::new(0.3, 1.7, -0.2);
-            assert!(screen.bounds(&matrices, p, &mut out));
+            column_lengths(&matrices, &mut lengths);
+            assert!(screen.bounds(&matrices, &lengths, p, &mut low, &mut high));
             let at = skin_point(&stored, &matrices, p);
-            for (w, &(low, high)) in weightings.iter().zip(&out) {
+            for (w, (&low, &high)) in weightings.iter().zip(low.iter().zip(&high)) {
                 let d = (skin_point(w.slots, &matrices, p) / w.divisor).distance(at);
                 assert!(low <= d && d <= high, "step {step}: {low} <= {d} <= {high}");
                 // Tight enough to tell poses apart.
@@ -196,8 +212,12 @@ mod tests {
         let fine = [(0u16, 1.0f32)];
         assert!(Screen::new(&fine, &[Weighting { slots: &fine, divisor: 0.0 }], 1).is_none());
         let mut screen = Screen::new(&fine, &[Weighting { slots: &fine, divisor: 2.0 }], 1).expect("bounded");
-        let mut out = Vec::new();
-        assert!(!screen.bounds(&[Mat4::from_translation(Vec3::splat(f32::INFINITY))], Vec3::ONE, &mut out));
-        assert!(!screen.bounds(&[], Vec3::ONE, &mut out));
+        let (mut low, mut high, mut lengths) = ([0.0; LANES], [0.0; LANES], Vec::new());
+        let far = [Mat4::from_translation(Vec3::splat(f32::INFINITY))];
+        column_lengths(&far, &mut lengths);
+        assert!(!screen.bounds(&far, &lengths, Vec3::ONE, &mut low, &mut high));
+        assert!(!screen.bounds(&[], &[], Vec3::ONE, &mut low, &mut high));
+        let many: Vec<Weighting> = (0..=LANES).map(|_| Weighting { slots: &fine, divisor: 2.0 }).collect();
+        assert!(Screen::new(&fine, &many, 1).is_none(), "more weightings than lanes");
     }
 }
