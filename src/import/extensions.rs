@@ -24,6 +24,8 @@ const APPLIED: &[&str] = &[
     // Spring bones, simulated with `--springs` (see `crate::vrm`).
     "VRMC_springBone",
     "VRMC_springBone_extended_collider",
+    // Twist and aim bones, applied after sampling (see `crate::vrm::constrain`).
+    "VRMC_node_constraint",
 ];
 
 /// Extensions (by name or prefix) that only change materials, textures, lights or metadata.

@@ -206,3 +206,28 @@ fn check_reports_broken_constraints() {
         assert!(run.stdout.contains("three-vrm"), "{code}: {}", run.stdout);
     }
 }
+
+/// The extension is applied, so a file that requires it loads (an unsupported required
+/// extension refuses the file) and `inspect` lists it as applied.
+#[test]
+fn a_file_requiring_node_constraints_loads_and_lists_them_applied() {
+    let bytes = std::fs::read(fixture(FILE)).expect("fixture");
+    let (json, bin) = split_glb(&bytes);
+    let required = json.replacen(
+        r#""extensionsUsed""#,
+        r#""extensionsRequired":["VRMC_node_constraint"],"extensionsUsed""#,
+        1,
+    );
+    assert_ne!(required, json);
+    let dir = std::env::temp_dir().join(format!("rigscope-constraints-required-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let copy = dir.join(FILE);
+    std::fs::write(&copy, join_glb(&required, &bin)).expect("write copy");
+    let doc = json_of(&["inspect", copy.to_str().expect("path"), "--json"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let listed = (doc["extensions"].as_array().expect("extensions").iter())
+        .find(|e| e["name"] == "VRMC_node_constraint")
+        .cloned()
+        .expect("listed");
+    assert_eq!((&listed["required"], &listed["handling"]), (&Value::from(true), &Value::from("applied")));
+}
