@@ -73,72 +73,74 @@ pub(crate) fn undeclared(root: &json::Root, beside: &Beside) -> Vec<(String, Str
     let used: Vec<&str> = root.extensions_used.iter().map(String::as_str).collect();
     let mut found = Found { used: &used, out: Vec::new() };
     for (i, a) in root.accessors.iter().enumerate() {
-        found.kept(&format!("/accessors/{i}"), a.extensions.as_ref().map(|e| &e.others));
+        found.kept(|| format!("/accessors/{i}"), a.extensions.as_ref().map(|e| &e.others));
     }
     for (a, animation) in root.animations.iter().enumerate() {
-        let at = format!("/animations/{a}");
+        let at = || format!("/animations/{a}");
         for (c, (channel, target)) in beside.channel_extensions.get(a).into_iter().flatten().enumerate() {
-            found.own(&format!("{at}/channels/{c}"), channel);
-            found.own(&format!("{at}/channels/{c}/target"), target);
+            found.own(|| format!("{}/channels/{c}", at()), channel);
+            found.own(|| format!("{}/channels/{c}/target", at()), target);
         }
-        found.kept(&at, animation.extensions.as_ref().map(|e| &e.others));
+        found.kept(at, animation.extensions.as_ref().map(|e| &e.others));
         for (s, sampler) in beside.sampler_extensions.get(a).into_iter().flatten().enumerate() {
-            found.own(&format!("{at}/samplers/{s}"), sampler);
+            found.own(|| format!("{}/samplers/{s}", at()), sampler);
         }
     }
     for (i, v) in root.buffer_views.iter().enumerate() {
-        found.kept(&format!("/bufferViews/{i}"), v.extensions.as_ref().map(|e| &e.others));
+        found.kept(|| format!("/bufferViews/{i}"), v.extensions.as_ref().map(|e| &e.others));
     }
     for (i, b) in root.buffers.iter().enumerate() {
-        found.kept(&format!("/buffers/{i}"), b.extensions.as_ref().map(|e| &e.others));
+        found.kept(|| format!("/buffers/{i}"), b.extensions.as_ref().map(|e| &e.others));
     }
     for (i, camera) in root.cameras.iter().enumerate() {
-        let at = format!("/cameras/{i}");
-        found.kept(&at, camera.extensions.as_ref().map(|e| &e.others));
+        found.kept(|| format!("/cameras/{i}"), camera.extensions.as_ref().map(|e| &e.others));
         let orthographic = camera.orthographic.as_ref().and_then(|o| o.extensions.as_ref());
-        found.kept(&format!("{at}/orthographic"), orthographic.map(|e| &e.others));
+        found.kept(|| format!("/cameras/{i}/orthographic"), orthographic.map(|e| &e.others));
         let perspective = camera.perspective.as_ref().and_then(|p| p.extensions.as_ref());
-        found.kept(&format!("{at}/perspective"), perspective.map(|e| &e.others));
+        found.kept(|| format!("/cameras/{i}/perspective"), perspective.map(|e| &e.others));
     }
-    found.own("", &beside.extensions);
+    found.own(String::new, &beside.extensions);
     for (i, image) in root.images.iter().enumerate() {
-        found.kept(&format!("/images/{i}"), image.extensions.as_ref().map(|e| &e.others));
+        found.kept(|| format!("/images/{i}"), image.extensions.as_ref().map(|e| &e.others));
     }
     for (i, m) in root.materials.iter().enumerate() {
-        let at = format!("/materials/{i}");
-        found.kept(&format!("{at}/emissiveTexture"), info(&m.emissive_texture));
-        found.kept(&at, m.extensions.as_ref().map(|e| &e.others));
+        let at = || format!("/materials/{i}");
+        found.kept(|| format!("{}/emissiveTexture", at()), info(&m.emissive_texture));
+        found.kept(at, m.extensions.as_ref().map(|e| &e.others));
         let normal = m.normal_texture.as_ref().and_then(|t| t.extensions.as_ref());
-        found.kept(&format!("{at}/normalTexture"), normal.map(|e| &e.others));
+        found.kept(|| format!("{}/normalTexture", at()), normal.map(|e| &e.others));
         let occlusion = m.occlusion_texture.as_ref().and_then(|t| t.extensions.as_ref());
-        found.kept(&format!("{at}/occlusionTexture"), occlusion.map(|e| &e.others));
+        found.kept(|| format!("{}/occlusionTexture", at()), occlusion.map(|e| &e.others));
         let pbr = &m.pbr_metallic_roughness;
-        found.kept(&format!("{at}/pbrMetallicRoughness/baseColorTexture"), info(&pbr.base_color_texture));
-        found.kept(&format!("{at}/pbrMetallicRoughness"), pbr.extensions.as_ref().map(|e| &e.others));
+        found.kept(
+            || format!("{}/pbrMetallicRoughness/baseColorTexture", at()),
+            info(&pbr.base_color_texture),
+        );
+        found.kept(|| format!("{}/pbrMetallicRoughness", at()), pbr.extensions.as_ref().map(|e| &e.others));
         let metallic = info(&pbr.metallic_roughness_texture);
-        found.kept(&format!("{at}/pbrMetallicRoughness/metallicRoughnessTexture"), metallic);
+        found.kept(|| format!("{}/pbrMetallicRoughness/metallicRoughnessTexture", at()), metallic);
     }
     for (m, mesh) in root.meshes.iter().enumerate() {
-        found.kept(&format!("/meshes/{m}"), mesh.extensions.as_ref().map(|e| &e.others));
+        found.kept(|| format!("/meshes/{m}"), mesh.extensions.as_ref().map(|e| &e.others));
         for (p, primitive) in mesh.primitives.iter().enumerate() {
-            let at = format!("/meshes/{m}/primitives/{p}");
-            found.kept(&at, primitive.extensions.as_ref().map(|e| &e.others));
+            let at = || format!("/meshes/{m}/primitives/{p}");
+            found.kept(at, primitive.extensions.as_ref().map(|e| &e.others));
         }
     }
     for (i, n) in root.nodes.iter().enumerate() {
-        found.kept(&format!("/nodes/{i}"), n.extensions.as_ref().map(|e| &e.others));
+        found.kept(|| format!("/nodes/{i}"), n.extensions.as_ref().map(|e| &e.others));
     }
     for (i, s) in root.samplers.iter().enumerate() {
-        found.kept(&format!("/samplers/{i}"), s.extensions.as_ref().map(|e| &e.others));
+        found.kept(|| format!("/samplers/{i}"), s.extensions.as_ref().map(|e| &e.others));
     }
     for (i, s) in root.scenes.iter().enumerate() {
-        found.kept(&format!("/scenes/{i}"), s.extensions.as_ref().map(|e| &e.others));
+        found.kept(|| format!("/scenes/{i}"), s.extensions.as_ref().map(|e| &e.others));
     }
     for (i, s) in root.skins.iter().enumerate() {
-        found.kept(&format!("/skins/{i}"), s.extensions.as_ref().map(|e| &e.others));
+        found.kept(|| format!("/skins/{i}"), s.extensions.as_ref().map(|e| &e.others));
     }
     for (i, t) in root.textures.iter().enumerate() {
-        found.kept(&format!("/textures/{i}"), t.extensions.as_ref().map(|e| &e.others));
+        found.kept(|| format!("/textures/{i}"), t.extensions.as_ref().map(|e| &e.others));
     }
     found.out
 }
@@ -155,17 +157,18 @@ struct Found<'u> {
 }
 
 impl Found<'_> {
-    /// The extensions gltf-json keeps on the object at `at`.
-    fn kept(&mut self, at: &str, extensions: Option<&serde_json::Map<String, Value>>) {
+    /// The extensions gltf-json keeps on the object at `at` (whose pointer is made only for
+    /// an object with extensions).
+    fn kept(&mut self, at: impl Fn() -> String, extensions: Option<&serde_json::Map<String, Value>>) {
         for (name, object) in extensions.into_iter().flatten() {
-            self.one(at, name, || Some(object));
+            self.one(&at(), name, || Some(object));
         }
     }
 
     /// The extensions `parse` keeps beside gltf-json's document for the object at `at`.
-    fn own(&mut self, at: &str, extensions: &Extensions) {
+    fn own(&mut self, at: impl Fn() -> String, extensions: &Extensions) {
         for name in extensions.names() {
-            self.one(at, name, || extensions.value(name));
+            self.one(&at(), name, || extensions.value(name));
         }
     }
 
