@@ -27,7 +27,7 @@ pub(crate) struct Parsed<'a> {
 pub(crate) fn parse<'a>(bytes: &'a [u8], findings: &mut Findings) -> Result<Parsed<'a>, Fault> {
     let (json, bin) = frame(bytes, findings)?;
     // Only the JSON is parsed: the binary chunk stays where it is in `bytes`.
-    let parse::Document { root, beside } = parse::read(json).map_err(describe_json_error)?;
+    let parse::Document { root, beside } = parse::read(json)?;
     check_version(&root)?;
     check_required_extensions(&root)?;
     guard_validation(&root)?;
@@ -52,13 +52,6 @@ fn frame<'a>(bytes: &'a [u8], findings: &mut Findings) -> Result<(&'a [u8], Opti
     match text.iter().find(|b| !b.is_ascii_whitespace()) {
         Some(b'{') => Ok((text, None)),
         _ => Err(Fault::new("", "not a glTF file: it has neither the .glb magic 'glTF' nor a JSON object")),
-    }
-}
-
-fn describe_json_error(e: serde_json::Error) -> Fault {
-    match e.classify() {
-        serde_json::error::Category::Data => Fault::new("", format!("not a valid glTF document: {e}")),
-        _ => Fault::new("", format!("invalid JSON: {e}")),
     }
 }
 

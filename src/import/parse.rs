@@ -9,6 +9,7 @@
 //! feature keeps; the few objects above are read by local copies of gltf-json's definitions,
 //! named as gltf-json names them so that a malformed file gets the same message.
 
+use super::Fault;
 use super::pointer::{self, PointerChannel};
 use gltf::json;
 use json::validation::Checked;
@@ -102,7 +103,7 @@ impl Entry {
 }
 
 /// Reads the JSON text into the document: the one parse of a load.
-pub(crate) fn read(text: &[u8]) -> Result<Document, serde_json::Error> {
+pub(crate) fn read(text: &[u8]) -> Result<Document, Fault> {
     #[cfg(test)]
     PARSES.with(|n| n.set(n.get() + 1));
     let file: file::Root = match serde_json::from_slice(text) {
@@ -111,11 +112,18 @@ pub(crate) fn read(text: &[u8]) -> Result<Document, serde_json::Error> {
         // read as an infinity (reported by `nodes` and the like) through a JSON value: such a
         // file is read that way, and any other fault is reported as the first parse saw it.
         Err(first) => match serde_json::from_slice::<Value>(text) {
-            Ok(value) => file::Root::deserialize(&value).map_err(|_| first)?,
-            Err(_) => return Err(first),
+            Ok(value) => file::Root::deserialize(&value).map_err(|_| describe(first))?,
+            Err(_) => return Err(describe(first)),
         },
     };
-    Ok(file.into_document())
+    file.into_document()
+}
+
+fn describe(e: serde_json::Error) -> Fault {
+    match e.classify() {
+        serde_json::error::Category::Data => Fault::new("", format!("not a valid glTF document: {e}")),
+        _ => Fault::new("", format!("invalid JSON: {e}")),
+    }
 }
 
 #[cfg(test)]
@@ -321,9 +329,18 @@ mod file {
         samplers: Vec<Sampler>,
     }
 
-    #[derive(Deserialize)]
+    /// gltf-json's channel, with `sampler` optional where gltf-json does not read the
+    /// channel (see `Target`), so that its absence is named by the channel's place.
     struct Channel {
-        sampler: Index<json::animation::Sampler>,
+        sampler: Option<Index<json::animation::Sampler>>,
+        target: Option<Target>,
+        extensions: Option<ExtensionsOf<OfChannel>>,
+        extras: json::Extras,
+    }
+
+    #[derive(Deserialize)]
+    struct ChannelFields {
+        sampler: Option<Index<json::animation::Sampler>>,
         /// Missing, the channel is ignored (as one without a node is).
         #[serde(default)]
         target: Option<Target>,
@@ -331,6 +348,19 @@ mod file {
         extensions: Option<ExtensionsOf<OfChannel>>,
         #[serde(default)]
         extras: json::Extras,
+    }
+
+    impl<'de> Deserialize<'de> for Channel {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            let check = |c: ChannelFields| {
+                if c.sampler.is_none() && c.target.as_ref().is_some_and(Target::is_core) {
+                    return Err("sampler");
+                }
+                let ChannelFields { sampler, target, extensions, extras } = c;
+                Ok(Channel { sampler, target, extensions, extras })
+            };
+            deserializer.deserialize_struct("Channel", &[], Checking("Channel", check, PhantomData))
+        }
     }
 
     /// gltf-json's target, with `node` optional: glTF allows a channel without one (it is
@@ -343,7 +373,6 @@ mod file {
     }
 
     #[derive(Deserialize)]
-    #[serde(expecting = "struct Target")]
     struct TargetFields {
         #[serde(default)]
         extensions: Option<ExtensionsOf<OfTarget>>,
@@ -353,15 +382,43 @@ mod file {
         path: Option<PathName>,
     }
 
+    impl Target {
+        /// Whether gltf-json reads the channel: it has a node and is not a pointer.
+        fn is_core(&self) -> bool {
+            self.node.is_some() && !self.path.as_ref().is_some_and(|p| p.pointer)
+        }
+    }
+
     impl<'de> Deserialize<'de> for Target {
         fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-            // Deserialized by gltf-json's rules where gltf-json reads the channel (it has a
-            // node and is not a pointer): there `path` is required.
-            let TargetFields { extensions, extras, node, path } = TargetFields::deserialize(deserializer)?;
-            if node.is_some() && path.is_none() {
-                return Err(de::Error::missing_field("path"));
-            }
-            Ok(Target { extensions, extras, node, path })
+            // Where gltf-json reads the channel, `path` is required.
+            let check = |t: TargetFields| {
+                let TargetFields { extensions, extras, node, path } = t;
+                if node.is_some() && path.is_none() {
+                    return Err("path");
+                }
+                Ok(Target { extensions, extras, node, path })
+            };
+            deserializer.deserialize_struct("Target", &[], Checking("Target", check, PhantomData))
+        }
+    }
+
+    /// Reads `F` from inside the object's own visitor and checks it, so that a field the
+    /// check finds missing is reported where gltf-json reports one: at the object's end.
+    struct Checking<F, C>(&'static str, C, PhantomData<F>);
+
+    impl<'de, F: Deserialize<'de>, T, C: FnOnce(F) -> Result<T, &'static str>> Visitor<'de> for Checking<F, C> {
+        type Value = T;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            write!(f, "struct {}", self.0)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            let fields = F::deserialize(de::value::MapAccessDeserializer::new(map))?;
+            (self.1)(fields).map_err(de::Error::missing_field)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {
+            let fields = F::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
+            (self.1)(fields).map_err(de::Error::missing_field)
         }
     }
 
@@ -403,7 +460,7 @@ mod file {
     }
 
     impl Root {
-        pub(super) fn into_document(self) -> Document {
+        pub(super) fn into_document(self) -> Result<Document, Fault> {
             let mut beside = Beside {
                 extensions: take(self.extensions),
                 extensions_used_listed: self.extensions_used.is_some(),
@@ -414,7 +471,7 @@ mod file {
                 .into_iter()
                 .enumerate()
                 .map(|(a, animation)| animation.into_json(a, &mut beside))
-                .collect();
+                .collect::<Result<_, _>>()?;
             let meshes = self
                 .meshes
                 .into_iter()
@@ -466,14 +523,14 @@ mod file {
                 skins: self.skins,
                 textures: self.textures,
             };
-            Document { root, beside }
+            Ok(Document { root, beside })
         }
     }
 
     impl Animation {
         /// gltf-json's animation: the channels with a target node that are not pointers;
         /// the rest go to `beside.pointers`.
-        fn into_json(self, a: usize, beside: &mut Beside) -> json::Animation {
+        fn into_json(self, a: usize, beside: &mut Beside) -> Result<json::Animation, Fault> {
             let mut kept = Vec::with_capacity(self.channels.len());
             let mut channels = Vec::with_capacity(self.channels.len());
             let mut extensions = Vec::with_capacity(self.channels.len());
@@ -482,11 +539,11 @@ mod file {
                     Some(t) => (take(t.extensions), t.extras, t.node, t.path),
                     None => (Extensions::default(), Default::default(), None, None),
                 };
-                match (node, path) {
-                    (Some(node), Some(path)) if !path.pointer => {
+                match (node, path, channel.sampler) {
+                    (Some(node), Some(path), Some(sampler)) if !path.pointer => {
                         kept.push(c);
                         channels.push(json::animation::Channel {
-                            sampler: channel.sampler,
+                            sampler,
                             target: json::animation::Target {
                                 extensions: None,
                                 extras,
@@ -497,7 +554,13 @@ mod file {
                             extras: channel.extras,
                         });
                     }
-                    _ => {
+                    (_, _, sampler) => {
+                        let Some(sampler) = sampler else {
+                            return Err(Fault::new(
+                                format!("animations[{a}].channels[{c}].sampler"),
+                                "required property is missing or not an index",
+                            ));
+                        };
                         let pointer = target_extensions
                             .value(pointer::EXTENSION)
                             .and_then(|p| p.get("pointer")?.as_str().map(str::to_string))
@@ -505,7 +568,7 @@ mod file {
                         beside.pointers.channels.push(PointerChannel {
                             animation: a,
                             channel: c,
-                            sampler: channel.sampler.value(),
+                            sampler: sampler.value(),
                             pointer,
                         });
                     }
@@ -527,13 +590,13 @@ mod file {
                 });
             }
             beside.sampler_extensions.push(sampler_extensions);
-            json::Animation {
+            Ok(json::Animation {
                 extensions: self.extensions,
                 extras: self.extras,
                 channels,
                 name: self.name,
                 samplers,
-            }
+            })
         }
     }
 }
