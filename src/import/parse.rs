@@ -378,6 +378,8 @@ mod file {
         extensions: Option<ExtensionsOf<OfTarget>>,
         #[serde(default)]
         extras: json::Extras,
+        /// Absent, the channel is ignored; present, it must be an index (even `null` is not).
+        #[serde(default, deserialize_with = "present")]
         node: Option<Index<json::Node>>,
         path: Option<PathName>,
     }
@@ -391,16 +393,60 @@ mod file {
 
     impl<'de> Deserialize<'de> for Target {
         fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-            // Where gltf-json reads the channel, `path` is required.
-            let check = |t: TargetFields| {
-                let TargetFields { extensions, extras, node, path } = t;
-                if node.is_some() && path.is_none() {
-                    return Err("path");
-                }
-                Ok(Target { extensions, extras, node, path })
-            };
-            deserializer.deserialize_struct("Target", &[], Checking("Target", check, PhantomData))
+            deserializer.deserialize_any(AnyTarget)
         }
+    }
+
+    /// A target that is not an object names no node: its channel is ignored.
+    struct AnyTarget;
+
+    impl AnyTarget {
+        fn none<E>(self) -> Result<Target, E> {
+            Ok(Target { extensions: None, extras: Default::default(), node: None, path: None })
+        }
+    }
+
+    impl<'de> Visitor<'de> for AnyTarget {
+        type Value = Target;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("struct Target")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Target, A::Error> {
+            let TargetFields { extensions, extras, node, path } =
+                TargetFields::deserialize(de::value::MapAccessDeserializer::new(map))?;
+            // Where gltf-json reads the channel, `path` is required; the error, raised
+            // inside the object's visitor, is placed where gltf-json places it.
+            if node.is_some() && path.is_none() {
+                return Err(de::Error::missing_field("path"));
+            }
+            Ok(Target { extensions, extras, node, path })
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Target, A::Error> {
+            while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+            self.none()
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Target, E> {
+            self.none()
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Target, E> {
+            self.none()
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Target, E> {
+            self.none()
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Target, E> {
+            self.none()
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Target, E> {
+            self.none()
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Target, E> {
+            self.none()
+        }
+    }
+
+    fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Index<json::Node>>, D::Error> {
+        Index::deserialize(deserializer).map(Some)
     }
 
     /// Reads `F` from inside the object's own visitor and checks it, so that a field the
@@ -416,9 +462,8 @@ mod file {
             let fields = F::deserialize(de::value::MapAccessDeserializer::new(map))?;
             (self.1)(fields).map_err(de::Error::missing_field)
         }
-        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {
-            let fields = F::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
-            (self.1)(fields).map_err(de::Error::missing_field)
+        fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<T, A::Error> {
+            Err(de::Error::invalid_type(de::Unexpected::Seq, &self))
         }
     }
 
