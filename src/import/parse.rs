@@ -1,9 +1,9 @@
 //! JSON text -> the file's one document, in a single pass over the text: gltf-json's `Root`
 //! and, beside it, what the file holds that `Root` cannot: the document's own `extensions`
-//! (kept as their JSON text until a reader asks, and then read once), animation channels without a target node
-//! (`KHR_animation_pointer`), the extension objects of channels, targets and animation
-//! samplers, and attributes whose names gltf-json does not know. Every extension reader
-//! reads from here; nothing reads the text again.
+//! (kept as their JSON text until a reader asks, then read once), animation channels without
+//! a target node (`KHR_animation_pointer`), the extension objects of channels, targets and
+//! animation samplers, and attributes whose names gltf-json does not know. Every extension
+//! reader reads from here; nothing reads the text again.
 //!
 //! gltf-json's own types are used for every object whose extensions its `extensions`
 //! feature keeps; the few objects above are read by local copies of gltf-json's definitions,
@@ -37,7 +37,7 @@ pub(crate) struct Beside {
     /// Whether the file has an `extensionsUsed` array at all (an empty one declares nothing;
     /// a missing one leaves readers that follow three-vrm free to read every extension).
     pub extensions_used_listed: bool,
-    /// Channels without a target node, taken out of `root` (see `pointer`).
+    /// Channels without a target node or with a pointer, taken out of `root` (see `pointer`).
     pub pointers: pointer::Split,
     /// Per animation, per channel of the file: the channel's and its target's extensions.
     pub channel_extensions: Vec<Vec<(Extensions, Extensions)>>,
@@ -56,6 +56,8 @@ pub(crate) struct Extensions(Vec<Entry>);
 #[derive(Debug, Clone)]
 struct Entry {
     name: String,
+    /// Kept as text while the document is read: an extension object may hold what a JSON
+    /// value cannot (a number past f64), which gltf-json's own reading skips over.
     text: Box<RawValue>,
     value: OnceCell<Option<Value>>,
 }
@@ -104,19 +106,24 @@ impl Entry {
 
 /// Reads the JSON text into the document: the one parse of a load.
 pub(crate) fn read(text: &[u8]) -> Result<Document, Fault> {
-    #[cfg(test)]
-    PARSES.with(|n| n.set(n.get() + 1));
-    let file: file::Root = match serde_json::from_slice(text) {
+    let file: file::Root = match parse_text(text) {
         Ok(file) => file,
         // A number past f32 where gltf-json reads an f32 is refused by the parse above but
         // read as an infinity (reported by `nodes` and the like) through a JSON value: such a
         // file is read that way, and any other fault is reported as the first parse saw it.
-        Err(first) => match serde_json::from_slice::<Value>(text) {
+        Err(first) => match parse_text::<Value>(text) {
             Ok(value) => file::Root::deserialize(&value).map_err(|_| describe(first))?,
             Err(_) => return Err(describe(first)),
         },
     };
     file.into_document()
+}
+
+/// Every parse of a document's text goes through here, so that tests can count them.
+fn parse_text<'de, T: Deserialize<'de>>(text: &'de [u8]) -> serde_json::Result<T> {
+    #[cfg(test)]
+    PARSES.with(|n| n.set(n.get() + 1));
+    serde_json::from_slice(text)
 }
 
 fn describe(e: serde_json::Error) -> Fault {
@@ -131,7 +138,8 @@ thread_local! {
     static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
-/// How many times this thread has parsed a document's JSON text.
+/// How many times this thread has parsed a document's JSON text (a file that needs the
+/// second reading in `read` counts two).
 #[cfg(test)]
 pub(crate) fn parses() -> usize {
     PARSES.with(std::cell::Cell::get)
@@ -273,8 +281,8 @@ fn listed<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Vec<Strin
     Vec::deserialize(deserializer).map(Some)
 }
 
-/// Local copies of gltf-json's definitions for the objects whose data `Root` cannot hold;
-/// attributes as gltf-json has them.
+/// Local copies of gltf-json's definitions (with its serde attributes) for the objects whose
+/// data `Root` cannot hold.
 mod file {
     use super::*;
 
