@@ -653,3 +653,66 @@ mod file {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(animation: &str) -> String {
+        format!(
+            r#"{{"asset": {{"version": "2.0"}}, "nodes": [{{}}],
+            "animations": [{{"channels": [{animation}], "samplers": [{{"input": 0, "output": 1}}]}}]}}"#
+        )
+    }
+
+    /// Where gltf-json reads a document, a malformed one gets gltf-json's own words and place.
+    #[test]
+    fn malformed_documents_are_worded_as_gltf_json_words_them() {
+        for channel in [
+            r#"{"target": {"node": 0, "path": "rotation"}}"#,
+            r#"{"sampler": 0, "target": {"node": 0}}"#,
+            r#"{"sampler": "x", "target": {"node": 0, "path": "rotation"}}"#,
+            r#"{"sampler": 0, "target": {"node": 0, "path": 3}}"#,
+            r#"{"sampler": 0, "target": {"node": 0, "path": "rotation"}, "extensions": 5}"#,
+            r#"{"sampler": 0, "target": {"node": 0, "path": "rotation", "extensions": 1}}"#,
+        ] {
+            let text = doc(channel);
+            assert!(read(text.as_bytes()).is_err(), "{channel}");
+            let theirs =
+                json::deserialize::from_slice::<json::Root>(text.as_bytes()).err().map(|e| e.to_string());
+            let ours = read(text.as_bytes()).err().map(|f| f.message());
+            let theirs = theirs.map(|e| format!("not a valid glTF document: {e}"));
+            assert_eq!(ours, theirs, "{channel}");
+        }
+        let text = r#"{"asset": {"version": "2.0"},
+            "extensions": 7}"#;
+        let theirs =
+            json::deserialize::from_slice::<json::Root>(text.as_bytes()).err().map(|e| e.to_string());
+        assert_eq!(
+            read(text.as_bytes()).err().map(|f| f.message()),
+            theirs.map(|e| format!("not a valid glTF document: {e}"))
+        );
+    }
+
+    #[test]
+    fn what_root_cannot_hold_is_kept_beside_it() {
+        let text = r#"{"asset": {"version": "2.0"}, "nodes": [{}],
+            "extensions": {"B": {"n": 1}, "A": 2, "B": {"n": 3}},
+            "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "_BATCHID": 1, "_OTHER": 2}}]}],
+            "animations": [{"channels": [
+                {"sampler": 0, "target": {"path": "pointer",
+                    "extensions": {"KHR_animation_pointer": {"pointer": "/nodes/0/scale"}}}},
+                {"sampler": 0, "target": {"node": 0, "path": "rotation"}, "extensions": {"C": {}}}],
+                "samplers": [{"input": 0, "output": 1}]}]}"#;
+        let Document { root, beside } = read(text.as_bytes()).expect("reads");
+        assert_eq!(beside.extensions.names(), ["A", "B"]);
+        assert_eq!(beside.extensions.value("B"), Some(&serde_json::json!({"n": 3})));
+        assert!(!beside.extensions_used_listed);
+        let custom: Vec<&str> = beside.custom_attributes.iter().map(|c| c.2.as_str()).collect();
+        assert_eq!(custom, ["_BATCHID", "_OTHER"]);
+        assert_eq!(root.animations[0].channels.len(), 1);
+        assert_eq!(beside.pointers.channels[0].pointer, "/nodes/0/scale");
+        assert_eq!(beside.pointers.file_index(0, 0), 1);
+        assert_eq!(beside.channel_extensions[0][1].0.names(), ["C"]);
+    }
+}
