@@ -6,50 +6,33 @@
 //! A few of gltf-json's validation rules are stricter than the glTF spec or than rigscope
 //! needs; those are turned into findings instead of refusals (see `relax`).
 
-use super::{Fault, extensions, findings::Findings, glb, pointer};
+use super::{Fault, extensions, findings::Findings, glb, parse};
 use crate::rig::{ExtensionHandling, Severity};
 use gltf::json;
 
-/// The parsed file: the document, its JSON text and the .glb BIN chunk, the last two
-/// borrowed from the file's bytes.
+/// The parsed file: the document, what its JSON holds beside it, its JSON text and the
+/// .glb BIN chunk, the last two borrowed from the file's bytes.
 pub(crate) struct Parsed<'a> {
     pub document: gltf::Document,
-    /// The JSON text gltf-json parsed (the .glb JSON chunk without trailing padding, or the
-    /// whole file without its byte-order mark).
+    /// What gltf-json's document cannot hold: the document's own extensions, pointer
+    /// channels and the like (see `parse`).
+    pub beside: parse::Beside,
+    /// The JSON text (the .glb JSON chunk without trailing padding, or the whole file
+    /// without its byte-order mark).
     pub json: &'a [u8],
     /// The .glb BIN chunk, padding included (buffers cut it to `byteLength`).
     pub bin: Option<&'a [u8]>,
-    /// `KHR_animation_pointer` channels, taken out of `document` (see `pointer`).
-    pub pointers: pointer::Split,
 }
 
 pub(crate) fn parse<'a>(bytes: &'a [u8], findings: &mut Findings) -> Result<Parsed<'a>, Fault> {
     let (json, bin) = frame(bytes, findings)?;
-    // Only the JSON goes to gltf-json: the binary chunk stays where it is in `bytes`.
-    let (root, pointers): (json::Root, _) = match pointer::extract(json)? {
-        Some(split) => split,
-        None => match json::deserialize::from_slice(json) {
-            Ok(root) => (root, Default::default()),
-            // gltf-json refuses a channel without a target node, which glTF allows (it is
-            // ignored); read it as the pointer path does, so that the verdict never depends
-            // on whether the extension's name happens to appear in the text.
-            Err(strict) => pointer::split_channels(json).map_err(|_| describe_json_error(strict))?,
-        },
-    };
+    // Only the JSON is parsed: the binary chunk stays where it is in `bytes`.
+    let parse::Document { root, beside } = parse::read(json)?;
     check_version(&root)?;
     check_required_extensions(&root)?;
     guard_validation(&root)?;
     validate(&root, findings)?;
-    Ok(Parsed { document: gltf::Document::from_json_without_validation(root), json, bin, pointers })
-}
-
-/// Whether `text` holds `needle` anywhere: std's substring search on JSON text (UTF-8), a
-/// plain scan otherwise. Readers of one extension ask it before parsing the text again.
-pub(crate) fn mentions(text: &[u8], needle: &str) -> bool {
-    match std::str::from_utf8(text) {
-        Ok(s) => s.contains(needle),
-        Err(_) => text.windows(needle.len()).any(|w| w == needle.as_bytes()),
-    }
+    Ok(Parsed { document: gltf::Document::from_json_without_validation(root), beside, json, bin })
 }
 
 /// Decides between .glb and JSON; for a .glb, cuts the container (see `glb`). Returns the
@@ -69,13 +52,6 @@ fn frame<'a>(bytes: &'a [u8], findings: &mut Findings) -> Result<(&'a [u8], Opti
     match text.iter().find(|b| !b.is_ascii_whitespace()) {
         Some(b'{') => Ok((text, None)),
         _ => Err(Fault::new("", "not a glTF file: it has neither the .glb magic 'glTF' nor a JSON object")),
-    }
-}
-
-fn describe_json_error(e: json::Error) -> Fault {
-    match e.classify() {
-        serde_json::error::Category::Data => Fault::new("", format!("not a valid glTF document: {e}")),
-        _ => Fault::new("", format!("invalid JSON: {e}")),
     }
 }
 

@@ -20,6 +20,8 @@
 use super::Fault;
 use super::budget;
 use draco_core::{DataType, DecodeLimits, DecoderBuffer, Mesh, MeshDecoder, PointAttribute, PointIndex};
+use gltf::json::validation::Checked;
+use gltf::json::{Index, accessor::Accessor};
 use serde_json::{Value, json};
 use std::collections::HashSet;
 
@@ -60,32 +62,114 @@ pub(crate) fn used(extensions_used: &[String]) -> bool {
 
 /// The import's hook: `document` with its Draco primitives decoded (the decoded bytes are
 /// pushed onto `buffers`), and the `(mesh, primitive)` of each, which reports show as
-/// "came compressed". A file that does not declare the extension is returned as is,
-/// without parsing its JSON again.
+/// "came compressed". `custom` are the attributes gltf-json cannot name (see
+/// `parse::Beside`), which a stream may fill as well. A file that does not declare the
+/// extension is returned as is.
 pub(crate) fn decode_document(
     document: gltf::Document,
-    text: &[u8],
+    custom: &[(usize, usize, String, Index<Accessor>)],
     buffers: &mut Vec<std::borrow::Cow<'_, [u8]>>,
 ) -> Result<(gltf::Document, Vec<(usize, usize)>), Fault> {
     if !used(&document.as_json().extensions_used) {
         return Ok((document, Vec::new()));
     }
-    // gltf-json drops primitive extensions it does not know, so the JSON is read again here
-    // as plain values; only files that use Draco pay for it.
-    let mut value: Value =
-        serde_json::from_slice(text).map_err(|e| Fault::new("", format!("invalid JSON: {e}")))?;
-    let mut expanded = expand(&mut value, buffers)?;
+    let mut root = document.into_json();
+    let mut parts = compressed_parts(&root, custom)?;
+    let mut expanded = expand(&mut parts, buffers)?;
     let bytes = std::mem::take(&mut expanded.buffer);
     if !bytes.is_empty() {
         buffers.push(std::borrow::Cow::Owned(bytes));
     }
-    let mut root: gltf::json::Root = serde_json::from_value(value)
+    // Reports show the extensions the file declares, Draco included, so the declarations
+    // `expand` drops are not taken back.
+    take_back(&mut root, parts, &expanded.primitives)
         .map_err(|e| Fault::new("", format!("the document with its Draco data decoded is not valid: {e}")))?;
-    // Reports show the extensions the file declares, Draco included.
-    let declared = document.into_json();
-    root.extensions_used = declared.extensions_used;
-    root.extensions_required = declared.extensions_required;
     Ok((gltf::Document::from_json_without_validation(root), expanded.primitives))
+}
+
+/// What `expand` reads and rewrites, as the file's JSON has it: the declarations, the
+/// accessors, buffer views and buffers, and each primitive's attributes, indices, mode and
+/// extensions.
+fn compressed_parts(
+    root: &gltf::json::Root,
+    custom: &[(usize, usize, String, Index<Accessor>)],
+) -> Result<Value, Fault> {
+    let meshes: Vec<Value> = root
+        .meshes
+        .iter()
+        .enumerate()
+        .map(|(m, mesh)| {
+            let primitives: Vec<Value> = mesh
+                .primitives
+                .iter()
+                .enumerate()
+                .map(|(p, primitive)| {
+                    let mut attributes = serde_json::Map::new();
+                    for (semantic, accessor) in &primitive.attributes {
+                        if let Checked::Valid(semantic) = semantic {
+                            attributes.insert(semantic.to_string(), json!(accessor.value()));
+                        }
+                    }
+                    for (_, _, name, accessor) in custom.iter().filter(|c| (c.0, c.1) == (m, p)) {
+                        attributes.insert(name.clone(), json!(accessor.value()));
+                    }
+                    let mut out = serde_json::Map::new();
+                    out.insert("attributes".into(), Value::Object(attributes));
+                    if let Some(indices) = primitive.indices {
+                        out.insert("indices".into(), json!(indices.value()));
+                    }
+                    if let Checked::Valid(mode) = primitive.mode {
+                        out.insert("mode".into(), json!(mode.as_gl_enum()));
+                    }
+                    if let Some(extensions) = &primitive.extensions {
+                        out.insert("extensions".into(), Value::Object(extensions.others.clone()));
+                    }
+                    Value::Object(out)
+                })
+                .collect();
+            json!({ "primitives": primitives })
+        })
+        .collect();
+    let value = |part: Result<Value, serde_json::Error>| {
+        part.map_err(|e| Fault::new("", format!("the document cannot be prepared for Draco decoding: {e}")))
+    };
+    Ok(json!({
+        "extensionsUsed": root.extensions_used,
+        "accessors": value(serde_json::to_value(&root.accessors))?,
+        "bufferViews": value(serde_json::to_value(&root.buffer_views))?,
+        "buffers": value(serde_json::to_value(&root.buffers))?,
+        "meshes": meshes,
+    }))
+}
+
+/// Puts what `expand` rewrote in `parts` back into `root`: the accessors, buffer views and
+/// buffers, and the attributes and indices of the decoded primitives, whose Draco
+/// extension object goes.
+fn take_back(
+    root: &mut gltf::json::Root,
+    mut parts: Value,
+    decoded: &[(usize, usize)],
+) -> serde_json::Result<()> {
+    root.accessors = serde_json::from_value(parts["accessors"].take())?;
+    root.buffer_views = serde_json::from_value(parts["bufferViews"].take())?;
+    root.buffers = serde_json::from_value(parts["buffers"].take())?;
+    for &(m, p) in decoded {
+        let (Some(part), Some(primitive)) = (
+            parts.pointer_mut(&format!("/meshes/{m}/primitives/{p}")),
+            root.meshes.get_mut(m).and_then(|mesh| mesh.primitives.get_mut(p)),
+        ) else {
+            continue;
+        };
+        primitive.attributes = serde_json::from_value(part["attributes"].take())?;
+        primitive.indices = serde_json::from_value(part["indices"].take())?;
+        if let Some(extensions) = &mut primitive.extensions {
+            extensions.others.remove(EXTENSION);
+            if extensions.others.is_empty() {
+                primitive.extensions = None;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Decodes every Draco primitive of `json`, whose buffers are `buffers`, and rewrites

@@ -173,7 +173,8 @@ fn the_import_hook_keeps_the_declarations_and_lists_the_primitives() {
     let mut data =
         super::buffers::resolve(parsed.document.as_json(), parsed.bin, None, |_| false).expect("buffers");
     let (document, primitives) =
-        draco::decode_document(parsed.document, parsed.json, &mut data).expect("decodes");
+        draco::decode_document(parsed.document, &parsed.beside.custom_attributes, &mut data)
+            .expect("decodes");
     assert_eq!(primitives, vec![(0, 0)]);
     let root = document.as_json();
     assert_eq!(root.extensions_used, vec![EXTENSION.to_string()]);

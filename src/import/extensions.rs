@@ -5,7 +5,9 @@
 //! An extension object `extensionsUsed` does not declare is ignored everywhere, with a finding.
 
 use super::findings::Findings;
+use super::parse::{Beside, Extensions};
 use crate::rig::{ExtensionHandling, Severity};
+use gltf::json;
 use serde_json::Value;
 
 /// Extensions whose data rigscope reads and applies at load.
@@ -65,17 +67,124 @@ pub(crate) fn declared(json: &Value, name: &str) -> bool {
 }
 
 /// Every extension object of the document whose name `extensionsUsed` does not list, as
-/// `(JSON pointer, name)` in key order: the validator's UNDECLARED_EXTENSION. Extras
-/// are data, not glTF objects, and undeclared extension objects are not looked into.
-pub(crate) fn undeclared(json: &Value) -> Vec<(String, String)> {
-    let used: Vec<&str> = json
-        .get("extensionsUsed")
-        .and_then(Value::as_array)
-        .map(|u| u.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let mut out = Vec::new();
-    walk(json, &mut String::new(), &used, &mut out);
-    out
+/// `(JSON pointer, name)` in the order of the document's keys: the validator's
+/// UNDECLARED_EXTENSION. Extension objects are looked for on every object gltf-json reads
+/// (and in declared extension objects); extras are data, not glTF objects, and undeclared
+/// extension objects are not looked into.
+pub(crate) fn undeclared(root: &json::Root, beside: &Beside) -> Vec<(String, String)> {
+    let used: Vec<&str> = root.extensions_used.iter().map(String::as_str).collect();
+    let mut found = Found { used: &used, out: Vec::new() };
+    for (i, a) in root.accessors.iter().enumerate() {
+        found.kept(|| format!("/accessors/{i}"), a.extensions.as_ref().map(|e| &e.others));
+    }
+    for (a, animation) in root.animations.iter().enumerate() {
+        let at = || format!("/animations/{a}");
+        for (c, (channel, target)) in beside.channel_extensions.get(a).into_iter().flatten().enumerate() {
+            found.own(|| format!("{}/channels/{c}", at()), channel);
+            found.own(|| format!("{}/channels/{c}/target", at()), target);
+        }
+        found.kept(at, animation.extensions.as_ref().map(|e| &e.others));
+        for (s, sampler) in beside.sampler_extensions.get(a).into_iter().flatten().enumerate() {
+            found.own(|| format!("{}/samplers/{s}", at()), sampler);
+        }
+    }
+    for (i, v) in root.buffer_views.iter().enumerate() {
+        found.kept(|| format!("/bufferViews/{i}"), v.extensions.as_ref().map(|e| &e.others));
+    }
+    for (i, b) in root.buffers.iter().enumerate() {
+        found.kept(|| format!("/buffers/{i}"), b.extensions.as_ref().map(|e| &e.others));
+    }
+    for (i, camera) in root.cameras.iter().enumerate() {
+        found.kept(|| format!("/cameras/{i}"), camera.extensions.as_ref().map(|e| &e.others));
+        let orthographic = camera.orthographic.as_ref().and_then(|o| o.extensions.as_ref());
+        found.kept(|| format!("/cameras/{i}/orthographic"), orthographic.map(|e| &e.others));
+        let perspective = camera.perspective.as_ref().and_then(|p| p.extensions.as_ref());
+        found.kept(|| format!("/cameras/{i}/perspective"), perspective.map(|e| &e.others));
+    }
+    found.own(String::new, &beside.extensions);
+    for (i, image) in root.images.iter().enumerate() {
+        found.kept(|| format!("/images/{i}"), image.extensions.as_ref().map(|e| &e.others));
+    }
+    for (i, m) in root.materials.iter().enumerate() {
+        let at = || format!("/materials/{i}");
+        found.kept(|| format!("{}/emissiveTexture", at()), info(&m.emissive_texture));
+        found.kept(at, m.extensions.as_ref().map(|e| &e.others));
+        let normal = m.normal_texture.as_ref().and_then(|t| t.extensions.as_ref());
+        found.kept(|| format!("{}/normalTexture", at()), normal.map(|e| &e.others));
+        let occlusion = m.occlusion_texture.as_ref().and_then(|t| t.extensions.as_ref());
+        found.kept(|| format!("{}/occlusionTexture", at()), occlusion.map(|e| &e.others));
+        let pbr = &m.pbr_metallic_roughness;
+        found.kept(
+            || format!("{}/pbrMetallicRoughness/baseColorTexture", at()),
+            info(&pbr.base_color_texture),
+        );
+        found.kept(|| format!("{}/pbrMetallicRoughness", at()), pbr.extensions.as_ref().map(|e| &e.others));
+        let metallic = info(&pbr.metallic_roughness_texture);
+        found.kept(|| format!("{}/pbrMetallicRoughness/metallicRoughnessTexture", at()), metallic);
+    }
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        found.kept(|| format!("/meshes/{m}"), mesh.extensions.as_ref().map(|e| &e.others));
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            let at = || format!("/meshes/{m}/primitives/{p}");
+            found.kept(at, primitive.extensions.as_ref().map(|e| &e.others));
+        }
+    }
+    for (i, n) in root.nodes.iter().enumerate() {
+        found.kept(|| format!("/nodes/{i}"), n.extensions.as_ref().map(|e| &e.others));
+    }
+    for (i, s) in root.samplers.iter().enumerate() {
+        found.kept(|| format!("/samplers/{i}"), s.extensions.as_ref().map(|e| &e.others));
+    }
+    for (i, s) in root.scenes.iter().enumerate() {
+        found.kept(|| format!("/scenes/{i}"), s.extensions.as_ref().map(|e| &e.others));
+    }
+    for (i, s) in root.skins.iter().enumerate() {
+        found.kept(|| format!("/skins/{i}"), s.extensions.as_ref().map(|e| &e.others));
+    }
+    for (i, t) in root.textures.iter().enumerate() {
+        found.kept(|| format!("/textures/{i}"), t.extensions.as_ref().map(|e| &e.others));
+    }
+    found.out
+}
+
+/// The extensions gltf-json keeps on a texture reference.
+fn info(texture: &Option<json::texture::Info>) -> Option<&serde_json::Map<String, Value>> {
+    texture.as_ref().and_then(|t| t.extensions.as_ref()).map(|e| &e.others)
+}
+
+/// The undeclared extension objects found so far.
+struct Found<'u> {
+    used: &'u [&'u str],
+    out: Vec<(String, String)>,
+}
+
+impl Found<'_> {
+    /// The extensions gltf-json keeps on the object at `at` (whose pointer is made only for
+    /// an object with extensions).
+    fn kept(&mut self, at: impl Fn() -> String, extensions: Option<&serde_json::Map<String, Value>>) {
+        for (name, object) in extensions.into_iter().flatten() {
+            self.one(&at(), name, || Some(object));
+        }
+    }
+
+    /// The extensions `parse` keeps beside gltf-json's document for the object at `at`.
+    fn own(&mut self, at: impl Fn() -> String, extensions: &Extensions) {
+        for name in extensions.names() {
+            self.one(&at(), name, || extensions.value(name));
+        }
+    }
+
+    /// Extension `name` of the object at `at`: reported when undeclared, looked into otherwise.
+    fn one<'v>(&mut self, at: &str, name: &str, object: impl FnOnce() -> Option<&'v Value>) {
+        let mut pointer = format!("{at}/extensions/{}", escape(name));
+        if self.used.contains(&name) {
+            if let Some(object) = object() {
+                walk(object, &mut pointer, self.used, &mut self.out);
+            }
+        } else {
+            self.out.push((pointer, name.to_string()));
+        }
+    }
 }
 
 fn walk(value: &Value, at: &mut String, used: &[&str], out: &mut Vec<(String, String)>) {
@@ -126,15 +235,9 @@ fn escape(key: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Records UNDECLARED_EXTENSION (an error, as the validator's LinkError) for every extension
-/// object `undeclared` finds in the JSON text. Only a text that names "extensions" is parsed
-/// again; numbers past f64 and stray bytes are read as the raw copy reads them.
-pub(crate) fn report_undeclared(text: &[u8], findings: &mut Findings) {
-    if !super::document::mentions(text, "\"extensions\"") {
-        return;
-    }
-    let text = String::from_utf8_lossy(text);
-    let Ok(json) = serde_json::from_str::<Value>(&super::raw::clamp_huge_numbers(&text)) else { return };
-    for (pointer, _) in undeclared(&json) {
+/// object `undeclared` finds.
+pub(crate) fn report_undeclared(root: &json::Root, beside: &Beside, findings: &mut Findings) {
+    for (pointer, _) in undeclared(root, beside) {
         findings.push(
             "UNDECLARED_EXTENSION",
             Severity::Error,
@@ -180,16 +283,19 @@ mod tests {
     #[test]
     fn undeclared_extension_objects_are_found_outside_extras() {
         let doc = serde_json::json!({
+            "asset": {"version": "2.0"},
             "extensionsUsed": ["KHR_materials_unlit"],
             "extensions": {"ACME/root": {}},
             "meshes": [{"primitives": [
-                {"extensions": {"KHR_draco_mesh_compression": {"extensions": {"ACME_inner": {}}}}},
-                {"extensions": {"KHR_materials_unlit": {"extensions": {"ACME_inner": {}}}}}
+                {"attributes": {}, "extensions": {"KHR_draco_mesh_compression": {"extensions": {"ACME_inner": {}}}}},
+                {"attributes": {}, "extensions": {"KHR_materials_unlit": {"extensions": {"ACME_inner": {}}}}}
             ]}],
             "materials": [{"extras": {"extensions": {"ACME_in_extras": {}}}}]
         });
         assert!(declared(&doc, "KHR_materials_unlit") && !declared(&doc, "KHR_draco_mesh_compression"));
-        let found: Vec<(String, String)> = undeclared(&doc);
+        let text = doc.to_string();
+        let document = super::super::parse::read(text.as_bytes()).expect("parses");
+        let found: Vec<(String, String)> = undeclared(&document.root, &document.beside);
         let found: Vec<(&str, &str)> = found.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
         assert_eq!(
             found,

@@ -3,8 +3,8 @@
 //! matrix per instance in `Node::instances`, `T * R * S` as the extension defines it. The
 //! world transform of an instance is then `node world * instance` (applied by `anim`).
 //!
-//! gltf-json drops node extensions it does not know, so the extension objects are read from
-//! the JSON text with a second, shallow parse, only when `extensionsUsed` names the extension.
+//! The extension objects are those gltf-json keeps on each node, read only when
+//! `extensionsUsed` names the extension.
 
 use super::accessors::{self, CheckedAccessor, Format, Normalized, Source, snorm8, snorm16, unorm8, unorm16};
 use super::{Fault, findings::Findings};
@@ -12,7 +12,6 @@ use crate::rig::{Node, Severity};
 use glam::{Mat4, Quat, Vec3};
 use gltf::accessor::util::Item;
 use gltf::json::accessor::{ComponentType as C, Type as T};
-use serde::Deserialize;
 use serde_json::Value;
 
 /// The extension names, in the order they are looked for on a node.
@@ -28,34 +27,14 @@ const VEC4_KINDS: &[(T, C)] =
 const VEC3_NEED: &str = "VEC3 of FLOAT, or of BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT";
 const VEC4_NEED: &str = "VEC4 of FLOAT, or of BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT";
 
-#[derive(Deserialize)]
-struct Nodes {
-    #[serde(default)]
-    nodes: Vec<NodeExtensions>,
-}
-
-#[derive(Deserialize)]
-struct NodeExtensions {
-    #[serde(default)]
-    extensions: Option<serde_json::Map<String, Value>>,
-}
-
 /// Fills `Node::instances` for every node that carries an instancing extension.
-pub(crate) fn build(
-    src: &Source<'_>,
-    json_text: &[u8],
-    nodes: &mut [Node],
-    findings: &mut Findings,
-) -> Result<(), Fault> {
-    // Files must list the extensions they use; going by that list spares every other file a
-    // second parse.
+pub(crate) fn build(src: &Source<'_>, nodes: &mut [Node], findings: &mut Findings) -> Result<(), Fault> {
+    // Files must list the extensions they use.
     if !src.json().extensions_used.iter().any(|e| EXTENSIONS.contains(&e.as_str())) {
         return Ok(());
     }
-    let parsed: Nodes =
-        serde_json::from_slice(json_text).map_err(|e| Fault::new("nodes", format!("cannot be read: {e}")))?;
-    for (i, ext) in parsed.nodes.iter().enumerate() {
-        let Some(map) = &ext.extensions else { continue };
+    for (i, node) in src.json().nodes.iter().enumerate() {
+        let Some(map) = node.extensions.as_ref().map(|e| &e.others) else { continue };
         let Some((name, object)) = EXTENSIONS.iter().find_map(|&n| Some((n, map.get(n)?))) else {
             continue;
         };

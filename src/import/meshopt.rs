@@ -5,7 +5,7 @@
 //!
 //! The decoding itself is meshoptimizer's, through the pure-Rust `meshoptimizer-rs` port
 //! (the `meshopt` crate compiles meshoptimizer's C++, which breaks cross-checking for
-//! macOS). gltf-json drops these extensions, so they are read from the JSON text here.
+//! macOS). The extension objects are those gltf-json keeps on buffer views and buffers.
 
 use super::Fault;
 use super::budget::Budget;
@@ -41,38 +41,22 @@ struct Compressed {
     filter: Option<String>,
 }
 
-#[derive(Deserialize)]
-struct Document {
-    #[serde(default, rename = "bufferViews")]
-    buffer_views: Vec<Extended>,
-    #[serde(default)]
-    buffers: Vec<Extended>,
-}
-
-#[derive(Deserialize)]
-struct Extended {
-    #[serde(default)]
-    extensions: Option<serde_json::Map<String, serde_json::Value>>,
-}
-
 impl Plan {
-    /// Reads the compressed views and fallback buffers from the JSON text; an empty plan
-    /// when the file uses neither extension.
-    pub(crate) fn read(root: &gltf::json::Root, json: &[u8]) -> Result<Self, Fault> {
-        if !root.extensions_used.iter().any(|e| EXTENSIONS.contains(&e.as_str())) {
-            return Ok(Self::default());
-        }
-        let doc: Document =
-            serde_json::from_slice(json).map_err(|e| Fault::new("", format!("invalid JSON: {e}")))?;
+    /// Reads the compressed views and fallback buffers; an empty plan when the file uses
+    /// neither extension.
+    pub(crate) fn read(root: &gltf::json::Root) -> Result<Self, Fault> {
         // Only the names the file declares: an undeclared extension object is ignored, as
         // the validator does (see `extensions::undeclared`).
         let declared: Vec<&str> =
             EXTENSIONS.iter().copied().filter(|n| root.extensions_used.iter().any(|e| e == n)).collect();
-        let mut views = Vec::with_capacity(doc.buffer_views.len());
-        for (i, view) in doc.buffer_views.iter().enumerate() {
+        if declared.is_empty() {
+            return Ok(Self::default());
+        }
+        let mut views = Vec::with_capacity(root.buffer_views.len());
+        for (i, view) in root.buffer_views.iter().enumerate() {
             let mut found = None;
             for &name in &declared {
-                let Some(value) = view.extensions.as_ref().and_then(|e| e.get(name)) else { continue };
+                let Some(value) = view.extensions.as_ref().and_then(|e| e.others.get(name)) else { continue };
                 let mut c = Compressed::deserialize(value)
                     .map_err(|e| Fault::new(format!("bufferViews[{i}].extensions.{name}"), e.to_string()))?;
                 c.extension = name;
@@ -81,12 +65,12 @@ impl Plan {
             }
             views.push(found);
         }
-        let fallback = doc
+        let fallback = root
             .buffers
             .iter()
             .map(|b| {
                 declared.iter().any(|name| {
-                    b.extensions.as_ref().and_then(|e| e.get(*name)).and_then(|x| x.get("fallback"))
+                    b.extensions.as_ref().and_then(|e| e.others.get(*name)).and_then(|x| x.get("fallback"))
                         == Some(&serde_json::Value::Bool(true))
                 })
             })

@@ -1,7 +1,8 @@
 //! glTF -> `Rig`: the only module that touches the gltf crate.
 //!
 //! Loading is one pass through small stages, each in its own file: `glb` (the .glb
-//! container, cut without copying), `document` (JSON text -> validated document), `buffers`
+//! container, cut without copying), `document` (JSON text -> validated document, read once
+//! by `parse`; every extension reader reads that one document), `buffers`
 //! (where the bytes live; the BIN chunk stays borrowed from the file), `accessors` (bounds
 //! and type checks before any data is read), `direct` (bulk reads of plain accessors), then
 //! `nodes`, `skins`, `meshes` and `clips` fill the `Rig`. Structural faults stop the load with an
@@ -27,6 +28,7 @@ mod instancing;
 mod meshes;
 mod meshopt;
 mod nodes;
+mod parse;
 mod pointer;
 mod quantized;
 mod raw;
@@ -102,27 +104,29 @@ pub fn load_bytes(bytes: &[u8], name: &str, base_dir: Option<&Path>) -> Result<R
 fn build(bytes: &[u8], name: &str, base_dir: Option<&Path>, direct: bool) -> Result<Rig, Fault> {
     let mut findings = Findings::default();
     let parsed = document::parse(bytes, &mut findings)?;
-    extensions::report_undeclared(parsed.json, &mut findings);
+    let beside = &parsed.beside;
+    extensions::report_undeclared(parsed.document.as_json(), beside, &mut findings);
     let json = parsed.document.as_json();
-    let compressed = meshopt::Plan::read(json, parsed.json)?;
+    let compressed = meshopt::Plan::read(json)?;
     let mut data = buffers::resolve(json, parsed.bin, base_dir, |i| compressed.is_fallback(i))?;
     // Sizes as stored, before any decompression fills the fallback buffers.
     let sizes = sizes::measure(json, &data, base_dir);
     let budget = budget::Budget::of_input(bytes, &data);
     compressed.decode(json, &mut data, &budget)?;
     // The Draco primitives' list is for reports of how each primitive was stored.
-    let (document, draco_primitives) = draco::decode_document(parsed.document, parsed.json, &mut data)?;
+    let (document, draco_primitives) =
+        draco::decode_document(parsed.document, &beside.custom_attributes, &mut data)?;
     let src = accessors::Source::new(&document, &data, direct, budget);
 
     let mut hierarchy = nodes::build(src.json(), &mut findings)?;
-    instancing::build(&src, parsed.json, &mut hierarchy.nodes, &mut findings)?;
+    instancing::build(&src, &mut hierarchy.nodes, &mut findings)?;
     let skins = skins::build(&src, &hierarchy, &mut findings)?;
     let meshes = meshes::build(&src, &mut findings)?;
     nodes::check_node_weights(src.json(), &meshes)?;
     budget.check_drawn(&hierarchy.nodes, &meshes)?;
-    let animations = clips::build(&src, &meshes, &parsed.pointers, &hierarchy.nodes, &mut findings)?;
-    let vrm = vrm::read(parsed.json, &hierarchy.nodes, &meshes, &mut findings);
-    let vrma = vrm::read_animation(parsed.json, hierarchy.nodes.len(), &mut findings);
+    let animations = clips::build(&src, &meshes, &beside.pointers, &hierarchy.nodes, &mut findings)?;
+    let vrm = vrm::read(beside, src.json(), &hierarchy.nodes, &meshes, &mut findings);
+    let vrma = vrm::read_animation(beside, hierarchy.nodes.len(), &mut findings);
 
     let json = src.json();
     Ok(Rig {

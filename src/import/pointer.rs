@@ -1,16 +1,14 @@
 //! `KHR_animation_pointer`: animation channels whose target is a JSON pointer instead of a
 //! node and path. gltf-json requires `target.node`, which such channels must not have, so
-//! `extract` takes them out of the document before gltf-json reads it; `clips` then plays
+//! `parse` takes them out of the document as it reads it; `clips` then plays
 //! the ones that point at what a core channel could animate (`resolve`) and lists the rest
 //! (materials, cameras, lights, extensions) as not previewed. Nothing a pointer names is a
 //! load error.
 
 use super::accessors::{Format, Normalized};
-use super::{Fault, findings::Findings};
+use super::findings::Findings;
 use crate::rig::{Mesh, Node, Property, Severity};
-use gltf::json;
 use gltf::json::accessor::{ComponentType as C, ComponentType, Type};
-use serde_json::Value;
 
 /// What a channel animates, however the file names it (a core target or a pointer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,13 +31,13 @@ pub(crate) struct PointerChannel {
     pub pointer: String,
 }
 
-/// The channels `extract` took out, and where the remaining ones sat in the file.
+/// The channels without a target node or with a pointer (every one, whatever the file
+/// declares), and where the remaining ones sat in the file.
 #[derive(Debug, Default)]
 pub(crate) struct Split {
     pub channels: Vec<PointerChannel>,
-    /// Per animation, the file index of each channel gltf-json kept; empty when nothing was
-    /// taken out of that animation.
-    kept: Vec<Vec<usize>>,
+    /// Per animation, the file index of each channel gltf-json kept.
+    pub kept: Vec<Vec<usize>>,
 }
 
 impl Split {
@@ -47,66 +45,6 @@ impl Split {
     pub(crate) fn file_index(&self, a: usize, k: usize) -> usize {
         self.kept.get(a).and_then(|kept| kept.get(k)).copied().unwrap_or(k)
     }
-}
-
-/// The document with pointer channels taken out, when the JSON text names the extension;
-/// `None` (parse it as usual) otherwise.
-pub(crate) fn extract(text: &[u8]) -> Result<Option<(json::Root, Split)>, Fault> {
-    // A cheap scan spares other files a second parse.
-    if !super::document::mentions(text, EXTENSION) {
-        return Ok(None);
-    }
-    split_channels(text).map(Some)
-}
-
-/// The document with every channel that has no target node (pointer channels among them)
-/// taken out, whatever the file names.
-pub(crate) fn split_channels(text: &[u8]) -> Result<(json::Root, Split), Fault> {
-    let mut value: Value = serde_json::from_slice(text).map_err(parse_fault)?;
-    let mut split = Split::default();
-    if let Some(animations) = value.get_mut("animations").and_then(Value::as_array_mut) {
-        for (a, animation) in animations.iter_mut().enumerate() {
-            let Some(channels) = animation.get_mut("channels").and_then(Value::as_array_mut) else {
-                split.kept.push(Vec::new());
-                continue;
-            };
-            let mut kept = Vec::with_capacity(channels.len());
-            let mut out = Vec::new();
-            for (c, channel) in std::mem::take(channels).into_iter().enumerate() {
-                let target = channel.get("target");
-                let has_node = target.and_then(|t| t.get("node")).is_some();
-                let is_pointer =
-                    target.and_then(|t| t.get("path")).and_then(Value::as_str) == Some("pointer");
-                if has_node && !is_pointer {
-                    kept.push(c);
-                    out.push(channel);
-                    continue;
-                }
-                let pointer = target
-                    .and_then(|t| t.get("extensions"))
-                    .and_then(|e| e.get(EXTENSION))
-                    .and_then(|p| p.get("pointer"))
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                let Some(sampler) = channel.get("sampler").and_then(Value::as_u64) else {
-                    return Err(Fault::new(
-                        format!("animations[{a}].channels[{c}].sampler"),
-                        "required property is missing or not an index",
-                    ));
-                };
-                split.channels.push(PointerChannel {
-                    animation: a,
-                    channel: c,
-                    sampler: usize::try_from(sampler).unwrap_or(usize::MAX),
-                    pointer: pointer.to_string(),
-                });
-            }
-            *channels = out;
-            split.kept.push(kept);
-        }
-    }
-    let root = serde_json::from_value(value).map_err(parse_fault)?;
-    Ok((root, split))
 }
 
 /// What a pointer channel animates when rigscope can play it: one node property, or, for a
@@ -212,14 +150,6 @@ fn unescape(token: &str) -> String {
     token.replace("~1", "/").replace("~0", "~")
 }
 
-/// A fault for a pointer document gltf-json could not read, worded like `document`'s.
-fn parse_fault(e: serde_json::Error) -> Fault {
-    match e.classify() {
-        serde_json::error::Category::Data => Fault::new("", format!("not a valid glTF document: {e}")),
-        _ => Fault::new("", format!("invalid JSON: {e}")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,7 +201,8 @@ mod tests {
         let text = br#"{"asset":{"version":"2.0"},"nodes":[{}],"animations":[{"channels":[
             {"sampler":0,"target":{"path":"pointer","extensions":{"KHR_animation_pointer":{"pointer":"/nodes/0/rotation"}}}},
             {"sampler":1,"target":{"node":0,"path":"translation"}}],"samplers":[]}]}"#;
-        let (root, split) = extract(text).expect("parses").expect("names the extension");
+        let document = super::super::parse::read(text).expect("parses");
+        let (root, split) = (document.root, document.beside.pointers);
         assert_eq!(root.animations[0].channels.len(), 1);
         assert_eq!(split.file_index(0, 0), 1);
         assert_eq!(
@@ -283,6 +214,5 @@ mod tests {
                 pointer: "/nodes/0/rotation".to_string()
             }]
         );
-        assert!(extract(br#"{"asset":{"version":"2.0"}}"#).expect("parses").is_none());
     }
 }

@@ -74,7 +74,7 @@ fn build(bytes: &[u8], base_dir: Option<&Path>, decode_draco: bool) -> Result<Ra
     let parsed = document::parse(bytes, &mut Findings::default())?;
     let root = parsed.document.as_json();
     // Compressed views are decoded into their fallback buffers, as `load` does.
-    let compressed = meshopt::Plan::read(root, parsed.json)?;
+    let compressed = meshopt::Plan::read(root)?;
     let mut buffers = buffers::resolve(root, parsed.bin, base_dir, |i| compressed.is_fallback(i))?;
     let budget = budget::Budget::of_input(bytes, &buffers);
     compressed.decode(root, &mut buffers, &budget)?;

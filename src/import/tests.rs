@@ -276,7 +276,8 @@ fn order_is_parents_first_whatever_the_listing_order() {
         "asset": {"version": "2.0"},
         "nodes": [{}, {"children": [0, 4]}, {}, {"children": [1]}, {"children": [2]}, {}]
     }));
-    let Ok(rig) = rig.map_err(|e| e.to_string()) else { panic!("load failed") };
+    let rig = rig.map_err(|e| e.to_string());
+    let Ok(rig) = rig else { panic!("load failed: {rig:?}") };
     // Depth-first from the roots in index order, children in listed order.
     assert_eq!(rig.order, vec![3, 1, 0, 4, 2, 5]);
     assert_eq!(rig.nodes[2].parent, Some(4));
@@ -298,7 +299,8 @@ fn a_200000_deep_chain_loads_without_recursion() {
         "scenes": [{"nodes": [0]}]
     });
     let rig = load_json(doc);
-    let Ok(rig) = rig.map_err(|e| e.to_string()) else { panic!("load failed") };
+    let rig = rig.map_err(|e| e.to_string());
+    let Ok(rig) = rig else { panic!("load failed: {rig:?}") };
     assert_eq!(rig.order.len(), N);
     assert!(rig.order.iter().enumerate().all(|(i, &n)| i == n));
     assert_eq!(rig.nodes[N - 1].parent, Some(N - 2));
@@ -323,7 +325,8 @@ fn joint_hierarchy_of_a_skin_listed_children_first() {
                   {"name": "group", "children": [4]}],
         "skins": [{"joints": [3, 4, 2, 1], "skeleton": 1}]
     }));
-    let Ok(rig) = rig.map_err(|e| e.to_string()) else { panic!("load failed") };
+    let rig = rig.map_err(|e| e.to_string());
+    let Ok(rig) = rig else { panic!("load failed: {rig:?}") };
     let skin = &rig.skins[0];
     assert_eq!(skin.joints, vec![3, 4, 2, 1]);
     assert_eq!(skin.skeleton, Some(1));
@@ -358,7 +361,8 @@ fn matrix_nodes_keep_the_matrix_and_get_a_decomposed_rest() {
     // T(1,2,3) * R(90 deg about Z) * S(2): columns R*(2,0,0) = (0,2,0), R*(0,2,0) = (-2,0,0).
     let matrix = [0.0, 2.0, 0.0, 0.0, -2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 1.0, 2.0, 3.0, 1.0];
     let rig = load_json(json!({"asset": {"version": "2.0"}, "nodes": [{"matrix": matrix}]}));
-    let Ok(rig) = rig.map_err(|e| e.to_string()) else { panic!("load failed") };
+    let rig = rig.map_err(|e| e.to_string());
+    let Ok(rig) = rig else { panic!("load failed: {rig:?}") };
     let node = &rig.nodes[0];
     assert_eq!(node.matrix, Some(glam::Mat4::from_cols_array(&matrix)));
     assert!(node.rest.translation.abs_diff_eq(Vec3::new(1.0, 2.0, 3.0), 1e-6));
@@ -381,7 +385,8 @@ fn node_trs_and_weights_are_kept_as_given() {
         "scenes": [{"nodes": []}, {"name": "main", "nodes": [0]}],
         "nodes": [{"name": "a", "translation": [1.0, 2.0, 3.0], "rotation": [0.0, 0.0, 0.0, 2.0],
                    "scale": [4.0, 5.0, 6.0]}]}));
-    let Ok(rig) = rig.map_err(|e| e.to_string()) else { panic!("load failed") };
+    let rig = rig.map_err(|e| e.to_string());
+    let Ok(rig) = rig else { panic!("load failed: {rig:?}") };
     let n = &rig.nodes[0];
     assert_eq!(n.rest.translation, Vec3::new(1.0, 2.0, 3.0));
     assert_eq!(n.rest.rotation, Quat::from_xyzw(0.0, 0.0, 0.0, 2.0));
@@ -401,7 +406,8 @@ fn node_numbers_beyond_f32_are_reported_where_they_are() {
         "nodes": [{"translation": [1e39, 0.0, 0.0]}, {"scale": [1.0, -1e39, 1.0]},
                   {"matrix": [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1e40, 0.0, 1.0]},
                   {"translation": [3e38, 0.0, 0.0]}]}));
-    let Ok(rig) = rig.map_err(|e| e.to_string()) else { panic!("load failed") };
+    let rig = rig.map_err(|e| e.to_string());
+    let Ok(rig) = rig else { panic!("load failed: {rig:?}") };
     let found: Vec<&str> = rig
         .findings
         .iter()
@@ -1083,3 +1089,28 @@ fn custom_attributes_are_ignored_in_any_order_even_out_of_range() {
 }
 
 mod shared;
+
+/// A load reads the file's JSON text once, whatever the file holds: every extension reader
+/// reads the one document.
+#[test]
+fn a_load_parses_the_json_once() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for file in [
+        "samples/walker.glb",
+        "samples/seed-arm.gltf",
+        "tests/fixtures/vrm/walker-springs-vrm1.vrm",
+        "tests/fixtures/vrm/walker-constraints-vrm1.vrm",
+        "tests/fixtures/vrm/walker-springs-vrm0.vrm",
+        "tests/fixtures/vrm/walker-walk.vrma",
+        "tests/fixtures/pipeline/walker.meshopt.glb",
+        "tests/fixtures/pipeline/seed-arm.gltfpack-cf.gltf",
+        "tests/fixtures/pipeline/draco-walker.glb",
+        "tests/fixtures/pointer/swing-pointer.gltf",
+        "tests/fixtures/instancing/pegs-instanced.glb",
+    ] {
+        let before = parse::parses();
+        let rig = super::load(&root.join(file));
+        assert!(rig.is_ok(), "{file}: {:?}", rig.err());
+        assert_eq!(parse::parses() - before, 1, "{file}");
+    }
+}

@@ -1,13 +1,13 @@
 //! VRM 0.x (`extensions.VRM`) and VRM 1.0 (`extensions.VRMC_vrm`): the humanoid mapping and
-//! the expressions, read from the JSON text (gltf-json drops unknown extensions).
+//! the expressions, read from the document's own extensions (see `parse::Beside`).
 //!
 //! A broken VRM extension never refuses the file: the glTF underneath is still shown, and
 //! what cannot be used (an entry naming a node or mesh that does not exist, a bind to a
 //! morph target the mesh lacks) becomes a `RIG_VRM_INVALID` finding and is left out.
 //! Whether the mapping meets VRM's humanoid rules is `diagnose`'s job, not this one's.
 
-use super::document::mentions;
 use super::findings::Findings;
+use super::parse::Beside;
 use crate::rig::{
     Expression, HumanBone, LookAt, LookAtKind, Mesh, MorphBind, Node, Override, Overrides, RangeMap,
     Severity, Vrm, VrmAnimationMap, VrmVersion,
@@ -20,33 +20,39 @@ use std::fmt;
 pub(crate) const INVALID: &str = "RIG_VRM_INVALID";
 
 /// The VRM data of a document, when it has a VRM extension (1.0 first, as three-vrm reads it).
-pub(crate) fn read(text: &[u8], nodes: &[Node], meshes: &[Mesh], findings: &mut Findings) -> Option<Vrm> {
-    // A cheap scan spares every other file a second parse of its JSON.
-    if !mentions(text, "VRM") {
+pub(crate) fn read(
+    beside: &Beside,
+    root: &gltf::json::Root,
+    nodes: &[Node],
+    meshes: &[Mesh],
+    findings: &mut Findings,
+) -> Option<Vrm> {
+    let own = &beside.extensions;
+    let (v1_text, v0_text) = (own.get("VRMC_vrm"), own.get("VRM"));
+    if v1_text.is_none() && v0_text.is_none() {
         return None;
     }
-    let top: Top = serde_json::from_slice(text).ok()?;
-    let raw = top.extensions?;
-    let ext: Extensions = serde_json::from_value(raw.clone()).ok()?;
+    // Readers of the whole object (springs, lookAt checks) see it as one value; one that a
+    // value cannot hold (a number past f64) leaves the file without VRM data.
+    let raw = own.to_value()?;
+    let (ext_v1, ext_v0) = (raw.get("VRMC_vrm"), raw.get("VRM"));
     let mut reader = Reader { nodes, meshes, findings };
-    let (ext_v1, ext_v0) = (ext.vrm1, ext.vrm0);
-    let mut vrm = match (&ext_v1, &ext_v0) {
-        (Some(v1), _) => reader.v1(v1, text),
+    let mut vrm = match (ext_v1.zip(v1_text), ext_v0) {
+        (Some((v1, v1_text)), _) => reader.v1(v1, v1_text),
         (None, Some(v0)) => reader.v0(v0),
         (None, None) => return None,
     };
-    let used = top.extensions_used.as_ref().map(|list| used_names(list, findings));
+    let used = beside.extensions_used_listed.then_some(root.extensions_used.as_slice());
     let children: Vec<Vec<usize>> = nodes.iter().map(|n| n.children.clone()).collect();
-    let (springs, problems) =
-        crate::vrm::read_springs(&raw, used.as_deref(), &crate::vrm::Tree { children: &children });
+    let (springs, problems) = crate::vrm::read_springs(&raw, used, &crate::vrm::Tree { children: &children });
     for problem in problems {
         let severity = if problem.code == INVALID { Severity::Warning } else { Severity::Error };
         findings.push(problem.code, severity, problem.pointer, problem.message);
     }
     vrm.springs = springs;
-    vrm.constraints = constraints(top.nodes, used.as_deref(), nodes, findings);
+    vrm.constraints = constraints(&root.nodes, used, nodes, findings);
     look_at_findings(&raw, findings);
-    vrm.meta = match (&ext_v1, &ext_v0) {
+    vrm.meta = match (ext_v1, ext_v0) {
         (Some(v1), _) => crate::vrm::read_meta(v1, true),
         (None, Some(v0)) => crate::vrm::read_meta(v0, false),
         (None, None) => Default::default(),
@@ -57,12 +63,13 @@ pub(crate) fn read(text: &[u8], nodes: &[Node], meshes: &[Mesh], findings: &mut 
 /// The node constraints, their problems recorded as findings (errors where three-vrm cannot
 /// load the file, warnings otherwise).
 fn constraints(
-    ext: Vec<NodeExtensions>,
+    file_nodes: &[gltf::json::Node],
     used: Option<&[String]>,
     nodes: &[Node],
     findings: &mut Findings,
 ) -> crate::vrm::NodeConstraints {
-    let mut extensions: Vec<Option<Value>> = ext.into_iter().map(|n| n.extensions).collect();
+    let mut extensions: Vec<Option<Value>> =
+        file_nodes.iter().map(|n| n.extensions.as_ref().map(|e| Value::Object(e.others.clone()))).collect();
     extensions.resize(nodes.len(), None);
     let parents: Vec<Option<usize>> = nodes.iter().map(|n| n.parent).collect();
     let rest: Vec<glam::DQuat> = nodes.iter().map(|n| n.rest.rotation.as_dquat()).collect();
@@ -78,27 +85,14 @@ fn constraints(
     constraints
 }
 
-/// `extensionsUsed` as names; an entry that is not a string is reported and left out.
-fn used_names(list: &Value, findings: &mut Findings) -> Vec<String> {
-    let Some(entries) = list.as_array() else {
-        findings.push(INVALID, Severity::Warning, "/extensionsUsed", "not an array of names");
-        return Vec::new();
-    };
-    entries.iter().filter_map(Value::as_str).map(str::to_string).collect()
-}
-
 /// The `VRMC_vrm_animation` map of a `.vrma`, when the document has one. Entries naming a
 /// node the file lacks are left out with a `RIG_VRM_INVALID` finding.
 pub(crate) fn read_animation(
-    text: &[u8],
+    beside: &Beside,
     node_count: usize,
     findings: &mut Findings,
 ) -> Option<VrmAnimationMap> {
-    if !mentions(text, "VRMC_vrm_animation") {
-        return None;
-    }
-    let top: AnimTop = serde_json::from_slice(text).ok()?;
-    let ext = top.extensions?.vrma?;
+    let ext = beside.extensions.value("VRMC_vrm_animation")?;
     let mut map = VrmAnimationMap::default();
     // Still a .vrma, with nothing mapped: nothing of it plays, and the finding says why.
     let not_an_object = "is not an object; the animation's humanoid, expressions and lookAt are ignored";
@@ -139,40 +133,6 @@ pub(crate) fn read_animation(
         map.look_at = node(Some(value), "/extensions/VRMC_vrm_animation/lookAt/node".to_string());
     }
     Some(map)
-}
-
-#[derive(Deserialize)]
-struct AnimTop {
-    extensions: Option<AnimExtensions>,
-}
-
-#[derive(Deserialize)]
-struct AnimExtensions {
-    #[serde(rename = "VRMC_vrm_animation")]
-    vrma: Option<Value>,
-}
-
-#[derive(Deserialize)]
-struct Top {
-    extensions: Option<Value>,
-    #[serde(rename = "extensionsUsed")]
-    extensions_used: Option<Value>,
-    /// Each node's `extensions` only (where `VRMC_node_constraint` lives).
-    #[serde(default)]
-    nodes: Vec<NodeExtensions>,
-}
-
-#[derive(Deserialize, Default)]
-struct NodeExtensions {
-    extensions: Option<Value>,
-}
-
-#[derive(Deserialize)]
-struct Extensions {
-    #[serde(rename = "VRM")]
-    vrm0: Option<Value>,
-    #[serde(rename = "VRMC_vrm")]
-    vrm1: Option<Value>,
 }
 
 struct Reader<'a> {
@@ -255,10 +215,11 @@ impl Reader<'_> {
         Some(MorphBind { node: None, mesh: Some(mesh), index, weight })
     }
 
-    fn v1(&mut self, ext: &Value, text: &[u8]) -> Vrm {
+    /// `ext` is the extension as a value, `own` its JSON text.
+    fn v1(&mut self, ext: &Value, own: &serde_json::value::RawValue) -> Vrm {
         let mut bones = Vec::new();
         // Read again as a key list: a map would keep only the last of a bone mapped twice.
-        let entries = serde_json::from_slice::<V1Top>(text).map(|t| t.extensions.vrm.humanoid.human_bones.0);
+        let entries = serde_json::from_str::<V1Vrm>(own.get()).map(|v| v.humanoid.human_bones.0);
         match entries {
             Ok(entries) => {
                 for (name, entry) in entries {
@@ -270,7 +231,7 @@ impl Reader<'_> {
             }
             Err(e) => self.invalid(
                 "/extensions/VRMC_vrm/humanoid".to_string(),
-                format!("no humanBones object could be read: {e}"),
+                format!("no humanBones object could be read: {}", without_position(&e)),
             ),
         }
         let mut expressions = Vec::new();
@@ -443,19 +404,16 @@ fn weight_finding(weight: f64, max: f64, pointer: String, findings: &mut Finding
     weight
 }
 
+/// A serde_json error without its line and column, which count in the extension's own
+/// text rather than the file's.
+fn without_position(e: &serde_json::Error) -> String {
+    let message = e.to_string();
+    let position = format!(" at line {} column {}", e.line(), e.column());
+    message.strip_suffix(&position).unwrap_or(&message).to_string()
+}
+
 fn index(value: Option<&Value>) -> Option<usize> {
     value.and_then(Value::as_u64).and_then(|n| usize::try_from(n).ok())
-}
-
-#[derive(Deserialize)]
-struct V1Top {
-    extensions: V1Extensions,
-}
-
-#[derive(Deserialize)]
-struct V1Extensions {
-    #[serde(rename = "VRMC_vrm")]
-    vrm: V1Vrm,
 }
 
 #[derive(Deserialize)]
@@ -506,7 +464,17 @@ mod tests {
     fn read_str(text: &str) -> (Option<Vrm>, Vec<crate::rig::Finding>) {
         let (nodes, meshes) = rig_parts();
         let mut findings = Findings::default();
-        let vrm = read(text.as_bytes(), &nodes, &meshes, &mut findings);
+        // A document needs an asset; the texts that leave it out hold no key twice.
+        let text = match text.contains("\"asset\"") {
+            true => text.to_string(),
+            false => {
+                let mut doc: Value = serde_json::from_str(text).expect("JSON");
+                doc["asset"] = serde_json::json!({"version": "2.0"});
+                doc.to_string()
+            }
+        };
+        let document = super::super::parse::read(text.as_bytes()).expect("parses");
+        let vrm = read(&document.beside, &document.root, &nodes, &meshes, &mut findings);
         (vrm, findings.into_vec())
     }
 
