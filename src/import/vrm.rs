@@ -58,11 +58,48 @@ pub(crate) fn read(text: &[u8], nodes: &[Node], meshes: &[Mesh], findings: &mut 
     vrm.springs = springs;
     vrm.constraints = constraints(top.nodes, used.as_deref(), nodes, findings);
     vrm.meta = match (&ext_v1, &ext_v0) {
-        (Some(v1), _) => crate::vrm::read_meta(v1, true),
-        (None, Some(v0)) => crate::vrm::read_meta(v0, false),
+        (Some(v1), _) => {
+            meta_findings(v1, "/extensions/VRMC_vrm/meta", &["name", "version"], Some("authors"), findings);
+            crate::vrm::read_meta(v1, true)
+        }
+        (None, Some(v0)) => {
+            meta_findings(v0, "/extensions/VRM/meta", &["title", "version", "author"], None, findings);
+            crate::vrm::read_meta(v0, false)
+        }
         (None, None) => Default::default(),
     };
     Some(vrm)
+}
+
+/// The meta's text fields that are not text (and a VRM 1.0 `authors` that is not a list of
+/// names), which `inspect` then shows as absent or leaves out.
+fn meta_findings(extension: &Value, at: &str, texts: &[&str], list: Option<&str>, findings: &mut Findings) {
+    let Some(meta) = extension.get("meta").filter(|m| !m.is_null()) else { return };
+    if !meta.is_object() {
+        let message = format!("{} is not an object; the meta is read as empty", kind_of(meta));
+        findings.push(INVALID, Severity::Warning, at.to_string(), message);
+        return;
+    }
+    for key in texts {
+        if let Some(value) = meta.get(*key).filter(|v| !v.is_null() && !v.is_string()) {
+            let message = format!("{} is not a string; read as absent", kind_of(value));
+            findings.push(INVALID, Severity::Warning, format!("{at}/{key}"), message);
+        }
+    }
+    let Some(key) = list else { return };
+    match meta.get(key) {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(names)) => {
+            for (i, name) in names.iter().enumerate().filter(|(_, n)| !n.is_string()) {
+                let message = format!("{} is not a string; left out", kind_of(name));
+                findings.push(INVALID, Severity::Warning, format!("{at}/{key}/{i}"), message);
+            }
+        }
+        Some(other) => {
+            let message = format!("{} is not an array of names; read as none", kind_of(other));
+            findings.push(INVALID, Severity::Warning, format!("{at}/{key}"), message);
+        }
+    }
 }
 
 /// The node constraints, their problems recorded as findings (errors where three-vrm cannot
@@ -889,6 +926,26 @@ mod tests {
             message("rangeMapVerticalUp/outputScale").as_deref(),
             Some("-1e300 is past 360 either way; clamped to -360")
         );
+    }
+
+    /// Meta fields of the wrong type: `inspect` shows them as absent, and says why.
+    #[test]
+    fn meta_fields_of_the_wrong_type_are_findings() {
+        let (vrm, findings) = read_str(
+            r#"{"extensions":{"VRMC_vrm":{"humanoid":{"humanBones":{}},
+                "meta":{"name":["Walker"],"version":"1","authors":["A. Author",3]}}}}"#,
+        );
+        let meta = vrm.expect("vrm").meta;
+        assert_eq!(
+            (meta.title, meta.version.as_deref(), meta.authors),
+            (None, Some("1"), vec!["A. Author".to_string()])
+        );
+        let pointers: Vec<&str> = said(&findings).iter().map(|(p, _)| *p).collect();
+        assert_eq!(pointers, ["/extensions/VRMC_vrm/meta/authors/1", "/extensions/VRMC_vrm/meta/name"]);
+        let (_, findings) =
+            read_str(r#"{"extensions":{"VRM":{"meta":{"title":"Walker","author":{"who":1}}}}}"#);
+        let pointers: Vec<&str> = said(&findings).iter().map(|(p, _)| *p).collect();
+        assert_eq!(pointers, ["/extensions/VRM/meta/author"]);
     }
 
     /// The same for VRM 0.x: 0..100 bind weights, `xRange`/`yRange`, `firstPersonBoneOffset`.
