@@ -7,6 +7,8 @@
 //!   `render` (one frame drawn);
 //! - a map of 100,000 lines parsed, and `fit` with it, its targets not nodes of a
 //!   100,000-node rig;
+//! - `fit` of that library on that rig without a map (every node's name against the humanoid
+//!   landmarks, each rig's body in both reference poses);
 //! - `--retarget rest` of a clip on 20,000 bound roots;
 //! - a chain of 1,000 nodes with 1,000 keys each: load and a frame, and `--retarget rest`.
 
@@ -99,6 +101,8 @@ fn hostile(c: &mut Criterion) {
     g.bench_function("fit-map/100k-missing-targets", |b| {
         b.iter(|| black_box(fit(&wide_rig, &unbound_lib, &mapped)))
     });
+    let plain = options(None, false);
+    g.bench_function("fit/100k-nodes", |b| b.iter(|| black_box(fit(&wide_rig, &unbound_lib, &plain))));
 
     let set = AnimSet { files: vec![roots.clone()], options: options(None, true) };
     g.bench_function("retarget/20k-bound-roots", |b| b.iter(|| black_box(with_anims(&roots, &set))));

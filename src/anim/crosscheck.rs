@@ -24,6 +24,8 @@ pub fn crosscheck(rig: &Rig, clip: Option<&Clip>, t: f32) -> Result<(), String> 
     if let Some(clip) = clip {
         sample(clip, t, &mut pose);
     }
+    // Node constraints have one path, which both sides run after sampling.
+    crate::vrm::constrain(rig, &mut pose);
     for (node, (want, got)) in pose.locals.iter().zip(&ws.pose.locals).enumerate() {
         let bits =
             |t: &crate::rig::Transform| (t.translation.to_array(), t.rotation.to_array(), t.scale.to_array());

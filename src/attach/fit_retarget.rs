@@ -69,7 +69,9 @@ pub fn retarget_fit(
     options: &BindOptions,
 ) -> (RetargetFit, Vec<String>, Vec<String>) {
     let reference = options.retarget.unwrap_or_default();
+    // Each rig's body in each pose once: on rigs of 100k nodes they are most of the work.
     let (bind_t, bind_s) = (Body::new(character, ReferencePose::Bind), Body::new(lib, ReferencePose::Bind));
+    let (rest_t, rest_s) = (Body::new(character, ReferencePose::Rest), Body::new(lib, ReferencePose::Rest));
     let clips = threejs_clips(lib);
     let names: Vec<String> = clips.iter().enumerate().map(|(i, c)| c.name_or_index(i)).collect();
     let raw_channels: Vec<_> = clips.iter().map(|c| rebind_clip(c, binding).0).collect();
@@ -77,7 +79,12 @@ pub fn retarget_fit(
 
     let mut sentences = Vec::new();
     let mut problems = Vec::new();
-    let retarget = Retarget::new(character, lib, reference);
+    let in_reference = |bind: &Body, rest: &Body| match reference {
+        ReferencePose::Bind => bind.clone(),
+        ReferencePose::Rest => rest.clone(),
+    };
+    let retarget =
+        Retarget::from_bodies(in_reference(&bind_t, &rest_t), in_reference(&bind_s, &rest_s), reference);
     let (retargeted, identity) = match &retarget {
         Ok(r) => {
             let baked: Vec<_> = clips.iter().map(|c| r.clip(character, lib, c, binding)).collect();
@@ -97,16 +104,18 @@ pub fn retarget_fit(
             (None, None)
         }
     };
-    let (body_t, body_s) = match &retarget {
-        Ok(r) => (r.target.clone(), r.source.clone()),
-        Err(_) => (Body::new(character, reference), Body::new(lib, reference)),
-    };
-    let rest_not_bind: Vec<RestNotBind> = [("character", character), ("library", lib)]
-        .into_iter()
-        .filter_map(|(which, rig)| {
-            rest_vs_bind(rig).map(|(joint, degrees)| RestNotBind { rig: which, joint, degrees })
-        })
-        .collect();
+    let (body_t, body_s) = (in_reference(&bind_t, &rest_t), in_reference(&bind_s, &rest_s));
+    let rest_not_bind: Vec<RestNotBind> =
+        [("character", character, &rest_t, &bind_t), ("library", lib, &rest_s, &bind_s)]
+            .into_iter()
+            .filter_map(|(which, rig, rest, bind)| {
+                rest_vs_bind(rig, rest, bind).map(|(joint, degrees)| RestNotBind {
+                    rig: which,
+                    joint,
+                    degrees,
+                })
+            })
+            .collect();
     let facing_degrees = match (body_t.frame, body_s.frame) {
         (Some(t), Some(s)) => Some(angle(t, s).to_degrees()),
         _ => None,
@@ -137,9 +146,9 @@ fn played<'a>(clips: &'a [Clip], names: &'a [String], channels: &'a [Vec<Channel
         .collect()
 }
 
-/// The joint whose rest world rotation is furthest from its bind pose's, over 1 degree.
-fn rest_vs_bind(rig: &Rig) -> Option<(String, f32)> {
-    let (rest, bind) = (Body::new(rig, ReferencePose::Rest), Body::new(rig, ReferencePose::Bind));
+/// The joint whose rest world rotation is furthest from its bind pose's, over 1 degree, from
+/// `rig`'s two bodies.
+fn rest_vs_bind(rig: &Rig, rest: &Body, bind: &Body) -> Option<(String, f32)> {
     let joints = rig.skins.iter().flat_map(|s| s.joints.iter().copied());
     joints
         .filter(|&j| j < rig.nodes.len())

@@ -105,6 +105,28 @@ impl Landmark {
     }
 }
 
+/// Each node's number of ancestors, from the parents-first order (a node the order leaves out
+/// counts its ancestors one by one), so that many same-named nodes down a long chain cost one
+/// walk, not one each.
+fn depths_of(rig: &Rig) -> Vec<usize> {
+    let mut depth = vec![usize::MAX; rig.nodes.len()];
+    for &n in &rig.order {
+        let Some(node) = rig.nodes.get(n) else { continue };
+        depth[n] = match node.parent {
+            None => 0,
+            Some(p) => {
+                depth.get(p).filter(|&&d| d != usize::MAX).map_or_else(|| rig.ancestors(n).count(), |d| d + 1)
+            }
+        };
+    }
+    for (n, d) in depth.iter_mut().enumerate() {
+        if *d == usize::MAX {
+            *d = rig.ancestors(n).count();
+        }
+    }
+    depth
+}
+
 fn sided(key: &str, stem: &str, word: &str, letter: &str) -> bool {
     [(word, ""), ("", letter), ("", word), (letter, "")].iter().any(|(before, after)| {
         key.len() == before.len() + stem.len() + after.len()
@@ -122,24 +144,29 @@ pub struct Landmarks {
 
 impl Landmarks {
     /// Finds every landmark of `rig`: the VRM mapping's node where it maps the bone, else the
-    /// node nearest the root whose name matches the earliest alias.
+    /// node nearest the root whose name matches the earliest alias (the lowest index on a tie).
+    /// One pass over the nodes tries each name against every landmark while it is at hand.
     pub fn find(rig: &Rig) -> Landmarks {
         let key = LOOSE_RULES[LOOSE_RULES.len() - 1].1;
-        let scene = rig.scene_nodes();
-        let keys: Vec<(usize, String)> =
-            scene.iter().filter_map(|&n| rig.nodes[n].name.as_deref().map(|name| (n, key(name)))).collect();
-        let mut nodes = [None; ALL.len()];
-        for (slot, landmark) in nodes.iter_mut().zip(ALL) {
-            let vrm = rig.vrm.as_ref().and_then(|v| v.node_of(landmark.bone()));
-            *slot = vrm.or_else(|| {
-                keys.iter()
-                    .filter_map(|(n, k)| {
-                        landmark.matches(k).map(|rank| (rank, rig.ancestors(*n).count(), *n))
-                    })
-                    .min()
-                    .map(|(_, _, n)| n)
-            });
+        let vrm = ALL.map(|l| rig.vrm.as_ref().and_then(|v| v.node_of(l.bone())));
+        let mut best: [Option<(usize, usize, usize)>; ALL.len()] = [None; ALL.len()];
+        let mut depths: Option<Vec<usize>> = None;
+        for n in rig.scene_nodes() {
+            let Some(name) = rig.nodes[n].name.as_deref() else { continue };
+            let k = key(name);
+            for (i, landmark) in ALL.iter().enumerate() {
+                if vrm[i].is_some() {
+                    continue;
+                }
+                let Some(rank) = landmark.matches(&k) else { continue };
+                let depth = depths.get_or_insert_with(|| depths_of(rig))[n];
+                let candidate = (rank, depth, n);
+                if best[i].is_none_or(|b| candidate < b) {
+                    best[i] = Some(candidate);
+                }
+            }
         }
+        let nodes = std::array::from_fn(|i| vrm[i].or(best[i].map(|(_, _, n)| n)));
         Landmarks { nodes }
     }
 
@@ -224,6 +251,18 @@ mod tests {
         assert_eq!(found.get(Landmark::LeftLowerArm), Some(0));
         assert_eq!(found.get(Landmark::LeftHand), Some(2));
         assert_eq!(found.get(Landmark::RightUpperArm), None);
+    }
+
+    /// By hand: in the chain `Hips, Hips, Hips` every node matches at rank 0, so the one
+    /// nearest the root (depth 0) wins; with the order left out, depths are counted alike.
+    #[test]
+    fn among_equal_names_the_node_nearest_the_root_wins() {
+        let mut chain = rig(&["spine", "Hips", "Hips", "Hips"]);
+        assert_eq!(depths_of(&chain), [0, 1, 2, 3]);
+        assert_eq!(Landmarks::find(&chain).get(Landmark::Hips), Some(1));
+        chain.order.clear();
+        assert_eq!(depths_of(&chain), [0, 1, 2, 3]);
+        assert_eq!(Landmarks::find(&chain).get(Landmark::Hips), Some(1));
     }
 
     #[test]

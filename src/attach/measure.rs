@@ -104,7 +104,8 @@ pub fn measure(character: &Rig, target: &Body, source: &Rig, from: &Body, played
             Clip { name: None, channels: clip.channels.to_vec(), duration: clip.source.duration, vrm: None };
         let mut start: Option<(Vec3, Vec3)> = None;
         for k in 0..SAMPLES {
-            let t = clip.source.duration * k as f32 / (SAMPLES - 1) as f32;
+            // The fraction first: a duration near f32's largest times 10 would be infinite.
+            let t = clip.source.duration * (k as f32 / (SAMPLES - 1) as f32);
             pose_t.reset(character);
             sample(&on_character, t, &mut pose_t);
             compute_globals(character, &pose_t, &mut g_t);

@@ -51,8 +51,11 @@ pub struct Retarget {
 
 impl Retarget {
     pub fn new(character: &Rig, source: &Rig, reference: ReferencePose) -> Result<Retarget, RatioRefused> {
-        let target = Body::new(character, reference);
-        let from = Body::new(source, reference);
+        Self::from_bodies(Body::new(character, reference), Body::new(source, reference), reference)
+    }
+
+    /// `new` from the two rigs' bodies in `reference`, for a caller that has them already.
+    pub fn from_bodies(target: Body, from: Body, reference: ReferencePose) -> Result<Retarget, RatioRefused> {
         let turn = match (target.frame, from.frame) {
             (Some(t), Some(s)) => (t * s.inverse()).normalize(),
             _ => Quat::IDENTITY,

@@ -321,8 +321,8 @@ const ALL: &[Explanation] = &[
     },
     Explanation {
         code: "RIG_VRM_INVALID",
-        means: "Part of the VRM extension cannot be used (a bone or bind naming a node or morph target that does not exist, a malformed entry); it is dropped at load and the glTF underneath is shown as usual (a warning).",
-        matters: "Runtimes either refuse the avatar or drop the same entry, so the humanoid mapping or an expression is missing there.",
+        means: "Part of the VRM extension cannot be used as written (a warning; the glTF underneath is shown as usual). An entry naming a node, mesh or morph target that does not exist, or of the wrong shape, is dropped at load. A field of the wrong JSON type (isBinary that is not true or false, a weight or range map value that is not a number) is read as its default. A number outside the range rigscope computes with is clamped into it: bind weights to the schema's 0..1 (0..100 in VRM 0.x), lookAt range map inputs to 0.01..180 degrees and outputs to -360..360. The message names the field and what was read.",
+        matters: "Runtimes either refuse the avatar, drop the same entry or compute with the value as written, so the humanoid mapping or an expression is missing there, or (for a weight of 3.4e38 or a range map of 1e300) the face is thrown far away or the eyes turn NaN.",
         engines: "Engine profiles only change skin weights; VRM runtimes (three-vrm, UniVRM) read the humanoid mapping when they load the avatar, and a VRM animation (.vrma) moves the avatar through it.",
         normalize: NOT_WEIGHTS,
     },

@@ -3,8 +3,12 @@
 //!
 //! A broken VRM extension never refuses the file: the glTF underneath is still shown, and
 //! what cannot be used (an entry naming a node or mesh that does not exist, a bind to a
-//! morph target the mesh lacks) becomes a `RIG_VRM_INVALID` finding and is left out.
-//! Whether the mapping meets VRM's humanoid rules is `diagnose`'s job, not this one's.
+//! morph target the mesh lacks) becomes a `RIG_VRM_INVALID` finding and is left out. A field
+//! of the wrong JSON type is read as its default, and a number outside the range rigscope can
+//! compute with (or the schema allows, for bind weights) is clamped into it, each with a
+//! `RIG_VRM_INVALID` finding naming the field, so no value of the file turns a vertex or an
+//! eye into NaN or throws it away. Whether the mapping meets VRM's humanoid rules is
+//! `diagnose`'s job, not this one's.
 
 use super::findings::Findings;
 use super::parse::Beside;
@@ -38,8 +42,16 @@ pub(crate) fn read(
     let (ext_v1, ext_v0) = (raw.get("VRMC_vrm"), raw.get("VRM"));
     let mut reader = Reader { nodes, meshes, findings };
     let mut vrm = match (ext_v1.zip(v1_text), ext_v0) {
-        (Some((v1, v1_text)), _) => reader.v1(v1, v1_text),
-        (None, Some(v0)) => reader.v0(v0),
+        (Some((v1, v1_text)), _) => {
+            let mut vrm = reader.v1(v1, v1_text);
+            vrm.look_at = v1_look_at(v1, reader.findings);
+            vrm
+        }
+        (None, Some(v0)) => {
+            let mut vrm = reader.v0(v0);
+            vrm.look_at = v0_look_at(v0, reader.findings);
+            vrm
+        }
         (None, None) => return None,
     };
     let used = beside.extensions_used_listed.then_some(root.extensions_used.as_slice());
@@ -51,13 +63,49 @@ pub(crate) fn read(
     }
     vrm.springs = springs;
     vrm.constraints = constraints(&root.nodes, used, nodes, findings);
-    look_at_findings(&raw, findings);
     vrm.meta = match (ext_v1, ext_v0) {
-        (Some(v1), _) => crate::vrm::read_meta(v1, true),
-        (None, Some(v0)) => crate::vrm::read_meta(v0, false),
+        (Some(v1), _) => {
+            meta_findings(v1, "/extensions/VRMC_vrm/meta", &["name", "version"], Some("authors"), findings);
+            crate::vrm::read_meta(v1, true)
+        }
+        (None, Some(v0)) => {
+            meta_findings(v0, "/extensions/VRM/meta", &["title", "version", "author"], None, findings);
+            crate::vrm::read_meta(v0, false)
+        }
         (None, None) => Default::default(),
     };
     Some(vrm)
+}
+
+/// The meta's text fields that are not text (and a VRM 1.0 `authors` that is not a list of
+/// names), which `inspect` then shows as absent or leaves out.
+fn meta_findings(extension: &Value, at: &str, texts: &[&str], list: Option<&str>, findings: &mut Findings) {
+    let Some(meta) = extension.get("meta").filter(|m| !m.is_null()) else { return };
+    if !meta.is_object() {
+        let message = format!("{} is not an object; the meta is read as empty", kind_of(meta));
+        findings.push(INVALID, Severity::Warning, at.to_string(), message);
+        return;
+    }
+    for key in texts {
+        if let Some(value) = meta.get(*key).filter(|v| !v.is_null() && !v.is_string()) {
+            let message = format!("{} is not a string; read as absent", kind_of(value));
+            findings.push(INVALID, Severity::Warning, format!("{at}/{key}"), message);
+        }
+    }
+    let Some(key) = list else { return };
+    match meta.get(key) {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(names)) => {
+            for (i, name) in names.iter().enumerate().filter(|(_, n)| !n.is_string()) {
+                let message = format!("{} is not a string; left out", kind_of(name));
+                findings.push(INVALID, Severity::Warning, format!("{at}/{key}/{i}"), message);
+            }
+        }
+        Some(other) => {
+            let message = format!("{} is not an array of names; read as none", kind_of(other));
+            findings.push(INVALID, Severity::Warning, format!("{at}/{key}"), message);
+        }
+    }
 }
 
 /// The node constraints, their problems recorded as findings (errors where three-vrm cannot
@@ -146,6 +194,89 @@ impl Reader<'_> {
         self.findings.push(INVALID, Severity::Warning, pointer, message);
     }
 
+    /// The entries of an array at `pointer`; none (with a finding) for another type.
+    fn array<'v>(&mut self, value: Option<&'v Value>, pointer: &str) -> &'v [Value] {
+        match value {
+            None | Some(Value::Null) => &[],
+            Some(Value::Array(list)) => list,
+            Some(other) => {
+                self.invalid(pointer.to_string(), format!("{} is not an array; ignored", kind_of(other)));
+                &[]
+            }
+        }
+    }
+
+    /// `object[key]` as text; `None` (with a finding when present) for another type.
+    fn text<'v>(&mut self, object: &'v Value, key: &str, pointer: &str) -> Option<&'v str> {
+        match object.get(key)? {
+            Value::String(text) => Some(text),
+            Value::Null => None,
+            other => {
+                let message = format!("{} is not a string; read as absent", kind_of(other));
+                self.invalid(format!("{pointer}/{key}"), message);
+                None
+            }
+        }
+    }
+
+    /// `object[key]` as a boolean, absent being false; another type is read as false with a
+    /// finding (three-vrm would test it as JavaScript does, where `"no"` and `1` are true).
+    fn flag(&mut self, object: &Value, key: &str, pointer: &str) -> bool {
+        match object.get(key) {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                let message = format!("{} is not true or false; read as false", kind_of(other));
+                self.invalid(format!("{pointer}/{key}"), message);
+                false
+            }
+        }
+    }
+
+    /// `overrideBlink`, `overrideLookAt` or `overrideMouth`: `none`, `block` or `blend`;
+    /// anything else is read as `none` with a finding.
+    fn override_of(&mut self, expression: &Value, key: &str, pointer: &str) -> Override {
+        let value = expression.get(key).filter(|v| !v.is_null());
+        let parsed = Override::parse(value.and_then(Value::as_str));
+        if let Some(value) = value
+            && !matches!(value.as_str(), Some("none" | "block" | "blend"))
+        {
+            let message = format!("{value} is not \"none\", \"block\" or \"blend\"; read as \"none\"");
+            self.invalid(format!("{pointer}/{key}"), message);
+        }
+        parsed
+    }
+
+    /// A bind's `weight`, 0 to `max` (1 in VRM 1.0, 100 in 0.x) by the schema; absent it is
+    /// `max`. Another type is read as `max`, and a weight outside the range is clamped into it,
+    /// each with a finding: three-vrm uses the number as written, and a weight of 3.4e38
+    /// throws the bound vertices 1e37 away.
+    fn bind_weight(&mut self, bind: &Value, pointer: &str, max: f64) -> f64 {
+        let pointer = format!("{pointer}/weight");
+        match bind.get("weight") {
+            None | Some(Value::Null) => max,
+            Some(Value::Number(n)) => {
+                let weight = n.as_f64().unwrap_or(max);
+                let clamped = weight.clamp(0.0, max);
+                if clamped != weight {
+                    let message = format!(
+                        "weight {} is outside the schema's 0 to {max}; clamped to {clamped} (three-vrm would use it as written)",
+                        shown(weight)
+                    );
+                    self.invalid(pointer, message);
+                }
+                clamped
+            }
+            Some(other) => {
+                self.invalid(
+                    pointer,
+                    format!("{} is not a number; read as {max}, the default", kind_of(other)),
+                );
+                max
+            }
+        }
+    }
+
     /// A node index at `pointer`, when it is one of the file's nodes.
     fn node(&mut self, value: Option<&Value>, pointer: String) -> Option<usize> {
         match value.and_then(Value::as_u64).and_then(|n| usize::try_from(n).ok()) {
@@ -160,8 +291,8 @@ impl Reader<'_> {
 
     fn v0(&mut self, ext: &Value) -> Vrm {
         let mut bones = Vec::new();
-        let entries = ext.pointer("/humanoid/humanBones").and_then(Value::as_array);
-        for (i, entry) in entries.into_iter().flatten().enumerate() {
+        let entries = self.array(ext.pointer("/humanoid/humanBones"), "/extensions/VRM/humanoid/humanBones");
+        for (i, entry) in entries.iter().enumerate() {
             let pointer = format!("/extensions/VRM/humanoid/humanBones/{i}");
             let Some(name) = entry.get("bone").and_then(Value::as_str) else {
                 self.invalid(pointer, "entry without a bone name; ignored".to_string());
@@ -172,13 +303,14 @@ impl Reader<'_> {
             }
         }
         let mut expressions = Vec::new();
-        let groups = ext.pointer("/blendShapeMaster/blendShapeGroups").and_then(Value::as_array);
-        for (g, group) in groups.into_iter().flatten().enumerate() {
-            let pointer = format!("/extensions/VRM/blendShapeMaster/blendShapeGroups/{g}");
-            let preset = group.get("presetName").and_then(Value::as_str).filter(|p| *p != "unknown");
-            let name = group.get("name").and_then(Value::as_str).or(preset).unwrap_or_default();
+        let groups_at = "/extensions/VRM/blendShapeMaster/blendShapeGroups";
+        let groups = self.array(ext.pointer("/blendShapeMaster/blendShapeGroups"), groups_at);
+        for (g, group) in groups.iter().enumerate() {
+            let pointer = format!("{groups_at}/{g}");
+            let preset = self.text(group, "presetName", &pointer).filter(|p| *p != "unknown");
+            let name = self.text(group, "name", &pointer).or(preset).unwrap_or_default();
             let mut binds = Vec::new();
-            for (b, bind) in group.get("binds").and_then(Value::as_array).into_iter().flatten().enumerate() {
+            for (b, bind) in self.array(group.get("binds"), &format!("{pointer}/binds")).iter().enumerate() {
                 if let Some(bind) = self.v0_bind(bind, format!("{pointer}/binds/{b}")) {
                     binds.push(bind);
                 }
@@ -186,7 +318,7 @@ impl Reader<'_> {
             expressions.push(Expression {
                 name: name.to_string(),
                 preset: preset.map(str::to_string),
-                is_binary: group.get("isBinary").and_then(Value::as_bool).unwrap_or(false),
+                is_binary: self.flag(group, "isBinary", &pointer),
                 binds,
                 overrides: Overrides::default(),
             });
@@ -195,7 +327,7 @@ impl Reader<'_> {
             version: VrmVersion::V0,
             bones,
             expressions,
-            look_at: v0_look_at(ext),
+            look_at: None,
             springs: Default::default(),
             constraints: Default::default(),
             meta: Default::default(),
@@ -210,8 +342,7 @@ impl Reader<'_> {
         };
         let index = self.morph_index(bind.get("index"), &self.meshes[mesh], pointer.clone())?;
         // VRM 0.x weights run 0..100 (three-vrm multiplies them by 0.01).
-        let raw = bind.get("weight").and_then(Value::as_f64).unwrap_or(100.0);
-        let weight = (weight_finding(raw, 100.0, format!("{pointer}/weight"), self.findings) * 0.01) as f32;
+        let weight = (self.bind_weight(bind, &pointer, 100.0) * 0.01) as f32;
         Some(MorphBind { node: None, mesh: Some(mesh), index, weight })
     }
 
@@ -236,14 +367,25 @@ impl Reader<'_> {
         }
         let mut expressions = Vec::new();
         for group in ["preset", "custom"] {
-            let Some(list) = ext.pointer(&format!("/expressions/{group}")).and_then(Value::as_object) else {
+            let at = format!("/extensions/VRMC_vrm/expressions/{group}");
+            let Some(value) = ext.pointer(&format!("/expressions/{group}")).filter(|v| !v.is_null()) else {
+                continue;
+            };
+            let Some(list) = value.as_object() else {
+                self.invalid(at, format!("{} is not an object of expressions; ignored", kind_of(value)));
                 continue;
             };
             for (name, expression) in list {
-                let pointer = format!("/extensions/VRMC_vrm/expressions/{group}/{name}");
+                let pointer = format!("{at}/{name}");
+                if !expression.is_object() {
+                    let message = format!("{} is not an expression object; ignored", kind_of(expression));
+                    self.invalid(pointer, message);
+                    continue;
+                }
                 let mut binds = Vec::new();
-                let list = expression.get("morphTargetBinds").and_then(Value::as_array);
-                for (b, bind) in list.into_iter().flatten().enumerate() {
+                let list =
+                    self.array(expression.get("morphTargetBinds"), &format!("{pointer}/morphTargetBinds"));
+                for (b, bind) in list.iter().enumerate() {
                     if let Some(bind) = self.v1_bind(bind, format!("{pointer}/morphTargetBinds/{b}")) {
                         binds.push(bind);
                     }
@@ -251,12 +393,12 @@ impl Reader<'_> {
                 expressions.push(Expression {
                     name: name.clone(),
                     preset: (group == "preset").then(|| name.clone()),
-                    is_binary: expression.get("isBinary").and_then(Value::as_bool).unwrap_or(false),
+                    is_binary: self.flag(expression, "isBinary", &pointer),
                     binds,
                     overrides: Overrides {
-                        blink: Override::parse(expression.get("overrideBlink").and_then(Value::as_str)),
-                        look_at: Override::parse(expression.get("overrideLookAt").and_then(Value::as_str)),
-                        mouth: Override::parse(expression.get("overrideMouth").and_then(Value::as_str)),
+                        blink: self.override_of(expression, "overrideBlink", &pointer),
+                        look_at: self.override_of(expression, "overrideLookAt", &pointer),
+                        mouth: self.override_of(expression, "overrideMouth", &pointer),
                     },
                 });
             }
@@ -265,7 +407,7 @@ impl Reader<'_> {
             version: VrmVersion::V1,
             bones,
             expressions,
-            look_at: v1_look_at(ext),
+            look_at: None,
             springs: Default::default(),
             constraints: Default::default(),
             meta: Default::default(),
@@ -279,8 +421,7 @@ impl Reader<'_> {
             return None;
         };
         let index = self.morph_index(bind.get("index"), mesh, pointer.clone())?;
-        let raw = bind.get("weight").and_then(Value::as_f64).unwrap_or(1.0);
-        let weight = weight_finding(raw, 1.0, format!("{pointer}/weight"), self.findings) as f32;
+        let weight = self.bind_weight(bind, &pointer, 1.0) as f32;
         Some(MorphBind { node: Some(node), mesh: None, index, weight })
     }
 
@@ -302,106 +443,202 @@ impl Reader<'_> {
 /// VRM 1.0 `lookAt` as three-vrm's `VRMLookAtLoaderPlugin._v1Import` reads it: type
 /// `expression` or else `bone`; a missing range map field is 90 degrees in, and 10 degrees
 /// (bone) or 1 (expression) out.
-fn v1_look_at(ext: &Value) -> Option<LookAt> {
+fn v1_look_at(ext: &Value, findings: &mut Findings) -> Option<LookAt> {
     let look_at = ext.get("lookAt")?;
-    let kind = match look_at.get("type").and_then(Value::as_str) {
-        Some("expression") => LookAtKind::Expression,
-        _ => LookAtKind::Bone,
+    let at = "/extensions/VRMC_vrm/lookAt";
+    let kind = look_at_kind(look_at.get("type"), ("bone", "expression"), &format!("{at}/type"), findings);
+    let mut map = |key: &str| {
+        let fields = RangeFields { input: "inputMaxValue", output: "outputScale" };
+        range_map(look_at.get(key), fields, kind, &format!("{at}/{key}"), findings)
     };
-    let map = |key: &str| range_map(look_at.get(key), "inputMaxValue", "outputScale", kind);
-    Some(LookAt {
-        kind,
-        horizontal_inner: map("rangeMapHorizontalInner"),
-        horizontal_outer: map("rangeMapHorizontalOuter"),
-        vertical_down: map("rangeMapVerticalDown"),
-        vertical_up: map("rangeMapVerticalUp"),
-        face_back: false,
-        offset: look_at
-            .get("offsetFromHeadBone")
-            .and_then(Value::as_array)
-            .and_then(|a| {
-                <[f32; 3]>::try_from(a.iter().map(|x| x.as_f64().unwrap_or(0.0) as f32).collect::<Vec<_>>())
-                    .ok()
-            })
-            .unwrap_or([0.0, 0.06, 0.0]),
-    })
+    let (horizontal_inner, horizontal_outer) =
+        (map("rangeMapHorizontalInner"), map("rangeMapHorizontalOuter"));
+    let (vertical_down, vertical_up) = (map("rangeMapVerticalDown"), map("rangeMapVerticalUp"));
+    let default = [0.0, 0.06, 0.0];
+    let offset = match look_at.get("offsetFromHeadBone").filter(|v| !v.is_null()) {
+        None => default,
+        Some(value) => {
+            let numbers = value.as_array().map(|a| a.iter().map(finite_f32).collect::<Option<Vec<f32>>>());
+            match numbers.flatten().and_then(|v| <[f32; 3]>::try_from(v).ok()) {
+                Some(offset) => offset,
+                None => {
+                    let message = format!("{value} is not three numbers f32 can hold; read as [0, 0.06, 0]");
+                    findings.push(INVALID, Severity::Warning, format!("{at}/offsetFromHeadBone"), message);
+                    default
+                }
+            }
+        }
+    };
+    let face_back = false;
+    Some(LookAt { kind, horizontal_inner, horizontal_outer, vertical_down, vertical_up, face_back, offset })
 }
 
 /// VRM 0.x `firstPerson` as `_v0Import` reads it: `lookAtTypeName` `BlendShape` or else bone;
 /// each degree map's `xRange` and `yRange` (its `curve` is ignored, as three-vrm ignores it).
-fn v0_look_at(ext: &Value) -> Option<LookAt> {
+fn v0_look_at(ext: &Value, findings: &mut Findings) -> Option<LookAt> {
     let first_person = ext.get("firstPerson")?;
-    let kind = match first_person.get("lookAtTypeName").and_then(Value::as_str) {
-        Some("BlendShape") => LookAtKind::Expression,
+    let at = "/extensions/VRM/firstPerson";
+    let type_at = format!("{at}/lookAtTypeName");
+    let kind = look_at_kind(first_person.get("lookAtTypeName"), ("Bone", "BlendShape"), &type_at, findings);
+    let mut map = |key: &str| {
+        let fields = RangeFields { input: "xRange", output: "yRange" };
+        range_map(first_person.get(key), fields, kind, &format!("{at}/{key}"), findings)
+    };
+    let (horizontal_inner, horizontal_outer) = (map("lookAtHorizontalInner"), map("lookAtHorizontalOuter"));
+    let (vertical_down, vertical_up) = (map("lookAtVerticalDown"), map("lookAtVerticalUp"));
+    let offset = match first_person.get("firstPersonBoneOffset") {
+        Some(o) => {
+            let mut at_key = |k: &str, d: f64| {
+                let value = o.get(k).filter(|v| !v.is_null());
+                match value.map(finite_f32) {
+                    None => d as f32,
+                    Some(Some(x)) => x,
+                    Some(None) => {
+                        let what = value.map_or_else(String::new, Value::to_string);
+                        let message = format!("{what} is not a number f32 can hold; read as {d}");
+                        let pointer = format!("{at}/firstPersonBoneOffset/{k}");
+                        findings.push(INVALID, Severity::Warning, pointer, message);
+                        d as f32
+                    }
+                }
+            };
+            [at_key("x", 0.0), at_key("y", 0.06), 0.0 - at_key("z", 0.0)]
+        }
+        None => [0.0, 0.06, 0.0],
+    };
+    let face_back = true;
+    Some(LookAt { kind, horizontal_inner, horizontal_outer, vertical_down, vertical_up, face_back, offset })
+}
+
+/// The lookAt type: `names.1` is the expression type, anything else the bone type, as
+/// three-vrm reads it; a value that is neither name is said.
+fn look_at_kind(
+    value: Option<&Value>,
+    names: (&str, &str),
+    pointer: &str,
+    findings: &mut Findings,
+) -> LookAtKind {
+    let value = value.filter(|v| !v.is_null());
+    let kind = match value.and_then(Value::as_str) {
+        Some(name) if name == names.1 => LookAtKind::Expression,
         _ => LookAtKind::Bone,
     };
-    let map = |key: &str| range_map(first_person.get(key), "xRange", "yRange", kind);
-    Some(LookAt {
-        kind,
-        horizontal_inner: map("lookAtHorizontalInner"),
-        horizontal_outer: map("lookAtHorizontalOuter"),
-        vertical_down: map("lookAtVerticalDown"),
-        vertical_up: map("lookAtVerticalUp"),
-        face_back: true,
-        offset: match first_person.get("firstPersonBoneOffset") {
-            Some(o) => {
-                let at = |k: &str, d: f64| o.get(k).and_then(Value::as_f64).unwrap_or(d) as f32;
-                [at("x", 0.0), at("y", 0.06), 0.0 - at("z", 0.0)]
-            }
-            None => [0.0, 0.06, 0.0],
-        },
-    })
+    if let Some(value) = value
+        && value.as_str().is_none_or(|name| name != names.0 && name != names.1)
+    {
+        let message = format!(
+            "{value} is not \"{}\" or \"{}\"; read as \"{}\", as three-vrm reads it",
+            names.0, names.1, names.0
+        );
+        findings.push(INVALID, Severity::Warning, pointer.to_string(), message);
+    }
+    kind
 }
 
-fn range_map(value: Option<&Value>, input: &str, output: &str, kind: LookAtKind) -> RangeMap {
-    // A number past f32's range is read as the default (`look_at_findings` reports it).
-    let number = |key: &str| {
-        value.and_then(|v| v.get(key)).and_then(Value::as_f64).map(|x| x as f32).filter(|x| x.is_finite())
+/// A number f32 holds as a finite value.
+fn finite_f32(value: &Value) -> Option<f32> {
+    value.as_f64().map(|x| x as f32).filter(|x| x.is_finite())
+}
+
+/// The two field names of a range map (VRM 1.0 `inputMaxValue`/`outputScale`, VRM 0.x
+/// `xRange`/`yRange`).
+struct RangeFields {
+    input: &'static str,
+    output: &'static str,
+}
+
+/// The largest input the schema allows: yaw and pitch never exceed half a turn.
+const MAX_INPUT: f64 = 180.0;
+/// three-vrm raises smaller inputs to this, as the map divides by it.
+const MIN_INPUT: f64 = 0.01;
+/// The largest output magnitude kept: a full turn of the eye (for the expression type a weight
+/// 360 times full, which the expression manager clamps to 1 anyway). Past it nothing changes
+/// but precision, and a number past f32 would turn the eyes NaN.
+const MAX_OUTPUT: f64 = 360.0;
+
+/// A range map read as three-vrm reads it, the input clamped to 0.01..180 and the output to
+/// -360..360; a value of another type is read as the default. Each change has a finding.
+fn range_map(
+    value: Option<&Value>,
+    fields: RangeFields,
+    kind: LookAtKind,
+    pointer: &str,
+    findings: &mut Findings,
+) -> RangeMap {
+    let default_output: f64 = if kind == LookAtKind::Expression { 1.0 } else { 10.0 };
+    let mut say = |key: &str, message: String| {
+        findings.push(INVALID, Severity::Warning, format!("{pointer}/{key}"), message);
     };
-    let default_output = if kind == LookAtKind::Expression { 1.0 } else { 10.0 };
-    RangeMap {
-        input_max: number(input).unwrap_or(90.0).max(0.01),
-        output_scale: number(output).unwrap_or(default_output),
+    let Some(map) = value.filter(|v| !v.is_null()) else {
+        return RangeMap { input_max: 90.0, output_scale: default_output as f32 };
+    };
+    if !map.is_object() {
+        let message = format!("{} is not a range map object; read as the defaults", kind_of(map));
+        findings.push(INVALID, Severity::Warning, pointer.to_string(), message);
+        return RangeMap { input_max: 90.0, output_scale: default_output as f32 };
     }
-}
-
-/// Wrongly typed or out-of-range range map values: a number that is negative,
-/// or that f32 cannot hold (read as the default), or a value that is not a number.
-fn look_at_findings(extensions: &Value, findings: &mut Findings) {
-    let maps = ["HorizontalInner", "HorizontalOuter", "VerticalDown", "VerticalUp"];
-    let sets = [
-        ("/VRMC_vrm/lookAt", "rangeMap", ["inputMaxValue", "outputScale"]),
-        ("/VRM/firstPerson", "lookAt", ["xRange", "yRange"]),
-    ];
-    for (base, prefix, fields) in sets {
-        for map in maps {
-            for field in fields {
-                let at = format!("{base}/{prefix}{map}/{field}");
-                let Some(value) = extensions.pointer(&at) else { continue };
-                let problem = match value.as_f64() {
-                    None => Some(format!("{value} is not a number; read as the default")),
-                    Some(x) if !(x as f32).is_finite() => {
-                        Some(format!("{x} is too large to compute with; read as the default"))
-                    }
-                    Some(x) if x < 0.0 => Some(format!("{x} is negative: the gaze turns the other way")),
-                    Some(_) => None,
-                };
-                if let Some(message) = problem {
-                    findings.push(INVALID, Severity::Warning, format!("/extensions{at}"), message);
-                }
-            }
+    let mut number = |key: &str, default: f64| match map.get(key).filter(|v| !v.is_null()) {
+        None => default,
+        Some(v) => v.as_f64().unwrap_or_else(|| {
+            say(key, format!("{} is not a number; read as {default}, the default", kind_of(v)));
+            default
+        }),
+    };
+    let input = number(fields.input, 90.0);
+    let output = number(fields.output, default_output);
+    let input_max = if input > MAX_INPUT {
+        let message =
+            format!("{} is above the schema's maximum of 180 degrees; clamped to 180", shown(input));
+        say(fields.input, message);
+        MAX_INPUT
+    } else if input < 0.0 {
+        let message =
+            format!("{input} is below the schema's minimum of 0; raised to 0.01, as three-vrm raises it");
+        say(fields.input, message);
+        MIN_INPUT
+    } else {
+        input.max(MIN_INPUT)
+    };
+    let output_scale = if output.abs() > MAX_OUTPUT {
+        let clamped = MAX_OUTPUT.copysign(output);
+        say(
+            fields.output,
+            format!("{} is past {MAX_OUTPUT} either way; clamped to {clamped}", shown(output)),
+        );
+        clamped
+    } else {
+        if output < 0.0 {
+            let effect = match kind {
+                LookAtKind::Bone => "the eyes turn away from where they look",
+                LookAtKind::Expression => "the look expressions stay at 0",
+            };
+            say(
+                fields.output,
+                format!("{} is negative; kept, as three-vrm keeps it: {effect}", shown(output)),
+            );
         }
-    }
+        output
+    };
+    RangeMap { input_max: input_max as f32, output_scale: output_scale as f32 }
 }
 
-/// A bind weight outside `0..=max` (1 in VRM 1.0, 100 in 0.x): kept, as three-vrm keeps it,
-/// with a finding (a weight of 1e38 throws the vertices far away).
-fn weight_finding(weight: f64, max: f64, pointer: String, findings: &mut Findings) -> f64 {
-    if !(0.0..=max).contains(&weight) {
-        let message = format!("weight {weight} is outside 0 to {max}; kept, as three-vrm keeps it");
-        findings.push(INVALID, Severity::Warning, pointer, message);
+/// A number as a message shows it: exponent notation past 1e15, so 3.4e38 is not 39 digits.
+fn shown(x: f64) -> String {
+    if x.abs() < 1e15 { format!("{x}") } else { format!("{x:e}") }
+}
+
+/// A JSON value as a finding names it: the value itself when short, else its type.
+fn kind_of(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() <= 40 {
+        return text;
     }
-    weight
+    match value {
+        Value::Array(a) => format!("an array of {}", a.len()),
+        Value::Object(o) => format!("an object of {} keys", o.len()),
+        Value::String(_) => "a long string".to_string(),
+        _ => text.chars().take(40).collect(),
+    }
 }
 
 /// A serde_json error without its line and column, which count in the extension's own
@@ -579,25 +816,142 @@ mod tests {
         assert!(vrm.unwrap().look_at.is_none());
     }
 
-    /// Range maps past f32 (1e300) are read as the default with a finding
-    /// instead of turning the eyes NaN; a bind weight of 3.4e38 is reported.
+    /// The (pointer, message) of every finding, sorted by pointer.
+    fn said(findings: &[crate::rig::Finding]) -> Vec<(&str, &str)> {
+        let mut said: Vec<(&str, &str)> =
+            findings.iter().map(|f| (f.pointer.as_str(), f.message.as_str())).collect();
+        said.sort_unstable();
+        said
+    }
+
+    /// Range maps past f32 (1e300) are clamped into the schema's input range and a full turn
+    /// out instead of turning the eyes NaN; a bind weight of 3.4e38 is clamped to the schema's
+    /// 1; values of the wrong type are read as their defaults. Each says where it is.
     #[test]
-    fn out_of_range_look_at_maps_and_bind_weights_are_findings() {
+    fn out_of_range_and_wrongly_typed_vrm1_values_are_clamped_or_defaulted_with_findings() {
         let (vrm, findings) = read_str(
             r#"{"asset":{"version":"2.0"},"extensions":{"VRMC_vrm":{"humanoid":{"humanBones":{}},
-                "lookAt":{"rangeMapHorizontalOuter":{"inputMaxValue":1e300,"outputScale":"far"}},
-                "expressions":{"preset":{"happy":{"morphTargetBinds":[{"node":3,"index":1,"weight":3.4e38}]}}}}}}"#,
+                "lookAt":{"type":"eyes","offsetFromHeadBone":[0,"x",0],
+                    "rangeMapHorizontalOuter":{"inputMaxValue":1e300,"outputScale":"far"},
+                    "rangeMapVerticalUp":{"inputMaxValue":-5,"outputScale":-1e300},
+                    "rangeMapVerticalDown":{"inputMaxValue":20,"outputScale":-4},
+                    "rangeMapHorizontalInner":7},
+                "expressions":{"preset":{"happy":{"isBinary":"yes","overrideBlink":"sometimes","overrideMouth":3,
+                    "morphTargetBinds":[{"node":3,"index":1,"weight":3.4e38},{"node":3,"index":0,"weight":"half"},
+                        {"node":3,"index":0,"weight":-0.5},{"node":3,"index":1,"weight":0.25}]}},
+                    "custom":{"wink":[]}}}}}"#,
         );
-        let look_at = vrm.expect("vrm").look_at.expect("lookAt");
-        assert_eq!(look_at.horizontal_outer, RangeMap { input_max: 90.0, output_scale: 10.0 });
-        let mut pointers: Vec<&str> = findings.iter().map(|f| f.pointer.as_str()).collect();
-        pointers.sort_unstable();
+        let vrm = vrm.expect("vrm");
+        let look_at = vrm.look_at.expect("lookAt");
+        assert_eq!(look_at.kind, LookAtKind::Bone);
+        assert_eq!(look_at.offset, [0.0, 0.06, 0.0]);
+        assert_eq!(look_at.horizontal_outer, RangeMap { input_max: 180.0, output_scale: 10.0 });
+        assert_eq!(look_at.vertical_up, RangeMap { input_max: 0.01, output_scale: -360.0 });
+        assert_eq!(look_at.vertical_down, RangeMap { input_max: 20.0, output_scale: -4.0 });
+        assert_eq!(look_at.horizontal_inner, RangeMap { input_max: 90.0, output_scale: 10.0 });
+        // By hand: 360 x clamp(90 / 180, 0, 1) = 180 degrees; the clamped input still maps.
+        assert_eq!(RangeMap { input_max: 180.0, output_scale: 360.0 }.map(90.0), 180.0);
+        assert_eq!(vrm.expressions.len(), 1, "wink is not an expression object");
+        let happy = &vrm.expressions[0];
+        assert!(!happy.is_binary);
+        assert_eq!((happy.overrides.blink, happy.overrides.mouth), (Override::None, Override::None));
+        let weights: Vec<f32> = happy.binds.iter().map(|b| b.weight).collect();
+        assert_eq!(weights, [1.0, 1.0, 0.0, 0.25]);
+        let e = "/extensions/VRMC_vrm/expressions";
+        let l = "/extensions/VRMC_vrm/lookAt";
+        let pointers: Vec<String> = said(&findings).iter().map(|(p, _)| p.to_string()).collect();
+        let mut expected: Vec<String> = [
+            format!("{e}/custom/wink"),
+            format!("{e}/preset/happy/isBinary"),
+            format!("{e}/preset/happy/morphTargetBinds/0/weight"),
+            format!("{e}/preset/happy/morphTargetBinds/1/weight"),
+            format!("{e}/preset/happy/morphTargetBinds/2/weight"),
+            format!("{e}/preset/happy/overrideBlink"),
+            format!("{e}/preset/happy/overrideMouth"),
+            format!("{l}/offsetFromHeadBone"),
+            format!("{l}/rangeMapHorizontalInner"),
+            format!("{l}/rangeMapHorizontalOuter/inputMaxValue"),
+            format!("{l}/rangeMapHorizontalOuter/outputScale"),
+            format!("{l}/rangeMapVerticalDown/outputScale"),
+            format!("{l}/rangeMapVerticalUp/inputMaxValue"),
+            format!("{l}/rangeMapVerticalUp/outputScale"),
+            format!("{l}/type"),
+        ]
+        .into();
+        expected.sort_unstable();
+        assert_eq!(pointers, expected);
+        assert!(findings.iter().all(|f| f.code == INVALID && f.severity == Severity::Warning));
+        let message =
+            |at: &str| said(&findings).iter().find(|(p, _)| p.ends_with(at)).map(|(_, m)| m.to_string());
+        assert_eq!(
+            message("morphTargetBinds/0/weight").as_deref(),
+            Some(
+                "weight 3.4e38 is outside the schema's 0 to 1; clamped to 1 (three-vrm would use it as written)"
+            )
+        );
+        assert_eq!(message("happy/isBinary").as_deref(), Some("\"yes\" is not true or false; read as false"));
+        assert_eq!(
+            message("rangeMapVerticalUp/outputScale").as_deref(),
+            Some("-1e300 is past 360 either way; clamped to -360")
+        );
+    }
+
+    /// Meta fields of the wrong type: `inspect` shows them as absent, and says why.
+    #[test]
+    fn meta_fields_of_the_wrong_type_are_findings() {
+        let (vrm, findings) = read_str(
+            r#"{"extensions":{"VRMC_vrm":{"humanoid":{"humanBones":{}},
+                "meta":{"name":["Walker"],"version":"1","authors":["A. Author",3]}}}}"#,
+        );
+        let meta = vrm.expect("vrm").meta;
+        assert_eq!(
+            (meta.title, meta.version.as_deref(), meta.authors),
+            (None, Some("1"), vec!["A. Author".to_string()])
+        );
+        let pointers: Vec<&str> = said(&findings).iter().map(|(p, _)| *p).collect();
+        assert_eq!(pointers, ["/extensions/VRMC_vrm/meta/authors/1", "/extensions/VRMC_vrm/meta/name"]);
+        let (_, findings) =
+            read_str(r#"{"extensions":{"VRM":{"meta":{"title":"Walker","author":{"who":1}}}}}"#);
+        let pointers: Vec<&str> = said(&findings).iter().map(|(p, _)| *p).collect();
+        assert_eq!(pointers, ["/extensions/VRM/meta/author"]);
+    }
+
+    /// The same for VRM 0.x: 0..100 bind weights, `xRange`/`yRange`, `firstPersonBoneOffset`.
+    #[test]
+    fn out_of_range_and_wrongly_typed_vrm0_values_are_clamped_or_defaulted_with_findings() {
+        let (vrm, findings) = read_str(
+            r#"{"extensions":{"VRM":{"humanoid":{"humanBones":{"bone":"hips","node":0}},
+                "blendShapeMaster":{"blendShapeGroups":[{"name":7,"presetName":"joy","isBinary":1,
+                    "binds":[{"mesh":0,"index":1,"weight":250},{"mesh":0,"index":0,"weight":40}]}]},
+                "firstPerson":{"lookAtTypeName":"Eyes","firstPersonBoneOffset":{"x":1e39,"y":"up","z":0.5},
+                    "lookAtHorizontalInner":{"xRange":1e39,"yRange":"a lot"}}}}}"#,
+        );
+        let vrm = vrm.expect("vrm");
+        assert!(vrm.bones.is_empty());
+        let joy = &vrm.expressions[0];
+        // Not a string: the name is read as absent, so the preset names it.
+        assert_eq!((joy.name.as_str(), joy.preset.as_deref(), joy.is_binary), ("joy", Some("joy"), false));
+        let weights: Vec<f32> = joy.binds.iter().map(|b| b.weight).collect();
+        assert_eq!(weights, [1.0, 0.4]);
+        let look_at = vrm.look_at.expect("lookAt");
+        assert_eq!(look_at.kind, LookAtKind::Bone);
+        assert_eq!(look_at.horizontal_inner, RangeMap { input_max: 180.0, output_scale: 10.0 });
+        // z is negated as three-vrm reads it; x past f32 and y not a number take their defaults.
+        assert_eq!(look_at.offset, [0.0, 0.06, -0.5]);
+        let pointers: Vec<&str> = said(&findings).iter().map(|(p, _)| *p).collect();
+        let v = "/extensions/VRM";
         assert_eq!(
             pointers,
             [
-                "/extensions/VRMC_vrm/expressions/preset/happy/morphTargetBinds/0/weight",
-                "/extensions/VRMC_vrm/lookAt/rangeMapHorizontalOuter/inputMaxValue",
-                "/extensions/VRMC_vrm/lookAt/rangeMapHorizontalOuter/outputScale",
+                format!("{v}/blendShapeMaster/blendShapeGroups/0/binds/0/weight"),
+                format!("{v}/blendShapeMaster/blendShapeGroups/0/isBinary"),
+                format!("{v}/blendShapeMaster/blendShapeGroups/0/name"),
+                format!("{v}/firstPerson/firstPersonBoneOffset/x"),
+                format!("{v}/firstPerson/firstPersonBoneOffset/y"),
+                format!("{v}/firstPerson/lookAtHorizontalInner/xRange"),
+                format!("{v}/firstPerson/lookAtHorizontalInner/yRange"),
+                format!("{v}/firstPerson/lookAtTypeName"),
+                format!("{v}/humanoid/humanBones"),
             ]
         );
     }

@@ -43,3 +43,16 @@ fn zero_steps_is_the_rest_pose_and_step_counts_round() {
     assert_eq!(step_count(-1.0, 0.01), 0);
     assert_eq!(step_count(f64::NAN, 0.01), 0);
 }
+
+/// The fast and the general paths agree on an avatar whose node constraints move nodes at
+/// rest: both run the one constraint stage after sampling.
+#[test]
+fn the_fast_and_general_paths_agree_under_node_constraints() {
+    let rig = fixture("walker-constraints-vrm1.vrm");
+    let anim = fixture("walker-walk.vrma");
+    let bound = crate::vrma::bind(&rig, &anim, 0).expect("bind");
+    for t in [f32::NAN, 0.0, 0.25, 1e30] {
+        crate::anim::crosscheck(&rig, None, t).expect("rest pose");
+        crate::anim::crosscheck(&rig, Some(&bound.clip), t).expect("the walk");
+    }
+}

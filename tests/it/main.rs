@@ -56,4 +56,5 @@ mod tui_panels;
 mod tui_timeline;
 mod vrm;
 mod vrm_expression;
+mod vrm_values;
 mod weights_panel;
