@@ -203,14 +203,14 @@ fn frame(c: &mut Criterion) {
         let mut app = App::new(rig, &launch);
         let Ok(mut terminal) = Terminal::new(TestBackend::new(200, 60));
         let mut cache = ViewportCache::default();
-        let duration = app.rig.clips.first().map_or(0.0, |c| c.duration);
+        let duration = app.session.rig.clips.first().map_or(0.0, |c| c.duration);
         let mut t = 0.0f32;
         g.bench_function(format!("200x60/{name}"), |b| {
             b.iter(|| {
                 t = if duration > 0.0 { (t + FRAME_STEP) % duration } else { 0.0 };
-                app.playback.time = t;
-                let clip = app.rig.clips.first();
-                app.ws.evaluate(&app.rig, clip, t);
+                app.player.playback.time = t;
+                let clip = app.session.rig.clips.first();
+                app.session.ws.evaluate(&app.session.rig, clip, t);
                 let _ = terminal.draw(|f| {
                     draw(f, &app, &mut cache);
                 });

@@ -35,15 +35,15 @@ pub fn run(
     stop: &Arc<AtomicUsize>,
     watch: Option<&Watch>,
 ) -> io::Result<()> {
-    let frame = Duration::from_secs_f64(1.0 / app.fps as f64);
+    let frame = Duration::from_secs_f64(1.0 / app.schedule.fps as f64);
     let mut cache = ViewportCache::default();
     let mut areas = Areas::default();
     let mut mouse = MouseState::default();
     let mut last_tick = Instant::now();
     let mut link = Link::new(frame);
     let mut delivered = Delivered::default();
-    while !app.quit && stop.load(Ordering::Relaxed) == 0 {
-        if app.dirty {
+    while !app.schedule.quit && stop.load(Ordering::Relaxed) == 0 {
+        if app.schedule.dirty {
             let started = Instant::now();
             let before = written.load(Ordering::Relaxed);
             // The markers go through the terminal's own buffered writer, so a frame leaves
@@ -51,11 +51,17 @@ pub fn run(
             // than a write per kilobyte.
             terminal.backend_mut().queue(BeginSynchronizedUpdate)?;
             let mut t = app.evaluate();
-            terminal.draw(|f| areas = ui::draw(f, app, &mut cache))?;
-            app.viewport_cells = ui::viewport_cells(&areas);
+            let mut measured = None;
+            terminal.draw(|f| {
+                let drawn = ui::draw(f, app, &mut cache);
+                areas = drawn.areas;
+                measured = Some(drawn.measured);
+            })?;
             terminal.backend_mut().queue(EndSynchronizedUpdate)?;
             terminal.backend_mut().flush()?;
-            app.dirty = false;
+            if let Some(m) = measured {
+                app.update(Action::Measured(m));
+            }
             t.raster_ms = cache.raster_ms;
             t.frame_ms = started.elapsed().as_secs_f32() * 1000.0;
             t.draw_ms = (t.frame_ms - t.sample_ms - t.pose_ms - t.skin_ms - t.raster_ms).max(0.0);
@@ -84,7 +90,7 @@ pub fn run(
                 s
             });
             t.unanswered = link.answers() == Answers::No;
-            app.timings = t;
+            app.update(Action::Timed(t));
         }
         let timeout = if app.is_playing() {
             (last_tick + frame).saturating_duration_since(Instant::now())
@@ -108,7 +114,7 @@ pub fn run(
                 }
             }
         }
-        if let Some(text) = app.clipboard.take() {
+        if let Some(text) = app.take_clipboard() {
             // The terminal puts it on the clipboard (OSC 52), wherever the viewer runs.
             terminal.backend_mut().write_all(super::copy::osc52(&text).as_bytes())?;
             terminal.backend_mut().flush()?;
