@@ -82,9 +82,9 @@ const EXPRESSION_HELP: &str = "raise / lower the held VRM expression's weight by
 
 /// The rows shared by the modes that take typing.
 const TYPED_HELP: &str = "goes into the filter, the prompt or the picker's filter";
-const ACCEPT_HELP: &str = "filter: keep it; prompt: go; picker: play the clip (Esc: cancel / close)";
+const ACCEPT_HELP: &str = "filter keep / clear, prompt go / cancel, picker play / close";
 const DELETE_HELP: &str = "deletes the last character typed";
-const MOVE_HELP: &str = "filter: select the bone above / below; picker: move (PgUp PgDn: a page)";
+const MOVE_HELP: &str = "filter: bone above / below; picker: cursor (and PgUp PgDn)";
 const HELP_SCROLL: &str = "scroll a line (PgUp PgDn Space: a page)";
 
 const ORBIT: f32 = 10.0;

@@ -175,8 +175,8 @@ mod tests {
             &Launch { file: Some(character), ..Launch::default() },
         );
         plain.update(Action::StartPrompt(PromptKind::Merge));
-        assert!(plain.prompt.is_none());
-        assert!(plain.message.as_deref().unwrap_or_default().contains("--anim"), "{:?}", plain.message);
+        assert!(plain.overlays.prompt.is_none());
+        assert!(plain.status.message.as_deref().unwrap_or_default().contains("--anim"), "{:?}", plain.status.message);
     }
 
     #[test]

@@ -53,7 +53,7 @@ fn a_broken_save_keeps_the_old_rig_and_the_next_good_one_is_adopted() {
     save(&file, &tentacle);
     let expected = rigscope::load_bytes(&tentacle, "t.glb", None).unwrap();
     match next(&watch) {
-        Reload::Loaded(fresh) => app.adopt(*fresh),
+        Reload::Loaded(fresh) => app.reload(*fresh),
         Reload::Failed(why) => panic!("the good file failed: {why}"),
     }
     assert_eq!(app.session.rig.nodes.len(), expected.nodes.len());
@@ -81,12 +81,12 @@ fn the_polling_watch_sees_a_save_too() {
     // Two saves within a second: both seen (a whole-second mtime would hide the second).
     save(&file, &rigscope::samplegen::tentacle());
     match next(&watch) {
-        Reload::Loaded(fresh) => assert_eq!(fresh.session.rig.skins[0].joints.len(), 10),
+        Reload::Loaded(fresh) => assert_eq!(fresh.rig.skins[0].joints.len(), 10),
         Reload::Failed(why) => panic!("{why}"),
     }
     save(&file, &rigscope::samplegen::walker());
     match next(&watch) {
-        Reload::Loaded(fresh) => assert_eq!(fresh.session.rig.skins[0].joints.len(), 17),
+        Reload::Loaded(fresh) => assert_eq!(fresh.rig.skins[0].joints.len(), 17),
         Reload::Failed(why) => panic!("{why}"),
     }
 }
@@ -174,11 +174,11 @@ fn saving_an_anim_library_reloads_the_character_with_its_new_clips() {
         Reload::Loaded(fresh) => fresh,
         Reload::Failed(why) => panic!("the library failed: {why}"),
     };
-    let attached = &fresh.session.rig.attached;
+    let attached = &fresh.rig.attached;
     assert_eq!(attached.len(), 2, "walk and idle of lib.glb");
-    assert_eq!(fresh.session.rig.clips[attached[0].clip].name.as_deref(), Some("walk (lib.glb)"));
+    assert_eq!(fresh.rig.clips[attached[0].clip].name.as_deref(), Some("walk (lib.glb)"));
     assert!(attached[0].unbound.iter().any(|t| t == "mixamorighips.quaternion"), "{:?}", attached[0].unbound);
-    assert!(fresh.session.rig.clips[attached[0].clip].channels.is_empty());
+    assert!(fresh.rig.clips[attached[0].clip].channels.is_empty());
 
     // A broken library is a failed reload naming it.
     std::fs::write(&lib, b"{\"asset\":").unwrap();

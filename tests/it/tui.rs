@@ -7,13 +7,18 @@ use ratatui::backend::TestBackend;
 use rigscope::render::ColorDepth;
 use rigscope::tui::action::Action;
 use rigscope::tui::ui::{self, ViewportCache};
-use rigscope::tui::{App, Launch, keymap};
+use rigscope::tui::{App, Launch, Session, keymap};
 
 use super::cli::sample;
 
 fn app(file: &str, launch: Launch) -> App {
     let rig = rigscope::load(std::path::Path::new(&sample(file))).expect("sample loads");
     App::new(rig, &launch)
+}
+
+fn session(file: &str, launch: Launch) -> Session {
+    let rig = rigscope::load(std::path::Path::new(&sample(file))).expect("sample loads");
+    Session::new(rig, &launch)
 }
 
 fn paused() -> Launch {
@@ -38,16 +43,19 @@ pub fn press(app: &mut App, keys: &str) {
     }
 }
 
-/// The whole screen at `width` x `height` cells, as text.
+/// The whole screen at `width` x `height` cells, as text; what it measured goes back to the
+/// app, as the event loop hands it.
 pub fn screen(app: &mut App, width: u16, height: u16) -> String {
     app.evaluate();
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
     let mut cache = ViewportCache::default();
+    let mut measured = None;
     terminal
         .draw(|f| {
-            ui::draw(f, app, &mut cache);
+            measured = Some(ui::draw(f, app, &mut cache).measured);
         })
         .expect("draw");
+    app.update(Action::Measured(measured.expect("drawn")));
     terminal.backend().to_string()
 }
 
@@ -589,7 +597,7 @@ fn a_reload_summary_takes_the_hints_line() {
     let mut a = app("walker.glb", Launch { time: 0.25, ..paused() });
     press(&mut a, "c");
     let before = screen(&mut a, 120, 40);
-    a.adopt(app("walker.glb", paused()));
+    a.reload(session("walker.glb", paused()));
     let s = screen(&mut a, 120, 40);
     let last =
         |s: &str| s.lines().rev().find(|l| !l.trim_matches(['"', ' ']).is_empty()).unwrap_or("").to_string();
@@ -657,7 +665,7 @@ fn clip_picker_matches_the_library_file_and_esc_keeps_the_clip() {
 fn clip_picker_stays_open_across_a_reload_and_lists_the_new_file_s_clips() {
     let mut a = many_clips();
     press(&mut a, "Kidle");
-    a.adopt(app("walker.glb", paused()));
+    a.reload(session("walker.glb", paused()));
     let picker = a.overlays.picker.clone().expect("the picker is still open");
     assert_eq!(picker.filter, "idle");
     // walker alone: its own idle is the one match left, without a library file.

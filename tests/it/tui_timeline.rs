@@ -335,7 +335,7 @@ fn a_reload_of_a_bigger_rig_re_frames_the_view() {
             big.nodes[n].rest.scale *= 3.0;
         }
     }
-    a.adopt(App::new(big, &paused()));
+    a.reload(rigscope::tui::Session::new(big, &paused()));
     let s = screen(&mut a, 80, 24);
     let note = s.lines().next_back().expect("the reload line");
     assert!(note.contains(" reloaded, view re-framed: rest pose moved: 1 joint (hips)"), "{s}");

@@ -138,6 +138,7 @@ fn vertex_count(rig: &Rig) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::framed_camera;
     use crate::tui::Launch;
     use crate::tui::action::{Action, Focus};
 
@@ -145,8 +146,16 @@ mod tests {
         crate::import::load_bytes(crate::cli::BUNDLED_SAMPLE, "walker.glb", None).unwrap()
     }
 
+    fn paused() -> Launch {
+        Launch { paused: true, ..Default::default() }
+    }
+
     fn app(rig: Rig) -> App {
-        App::new(rig, &Launch { paused: true, ..Default::default() })
+        App::new(rig, &paused())
+    }
+
+    fn session(rig: Rig) -> Session {
+        Session::new(rig, &paused())
     }
 
     #[test]
@@ -162,7 +171,7 @@ mod tests {
         let (clip, selected, camera, view) = (a.player.clip, a.selected(), a.view.camera, a.view);
         // The walker's second clip (idle), so that "the first clip" would not pass.
         assert_eq!(clip, Some(1));
-        a.adopt(app(walker()));
+        a.reload(session(walker()));
         assert_eq!(a.player.clip, clip);
         assert!((a.player.playback.time - 0.3).abs() < 1e-6);
         assert!(a.player.playback.paused);
@@ -191,7 +200,7 @@ mod tests {
         a.update(Action::FilterChar('s'));
         a.update(Action::FilterAccept);
         let rows: Vec<usize> = a.selection.tree.rows().iter().map(|r| r.node).collect();
-        a.adopt(app(walker()));
+        a.reload(session(walker()));
         assert_eq!(a.selection.tree.collapsed_nodes().collect::<Vec<_>>(), vec![root]);
         assert_eq!(a.selection.tree.filter, "s");
         assert_eq!(a.selection.tree.rows().iter().map(|r| r.node).collect::<Vec<_>>(), rows);
@@ -216,7 +225,7 @@ mod tests {
         let old_name = new.node_label(renamed);
         assert_ne!(old_name, bone, "the selected bone must not be the renamed one");
         new.nodes[renamed].name = Some("root_v2".into());
-        a.adopt(app(new));
+        a.reload(session(new));
 
         assert_eq!(a.session.rig.clip_label(a.player.clip.unwrap()), clip);
         assert!((a.player.playback.time - 0.25).abs() < 1e-6);
@@ -238,7 +247,7 @@ mod tests {
         p.positions = p.positions.iter().chain(&p.positions[..1]).copied().collect();
         let text = changes(&a.session.rig, &new);
         assert!(text.contains(&format!("vertices {before} -> {}", before + 1)), "{text}");
-        a.adopt(app(new));
+        a.reload(session(new));
         let note = &a.status.file_note.as_ref().unwrap().text;
         assert!(note.starts_with(&format!("reloaded (clip {first} is gone): ")), "{note}");
         assert!(note.contains(&format!("-1 clip ({first})")), "{note}");
@@ -262,7 +271,7 @@ mod tests {
             note.text
         );
         // The next good load clears the error.
-        a.adopt(app(walker()));
+        a.reload(session(walker()));
         assert!(!a.status.file_note.as_ref().unwrap().error);
     }
 
@@ -317,12 +326,12 @@ mod tests {
         let zoom = a.zoom();
         assert!((zoom - 2.0).abs() < 1e-4, "{zoom}");
         let camera = a.view.camera;
-        a.adopt(app(scaled(1.1)));
+        a.reload(session(scaled(1.1)));
         assert_eq!(a.view.camera, camera);
         assert!(!a.status.file_note.as_ref().unwrap().text.contains("re-framed"));
 
         let camera = a.view.camera;
-        a.adopt(app(scaled(3.0)));
+        a.reload(session(scaled(3.0)));
         let note = &a.status.file_note.as_ref().unwrap().text;
         assert!(note.starts_with("reloaded, view re-framed: "), "{note}");
         assert!((a.view.camera.yaw - camera.yaw).abs() < 1e-6 && (a.view.camera.pitch - camera.pitch).abs() < 1e-6);
