@@ -314,11 +314,11 @@ fn load(c: &mut Criterion) {
 }
 
 /// Live reload of the 20 MB .glb: from the moment a save of it is complete (renamed into
-/// place) until the watcher has loaded it and built the new app, then the event loop's share
-/// (`App::adopt` and the pose at the kept time). The first includes the 40 ms settle.
+/// place) until the watcher has loaded it and built the new session, then the event loop's
+/// share (`App::reload` and the pose at the kept time). The first includes the 40 ms settle.
 fn reload(c: &mut Criterion) {
     use rigscope::tui::watch::{Reload, Watch};
-    use rigscope::tui::{App, Launch};
+    use rigscope::tui::{App, Launch, Session};
     let Some(source) = twenty_mb_glb() else {
         eprintln!("note: skipping the reload group: CesiumMan-x32 not found");
         return;
@@ -337,7 +337,7 @@ fn reload(c: &mut Criterion) {
     let Ok(watch) = Watch::start(&file, &launch, || {}) else { return };
     let mut g = c.benchmark_group("reload");
     g.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(8));
-    g.bench_function("20MB-glb-saved-to-app-built", |b| {
+    g.bench_function("20MB-glb-saved-to-session-built", |b| {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
@@ -357,12 +357,11 @@ fn reload(c: &mut Criterion) {
         })
     });
     let Ok(rig) = rigscope::load(&file) else { return };
-    let fresh = App::new(rig, &launch);
-    g.bench_function("20MB-glb-adopt", |b| {
+    g.bench_function("20MB-glb-reload", |b| {
         b.iter_batched(
-            || App::new(fresh.rig.clone(), &launch),
+            || Session::new(rig.clone(), &launch),
             |fresh| {
-                app.adopt(fresh);
+                app.reload(fresh);
                 app.evaluate();
             },
             criterion::BatchSize::LargeInput,

@@ -35,6 +35,9 @@ pub enum Action {
     /// A frame is out: what its stages took, for the status bar.
     Timed(crate::tui::app::Timings),
     Quit,
+    /// Ctrl-C: in raw mode a key, not SIGINT; the viewer ends as the signal would have ended
+    /// it, so that the shell sees 130.
+    Interrupt,
     ToggleHelp,
     /// Close the help overlay, else clear the bone filter.
     Escape,
@@ -195,19 +198,33 @@ impl Action {
             Tick(_) | TogglePlay | StepFrames(_) | PrevKey | NextKey | JumpStart | JumpEnd | SpeedDown
             | SpeedUp | CycleLoop | NextClip | PrevClip | Seek(_) | ResetSpeed | CycleExpression
             | ExpressionWeight(_) => Part::Player,
-            NextSkin | PrevSkin | SelectUp | SelectDown | SelectPageUp | SelectPageDown | Collapse | Expand
-            | ToggleCollapse | StartFilter | FilterChar(_) | FilterBackspace | FilterAccept | FilterCancel
-            | SelectRow(_) | SelectNode(_) | NextVertex | PrevVertex | NearestVertex | ProblemUp
-            | ProblemDown | JumpToProblem | NextProblem | PrevProblem | ToggleNodes => Part::Selection,
-            Orbit { .. } | Zoom(_) | Pan { .. } | Reframe | RenderBraille | RenderHalfBlock | RenderAscii
-            | CycleDrawMode | ToggleBones | ToggleGhost | ToggleSourceGhost | ToggleHeatmap | ToggleNames
-            | ToggleMarks | CycleColor => Part::View,
+            NextSkin | PrevSkin | SelectUp | SelectDown | SelectPageUp | SelectPageDown | Collapse
+            | Expand | ToggleCollapse | StartFilter | FilterChar(_) | FilterBackspace | FilterAccept
+            | FilterCancel | SelectRow(_) | SelectNode(_) | NextVertex | PrevVertex | NearestVertex
+            | ProblemUp | ProblemDown | JumpToProblem | NextProblem | PrevProblem | ToggleNodes => {
+                Part::Selection
+            }
+            Orbit { .. }
+            | Zoom(_)
+            | Pan { .. }
+            | Reframe
+            | RenderBraille
+            | RenderHalfBlock
+            | RenderAscii
+            | CycleDrawMode
+            | ToggleBones
+            | ToggleGhost
+            | ToggleSourceGhost
+            | ToggleHeatmap
+            | ToggleNames
+            | ToggleMarks
+            | CycleColor => Part::View,
             FocusNext | Focus(_) | ToggleStats | ScrollDetails(_) | TogglePrecision | ToggleCurves
             | ToggleEuler | Measured(_) => Part::Panels,
-            ToggleHelp | HelpScroll(_) | PromptChar(_) | PromptBackspace | PromptCancel | ToggleClipPicker
-            | PickerChar(_) | PickerBackspace | PickerMove(_) => Part::Overlays,
-            Redraw | Timed(_) | Quit | Escape | CycleEngine(_) | Copy | RenderCommand | StartPrompt(_)
-            | PromptAccept | PickerAccept => Part::App,
+            ToggleHelp | HelpScroll(_) | PromptChar(_) | PromptBackspace | PromptCancel
+            | ToggleClipPicker | PickerChar(_) | PickerBackspace | PickerMove(_) => Part::Overlays,
+            Redraw | Timed(_) | Quit | Interrupt | Escape | CycleEngine(_) | Copy | RenderCommand
+            | StartPrompt(_) | PromptAccept | PickerAccept => Part::App,
         }
     }
 

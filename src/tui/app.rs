@@ -142,7 +142,9 @@ impl App {
             Action::Timed(t) => self.status.timings = t,
             _ => self.status.update(action),
         }
-        if matches!(action, Action::Timed(_)) || matches!(action, Action::Tick(_)) && !self.player.is_playing() {
+        if matches!(action, Action::Timed(_))
+            || matches!(action, Action::Tick(_)) && !self.player.is_playing()
+        {
             return;
         }
         let before = (self.player.pose_inputs(), self.view.engine);
@@ -179,7 +181,7 @@ impl App {
     fn act(&mut self, action: Action) {
         let rig = &self.session.rig;
         match action {
-            Action::Quit => self.schedule.quit = true,
+            Action::Quit | Action::Interrupt => self.schedule.quit = true,
             Action::Escape if self.overlays.help => self.overlays.help = false,
             Action::Escape if !self.selection.tree.filter.is_empty() => self.selection.clear_filter(rig),
             Action::CycleEngine(dir) => {

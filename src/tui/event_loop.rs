@@ -99,14 +99,12 @@ pub fn run(
         };
         if event::poll(timeout)? {
             loop {
-                let ev = event::read()?;
-                // In raw mode Ctrl-C is a key, not SIGINT; the viewer ends as the signal
-                // would have ended it, so the shell sees 130.
-                if is_interrupt(&ev) {
+                let action = translate(event::read()?, app, &areas, &mut mouse);
+                if action == Some(Action::Interrupt) {
                     stop.store(SIGINT, Ordering::SeqCst);
                     break;
                 }
-                if let Some(action) = translate(ev, app, &areas, &mut mouse) {
+                if let Some(action) = action {
                     app.update(action);
                 }
                 if !event::poll(Duration::ZERO)? {
@@ -153,13 +151,6 @@ fn read_late_answers(link: &Link) -> io::Result<()> {
 /// SIGINT's number on every platform that has it; `run` reports it as the signal that
 /// ended the viewer.
 const SIGINT: usize = 2;
-
-/// Ctrl-C pressed (in any mode: the help overlay and the filter prompt too).
-fn is_interrupt(ev: &Event) -> bool {
-    matches!(ev, Event::Key(k) if k.kind != KeyEventKind::Release
-        && k.code == event::KeyCode::Char('c')
-        && k.modifiers.contains(event::KeyModifiers::CONTROL))
-}
 
 fn translate(ev: Event, app: &App, areas: &Areas, mouse: &mut MouseState) -> Option<Action> {
     match ev {

@@ -92,7 +92,8 @@ const PAN: f32 = 0.05;
 
 /// Every binding, in the order the help overlay lists them.
 pub static BINDINGS: &[Binding] = &[
-    b(&[Char('q'), Ctrl('c')], "q Ctrl-C", Action::Quit, Global, "quit").hinted("quit"),
+    b(&[Char('q')], "q Ctrl-C", Action::Quit, Global, "quit").hinted("quit"),
+    b(&[Ctrl('c')], "Ctrl-C", Action::Interrupt, Global, "quit").paired(),
     b(&[Char('?')], "?", Action::ToggleHelp, Global, "help: every binding").hinted("help"),
     b(&[Code(KeyCode::Esc)], "Esc", Action::Escape, Global, "close help / clear the bone filter"),
     b(
@@ -328,28 +329,36 @@ pub static BINDINGS: &[Binding] = &[
     b(&[Char(')')], ") (", Action::ExpressionWeight(1), Global, EXPRESSION_HELP),
     b(&[Char('(')], "(", Action::ExpressionWeight(-1), Global, EXPRESSION_HELP).paired(),
     // The help overlay is modal: it scrolls, closes, or lets the user quit.
-    b(&[Ctrl('c'), Any(KeyCode::Char('q'))], "q Ctrl-C", Action::Quit, Help, "quit"),
+    b(&[Any(KeyCode::Char('q'))], "q Ctrl-C", Action::Quit, Help, "quit"),
+    b(&[Ctrl('c')], "Ctrl-C", Action::Interrupt, Help, "quit").paired(),
     b(&[Any(KeyCode::Esc), Any(KeyCode::Char('?'))], "Esc ?", Action::ToggleHelp, Help, "close the help"),
     b(&[Any(KeyCode::Up), Any(KeyCode::Char('k'))], "Up k Down j", Action::HelpScroll(-1), Help, HELP_SCROLL),
-    b(&[Any(KeyCode::Down), Any(KeyCode::Char('j'))], "Down j", Action::HelpScroll(1), Help, HELP_SCROLL).paired(),
-    b(&[Any(KeyCode::PageUp)], "PgUp", Action::HelpScroll(-10), Help, HELP_SCROLL).paired(),
-    b(&[Any(KeyCode::PageDown), Any(KeyCode::Char(' '))], "PgDn Space", Action::HelpScroll(10), Help, HELP_SCROLL)
+    b(&[Any(KeyCode::Down), Any(KeyCode::Char('j'))], "Down j", Action::HelpScroll(1), Help, HELP_SCROLL)
         .paired(),
+    b(&[Any(KeyCode::PageUp)], "PgUp", Action::HelpScroll(-10), Help, HELP_SCROLL).paired(),
+    b(
+        &[Any(KeyCode::PageDown), Any(KeyCode::Char(' '))],
+        "PgDn Space",
+        Action::HelpScroll(10),
+        Help,
+        HELP_SCROLL,
+    )
+    .paired(),
     // Typing: the bone filter, a prompt and the clip picker take every character; their
     // rows are the filter's, which name all three.
-    b(&[Ctrl('c')], "Ctrl-C", Action::Quit, Filter, "quit").paired(),
+    b(&[Ctrl('c')], "Ctrl-C", Action::Interrupt, Filter, "quit").paired(),
     b(&[Any(KeyCode::Esc)], "Esc", Action::FilterCancel, Filter, ACCEPT_HELP).paired(),
     b(&[Any(KeyCode::Enter)], "Enter Esc", Action::FilterAccept, Filter, ACCEPT_HELP),
     b(&[Any(KeyCode::Backspace)], "Backspace", Action::FilterBackspace, Filter, DELETE_HELP),
     b(&[Any(KeyCode::Up)], "Up Down", Action::SelectUp, Filter, MOVE_HELP),
     b(&[Any(KeyCode::Down)], "Down", Action::SelectDown, Filter, MOVE_HELP).paired(),
     b(&[Text], "a character", Action::FilterChar(' '), Filter, TYPED_HELP),
-    b(&[Ctrl('c')], "Ctrl-C", Action::Quit, Prompt, "quit").paired(),
+    b(&[Ctrl('c')], "Ctrl-C", Action::Interrupt, Prompt, "quit").paired(),
     b(&[Any(KeyCode::Esc)], "Esc", Action::PromptCancel, Prompt, ACCEPT_HELP).paired(),
     b(&[Any(KeyCode::Enter)], "Enter", Action::PromptAccept, Prompt, ACCEPT_HELP).paired(),
     b(&[Any(KeyCode::Backspace)], "Backspace", Action::PromptBackspace, Prompt, DELETE_HELP).paired(),
     b(&[Text], "a character", Action::PromptChar(' '), Prompt, TYPED_HELP).paired(),
-    b(&[Ctrl('c')], "Ctrl-C", Action::Quit, Picker, "quit").paired(),
+    b(&[Ctrl('c')], "Ctrl-C", Action::Interrupt, Picker, "quit").paired(),
     b(&[Any(KeyCode::Esc)], "Esc", Action::ToggleClipPicker, Picker, ACCEPT_HELP).paired(),
     b(&[Any(KeyCode::Enter)], "Enter", Action::PickerAccept, Picker, ACCEPT_HELP).paired(),
     b(&[Any(KeyCode::Backspace)], "Backspace", Action::PickerBackspace, Picker, DELETE_HELP).paired(),
@@ -440,7 +449,11 @@ mod tests {
             assert_eq!(action_for(&key(KeyCode::Char('q')), focus, false, false), Some(Action::Quit));
         }
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
-        assert_eq!(action_for(&ctrl_c, Focus::Bones, false, false), Some(Action::Quit));
+        assert_eq!(action_for(&ctrl_c, Focus::Bones, false, false), Some(Action::Interrupt));
+        // In every mode: the help, the filter, a prompt, the picker.
+        for context in [Context::Help, Context::Filter, Context::Prompt, Context::Picker] {
+            assert_eq!(lookup(&ctrl_c, context), Some(Action::Interrupt), "{context:?}");
+        }
         // Plain `c` is "next clip", not quit.
         assert_eq!(action_for(&key(KeyCode::Char('c')), Focus::Bones, false, false), Some(Action::NextClip));
     }

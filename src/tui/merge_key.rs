@@ -33,7 +33,9 @@ impl App {
 
     /// Writes the merged file named `text` beside the character.
     pub(super) fn merge_into(&mut self, text: &str) {
-        let (Some(file), Some(anims)) = (self.session.file.clone(), self.session.anims.clone()) else { return };
+        let (Some(file), Some(anims)) = (self.session.file.clone(), self.session.anims.clone()) else {
+            return;
+        };
         let name = text.trim();
         let output = match target(&file, name) {
             Ok(path) => path,
@@ -166,7 +168,11 @@ mod tests {
         type_text(&mut app, "walker-clips");
         let before = std::fs::read(&written).expect("written");
         app.update(Action::PromptAccept);
-        assert!(app.status.file_note.as_ref().is_some_and(|n| n.text.contains("exists")), "{:?}", app.status.file_note);
+        assert!(
+            app.status.file_note.as_ref().is_some_and(|n| n.text.contains("exists")),
+            "{:?}",
+            app.status.file_note
+        );
         assert_eq!(std::fs::read(&written).expect("written"), before);
 
         // Without --anim there is nothing to write.
@@ -176,7 +182,11 @@ mod tests {
         );
         plain.update(Action::StartPrompt(PromptKind::Merge));
         assert!(plain.overlays.prompt.is_none());
-        assert!(plain.status.message.as_deref().unwrap_or_default().contains("--anim"), "{:?}", plain.status.message);
+        assert!(
+            plain.status.message.as_deref().unwrap_or_default().contains("--anim"),
+            "{:?}",
+            plain.status.message
+        );
     }
 
     #[test]

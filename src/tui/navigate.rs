@@ -30,7 +30,8 @@ impl App {
         match p.kind {
             PromptKind::Time => match parse_target(&p.text) {
                 Ok(_) if self.player.clip.is_none() => {
-                    self.status.message = Some("the rest pose has no timeline: pick a clip with c / C first".into());
+                    self.status.message =
+                        Some("the rest pose has no timeline: pick a clip with c / C first".into());
                 }
                 Ok(target) => {
                     let t = match target {
@@ -41,8 +42,10 @@ impl App {
                     self.player.playback.seek(t);
                     if (self.player.playback.time - t).abs() > 1e-6 {
                         let duration = self.player.playback.duration;
-                        let (now, last) =
-                            (self.player.frames.frame_at(self.player.playback.time), self.player.frames.frame_at(duration));
+                        let (now, last) = (
+                            self.player.frames.frame_at(self.player.playback.time),
+                            self.player.frames.frame_at(duration),
+                        );
                         self.status.message = Some(match target {
                             Target::Frame(f) => format!(
                                 "frame {f} is outside the clip: at frame {now} (the clip has frames 0 to {last})"

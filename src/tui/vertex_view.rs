@@ -86,7 +86,8 @@ impl VertexView {
             None => format!("mesh {}, primitive {}, vertex {}", dp.mesh, dp.primitive, v.vertex),
         };
         let findings: Vec<&Finding> = app
-            .session.diag
+            .session
+            .diag
             .findings
             .iter()
             .filter(|f| f.mesh == Some(dp.mesh) && f.primitive == Some(dp.primitive))
@@ -194,10 +195,13 @@ impl VertexView {
 /// unmorphed position both ways, so an active morph target's offset is left out of it.
 fn engine_lines(app: &App, prim: usize, vertex: usize) -> Vec<String> {
     let Some(dp) = app.session.ws.primitives.get(prim) else { return Vec::new() };
-    let Some(stored) = app.session.rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else {
+    let Some(stored) = app.session.rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive))
+    else {
         return Vec::new();
     };
-    let Some(matrices) = dp.skin.and_then(|s| app.session.ws.joint_matrices.get(s)) else { return Vec::new() };
+    let Some(matrices) = dp.skin.and_then(|s| app.session.ws.joint_matrices.get(s)) else {
+        return Vec::new();
+    };
     let Some(&rest) = stored.positions.get(vertex) else { return Vec::new() };
     let joints = dp.skin.and_then(|s| app.session.rig.skins.get(s)).map_or(0, |s| s.joints.len());
     let placement = dp.skin.map_or(glam::Mat4::IDENTITY, |s| app.session.ws.placement(s));
@@ -214,7 +218,8 @@ fn engine_lines(app: &App, prim: usize, vertex: usize) -> Vec<String> {
         let worst = app.session.diag.consequences.of(dp.mesh, dp.primitive, vertex, engine);
         // A NaN distance (the vertex vanishes) is not "still".
         let still = |d: f32| d <= MOVE_FRACTION * diagonal;
-        let refuses = app.session.diag.consequences.engines.iter().any(|s| s.engine == engine && s.refuses.is_some());
+        let refuses =
+            app.session.diag.consequences.engines.iter().any(|s| s.engine == engine && s.refuses.is_some());
         let text = match worst {
             _ if refuses => "would not import this file".to_string(),
             Some(w) if w.vanishes => "no position: its triangles vanish".to_string(),

@@ -420,7 +420,8 @@ fn a_playing_frame_resends_only_what_changed() {
         app.evaluate();
         let mut areas = ui::Areas::default();
         let before = written.get();
-        let buffer = terminal.draw(|f| areas = ui::draw(f, app, &mut cache).areas).expect("draw").buffer.clone();
+        let buffer =
+            terminal.draw(|f| areas = ui::draw(f, app, &mut cache).areas).expect("draw").buffer.clone();
         (buffer, areas, written.get() - before)
     };
     let (first, _, first_bytes) = frame(&mut app, &mut terminal);

@@ -139,7 +139,8 @@ fn selecting_a_bone_shows_its_channels_and_weights() {
 fn filtering_the_tree_by_name() {
     let mut a = app("walker.glb", paused());
     press(&mut a, "/fore\n");
-    let rows: Vec<String> = a.selection.tree.rows().iter().map(|r| a.session.rig.node_label(r.node)).collect();
+    let rows: Vec<String> =
+        a.selection.tree.rows().iter().map(|r| a.session.rig.node_label(r.node)).collect();
     assert!(rows.contains(&"forearm.L".to_string()) && rows.contains(&"forearm.R".to_string()), "{rows:?}");
     assert!(!rows.contains(&"thigh.L".to_string()), "{rows:?}");
     // The first match is selected, and the details follow it.
@@ -327,7 +328,8 @@ fn unweighted_joints_are_the_ones_no_vertex_weights() {
         let want: Vec<usize> =
             skin.joints.iter().zip(&weighted).filter(|(_, w)| !**w).map(|(&node, _)| node).collect();
         let a = App::new(rig, &paused());
-        let got: Vec<usize> = (0..a.selection.unweighted.len()).filter(|&n| a.selection.unweighted[n]).collect();
+        let got: Vec<usize> =
+            (0..a.selection.unweighted.len()).filter(|&n| a.selection.unweighted[n]).collect();
         let mut want = want;
         want.sort();
         assert_eq!(got, want, "{name}");

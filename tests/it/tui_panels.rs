@@ -27,9 +27,12 @@ fn app(file: &str) -> App {
 /// The text inside the details panel (its column, between its borders), top to bottom.
 fn details_text(app: &mut App, width: u16, height: u16) -> Vec<String> {
     let s = screen(app, width, height);
-    let area =
-        ui::layout(ratatui::layout::Rect::new(0, 0, width, height), app.panels.focus, ui::tree::wanted_width(app))
-            .details;
+    let area = ui::layout(
+        ratatui::layout::Rect::new(0, 0, width, height),
+        app.panels.focus,
+        ui::tree::wanted_width(app),
+    )
+    .details;
     s.lines()
         .skip(usize::from(area.y) + 1)
         .take(usize::from(area.height.saturating_sub(2)))
@@ -166,10 +169,18 @@ fn go_to_prompt_takes_seconds_and_frames_and_says_what_is_wrong() {
     press(&mut a, ":18f\n");
     assert_eq!(a.player.playback.time, 0.75);
     press(&mut a, ":abc\n");
-    assert!(a.status.message.as_deref().is_some_and(|m| m.contains("'abc' is not a time")), "{:?}", a.status.message);
+    assert!(
+        a.status.message.as_deref().is_some_and(|m| m.contains("'abc' is not a time")),
+        "{:?}",
+        a.status.message
+    );
     press(&mut a, ":9\n");
     assert_eq!(a.player.playback.time, 1.0);
-    assert!(a.status.message.as_deref().is_some_and(|m| m.contains("outside the clip")), "{:?}", a.status.message);
+    assert!(
+        a.status.message.as_deref().is_some_and(|m| m.contains("outside the clip")),
+        "{:?}",
+        a.status.message
+    );
     // A frame past the end is named as a frame, with the last one (1 s at 1/24 s: 24).
     press(&mut a, ":200f\n");
     let said = a.status.message.clone().unwrap_or_default();
@@ -178,7 +189,11 @@ fn go_to_prompt_takes_seconds_and_frames_and_says_what_is_wrong() {
         "{said}"
     );
     press(&mut a, ":inf\n");
-    assert!(a.status.message.as_deref().is_some_and(|m| m.contains("'inf' is not a time")), "{:?}", a.status.message);
+    assert!(
+        a.status.message.as_deref().is_some_and(|m| m.contains("'inf' is not a time")),
+        "{:?}",
+        a.status.message
+    );
     // Esc leaves the prompt without moving; the prompt takes letters that are keys elsewhere.
     press(&mut a, ":q\x1b");
     assert!(a.overlays.prompt.is_none() && !a.schedule.quit && a.player.playback.time == 1.0);
@@ -256,7 +271,11 @@ fn skins_go_back_and_by_number_and_say_what_they_deform() {
     insta::assert_snapshot!(s);
     press(&mut a, "#9\n");
     assert_eq!(a.selection.skin, Some(2));
-    assert!(a.status.message.as_deref().is_some_and(|m| m.contains("skins 1 to 4")), "{:?}", a.status.message);
+    assert!(
+        a.status.message.as_deref().is_some_and(|m| m.contains("skins 1 to 4")),
+        "{:?}",
+        a.status.message
+    );
     // One skin: nothing to go to, and it says so.
     let mut one = app("walker.glb");
     press(&mut one, "#");
@@ -321,7 +340,8 @@ fn full_precision_shows_every_digit() {
     let mut a = app("walker.glb");
     press(&mut a, "jjjj..F");
     let s = screen(&mut a, 160, 48);
-    let ch = a.session.rig.clips[0].channels.iter().find(|c| Some(c.node) == a.selected()).expect("a channel");
+    let ch =
+        a.session.rig.clips[0].channels.iter().find(|c| Some(c.node) == a.selected()).expect("a channel");
     let mut out = vec![0.0f32; ch.components];
     rigscope::anim::sample_channel(ch, a.player.playback.time, &mut out);
     let want = out.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(", ");
@@ -376,7 +396,8 @@ fn curves_plot_the_bone_channels_then_go_back() {
     press(&mut a, "jjjj......G");
     assert_eq!(a.panels.curves, Some(0));
     let s = screen(&mut a, 160, 48);
-    let ch = a.session.rig.clips[0].channels.iter().find(|c| Some(c.node) == a.selected()).expect("head channel");
+    let ch =
+        a.session.rig.clips[0].channels.iter().find(|c| Some(c.node) == a.selected()).expect("head channel");
     assert!(s.contains("Curves: walk") && s.contains("rotation head") && s.contains("Δ/key max"), "{s}");
     // The labels give the range of every sampled component: at least what the keys span.
     let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);

@@ -151,7 +151,9 @@ fn a_dope_sheet_click_selects_that_rows_bone() {
 #[test]
 fn tab_says_what_the_skin_deforms() {
     let mut a = App::new(walker(), &paused());
-    let user = (0..a.session.rig.nodes.len()).find(|&n| a.session.rig.nodes[n].skin == Some(0)).expect("a skinned node");
+    let user = (0..a.session.rig.nodes.len())
+        .find(|&n| a.session.rig.nodes[n].skin == Some(0))
+        .expect("a skinned node");
     let mesh = a.session.rig.nodes[user].mesh.expect("it draws a mesh");
     press(&mut a, "\t");
     let expected = format!(

@@ -86,7 +86,12 @@ fn every_problem_vertex_names_its_rules_whole_at_120_columns() {
         press(&mut a, "j");
     }
     // Vertex 17 (joint 2 listed at weight 0) is only a warning: said so, in those words.
-    let k = a.session.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 17)).expect("v17 listed");
+    let k = a
+        .session
+        .vertex_problems
+        .iter()
+        .position(|p| (p.primitive, p.vertex) == (0, 17))
+        .expect("v17 listed");
     a.selection.problem = k;
     press(&mut a, "\n");
     let s = screen(&mut a, 120, 40);
@@ -102,14 +107,16 @@ fn every_problem_vertex_names_its_rules_whole_at_120_columns() {
 fn the_all_zero_vertex_collapses_to_the_origin_in_words() {
     let mut a = open(&sample("bad-weights.glb"));
     focus_weights(&mut a);
-    let k = a.session.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 7)).expect("v7 listed");
+    let k =
+        a.session.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 7)).expect("v7 listed");
     a.selection.problem = k;
     press(&mut a, "\n");
     let s = screen(&mut a, 120, 40);
     let text = joined(&panel_rows(&s));
     assert!(text.contains("error: ACCESSOR_WEIGHTS_NON_NORMALIZED all weights are 0: the vertex collapses to the scene's origin"), "{s}");
     insta::assert_snapshot!(s);
-    let k = a.session.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 3)).expect("v3 listed");
+    let k =
+        a.session.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 3)).expect("v3 listed");
     a.selection.problem = k;
     press(&mut a, "\n");
     let text = joined(&panel_rows(&screen(&mut a, 120, 40)));
@@ -156,7 +163,8 @@ fn after_normalize_the_warning_left_is_a_warning() {
 fn y_copies_what_the_panel_shows() {
     let mut a = open(&sample("bad-weights.glb"));
     focus_weights(&mut a);
-    let k = a.session.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 9)).expect("v9 listed");
+    let k =
+        a.session.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 9)).expect("v9 listed");
     a.selection.problem = k;
     press(&mut a, "\nF");
     let rows = panel_rows(&screen(&mut a, 120, 40));
@@ -322,7 +330,11 @@ fn p_cycles_the_engine_profiles_and_draws_each_over_the_stored_result() {
     // `P` goes the other way round: from stored to the last profile, then back.
     press(&mut a, "P");
     assert_eq!(a.view.engine, Engine::ALL[Engine::ALL.len() - 1]);
-    assert!(a.status.message.as_deref().is_some_and(|m| m.contains("p/P: next/previous")), "{:?}", a.status.message);
+    assert!(
+        a.status.message.as_deref().is_some_and(|m| m.contains("p/P: next/previous")),
+        "{:?}",
+        a.status.message
+    );
     for &engine in Engine::ALL[..Engine::ALL.len() - 1].iter().rev() {
         press(&mut a, "P");
         assert_eq!(a.view.engine, engine);
@@ -336,7 +348,8 @@ fn p_cycles_the_engine_profiles_and_draws_each_over_the_stored_result() {
     let three = screen(&mut a, 120, 40);
     assert_ne!(viewport_cells(&three, &a), viewport_cells(&stored, &a));
     let prim = a
-        .session.vertex_problems
+        .session
+        .vertex_problems
         .iter()
         .find(|p| (p.primitive, p.vertex) == (0, 7))
         .and_then(|p| p.prim)
@@ -346,7 +359,8 @@ fn p_cycles_the_engine_profiles_and_draws_each_over_the_stored_result() {
     assert!((moved - 0.756637).abs() < 1e-5, "{moved}");
     // The panel says it for that vertex, and `y` copies it.
     focus_weights(&mut a);
-    let k = a.session.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 7)).expect("v7 listed");
+    let k =
+        a.session.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 7)).expect("v7 listed");
     a.selection.problem = k;
     press(&mut a, "\n");
     let text = joined(&panel_rows(&screen(&mut a, 120, 40)));
@@ -355,7 +369,11 @@ fn p_cycles_the_engine_profiles_and_draws_each_over_the_stored_result() {
     assert!(text.contains("blender: would not import this file"), "{text}");
     assert!(text.contains("weights as three.js r187 draws them"), "{text}");
     press(&mut a, "y");
-    assert!(a.status.clipboard.as_deref().is_some_and(|c| c.contains("0.757 off now")), "{:?}", a.status.clipboard);
+    assert!(
+        a.status.clipboard.as_deref().is_some_and(|c| c.contains("0.757 off now")),
+        "{:?}",
+        a.status.clipboard
+    );
 }
 
 /// `e` from any panel: the first press shows the worst problem vertex (not the second),

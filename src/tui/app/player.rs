@@ -60,7 +60,13 @@ impl Player {
         (self.playback.time, self.clip, self.expression.as_ref().and_then(ManualExpression::held))
     }
 
-    pub fn update(&mut self, action: Action, session: &Session, selected: Option<usize>, status: &mut Status) {
+    pub fn update(
+        &mut self,
+        action: Action,
+        session: &Session,
+        selected: Option<usize>,
+        status: &mut Status,
+    ) {
         let pb = &mut self.playback;
         match action {
             Action::Tick(dt) => pb.advance(dt),
@@ -157,7 +163,8 @@ impl Player {
     /// Key times of the `selected` node's channels in the current clip (all channels if none).
     pub fn key_times(&self, rig: &Rig, selected: Option<usize>) -> Vec<f32> {
         let Some(clip) = self.clip.and_then(|c| rig.clips.get(c)) else { return Vec::new() };
-        let mine: Vec<&crate::rig::Channel> = clip.channels.iter().filter(|c| Some(c.node) == selected).collect();
+        let mine: Vec<&crate::rig::Channel> =
+            clip.channels.iter().filter(|c| Some(c.node) == selected).collect();
         let chans: Vec<&crate::rig::Channel> =
             if mine.is_empty() { clip.channels.iter().collect() } else { mine };
         let mut times: Vec<f32> =
@@ -194,8 +201,8 @@ impl Player {
             Some(name) => {
                 let found = new.rig.clips.iter().position(|c| c.name.as_deref() == Some(name.as_str()));
                 // An unnamed clip is known only by its place in the file.
-                let found = found
-                    .or_else(|| self.clip.filter(|&c| c < new.rig.clips.len() && name.starts_with('#')));
+                let found =
+                    found.or_else(|| self.clip.filter(|&c| c < new.rig.clips.len() && name.starts_with('#')));
                 if found.is_none() {
                     gone = Some(name);
                 }

@@ -334,12 +334,20 @@ mod tests {
         a.reload(session(scaled(3.0)));
         let note = &a.status.file_note.as_ref().unwrap().text;
         assert!(note.starts_with("reloaded, view re-framed: "), "{note}");
-        assert!((a.view.camera.yaw - camera.yaw).abs() < 1e-6 && (a.view.camera.pitch - camera.pitch).abs() < 1e-6);
+        assert!(
+            (a.view.camera.yaw - camera.yaw).abs() < 1e-6
+                && (a.view.camera.pitch - camera.pitch).abs() < 1e-6
+        );
         // The framing distance grows with the rig (3 times, up to the bounds' rounding),
         // and the user's zoom of 2 is kept on it.
         let expected = framed_camera(&a.session.ws, a.view.camera.yaw, a.view.camera.pitch, 1.0);
         assert!((a.view.framed_distance - expected.distance).abs() < 1e-4 * expected.distance);
         assert!((a.zoom() - 2.0).abs() < 1e-4, "{}", a.zoom());
-        assert!(a.view.camera.distance > 2.5 * camera.distance, "{} vs {}", a.view.camera.distance, camera.distance);
+        assert!(
+            a.view.camera.distance > 2.5 * camera.distance,
+            "{} vs {}",
+            a.view.camera.distance,
+            camera.distance
+        );
     }
 }

@@ -85,7 +85,8 @@ impl Selection {
             }
             Action::SelectNode(node) if self.tree.reveal(rig, node) => self.refresh_selection(s),
             Action::SelectNode(node) => {
-                status.say(format!("{} is not in this skin's tree (N lists every node)", rig.node_label(node)));
+                status
+                    .say(format!("{} is not in this skin's tree (N lists every node)", rig.node_label(node)));
                 NOTHING
             }
             Action::Collapse => {
@@ -271,7 +272,8 @@ impl Selection {
             status.say(format!("mesh {mesh} primitive {primitive} is not drawn by any node"));
             return NOTHING;
         };
-        let Some(vf) = p.findings.first().and_then(|&i| s.diag.findings.get(i)).and_then(|f| f.vertex.as_ref())
+        let Some(vf) =
+            p.findings.first().and_then(|&i| s.diag.findings.get(i)).and_then(|f| f.vertex.as_ref())
         else {
             return NOTHING;
         };

@@ -126,7 +126,12 @@ impl Session {
 
     /// Poses every workspace at `clip` and `t`, holding `held` over the clip's expressions,
     /// and returns the time its stages took, for the status bar (the only clock it reads).
-    pub fn evaluate(&mut self, clip_index: Option<usize>, t: f32, held: Option<&ManualExpression>) -> Timings {
+    pub fn evaluate(
+        &mut self,
+        clip_index: Option<usize>,
+        t: f32,
+        held: Option<&ManualExpression>,
+    ) -> Timings {
         let mut timings = Timings::default();
         let clip = clip_index.and_then(|c| self.rig.clips.get(c));
         let rig = &self.rig;

@@ -34,7 +34,8 @@ impl Status {
     /// read once; a broken file's error stays until a good load.
     pub fn update(&mut self, action: Action) {
         self.message = None;
-        if !matches!(action, Action::Tick(_) | Action::Redraw) && self.file_note.as_ref().is_some_and(|n| !n.error)
+        if !matches!(action, Action::Tick(_) | Action::Redraw)
+            && self.file_note.as_ref().is_some_and(|n| !n.error)
         {
             self.file_note = None;
         }

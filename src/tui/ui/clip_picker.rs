@@ -19,7 +19,11 @@ pub fn draw(frame: &mut Frame, app: &App, picker: &ClipPicker, theme: &Theme, ar
     let rows = u16::try_from(entries.len().max(1)).unwrap_or(u16::MAX);
     let popup = popup(frame, area, WIDTH, rows.saturating_add(2).max(4));
     let block = Block::bordered()
-        .title(format!(" Clips ({} of {}); Enter plays, Esc closes ", entries.len(), app.session.rig.clips.len()))
+        .title(format!(
+            " Clips ({} of {}); Enter plays, Esc closes ",
+            entries.len(),
+            app.session.rig.clips.len()
+        ))
         .title_bottom(Line::styled(format!(" filter: {}_ ", picker.filter), theme.key))
         .border_style(theme.focus);
     if entries.is_empty() {

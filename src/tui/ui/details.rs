@@ -84,7 +84,11 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         lines.push(Line::from(vec![label("mesh"), Span::raw(format!("{m} {}, {skin}", app.mesh_label(m)))]));
     }
     let joint_ibm = app.selected_joint().and_then(|j| {
-        app.selection.skin.and_then(|s| app.session.rig.skins.get(s)).and_then(|s| s.inverse_bind.get(j)).map(|m| (j, m))
+        app.selection
+            .skin
+            .and_then(|s| app.session.rig.skins.get(s))
+            .and_then(|s| s.inverse_bind.get(j))
+            .map(|m| (j, m))
     });
     if let Some((_, ibm)) = joint_ibm {
         let w = &app.selection.weights;
@@ -152,7 +156,9 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
 /// While a `.vrma` plays on a VRM avatar: every expression with its weight now (as three-vrm
 /// holds it, before binary rounding and overrides; a held expression at its held weight), and that spring bones stand still.
 fn vrm_lines(app: &App, theme: &Theme, label: &dyn Fn(&str) -> Span<'static>) -> Vec<Line<'static>> {
-    let Some(play) = app.player.clip.and_then(|c| app.session.rig.clips.get(c)).and_then(|c| c.vrm.as_deref()) else {
+    let Some(play) =
+        app.player.clip.and_then(|c| app.session.rig.clips.get(c)).and_then(|c| c.vrm.as_deref())
+    else {
         return Vec::new();
     };
     let mut lines = Vec::new();

@@ -58,7 +58,10 @@ pub fn lines(theme: &Theme) -> Vec<Line<'static>> {
     // The prompt's and the picker's bindings are written on the filter's rows, which name all three.
     let modes = [
         ("while the help is open".to_string(), Context::Help),
-        ("while typing: the bone filter (/), a prompt (: # M), the clip picker (K)".to_string(), Context::Filter),
+        (
+            "while typing: the bone filter (/), a prompt (: # M), the clip picker (K)".to_string(),
+            Context::Filter,
+        ),
     ];
     let sections = std::iter::once(("everywhere".to_string(), Context::Global)).chain(focused).chain(modes);
     for (heading, ctx) in sections {

@@ -186,7 +186,8 @@ fn row_order(clip: &Clip, sel: Option<usize>) -> impl Iterator<Item = &Channel> 
 /// The node whose channel row is at screen row `y` of the dope sheet drawn in `keys` (None
 /// on the ruler, the value lines, a not-previewed row, or in the curve view).
 pub fn node_at(keys: Rect, app: &App, y: u16) -> Option<usize> {
-    let clip = app.player.clip.and_then(|c| app.session.rig.clips.get(c)).filter(|_| app.panels.curves.is_none())?;
+    let clip =
+        app.player.clip.and_then(|c| app.session.rig.clips.get(c)).filter(|_| app.panels.curves.is_none())?;
     let inner = Block::bordered().inner(keys);
     let (rows_h, _) = row_heights(inner, clip, app.selected());
     let row = usize::from(y.checked_sub(inner.y + 1)?);

@@ -132,9 +132,10 @@ pub fn draw(frame: &mut Frame, app: &App, cache: &mut ViewportCache) -> Drawn {
     let areas = layout(area, app.panels.focus, tree::wanted_width(app));
     tree::draw(frame, app, &theme, areas.tree);
     viewport::draw(frame, app, &theme, areas.viewport, cache);
-    let details_max =
-        (areas.details.area() > 0).then(|| details::draw(frame, app, &theme, areas.details, areas.weights.area() == 0));
-    let weights_max = if areas.weights.area() > 0 { weights::draw(frame, app, &theme, areas.weights) } else { None };
+    let details_max = (areas.details.area() > 0)
+        .then(|| details::draw(frame, app, &theme, areas.details, areas.weights.area() == 0));
+    let weights_max =
+        if areas.weights.area() > 0 { weights::draw(frame, app, &theme, areas.weights) } else { None };
     keyframes::draw(frame, app, &theme, areas.keys);
     status::draw(frame, app, &theme, areas.status);
     if let Some(picker) = &app.overlays.picker {

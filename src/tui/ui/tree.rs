@@ -24,29 +24,41 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         Some((_, skin)) => format!(" Bones ({}) ", count(skin.joints.len(), "joint", "joints")),
         None => format!(" Nodes ({}; no skin) ", app.session.rig.nodes.len()),
     };
-    let skin_title =
-        if app.selection.show_nodes { format!(" Nodes ({}; N: bones) ", app.session.rig.nodes.len()) } else { skin_title };
+    let skin_title = if app.selection.show_nodes {
+        format!(" Nodes ({}; N: bones) ", app.session.rig.nodes.len())
+    } else {
+        skin_title
+    };
     let skin_title = if app.selection.tree.filter.is_empty() {
         skin_title
     } else {
         let matches = app
-            .selection.tree
+            .selection
+            .tree
             .rows()
             .iter()
-            .filter(|r| app.session.rig.node_label(r.node).to_lowercase().contains(&app.selection.tree.filter.to_lowercase()))
+            .filter(|r| {
+                app.session
+                    .rig
+                    .node_label(r.node)
+                    .to_lowercase()
+                    .contains(&app.selection.tree.filter.to_lowercase())
+            })
             .count();
         format!("{}, {matches} match ", skin_title.trim_end())
     };
     let mut block = panel(skin_title, app.panels.focus == Focus::Bones, theme);
     if app.selection.tree.filtering || !app.selection.tree.filter.is_empty() {
         let cursor = if app.selection.tree.filtering { "_" } else { "" };
-        block = block.title_bottom(Line::styled(format!(" /{}{cursor} ", app.selection.tree.filter), theme.key));
+        block =
+            block.title_bottom(Line::styled(format!(" /{}{cursor} ", app.selection.tree.filter), theme.key));
     } else {
         block = block.title_bottom(Line::styled(" ~ animated  ∅ no weights ", theme.dim));
     }
     let rows = app.selection.tree.rows();
     if rows.is_empty() {
-        let msg = if app.selection.tree.filter.is_empty() { "(no nodes)" } else { "(no bone matches the filter)" };
+        let msg =
+            if app.selection.tree.filter.is_empty() { "(no nodes)" } else { "(no bone matches the filter)" };
         frame.render_widget(List::new([ListItem::new(Line::styled(msg, theme.dim))]).block(block), area);
         return;
     }
@@ -119,7 +131,8 @@ fn row_line<'a>(app: &'a App, r: &Row, theme: &Theme, width: usize) -> Line<'a> 
 pub fn wanted_width(app: &App) -> u16 {
     let theme = Theme::new(false);
     let widest = app
-        .selection.tree
+        .selection
+        .tree
         .every_row()
         .iter()
         .map(|r| row_line(app, r, &theme, usize::MAX / 4).width())

@@ -81,7 +81,8 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
     // B lacking the current clip is drawn at its rest pose: the title says so, or the
     // distances in the details would read as a real difference.
     if let Some(compare) = &app.session.compare {
-        let posed = app.player.clip.is_none() || compare.clip_for(&app.session.rig, app.player.clip).is_some();
+        let posed =
+            app.player.clip.is_none() || compare.clip_for(&app.session.rig, app.player.clip).is_some();
         extras.push(if posed { "ghost: B" } else { "ghost: B at rest (no such clip in B)" });
     }
     // The engine first, where a narrow viewport's title is not cut.
@@ -163,8 +164,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
         let color = crate::tui::compare::GHOST_COLOR;
         crate::render::draw_ghosts(&mut cache.raster, &app.view.camera, &compare.rig, &compare.ws, color);
     }
-    let source =
-        app.player.clip.and_then(|c| app.session.rig.attached.iter().find(|a| a.clip == c)).and_then(|a| a.source.as_ref());
+    let source = app
+        .player
+        .clip
+        .and_then(|c| app.session.rig.attached.iter().find(|a| a.clip == c))
+        .and_then(|a| a.source.as_ref());
     if app.view.source_ghost
         && let Some(source) = source
     {
@@ -173,7 +177,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
         let style = crate::render::BoneStyle { bone: color, selected: color, joint: color, joint_radius: 0 };
         crate::render::draw_bones(&mut cache.raster, &app.view.camera, &segments, &joints, None, &style);
     }
-    crate::render::pack(&cache.raster, crate::render::glyphs_for(app.view.mode, app.view.color), &mut cache.grid);
+    crate::render::pack(
+        &cache.raster,
+        crate::render::glyphs_for(app.view.mode, app.view.color),
+        &mut cache.grid,
+    );
     if app.view.color == ColorDepth::None {
         crate::render::strip_color(&mut cache.grid);
     }

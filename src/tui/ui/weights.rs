@@ -116,7 +116,8 @@ fn problems<'a>(
         let rows: Vec<Row> = shown.iter().map(|(_, p)| row_parts(app, p)).collect();
         for ((i, p), text) in shown.iter().zip(problem_rows(&rows, width)) {
             let marker = if *i == app.selection.problem { "▸" } else { " " };
-            let s = if *i == app.selection.problem { theme.selected } else { severity_style(p.severity, theme) };
+            let s =
+                if *i == app.selection.problem { theme.selected } else { severity_style(p.severity, theme) };
             lines.push(Line::styled(format!("{marker}{} {text}", mark_of(p.severity)), s));
         }
         lines.push(Line::styled(
@@ -161,8 +162,13 @@ fn row_parts(app: &App, p: &ProblemVertex) -> Row {
     codes.dedup();
     let label = findings.first().map_or_else(String::new, |f| short_label(f));
     let label = if codes.len() > 1 { format!("{label} +{}", codes.len() - 1) } else { label };
-    let mesh =
-        app.session.rig.meshes.get(p.mesh).and_then(|m| m.name.clone()).unwrap_or_else(|| format!("mesh {}", p.mesh));
+    let mesh = app
+        .session
+        .rig
+        .meshes
+        .get(p.mesh)
+        .and_then(|m| m.name.clone())
+        .unwrap_or_else(|| format!("mesh {}", p.mesh));
     Row { label, mesh, primitive: p.primitive, vertex: p.vertex }
 }
 
@@ -242,7 +248,9 @@ fn bone<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>) {
                 ]));
             }
         }
-        Some(_) if app.selection.skin.is_none() => lines.push(Line::styled("no skin in this file", theme.dim)),
+        Some(_) if app.selection.skin.is_none() => {
+            lines.push(Line::styled("no skin in this file", theme.dim))
+        }
         Some(_) => lines.push(Line::styled("not a joint of this skin", theme.dim)),
         None => lines.push(Line::styled("(no bone selected)", theme.dim)),
     }
