@@ -4,7 +4,7 @@
 use super::action::{Focus, PromptKind};
 use super::app::{App, mesh_label, skin_deforms};
 use super::copy;
-use super::prompt::{Prompt, Target, parse_skin, parse_target};
+use super::prompt::{Prompt, parse_skin};
 
 impl App {
     /// "deforms node 5 body (mesh 2 Cesium_Man)": the nodes that use skin `s` and their meshes.
@@ -28,37 +28,7 @@ impl App {
 
     pub(super) fn accept_prompt(&mut self, p: &Prompt) {
         match p.kind {
-            PromptKind::Time => match parse_target(&p.text) {
-                Ok(_) if self.player.clip.is_none() => {
-                    self.status.message =
-                        Some("the rest pose has no timeline: pick a clip with c / C first".into());
-                }
-                Ok(target) => {
-                    let t = match target {
-                        Target::Seconds(s) => s,
-                        Target::Frame(f) => self.player.frames.time_of(f),
-                    };
-                    self.player.playback.paused = true;
-                    self.player.playback.seek(t);
-                    if (self.player.playback.time - t).abs() > 1e-6 {
-                        let duration = self.player.playback.duration;
-                        let (now, last) = (
-                            self.player.frames.frame_at(self.player.playback.time),
-                            self.player.frames.frame_at(duration),
-                        );
-                        self.status.message = Some(match target {
-                            Target::Frame(f) => format!(
-                                "frame {f} is outside the clip: at frame {now} (the clip has frames 0 to {last})"
-                            ),
-                            Target::Seconds(s) => format!(
-                                "{s} s is outside the clip: at {:.4} s (the clip is 0 to {duration:.4} s)",
-                                self.player.playback.time
-                            ),
-                        });
-                    }
-                }
-                Err(e) => self.status.message = Some(e),
-            },
+            PromptKind::Time => self.player.go_to(&p.text, &mut self.status),
             PromptKind::Skin => match parse_skin(&p.text, self.session.rig.skins.len()) {
                 Ok(s) => self.selection.set_skin(&self.session, s, &mut self.status),
                 Err(e) => self.status.message = Some(e),

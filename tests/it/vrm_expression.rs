@@ -164,3 +164,19 @@ fn a_held_expression_overrides_the_clips_track_for_that_expression_only() {
     let screen = crate::tui::screen(&mut app, 160, 48);
     assert!(screen.contains("happy 0.300"), "the details panel shows the held weight:\n{screen}");
 }
+
+/// A live reload keeps the expression held, found by name in the re-read file, at its weight.
+#[test]
+fn a_reload_keeps_the_held_expression() {
+    let binds = nod_binds_v1();
+    let node = binds[0].0;
+    let mut app = viewer("walker-vrm1.vrm");
+    hold(&mut app, "nod");
+    press(&mut app, "))))))))))");
+    let held = morphs(&mut app, node);
+    let rig = rigscope::load(std::path::Path::new(&fixture("walker-vrm1.vrm"))).expect("fixture loads");
+    app.reload(rigscope::tui::Session::new(rig, &Launch { paused: true, ..Launch::default() }));
+    assert_eq!(morphs(&mut app, node), held);
+    press(&mut app, "(");
+    assert_eq!(app.status.message.as_deref(), Some("expression nod at 0.9"));
+}

@@ -9,6 +9,7 @@ use crate::rig::{Clip, Rig};
 use crate::tui::action::Action;
 use crate::tui::expression::ManualExpression;
 use crate::tui::frames::FrameGrid;
+use crate::tui::prompt::{Target, parse_target};
 
 pub const SPEEDS: [f32; 12] = [-4.0, -2.0, -1.0, -0.5, -0.25, -0.1, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0];
 
@@ -137,14 +138,39 @@ impl Player {
     /// whether playback was paused.
     pub fn switch_clip(&mut self, rig: &Rig, clip: Option<usize>) {
         self.clip = clip;
-        let was_paused = self.playback.paused;
-        let (speed, mode) = (self.playback.speed, self.playback.mode);
-        let duration = self.clip.map_or(0.0, |c| rig.clips[c].duration);
-        self.playback = Playback::new(duration);
-        self.playback.speed = speed;
-        self.playback.mode = mode;
-        self.playback.paused = was_paused || self.playback.duration <= 0.0;
+        self.playback = restarted(&self.playback, self.clip.map_or(0.0, |c| rig.clips[c].duration));
         self.refresh(rig);
+    }
+
+    /// The go-to prompt's answer (`:`): a time in seconds or a frame, paused there; a target
+    /// outside the clip says where playback landed instead.
+    pub fn go_to(&mut self, text: &str, status: &mut Status) {
+        let target = match parse_target(text) {
+            Ok(_) if self.clip.is_none() => {
+                return status.say("the rest pose has no timeline: pick a clip with c / C first");
+            }
+            Ok(target) => target,
+            Err(e) => return status.say(e),
+        };
+        let t = match target {
+            Target::Seconds(s) => s,
+            Target::Frame(f) => self.frames.time_of(f),
+        };
+        let pb = &mut self.playback;
+        pb.paused = true;
+        pb.seek(t);
+        if (pb.time - t).abs() > 1e-6 {
+            let (now, last) = (self.frames.frame_at(pb.time), self.frames.frame_at(pb.duration));
+            status.say(match target {
+                Target::Frame(f) => {
+                    format!("frame {f} is outside the clip: at frame {now} (the clip has frames 0 to {last})")
+                }
+                Target::Seconds(s) => format!(
+                    "{s} s is outside the clip: at {:.4} s (the clip is 0 to {:.4} s)",
+                    pb.time, pb.duration
+                ),
+            });
+        }
     }
 
     /// Which nodes the current clip animates, and its frame grid.
@@ -210,14 +236,11 @@ impl Player {
             }
             None => first,
         };
-        let was = self.playback;
         let duration = clip.and_then(|c| new.rig.clips.get(c)).map_or(0.0, |c| c.duration);
+        let time = self.playback.time;
         self.clip = clip;
-        self.playback = Playback::new(duration);
-        self.playback.speed = was.speed;
-        self.playback.mode = was.mode;
-        self.playback.paused = was.paused || duration <= 0.0;
-        self.playback.seek(was.time);
+        self.playback = restarted(&self.playback, duration);
+        self.playback.seek(time);
         self.refresh(&new.rig);
         self.expression = match &self.expression {
             Some(held) => held.rematched(&new.rig),
@@ -225,6 +248,16 @@ impl Player {
         };
         gone
     }
+}
+
+/// `pb`'s speed, loop mode and pause on a clip of `duration`, at its start (paused when there
+/// is nothing to play).
+fn restarted(pb: &Playback, duration: f32) -> Playback {
+    let mut next = Playback::new(duration);
+    next.speed = pb.speed;
+    next.mode = pb.mode;
+    next.paused = pb.paused || next.duration <= 0.0;
+    next
 }
 
 fn at_end(pb: &Playback) -> bool {

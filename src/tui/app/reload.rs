@@ -189,6 +189,42 @@ mod tests {
         assert_eq!(a.status.file_note, None);
     }
 
+    /// The parts of the user's choice come through a reload whole: nothing is copied field by
+    /// field, so nothing can be left behind (the node browser, the curve shown, a half-typed
+    /// prompt, the scrolls).
+    #[test]
+    fn a_reload_keeps_every_part_of_the_users_choice() {
+        let mut a = app(walker());
+        for action in [
+            Action::NextClip,
+            Action::Seek(0.3),
+            Action::ToggleNodes,
+            Action::SelectDown,
+            Action::ToggleCurves,
+            Action::ToggleEuler,
+            Action::TogglePrecision,
+            Action::ScrollDetails(3),
+            Action::Focus(Focus::Weights),
+            Action::ScrollDetails(2),
+            Action::Zoom(0.5),
+            Action::StartPrompt(crate::tui::action::PromptKind::Time),
+            Action::PromptChar('1'),
+        ] {
+            a.update(action);
+        }
+        let (panels, overlays, view) = (a.panels.clone(), a.overlays.clone(), a.view);
+        let rows: Vec<usize> = a.selection.tree.rows().iter().map(|r| r.node).collect();
+        let (selected, playback) = (a.selected(), a.player.playback);
+        a.reload(session(walker()));
+        assert_eq!(a.panels, panels);
+        assert_eq!(a.overlays, overlays);
+        assert_eq!(a.view, view);
+        assert!(a.selection.show_nodes);
+        assert_eq!(a.selection.tree.rows().iter().map(|r| r.node).collect::<Vec<_>>(), rows);
+        assert_eq!(a.selected(), selected);
+        assert_eq!(a.player.playback, playback);
+    }
+
     #[test]
     fn folded_bones_and_the_filter_are_kept() {
         let mut a = app(walker());
