@@ -3,7 +3,7 @@
 //! chose (`Player`, `Selection`, `View`, `Panels`, `Overlays`), each with its own `update`,
 //! beside what the app says back (`Status`) and what the loop does next (`Schedule`).
 //!
-//! The state changes only through `App`'s methods: `update(action)` for keys, the mouse and
+//! The viewer changes it only through `App`'s methods: `update(action)` for keys, the mouse and
 //! what the event loop reports (time passed, what a frame measured), `evaluate` for the pose
 //! before a frame, `reload` / `reload_failed` for the watched file. `update` never reads the
 //! clock or the terminal: time arrives as `Action::Tick(dt)`, so a test can drive the app with
