@@ -187,7 +187,7 @@ pub enum Part {
     Panels,
     /// The help overlay, a prompt being typed, the clip picker.
     Overlays,
-    /// Actions that join several parts (the app's own router does them).
+    /// Actions that join several parts, and what the loop reports (the app's router does them).
     App,
 }
 
@@ -220,11 +220,11 @@ impl Action {
             | ToggleMarks
             | CycleColor => Part::View,
             FocusNext | Focus(_) | ToggleStats | ScrollDetails(_) | TogglePrecision | ToggleCurves
-            | ToggleEuler | Measured(_) => Part::Panels,
+            | ToggleEuler => Part::Panels,
             ToggleHelp | HelpScroll(_) | PromptChar(_) | PromptBackspace | PromptCancel
             | ToggleClipPicker | PickerChar(_) | PickerBackspace | PickerMove(_) => Part::Overlays,
-            Redraw | Timed(_) | Quit | Interrupt | Escape | CycleEngine(_) | Copy | RenderCommand
-            | StartPrompt(_) | PromptAccept | PickerAccept => Part::App,
+            Redraw | Measured(_) | Timed(_) | Quit | Interrupt | Escape | CycleEngine(_) | Copy
+            | RenderCommand | StartPrompt(_) | PromptAccept | PickerAccept => Part::App,
         }
     }
 

@@ -105,11 +105,17 @@ pub struct Timings {
 }
 
 pub struct App {
+    /// Everything derived from the files; replaced whole by a reload.
     pub session: Session,
+    /// The clip, its playback and a held expression.
     pub player: Player,
+    /// The skin, bone, vertex and problem pointed at.
     pub selection: Selection,
+    /// The camera and how the viewport draws.
     pub view: View,
+    /// Focus, scrolls and how values read.
     pub panels: Panels,
+    /// Help, a prompt, the clip picker: whichever takes the keys.
     pub overlays: Overlays,
     pub status: Status,
     pub schedule: Schedule,
@@ -137,14 +143,19 @@ impl App {
     /// Applies one action: each goes to the part that owns it (`Action::part`); the few that
     /// join parts are done here. Time only moves through `Action::Tick`.
     pub fn update(&mut self, action: Action) {
+        // What the loop reports of a frame that is out: no key was pressed, nothing to redraw.
         match action {
-            Action::Measured(_) => self.schedule.dirty = false,
-            Action::Timed(t) => self.status.timings = t,
+            Action::Measured(m) => {
+                self.panels.measure(m, &mut self.schedule);
+                return;
+            }
+            Action::Timed(t) => {
+                self.status.timings = t;
+                return;
+            }
             _ => self.status.update(action),
         }
-        if matches!(action, Action::Timed(_))
-            || matches!(action, Action::Tick(_)) && !self.player.is_playing()
-        {
+        if matches!(action, Action::Tick(_)) && !self.player.is_playing() {
             return;
         }
         let before = (self.player.pose_inputs(), self.view.engine);
@@ -167,9 +178,6 @@ impl App {
             Part::Panels => self.panels.update(action, self.bone_channels(), &mut self.status),
             Part::Overlays => self.overlays.update(action, &session.rig, &mut self.status),
             Part::App => self.act(action),
-        }
-        if matches!(action, Action::Measured(_)) {
-            return;
         }
         if (self.player.pose_inputs(), self.view.engine) != before {
             self.schedule.pose_dirty = true;

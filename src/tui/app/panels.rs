@@ -2,7 +2,7 @@
 //! (within what the last frame measured), how values and curves are written; and the
 //! overlays that take the keys while they are open (help, a prompt, the clip picker).
 
-use super::Status;
+use super::{Schedule, Status};
 use crate::rig::Rig;
 use crate::tui::action::{Action, Focus, Measured};
 use crate::tui::clip_picker::ClipPicker;
@@ -85,13 +85,14 @@ impl Panels {
                     Some(_) => None,
                 };
             }
-            Action::Measured(m) => self.measured(m),
             _ => {}
         }
     }
 
-    /// A panel not drawn in the last frame keeps the limit it had.
-    fn measured(&mut self, m: Measured) {
+    /// A frame is drawn: nothing is left to draw, and what it measured is the limit the
+    /// scroll keys keep to. A panel not drawn in it keeps the limit it had.
+    pub(super) fn measure(&mut self, m: Measured, schedule: &mut Schedule) {
+        schedule.dirty = false;
         self.measured.details_max = m.details_max.unwrap_or(self.measured.details_max);
         self.measured.weights_max = m.weights_max.unwrap_or(self.measured.weights_max);
         self.measured.viewport_cells = m.viewport_cells;
