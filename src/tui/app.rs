@@ -26,7 +26,7 @@ use crate::render::{ColorDepth, GlyphMode};
 use crate::rig::Rig;
 
 pub use panels::{Limits, Overlays, Panels};
-pub use player::{Player, SPEEDS};
+pub use player::Player;
 pub use reload::changes;
 pub use selection::{Moved, Selection, mesh_label, skin_deforms};
 pub use session::Session;

@@ -11,7 +11,7 @@ use crate::tui::expression::ManualExpression;
 use crate::tui::frames::FrameGrid;
 use crate::tui::prompt::{Target, parse_target};
 
-pub const SPEEDS: [f32; 12] = [-4.0, -2.0, -1.0, -0.5, -0.25, -0.1, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0];
+const SPEEDS: [f32; 12] = [-4.0, -2.0, -1.0, -0.5, -0.25, -0.1, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0];
 
 #[derive(Debug, Clone)]
 pub struct Player {

@@ -19,6 +19,7 @@ impl App {
         if let Some(name) = self.player.rematch(&old, &self.session) {
             text = text.replacen("reloaded", &format!("reloaded (clip {name} is gone)"), 1);
         }
+        // The new rig posed at the kept time: the framing below compares it with the old one.
         self.schedule.pose_dirty = true;
         self.evaluate();
         self.selection.rematch(&old, &self.session);
@@ -30,6 +31,7 @@ impl App {
         }
         self.status.message = self.session.warnings();
         self.status.file_note = Some(FileNote { text, error: false });
+        // Once more before the next frame: the engine's workspace is posed with the rest.
         self.schedule.pose_dirty = true;
         self.schedule.dirty = true;
     }
