@@ -55,7 +55,8 @@ impl Binding {
         Binding { hint: Some(short), ..self }
     }
 
-    /// Written on the previous binding's row, whose label and text cover both.
+    /// Has no row of its own: another row's label and text cover it (the previous binding's,
+    /// `q Ctrl-C` for Ctrl-C in every mode, the bone filter's for a prompt and the picker).
     const fn paired(self) -> Binding {
         Binding { listed: false, ..self }
     }
@@ -345,22 +346,22 @@ pub static BINDINGS: &[Binding] = &[
     )
     .paired(),
     // Typing: the bone filter, a prompt and the clip picker take every character; their
-    // rows are the filter's, which name all three.
+    // rows are the filter's, which name all three. Ctrl-C comes before the catch-all `Text`.
     b(&[Ctrl('c')], "Ctrl-C", Action::Interrupt, Filter, "quit").paired(),
-    b(&[Any(KeyCode::Esc)], "Esc", Action::FilterCancel, Filter, ACCEPT_HELP).paired(),
     b(&[Any(KeyCode::Enter)], "Enter Esc", Action::FilterAccept, Filter, ACCEPT_HELP),
+    b(&[Any(KeyCode::Esc)], "Esc", Action::FilterCancel, Filter, ACCEPT_HELP).paired(),
     b(&[Any(KeyCode::Backspace)], "Backspace", Action::FilterBackspace, Filter, DELETE_HELP),
     b(&[Any(KeyCode::Up)], "Up Down", Action::SelectUp, Filter, MOVE_HELP),
     b(&[Any(KeyCode::Down)], "Down", Action::SelectDown, Filter, MOVE_HELP).paired(),
     b(&[Text], "a character", Action::FilterChar(' '), Filter, TYPED_HELP),
     b(&[Ctrl('c')], "Ctrl-C", Action::Interrupt, Prompt, "quit").paired(),
-    b(&[Any(KeyCode::Esc)], "Esc", Action::PromptCancel, Prompt, ACCEPT_HELP).paired(),
     b(&[Any(KeyCode::Enter)], "Enter", Action::PromptAccept, Prompt, ACCEPT_HELP).paired(),
+    b(&[Any(KeyCode::Esc)], "Esc", Action::PromptCancel, Prompt, ACCEPT_HELP).paired(),
     b(&[Any(KeyCode::Backspace)], "Backspace", Action::PromptBackspace, Prompt, DELETE_HELP).paired(),
     b(&[Text], "a character", Action::PromptChar(' '), Prompt, TYPED_HELP).paired(),
     b(&[Ctrl('c')], "Ctrl-C", Action::Interrupt, Picker, "quit").paired(),
-    b(&[Any(KeyCode::Esc)], "Esc", Action::ToggleClipPicker, Picker, ACCEPT_HELP).paired(),
     b(&[Any(KeyCode::Enter)], "Enter", Action::PickerAccept, Picker, ACCEPT_HELP).paired(),
+    b(&[Any(KeyCode::Esc)], "Esc", Action::ToggleClipPicker, Picker, ACCEPT_HELP).paired(),
     b(&[Any(KeyCode::Backspace)], "Backspace", Action::PickerBackspace, Picker, DELETE_HELP).paired(),
     b(&[Any(KeyCode::Up)], "Up", Action::PickerMove(-1), Picker, MOVE_HELP).paired(),
     b(&[Any(KeyCode::Down)], "Down", Action::PickerMove(1), Picker, MOVE_HELP).paired(),
@@ -501,6 +502,19 @@ mod tests {
             Some(Action::FilterChar('q'))
         );
         assert_eq!(action_for(&key(KeyCode::Esc), Focus::Bones, true, false), Some(Action::FilterCancel));
+    }
+
+    #[test]
+    fn a_prompt_and_the_picker_take_every_character() {
+        let q = key(KeyCode::Char('q'));
+        assert_eq!(lookup(&q, Context::Prompt), Some(Action::PromptChar('q')));
+        assert_eq!(lookup(&q, Context::Picker), Some(Action::PickerChar('q')));
+        assert_eq!(lookup(&key(KeyCode::Enter), Context::Prompt), Some(Action::PromptAccept));
+        assert_eq!(lookup(&key(KeyCode::PageDown), Context::Picker), Some(Action::PickerMove(10)));
+        assert_eq!(lookup(&key(KeyCode::Esc), Context::Picker), Some(Action::ToggleClipPicker));
+        // Whatever the modifiers, as a typed capital may or may not carry SHIFT.
+        let shifted = KeyEvent::new(KeyCode::Char('Q'), KeyModifiers::SHIFT);
+        assert_eq!(lookup(&shifted, Context::Filter), Some(Action::FilterChar('Q')));
     }
 
     #[test]
