@@ -83,8 +83,10 @@ impl Selection {
                 self.tree.select_row(r);
                 self.refresh_selection(s)
             }
-            Action::SelectNode(node) if self.tree.reveal(rig, node) => self.refresh_selection(s),
             Action::SelectNode(node) => {
+                if self.tree.reveal(rig, node) {
+                    return self.refresh_selection(s);
+                }
                 status
                     .say(format!("{} is not in this skin's tree (N lists every node)", rig.node_label(node)));
                 NOTHING
