@@ -160,8 +160,8 @@ impl Selection {
     }
 
     /// Recomputes what depends on the current skin: which of its joints no vertex weights,
-    /// and the selected bone's weights. Both are whole-mesh scans (milliseconds on a
-    /// 200k-vertex rig, before its first frame): they run side by side on the pool.
+    /// and the selected bone's weights. Both are whole-mesh scans, before the first frame
+    /// among others: they run side by side on the pool.
     fn refresh_skin(&mut self, s: &Session) {
         let joint = self.selected_joint(&s.rig);
         let (unweighted, weights) = rayon::join(

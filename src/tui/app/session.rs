@@ -58,8 +58,8 @@ impl Session {
         let all = if offer_all && rig.plays_all(crate::rig::ALL_CLIPS) { rig.all_clips() } else { None };
         let mut player = Player::new(&rig, all.as_ref(), launch);
         let clip_data = player.clip.and_then(|c| rig.clips.get(c).or(all.as_ref()));
-        // The weight checks and the skinned pose are independent reads of the rig: on two
-        // cores they overlap, which is most of the wait before the first frame.
+        // The weight checks and the skinned pose are independent reads of the rig, and both
+        // stand between opening the file and its first frame: they run side by side.
         let (ws, diag) = rayon::join(
             || Workspace::at(&rig, clip_data, player.playback.time),
             || crate::diagnose::check(&rig, &crate::diagnose::Options::default()),
