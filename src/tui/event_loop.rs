@@ -59,6 +59,7 @@ pub fn run(
             })?;
             terminal.backend_mut().queue(EndSynchronizedUpdate)?;
             terminal.backend_mut().flush()?;
+            // The frame is out: what it measured bounds the next scroll keys.
             if let Some(m) = measured {
                 app.update(Action::Measured(m));
             }
