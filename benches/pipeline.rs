@@ -203,14 +203,14 @@ fn frame(c: &mut Criterion) {
         let mut app = App::new(rig, &launch);
         let Ok(mut terminal) = Terminal::new(TestBackend::new(200, 60));
         let mut cache = ViewportCache::default();
-        let duration = app.rig.clips.first().map_or(0.0, |c| c.duration);
+        let duration = app.session.rig.clips.first().map_or(0.0, |c| c.duration);
         let mut t = 0.0f32;
         g.bench_function(format!("200x60/{name}"), |b| {
             b.iter(|| {
                 t = if duration > 0.0 { (t + FRAME_STEP) % duration } else { 0.0 };
-                app.playback.time = t;
-                let clip = app.rig.clips.first();
-                app.ws.evaluate(&app.rig, clip, t);
+                app.player.playback.time = t;
+                let clip = app.session.rig.clips.first();
+                app.session.ws.evaluate(&app.session.rig, clip, t);
                 let _ = terminal.draw(|f| {
                     draw(f, &app, &mut cache);
                 });
@@ -314,11 +314,11 @@ fn load(c: &mut Criterion) {
 }
 
 /// Live reload of the 20 MB .glb: from the moment a save of it is complete (renamed into
-/// place) until the watcher has loaded it and built the new app, then the event loop's share
-/// (`App::adopt` and the pose at the kept time). The first includes the 40 ms settle.
+/// place) until the watcher has loaded it and built the new session, then the event loop's
+/// share (`App::reload` and the pose at the kept time). The first includes the 40 ms settle.
 fn reload(c: &mut Criterion) {
     use rigscope::tui::watch::{Reload, Watch};
-    use rigscope::tui::{App, Launch};
+    use rigscope::tui::{App, Launch, Session};
     let Some(source) = twenty_mb_glb() else {
         eprintln!("note: skipping the reload group: CesiumMan-x32 not found");
         return;
@@ -337,7 +337,7 @@ fn reload(c: &mut Criterion) {
     let Ok(watch) = Watch::start(&file, &launch, || {}) else { return };
     let mut g = c.benchmark_group("reload");
     g.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(8));
-    g.bench_function("20MB-glb-saved-to-app-built", |b| {
+    g.bench_function("20MB-glb-saved-to-session-built", |b| {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
@@ -357,12 +357,11 @@ fn reload(c: &mut Criterion) {
         })
     });
     let Ok(rig) = rigscope::load(&file) else { return };
-    let fresh = App::new(rig, &launch);
-    g.bench_function("20MB-glb-adopt", |b| {
+    g.bench_function("20MB-glb-reload", |b| {
         b.iter_batched(
-            || App::new(fresh.rig.clone(), &launch),
+            || Session::new(rig.clone(), &launch),
             |fresh| {
-                app.adopt(fresh);
+                app.reload(fresh);
                 app.evaluate();
             },
             criterion::BatchSize::LargeInput,

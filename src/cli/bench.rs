@@ -73,19 +73,19 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
     let (cols, rows) = args.size;
     let io_err = |e: io::Error| Failure::input(format!("{source}: {e}"));
     let mut screen = HeadlessScreen::new(cols, rows).map_err(io_err)?;
-    let duration = clip.and_then(|c| app.rig.clips.get(c)).map_or(0.0, |c| c.duration);
+    let duration = clip.and_then(|c| app.session.rig.clips.get(c)).map_or(0.0, |c| c.duration);
 
     let mut samples = Samples::default();
     let mut first_frame_ms = 0.0;
-    let has_springs = app.rig.vrm.as_ref().is_some_and(|v| !v.springs.is_empty());
+    let has_springs = app.session.rig.vrm.as_ref().is_some_and(|v| !v.springs.is_empty());
     let mut springs = has_springs.then(|| {
-        let eye = app.camera.eye().as_dvec3();
-        let look_at = crate::vrm::LookAtTarget::new(&app.rig, eye).ok();
+        let eye = app.view.camera.eye().as_dvec3();
+        let look_at = crate::vrm::LookAtTarget::new(&app.session.rig, eye).ok();
         crate::vrm::Stepper::new(crate::vrm::DEFAULT_DT).with_look_at(look_at)
     });
     for frame in 0..=args.frames {
         let t = frame_time(duration, frame);
-        app.playback.time = t;
+        app.player.playback.time = t;
         if frame == 0 {
             // The warm-up frame is the one a user waits for after opening the file: the
             // pose `App::new` skinned (at t = 0), drawn as the viewer draws it.
@@ -93,7 +93,7 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
             first_frame_ms = started_all.elapsed().as_secs_f64() * 1000.0;
             continue;
         }
-        let clip_data = clip.and_then(|c| app.rig.clips.get(c));
+        let clip_data = clip.and_then(|c| app.session.rig.clips.get(c));
         let started = Instant::now();
         let mut spring_ms = 0.0;
         let sampled = match springs.as_mut() {
@@ -104,16 +104,16 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
                     stepper.reset();
                 }
                 while stepper.steps() + 1 < steps {
-                    app.ws.sample_pose(&app.rig, clip_data, stepper.next_step_time());
-                    stepper.step_sampled(&app.rig, clip_data, &mut app.ws.pose);
+                    app.session.ws.sample_pose(&app.session.rig, clip_data, stepper.next_step_time());
+                    stepper.step_sampled(&app.session.rig, clip_data, &mut app.session.ws.pose);
                 }
                 let before = Instant::now();
                 spring_ms += (before - started).as_secs_f64() * 1000.0;
                 let at = if stepper.steps() < steps { stepper.next_step_time() } else { t };
-                app.ws.sample_pose(&app.rig, clip_data, at);
+                app.session.ws.sample_pose(&app.session.rig, clip_data, at);
                 let sampled = Instant::now();
                 if stepper.steps() < steps {
-                    stepper.step_sampled(&app.rig, clip_data, &mut app.ws.pose);
+                    stepper.step_sampled(&app.session.rig, clip_data, &mut app.session.ws.pose);
                 }
                 spring_ms += sampled.elapsed().as_secs_f64() * 1000.0;
                 samples.sample.record((sampled - before).as_secs_f64() * 1000.0);
@@ -121,15 +121,15 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
                 Instant::now()
             }
             None => {
-                app.ws.sample_pose(&app.rig, clip_data, t);
+                app.session.ws.sample_pose(&app.session.rig, clip_data, t);
                 let sampled = Instant::now();
                 samples.sample.record((sampled - started).as_secs_f64() * 1000.0);
                 sampled
             }
         };
-        app.ws.update_matrices(&app.rig);
+        app.session.ws.update_matrices(&app.session.rig);
         let posed = Instant::now();
-        app.ws.skin(&app.rig);
+        app.session.ws.skin(&app.session.rig);
         let skinned = Instant::now();
         let bytes = screen.draw(&app).map_err(io_err)?;
         let drawn = Instant::now();
@@ -143,9 +143,9 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
         samples.bytes.record(bytes as f64);
     }
 
-    let vertices: usize = app.ws.primitives.iter().map(|p| p.positions.len()).sum();
-    let joints: usize = app.rig.skins.iter().map(|s| s.joints.len()).sum();
-    let animated = clip.and_then(|c| app.rig.clips.get(c)).map_or(0, |c| c.animated_nodes());
+    let vertices: usize = app.session.ws.primitives.iter().map(|p| p.positions.len()).sum();
+    let joints: usize = app.session.rig.skins.iter().map(|s| s.joints.len()).sum();
+    let animated = clip.and_then(|c| app.session.rig.clips.get(c)).map_or(0, |c| c.animated_nodes());
     let one_core_raster = one_core_raster(&mut screen, &mut app, clip, args.frames).map_err(io_err)?;
     let one_core_skin = one_core_skinning(&mut app, args.frames);
     let (sample_ns, pose_ns) = hot_loops(&mut app, clip, 100 * args.frames);
@@ -172,15 +172,15 @@ pub fn run(args: &BenchArgs) -> Result<u8, Failure> {
 /// The skinning stage alone on one core, `frames` times (the pose stays put: the work per
 /// call does not depend on it).
 fn one_core_skinning(app: &mut App, frames: u32) -> Histogram {
-    let parallel = app.ws.parallel();
-    app.ws.set_parallel(false);
+    let parallel = app.session.ws.parallel();
+    app.session.ws.set_parallel(false);
     let mut out = Histogram::default();
     for _ in 0..frames {
         let started = Instant::now();
-        app.ws.skin(&app.rig);
+        app.session.ws.skin(&app.session.rig);
         out.record(started.elapsed().as_secs_f64() * 1000.0);
     }
-    app.ws.set_parallel(parallel);
+    app.session.ws.set_parallel(parallel);
     out
 }
 
@@ -196,10 +196,10 @@ fn one_core_raster(
     let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(1).build() else {
         return Ok(out);
     };
-    let clip = clip.and_then(|c| app.rig.clips.get(c));
+    let clip = clip.and_then(|c| app.session.rig.clips.get(c));
     let duration = clip.map_or(0.0, |c| c.duration);
     for frame in 1..=frames {
-        app.ws.evaluate(&app.rig, clip, frame_time(duration, frame));
+        app.session.ws.evaluate(&app.session.rig, clip, frame_time(duration, frame));
         pool.install(|| screen.draw(app))?;
         out.record(f64::from(screen.raster_ms()));
     }
@@ -209,16 +209,16 @@ fn one_core_raster(
 /// Mean nanoseconds per call of the sampling and the pose stages, each run `calls` times
 /// in a row on one core (sampling stepping through the clip frame by frame).
 fn hot_loops(app: &mut App, clip: Option<usize>, calls: u32) -> (f64, f64) {
-    let clip = clip.and_then(|c| app.rig.clips.get(c));
+    let clip = clip.and_then(|c| app.session.rig.clips.get(c));
     let duration = clip.map_or(0.0, |c| c.duration);
     let started = Instant::now();
     for frame in 1..=calls {
-        app.ws.sample_pose(&app.rig, clip, frame_time(duration, frame));
+        app.session.ws.sample_pose(&app.session.rig, clip, frame_time(duration, frame));
     }
     let sample = started.elapsed().as_secs_f64() * 1e9 / f64::from(calls.max(1));
     let started = Instant::now();
     for _ in 0..calls {
-        app.ws.update_matrices(&app.rig);
+        app.session.ws.update_matrices(&app.session.rig);
     }
     let pose = started.elapsed().as_secs_f64() * 1e9 / f64::from(calls.max(1));
     (sample, pose)

@@ -114,8 +114,15 @@ fn extra_sections() -> roff::Roff {
     r.text([roman(
         "In the viewer (rigscope [FILE]); ? shows the same list. A focused panel's keys win over the keys that work everywhere.",
     )]);
+    let modes = [
+        ("While the help is open", Context::Help),
+        ("While typing a bone filter", Context::Filter),
+        ("While typing a prompt", Context::Prompt),
+        ("In the clip picker", Context::Picker),
+    ];
     let sections = std::iter::once(("Everywhere".to_string(), Context::Global))
-        .chain(Focus::ALL.iter().map(|&f| (format!("When {} has focus", f.title()), Context::In(f))));
+        .chain(Focus::ALL.iter().map(|&f| (format!("When {} has focus", f.title()), Context::In(f))))
+        .chain(modes.into_iter().map(|(heading, context)| (heading.to_string(), context)));
     for (heading, context) in sections {
         let mut bindings = BINDINGS.iter().filter(|b| b.context == context).peekable();
         if bindings.peek().is_none() {

@@ -36,29 +36,29 @@ fn rows(m: &Mat4) -> Vec<String> {
 /// its inverse bind matrix. None when nothing is selected.
 pub fn bone_text(app: &App) -> Option<String> {
     let node = app.selected()?;
-    let rig = &app.rig;
+    let rig = &app.session.rig;
     let n = rig.nodes.get(node)?;
     let mut out = vec![format!("node {} ({node})", rig.node_label(node))];
     if let Some(j) = app.selected_joint() {
-        out.push(format!("joint {j} of skin {}", app.skin.map_or(0, |s| s + 1)));
+        out.push(format!("joint {j} of skin {}", app.selection.skin.map_or(0, |s| s + 1)));
     }
-    out.push(match app.clip {
-        Some(c) => format!("clip {}, time {:?} s", rig.clip_label(c), app.playback.time),
+    out.push(match app.player.clip {
+        Some(c) => format!("clip {}, time {:?} s", rig.clip_label(c), app.player.playback.time),
         None => "rest pose".to_string(),
     });
-    let now = app.ws.pose.locals.get(node).copied().unwrap_or(n.rest);
+    let now = app.session.ws.pose.locals.get(node).copied().unwrap_or(n.rest);
     for (what, t) in [("rest", n.rest), ("now", now)] {
         out.push(format!("local {what} translation {}", v3(t.translation)));
         out.push(format!("local {what} rotation (x y z w) {}", quat(t.rotation)));
         out.push(format!("local {what} scale {}", v3(t.scale)));
     }
-    if let Some(world) = app.ws.globals.get(node) {
+    if let Some(world) = app.session.ws.globals.get(node) {
         out.push("world matrix (rows)".to_string());
         out.extend(rows(world));
     }
     let ibm = app
         .selected_joint()
-        .and_then(|j| app.skin.and_then(|s| rig.skins.get(s)).and_then(|s| s.inverse_bind.get(j)));
+        .and_then(|j| app.selection.skin.and_then(|s| rig.skins.get(s)).and_then(|s| s.inverse_bind.get(j)));
     if let Some(ibm) = ibm {
         out.push("inverse bind matrix (rows)".to_string());
         out.extend(rows(ibm));
@@ -70,9 +70,9 @@ pub fn bone_text(app: &App) -> Option<String> {
 /// with every digit of each weight and its position now. None without a vertex.
 pub fn vertex_text(app: &App) -> Option<String> {
     let view = super::vertex_view::VertexView::of_selected(app, true)?;
-    let v = app.vertex?;
+    let v = app.selection.vertex?;
     let mut text = view.plain_text();
-    if let Some(p) = app.ws.primitives.get(v.prim).and_then(|dp| dp.positions.get(v.vertex)) {
+    if let Some(p) = app.session.ws.primitives.get(v.prim).and_then(|dp| dp.positions.get(v.vertex)) {
         text.push_str(&format!("position now {}\n", v3(*p)));
     }
     Some(text)
@@ -92,18 +92,18 @@ fn shell_word(path: &str) -> String {
 /// reproduce (another centre of view, a draw mode render lacks, the rest pose of a file
 /// with clips).
 pub fn render_command(app: &App, cols: u16, rows: u16) -> (String, Vec<&'static str>) {
-    let mut cmd = format!("rigscope render {}", shell_word(&app.rig.source));
+    let mut cmd = format!("rigscope render {}", shell_word(&app.session.rig.source));
     let mut lost = Vec::new();
-    match app.clip {
-        Some(c) => cmd.push_str(&format!(" --clip '#{c}' --time {:?}", app.playback.time)),
-        None if !app.rig.clips.is_empty() => lost.push("the rest pose"),
+    match app.player.clip {
+        Some(c) => cmd.push_str(&format!(" --clip '#{c}' --time {:?}", app.player.playback.time)),
+        None if !app.session.rig.clips.is_empty() => lost.push("the rest pose"),
         None => {}
     }
-    let (yaw, pitch) = (app.camera.yaw, app.camera.pitch);
+    let (yaw, pitch) = (app.view.camera.yaw, app.view.camera.pitch);
     // Render frames the pose at its time from this yaw and pitch: the zoom is how much
     // nearer than that framing the viewer's camera is.
-    let framed = framed_camera(&app.ws, yaw, pitch, 1.0);
-    let zoom = framed.distance / app.camera.distance;
+    let framed = framed_camera(&app.session.ws, yaw, pitch, 1.0);
+    let zoom = framed.distance / app.view.camera.distance;
     let mode = match app.view.mode {
         GlyphMode::Braille | GlyphMode::BrailleDither => "braille",
         GlyphMode::HalfBlock => "halfblock",
@@ -118,7 +118,7 @@ pub fn render_command(app: &App, cols: u16, rows: u16) -> (String, Vec<&'static 
     if app.view.bones {
         cmd.push_str(" --bones");
     }
-    if framed.target.distance(app.camera.target) > 1e-3 * framed.distance.max(1e-6) {
+    if framed.target.distance(app.view.camera.target) > 1e-3 * framed.distance.max(1e-6) {
         // A pan, or a pose whose bounds moved since the viewer framed it: render centres
         // the rig as posed at --time and has no flag for another centre.
         lost.push("the centre of view (render centres the pose at --time)");
@@ -126,7 +126,7 @@ pub fn render_command(app: &App, cols: u16, rows: u16) -> (String, Vec<&'static 
     if app.view.draw != crate::render::DrawMode::Shaded {
         lost.push("the draw mode");
     }
-    if app.expression.as_ref().is_some_and(|e| e.held().is_some()) {
+    if app.player.expression.as_ref().is_some_and(|e| e.held().is_some()) {
         lost.push("the expression held by hand");
     }
     (cmd, lost)

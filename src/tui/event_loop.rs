@@ -35,15 +35,15 @@ pub fn run(
     stop: &Arc<AtomicUsize>,
     watch: Option<&Watch>,
 ) -> io::Result<()> {
-    let frame = Duration::from_secs_f64(1.0 / app.fps as f64);
+    let frame = Duration::from_secs_f64(1.0 / app.schedule.fps as f64);
     let mut cache = ViewportCache::default();
     let mut areas = Areas::default();
     let mut mouse = MouseState::default();
     let mut last_tick = Instant::now();
     let mut link = Link::new(frame);
     let mut delivered = Delivered::default();
-    while !app.quit && stop.load(Ordering::Relaxed) == 0 {
-        if app.dirty {
+    while !app.schedule.quit && stop.load(Ordering::Relaxed) == 0 {
+        if app.schedule.dirty {
             let started = Instant::now();
             let before = written.load(Ordering::Relaxed);
             // The markers go through the terminal's own buffered writer, so a frame leaves
@@ -51,11 +51,18 @@ pub fn run(
             // than a write per kilobyte.
             terminal.backend_mut().queue(BeginSynchronizedUpdate)?;
             let mut t = app.evaluate();
-            terminal.draw(|f| areas = ui::draw(f, app, &mut cache))?;
-            app.viewport_cells = ui::viewport_cells(&areas);
+            let mut measured = None;
+            terminal.draw(|f| {
+                let drawn = ui::draw(f, app, &mut cache);
+                areas = drawn.areas;
+                measured = Some(drawn.measured);
+            })?;
             terminal.backend_mut().queue(EndSynchronizedUpdate)?;
             terminal.backend_mut().flush()?;
-            app.dirty = false;
+            // The frame is out: what it measured bounds the next scroll keys.
+            if let Some(m) = measured {
+                app.update(Action::Measured(m));
+            }
             t.raster_ms = cache.raster_ms;
             t.frame_ms = started.elapsed().as_secs_f32() * 1000.0;
             t.draw_ms = (t.frame_ms - t.sample_ms - t.pose_ms - t.skin_ms - t.raster_ms).max(0.0);
@@ -84,7 +91,7 @@ pub fn run(
                 s
             });
             t.unanswered = link.answers() == Answers::No;
-            app.timings = t;
+            app.update(Action::Timed(t));
         }
         let timeout = if app.is_playing() {
             (last_tick + frame).saturating_duration_since(Instant::now())
@@ -93,14 +100,12 @@ pub fn run(
         };
         if event::poll(timeout)? {
             loop {
-                let ev = event::read()?;
-                // In raw mode Ctrl-C is a key, not SIGINT; the viewer ends as the signal
-                // would have ended it, so the shell sees 130.
-                if is_interrupt(&ev) {
+                let action = translate(event::read()?, app, &areas, &mut mouse);
+                if action == Some(Action::Interrupt) {
                     stop.store(SIGINT, Ordering::SeqCst);
                     break;
                 }
-                if let Some(action) = translate(ev, app, &areas, &mut mouse) {
+                if let Some(action) = action {
                     app.update(action);
                 }
                 if !event::poll(Duration::ZERO)? {
@@ -108,7 +113,7 @@ pub fn run(
                 }
             }
         }
-        if let Some(text) = app.clipboard.take() {
+        if let Some(text) = app.take_clipboard() {
             // The terminal puts it on the clipboard (OSC 52), wherever the viewer runs.
             terminal.backend_mut().write_all(super::copy::osc52(&text).as_bytes())?;
             terminal.backend_mut().flush()?;
@@ -147,13 +152,6 @@ fn read_late_answers(link: &Link) -> io::Result<()> {
 /// SIGINT's number on every platform that has it; `run` reports it as the signal that
 /// ended the viewer.
 const SIGINT: usize = 2;
-
-/// Ctrl-C pressed (in any mode: the help overlay and the filter prompt too).
-fn is_interrupt(ev: &Event) -> bool {
-    matches!(ev, Event::Key(k) if k.kind != KeyEventKind::Release
-        && k.code == event::KeyCode::Char('c')
-        && k.modifiers.contains(event::KeyModifiers::CONTROL))
-}
 
 fn translate(ev: Event, app: &App, areas: &Areas, mouse: &mut MouseState) -> Option<Action> {
     match ev {

@@ -37,6 +37,16 @@ impl ManualExpression {
         })
     }
 
+    /// The avatar's expressions in `rig` (a reloaded file) with the same expression held, by
+    /// name, at the same weight.
+    pub fn rematched(&self, rig: &Rig) -> Option<ManualExpression> {
+        let mut fresh = ManualExpression::of(rig)?;
+        let name = self.selected.and_then(|i| self.avatar.expressions.get(i)).map(|e| e.name.as_str());
+        fresh.selected = name.and_then(|n| fresh.avatar.expressions.iter().position(|e| e.name == n));
+        fresh.tenths = self.tenths;
+        Some(fresh)
+    }
+
     /// The weight held, 0..1.
     pub fn weight(&self) -> f32 {
         f32::from(self.tenths) / f32::from(STEPS)

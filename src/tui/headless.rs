@@ -114,8 +114,8 @@ mod tests {
         // does not: those cells are sent.
         assert!(with_ghost > unchanged + 100, "ghost frame sent {with_ghost} bytes, still {unchanged}");
 
-        let mut eager = crate::anim::Workspace::new(&app.rig);
-        eager.evaluate_bind(&app.rig);
+        let mut eager = crate::anim::Workspace::new(&app.session.rig);
+        eager.evaluate_bind(&app.session.rig);
         let lazy = app.bind_pose();
         assert_eq!(lazy.globals, eager.globals);
         for (a, b) in lazy.primitives.iter().zip(&eager.primitives) {

@@ -1,4 +1,5 @@
-//! The one key table. It drives dispatch, the help overlay and the status-bar hints, so a
+//! The one key table, for every mode (the panels, the help overlay, the bone filter, a prompt,
+//! the clip picker). It drives dispatch, the help overlay and the status-bar hints, so a
 //! binding cannot exist without being documented.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -12,6 +13,14 @@ pub enum Context {
     Global,
     /// Only while this panel has focus.
     In(Focus),
+    /// While the help overlay is open: it takes every key.
+    Help,
+    /// While a bone filter is typed (`/`).
+    Filter,
+    /// While a prompt is typed (`:`, `#`, `M`).
+    Prompt,
+    /// While the clip picker is open (`K`).
+    Picker,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +29,10 @@ pub enum Key {
     Ctrl(char),
     Code(KeyCode),
     Shift(KeyCode),
+    /// This key whatever the modifiers (the modes that take typing).
+    Any(KeyCode),
+    /// Any character typed: the binding's action takes it (`Action::typed`).
+    Text,
 }
 
 pub struct Binding {
@@ -42,7 +55,8 @@ impl Binding {
         Binding { hint: Some(short), ..self }
     }
 
-    /// Written on the previous binding's row, whose label and text cover both.
+    /// Has no row of its own: another row's label and text cover it (the previous binding's,
+    /// `q Ctrl-C` for Ctrl-C in every mode, the bone filter's for a prompt and the picker).
     const fn paired(self) -> Binding {
         Binding { listed: false, ..self }
     }
@@ -58,8 +72,8 @@ const fn b(
     Binding { keys, label, action, context, help, hint: None, listed: true }
 }
 
-use Context::{Global, In};
-use Key::{Char, Code, Ctrl, Shift};
+use Context::{Filter, Global, Help, In, Picker, Prompt};
+use Key::{Any, Char, Code, Ctrl, Shift, Text};
 
 /// `p` and `P`'s one row in the help overlay.
 const ENGINE_HELP: &str = "weights as an engine draws them (next / previous profile)";
@@ -67,12 +81,20 @@ const ENGINE_HELP: &str = "weights as an engine draws them (next / previous prof
 /// `)` and `(`'s one row in the help overlay.
 const EXPRESSION_HELP: &str = "raise / lower the held VRM expression's weight by 0.1";
 
+/// The rows shared by the modes that take typing.
+const TYPED_HELP: &str = "goes into the filter, the prompt or the picker's filter";
+const ACCEPT_HELP: &str = "filter keep / clear, prompt go / cancel, picker play / close";
+const DELETE_HELP: &str = "deletes the last character typed";
+const MOVE_HELP: &str = "filter: bone above / below; picker: cursor (and PgUp PgDn)";
+const HELP_SCROLL: &str = "scroll a line (PgUp PgDn Space: a page)";
+
 const ORBIT: f32 = 10.0;
 const PAN: f32 = 0.05;
 
 /// Every binding, in the order the help overlay lists them.
 pub static BINDINGS: &[Binding] = &[
-    b(&[Char('q'), Ctrl('c')], "q Ctrl-C", Action::Quit, Global, "quit").hinted("quit"),
+    b(&[Char('q')], "q Ctrl-C", Action::Quit, Global, "quit").hinted("quit"),
+    b(&[Ctrl('c')], "Ctrl-C", Action::Interrupt, Global, "quit").paired(),
     b(&[Char('?')], "?", Action::ToggleHelp, Global, "help: every binding").hinted("help"),
     b(&[Code(KeyCode::Esc)], "Esc", Action::Escape, Global, "close help / clear the bone filter"),
     b(
@@ -307,6 +329,45 @@ pub static BINDINGS: &[Binding] = &[
     ),
     b(&[Char(')')], ") (", Action::ExpressionWeight(1), Global, EXPRESSION_HELP),
     b(&[Char('(')], "(", Action::ExpressionWeight(-1), Global, EXPRESSION_HELP).paired(),
+    // The help overlay is modal: it scrolls, closes, or lets the user quit.
+    b(&[Any(KeyCode::Char('q'))], "q Ctrl-C", Action::Quit, Help, "quit"),
+    b(&[Ctrl('c')], "Ctrl-C", Action::Interrupt, Help, "quit").paired(),
+    b(&[Any(KeyCode::Esc), Any(KeyCode::Char('?'))], "Esc ?", Action::ToggleHelp, Help, "close the help"),
+    b(&[Any(KeyCode::Up), Any(KeyCode::Char('k'))], "Up k Down j", Action::HelpScroll(-1), Help, HELP_SCROLL),
+    b(&[Any(KeyCode::Down), Any(KeyCode::Char('j'))], "Down j", Action::HelpScroll(1), Help, HELP_SCROLL)
+        .paired(),
+    b(&[Any(KeyCode::PageUp)], "PgUp", Action::HelpScroll(-10), Help, HELP_SCROLL).paired(),
+    b(
+        &[Any(KeyCode::PageDown), Any(KeyCode::Char(' '))],
+        "PgDn Space",
+        Action::HelpScroll(10),
+        Help,
+        HELP_SCROLL,
+    )
+    .paired(),
+    // Typing: the bone filter, a prompt and the clip picker take every character; their
+    // rows are the filter's, which name all three. Ctrl-C comes before the catch-all `Text`.
+    b(&[Ctrl('c')], "Ctrl-C", Action::Interrupt, Filter, "quit").paired(),
+    b(&[Any(KeyCode::Enter)], "Enter Esc", Action::FilterAccept, Filter, ACCEPT_HELP),
+    b(&[Any(KeyCode::Esc)], "Esc", Action::FilterCancel, Filter, ACCEPT_HELP).paired(),
+    b(&[Any(KeyCode::Backspace)], "Backspace", Action::FilterBackspace, Filter, DELETE_HELP),
+    b(&[Any(KeyCode::Up)], "Up Down", Action::SelectUp, Filter, MOVE_HELP),
+    b(&[Any(KeyCode::Down)], "Down", Action::SelectDown, Filter, MOVE_HELP).paired(),
+    b(&[Text], "a character", Action::FilterChar(' '), Filter, TYPED_HELP),
+    b(&[Ctrl('c')], "Ctrl-C", Action::Interrupt, Prompt, "quit").paired(),
+    b(&[Any(KeyCode::Enter)], "Enter", Action::PromptAccept, Prompt, ACCEPT_HELP).paired(),
+    b(&[Any(KeyCode::Esc)], "Esc", Action::PromptCancel, Prompt, ACCEPT_HELP).paired(),
+    b(&[Any(KeyCode::Backspace)], "Backspace", Action::PromptBackspace, Prompt, DELETE_HELP).paired(),
+    b(&[Text], "a character", Action::PromptChar(' '), Prompt, TYPED_HELP).paired(),
+    b(&[Ctrl('c')], "Ctrl-C", Action::Interrupt, Picker, "quit").paired(),
+    b(&[Any(KeyCode::Enter)], "Enter", Action::PickerAccept, Picker, ACCEPT_HELP).paired(),
+    b(&[Any(KeyCode::Esc)], "Esc", Action::ToggleClipPicker, Picker, ACCEPT_HELP).paired(),
+    b(&[Any(KeyCode::Backspace)], "Backspace", Action::PickerBackspace, Picker, DELETE_HELP).paired(),
+    b(&[Any(KeyCode::Up)], "Up", Action::PickerMove(-1), Picker, MOVE_HELP).paired(),
+    b(&[Any(KeyCode::Down)], "Down", Action::PickerMove(1), Picker, MOVE_HELP).paired(),
+    b(&[Any(KeyCode::PageUp)], "PgUp", Action::PickerMove(-10), Picker, MOVE_HELP).paired(),
+    b(&[Any(KeyCode::PageDown)], "PgDn", Action::PickerMove(10), Picker, MOVE_HELP).paired(),
+    b(&[Text], "a character", Action::PickerChar(' '), Picker, TYPED_HELP).paired(),
 ];
 
 impl Key {
@@ -321,72 +382,42 @@ impl Key {
                 !shift && !ctrl && ev.code == code || (code == KeyCode::BackTab && ev.code == code)
             }
             Key::Shift(code) => shift && ev.code == code,
+            Key::Any(code) => ev.code == code,
+            Key::Text => matches!(ev.code, KeyCode::Char(_)),
         }
     }
 }
 
-/// What a key means in the current focus. A focused panel's binding wins over a global one.
+/// The first binding of `context` that `ev` matches, as an action (a typed character in it).
+fn lookup(ev: &KeyEvent, context: Context) -> Option<Action> {
+    let binding = bindings_in(context).find(|b| b.keys.iter().any(|k| k.matches(ev)))?;
+    Some(match ev.code {
+        KeyCode::Char(c) => binding.action.typed(c),
+        _ => binding.action,
+    })
+}
+
+/// What a key means in the current focus. A focused panel's binding wins over a global one;
+/// the help overlay and the bone filter take every key while they are open.
 pub fn action_for(ev: &KeyEvent, focus: Focus, filtering: bool, help: bool) -> Option<Action> {
-    if help {
-        // The overlay is modal: it scrolls, closes, or lets the user quit.
-        return match ev.code {
-            KeyCode::Up | KeyCode::Char('k') => Some(Action::HelpScroll(-1)),
-            KeyCode::Down | KeyCode::Char('j') => Some(Action::HelpScroll(1)),
-            KeyCode::PageUp => Some(Action::HelpScroll(-10)),
-            KeyCode::PageDown | KeyCode::Char(' ') => Some(Action::HelpScroll(10)),
-            KeyCode::Esc | KeyCode::Char('?') => Some(Action::ToggleHelp),
-            KeyCode::Char('q') => Some(Action::Quit),
-            KeyCode::Char('c') if ev.modifiers.contains(KeyModifiers::CONTROL) => Some(Action::Quit),
-            _ => None,
-        };
+    match (help, filtering) {
+        (true, _) => lookup(ev, Context::Help),
+        (false, true) => lookup(ev, Context::Filter),
+        (false, false) => lookup(ev, Context::In(focus)).or_else(|| lookup(ev, Context::Global)),
     }
-    if filtering {
-        return match ev.code {
-            KeyCode::Esc => Some(Action::FilterCancel),
-            KeyCode::Enter => Some(Action::FilterAccept),
-            KeyCode::Backspace => Some(Action::FilterBackspace),
-            KeyCode::Char('c') if ev.modifiers.contains(KeyModifiers::CONTROL) => Some(Action::Quit),
-            KeyCode::Char(c) => Some(Action::FilterChar(c)),
-            KeyCode::Up => Some(Action::SelectUp),
-            KeyCode::Down => Some(Action::SelectDown),
-            _ => None,
-        };
-    }
-    let focused =
-        BINDINGS.iter().find(|b| b.context == Context::In(focus) && b.keys.iter().any(|k| k.matches(ev)));
-    let global =
-        || BINDINGS.iter().find(|b| b.context == Context::Global && b.keys.iter().any(|k| k.matches(ev)));
-    focused.or_else(global).map(|b| b.action)
 }
 
 /// What a key means for `app`: a prompt being typed, or the clip picker, takes every key,
 /// else `action_for`.
 pub fn action_for_app(ev: &KeyEvent, app: &super::App) -> Option<Action> {
-    if app.prompt.is_some() {
-        return match ev.code {
-            KeyCode::Esc => Some(Action::PromptCancel),
-            KeyCode::Enter => Some(Action::PromptAccept),
-            KeyCode::Backspace => Some(Action::PromptBackspace),
-            KeyCode::Char('c') if ev.modifiers.contains(KeyModifiers::CONTROL) => Some(Action::Quit),
-            KeyCode::Char(c) => Some(Action::PromptChar(c)),
-            _ => None,
-        };
+    let overlays = &app.overlays;
+    if overlays.prompt.is_some() {
+        return lookup(ev, Context::Prompt);
     }
-    if app.picker.is_some() {
-        return match ev.code {
-            KeyCode::Esc => Some(Action::ToggleClipPicker),
-            KeyCode::Enter => Some(Action::PickerAccept),
-            KeyCode::Backspace => Some(Action::PickerBackspace),
-            KeyCode::Up => Some(Action::PickerMove(-1)),
-            KeyCode::Down => Some(Action::PickerMove(1)),
-            KeyCode::PageUp => Some(Action::PickerMove(-10)),
-            KeyCode::PageDown => Some(Action::PickerMove(10)),
-            KeyCode::Char('c') if ev.modifiers.contains(KeyModifiers::CONTROL) => Some(Action::Quit),
-            KeyCode::Char(c) => Some(Action::PickerChar(c)),
-            _ => None,
-        };
+    if overlays.picker.is_some() {
+        return lookup(ev, Context::Picker);
     }
-    action_for(ev, app.focus, app.tree.filtering, app.show_help)
+    action_for(ev, app.panels.focus, app.selection.tree.filtering, overlays.help)
 }
 
 /// Bindings that apply in a focus, for the help overlay's sections.
@@ -419,7 +450,11 @@ mod tests {
             assert_eq!(action_for(&key(KeyCode::Char('q')), focus, false, false), Some(Action::Quit));
         }
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
-        assert_eq!(action_for(&ctrl_c, Focus::Bones, false, false), Some(Action::Quit));
+        assert_eq!(action_for(&ctrl_c, Focus::Bones, false, false), Some(Action::Interrupt));
+        // In every mode: the help, the filter, a prompt, the picker.
+        for context in [Context::Help, Context::Filter, Context::Prompt, Context::Picker] {
+            assert_eq!(lookup(&ctrl_c, context), Some(Action::Interrupt), "{context:?}");
+        }
         // Plain `c` is "next clip", not quit.
         assert_eq!(action_for(&key(KeyCode::Char('c')), Focus::Bones, false, false), Some(Action::NextClip));
     }
@@ -467,6 +502,19 @@ mod tests {
             Some(Action::FilterChar('q'))
         );
         assert_eq!(action_for(&key(KeyCode::Esc), Focus::Bones, true, false), Some(Action::FilterCancel));
+    }
+
+    #[test]
+    fn a_prompt_and_the_picker_take_every_character() {
+        let q = key(KeyCode::Char('q'));
+        assert_eq!(lookup(&q, Context::Prompt), Some(Action::PromptChar('q')));
+        assert_eq!(lookup(&q, Context::Picker), Some(Action::PickerChar('q')));
+        assert_eq!(lookup(&key(KeyCode::Enter), Context::Prompt), Some(Action::PromptAccept));
+        assert_eq!(lookup(&key(KeyCode::PageDown), Context::Picker), Some(Action::PickerMove(10)));
+        assert_eq!(lookup(&key(KeyCode::Esc), Context::Picker), Some(Action::ToggleClipPicker));
+        // Whatever the modifiers, as a typed capital may or may not carry SHIFT.
+        let shifted = KeyEvent::new(KeyCode::Char('Q'), KeyModifiers::SHIFT);
+        assert_eq!(lookup(&shifted, Context::Filter), Some(Action::FilterChar('Q')));
     }
 
     #[test]

@@ -14,8 +14,8 @@ use crate::report::inspect::plural_n;
 impl App {
     /// Opens the name prompt, filled with a free name, or says why there is nothing to write.
     pub(super) fn start_merge_prompt(&mut self) {
-        let (Some(file), Some(anims)) = (&self.file, &self.anims) else {
-            self.message = Some(if self.file.is_none() {
+        let (Some(file), Some(anims)) = (&self.session.file, &self.session.anims) else {
+            self.status.message = Some(if self.session.file.is_none() {
                 "M writes beside the character's file: open a file (the bundled sample has none)".into()
             } else {
                 "M writes the clips of --anim files: open the character with --anim LIB".into()
@@ -23,17 +23,19 @@ impl App {
             return;
         };
         if anims.files.is_empty() {
-            self.message = Some("M writes the clips of --anim files: none given".into());
+            self.status.message = Some("M writes the clips of --anim files: none given".into());
             return;
         }
         let mut prompt = Prompt::new(PromptKind::Merge);
         prompt.text = free_name(file);
-        self.prompt = Some(prompt);
+        self.overlays.prompt = Some(prompt);
     }
 
     /// Writes the merged file named `text` beside the character.
     pub(super) fn merge_into(&mut self, text: &str) {
-        let (Some(file), Some(anims)) = (self.file.clone(), self.anims.clone()) else { return };
+        let (Some(file), Some(anims)) = (self.session.file.clone(), self.session.anims.clone()) else {
+            return;
+        };
         let name = text.trim();
         let output = match target(&file, name) {
             Ok(path) => path,
@@ -82,7 +84,7 @@ impl App {
     /// The outcome is news the user waits for: it stays on the status bar's second line until
     /// the next key, as a reload's summary does, even while a clip plays.
     fn merge_note(&mut self, text: String) {
-        self.file_note = Some(FileNote { text, error: false });
+        self.status.file_note = Some(FileNote { text, error: false });
     }
 }
 
@@ -127,7 +129,7 @@ mod tests {
     use crate::tui::{App, Launch};
 
     fn type_text(app: &mut App, text: &str) {
-        for _ in 0..app.prompt.as_ref().map_or(0, |p| p.text.len()) {
+        for _ in 0..app.overlays.prompt.as_ref().map_or(0, |p| p.text.len()) {
             app.update(Action::PromptBackspace);
         }
         for c in text.chars() {
@@ -149,24 +151,28 @@ mod tests {
         let mut app = App::new(rig, &launch);
 
         app.update(Action::StartPrompt(PromptKind::Merge));
-        assert_eq!(app.prompt.as_ref().map(|p| p.text.as_str()), Some("walker-clips.glb"));
+        assert_eq!(app.overlays.prompt.as_ref().map(|p| p.text.as_str()), Some("walker-clips.glb"));
         app.update(Action::PromptAccept);
         let written = dir.path().join("walker-clips.glb");
-        let note = app.file_note.clone().expect("a note");
+        let note = app.status.file_note.clone().expect("a note");
         assert!(note.text.starts_with("wrote ") && note.text.contains("2 clips") && !note.error, "{note:?}");
         // A tick (playback) keeps it; the next key clears it.
         app.update(Action::Tick(0.1));
-        assert!(app.file_note.is_some());
+        assert!(app.status.file_note.is_some());
         let merged = crate::import::load(&written).expect("the merged file loads");
         assert_eq!(merged.clip_label(2), "walk (anims)");
 
         // The next offer is a free name; a taken one is refused and nothing changes.
         app.update(Action::StartPrompt(PromptKind::Merge));
-        assert_eq!(app.prompt.as_ref().map(|p| p.text.as_str()), Some("walker-clips-2.glb"));
+        assert_eq!(app.overlays.prompt.as_ref().map(|p| p.text.as_str()), Some("walker-clips-2.glb"));
         type_text(&mut app, "walker-clips");
         let before = std::fs::read(&written).expect("written");
         app.update(Action::PromptAccept);
-        assert!(app.file_note.as_ref().is_some_and(|n| n.text.contains("exists")), "{:?}", app.file_note);
+        assert!(
+            app.status.file_note.as_ref().is_some_and(|n| n.text.contains("exists")),
+            "{:?}",
+            app.status.file_note
+        );
         assert_eq!(std::fs::read(&written).expect("written"), before);
 
         // Without --anim there is nothing to write.
@@ -175,8 +181,12 @@ mod tests {
             &Launch { file: Some(character), ..Launch::default() },
         );
         plain.update(Action::StartPrompt(PromptKind::Merge));
-        assert!(plain.prompt.is_none());
-        assert!(plain.message.as_deref().unwrap_or_default().contains("--anim"), "{:?}", plain.message);
+        assert!(plain.overlays.prompt.is_none());
+        assert!(
+            plain.status.message.as_deref().unwrap_or_default().contains("--anim"),
+            "{:?}",
+            plain.status.message
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The full-screen viewer: the only module that touches ratatui and crossterm.
 //!
-//! crossterm `Event` -> `keymap` -> `Action` -> `App::update` -> `ui::draw(&App)`.
+//! crossterm `Event` -> `keymap` -> `Action` -> `App::update` -> `ui::draw(&App)`, whose
+//! measurements go back to `App::update` as an `Action`.
 
 pub mod action;
 pub mod app;
@@ -31,7 +32,7 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-pub use app::{App, Launch};
+pub use app::{App, Launch, Session};
 
 use crate::rig::Rig;
 
@@ -77,7 +78,7 @@ fn start_watch(launch: &Launch, app: &mut App) -> Option<watch::Watch> {
     match watch::Watch::start(file, launch, wake_event_loop) {
         Ok(w) => Some(w),
         Err(why) => {
-            app.file_note = Some(app::FileNote { text: format!("not watching: {why}"), error: true });
+            app.not_watching(&why);
             None
         }
     }

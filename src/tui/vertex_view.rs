@@ -71,14 +71,14 @@ const ULP_PER_WEIGHT: f32 = 2e-7;
 impl VertexView {
     /// The selected vertex as the panel shows it; `full`: every digit of each weight.
     pub fn of_selected(app: &App, full: bool) -> Option<VertexView> {
-        let v = app.vertex?;
-        let dp = app.ws.primitives.get(v.prim)?;
-        let mesh = app.rig.meshes.get(dp.mesh)?;
+        let v = app.selection.vertex?;
+        let dp = app.session.ws.primitives.get(v.prim)?;
+        let mesh = app.session.rig.meshes.get(dp.mesh)?;
         let stored = mesh.primitives.get(dp.primitive)?;
-        let skin = dp.skin.and_then(|s| app.rig.skins.get(s));
+        let skin = dp.skin.and_then(|s| app.session.rig.skins.get(s));
         let joint_count = skin.map_or(0, |s| s.joints.len());
         let name = |j: u16| match skin.and_then(|s| s.joints.get(usize::from(j))) {
-            Some(&node) => app.rig.node_label(node),
+            Some(&node) => app.session.rig.node_label(node),
             None => format!("joint {j}"),
         };
         let heading = match &mesh.name {
@@ -86,6 +86,7 @@ impl VertexView {
             None => format!("mesh {}, primitive {}, vertex {}", dp.mesh, dp.primitive, v.vertex),
         };
         let findings: Vec<&Finding> = app
+            .session
             .diag
             .findings
             .iter()
@@ -93,7 +94,7 @@ impl VertexView {
             .filter(|f| f.vertex.as_ref().is_some_and(|x| x.vertex == v.vertex))
             .collect();
         // The weights listed are those drawn: the stored ones, or the engine profile's.
-        let engine = app.engine;
+        let engine = app.view.engine;
         let mut slots = Vec::new();
         drawn_vertex(engine, &stored.influences, v.vertex, joint_count, &mut slots);
         let mut influences = Vec::new();
@@ -193,35 +194,39 @@ impl VertexView {
 /// measured by `check`). Profiles with the same figures share a line. "Now" skins the
 /// unmorphed position both ways, so an active morph target's offset is left out of it.
 fn engine_lines(app: &App, prim: usize, vertex: usize) -> Vec<String> {
-    let Some(dp) = app.ws.primitives.get(prim) else { return Vec::new() };
-    let Some(stored) = app.rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive)) else {
+    let Some(dp) = app.session.ws.primitives.get(prim) else { return Vec::new() };
+    let Some(stored) = app.session.rig.meshes.get(dp.mesh).and_then(|m| m.primitives.get(dp.primitive))
+    else {
         return Vec::new();
     };
-    let Some(matrices) = dp.skin.and_then(|s| app.ws.joint_matrices.get(s)) else { return Vec::new() };
+    let Some(matrices) = dp.skin.and_then(|s| app.session.ws.joint_matrices.get(s)) else {
+        return Vec::new();
+    };
     let Some(&rest) = stored.positions.get(vertex) else { return Vec::new() };
-    let joints = dp.skin.and_then(|s| app.rig.skins.get(s)).map_or(0, |s| s.joints.len());
-    let placement = dp.skin.map_or(glam::Mat4::IDENTITY, |s| app.ws.placement(s));
+    let joints = dp.skin.and_then(|s| app.session.rig.skins.get(s)).map_or(0, |s| s.joints.len());
+    let placement = dp.skin.map_or(glam::Mat4::IDENTITY, |s| app.session.ws.placement(s));
     let mut slots = Vec::new();
     let mut skinned = |engine: Engine| {
         let fate = drawn_vertex(engine, &stored.influences, vertex, joints, &mut slots);
         drawn_point(fate, skin_point(&slots, matrices, skinned_input(fate, rest)), rest, &placement)
     };
     let here = skinned(Engine::Stored);
-    let diagonal = app.diag.consequences.diagonal;
+    let diagonal = app.session.diag.consequences.diagonal;
     let mut groups: Vec<(String, Vec<&'static str>)> = Vec::new();
     for &engine in Engine::ALL.iter().filter(|&&e| e != Engine::Stored) {
         let now = skinned(engine).distance(here);
-        let worst = app.diag.consequences.of(dp.mesh, dp.primitive, vertex, engine);
+        let worst = app.session.diag.consequences.of(dp.mesh, dp.primitive, vertex, engine);
         // A NaN distance (the vertex vanishes) is not "still".
         let still = |d: f32| d <= MOVE_FRACTION * diagonal;
-        let refuses = app.diag.consequences.engines.iter().any(|s| s.engine == engine && s.refuses.is_some());
+        let refuses =
+            app.session.diag.consequences.engines.iter().any(|s| s.engine == engine && s.refuses.is_some());
         let text = match worst {
             _ if refuses => "would not import this file".to_string(),
             Some(w) if w.vanishes => "no position: its triangles vanish".to_string(),
             Some(w) if still(now) && still(w.distance) => "same as stored (0 off)".to_string(),
             Some(w) => {
                 let at = match w.clip {
-                    Some(c) => format!("clip {} at {:.2} s", app.rig.clip_label(c), w.time),
+                    Some(c) => format!("clip {} at {:.2} s", app.session.rig.clip_label(c), w.time),
                     None => "at rest".to_string(),
                 };
                 format!(

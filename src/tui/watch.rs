@@ -1,7 +1,7 @@
 //! Live reload's watcher: notices that the viewer's file (or a buffer file it loaded) was
-//! written, waits for the writes to settle, loads it and builds the new app on the watcher's
-//! own thread, and hands the result to the event loop through a channel. The loop only swaps
-//! it in (`App::adopt`), so a slow load never stalls a frame.
+//! written, waits for the writes to settle, loads it and builds the new session on the
+//! watcher's own thread, and hands the result to the event loop through a channel. The loop
+//! only swaps it in (`App::reload`), so a slow load never stalls a frame.
 //!
 //! The folders are watched, not the files: editors and exporters often save by writing a
 //! temporary file and renaming it over the old one, which a watch on the old file would not
@@ -19,7 +19,7 @@ use std::time::Duration;
 use notify::{RecommendedWatcher, RecursiveMode};
 use notify_debouncer_mini::{Config, DebounceEventResult, Debouncer, new_debouncer_opt};
 
-use super::app::{App, Launch};
+use super::app::{App, Launch, Session};
 
 /// Quiet time after the last write before the file is read: long enough for an exporter's
 /// chunked writes of one file to merge, short enough to reload within 0.1 s of the last one.
@@ -29,8 +29,8 @@ const POLL_INTERVAL: Duration = Duration::from_millis(300);
 
 /// What a change to the file produced.
 pub enum Reload {
-    /// The app built on the new file, to be adopted by the running one.
-    Loaded(Box<App>),
+    /// The session built on the new file, for the running app to take.
+    Loaded(Box<Session>),
     /// The file does not load (half-written, broken): why, naming the file.
     Failed(String),
 }
@@ -106,7 +106,7 @@ impl Watch {
 
         let (tx, reloads) = channel();
         let stamps = stamps(&watched);
-        // The clip and time come from the running app (`App::adopt`); the start-up clip's
+        // The clip and time come from the running app (`App::reload`); the start-up clip's
         // index may not exist in the new file.
         let launch = Launch { clip: None, time: 0.0, ..launch.clone() };
         let loader = Loader {
@@ -135,7 +135,7 @@ impl Watch {
         let mut any = false;
         while let Ok(reload) = self.reloads.try_recv() {
             match reload {
-                Reload::Loaded(fresh) => app.adopt(*fresh),
+                Reload::Loaded(fresh) => app.reload(*fresh),
                 Reload::Failed(why) => app.reload_failed(&why),
             }
             any = true;
@@ -240,7 +240,7 @@ impl Loader {
                 self.watched = watch_list(&self.file, &self.libs);
                 self.stamps = stamps(&self.watched);
                 self.watch_new_folders();
-                Reload::Loaded(Box::new(App::new(rig, &self.launch)))
+                Reload::Loaded(Box::new(Session::new(rig, &self.launch)))
             }
             Err(mut e) => {
                 if Path::new(&e.file) == self.file {

@@ -42,7 +42,7 @@ fn verdicts(rig: Rig) -> Vec<(String, bool, bool)> {
     };
     let launch = Launch { paused: true, color: ColorDepth::None, ..Launch::default() };
     let mut app = App::new(rig, &launch);
-    let joints = app.rig.skins[0].joints.len();
+    let joints = app.session.rig.skins[0].joints.len();
     let mut out = Vec::new();
     for _ in 0..joints {
         let j = app.selected_joint().expect("a joint is selected");
@@ -50,7 +50,7 @@ fn verdicts(rig: Rig) -> Vec<(String, bool, bool)> {
         let kept = s.contains("the rest pose is the bind pose");
         let not_kept = s.contains("the rest pose is not the bind pose");
         assert!(kept != not_kept, "one bind line for joint {j}:\n{s}");
-        out.push((app.rig.node_label(app.rig.skins[0].joints[j]), kept, !flagged(j)));
+        out.push((app.session.rig.node_label(app.session.rig.skins[0].joints[j]), kept, !flagged(j)));
         press(&mut app, "j");
     }
     let mut seen: Vec<String> = out.iter().map(|o| o.0.clone()).collect();

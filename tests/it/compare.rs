@@ -16,7 +16,7 @@ fn the_compared_rig_is_a_ghost_and_the_selected_joint_shows_its_delta() {
     let launch = Launch { paused: true, time: 1.0, color: ColorDepth::None, ..Launch::default() };
     let plain = screen(&mut App::new(a.clone(), &launch), 120, 40);
     let mut app = App::new(a, &Launch { compare: Some(b), ..launch });
-    app.tree.selected = Some(b31);
+    app.selection.tree.selected = Some(b31);
     let s = screen(&mut app, 120, 40);
     assert!(s.contains("ghost: B"), "{s}");
     // Rotations keep lengths: 0.05 in b2's frame is 0.05 in the world, whatever the pose.

@@ -165,7 +165,7 @@ fn an_anim_file_without_clips_is_named_everywhere_and_merge_exits_2() {
     let set = rigscope::attach::AnimSet { files: vec![empty.clone()], options: Default::default() };
     rigscope::attach::load_with_anims(&mut rig, &set).expect("binds");
     let app = rigscope::tui::app::App::new(rig, &rigscope::tui::app::Launch::default());
-    assert_eq!(app.message.as_deref(), Some("empty.glb has no clips: it adds nothing to play"));
+    assert_eq!(app.status.message.as_deref(), Some("empty.glb has no clips: it adds nothing to play"));
     // merge with nothing left to write: exit 2, naming the file, nothing written.
     let out = dir.join("merged.glb");
     let run = rigscope(&["merge", &walker, path_str(&empty), "-o", path_str(&out)]);

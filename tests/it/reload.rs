@@ -33,7 +33,7 @@ fn a_broken_save_keeps_the_old_rig_and_the_next_good_one_is_adopted() {
     let launch = Launch { paused: true, ..Launch::default() };
     let mut app = App::new(rigscope::load(&file).unwrap(), &launch);
     let watch = Watch::start(&file, &launch, || {}).expect("watch starts");
-    let walker_nodes = app.rig.nodes.len();
+    let walker_nodes = app.session.rig.nodes.len();
 
     // Half a file, as a slow exporter leaves it mid-write.
     let walker = rigscope::samplegen::walker();
@@ -45,19 +45,19 @@ fn a_broken_save_keeps_the_old_rig_and_the_next_good_one_is_adopted() {
         }
         Reload::Loaded(_) => panic!("half a file loaded"),
     }
-    assert_eq!(app.rig.nodes.len(), walker_nodes);
-    assert!(app.file_note.as_ref().unwrap().error);
+    assert_eq!(app.session.rig.nodes.len(), walker_nodes);
+    assert!(app.status.file_note.as_ref().unwrap().error);
 
     // A different rig saved over it: adopted, and the note names what changed.
     let tentacle = rigscope::samplegen::tentacle();
     save(&file, &tentacle);
     let expected = rigscope::load_bytes(&tentacle, "t.glb", None).unwrap();
     match next(&watch) {
-        Reload::Loaded(fresh) => app.adopt(*fresh),
+        Reload::Loaded(fresh) => app.reload(*fresh),
         Reload::Failed(why) => panic!("the good file failed: {why}"),
     }
-    assert_eq!(app.rig.nodes.len(), expected.nodes.len());
-    let note = app.file_note.clone().unwrap();
+    assert_eq!(app.session.rig.nodes.len(), expected.nodes.len());
+    let note = app.status.file_note.clone().unwrap();
     assert!(!note.error);
     let old = rigscope::load_bytes(&walker, "w", None).unwrap();
     let joints = |r: &rigscope::Rig| r.skins.iter().map(|s| s.joints.len()).sum::<usize>();

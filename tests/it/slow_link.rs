@@ -420,7 +420,8 @@ fn a_playing_frame_resends_only_what_changed() {
         app.evaluate();
         let mut areas = ui::Areas::default();
         let before = written.get();
-        let buffer = terminal.draw(|f| areas = ui::draw(f, app, &mut cache)).expect("draw").buffer.clone();
+        let buffer =
+            terminal.draw(|f| areas = ui::draw(f, app, &mut cache).areas).expect("draw").buffer.clone();
         (buffer, areas, written.get() - before)
     };
     let (first, _, first_bytes) = frame(&mut app, &mut terminal);
@@ -465,13 +466,13 @@ fn the_status_bar_says_when_the_link_is_the_limit() {
     let mut app = App::new(rig, &Launch { color: ColorDepth::None, ..Launch::default() });
     let screen = |app: &mut App| super::tui::screen(app, 160, 48);
     let link = LinkStats { fps: 9.0, bytes_per_s: Some(125_000.0), rtt: 0.05, limiting: true };
-    app.timings.link = Some(LinkStats { limiting: false, ..link });
+    app.status.timings.link = Some(LinkStats { limiting: false, ..link });
     assert!(!screen(&mut app).contains("link:"), "a link that is not the limit goes unmentioned");
-    app.timings.link = Some(link);
+    app.status.timings.link = Some(link);
     assert!(screen(&mut app).contains("link: 9 fps, 125 KB/s, RTT 50 ms"), "{}", screen(&mut app));
     app.update(Action::ToggleStats);
     assert!(screen(&mut app).contains("link 9 fps, 125 KB/s, RTT 50 ms"), "{}", screen(&mut app));
-    app.timings.link = None;
-    app.timings.unanswered = true;
+    app.status.timings.link = None;
+    app.status.timings.unanswered = true;
     assert!(screen(&mut app).contains("link: no answer, clock paced"), "{}", screen(&mut app));
 }

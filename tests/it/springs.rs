@@ -204,21 +204,21 @@ fn the_viewer_steps_springs_at_a_fixed_dt_and_restarts_on_seek() {
     let mut app = rigscope::tui::App::new(rig.clone(), &launch);
     // 0.5 s reached in uneven frames lands on the 30-step pose.
     for t in [0.013, 0.2, 0.21, 0.5] {
-        app.playback.time = t;
-        app.pose_dirty = true;
+        app.player.playback.time = t;
+        app.schedule.pose_dirty = true;
         app.evaluate();
     }
     let mut fresh = rigscope::anim::Workspace::new(&rig);
     rigscope::vrm::evaluate(&rig, None, 0.5, 1.0 / 60.0, &mut fresh);
     let hair_end = 24;
-    assert!(app.ws.globals[hair_end].abs_diff_eq(fresh.globals[hair_end], 1e-6));
+    assert!(app.session.ws.globals[hair_end].abs_diff_eq(fresh.globals[hair_end], 1e-6));
     let s = super::tui::screen(&mut app, 200, 50);
     assert!(s.contains("springs: 30 steps of 0.0167 s from 0, restart on seek/loop"), "{s}");
     // Back to 0.1 s: six steps from the start, as a fresh simulation.
-    app.playback.time = 0.1;
-    app.pose_dirty = true;
+    app.player.playback.time = 0.1;
+    app.schedule.pose_dirty = true;
     app.evaluate();
     rigscope::vrm::evaluate(&rig, None, 0.1, 1.0 / 60.0, &mut fresh);
-    assert!(app.ws.globals[hair_end].abs_diff_eq(fresh.globals[hair_end], 1e-6));
-    assert_eq!(app.springs.as_ref().map(|s| s.steps()), Some(6));
+    assert!(app.session.ws.globals[hair_end].abs_diff_eq(fresh.globals[hair_end], 1e-6));
+    assert_eq!(app.session.springs.as_ref().map(|s| s.steps()), Some(6));
 }

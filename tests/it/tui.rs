@@ -7,13 +7,18 @@ use ratatui::backend::TestBackend;
 use rigscope::render::ColorDepth;
 use rigscope::tui::action::Action;
 use rigscope::tui::ui::{self, ViewportCache};
-use rigscope::tui::{App, Launch, keymap};
+use rigscope::tui::{App, Launch, Session, keymap};
 
 use super::cli::sample;
 
 fn app(file: &str, launch: Launch) -> App {
     let rig = rigscope::load(std::path::Path::new(&sample(file))).expect("sample loads");
     App::new(rig, &launch)
+}
+
+fn session(file: &str, launch: Launch) -> Session {
+    let rig = rigscope::load(std::path::Path::new(&sample(file))).expect("sample loads");
+    Session::new(rig, &launch)
 }
 
 fn paused() -> Launch {
@@ -38,16 +43,19 @@ pub fn press(app: &mut App, keys: &str) {
     }
 }
 
-/// The whole screen at `width` x `height` cells, as text.
+/// The whole screen at `width` x `height` cells, as text; what it measured goes back to the
+/// app, as the event loop hands it.
 pub fn screen(app: &mut App, width: u16, height: u16) -> String {
     app.evaluate();
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
     let mut cache = ViewportCache::default();
+    let mut measured = None;
     terminal
         .draw(|f| {
-            ui::draw(f, app, &mut cache);
+            measured = Some(ui::draw(f, app, &mut cache).measured);
         })
         .expect("draw");
+    app.update(Action::Measured(measured.expect("drawn")));
     terminal.backend().to_string()
 }
 
@@ -94,13 +102,13 @@ fn playing_advances_time_by_the_ticks() {
     for _ in 0..10 {
         a.update(Action::Tick(0.025));
     }
-    assert!((a.playback.time - 0.25).abs() < 1e-5, "{}", a.playback.time);
+    assert!((a.player.playback.time - 0.25).abs() < 1e-5, "{}", a.player.playback.time);
     let s = screen(&mut a, 120, 40);
     assert!(s.contains("0.2500 / 1.0000 s"), "{s}");
     // Space pauses; ticks no longer move time.
     press(&mut a, " ");
     a.update(Action::Tick(0.5));
-    assert!((a.playback.time - 0.25).abs() < 1e-5);
+    assert!((a.player.playback.time - 0.25).abs() < 1e-5);
     insta::assert_snapshot!(s);
 }
 
@@ -109,17 +117,17 @@ fn stepping_moves_by_the_clip_key_spacing() {
     // The walk keys are 1/24 s apart: three steps forward, one back = 2/24 s.
     let mut a = app("walker.glb", paused());
     press(&mut a, "...,");
-    assert!((a.playback.time - 2.0 / 24.0).abs() < 1e-5, "{}", a.playback.time);
+    assert!((a.player.playback.time - 2.0 / 24.0).abs() < 1e-5, "{}", a.player.playback.time);
     // `]` jumps to the next key of the selected bone, `End` to the end.
     press(&mut a, "]");
-    assert!((a.playback.time - 3.0 / 24.0).abs() < 1e-4, "{}", a.playback.time);
+    assert!((a.player.playback.time - 3.0 / 24.0).abs() < 1e-4, "{}", a.player.playback.time);
 }
 
 #[test]
 fn selecting_a_bone_shows_its_channels_and_weights() {
     let mut a = app("walker.glb", paused());
     press(&mut a, "jjjj"); // hips -> spine -> chest -> neck -> head
-    assert_eq!(a.selected().map(|n| a.rig.node_label(n)), Some("head".to_string()));
+    assert_eq!(a.selected().map(|n| a.session.rig.node_label(n)), Some("head".to_string()));
     let s = screen(&mut a, 120, 40);
     assert!(s.contains("head  node 4"), "{s}");
     assert!(s.contains("rotation (x,y,z,w) = "), "{s}");
@@ -131,16 +139,17 @@ fn selecting_a_bone_shows_its_channels_and_weights() {
 fn filtering_the_tree_by_name() {
     let mut a = app("walker.glb", paused());
     press(&mut a, "/fore\n");
-    let rows: Vec<String> = a.tree.rows().iter().map(|r| a.rig.node_label(r.node)).collect();
+    let rows: Vec<String> =
+        a.selection.tree.rows().iter().map(|r| a.session.rig.node_label(r.node)).collect();
     assert!(rows.contains(&"forearm.L".to_string()) && rows.contains(&"forearm.R".to_string()), "{rows:?}");
     assert!(!rows.contains(&"thigh.L".to_string()), "{rows:?}");
     // The first match is selected, and the details follow it.
-    assert_eq!(a.tree.selected.map(|n| a.rig.node_label(n)), Some("forearm.L".to_string()));
+    assert_eq!(a.selection.tree.selected.map(|n| a.session.rig.node_label(n)), Some("forearm.L".to_string()));
     let s = screen(&mut a, 120, 40);
     assert!(s.contains("/fore") && s.contains("forearm.L  node 6"), "{s}");
     insta::assert_snapshot!(s);
     press(&mut a, "\x1b");
-    assert!(a.tree.rows().len() >= 17);
+    assert!(a.selection.tree.rows().len() >= 17);
 }
 
 #[test]
@@ -153,7 +162,7 @@ fn help_lists_every_binding() {
     }
     insta::assert_snapshot!(s);
     press(&mut a, "?");
-    assert!(!a.show_help);
+    assert!(!a.overlays.help);
 }
 
 #[test]
@@ -167,14 +176,14 @@ fn tiny_terminal_says_so() {
 #[test]
 fn bad_weights_lists_problems_and_jumps_to_one() {
     let mut a = app("bad-weights.glb", paused());
-    assert!(!a.vertex_problems.is_empty());
+    assert!(!a.session.vertex_problems.is_empty());
     // Focus the weights panel (Shift-Tab three times), then Enter on the first problem.
     for _ in 0..3 {
         a.update(Action::FocusNext);
     }
     press(&mut a, "\n");
-    let f = a.diag.findings[a.vertex_problems[0].findings[0]].clone();
-    let v = a.vertex.expect("a vertex is selected");
+    let f = a.session.diag.findings[a.session.vertex_problems[0].findings[0]].clone();
+    let v = a.selection.vertex.expect("a vertex is selected");
     assert_eq!(Some(v.vertex), f.vertex.as_ref().map(|x| x.vertex));
     // samples/README.md lists 11 faulty vertices (10 in primitive 0, 1 in primitive 1).
     let s = screen(&mut a, 120, 40);
@@ -186,21 +195,21 @@ fn bad_weights_lists_problems_and_jumps_to_one() {
 fn clip_cycling_speed_and_loop_modes() {
     let mut a = app("tentacle.glb", paused());
     press(&mut a, "c");
-    assert_eq!(a.clip, Some(1));
+    assert_eq!(a.player.clip, Some(1));
     press(&mut a, "C");
-    assert_eq!(a.clip, Some(0));
+    assert_eq!(a.player.clip, Some(0));
     press(&mut a, "<<<");
-    assert!((a.playback.speed - 0.1).abs() < 1e-6, "{}", a.playback.speed);
+    assert!((a.player.playback.speed - 0.1).abs() < 1e-6, "{}", a.player.playback.speed);
     press(&mut a, "<");
-    assert!((a.playback.speed + 0.1).abs() < 1e-6, "reverse after 0.1x");
+    assert!((a.player.playback.speed + 0.1).abs() < 1e-6, "reverse after 0.1x");
     press(&mut a, "l");
-    assert_eq!(a.playback.mode, rigscope::anim::LoopMode::Once);
+    assert_eq!(a.player.playback.mode, rigscope::anim::LoopMode::Once);
     // In the viewport `l` orbits; `o` still cycles the loop mode there.
     a.update(Action::Focus(rigscope::tui::action::Focus::Viewport));
     press(&mut a, "l");
-    assert_eq!(a.playback.mode, rigscope::anim::LoopMode::Once);
+    assert_eq!(a.player.playback.mode, rigscope::anim::LoopMode::Once);
     press(&mut a, "o");
-    assert_eq!(a.playback.mode, rigscope::anim::LoopMode::PingPong);
+    assert_eq!(a.player.playback.mode, rigscope::anim::LoopMode::PingPong);
 }
 
 #[test]
@@ -273,7 +282,7 @@ fn mouse_scrubs_the_timeline_and_orbits_the_viewport() {
         at(MouseEventKind::Down(MouseButton::Left), tl.x + tl.width - 1, tl.y),
         &mut state,
     );
-    assert_eq!(end, Some(Action::Seek(a.playback.duration)));
+    assert_eq!(end, Some(Action::Seek(a.player.playback.duration)));
     let start =
         ui::mouse_action(&areas, &a, at(MouseEventKind::Drag(MouseButton::Left), tl.x, tl.y + 1), &mut state);
     assert_eq!(start, Some(Action::Seek(0.0)));
@@ -319,7 +328,8 @@ fn unweighted_joints_are_the_ones_no_vertex_weights() {
         let want: Vec<usize> =
             skin.joints.iter().zip(&weighted).filter(|(_, w)| !**w).map(|(&node, _)| node).collect();
         let a = App::new(rig, &paused());
-        let got: Vec<usize> = (0..a.unweighted.len()).filter(|&n| a.unweighted[n]).collect();
+        let got: Vec<usize> =
+            (0..a.selection.unweighted.len()).filter(|&n| a.selection.unweighted[n]).collect();
         let mut want = want;
         want.sort();
         assert_eq!(got, want, "{name}");
@@ -354,12 +364,12 @@ fn enter_on_a_problem_selects_the_heaviest_joint_that_exists() {
     for _ in 0..3 {
         a.update(Action::FocusNext);
     }
-    let skin = a.rig.skins[0].joints.clone();
+    let skin = a.session.rig.skins[0].joints.clone();
     let mut checked_oob = false;
-    for k in 0..a.vertex_problems.len() {
-        a.problem = k;
+    for k in 0..a.session.vertex_problems.len() {
+        a.selection.problem = k;
         press(&mut a, "\n");
-        let f = a.diag.findings[a.vertex_problems[k].findings[0]].clone();
+        let f = a.session.diag.findings[a.session.vertex_problems[k].findings[0]].clone();
         let vf = f.vertex.expect("a vertex finding");
         let usable: Vec<(usize, f32)> = vf
             .joints
@@ -369,7 +379,7 @@ fn enter_on_a_problem_selects_the_heaviest_joint_that_exists() {
             .map(|(&j, &w)| (j as usize, w))
             .collect();
         let Some(top) = usable.iter().map(|u| u.1).reduce(f32::max) else { continue };
-        let selected = a.tree.selected.expect("a node is selected");
+        let selected = a.selection.tree.selected.expect("a node is selected");
         assert!(
             usable.iter().any(|&(j, w)| w == top && skin[j] == selected),
             "{} v{}: selected node {selected}, usable {usable:?}",
@@ -438,12 +448,12 @@ fn weights_panel(s: &str) -> Vec<String> {
 
 /// Selects vertex `v` of bad-weights.glb's first primitive and returns the weights panel.
 fn bad_weights_vertex(a: &mut App, v: usize) -> Vec<String> {
-    let prim = a.ws.primitives.iter().position(|p| (p.mesh, p.primitive) == (0, 0)).expect("drawn");
-    a.vertex = Some(rigscope::tui::weights::VertexRef { prim, vertex: v });
+    let prim = a.session.ws.primitives.iter().position(|p| (p.mesh, p.primitive) == (0, 0)).expect("drawn");
+    a.selection.vertex = Some(rigscope::tui::weights::VertexRef { prim, vertex: v });
     // Focused, the panel shows the vertex before the bone's statistics, and scrolls
     // (`}`) to what does not fit: every page, read in turn.
     a.update(Action::Focus(rigscope::tui::action::Focus::Weights));
-    a.weights_scroll = 0;
+    a.panels.weights_scroll = 0;
     let mut rows = weights_panel(&screen(a, 160, 48));
     for _ in 0..10 {
         press(a, "}");
@@ -459,8 +469,8 @@ fn bad_weights_vertex(a: &mut App, v: usize) -> Vec<String> {
 #[test]
 fn the_vertex_view_names_the_sum_skinning_uses_and_the_validators() {
     let mut a = app("bad-weights.glb", paused());
-    let set = &a.rig.meshes[0].primitives[0].influences[0];
-    assert_eq!(a.rig.skins[0].joints.len(), 6);
+    let set = &a.session.rig.meshes[0].primitives[0].influences[0];
+    assert_eq!(a.session.rig.skins[0].joints.len(), 6);
     // The faults as samples/README.md lists them.
     assert_eq!(set.joints[11], [2, 3, 0, 0]);
     assert!(set.weights[11][0].is_nan() && set.weights[11][1..] == [0.5, 0.0, 0.0]);
@@ -503,8 +513,8 @@ fn problem_rows_say_mesh_primitive_and_vertex() {
     let mut a = app("bad-weights.glb", paused());
     a.update(Action::Focus(rigscope::tui::action::Focus::Weights));
     // The list is worst first; the primitive 1 vertex (off by 1/255) is far down it.
-    let k = a.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (1, 5)).expect("listed");
-    a.problem = k - 1;
+    let k = a.session.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (1, 5)).expect("listed");
+    a.selection.problem = k - 1;
     press(&mut a, "j");
     let p = weights_panel(&screen(&mut a, 160, 48));
     assert!(p.iter().any(|l| l.ends_with("sums to 1.600 strips prim 0 v5")), "{p:#?}");
@@ -589,7 +599,7 @@ fn a_reload_summary_takes_the_hints_line() {
     let mut a = app("walker.glb", Launch { time: 0.25, ..paused() });
     press(&mut a, "c");
     let before = screen(&mut a, 120, 40);
-    a.adopt(app("walker.glb", paused()));
+    a.reload(session("walker.glb", paused()));
     let s = screen(&mut a, 120, 40);
     let last =
         |s: &str| s.lines().rev().find(|l| !l.trim_matches(['"', ' ']).is_empty()).unwrap_or("").to_string();
@@ -629,41 +639,41 @@ fn clip_picker_filters_by_name_and_file_and_plays_the_chosen_clip() {
     let down = KeyEvent::new(KeyCode::Down, KeyModifiers::NONE);
     a.update(keymap::action_for_app(&down, &a).expect("Down moves the cursor"));
     press(&mut a, "\n");
-    assert!(a.picker.is_none());
-    let clip = a.clip.expect("a clip plays");
-    assert_eq!(a.rig.clip_label(clip), "idle (anims.glb)");
+    assert!(a.overlays.picker.is_none());
+    let clip = a.player.clip.expect("a clip plays");
+    assert_eq!(a.session.rig.clip_label(clip), "idle (anims.glb)");
     // As `c` switches: from the clip's start, for the clip's whole length (idle is 4 s).
-    assert_eq!(a.playback.time, 0.0);
-    assert!((a.playback.duration - 4.0).abs() < 1e-3, "{}", a.playback.duration);
+    assert_eq!(a.player.playback.time, 0.0);
+    assert!((a.player.playback.duration - 4.0).abs() < 1e-3, "{}", a.player.playback.duration);
 }
 
 #[test]
 fn clip_picker_matches_the_library_file_and_esc_keeps_the_clip() {
     let mut a = many_clips();
-    let before = a.clip;
+    let before = a.player.clip;
     press(&mut a, "Ktravel");
-    let picker = a.picker.clone().expect("the picker is open");
-    let names: Vec<String> = picker.entries(&a.rig).into_iter().map(|e| e.name).collect();
+    let picker = a.overlays.picker.clone().expect("the picker is open");
+    let names: Vec<String> = picker.entries(&a.session.rig).into_iter().map(|e| e.name).collect();
     assert_eq!(names, ["walk", "idle"]);
     press(&mut a, "\x1b");
-    assert!(a.picker.is_none());
-    assert_eq!(a.clip, before);
+    assert!(a.overlays.picker.is_none());
+    assert_eq!(a.player.clip, before);
     // Letters go back to being keys: `c` is the next clip again.
     press(&mut a, "c");
-    assert_eq!(a.clip, before.map(|c| c + 1));
+    assert_eq!(a.player.clip, before.map(|c| c + 1));
 }
 
 #[test]
 fn clip_picker_stays_open_across_a_reload_and_lists_the_new_file_s_clips() {
     let mut a = many_clips();
     press(&mut a, "Kidle");
-    a.adopt(app("walker.glb", paused()));
-    let picker = a.picker.clone().expect("the picker is still open");
+    a.reload(session("walker.glb", paused()));
+    let picker = a.overlays.picker.clone().expect("the picker is still open");
     assert_eq!(picker.filter, "idle");
     // walker alone: its own idle is the one match left, without a library file.
-    let entries = picker.entries(&a.rig);
+    let entries = picker.entries(&a.session.rig);
     assert_eq!(entries.len(), 1);
     assert_eq!((entries[0].name.as_str(), entries[0].file.as_deref()), ("idle", None));
     press(&mut a, "\n");
-    assert_eq!(a.clip.map(|c| a.rig.clip_label(c)).as_deref(), Some("idle"));
+    assert_eq!(a.player.clip.map(|c| a.session.rig.clip_label(c)).as_deref(), Some("idle"));
 }

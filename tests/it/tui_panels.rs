@@ -27,9 +27,12 @@ fn app(file: &str) -> App {
 /// The text inside the details panel (its column, between its borders), top to bottom.
 fn details_text(app: &mut App, width: u16, height: u16) -> Vec<String> {
     let s = screen(app, width, height);
-    let area =
-        ui::layout(ratatui::layout::Rect::new(0, 0, width, height), app.focus, ui::tree::wanted_width(app))
-            .details;
+    let area = ui::layout(
+        ratatui::layout::Rect::new(0, 0, width, height),
+        app.panels.focus,
+        ui::tree::wanted_width(app),
+    )
+    .details;
     s.lines()
         .skip(usize::from(area.y) + 1)
         .take(usize::from(area.height.saturating_sub(2)))
@@ -49,19 +52,19 @@ fn details_text(app: &mut App, width: u16, height: u16) -> Vec<String> {
 /// three sizes a user tried; `}` stops at the end.
 fn every_ibm_value_is_reachable(mut a: App, what: &str) {
     let j = a.selected_joint().expect("a joint is selected");
-    let ibm = a.rig.skins[0].inverse_bind[j];
+    let ibm = a.session.rig.skins[0].inverse_bind[j];
     for (w, h) in [(80, 24), (120, 40), (160, 48)] {
         let decimals = if w < 110 { 3 } else { 4 };
         let want: Vec<String> =
             (0..4).flat_map(|r| ibm.row(r).to_array()).map(|v| format!("{v:.decimals$}")).collect();
         // The panel's lines put back together: the first window, then at each `}` the
         // lines it scrolled into view.
-        a.details_scroll = 0;
+        a.panels.details_scroll = 0;
         let mut seen = details_text(&mut a, w, h);
         for _ in 0..40 {
-            let before = a.details_scroll;
+            let before = a.panels.details_scroll;
             press(&mut a, "}");
-            let moved = usize::from(a.details_scroll - before);
+            let moved = usize::from(a.panels.details_scroll - before);
             if moved == 0 {
                 break;
             }
@@ -112,7 +115,7 @@ fn details_at_80x24_scrolled_to_the_matrix() {
 fn twelve_steps_land_on_the_twelfth_key() {
     let mut a = app("walker.glb");
     press(&mut a, "jjjj............");
-    assert_eq!(a.playback.time, 0.5);
+    assert_eq!(a.player.playback.time, 0.5);
     let s = screen(&mut a, 160, 48);
     assert!(s.contains("0.5000 / 1.0000 s") && s.contains("frame 12"), "{s}");
     assert!(s.contains("slerp(key 12, key 13, 0.00)"), "{s}");
@@ -133,19 +136,19 @@ fn cesium_man_stepping_matches_seeking() {
     press(&mut stepped, "jjjjjj............");
     let mut seeked = App::new(load(&path), &Launch { time: 0.5, ..paused() });
     press(&mut seeked, "jjjjjj");
-    assert_eq!(stepped.playback.time, seeked.playback.time);
+    assert_eq!(stepped.player.playback.time, seeked.player.playback.time);
     // The viewer frames the pose it opens on: the same camera for both, so that only the
     // time can differ.
-    seeked.camera = stepped.camera;
-    seeked.framed_distance = stepped.framed_distance;
+    seeked.view.camera = stepped.view.camera;
+    seeked.view.framed_distance = stepped.view.framed_distance;
     let (a, b) = (screen(&mut stepped, 160, 48), screen(&mut seeked, 160, 48));
     assert!(a.contains("slerp(key 11, key 12, 0.00)"), "{a}");
     assert_eq!(a, b);
     // `:` takes the same place as a frame number or in seconds.
     let mut typed = App::new(load(&path), &paused());
-    typed.camera = stepped.camera;
+    typed.view.camera = stepped.view.camera;
     press(&mut typed, "jjjjjj:12f\n");
-    assert_eq!(typed.playback.time, 0.5);
+    assert_eq!(typed.player.playback.time, 0.5);
     press(&mut typed, ":0.5\n");
     assert_eq!(screen(&mut typed, 160, 48), b);
 }
@@ -154,40 +157,52 @@ fn cesium_man_stepping_matches_seeking() {
 fn go_to_prompt_takes_seconds_and_frames_and_says_what_is_wrong() {
     let mut a = app("walker.glb");
     press(&mut a, ":");
-    assert!(a.prompt.is_some());
+    assert!(a.overlays.prompt.is_some());
     press(&mut a, "0.25");
     let s = screen(&mut a, 120, 40);
     assert!(s.contains("go to (seconds, or frame as 12f): 0.25_"), "{s}");
     insta::assert_snapshot!(s);
     press(&mut a, "\n");
-    assert_eq!(a.playback.time, 0.25);
-    assert!(a.prompt.is_none() && a.playback.paused);
+    assert_eq!(a.player.playback.time, 0.25);
+    assert!(a.overlays.prompt.is_none() && a.player.playback.paused);
     // Frame 18 of 1/24 s: 0.75 s (the step that `.` takes, computed in f64).
     press(&mut a, ":18f\n");
-    assert_eq!(a.playback.time, 0.75);
+    assert_eq!(a.player.playback.time, 0.75);
     press(&mut a, ":abc\n");
-    assert!(a.message.as_deref().is_some_and(|m| m.contains("'abc' is not a time")), "{:?}", a.message);
+    assert!(
+        a.status.message.as_deref().is_some_and(|m| m.contains("'abc' is not a time")),
+        "{:?}",
+        a.status.message
+    );
     press(&mut a, ":9\n");
-    assert_eq!(a.playback.time, 1.0);
-    assert!(a.message.as_deref().is_some_and(|m| m.contains("outside the clip")), "{:?}", a.message);
+    assert_eq!(a.player.playback.time, 1.0);
+    assert!(
+        a.status.message.as_deref().is_some_and(|m| m.contains("outside the clip")),
+        "{:?}",
+        a.status.message
+    );
     // A frame past the end is named as a frame, with the last one (1 s at 1/24 s: 24).
     press(&mut a, ":200f\n");
-    let said = a.message.clone().unwrap_or_default();
+    let said = a.status.message.clone().unwrap_or_default();
     assert!(
         said.contains("frame 200 is outside the clip: at frame 24 (the clip has frames 0 to 24)"),
         "{said}"
     );
     press(&mut a, ":inf\n");
-    assert!(a.message.as_deref().is_some_and(|m| m.contains("'inf' is not a time")), "{:?}", a.message);
+    assert!(
+        a.status.message.as_deref().is_some_and(|m| m.contains("'inf' is not a time")),
+        "{:?}",
+        a.status.message
+    );
     // Esc leaves the prompt without moving; the prompt takes letters that are keys elsewhere.
     press(&mut a, ":q\x1b");
-    assert!(a.prompt.is_none() && !a.quit && a.playback.time == 1.0);
+    assert!(a.overlays.prompt.is_none() && !a.schedule.quit && a.player.playback.time == 1.0);
     // The rest pose (after the last clip and `all`) has no timeline to go to.
     press(&mut a, "ccc:0.5\n");
     assert!(
-        a.message.as_deref().is_some_and(|m| m.contains("the rest pose has no timeline")),
+        a.status.message.as_deref().is_some_and(|m| m.contains("the rest pose has no timeline")),
         "{:?}",
-        a.message
+        a.status.message
     );
 }
 
@@ -195,25 +210,25 @@ fn go_to_prompt_takes_seconds_and_frames_and_says_what_is_wrong() {
 fn the_clip_list_ends_with_the_rest_pose_and_backspace_resets_the_speed() {
     let mut a = app("walker.glb");
     press(&mut a, ">>");
-    assert_eq!(a.playback.speed, 4.0);
+    assert_eq!(a.player.playback.speed, 4.0);
     press(&mut a, "\x08");
-    assert_eq!(a.playback.speed, 1.0);
+    assert_eq!(a.player.playback.speed, 1.0);
     // walk, idle, then `all` (both at once), then the rest pose.
     press(&mut a, "cc");
     let s = screen(&mut a, 120, 40);
     assert!(s.contains("all (2 clips at once)"), "{s}");
     press(&mut a, "c");
-    assert_eq!(a.clip, None);
+    assert_eq!(a.player.clip, None);
     let s = screen(&mut a, 120, 40);
     assert!(s.contains("rest pose (3/3)") && s.contains("rest pose: no clip plays"), "{s}");
     // The pose is the rest pose: every node's local transform is its rest transform.
-    for (n, node) in a.rig.nodes.iter().enumerate() {
-        assert_eq!(a.ws.pose.locals[n], node.rest, "node {n}");
+    for (n, node) in a.session.rig.nodes.iter().enumerate() {
+        assert_eq!(a.session.ws.pose.locals[n], node.rest, "node {n}");
     }
     press(&mut a, "c");
-    assert_eq!(a.clip, Some(0));
+    assert_eq!(a.player.clip, Some(0));
     press(&mut a, "C");
-    assert_eq!(a.clip, None);
+    assert_eq!(a.player.clip, None);
 }
 
 /// The tentacle with three more skins on copies of its mesh node: four skins, as files
@@ -245,35 +260,39 @@ fn four_skins() -> App {
 fn skins_go_back_and_by_number_and_say_what_they_deform() {
     let mut a = four_skins();
     press(&mut a, "S");
-    assert_eq!(a.skin, Some(3));
-    assert_eq!(a.message.as_deref(), Some("skin 4/4: deforms node 13 body3 (mesh 0 tentacle)"));
+    assert_eq!(a.selection.skin, Some(3));
+    assert_eq!(a.status.message.as_deref(), Some("skin 4/4: deforms node 13 body3 (mesh 0 tentacle)"));
     press(&mut a, "\t");
-    assert_eq!(a.skin, Some(0));
+    assert_eq!(a.selection.skin, Some(0));
     press(&mut a, "#3\n");
-    assert_eq!(a.skin, Some(2));
+    assert_eq!(a.selection.skin, Some(2));
     let s = screen(&mut a, 160, 48);
     assert!(s.contains("Bones: skin 3/4") && s.contains("deforms node 12 body2"), "{s}");
     insta::assert_snapshot!(s);
     press(&mut a, "#9\n");
-    assert_eq!(a.skin, Some(2));
-    assert!(a.message.as_deref().is_some_and(|m| m.contains("skins 1 to 4")), "{:?}", a.message);
+    assert_eq!(a.selection.skin, Some(2));
+    assert!(
+        a.status.message.as_deref().is_some_and(|m| m.contains("skins 1 to 4")),
+        "{:?}",
+        a.status.message
+    );
     // One skin: nothing to go to, and it says so.
     let mut one = app("walker.glb");
     press(&mut one, "#");
-    assert!(one.prompt.is_none() && one.message.as_deref() == Some("1 skin in this file"));
+    assert!(one.overlays.prompt.is_none() && one.status.message.as_deref() == Some("1 skin in this file"));
 }
 
 #[test]
 fn node_browser_lists_every_node_with_its_mesh_and_skin() {
     let mut a = four_skins();
     press(&mut a, "N");
-    assert_eq!(a.tree.rows().len(), a.rig.nodes.len());
+    assert_eq!(a.selection.tree.rows().len(), a.session.rig.nodes.len());
     let s = screen(&mut a, 160, 48);
     assert!(s.contains("focus: nodes") && s.contains("Nodes (14"), "{s}");
     assert!(s.contains("body2 mesh 0 skin 3"), "{s}");
     insta::assert_snapshot!(s);
     press(&mut a, "N");
-    assert_eq!(a.tree.rows().len(), 10);
+    assert_eq!(a.selection.tree.rows().len(), 10);
     // A file without skins lists its nodes, and the status line agrees with the title.
     let Some(dir) = super::assets::assets_dir() else {
         return super::assets::skip_notice("the skinless node browser check");
@@ -291,9 +310,9 @@ fn node_browser_lists_every_node_with_its_mesh_and_skin() {
 fn copy_sends_the_values_with_every_digit() {
     let mut a = app("walker.glb");
     press(&mut a, "jjjj....y");
-    let text = a.clipboard.clone().expect("something to copy");
+    let text = a.status.clipboard.clone().expect("something to copy");
     let node = a.selected().expect("head");
-    let ibm = a.rig.skins[0].inverse_bind[a.selected_joint().expect("a joint")];
+    let ibm = a.session.rig.skins[0].inverse_bind[a.selected_joint().expect("a joint")];
     // The shortest decimals that read back as the same f32: parsing them gives the bits.
     let last_row: Vec<f32> = text
         .lines()
@@ -303,16 +322,16 @@ fn copy_sends_the_values_with_every_digit() {
         .map(|v| v.parse().expect("a number"))
         .collect();
     assert_eq!(last_row, ibm.row(3).to_array());
-    let rest = a.rig.nodes[node].rest.translation;
+    let rest = a.session.rig.nodes[node].rest.translation;
     let line = text.lines().find(|l| l.starts_with("local rest translation")).expect("rest translation");
     let got: Vec<f32> = line.split_whitespace().skip(3).map(|v| v.parse().expect("a number")).collect();
     assert_eq!(got, rest.to_array());
-    assert!(a.message.as_deref().is_some_and(|m| m.contains("OSC 52")), "{:?}", a.message);
+    assert!(a.status.message.as_deref().is_some_and(|m| m.contains("OSC 52")), "{:?}", a.status.message);
     // From the weights panel, the vertex.
     a.update(Action::Focus(Focus::Weights));
     press(&mut a, "y");
-    let text = a.clipboard.clone().expect("a vertex to copy");
-    let v = a.vertex.expect("a vertex").vertex;
+    let text = a.status.clipboard.clone().expect("a vertex to copy");
+    let v = a.selection.vertex.expect("a vertex").vertex;
     assert!(text.starts_with(&format!("mesh 0 \"walker\", primitive 0, vertex {v}")), "{text}");
 }
 
@@ -321,9 +340,10 @@ fn full_precision_shows_every_digit() {
     let mut a = app("walker.glb");
     press(&mut a, "jjjj..F");
     let s = screen(&mut a, 160, 48);
-    let ch = a.rig.clips[0].channels.iter().find(|c| Some(c.node) == a.selected()).expect("a channel");
+    let ch =
+        a.session.rig.clips[0].channels.iter().find(|c| Some(c.node) == a.selected()).expect("a channel");
     let mut out = vec![0.0f32; ch.components];
-    rigscope::anim::sample_channel(ch, a.playback.time, &mut out);
+    rigscope::anim::sample_channel(ch, a.player.playback.time, &mut out);
     let want = out.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(", ");
     assert!(s.contains(&want), "{want}\n{s}");
 }
@@ -332,7 +352,7 @@ fn full_precision_shows_every_digit() {
 fn render_command_reproduces_the_view() {
     let mut a = app("walker.glb");
     press(&mut a, "..R");
-    let cmd = a.clipboard.clone().expect("a command line");
+    let cmd = a.status.clipboard.clone().expect("a command line");
     let walker = sample("walker.glb");
     assert!(cmd.starts_with(&format!("rigscope render {walker} --clip '#0' --time 0.083333336")), "{cmd}");
     // The viewer opens 25 degrees round and 10 down, framed (zoom 1).
@@ -352,7 +372,7 @@ fn weights_panel_says_plainly_and_lists_what_is_drawn() {
     let s = screen(&mut a, 160, 48);
     // The worst vertex first: v11, whose NaN weight some engines keep, so that they
     // cannot place it at all. The panel's 44 columns hold the code whole, and what it does.
-    assert_eq!(a.vertex.map(|v| v.vertex), Some(11));
+    assert_eq!(a.selection.vertex.map(|v| v.vertex), Some(11));
     assert!(s.contains("  error: ACCESSOR_INVALID_FLOAT"), "{s}");
     assert!(s.contains("the weight on j2 is NaN"), "{s}");
     assert!(s.contains("no position: its triangles vanish"), "{s}");
@@ -374,9 +394,10 @@ fn weights_panel_says_plainly_and_lists_what_is_drawn() {
 fn curves_plot_the_bone_channels_then_go_back() {
     let mut a = app("walker.glb");
     press(&mut a, "jjjj......G");
-    assert_eq!(a.curves, Some(0));
+    assert_eq!(a.panels.curves, Some(0));
     let s = screen(&mut a, 160, 48);
-    let ch = a.rig.clips[0].channels.iter().find(|c| Some(c.node) == a.selected()).expect("head channel");
+    let ch =
+        a.session.rig.clips[0].channels.iter().find(|c| Some(c.node) == a.selected()).expect("head channel");
     assert!(s.contains("Curves: walk") && s.contains("rotation head") && s.contains("Δ/key max"), "{s}");
     // The labels give the range of every sampled component: at least what the keys span.
     let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
@@ -391,7 +412,7 @@ fn curves_plot_the_bone_channels_then_go_back() {
     assert!(s.contains(&format!("max {hi:.3}")) && s.contains(&format!("min {lo:.3}")), "{lo} {hi}\n{s}");
     insta::assert_snapshot!(s);
     press(&mut a, "G");
-    assert_eq!(a.curves, None);
+    assert_eq!(a.panels.curves, None);
     assert!(screen(&mut a, 160, 48).contains("Keyframes: walk"));
 }
 
@@ -430,7 +451,7 @@ fn long_names_end_with_an_ellipsis_and_keep_their_markers() {
     assert_eq!(
         ui::cols(&tree),
         usize::from(
-            ui::layout(ratatui::layout::Rect::new(0, 0, 80, 24), a.focus, ui::tree::wanted_width(&a))
+            ui::layout(ratatui::layout::Rect::new(0, 0, 80, 24), a.panels.focus, ui::tree::wanted_width(&a))
                 .tree
                 .width
         ) - 2

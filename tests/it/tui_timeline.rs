@@ -55,19 +55,19 @@ fn stepping_goes_by_frames_not_by_sparse_keys() {
     assert!((times[1] - times[0] - 0.25).abs() < 1e-4, "{times:?}");
     let mut a = App::new(rig.clone(), &paused());
     press(&mut a, "..");
-    assert!((a.playback.time - 2.0 / 24.0).abs() < 1e-6, "{}", a.playback.time);
+    assert!((a.player.playback.time - 2.0 / 24.0).abs() < 1e-6, "{}", a.player.playback.time);
     let s = screen(&mut a, 120, 40);
     assert!(status_line(&s).contains(" frame 2 @ 24 fps "), "{s}");
     insta::assert_snapshot!(s);
 
     let mut a = App::new(rig, &Launch { step: Some(1.0 / 30.0), ..paused() });
     press(&mut a, "...");
-    assert!((a.playback.time - 0.1).abs() < 1e-6, "{}", a.playback.time);
+    assert!((a.player.playback.time - 0.1).abs() < 1e-6, "{}", a.player.playback.time);
     let s = screen(&mut a, 120, 40);
     assert!(status_line(&s).contains(" frame 3 @ 30 fps "), "{s}");
     // Another clip keeps the step the user gave.
     press(&mut a, "c");
-    assert_eq!(a.frames.step, 1.0 / 30.0);
+    assert_eq!(a.player.frames.step, 1.0 / 30.0);
 }
 
 /// A click anywhere on the timeline lands on a frame: every column's time is a whole number
@@ -75,7 +75,7 @@ fn stepping_goes_by_frames_not_by_sparse_keys() {
 #[test]
 fn a_timeline_click_lands_on_a_frame() {
     let a = App::new(walker(), &paused());
-    let areas = ui::layout(Rect::new(0, 0, 80, 24), a.focus, ui::tree::wanted_width(&a));
+    let areas = ui::layout(Rect::new(0, 0, 80, 24), a.panels.focus, ui::tree::wanted_width(&a));
     let tl = areas.timeline;
     let mut state = MouseState::default();
     let mut seen = Vec::new();
@@ -105,7 +105,7 @@ fn a_timeline_click_lands_on_a_frame() {
 fn a_dope_sheet_click_selects_that_rows_bone() {
     let mut a = App::new(walker(), &paused());
     let s = screen(&mut a, 120, 40);
-    let areas = ui::layout(Rect::new(0, 0, 120, 40), a.focus, ui::tree::wanted_width(&a));
+    let areas = ui::layout(Rect::new(0, 0, 120, 40), a.panels.focus, ui::tree::wanted_width(&a));
     let keys = areas.keys;
     let selected = a.selected().expect("a bone is selected");
     // The first row whose label names a bone other than the selected one.
@@ -116,15 +116,15 @@ fn a_dope_sheet_click_selects_that_rows_bone() {
                 lines[usize::from(y)].trim_matches('"').chars().skip(usize::from(keys.x) + 1).collect();
             // "RL head   ◆··◆": property and interpolation letters, then the bone's name.
             let name = row.split_whitespace().nth(1)?.to_string();
-            (name != a.rig.node_label(selected)
-                && a.rig.nodes.iter().any(|n| n.name.as_deref() == Some(&name)))
+            (name != a.session.rig.node_label(selected)
+                && a.session.rig.nodes.iter().any(|n| n.name.as_deref() == Some(&name)))
             .then_some((y, name))
         })
         .unwrap_or_else(|| panic!("no other bone's row in\n{s}"));
-    let node = (0..a.rig.nodes.len()).find(|&n| a.rig.node_label(n) == name).expect("node");
+    let node = (0..a.session.rig.nodes.len()).find(|&n| a.session.rig.node_label(n) == name).expect("node");
     // Fold the root so that the bone's row is hidden in the tree: the click unfolds it.
     press(&mut a, "\n");
-    assert!(!a.tree.rows().iter().any(|r| r.node == node));
+    assert!(!a.selection.tree.rows().iter().any(|r| r.node == node));
     let ev = MouseEvent {
         kind: MouseEventKind::Down(MouseButton::Left),
         column: keys.x + 3,
@@ -136,8 +136,8 @@ fn a_dope_sheet_click_selects_that_rows_bone() {
     assert_eq!(action, Some(Action::SelectNode(node)));
     a.update(Action::SelectNode(node));
     assert_eq!(a.selected(), Some(node));
-    assert_eq!(a.focus, rigscope::tui::action::Focus::Keys);
-    assert!(a.tree.rows().iter().any(|r| r.node == node));
+    assert_eq!(a.panels.focus, rigscope::tui::action::Focus::Keys);
+    assert!(a.selection.tree.rows().iter().any(|r| r.node == node));
     // The ruler row is no bone's.
     let ruler = MouseEvent { row: keys.y + 1, ..ev };
     assert_eq!(
@@ -151,15 +151,17 @@ fn a_dope_sheet_click_selects_that_rows_bone() {
 #[test]
 fn tab_says_what_the_skin_deforms() {
     let mut a = App::new(walker(), &paused());
-    let user = (0..a.rig.nodes.len()).find(|&n| a.rig.nodes[n].skin == Some(0)).expect("a skinned node");
-    let mesh = a.rig.nodes[user].mesh.expect("it draws a mesh");
+    let user = (0..a.session.rig.nodes.len())
+        .find(|&n| a.session.rig.nodes[n].skin == Some(0))
+        .expect("a skinned node");
+    let mesh = a.session.rig.nodes[user].mesh.expect("it draws a mesh");
     press(&mut a, "\t");
     let expected = format!(
         "1 skin in this file: deforms node {user} {} (mesh {mesh} {})",
-        a.rig.node_label(user),
+        a.session.rig.node_label(user),
         a.mesh_label(mesh)
     );
-    assert_eq!(a.message.as_deref(), Some(expected.as_str()));
+    assert_eq!(a.status.message.as_deref(), Some(expected.as_str()));
     let s = screen(&mut a, 80, 24);
     assert!(s.contains("1 skin in this file: deforms node"), "{s}");
     insta::assert_snapshot!(s);
@@ -172,8 +174,8 @@ fn tab_says_what_the_skin_deforms() {
 fn curves_scale_each_component_to_its_own_range() {
     let mut a = App::new(walker(), &paused());
     let hips = a.selected().expect("hips");
-    assert_eq!(a.rig.node_label(hips), "hips");
-    let clip = &a.rig.clips[0];
+    assert_eq!(a.session.rig.node_label(hips), "hips");
+    let clip = &a.session.rig.clips[0];
     let mine: Vec<_> = clip.channels.iter().filter(|c| c.node == hips).collect();
     let which = mine.iter().position(|c| c.property == rigscope::rig::Property::Translation).expect("T");
     assert_eq!(mine[which].interpolation, Interpolation::Linear);
@@ -182,7 +184,7 @@ fn curves_scale_each_component_to_its_own_range() {
     let hi = ys.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     assert!(hi - lo > 0.01 && hi - lo < 0.05, "{lo}..{hi}");
     press(&mut a, &"G".repeat(which + 1));
-    assert_eq!(a.curves, Some(which));
+    assert_eq!(a.panels.curves, Some(which));
     let s = screen(&mut a, 120, 40);
     assert!(s.contains(&format!("y max {hi:.4}")), "{s}");
     assert!(s.contains(&format!("min {lo:.4}")), "{s}");
@@ -206,7 +208,7 @@ fn rotation_curves_offer_euler_angles_with_their_order() {
     let z = |deg: f32| glam::Quat::from_rotation_z(deg.to_radians()).to_array();
     ch.values = [z(0.0), z(120.0)].concat().into();
     let mut a = App::new(rig, &Launch { time: 0.5, ..paused() });
-    let which = a.rig.clips[0]
+    let which = a.session.rig.clips[0]
         .channels
         .iter()
         .filter(|c| c.node == hips)
@@ -236,8 +238,8 @@ fn precision_shows_labelled_statistics_and_the_sum_in_full() {
     let mut a = App::new(walker(), &paused());
     let hips = a.selected_joint().expect("hips is a joint");
     let (mut lo, mut hi, mut total, mut n) = (f32::INFINITY, f32::NEG_INFINITY, 0.0f64, 0usize);
-    for p in &a.ws.primitives {
-        let prim = &a.rig.meshes[p.mesh].primitives[p.primitive];
+    for p in &a.session.ws.primitives {
+        let prim = &a.session.rig.meshes[p.mesh].primitives[p.primitive];
         prim.for_each_influences(|_, slots| {
             let w: f32 = slots.iter().filter(|(j, _)| usize::from(*j) == hips).map(|s| s.1).sum();
             if w > 0.0 {
@@ -248,12 +250,12 @@ fn precision_shows_labelled_statistics_and_the_sum_in_full() {
             }
         });
     }
-    assert_eq!(n, a.weights.vertices.len());
+    assert_eq!(n, a.selection.weights.vertices.len());
     let mean = (total / n as f64) as f32;
     press(&mut a, "F");
     let s = screen(&mut a, 250, 60);
     // The details panel's text, its wrapped lines joined.
-    let d = ui::layout(Rect::new(0, 0, 250, 60), a.focus, ui::tree::wanted_width(&a)).details;
+    let d = ui::layout(Rect::new(0, 0, 250, 60), a.panels.focus, ui::tree::wanted_width(&a)).details;
     let panel: Vec<String> = s
         .lines()
         .skip(usize::from(d.y) + 1)
@@ -287,9 +289,9 @@ fn precision_shows_labelled_statistics_and_the_sum_in_full() {
         "{line}"
     );
 
-    let v = a.vertex.expect("the bone's first vertex");
-    let p = &a.ws.primitives[v.prim];
-    let prim = &a.rig.meshes[p.mesh].primitives[p.primitive];
+    let v = a.selection.vertex.expect("the bone's first vertex");
+    let p = &a.session.ws.primitives[v.prim];
+    let prim = &a.session.rig.meshes[p.mesh].primitives[p.primitive];
     let sum: f32 = prim.influences_of(v.vertex).map(|(_, w)| w).filter(|w| *w != 0.0).sum();
     a.update(Action::Focus(rigscope::tui::action::Focus::Weights));
     let s = screen(&mut a, 250, 60);
@@ -310,7 +312,7 @@ fn short_curve_views_show_the_moving_components_first() {
     ch.times = vec![0.0, 1.0].into();
     ch.values = vec![0.0, 0.95, 0.0, 0.0, 0.95, 0.25].into();
     let mut a = App::new(rig, &paused());
-    let which = a.rig.clips[0]
+    let which = a.session.rig.clips[0]
         .channels
         .iter()
         .filter(|c| c.node == hips)
@@ -335,7 +337,7 @@ fn a_reload_of_a_bigger_rig_re_frames_the_view() {
             big.nodes[n].rest.scale *= 3.0;
         }
     }
-    a.adopt(App::new(big, &paused()));
+    a.reload(rigscope::tui::Session::new(big, &paused()));
     let s = screen(&mut a, 80, 24);
     let note = s.lines().next_back().expect("the reload line");
     assert!(note.contains(" reloaded, view re-framed: rest pose moved: 1 joint (hips)"), "{s}");

@@ -658,7 +658,7 @@ fn weights_at_key(k: u32) -> (f64, f64) {
 #[test]
 fn the_details_panel_lists_the_expressions_as_the_clip_plays() {
     let mut a = viewer_on_the_walk("walker-vrm1.vrm");
-    a.playback.time = 6.0 / 24.0;
+    a.player.playback.time = 6.0 / 24.0;
     let s = super::tui::screen(&mut a, 200, 50);
     let (happy, nod) = weights_at_key(6);
     let line = format!("express. blink 0.000, happy {happy:.3}, nod {nod:.3}");
@@ -668,7 +668,7 @@ fn the_details_panel_lists_the_expressions_as_the_clip_plays() {
     assert!(s.contains("clip from walker-walk.vrma (VRM animation)"), "{s}");
     assert!(s.contains("this node: moved by its humanoid track"), "{s}");
     super::tui::press(&mut a, ".");
-    assert!((a.playback.time - 7.0 / 24.0).abs() < 1e-5, "{}", a.playback.time);
+    assert!((a.player.playback.time - 7.0 / 24.0).abs() < 1e-5, "{}", a.player.playback.time);
     let s = super::tui::screen(&mut a, 200, 50);
     let (happy, nod) = weights_at_key(7);
     let line = format!("express. blink 0.000, happy {happy:.3}, nod {nod:.3}");
@@ -676,7 +676,7 @@ fn the_details_panel_lists_the_expressions_as_the_clip_plays() {
     // VRM 0.x: the groups under three-vrm's names (Joy is happy), the custom one as named.
     // The spring avatar: the walker VRM 0.x file with hair and tail chains.
     let mut a = viewer_on_the_walk("walker-springs-vrm0.vrm");
-    a.playback.time = 6.0 / 24.0;
+    a.player.playback.time = 6.0 / 24.0;
     let s = super::tui::screen(&mut a, 200, 50);
     let (happy, _) = weights_at_key(6);
     assert!(s.contains(&format!("express. happy {happy:.3}, blink 0.000, Nod 0.000")), "{s}");

@@ -24,17 +24,17 @@ fn gltf_json(file: &str) -> Value {
 fn hold(app: &mut App, name: &str) {
     for _ in 0..10 {
         press(app, "X");
-        if app.message.as_deref().is_some_and(|m| m.starts_with(&format!("expression {name} at"))) {
+        if app.status.message.as_deref().is_some_and(|m| m.starts_with(&format!("expression {name} at"))) {
             return;
         }
     }
-    panic!("X never reached expression {name}: {:?}", app.message);
+    panic!("X never reached expression {name}: {:?}", app.status.message);
 }
 
 /// Node `node`'s morph target weights after the pose is evaluated.
 fn morphs(app: &mut App, node: usize) -> Vec<f32> {
     app.evaluate();
-    app.ws.pose.morph_weights[node].clone()
+    app.session.ws.pose.morph_weights[node].clone()
 }
 
 /// (node, target, weight) binds of `nod`, as the VRM 1.0 file writes them.
@@ -57,9 +57,9 @@ fn a_held_expression_at_full_weight_sets_its_bind_weights() {
     let mut app = viewer("walker-vrm1.vrm");
     assert_eq!(morphs(&mut app, node), vec![0.0, 0.0], "the rest pose holds no expression");
     hold(&mut app, "nod");
-    assert_eq!(app.message.as_deref(), Some("expression nod at 0.0"));
+    assert_eq!(app.status.message.as_deref(), Some("expression nod at 0.0"));
     press(&mut app, &")".repeat(12));
-    assert_eq!(app.message.as_deref(), Some("expression nod at 1.0"), "the weight stops at 1");
+    assert_eq!(app.status.message.as_deref(), Some("expression nod at 1.0"), "the weight stops at 1");
     let mut expected = vec![0.0f32; 2];
     for &(n, target, weight) in &binds {
         assert_eq!(n, node);
@@ -68,15 +68,15 @@ fn a_held_expression_at_full_weight_sets_its_bind_weights() {
     assert_eq!(morphs(&mut app, node), expected);
     // `nod` is binary: three-vrm outputs 1 above 0.5 and 0 at or below it.
     press(&mut app, "((((");
-    assert_eq!(app.message.as_deref(), Some("expression nod at 0.6"));
+    assert_eq!(app.status.message.as_deref(), Some("expression nod at 0.6"));
     assert_eq!(morphs(&mut app, node), expected);
     press(&mut app, "((");
-    assert_eq!(app.message.as_deref(), Some("expression nod at 0.4"));
+    assert_eq!(app.status.message.as_deref(), Some("expression nod at 0.4"));
     assert_eq!(morphs(&mut app, node), vec![0.0, 0.0]);
     press(&mut app, "((((((");
-    assert_eq!(app.message.as_deref(), Some("expression nod at 0.0"), "the weight stops at 0");
+    assert_eq!(app.status.message.as_deref(), Some("expression nod at 0.0"), "the weight stops at 0");
     press(&mut app, "R");
-    let said = app.message.clone().unwrap_or_default();
+    let said = app.status.message.clone().unwrap_or_default();
     assert!(said.contains("not reproduced: the expression held by hand"), "{said}");
 }
 
@@ -100,7 +100,7 @@ fn a_vrm0_blend_shape_group_drives_every_node_drawing_its_mesh_at_a_hundredth() 
     // three-vrm names the VRM 0.x preset `joy` by its VRM 1.0 name.
     hold(&mut app, "happy");
     press(&mut app, "))))))");
-    assert_eq!(app.message.as_deref(), Some("expression happy at 0.6"));
+    assert_eq!(app.status.message.as_deref(), Some("expression happy at 0.6"));
     for node in nodes {
         let got = morphs(&mut app, node);
         assert!((got[target] - 0.6 * weight).abs() < 1e-6, "node {node}: {got:?}");
@@ -111,11 +111,11 @@ fn a_vrm0_blend_shape_group_drives_every_node_drawing_its_mesh_at_a_hundredth() 
 fn files_without_vrm_expressions_say_so_and_x_comes_back_to_none() {
     let mut app = viewer("walker-vrm1.vrm");
     press(&mut app, "XXXX");
-    assert_eq!(app.message.as_deref(), Some("no expression held (the clip's own weights play)"));
+    assert_eq!(app.status.message.as_deref(), Some("no expression held (the clip's own weights play)"));
     let rig = rigscope::load(std::path::Path::new(&crate::cli::sample("walker.glb"))).expect("loads");
     let mut plain = App::new(rig, &Launch { paused: true, ..Launch::default() });
     press(&mut plain, "X");
-    assert_eq!(plain.message.as_deref(), Some("no VRM expressions in this file"));
+    assert_eq!(plain.status.message.as_deref(), Some("no VRM expressions in this file"));
 }
 
 #[test]
@@ -135,7 +135,7 @@ fn an_expression_that_binds_no_morph_target_says_so() {
     hold(&mut app, "nod");
     press(&mut app, "))))))))))");
     assert_eq!(
-        app.message.as_deref(),
+        app.status.message.as_deref(),
         Some("expression nod at 1.0 (it binds no morph target: nothing moves)")
     );
     assert_eq!(morphs(&mut app, 17), vec![0.0, 0.0]);
@@ -163,4 +163,20 @@ fn a_held_expression_overrides_the_clips_track_for_that_expression_only() {
     assert!((played[0] - 0.5 * nod - 0.3).abs() > 1e-3, "the clip's own happy is not 0.3 here: {played:?}");
     let screen = crate::tui::screen(&mut app, 160, 48);
     assert!(screen.contains("happy 0.300"), "the details panel shows the held weight:\n{screen}");
+}
+
+/// A live reload keeps the expression held, found by name in the re-read file, at its weight.
+#[test]
+fn a_reload_keeps_the_held_expression() {
+    let binds = nod_binds_v1();
+    let node = binds[0].0;
+    let mut app = viewer("walker-vrm1.vrm");
+    hold(&mut app, "nod");
+    press(&mut app, "))))))))))");
+    let held = morphs(&mut app, node);
+    let rig = rigscope::load(std::path::Path::new(&fixture("walker-vrm1.vrm"))).expect("fixture loads");
+    app.reload(rigscope::tui::Session::new(rig, &Launch { paused: true, ..Launch::default() }));
+    assert_eq!(morphs(&mut app, node), held);
+    press(&mut app, "(");
+    assert_eq!(app.status.message.as_deref(), Some("expression nod at 0.9"));
 }

@@ -44,7 +44,7 @@ fn joined(rows: &[String]) -> String {
 }
 
 fn focus_weights(a: &mut App) {
-    while a.focus != Focus::Weights {
+    while a.panels.focus != Focus::Weights {
         a.update(Action::FocusNext);
     }
 }
@@ -58,10 +58,10 @@ fn every_problem_vertex_names_its_rules_whole_at_120_columns() {
     focus_weights(&mut a);
     press(&mut a, "\n");
     // samples/README.md: ten faulty vertices in primitive 0, one in primitive 1.
-    assert_eq!(a.vertex_problems.len(), 11);
-    for k in 0..a.vertex_problems.len() {
-        assert_eq!(a.problem, k);
-        let p = a.vertex_problems[k].clone();
+    assert_eq!(a.session.vertex_problems.len(), 11);
+    for k in 0..a.session.vertex_problems.len() {
+        assert_eq!(a.selection.problem, k);
+        let p = a.session.vertex_problems[k].clone();
         let s = screen(&mut a, 120, 40);
         let rows = panel_rows(&s);
         assert!(!s.to_lowercase().contains("fail"), "{s}");
@@ -76,7 +76,7 @@ fn every_problem_vertex_names_its_rules_whole_at_120_columns() {
             "{rows:#?}"
         );
         for &i in &p.findings {
-            let f = &a.diag.findings[i];
+            let f = &a.session.diag.findings[i];
             let word = if f.severity == Severity::Error { "error" } else { "warning" };
             let at = rows.iter().position(|r| r.trim() == format!("{word}: {}", f.code));
             let at = at.unwrap_or_else(|| panic!("{word}: {} whole on one row in {rows:#?}", f.code));
@@ -86,8 +86,13 @@ fn every_problem_vertex_names_its_rules_whole_at_120_columns() {
         press(&mut a, "j");
     }
     // Vertex 17 (joint 2 listed at weight 0) is only a warning: said so, in those words.
-    let k = a.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 17)).expect("v17 listed");
-    a.problem = k;
+    let k = a
+        .session
+        .vertex_problems
+        .iter()
+        .position(|p| (p.primitive, p.vertex) == (0, 17))
+        .expect("v17 listed");
+    a.selection.problem = k;
     press(&mut a, "\n");
     let s = screen(&mut a, 120, 40);
     let text = joined(&panel_rows(&s));
@@ -102,15 +107,17 @@ fn every_problem_vertex_names_its_rules_whole_at_120_columns() {
 fn the_all_zero_vertex_collapses_to_the_origin_in_words() {
     let mut a = open(&sample("bad-weights.glb"));
     focus_weights(&mut a);
-    let k = a.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 7)).expect("v7 listed");
-    a.problem = k;
+    let k =
+        a.session.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 7)).expect("v7 listed");
+    a.selection.problem = k;
     press(&mut a, "\n");
     let s = screen(&mut a, 120, 40);
     let text = joined(&panel_rows(&s));
     assert!(text.contains("error: ACCESSOR_WEIGHTS_NON_NORMALIZED all weights are 0: the vertex collapses to the scene's origin"), "{s}");
     insta::assert_snapshot!(s);
-    let k = a.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 3)).expect("v3 listed");
-    a.problem = k;
+    let k =
+        a.session.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 3)).expect("v3 listed");
+    a.selection.problem = k;
     press(&mut a, "\n");
     let text = joined(&panel_rows(&screen(&mut a, 120, 40)));
     assert!(
@@ -134,7 +141,7 @@ fn after_normalize_the_warning_left_is_a_warning() {
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let mut a = open(out.to_str().expect("utf-8 path"));
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!((a.diag.error_count(), a.diag.warning_count()), (0, 1));
+    assert_eq!((a.session.diag.error_count(), a.session.diag.warning_count()), (0, 1));
     focus_weights(&mut a);
     press(&mut a, "\n");
     let s = screen(&mut a, 120, 40);
@@ -156,12 +163,13 @@ fn after_normalize_the_warning_left_is_a_warning() {
 fn y_copies_what_the_panel_shows() {
     let mut a = open(&sample("bad-weights.glb"));
     focus_weights(&mut a);
-    let k = a.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 9)).expect("v9 listed");
-    a.problem = k;
+    let k =
+        a.session.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 9)).expect("v9 listed");
+    a.selection.problem = k;
     press(&mut a, "\nF");
     let rows = panel_rows(&screen(&mut a, 120, 40));
     press(&mut a, "y");
-    let copied = a.clipboard.clone().expect("copied text");
+    let copied = a.status.clipboard.clone().expect("copied text");
     let flat = copied.split_whitespace().collect::<Vec<_>>().join(" ");
     for want in [
         "error: ACCESSOR_WEIGHTS_NEGATIVE j3 has a negative weight, -0.250",
@@ -212,15 +220,15 @@ fn the_heatmap_and_the_marks_have_a_legend() {
 fn every_problem_vertex_is_marked_by_severity() {
     let mut a = open(&sample("bad-weights.glb"));
     let s = screen(&mut a, 120, 40);
-    let vp = ui::layout(Rect::new(0, 0, 120, 40), a.focus, ui::tree::wanted_width(&a)).viewport;
+    let vp = ui::layout(Rect::new(0, 0, 120, 40), a.panels.focus, ui::tree::wanted_width(&a)).viewport;
     let inner = Rect::new(vp.x + 1, vp.y + 1, vp.width - 2, vp.height - 2);
     let grid: Vec<Vec<char>> = s.lines().map(|l| l.trim_matches('"').chars().collect()).collect();
     let aspect = f32::from(inner.width) / (f32::from(inner.height) * 2.0);
     let mut marked = 0;
-    for p in &a.vertex_problems {
+    for p in &a.session.vertex_problems {
         let prim = p.prim.expect("drawn");
-        let pos = a.ws.primitives[prim].positions[p.vertex];
-        let Some(ndc) = a.camera.project_ndc(pos, aspect) else { continue };
+        let pos = a.session.ws.primitives[prim].positions[p.vertex];
+        let Some(ndc) = a.view.camera.project_ndc(pos, aspect) else { continue };
         if ndc.x.abs() > 1.0 || ndc.y.abs() > 1.0 {
             continue;
         }
@@ -253,14 +261,14 @@ fn every_problem_vertex_is_marked_by_severity() {
 
 /// The viewport's title row at 120x40.
 fn viewport_title(s: &str, a: &App) -> String {
-    let vp = ui::layout(Rect::new(0, 0, 120, 40), a.focus, ui::tree::wanted_width(a)).viewport;
+    let vp = ui::layout(Rect::new(0, 0, 120, 40), a.panels.focus, ui::tree::wanted_width(a)).viewport;
     let line = s.lines().nth(usize::from(vp.y)).expect("title row").trim_matches('"');
     line.chars().skip(usize::from(vp.x)).take(usize::from(vp.width)).collect()
 }
 
 /// The viewport's inside at 120x40, as text.
 fn viewport_cells(s: &str, a: &App) -> String {
-    let vp = ui::layout(Rect::new(0, 0, 120, 40), a.focus, ui::tree::wanted_width(a)).viewport;
+    let vp = ui::layout(Rect::new(0, 0, 120, 40), a.panels.focus, ui::tree::wanted_width(a)).viewport;
     s.lines()
         .skip(usize::from(vp.y) + 1)
         .take(usize::from(vp.height) - 2)
@@ -283,7 +291,7 @@ fn the_viewer_starts_with_the_engine_asked_for() {
     let rig = rigscope::load(std::path::Path::new(&sample("bad-weights.glb"))).expect("rig loads");
     let launch = Launch { paused: true, color: ColorDepth::None, engine: Engine::Three, ..Launch::default() };
     let mut a = App::new(rig, &launch);
-    assert_eq!(a.engine, Engine::Three);
+    assert_eq!(a.view.engine, Engine::Three);
     let s = screen(&mut a, 120, 40);
     assert!(viewport_title(&s, &a).starts_with("┌ Viewport: three"), "{s}");
     let mut b = open(&sample("bad-weights.glb"));
@@ -311,43 +319,49 @@ fn p_cycles_the_engine_profiles_and_draws_each_over_the_stored_result() {
     assert!(!viewport_title(&stored, &a).contains("ghost"), "{stored}");
     for &engine in &Engine::ALL[1..] {
         press(&mut a, "p");
-        assert_eq!(a.engine, engine);
+        assert_eq!(a.view.engine, engine);
         let s = screen(&mut a, 120, 40);
         let title = viewport_title(&s, &a);
         assert!(title.starts_with(&format!("┌ Viewport: {} ", engine.label())), "{title}");
         assert!(s.contains(&format!("[{}]", engine.label())), "{s}");
     }
     press(&mut a, "p");
-    assert_eq!(a.engine, Engine::Stored);
+    assert_eq!(a.view.engine, Engine::Stored);
     // `P` goes the other way round: from stored to the last profile, then back.
     press(&mut a, "P");
-    assert_eq!(a.engine, Engine::ALL[Engine::ALL.len() - 1]);
-    assert!(a.message.as_deref().is_some_and(|m| m.contains("p/P: next/previous")), "{:?}", a.message);
+    assert_eq!(a.view.engine, Engine::ALL[Engine::ALL.len() - 1]);
+    assert!(
+        a.status.message.as_deref().is_some_and(|m| m.contains("p/P: next/previous")),
+        "{:?}",
+        a.status.message
+    );
     for &engine in Engine::ALL[..Engine::ALL.len() - 1].iter().rev() {
         press(&mut a, "P");
-        assert_eq!(a.engine, engine);
+        assert_eq!(a.view.engine, engine);
     }
     // The same screen as before, but for the status line saying which engine.
     let above = |s: &str| s.lines().take(38).collect::<Vec<_>>().join("\n");
     assert_eq!(above(&screen(&mut a, 120, 40)), above(&stored));
 
     press(&mut a, "p");
-    assert_eq!(a.engine, Engine::Three);
+    assert_eq!(a.view.engine, Engine::Three);
     let three = screen(&mut a, 120, 40);
     assert_ne!(viewport_cells(&three, &a), viewport_cells(&stored, &a));
     let prim = a
+        .session
         .vertex_problems
         .iter()
         .find(|p| (p.primitive, p.vertex) == (0, 7))
         .and_then(|p| p.prim)
         .expect("v7");
-    let engine_ws = a.engine_ws.as_ref().expect("three.js is drawn by its own workspace");
-    let moved = engine_ws.primitives[prim].positions[7].distance(a.ws.primitives[prim].positions[7]);
+    let engine_ws = a.session.engine_ws.as_ref().expect("three.js is drawn by its own workspace");
+    let moved = engine_ws.primitives[prim].positions[7].distance(a.session.ws.primitives[prim].positions[7]);
     assert!((moved - 0.756637).abs() < 1e-5, "{moved}");
     // The panel says it for that vertex, and `y` copies it.
     focus_weights(&mut a);
-    let k = a.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 7)).expect("v7 listed");
-    a.problem = k;
+    let k =
+        a.session.vertex_problems.iter().position(|p| (p.primitive, p.vertex) == (0, 7)).expect("v7 listed");
+    a.selection.problem = k;
     press(&mut a, "\n");
     let text = joined(&panel_rows(&screen(&mut a, 120, 40)));
     assert!(text.contains("three, unreal, unreal-16bit: 0.757 off now"), "{text}");
@@ -355,7 +369,11 @@ fn p_cycles_the_engine_profiles_and_draws_each_over_the_stored_result() {
     assert!(text.contains("blender: would not import this file"), "{text}");
     assert!(text.contains("weights as three.js r187 draws them"), "{text}");
     press(&mut a, "y");
-    assert!(a.clipboard.as_deref().is_some_and(|c| c.contains("0.757 off now")), "{:?}", a.clipboard);
+    assert!(
+        a.status.clipboard.as_deref().is_some_and(|c| c.contains("0.757 off now")),
+        "{:?}",
+        a.status.clipboard
+    );
 }
 
 /// `e` from any panel: the first press shows the worst problem vertex (not the second),
@@ -364,17 +382,17 @@ fn p_cycles_the_engine_profiles_and_draws_each_over_the_stored_result() {
 #[test]
 fn e_walks_problem_vertices_worst_first_from_anywhere() {
     let mut a = open(&sample("bad-weights.glb"));
-    assert_eq!(a.focus, Focus::Bones);
+    assert_eq!(a.panels.focus, Focus::Bones);
     press(&mut a, "e");
-    assert_eq!((a.focus, a.problem), (Focus::Weights, 0));
-    let first = &a.vertex_problems[0];
-    assert_eq!(a.vertex.map(|v| (Some(v.prim), v.vertex)), Some((first.prim, first.vertex)));
+    assert_eq!((a.panels.focus, a.selection.problem), (Focus::Weights, 0));
+    let first = &a.session.vertex_problems[0];
+    assert_eq!(a.selection.vertex.map(|v| (Some(v.prim), v.vertex)), Some((first.prim, first.vertex)));
     // Worst first: no later vertex is measured worse.
-    for pair in a.vertex_problems.windows(2) {
+    for pair in a.session.vertex_problems.windows(2) {
         assert!(pair[0].consequence >= pair[1].consequence, "{pair:?}");
     }
     press(&mut a, "e");
-    assert_eq!(a.problem, 1);
+    assert_eq!(a.selection.problem, 1);
     press(&mut a, "EE");
-    assert_eq!(a.problem, a.vertex_problems.len() - 1);
+    assert_eq!(a.selection.problem, a.session.vertex_problems.len() - 1);
 }

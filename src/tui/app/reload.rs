@@ -1,170 +1,62 @@
-//! Live reload's carry-over: the viewer swaps in an app built on the re-read file and keeps
-//! what the user set up, matched by name (clip, selected bone, skin, folded bones), since
-//! indices shift whenever an exporter adds or removes a node. Pure: no file or terminal I/O,
-//! so a test reloads with any rig it builds.
+//! Live reload: the viewer takes the session built on the re-read file, then finds again by
+//! name what the parts of the user's choice point at (clip, skin, selected and folded bones,
+//! held expression), since indices shift whenever an exporter adds or removes a node. The
+//! parts themselves are kept whole. Pure: no file or terminal I/O, so a test reloads with any
+//! rig it builds.
 
-use super::{App, BoneTree, Playback};
-use crate::render::framed_camera;
+use super::{App, FileNote, Session};
 use crate::rig::Rig;
-
-/// The status bar's line about the file: what the last reload changed, or why it failed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FileNote {
-    pub text: String,
-    /// The file on disk is broken: the viewer still shows the last good load.
-    pub error: bool,
-}
 
 /// Names listed per kind of change before "…".
 const LISTED: usize = 3;
 
 impl App {
-    /// Becomes `fresh` (an app just built on the reloaded file) while keeping the clip (by
-    /// name), time, playback settings, camera, selected bone (by name), skin, panels and view.
-    pub fn adopt(&mut self, mut fresh: App) {
-        // The `all` entries follow from the file's clips: what changed is said of those.
-        let old_all = if self.all_entry { self.rig.clips.pop() } else { None };
-        let new_all = if fresh.all_entry { fresh.rig.clips.pop() } else { None };
-        let mut text = changes(&self.rig, &fresh.rig);
-        self.rig.clips.extend(old_all);
-        fresh.rig.clips.extend(new_all);
-
-        let skin = self.skin.and_then(|s| find_skin(&self.rig, s, &fresh.rig)).or(fresh.skin);
-        if skin != fresh.skin {
-            fresh.skin = skin;
-            fresh.tree = BoneTree::new(&fresh.rig, skin);
+    /// Swaps in `fresh` (a session built on the reloaded file), keeping the clip (by name),
+    /// time, playback settings, camera, selected bone (by name), skin, panels and view.
+    pub fn reload(&mut self, mut fresh: Session) {
+        let mut text = file_changes(&mut self.session, &mut fresh);
+        let old = std::mem::replace(&mut self.session, fresh);
+        if let Some(name) = self.player.rematch(&old, &self.session) {
+            text = text.replacen("reloaded", &format!("reloaded (clip {name} is gone)"), 1);
         }
-
-        let clip_name = self.clip.map(|c| self.rig.clip_label(c));
-        let clip = match &clip_name {
-            Some(name) => {
-                let found = fresh.rig.clips.iter().position(|c| c.name.as_deref() == Some(name.as_str()));
-                // An unnamed clip is known only by its place in the file.
-                let found = found
-                    .or_else(|| self.clip.filter(|&c| c < fresh.rig.clips.len() && name.starts_with('#')));
-                if found.is_none() {
-                    text = text.replacen("reloaded", &format!("reloaded (clip {name} is gone)"), 1);
-                }
-                found.or(fresh.clip)
-            }
-            None => fresh.clip,
-        };
-        fresh.clip = clip;
-        fresh.step = self.step;
-        let duration = clip.and_then(|c| fresh.rig.clips.get(c)).map_or(0.0, |c| c.duration);
-        fresh.playback = Playback::new(duration);
-        fresh.playback.speed = self.playback.speed;
-        fresh.playback.mode = self.playback.mode;
-        fresh.playback.paused = self.playback.paused || duration <= 0.0;
-        fresh.playback.seek(self.playback.time);
-        fresh.refresh_clip_info();
-        fresh.pose_dirty = true;
-        fresh.evaluate();
-
-        fresh.tree.filter = self.tree.filter.clone();
-        fresh.tree.filtering = self.tree.filtering;
-        for node in self.tree.collapsed_nodes() {
-            if let Some(n) = find_node(&self.rig, node, &fresh.rig) {
-                fresh.tree.set_collapsed(n);
-            }
-        }
-        if let Some(n) = self.selected().and_then(|s| find_node(&self.rig, s, &fresh.rig)) {
-            fresh.tree.selected = Some(n);
-        }
-        fresh.tree.rebuild(&fresh.rig);
-        fresh.refresh_skin();
-        if let Some(v) = self.vertex
-            && fresh.weights.vertices.contains(&v)
-        {
-            fresh.vertex = Some(v);
-        }
-
-        fresh.set_engine(self.engine);
-        if let Some(camera) = reframed(self, &fresh) {
-            fresh.framed_distance = camera.distance * self.zoom();
-            fresh.camera = camera;
+        // The new rig posed at the kept time: the framing below compares it with the old one.
+        self.schedule.pose_dirty = true;
+        self.evaluate();
+        self.selection.rematch(&old, &self.session);
+        self.session.set_engine(self.view.engine, self.player.clip, self.player.playback.time);
+        if self.view.rematch(&old.ws, &self.session.ws) {
             // First, where an 80-column status line still shows it: the view jumping is
             // what the user sees before anything else.
             text = text.replacen("reloaded", "reloaded, view re-framed", 1);
-        } else {
-            fresh.camera = self.camera;
-            // The zoom shown is relative to the framing the camera was made for.
-            fresh.framed_distance = self.framed_distance;
         }
-        fresh.view = self.view;
-        fresh.details_scroll = self.details_scroll;
-        fresh.full_precision = self.full_precision;
-        fresh.euler = self.euler;
-        fresh.show_nodes = self.show_nodes;
-        // `--compare B` stays on, matched anew to the reloaded rig.
-        if let Some(compare) = self.compare.take() {
-            let mut compare = crate::tui::compare::Compare::new(&fresh.rig, compare.rig);
-            compare.evaluate(&fresh.rig, fresh.clip, fresh.playback.time);
-            fresh.compare = Some(compare);
-        }
-        fresh.mode_before_heatmap = self.mode_before_heatmap;
-        fresh.focus = self.focus;
-        fresh.show_help = self.show_help;
-        fresh.help_scroll = self.help_scroll;
-        // The picker lists the reloaded file's clips, under the filter being typed.
-        fresh.picker = self.picker.take();
-        fresh.show_stats = self.show_stats;
-        fresh.tree_page = self.tree_page;
-        fresh.fps = self.fps;
-        fresh.color = self.color;
-        fresh.timings = self.timings;
-        fresh.problem = self.problem.min(fresh.vertex_problems.len().saturating_sub(1));
-        fresh.file_note = Some(FileNote { text, error: false });
-        fresh.pose_dirty = true;
-        fresh.dirty = true;
-        *self = fresh;
+        self.status.message = self.session.warnings();
+        self.status.file_note = Some(FileNote { text, error: false });
+        // Once more before the next frame: the engine's workspace is posed with the rest.
+        self.schedule.pose_dirty = true;
+        self.schedule.dirty = true;
     }
 
     /// The file changed but does not load: keep everything, say why.
     pub fn reload_failed(&mut self, why: &str) {
         let text = format!("reload failed, showing the last good load: {why}");
-        self.file_note = Some(FileNote { text, error: true });
-        self.dirty = true;
+        self.status.file_note = Some(FileNote { text, error: true });
+        self.schedule.dirty = true;
+    }
+
+    /// The file cannot be watched: a note in the status bar, not a reason to refuse to show it.
+    pub fn not_watching(&mut self, why: &str) {
+        self.status.file_note = Some(FileNote { text: format!("not watching: {why}"), error: true });
     }
 }
 
-/// How much larger or smaller the framing may get, and how far (in framing distances) its
-/// centre may move, before the old camera no longer shows the rig: a re-export nudges the
-/// bounds by far less; another rig (a Fox replaced by a CesiumMan) by far more.
-const FRAMING_SCALE: f32 = 1.5;
-const FRAMING_SHIFT: f32 = 0.15;
-
-/// The camera for `fresh` when its rig's bounds differ from `old`'s beyond what the user's
-/// zoom and pan account for: framed anew from the user's angles and at the user's zoom, so a
-/// re-framed view looks as the user had it, on the new rig. None: keep the old camera.
-/// Both framings are taken at the same time of the same clip, so a walk cycle's stride
-/// does not count as a change.
-fn reframed(old: &App, fresh: &App) -> Option<crate::render::Camera> {
-    let (yaw, pitch) = (old.camera.yaw, old.camera.pitch);
-    let was = framed_camera(&old.ws, yaw, pitch, 1.0);
-    let now = framed_camera(&fresh.ws, yaw, pitch, 1.0);
-    let scale = now.distance / was.distance;
-    let shift = now.target.distance(was.target) / was.distance;
-    let same = scale.is_finite()
-        && (1.0 / FRAMING_SCALE..=FRAMING_SCALE).contains(&scale)
-        && shift.is_finite()
-        && shift <= FRAMING_SHIFT;
-    (!same).then(|| framed_camera(&fresh.ws, yaw, pitch, old.zoom()))
-}
-
-/// The skin of `new` that matches `old`'s skin `s`: the same name, else the same place.
-fn find_skin(old: &Rig, s: usize, new: &Rig) -> Option<usize> {
-    let name = old.skins.get(s)?.name.as_deref();
-    match name {
-        Some(n) if !n.is_empty() => new.skins.iter().position(|k| k.name.as_deref() == Some(n)),
-        _ => (s < new.skins.len()).then_some(s),
-    }
-}
-
-/// The node of `new` labelled as `old`'s node is (a name, or `#N` for an unnamed node).
-fn find_node(old: &Rig, node: usize, new: &Rig) -> Option<usize> {
-    let label = old.node_label(node);
-    (0..new.nodes.len()).find(|&n| new.node_label(n) == label)
+/// `changes` between the files' own clips: the `all` entries follow from them.
+fn file_changes(old: &mut Session, new: &mut Session) -> String {
+    let old_all = if old.all_entry { old.rig.clips.pop() } else { None };
+    let new_all = if new.all_entry { new.rig.clips.pop() } else { None };
+    let text = changes(&old.rig, &new.rig);
+    old.rig.clips.extend(old_all);
+    new.rig.clips.extend(new_all);
+    text
 }
 
 /// One line, as brief as `diff`'s summary and from the same matching (`diff::outline`): joints
@@ -248,6 +140,7 @@ fn vertex_count(rig: &Rig) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::framed_camera;
     use crate::tui::Launch;
     use crate::tui::action::{Action, Focus};
 
@@ -255,8 +148,16 @@ mod tests {
         crate::import::load_bytes(crate::cli::BUNDLED_SAMPLE, "walker.glb", None).unwrap()
     }
 
+    fn paused() -> Launch {
+        Launch { paused: true, ..Default::default() }
+    }
+
     fn app(rig: Rig) -> App {
-        App::new(rig, &Launch { paused: true, ..Default::default() })
+        App::new(rig, &paused())
+    }
+
+    fn session(rig: Rig) -> Session {
+        Session::new(rig, &paused())
     }
 
     #[test]
@@ -269,25 +170,61 @@ mod tests {
         a.update(Action::Orbit { yaw: 30.0, pitch: 5.0 });
         a.update(Action::ToggleNames);
         a.update(Action::Focus(Focus::Weights));
-        let (clip, selected, camera, view) = (a.clip, a.selected(), a.camera, a.view);
+        let (clip, selected, camera, view) = (a.player.clip, a.selected(), a.view.camera, a.view);
         // The walker's second clip (idle), so that "the first clip" would not pass.
         assert_eq!(clip, Some(1));
-        a.adopt(app(walker()));
-        assert_eq!(a.clip, clip);
-        assert!((a.playback.time - 0.3).abs() < 1e-6);
-        assert!(a.playback.paused);
+        a.reload(session(walker()));
+        assert_eq!(a.player.clip, clip);
+        assert!((a.player.playback.time - 0.3).abs() < 1e-6);
+        assert!(a.player.playback.paused);
         assert_eq!(a.selected(), selected);
-        assert_eq!(a.camera, camera);
+        assert_eq!(a.view.camera, camera);
         assert_eq!(a.view, view);
-        assert_eq!(a.focus, Focus::Weights);
-        let note = a.file_note.clone().unwrap();
+        assert_eq!(a.panels.focus, Focus::Weights);
+        let note = a.status.file_note.clone().unwrap();
         assert_eq!(
             note,
             FileNote { text: "reloaded: same joints, rest pose, vertices and clips".into(), error: false }
         );
         // The next key clears the summary.
         a.update(Action::ToggleStats);
-        assert_eq!(a.file_note, None);
+        assert_eq!(a.status.file_note, None);
+    }
+
+    /// The parts of the user's choice come through a reload whole: nothing is copied field by
+    /// field, so nothing can be left behind (the node browser, the curve shown, a half-typed
+    /// prompt, the scrolls).
+    #[test]
+    fn a_reload_keeps_every_part_of_the_users_choice() {
+        let mut a = app(walker());
+        for action in [
+            Action::NextClip,
+            Action::Seek(0.3),
+            Action::ToggleNodes,
+            Action::SelectDown,
+            Action::ToggleCurves,
+            Action::ToggleEuler,
+            Action::TogglePrecision,
+            Action::ScrollDetails(3),
+            Action::Focus(Focus::Weights),
+            Action::ScrollDetails(2),
+            Action::Zoom(0.5),
+            Action::StartPrompt(crate::tui::action::PromptKind::Time),
+            Action::PromptChar('1'),
+        ] {
+            a.update(action);
+        }
+        let (panels, overlays, view) = (a.panels.clone(), a.overlays.clone(), a.view);
+        let rows: Vec<usize> = a.selection.tree.rows().iter().map(|r| r.node).collect();
+        let (selected, playback) = (a.selected(), a.player.playback);
+        a.reload(session(walker()));
+        assert_eq!(a.panels, panels);
+        assert_eq!(a.overlays, overlays);
+        assert_eq!(a.view, view);
+        assert!(a.selection.show_nodes);
+        assert_eq!(a.selection.tree.rows().iter().map(|r| r.node).collect::<Vec<_>>(), rows);
+        assert_eq!(a.selected(), selected);
+        assert_eq!(a.player.playback, playback);
     }
 
     #[test]
@@ -296,15 +233,15 @@ mod tests {
         // The tree opens on the skeleton's root: fold it, then filter.
         let root = a.selected().unwrap();
         a.update(Action::Collapse);
-        assert_eq!(a.tree.collapsed_nodes().collect::<Vec<_>>(), vec![root]);
+        assert_eq!(a.selection.tree.collapsed_nodes().collect::<Vec<_>>(), vec![root]);
         a.update(Action::StartFilter);
         a.update(Action::FilterChar('s'));
         a.update(Action::FilterAccept);
-        let rows: Vec<usize> = a.tree.rows().iter().map(|r| r.node).collect();
-        a.adopt(app(walker()));
-        assert_eq!(a.tree.collapsed_nodes().collect::<Vec<_>>(), vec![root]);
-        assert_eq!(a.tree.filter, "s");
-        assert_eq!(a.tree.rows().iter().map(|r| r.node).collect::<Vec<_>>(), rows);
+        let rows: Vec<usize> = a.selection.tree.rows().iter().map(|r| r.node).collect();
+        a.reload(session(walker()));
+        assert_eq!(a.selection.tree.collapsed_nodes().collect::<Vec<_>>(), vec![root]);
+        assert_eq!(a.selection.tree.filter, "s");
+        assert_eq!(a.selection.tree.rows().iter().map(|r| r.node).collect::<Vec<_>>(), rows);
     }
 
     #[test]
@@ -313,8 +250,8 @@ mod tests {
         a.update(Action::NextClip);
         a.update(Action::Seek(0.25));
         a.update(Action::SelectDown);
-        let bone = a.rig.node_label(a.selected().unwrap());
-        let clip = a.rig.clip_label(a.clip.unwrap());
+        let bone = a.session.rig.node_label(a.selected().unwrap());
+        let clip = a.session.rig.clip_label(a.player.clip.unwrap());
 
         // The "new export": clips in the other order and an extra clip; one joint renamed.
         let mut new = walker();
@@ -326,12 +263,12 @@ mod tests {
         let old_name = new.node_label(renamed);
         assert_ne!(old_name, bone, "the selected bone must not be the renamed one");
         new.nodes[renamed].name = Some("root_v2".into());
-        a.adopt(app(new));
+        a.reload(session(new));
 
-        assert_eq!(a.rig.clip_label(a.clip.unwrap()), clip);
-        assert!((a.playback.time - 0.25).abs() < 1e-6);
-        assert_eq!(a.rig.node_label(a.selected().unwrap()), bone);
-        let text = &a.file_note.as_ref().unwrap().text;
+        assert_eq!(a.session.rig.clip_label(a.player.clip.unwrap()), clip);
+        assert!((a.player.playback.time - 0.25).abs() < 1e-6);
+        assert_eq!(a.session.rig.node_label(a.selected().unwrap()), bone);
+        let text = &a.status.file_note.as_ref().unwrap().text;
         // The renamed joint keeps its place and rest transform: `diff`'s matching calls it a
         // rename rather than one joint added and another removed.
         assert_eq!(text, &format!("reloaded: renamed 1 joint ({old_name} -> root_v2), +1 clip (wave)"));
@@ -340,31 +277,31 @@ mod tests {
     #[test]
     fn a_gone_clip_falls_back_and_vertex_counts_are_reported() {
         let mut a = app(walker());
-        let first = a.rig.clip_label(0);
+        let first = a.session.rig.clip_label(0);
         let mut new = walker();
         new.clips.remove(0);
         let before: usize = new.meshes.iter().flat_map(|m| &m.primitives).map(|p| p.positions.len()).sum();
         let p = &mut new.meshes[0].primitives[0];
         p.positions = p.positions.iter().chain(&p.positions[..1]).copied().collect();
-        let text = changes(&a.rig, &new);
+        let text = changes(&a.session.rig, &new);
         assert!(text.contains(&format!("vertices {before} -> {}", before + 1)), "{text}");
-        a.adopt(app(new));
-        let note = &a.file_note.as_ref().unwrap().text;
+        a.reload(session(new));
+        let note = &a.status.file_note.as_ref().unwrap().text;
         assert!(note.starts_with(&format!("reloaded (clip {first} is gone): ")), "{note}");
         assert!(note.contains(&format!("-1 clip ({first})")), "{note}");
-        assert_eq!(a.clip, if a.rig.clips.is_empty() { None } else { Some(0) });
+        assert_eq!(a.player.clip, if a.session.rig.clips.is_empty() { None } else { Some(0) });
     }
 
     #[test]
     fn a_failed_reload_keeps_the_rig_and_says_so() {
         let mut a = app(walker());
         a.update(Action::Seek(0.5));
-        let nodes = a.rig.nodes.len();
+        let nodes = a.session.rig.nodes.len();
         let broken = crate::import::load_bytes(b"{\"asset\":", "walker.glb", None).unwrap_err();
         a.reload_failed(&broken.to_string());
-        assert_eq!(a.rig.nodes.len(), nodes);
-        assert!((a.playback.time - 0.5).abs() < 1e-6);
-        let note = a.file_note.as_ref().unwrap();
+        assert_eq!(a.session.rig.nodes.len(), nodes);
+        assert!((a.player.playback.time - 0.5).abs() < 1e-6);
+        let note = a.status.file_note.as_ref().unwrap();
         assert!(note.error);
         assert!(
             note.text.starts_with("reload failed, showing the last good load: walker.glb"),
@@ -372,8 +309,8 @@ mod tests {
             note.text
         );
         // The next good load clears the error.
-        a.adopt(app(walker()));
-        assert!(!a.file_note.as_ref().unwrap().error);
+        a.reload(session(walker()));
+        assert!(!a.status.file_note.as_ref().unwrap().error);
     }
 
     /// The note says what `diff` would: the joint whose rest pose moved and the retimed clip
@@ -426,21 +363,29 @@ mod tests {
         a.update(Action::Zoom(0.5));
         let zoom = a.zoom();
         assert!((zoom - 2.0).abs() < 1e-4, "{zoom}");
-        let camera = a.camera;
-        a.adopt(app(scaled(1.1)));
-        assert_eq!(a.camera, camera);
-        assert!(!a.file_note.as_ref().unwrap().text.contains("re-framed"));
+        let camera = a.view.camera;
+        a.reload(session(scaled(1.1)));
+        assert_eq!(a.view.camera, camera);
+        assert!(!a.status.file_note.as_ref().unwrap().text.contains("re-framed"));
 
-        let camera = a.camera;
-        a.adopt(app(scaled(3.0)));
-        let note = &a.file_note.as_ref().unwrap().text;
+        let camera = a.view.camera;
+        a.reload(session(scaled(3.0)));
+        let note = &a.status.file_note.as_ref().unwrap().text;
         assert!(note.starts_with("reloaded, view re-framed: "), "{note}");
-        assert!((a.camera.yaw - camera.yaw).abs() < 1e-6 && (a.camera.pitch - camera.pitch).abs() < 1e-6);
+        assert!(
+            (a.view.camera.yaw - camera.yaw).abs() < 1e-6
+                && (a.view.camera.pitch - camera.pitch).abs() < 1e-6
+        );
         // The framing distance grows with the rig (3 times, up to the bounds' rounding),
         // and the user's zoom of 2 is kept on it.
-        let expected = framed_camera(&a.ws, a.camera.yaw, a.camera.pitch, 1.0);
-        assert!((a.framed_distance - expected.distance).abs() < 1e-4 * expected.distance);
+        let expected = framed_camera(&a.session.ws, a.view.camera.yaw, a.view.camera.pitch, 1.0);
+        assert!((a.view.framed_distance - expected.distance).abs() < 1e-4 * expected.distance);
         assert!((a.zoom() - 2.0).abs() < 1e-4, "{}", a.zoom());
-        assert!(a.camera.distance > 2.5 * camera.distance, "{} vs {}", a.camera.distance, camera.distance);
+        assert!(
+            a.view.camera.distance > 2.5 * camera.distance,
+            "{} vs {}",
+            a.view.camera.distance,
+            camera.distance
+        );
     }
 }

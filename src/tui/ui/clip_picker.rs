@@ -15,11 +15,15 @@ use crate::tui::clip_picker::ClipPicker;
 const WIDTH: u16 = 72;
 
 pub fn draw(frame: &mut Frame, app: &App, picker: &ClipPicker, theme: &Theme, area: Rect) {
-    let entries = picker.entries(&app.rig);
+    let entries = picker.entries(&app.session.rig);
     let rows = u16::try_from(entries.len().max(1)).unwrap_or(u16::MAX);
     let popup = popup(frame, area, WIDTH, rows.saturating_add(2).max(4));
     let block = Block::bordered()
-        .title(format!(" Clips ({} of {}); Enter plays, Esc closes ", entries.len(), app.rig.clips.len()))
+        .title(format!(
+            " Clips ({} of {}); Enter plays, Esc closes ",
+            entries.len(),
+            app.session.rig.clips.len()
+        ))
         .title_bottom(Line::styled(format!(" filter: {}_ ", picker.filter), theme.key))
         .border_style(theme.focus);
     if entries.is_empty() {
@@ -38,7 +42,7 @@ pub fn draw(frame: &mut Frame, app: &App, picker: &ClipPicker, theme: &Theme, ar
             if let Some(file) = &e.file {
                 spans.push(Span::styled(format!("  {file}"), theme.label));
             }
-            if app.clip == Some(e.clip) {
+            if app.player.clip == Some(e.clip) {
                 spans.push(Span::styled("  (playing)", theme.animated));
             }
             ListItem::new(Line::from(spans))

@@ -112,7 +112,7 @@ fn range(points: &[(f64, f64)]) -> (f64, f64) {
 /// component gets a strip of its own, scaled to its own range and labelled with it: a
 /// translation's y between 0.92 and 0.95 is a curve, not a flat line beside an x of 0.
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, inner: Rect, label_w: u16, which: usize) {
-    let Some(clip) = app.clip.and_then(|c| app.rig.clips.get(c)) else { return };
+    let Some(clip) = app.player.clip.and_then(|c| app.session.rig.clips.get(c)) else { return };
     let mine: Vec<&Channel> = clip.channels.iter().filter(|c| Some(c.node) == app.selected()).collect();
     let buf = frame.buffer_mut();
     let text = |buf: &mut ratatui::buffer::Buffer, x: u16, y: u16, s: &str, style: Style| {
@@ -130,10 +130,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, inner: Rect, label_w: u
         return;
     }
     let ch = mine[which % mine.len()];
-    let duration = app.playback.duration.max(f32::MIN_POSITIVE);
+    let duration = app.player.playback.duration.max(f32::MIN_POSITIVE);
     let tl = Rect { x: inner.x + label_w, width: inner.width.saturating_sub(label_w), ..inner };
     let rotation = ch.property == Property::Rotation && ch.components == 4;
-    let euler = rotation && app.euler;
+    let euler = rotation && app.panels.euler;
     if tl.width < 4 {
         return;
     }
@@ -156,7 +156,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, inner: Rect, label_w: u
     let name = format!(
         "{} {} {}/{}",
         property_name(ch.property),
-        app.rig.node_label(ch.node),
+        app.session.rig.node_label(ch.node),
         which % mine.len() + 1,
         mine.len()
     );
@@ -186,7 +186,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, inner: Rect, label_w: u
         let (lo, hi) = range(points);
         let color = if theme.color { Style::new().fg(COLORS[c]) } else { theme.label };
         let comp = if euler { format!("{}°", ["X", "Y", "Z"][c]) } else { COMPONENTS[c].to_string() };
-        let v = |x: f64| label_num(x as f32, if euler { 1 } else { 4 }, app.full_precision);
+        let v = |x: f64| label_num(x as f32, if euler { 1 } else { 4 }, app.panels.full_precision);
         let (real_lo, real_hi) = (
             points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min),
             points.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max),
@@ -222,7 +222,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, inner: Rect, label_w: u
         let x = tl.x + column_of(t, duration, tl.width);
         text(buf, x, inner.y, "◆", theme.key);
     }
-    let head = tl.x + column_of(app.playback.time, duration, tl.width);
+    let head = tl.x + column_of(app.player.playback.time, duration, tl.width);
     for y in inner.y..plot.y + plot_h {
         if let Some(cell) = buf.cell_mut((head, y)) {
             if cell.symbol() == " " {
@@ -263,9 +263,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, inner: Rect, label_w: u
         y += 1;
     }
     let line: Line = if euler {
-        euler_line(ch, app.playback.time, app.full_precision)
+        euler_line(ch, app.player.playback.time, app.panels.full_precision)
     } else {
-        value_line(ch, app.playback.time, app.full_precision)
+        value_line(ch, app.player.playback.time, app.panels.full_precision)
     };
     Paragraph::new(line).render(Rect { x: inner.x, y, width: inner.width, height: 1 }, buf);
 }

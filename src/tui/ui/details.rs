@@ -13,11 +13,12 @@ use crate::diagnose::Options;
 use crate::rig::Transform;
 use crate::tui::app::App;
 
-/// `shared`: the weights panel takes this place when it has focus (narrow screens).
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, shared: bool) {
+/// `shared`: the weights panel takes this place when it has focus (narrow screens). Returns
+/// the largest useful scroll.
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, shared: bool) -> u16 {
     // On narrow screens this panel shares its place with the weights panel.
     // A file without a skin has nodes but no bones.
-    let title = match (shared, app.rig.skins.is_empty()) {
+    let title = match (shared, app.session.rig.skins.is_empty()) {
         (true, _) => " Details (⇧Tab: weights) ",
         (false, true) => " Node details ",
         (false, false) => " Bone details ",
@@ -31,8 +32,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, shared: boo
     // its bottom border says how much is above and below.
     let visible = usize::from(area.height.saturating_sub(2));
     let max = lines.len().saturating_sub(visible);
-    app.details_max.store(u16::try_from(max).unwrap_or(u16::MAX), std::sync::atomic::Ordering::Relaxed);
-    let scroll = usize::from(app.details_scroll).min(max);
+    let scroll = usize::from(app.panels.details_scroll).min(max);
     if max > 0 {
         let below = max - scroll;
         let hint = match (scroll, below) {
@@ -44,6 +44,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, shared: boo
     }
     let shown: Vec<Line> = lines.into_iter().skip(scroll).collect();
     frame.render_widget(Paragraph::new(shown).block(block), area);
+    u16::try_from(max).unwrap_or(u16::MAX)
 }
 
 /// Every line the panel has for the selected node, most telling first.
@@ -51,8 +52,8 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     let Some(node) = app.selected() else {
         return vec![Line::styled("(nothing selected)", theme.dim)];
     };
-    let full = app.full_precision;
-    let rig = &app.rig;
+    let full = app.panels.full_precision;
+    let rig = &app.session.rig;
     let n = &rig.nodes[node];
     let label = |s: &str| Span::styled(format!("{s:<9}"), theme.label);
     let parent = n.parent.map_or("root".to_string(), |p| format!("parent {} ({p})", rig.node_label(p)));
@@ -72,10 +73,10 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     }
     lines.extend(vrm_lines(app, theme, &label));
     lines.extend(super::fit::lines(app, node, theme));
-    let world = app.ws.globals.get(node).map(|m| m.w_axis.truncate()).unwrap_or(Vec3::NAN);
+    let world = app.session.ws.globals.get(node).map(|m| m.w_axis.truncate()).unwrap_or(Vec3::NAN);
     lines.push(Line::from(vec![label("world"), Span::raw(vec3(world, full))]));
-    if let Some(compare) = &app.compare {
-        let delta = crate::tui::compare::detail_line(compare, rig, &app.ws, node);
+    if let Some(compare) = &app.session.compare {
+        let delta = crate::tui::compare::detail_line(compare, rig, &app.session.ws, node);
         lines.push(Line::from(vec![label("vs B"), Span::raw(delta)]));
     }
     if let Some(m) = n.mesh {
@@ -83,10 +84,14 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         lines.push(Line::from(vec![label("mesh"), Span::raw(format!("{m} {}, {skin}", app.mesh_label(m)))]));
     }
     let joint_ibm = app.selected_joint().and_then(|j| {
-        app.skin.and_then(|s| app.rig.skins.get(s)).and_then(|s| s.inverse_bind.get(j)).map(|m| (j, m))
+        app.selection
+            .skin
+            .and_then(|s| app.session.rig.skins.get(s))
+            .and_then(|s| s.inverse_bind.get(j))
+            .map(|m| (j, m))
     });
     if let Some((_, ibm)) = joint_ibm {
-        let w = &app.weights;
+        let w = &app.selection.weights;
         lines.push(Line::from(vec![
             label("weights"),
             Span::raw(if w.vertices.is_empty() {
@@ -102,16 +107,16 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
                 )
             }),
         ]));
-        if let (Some(s), Some(j)) = (app.skin, app.selected_joint()) {
-            let measure = RestBind::measure(rig, s, &app.rest_globals);
-            let rest_world = app.rest_globals.get(node).copied().unwrap_or(Mat4::IDENTITY);
+        if let (Some(s), Some(j)) = (app.selection.skin, app.selected_joint()) {
+            let measure = RestBind::measure(rig, s, &app.session.rest_globals);
+            let rest_world = app.session.rest_globals.get(node).copied().unwrap_or(Mat4::IDENTITY);
             lines.extend(bind_lines(&measure, j, *ibm, rest_world, theme, &label));
         }
-    } else if app.skin.is_some() {
+    } else if app.selection.skin.is_some() {
         lines.push(Line::styled("not a joint of this skin", theme.dim));
     }
-    let now = app.ws.pose.locals.get(node).copied().unwrap_or(n.rest);
-    let animated = app.animated.get(node).copied().unwrap_or(false);
+    let now = app.session.ws.pose.locals.get(node).copied().unwrap_or(n.rest);
+    let animated = app.player.animated.get(node).copied().unwrap_or(false);
     let rest_kind = if n.matrix.is_some() { "rest (from matrix)" } else { "rest" };
     lines.push(Line::styled(
         format!("local {rest_kind} / now{}", if animated { " (animated)" } else { "" }),
@@ -140,7 +145,7 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
             }
         }
     }
-    if let Some(s) = app.skin {
+    if let Some(s) = app.selection.skin {
         let name = rig.skins.get(s).and_then(|k| k.name.as_deref()).unwrap_or("");
         lines.push(Line::styled(format!("skin {}/{} {name}", s + 1, rig.skins.len()), theme.dim));
         lines.push(Line::raw(app.skin_deforms(s)));
@@ -151,14 +156,16 @@ fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
 /// While a `.vrma` plays on a VRM avatar: every expression with its weight now (as three-vrm
 /// holds it, before binary rounding and overrides; a held expression at its held weight), and that spring bones stand still.
 fn vrm_lines(app: &App, theme: &Theme, label: &dyn Fn(&str) -> Span<'static>) -> Vec<Line<'static>> {
-    let Some(play) = app.clip.and_then(|c| app.rig.clips.get(c)).and_then(|c| c.vrm.as_deref()) else {
+    let Some(play) =
+        app.player.clip.and_then(|c| app.session.rig.clips.get(c)).and_then(|c| c.vrm.as_deref())
+    else {
         return Vec::new();
     };
     let mut lines = Vec::new();
     if !play.expressions.is_empty() {
-        let held = app.expression.as_ref().and_then(|e| e.held());
-        let weights = crate::anim::vrm_pose::weights_held(play, app.playback.time, held);
-        let full = app.full_precision;
+        let held = app.player.expression.as_ref().and_then(|e| e.held());
+        let weights = crate::anim::vrm_pose::weights_held(play, app.player.playback.time, held);
+        let full = app.panels.full_precision;
         let list: Vec<String> = play
             .expressions
             .iter()
@@ -167,7 +174,7 @@ fn vrm_lines(app: &App, theme: &Theme, label: &dyn Fn(&str) -> Span<'static>) ->
             .collect();
         lines.push(Line::from(vec![label("express."), Span::raw(list.join(", "))]));
     }
-    if app.rig.vrm.as_ref().is_some_and(|v| !v.springs.is_empty()) && app.springs.is_none() {
+    if app.session.rig.vrm.as_ref().is_some_and(|v| !v.springs.is_empty()) && app.session.springs.is_none() {
         lines.push(Line::styled("spring bones are not simulated (start with --springs)", theme.warning));
     }
     lines

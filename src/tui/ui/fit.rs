@@ -10,9 +10,9 @@ use crate::tui::app::App;
 
 /// Nothing for the character's own clips.
 pub fn lines(app: &App, node: usize, theme: &Theme) -> Vec<Line<'static>> {
-    let Some(clip) = app.clip else { return Vec::new() };
-    let Some(attached) = app.rig.attached.iter().find(|a| a.clip == clip) else { return Vec::new() };
-    let channels = app.rig.clips.get(clip).map_or(&[][..], |c| c.channels.as_slice());
+    let Some(clip) = app.player.clip else { return Vec::new() };
+    let Some(attached) = app.session.rig.attached.iter().find(|a| a.clip == clip) else { return Vec::new() };
+    let channels = app.session.rig.clips.get(clip).map_or(&[][..], |c| c.channels.as_slice());
     let mut by_how: Vec<(&str, usize)> = Vec::new();
     for how in &attached.tracks {
         match by_how.iter_mut().find(|(h, _)| *h == how.label()) {
@@ -21,7 +21,7 @@ pub fn lines(app: &App, node: usize, theme: &Theme) -> Vec<Line<'static>> {
         }
     }
     let how: Vec<String> = by_how.iter().map(|(h, n)| format!("{n} {h}")).collect();
-    let vrm = app.rig.clips.get(clip).and_then(|c| c.vrm.as_deref());
+    let vrm = app.session.rig.clips.get(clip).and_then(|c| c.vrm.as_deref());
     if let Some(play) = vrm {
         // A .vrma binds through the humanoid: its first fit line says how much binds.
         let mut lines = vec![Line::raw(format!("clip from {} (VRM animation)", attached.file))];
@@ -87,7 +87,7 @@ mod tests {
         assert!(hips.iter().any(|l| l.contains("mixamorigspine.quaternion")), "{hips:?}");
         assert_eq!(text(&lines(&app, 1, &theme))[1], "this node: not moved by this clip");
         // The character's own clip has no fit lines.
-        let own = App::new(app.rig.clone(), &Launch { clip: Some(0), ..Launch::default() });
+        let own = App::new(app.session.rig.clone(), &Launch { clip: Some(0), ..Launch::default() });
         assert!(lines(&own, 0, &theme).is_empty());
     }
 }

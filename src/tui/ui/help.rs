@@ -54,10 +54,17 @@ pub(super) fn wrap(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>
 
 pub fn lines(theme: &Theme) -> Vec<Line<'static>> {
     let mut lines: Vec<Line> = Vec::new();
-    let sections = [("everywhere", Context::Global)]
-        .into_iter()
-        .chain(Focus::ALL.iter().map(|&f| (f.title(), Context::In(f))));
-    for (name, ctx) in sections {
+    let focused = Focus::ALL.iter().map(|&f| (format!("when {} has focus", f.title()), Context::In(f)));
+    // The prompt's and the picker's bindings are written on the filter's rows, which name all three.
+    let modes = [
+        ("while the help is open".to_string(), Context::Help),
+        (
+            "while typing: the bone filter (/), a prompt (: # M), the clip picker (K)".to_string(),
+            Context::Filter,
+        ),
+    ];
+    let sections = std::iter::once(("everywhere".to_string(), Context::Global)).chain(focused).chain(modes);
+    for (heading, ctx) in sections {
         let rows: Vec<Line> = bindings_in(ctx)
             .filter(|b| b.listed)
             .map(|b| {
@@ -67,8 +74,6 @@ pub fn lines(theme: &Theme) -> Vec<Line<'static>> {
         if rows.is_empty() {
             continue;
         }
-        let heading =
-            if ctx == Context::Global { name.to_string() } else { format!("when {name} has focus") };
         lines.push(Line::styled(heading, theme.title));
         lines.extend(rows);
     }

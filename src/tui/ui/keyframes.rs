@@ -32,7 +32,7 @@ pub fn timeline_area(keys: Rect) -> Rect {
 pub fn time_at(timeline: Rect, app: &App, col: u16) -> f32 {
     let span = timeline.width.saturating_sub(1).max(1) as f32;
     let x = col.saturating_sub(timeline.x).min(timeline.width.saturating_sub(1)) as f32;
-    x / span * app.playback.duration
+    x / span * app.player.playback.duration
 }
 
 pub(super) fn column_of(t: f32, duration: f32, width: u16) -> u16 {
@@ -63,9 +63,9 @@ fn short_property(p: Property) -> &'static str {
 }
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
-    let Some((ci, clip)) = app.clip.and_then(|c| app.rig.clips.get(c).map(|x| (c, x))) else {
-        let block = panel(" Keyframes ".into(), app.focus == Focus::Keys, theme);
-        let text = if app.rig.clips.is_empty() {
+    let Some((ci, clip)) = app.player.clip.and_then(|c| app.session.rig.clips.get(c).map(|x| (c, x))) else {
+        let block = panel(" Keyframes ".into(), app.panels.focus == Focus::Keys, theme);
+        let text = if app.session.rig.clips.is_empty() {
             "(this file has no animation clips)"
         } else {
             "rest pose: no clip plays (c / C: back to the clips)"
@@ -78,33 +78,33 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let (rows_h, value_lines) = row_heights(inner, clip, sel);
     // Channels rigscope loads but does not play (KHR_animation_pointer on materials, ...)
     // get rows after the played ones, so the clip's whole content is visible.
-    let unplayed: Vec<_> = app.rig.unpreviewed_channels.iter().filter(|u| u.clip == ci).collect();
+    let unplayed: Vec<_> = app.session.rig.unpreviewed_channels.iter().filter(|u| u.clip == ci).collect();
     let hidden = (clip.channels.len() + unplayed.len()).saturating_sub(rows_h);
     let title = format!(
         " {}: {}, {}{}{} ",
-        if app.curves.is_some() { "Curves" } else { "Keyframes" },
+        if app.panels.curves.is_some() { "Curves" } else { "Keyframes" },
         app.clip_place(ci),
         count(clip.channels.len(), "channel", "channels"),
         if unplayed.is_empty() { String::new() } else { format!(", {} not previewed", unplayed.len()) },
         if hidden > 0 { format!(", {hidden} not shown") } else { String::new() }
     );
-    let block = panel(title, app.focus == Focus::Keys, theme);
+    let block = panel(title, app.panels.focus == Focus::Keys, theme);
     frame.render_widget(block, area);
     if inner.height < 2 || inner.width < 20 {
         return;
     }
-    if let Some(which) = app.curves {
+    if let Some(which) = app.panels.curves {
         super::curves::draw(frame, app, theme, inner, label_width(inner), which);
         return;
     }
     let mine: Vec<&Channel> = clip.channels.iter().filter(|c| Some(c.node) == sel).collect();
     let l = label_width(inner);
     let tl = Rect { x: inner.x + l, width: inner.width - l, ..inner };
-    let duration = app.playback.duration;
+    let duration = app.player.playback.duration;
     let buf = frame.buffer_mut();
 
     // Ruler: start, middle and end times, and the playhead time above its column.
-    let head_col = column_of(app.playback.time, duration, tl.width);
+    let head_col = column_of(app.player.playback.time, duration, tl.width);
     write(buf, inner.x, inner.y, &format!("{:<w$}", "t (s)", w = l as usize), theme.dim);
     for (frac, align_right) in [(0.0f32, false), (0.5, false), (1.0, true)] {
         let text = format!("{:.2}", duration * frac);
@@ -120,7 +120,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
             "{}{} {}",
             short_property(ch.property),
             interp_letter(ch.interpolation),
-            app.rig.node_label(ch.node)
+            app.session.rig.node_label(ch.node)
         );
         let label = fit(&label, l as usize - 1);
         write(
@@ -165,7 +165,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     // Exact values of the selected bone's channels at the playhead.
     for (i, ch) in mine.iter().take(value_lines).enumerate() {
         let y = inner.y + 1 + rows_h as u16 + i as u16;
-        let line = value_line(ch, app.playback.time, app.full_precision);
+        let line = value_line(ch, app.player.playback.time, app.panels.full_precision);
         Paragraph::new(line).render(Rect { x: inner.x, y, width: inner.width, height: 1 }, buf);
     }
 }
@@ -186,7 +186,8 @@ fn row_order(clip: &Clip, sel: Option<usize>) -> impl Iterator<Item = &Channel> 
 /// The node whose channel row is at screen row `y` of the dope sheet drawn in `keys` (None
 /// on the ruler, the value lines, a not-previewed row, or in the curve view).
 pub fn node_at(keys: Rect, app: &App, y: u16) -> Option<usize> {
-    let clip = app.clip.and_then(|c| app.rig.clips.get(c)).filter(|_| app.curves.is_none())?;
+    let clip =
+        app.player.clip.and_then(|c| app.session.rig.clips.get(c)).filter(|_| app.panels.curves.is_none())?;
     let inner = Block::bordered().inner(keys);
     let (rows_h, _) = row_heights(inner, clip, app.selected());
     let row = usize::from(y.checked_sub(inner.y + 1)?);

@@ -1,5 +1,7 @@
-//! Drawing: a pure function of `&App` (plus the viewport's reusable raster buffers).
-//! Each panel lives in its own file; this one lays them out and routes the mouse.
+//! Drawing: a function of `&App` that changes nothing of it. It writes the viewport's reusable
+//! raster buffers (`ViewportCache`) and returns what it measured (scroll limits, the
+//! viewport's size), which the loop hands back as `Action::Measured`. Each panel lives in its
+//! own file; this one lays them out and routes the mouse.
 
 mod clip_picker;
 mod curves;
@@ -23,7 +25,7 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 pub use theme::Theme;
 pub use viewport::ViewportCache;
 
-use super::action::{Action, Focus};
+use super::action::{Action, Focus, Measured};
 use super::app::App;
 
 /// Below this the panels cannot say anything useful.
@@ -104,10 +106,17 @@ pub fn layout(area: Rect, focus: Focus, tree_wanted: u16) -> Areas {
     a
 }
 
-/// Draws the whole screen and returns where each panel went.
-pub fn draw(frame: &mut Frame, app: &App, cache: &mut ViewportCache) -> Areas {
+/// What drawing a frame returns: where each panel went, and what the keys need to know.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Drawn {
+    pub areas: Areas,
+    pub measured: Measured,
+}
+
+/// Draws the whole screen.
+pub fn draw(frame: &mut Frame, app: &App, cache: &mut ViewportCache) -> Drawn {
     let area = frame.area();
-    let theme = Theme::new(app.color != crate::render::ColorDepth::None);
+    let theme = Theme::new(app.view.color != crate::render::ColorDepth::None);
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         let text = vec![
             Line::from("rigscope: terminal too small"),
@@ -118,26 +127,31 @@ pub fn draw(frame: &mut Frame, app: &App, cache: &mut ViewportCache) -> Areas {
             Line::from("enlarge the window, or press q to quit"),
         ];
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }).style(theme.warning), area);
-        return Areas::default();
+        return Drawn::measuring(Areas::default(), None, None);
     }
-    let areas = layout(area, app.focus, tree::wanted_width(app));
+    let areas = layout(area, app.panels.focus, tree::wanted_width(app));
     tree::draw(frame, app, &theme, areas.tree);
     viewport::draw(frame, app, &theme, areas.viewport, cache);
-    if areas.details.area() > 0 {
-        details::draw(frame, app, &theme, areas.details, areas.weights.area() == 0);
-    }
-    if areas.weights.area() > 0 {
-        weights::draw(frame, app, &theme, areas.weights);
-    }
+    let details_max = (areas.details.area() > 0)
+        .then(|| details::draw(frame, app, &theme, areas.details, areas.weights.area() == 0));
+    let weights_max =
+        if areas.weights.area() > 0 { weights::draw(frame, app, &theme, areas.weights) } else { None };
     keyframes::draw(frame, app, &theme, areas.keys);
     status::draw(frame, app, &theme, areas.status);
-    if let Some(picker) = &app.picker {
+    if let Some(picker) = &app.overlays.picker {
         clip_picker::draw(frame, app, picker, &theme, area);
     }
-    if app.show_help {
-        help::draw(frame, &theme, area, app.help_scroll);
+    if app.overlays.help {
+        help::draw(frame, &theme, area, app.overlays.help_scroll);
     }
-    areas
+    Drawn::measuring(areas, details_max, weights_max)
+}
+
+impl Drawn {
+    fn measuring(areas: Areas, details_max: Option<u16>, weights_max: Option<u16>) -> Drawn {
+        let measured = Measured { details_max, weights_max, viewport_cells: viewport_cells(&areas) };
+        Drawn { areas, measured }
+    }
 }
 
 /// The viewport's inside (without its border) in cells, as `rigscope render --size` takes it.
@@ -340,7 +354,7 @@ pub fn mouse_action(areas: &Areas, app: &App, ev: MouseEvent, state: &mut MouseS
 /// `,` and `.` then step from a frame and the time shown is one the clip was authored at.
 fn seek_frame(areas: &Areas, app: &App, column: u16) -> Action {
     let t = keyframes::time_at(areas.timeline, app, column);
-    Action::Seek(app.frames.snapped(t, app.playback.duration))
+    Action::Seek(app.player.frames.snapped(t, app.player.playback.duration))
 }
 
 #[cfg(test)]

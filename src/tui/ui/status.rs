@@ -13,10 +13,10 @@ use crate::tui::keymap::{BINDINGS, Context};
 use crate::tui::link::LinkStats;
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
-    let pb = &app.playback;
-    let clip = match app.clip {
+    let pb = &app.player.playback;
+    let clip = match app.player.clip {
         Some(c) => app.clip_place(c),
-        None if !app.rig.clips.is_empty() => {
+        None if !app.session.rig.clips.is_empty() => {
             format!("rest pose ({}/{})", app.file_clips() + 1, app.file_clips() + 1)
         }
         None => "no clip".into(),
@@ -27,7 +27,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         LoopMode::Once => "once",
         LoopMode::PingPong => "ping-pong",
     };
-    let t = &app.timings;
+    let t = &app.status.timings;
     let perf = if let Some(link) = t.link.filter(|l| l.limiting && app.is_playing()) {
         // The terminal's answers, not drawing, hold the frame rate down: say so.
         format!("link: {}", link_figures(&link))
@@ -51,7 +51,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         (Span::styled(format!(" {perf} "), theme.dim), 0),
         (Span::styled(format!(" focus: {} ", app.focus_name()), theme.focus), 0),
     ];
-    if let Some(stepper) = &app.springs {
+    if let Some(stepper) = &app.session.springs {
         // The springs are a simulation: say how far it has run, and that seeks restart it.
         let text = format!(
             " springs: {} steps of {:.4} s from 0, restart on seek/loop ",
@@ -60,19 +60,19 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         );
         fields.push((Span::styled(text, theme.dim), 2));
     }
-    if let Some(m) = &app.message {
+    if let Some(m) = &app.status.message {
         fields.push((Span::styled(format!(" {m}"), theme.warning), 5));
     }
     let width = usize::from(area.width);
     // A prompt being typed, or a message too long to share the first line (a command
     // line to copy), takes the hints' line whole.
     let clip_w = fields.first().map_or(0, |f| f.0.width());
-    let long = app.message.as_ref().filter(|m| clip_w + super::cols(m) + 1 > width);
+    let long = app.status.message.as_ref().filter(|m| clip_w + super::cols(m) + 1 > width);
     if long.is_some() {
         fields.pop();
     }
     let first = Line::from(fit_fields(fields, width));
-    if let Some(p) = &app.prompt {
+    if let Some(p) = &app.overlays.prompt {
         let line = Line::from(vec![
             Span::styled(format!(" {}", p.label()), theme.key),
             Span::raw(format!("{}_", p.text)),
@@ -83,7 +83,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     }
     // What a live reload changed, or why it failed, is news the user is waiting for: it takes
     // the second line until the next key (an error stays until a good load).
-    if let Some(note) = &app.file_note {
+    if let Some(note) = &app.status.file_note {
         let style = if note.error { theme.warning } else { theme.title };
         let line = Line::from(Span::styled(fit(&format!(" {}", note.text), width), style));
         frame.render_widget(Paragraph::new(vec![first, line]), area);
@@ -96,7 +96,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     }
     // Toggled on, the stage timings (those `rigscope bench` reports) take the hints' line,
     // where they fit in 80 columns.
-    if app.show_stats {
+    if app.panels.show_stats {
         let stages = [
             format!(" sample {:.3}", t.sample_ms),
             format!(" pose {:.3}", t.pose_ms),
@@ -117,7 +117,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         return;
     }
     // The focused panel's keys first, then those that work everywhere.
-    let here = BINDINGS.iter().filter(|b| b.context == Context::In(app.focus));
+    let here = BINDINGS.iter().filter(|b| b.context == Context::In(app.panels.focus));
     let everywhere = BINDINGS.iter().filter(|b| b.context == Context::Global);
     let hints: Vec<Span> = here
         .chain(everywhere)
@@ -134,12 +134,12 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
 /// " frame 12 @ 24 fps ": the frame the time is on, when it is on one (stepping and the go-to
 /// prompt's "12f" count these), and the rate of the frames (the clip's, or `--step`).
 fn frame_of(app: &App) -> String {
-    if app.clip.is_none() {
+    if app.player.clip.is_none() {
         return String::new();
     }
-    let f = app.frames.frame_at(app.playback.time);
-    if (app.frames.time_of(f) - app.playback.time).abs() < 1e-4 {
-        let rate = app.frames.rate();
+    let f = app.player.frames.frame_at(app.player.playback.time);
+    if (app.player.frames.time_of(f) - app.player.playback.time).abs() < 1e-4 {
+        let rate = app.player.frames.rate();
         let rate =
             if (rate - rate.round()).abs() < 1e-3 { format!("{rate:.0}") } else { format!("{rate:.2}") };
         format!(" frame {f} @ {rate} fps ")

@@ -12,47 +12,59 @@ use crate::tui::app::App;
 use crate::tui::tree::Row;
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
-    let skin_title = match app.skin.and_then(|s| app.rig.skins.get(s).map(|k| (s, k))) {
-        Some((i, skin)) if app.rig.skins.len() > 1 => {
+    let skin_title = match app.selection.skin.and_then(|s| app.session.rig.skins.get(s).map(|k| (s, k))) {
+        Some((i, skin)) if app.session.rig.skins.len() > 1 => {
             format!(
                 " Bones: skin {}/{}, {} ",
                 i + 1,
-                app.rig.skins.len(),
+                app.session.rig.skins.len(),
                 count(skin.joints.len(), "joint", "joints")
             )
         }
         Some((_, skin)) => format!(" Bones ({}) ", count(skin.joints.len(), "joint", "joints")),
-        None => format!(" Nodes ({}; no skin) ", app.rig.nodes.len()),
+        None => format!(" Nodes ({}; no skin) ", app.session.rig.nodes.len()),
     };
-    let skin_title =
-        if app.show_nodes { format!(" Nodes ({}; N: bones) ", app.rig.nodes.len()) } else { skin_title };
-    let skin_title = if app.tree.filter.is_empty() {
+    let skin_title = if app.selection.show_nodes {
+        format!(" Nodes ({}; N: bones) ", app.session.rig.nodes.len())
+    } else {
+        skin_title
+    };
+    let skin_title = if app.selection.tree.filter.is_empty() {
         skin_title
     } else {
         let matches = app
+            .selection
             .tree
             .rows()
             .iter()
-            .filter(|r| app.rig.node_label(r.node).to_lowercase().contains(&app.tree.filter.to_lowercase()))
+            .filter(|r| {
+                app.session
+                    .rig
+                    .node_label(r.node)
+                    .to_lowercase()
+                    .contains(&app.selection.tree.filter.to_lowercase())
+            })
             .count();
         format!("{}, {matches} match ", skin_title.trim_end())
     };
-    let mut block = panel(skin_title, app.focus == Focus::Bones, theme);
-    if app.tree.filtering || !app.tree.filter.is_empty() {
-        let cursor = if app.tree.filtering { "_" } else { "" };
-        block = block.title_bottom(Line::styled(format!(" /{}{cursor} ", app.tree.filter), theme.key));
+    let mut block = panel(skin_title, app.panels.focus == Focus::Bones, theme);
+    if app.selection.tree.filtering || !app.selection.tree.filter.is_empty() {
+        let cursor = if app.selection.tree.filtering { "_" } else { "" };
+        block =
+            block.title_bottom(Line::styled(format!(" /{}{cursor} ", app.selection.tree.filter), theme.key));
     } else {
         block = block.title_bottom(Line::styled(" ~ animated  ∅ no weights ", theme.dim));
     }
-    let rows = app.tree.rows();
+    let rows = app.selection.tree.rows();
     if rows.is_empty() {
-        let msg = if app.tree.filter.is_empty() { "(no nodes)" } else { "(no bone matches the filter)" };
+        let msg =
+            if app.selection.tree.filter.is_empty() { "(no nodes)" } else { "(no bone matches the filter)" };
         frame.render_widget(List::new([ListItem::new(Line::styled(msg, theme.dim))]).block(block), area);
         return;
     }
     let width = usize::from(area.width.saturating_sub(2));
     let items: Vec<ListItem> = rows.iter().map(|r| ListItem::new(row_line(app, r, theme, width))).collect();
-    let mut state = ListState::default().with_selected(app.tree.selected_row());
+    let mut state = ListState::default().with_selected(app.selection.tree.selected_row());
     *state.offset_mut() = scroll_offset(app, area);
     let list = List::new(items).block(block).highlight_style(theme.selected);
     frame.render_stateful_widget(list, area, &mut state);
@@ -85,24 +97,24 @@ fn row_line<'a>(app: &'a App, r: &Row, theme: &Theme, width: usize) -> Line<'a> 
     let (pad, deep) = indent(r.depth, width);
     let depth = if deep { format!("{} ", r.depth) } else { String::new() };
     let mut markers: Vec<Span> = Vec::new();
-    if let Some(bone) = app.rig.vrm.as_ref().and_then(|v| v.bone_of(r.node)) {
+    if let Some(bone) = app.session.rig.vrm.as_ref().and_then(|v| v.bone_of(r.node)) {
         markers.push(Span::styled(format!(" [{bone}]"), theme.key));
     }
-    if app.animated.get(r.node).copied().unwrap_or(false) {
+    if app.player.animated.get(r.node).copied().unwrap_or(false) {
         markers.push(Span::styled(" ~", theme.animated));
     }
-    if r.joint && app.unweighted.get(r.node).copied().unwrap_or(false) {
+    if r.joint && app.selection.unweighted.get(r.node).copied().unwrap_or(false) {
         markers.push(Span::styled(" ∅", theme.warning));
     }
-    if app.show_nodes || app.skin.is_none() {
-        let node = &app.rig.nodes[r.node];
+    if app.selection.show_nodes || app.selection.skin.is_none() {
+        let node = &app.session.rig.nodes[r.node];
         if let Some(m) = node.mesh {
             let skin = node.skin.map_or(String::new(), |s| format!(" skin {}", s + 1));
             markers.push(Span::styled(format!(" mesh {m}{skin}"), theme.key));
         }
     }
     let used = pad + cols(&depth) + cols(fold) + markers.iter().map(|m| m.width()).sum::<usize>();
-    let name = fit(&app.rig.node_label(r.node), width.saturating_sub(used).max(4));
+    let name = fit(&app.session.rig.node_label(r.node), width.saturating_sub(used).max(4));
     let mut spans = vec![
         Span::raw(" ".repeat(pad)),
         Span::styled(depth, theme.dim),
@@ -119,6 +131,7 @@ fn row_line<'a>(app: &'a App, r: &Row, theme: &Theme, width: usize) -> Line<'a> 
 pub fn wanted_width(app: &App) -> u16 {
     let theme = Theme::new(false);
     let widest = app
+        .selection
         .tree
         .every_row()
         .iter()
@@ -131,7 +144,7 @@ pub fn wanted_width(app: &App) -> u16 {
 /// First visible row: keeps the selection on screen without remembering scroll state.
 fn scroll_offset(app: &App, area: Rect) -> usize {
     let visible = area.height.saturating_sub(2) as usize;
-    let sel = app.tree.selected_row().unwrap_or(0);
+    let sel = app.selection.tree.selected_row().unwrap_or(0);
     if visible == 0 { 0 } else { sel.saturating_sub(visible - 1) }
 }
 
@@ -141,7 +154,7 @@ pub fn row_at(area: Rect, app: &App, y: u16) -> Option<usize> {
         return None;
     }
     let row = scroll_offset(app, area) + (y - area.y - 1) as usize;
-    (row < app.tree.rows().len()).then_some(row)
+    (row < app.selection.tree.rows().len()).then_some(row)
 }
 
 #[cfg(test)]

@@ -70,7 +70,7 @@ pub fn draw_mode_name(m: DrawMode) -> &'static str {
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut ViewportCache) {
     let mut extras: Vec<&str> = Vec::new();
-    if app.engine_ws.is_some() {
+    if app.session.engine_ws.is_some() {
         extras.push("ghost: stored weights");
     } else if app.view.ghost {
         extras.push("ghost: bind pose");
@@ -80,12 +80,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
     }
     // B lacking the current clip is drawn at its rest pose: the title says so, or the
     // distances in the details would read as a real difference.
-    if let Some(compare) = &app.compare {
-        let posed = app.clip.is_none() || compare.clip_for(&app.rig, app.clip).is_some();
+    if let Some(compare) = &app.session.compare {
+        let posed =
+            app.player.clip.is_none() || compare.clip_for(&app.session.rig, app.player.clip).is_some();
         extras.push(if posed { "ghost: B" } else { "ghost: B at rest (no such clip in B)" });
     }
     // The engine first, where a narrow viewport's title is not cut.
-    let engine = match (&app.engine_ws, app.engine) {
+    let engine = match (&app.session.engine_ws, app.view.engine) {
         (Some(_), e) => format!("{} ", e.label()),
         (None, crate::anim::Engine::Stored) => String::new(),
         // An engine that would not load the file: the stored weights are what is drawn.
@@ -102,13 +103,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
     // right when it fits beside the title, else on the viewport's first row.
     let camera = format!(
         " yaw {:.0}° pitch {:.0}° zoom {:.2} ",
-        app.camera.yaw.to_degrees(),
-        app.camera.pitch.to_degrees(),
+        app.view.camera.yaw.to_degrees(),
+        app.view.camera.pitch.to_degrees(),
         app.zoom(),
     );
-    let time = format!(" t = {:.4} s  [{}] ", app.playback.time, app.engine.label());
+    let time = format!(" t = {:.4} s  [{}] ", app.player.playback.time, app.view.engine.label());
     let room = usize::from(area.width.saturating_sub(4));
-    let mut block = panel(title.clone(), app.focus == Focus::Viewport, theme)
+    let mut block = panel(title.clone(), app.panels.focus == Focus::Viewport, theme)
         .title_bottom(Line::styled(time.clone(), theme.dim));
     let camera = Line::styled(camera, theme.dim).right_aligned();
     let in_title = cols(&title) + camera.width() <= room;
@@ -126,60 +127,67 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
     let opts = SceneOptions {
         draw: app.view.draw,
         bones: app.view.bones,
-        skin: app.skin,
+        skin: app.selection.skin,
         selected: app.selected(),
         ghost: app.view.ghost,
         heat_joint: if app.view.heatmap { app.selected_joint() } else { None },
-        marked_vertex: app.vertex.map(|v| (v.prim, v.vertex)),
+        marked_vertex: app.selection.vertex.map(|v| (v.prim, v.vertex)),
         gizmo: true,
-        dim_other_skins: app.rig.skins.len() > 1,
+        dim_other_skins: app.session.rig.skins.len() > 1,
     };
     // A weights preview draws the previewed skinning shaded, with the stored one as the
     // ghost next to it, so the difference an engine would make is visible at once.
-    match &app.engine_ws {
+    match &app.session.engine_ws {
         Some(preview) => {
             let opts = SceneOptions { ghost: true, ..opts };
             draw_scene(
                 &mut cache.raster,
-                &app.camera,
-                &app.rig,
+                &app.view.camera,
+                &app.session.rig,
                 preview,
-                Some(&app.ws),
+                Some(&app.session.ws),
                 &opts,
                 &mut cache.scratch,
             )
         }
         None => draw_scene(
             &mut cache.raster,
-            &app.camera,
-            &app.rig,
-            &app.ws,
+            &app.view.camera,
+            &app.session.rig,
+            &app.session.ws,
             app.view.ghost.then(|| app.bind_pose()),
             &opts,
             &mut cache.scratch,
         ),
     }
-    if let Some(compare) = &app.compare {
+    if let Some(compare) = &app.session.compare {
         let color = crate::tui::compare::GHOST_COLOR;
-        crate::render::draw_ghosts(&mut cache.raster, &app.camera, &compare.rig, &compare.ws, color);
+        crate::render::draw_ghosts(&mut cache.raster, &app.view.camera, &compare.rig, &compare.ws, color);
     }
-    let source =
-        app.clip.and_then(|c| app.rig.attached.iter().find(|a| a.clip == c)).and_then(|a| a.source.as_ref());
+    let source = app
+        .player
+        .clip
+        .and_then(|c| app.session.rig.attached.iter().find(|a| a.clip == c))
+        .and_then(|a| a.source.as_ref());
     if app.view.source_ghost
         && let Some(source) = source
     {
-        let (segments, joints) = crate::tui::source_ghost::skeleton(source, app.playback.time);
+        let (segments, joints) = crate::tui::source_ghost::skeleton(source, app.player.playback.time);
         let color = crate::tui::source_ghost::SOURCE_COLOR;
         let style = crate::render::BoneStyle { bone: color, selected: color, joint: color, joint_radius: 0 };
-        crate::render::draw_bones(&mut cache.raster, &app.camera, &segments, &joints, None, &style);
+        crate::render::draw_bones(&mut cache.raster, &app.view.camera, &segments, &joints, None, &style);
     }
-    crate::render::pack(&cache.raster, crate::render::glyphs_for(app.view.mode, app.color), &mut cache.grid);
-    if app.color == ColorDepth::None {
+    crate::render::pack(
+        &cache.raster,
+        crate::render::glyphs_for(app.view.mode, app.view.color),
+        &mut cache.grid,
+    );
+    if app.view.color == ColorDepth::None {
         crate::render::strip_color(&mut cache.grid);
     }
     cache.raster_ms = started.elapsed().as_secs_f32() * 1000.0;
 
-    let palette = match app.color {
+    let palette = match app.view.color {
         ColorDepth::Ansi256 => {
             let key = (cols, rows, app.view.mode);
             if cache.palette_for != key {
@@ -190,7 +198,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
         }
         _ => None,
     };
-    copy_grid(&cache.grid, frame.buffer_mut(), inner, app.color, palette);
+    copy_grid(&cache.grid, frame.buffer_mut(), inner, app.view.color, palette);
     if app.view.names && app.view.bones {
         draw_names(frame, app, inner, theme);
     }
@@ -208,7 +216,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect, cache: &mut
 /// The cell a point of the drawn pose projects into, if inside the viewport.
 fn cell_of(app: &App, inner: Rect, p: glam::Vec3) -> Option<(u16, u16)> {
     let aspect = inner.width as f32 / (inner.height as f32 * 2.0);
-    let ndc = app.camera.project_ndc(p, aspect)?;
+    let ndc = app.view.camera.project_ndc(p, aspect)?;
     if !(ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0) {
         return None;
     }
@@ -219,7 +227,7 @@ fn cell_of(app: &App, inner: Rect, p: glam::Vec3) -> Option<(u16, u16)> {
 
 /// Where a vertex is drawn: in the engine profile's skinning when one is shown.
 fn drawn_position(app: &App, prim: usize, vertex: usize) -> Option<glam::Vec3> {
-    let ws = app.engine_ws.as_ref().unwrap_or(&app.ws);
+    let ws = app.session.engine_ws.as_ref().unwrap_or(&app.session.ws);
     ws.primitives.get(prim).and_then(|dp| dp.positions.get(vertex)).copied()
 }
 
@@ -229,7 +237,7 @@ fn drawn_position(app: &App, prim: usize, vertex: usize) -> Option<glam::Vec3> {
 fn mark_problems(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
     let buf = frame.buffer_mut();
     let mut taken: Vec<((u16, u16), Severity)> = Vec::new();
-    for p in &app.vertex_problems {
+    for p in &app.session.vertex_problems {
         let Some(prim) = p.prim else { continue };
         let Some(pos) = drawn_position(app, prim, p.vertex).filter(|q| q.is_finite()) else { continue };
         let Some(cell) = cell_of(app, inner, pos) else { continue };
@@ -248,7 +256,7 @@ fn mark_problems(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
 /// The selected vertex as a glyph in reverse video over its cell: a dot of colour alone
 /// is lost without colour or among the mesh's own dots.
 fn mark_vertex(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
-    let Some(v) = app.vertex else { return };
+    let Some(v) = app.selection.vertex else { return };
     let Some(cell) = drawn_position(app, v.prim, v.vertex).and_then(|p| cell_of(app, inner, p)) else {
         return;
     };
@@ -262,17 +270,17 @@ fn mark_vertex(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
 fn legend(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
     let mut rows: Vec<Line> = Vec::new();
     if app.view.heatmap {
-        let whose = app.selected().map_or_else(|| "the bone".to_string(), |n| app.rig.node_label(n));
+        let whose = app.selected().map_or_else(|| "the bone".to_string(), |n| app.session.rig.node_label(n));
         let mut spans = vec![Span::styled(format!(" weight on {whose}: 0 "), theme.label)];
         for i in 0..10 {
             let c = crate::render::heat(i as f32 / 9.0);
-            let style = color(c, app.color).map_or(Style::new(), |c| Style::new().fg(c));
+            let style = color(c, app.view.color).map_or(Style::new(), |c| Style::new().fg(c));
             spans.push(Span::styled("█", style));
         }
         spans.push(Span::styled(" 1, none: grey ", theme.label));
         rows.push(Line::from(spans));
     }
-    if app.view.marks && !app.vertex_problems.is_empty() {
+    if app.view.marks && !app.session.vertex_problems.is_empty() {
         rows.push(Line::from(vec![
             Span::styled(format!(" {} error ", super::weights::ERROR_MARK), theme.error),
             Span::styled(format!("{} warning ", super::weights::WARNING_MARK), theme.warning),
@@ -364,9 +372,9 @@ fn color(c: Rgb, depth: ColorDepth) -> Option<Color> {
 /// Bone names next to their joints, where they project inside the viewport.
 fn draw_names(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
     let aspect = inner.width as f32 / (inner.height as f32 * 2.0);
-    let nodes: Vec<usize> = match app.skin.and_then(|s| app.rig.skins.get(s)) {
+    let nodes: Vec<usize> = match app.selection.skin.and_then(|s| app.session.rig.skins.get(s)) {
         Some(skin) => skin.joints.clone(),
-        None => (0..app.rig.nodes.len()).collect(),
+        None => (0..app.session.rig.nodes.len()).collect(),
     };
     // The selected bone's name goes first; any later name that would overlap one already
     // written is left out rather than smeared over it.
@@ -379,8 +387,8 @@ fn draw_names(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
     let mut taken: Vec<(u16, u16, u16)> = Vec::new();
     let buf = frame.buffer_mut();
     for node in nodes {
-        let Some(p) = app.ws.globals.get(node).map(|m| m.w_axis.truncate()) else { continue };
-        let Some(ndc) = app.camera.project_ndc(p, aspect) else { continue };
+        let Some(p) = app.session.ws.globals.get(node).map(|m| m.w_axis.truncate()) else { continue };
+        let Some(ndc) = app.view.camera.project_ndc(p, aspect) else { continue };
         if !(ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0) {
             continue;
         }
@@ -388,7 +396,7 @@ fn draw_names(frame: &mut Frame, app: &App, inner: Rect, theme: &Theme) {
         let y = inner.y + ((0.5 - ndc.y * 0.5) * (inner.height.saturating_sub(1)) as f32) as u16;
         let room = (inner.x + inner.width).saturating_sub(x) as usize;
         // Cut at the viewport's edge with "…", so a cut name does not pass for another.
-        let name = super::fit(&app.rig.node_label(node), room);
+        let name = super::fit(&app.session.rig.node_label(node), room);
         let len = super::cols(&name) as u16;
         let end = x + len;
         if len == 0 || taken.iter().any(|&(ty, a, b)| ty == y && x < b + 1 && a < end + 1) {

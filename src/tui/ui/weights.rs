@@ -30,13 +30,16 @@ pub fn mark_of(s: Severity) -> char {
     if s == Severity::Error { ERROR_MARK } else { WARNING_MARK }
 }
 
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
-    let focused = app.focus == Focus::Weights;
-    let title = format!(" Skin weights [{}] ", app.engine.label());
+/// Returns the largest useful scroll of what is below the problem list (None: not focused,
+/// nothing scrolls).
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) -> Option<u16> {
+    let focused = app.panels.focus == Focus::Weights;
+    let title = format!(" Skin weights [{}] ", app.view.engine.label());
     let mut block = panel(title, focused, theme);
     let inner_h = area.height.saturating_sub(2) as usize;
     let inner_w = area.width.saturating_sub(2) as usize;
     let mut lines = Vec::new();
+    let mut measured = None;
     // While walking the problem list the selected vertex matters most: the list gets the
     // rows its words leave (3 to 6 of them), and the bone's statistics come last.
     if focused {
@@ -51,8 +54,8 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         // bottom border says how much more there is.
         let visible = inner_h.saturating_sub(lines.len());
         let max = about.len().saturating_sub(visible);
-        app.weights_max.store(u16::try_from(max).unwrap_or(u16::MAX), std::sync::atomic::Ordering::Relaxed);
-        let scroll = usize::from(app.weights_scroll).min(max);
+        measured = Some(u16::try_from(max).unwrap_or(u16::MAX));
+        let scroll = usize::from(app.panels.weights_scroll).min(max);
         if max > 0 {
             let hint = match (scroll, max - scroll) {
                 (0, b) => format!(" }}: {b} more ↓ "),
@@ -68,6 +71,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         vertex(app, theme, inner_w, &mut lines);
     }
     frame.render_widget(Paragraph::new(lines).block(block), area);
+    measured
 }
 
 /// Counts by code, or (focused) the problem vertices around the cursor, `rows` of them.
@@ -79,7 +83,7 @@ fn problems<'a>(
     width: usize,
     lines: &mut Vec<Line<'a>>,
 ) {
-    let d = &app.diag;
+    let d = &app.session.diag;
     if d.findings.is_empty() {
         lines.push(Line::styled("no weight or skin problems", theme.ok));
         return;
@@ -90,7 +94,7 @@ fn problems<'a>(
     let counts =
         format!("{}, {}, {}", Severity::Error.count(e), Severity::Warning.count(w), Severity::Info.count(i));
     lines.extend(wrap(&counts, width, 0).into_iter().map(|l| Line::styled(l, style)));
-    let list = &app.vertex_problems;
+    let list = &app.session.vertex_problems;
     if focused && !list.is_empty() {
         // The list's key, where there is room for it.
         let keyed = rows > 1;
@@ -107,16 +111,17 @@ fn problems<'a>(
             )
         }));
         let room = rows.max(1);
-        let start = app.problem.saturating_sub(room - 1);
+        let start = app.selection.problem.saturating_sub(room - 1);
         let shown: Vec<(usize, &ProblemVertex)> = list.iter().enumerate().skip(start).take(room).collect();
         let rows: Vec<Row> = shown.iter().map(|(_, p)| row_parts(app, p)).collect();
         for ((i, p), text) in shown.iter().zip(problem_rows(&rows, width)) {
-            let marker = if *i == app.problem { "▸" } else { " " };
-            let s = if *i == app.problem { theme.selected } else { severity_style(p.severity, theme) };
+            let marker = if *i == app.selection.problem { "▸" } else { " " };
+            let s =
+                if *i == app.selection.problem { theme.selected } else { severity_style(p.severity, theme) };
             lines.push(Line::styled(format!("{marker}{} {text}", mark_of(p.severity)), s));
         }
         lines.push(Line::styled(
-            fit(&format!("  {}/{}  Up/Down or e/E: walk them", app.problem + 1, list.len()), width),
+            fit(&format!("  {}/{}  Up/Down or e/E: walk them", app.selection.problem + 1, list.len()), width),
             theme.dim,
         ));
     } else {
@@ -152,13 +157,18 @@ fn problems<'a>(
 /// rule) and where (mesh name, primitive, vertex).
 fn row_parts(app: &App, p: &ProblemVertex) -> Row {
     let findings: Vec<&crate::diagnose::Finding> =
-        p.findings.iter().map(|&i| &app.diag.findings[i]).collect();
+        p.findings.iter().map(|&i| &app.session.diag.findings[i]).collect();
     let mut codes: Vec<&str> = findings.iter().map(|f| f.code).collect();
     codes.dedup();
     let label = findings.first().map_or_else(String::new, |f| short_label(f));
     let label = if codes.len() > 1 { format!("{label} +{}", codes.len() - 1) } else { label };
-    let mesh =
-        app.rig.meshes.get(p.mesh).and_then(|m| m.name.clone()).unwrap_or_else(|| format!("mesh {}", p.mesh));
+    let mesh = app
+        .session
+        .rig
+        .meshes
+        .get(p.mesh)
+        .and_then(|m| m.name.clone())
+        .unwrap_or_else(|| format!("mesh {}", p.mesh));
     Row { label, mesh, primitive: p.primitive, vertex: p.vertex }
 }
 
@@ -222,14 +232,14 @@ fn tone_style(t: Tone, theme: &Theme) -> Style {
 }
 
 fn bone<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>) {
-    let w = &app.weights;
+    let w = &app.selection.weights;
     match app.selected() {
         Some(node) if app.selected_joint().is_some() => {
             let tail = format!(": {}", count(w.vertices.len(), "vertex", "vertices"));
-            let name = fit(&app.rig.node_label(node), width.saturating_sub(cols(&tail)).max(4));
+            let name = fit(&app.session.rig.node_label(node), width.saturating_sub(cols(&tail)).max(4));
             lines.push(Line::from(vec![Span::styled(name, theme.title), Span::raw(tail)]));
             if !w.vertices.is_empty() {
-                let v = |x: f32| super::num(x, 3, app.full_precision);
+                let v = |x: f32| super::num(x, 3, app.panels.full_precision);
                 lines.push(Line::raw(format!("  min {} mean {} max {}", v(w.min), v(w.mean), v(w.max))));
                 lines.push(Line::from(vec![
                     Span::styled("  0 ", theme.dim),
@@ -238,7 +248,9 @@ fn bone<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>) {
                 ]));
             }
         }
-        Some(_) if app.skin.is_none() => lines.push(Line::styled("no skin in this file", theme.dim)),
+        Some(_) if app.selection.skin.is_none() => {
+            lines.push(Line::styled("no skin in this file", theme.dim))
+        }
         Some(_) => lines.push(Line::styled("not a joint of this skin", theme.dim)),
         None => lines.push(Line::styled("(no bone selected)", theme.dim)),
     }
@@ -247,7 +259,7 @@ fn bone<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>) {
 /// The selected vertex (`VertexView`), wrapped to the panel: nothing is cut but the
 /// joint names beside their weights.
 fn vertex<'a>(app: &App, theme: &Theme, width: usize, lines: &mut Vec<Line<'a>>) {
-    let Some(view) = VertexView::of_selected(app, app.full_precision) else { return };
+    let Some(view) = VertexView::of_selected(app, app.panels.full_precision) else { return };
     let put = |lines: &mut Vec<Line<'a>>, text: &str, indent: usize, style: Style| {
         lines.extend(wrap(text, width, indent).into_iter().map(|l| Line::styled(l, style)));
     };
