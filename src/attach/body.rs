@@ -46,7 +46,7 @@ pub struct Body {
 impl Body {
     pub fn new(rig: &Rig, reference: ReferencePose) -> Body {
         let globals = reference_globals(rig, reference);
-        let rotations = globals.iter().map(|m| m.to_scale_rotation_translation().1.normalize()).collect();
+        let rotations = globals.iter().map(|m| world_rotation(m).unwrap_or(Quat::IDENTITY)).collect();
         let landmarks = Landmarks::find(rig);
         let at = |l: Option<usize>| l.and_then(|n| globals.get(n)).map(|m| m.w_axis.truncate());
         let frame = body_frame(&landmarks, at);
@@ -98,6 +98,15 @@ pub fn reference_globals(rig: &Rig, reference: ReferencePose) -> Vec<Mat4> {
     let mut globals = rest;
     compute_bind_globals(rig, &pose, &bind, &mut globals);
     globals
+}
+
+/// The rotation of a world matrix with its scale divided out (columns normalised); `None`
+/// when a column has collapsed (a zero scale) or a number is not finite, where no rotation
+/// is defined.
+pub fn world_rotation(m: &Mat4) -> Option<Quat> {
+    let (scale, rotation, _) = m.to_scale_rotation_translation();
+    let defined = scale.is_finite() && scale.abs().min_element() > f32::MIN_POSITIVE;
+    defined.then(|| rotation.normalize()).filter(|q| q.is_finite())
 }
 
 /// The angle between two rotations in radians, accurate near zero (where `acos` of a dot

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use glam::{Mat3, Mat4, Quat, Vec3};
 
 use super::bind::NodeBinding;
-use super::body::{Body, ReferencePose};
+use super::body::{Body, ReferencePose, world_rotation};
 use crate::anim::{Pose, compute_globals, sample};
 use crate::rig::{Channel, Clip, Interpolation, Property, Rig};
 
@@ -110,7 +110,8 @@ impl Retarget {
                     continue;
                 };
                 let j = &joints[k];
-                let w_s = globals[j.source].to_scale_rotation_translation().1;
+                // A source joint collapsed to a point at this key has no rotation: it holds its reference.
+                let w_s = world_rotation(&globals[j.source]).unwrap_or(self.source.rotations[j.source]);
                 let change = self.turn * w_s * self.source.rotations[j.source].inverse() * inverse_turn;
                 world[n] = (change * self.target.rotations[n]).normalize();
                 if chains[j.source].get(cursor[k]) != Some(&t) {

@@ -254,3 +254,27 @@ fn a_hips_height_ratio_past_a_thousand_is_refused() {
     attach(&mut rig, &tiny, "tiny.glb", &BindOptions::default()).unwrap();
     assert_eq!(rig.attached.len(), source.clips.len());
 }
+
+#[test]
+fn a_source_joint_collapsed_to_a_point_holds_its_reference_rotation() {
+    // The source's left upper arm is scaled to nothing: it and the arm below it have no
+    // world rotation while the walk plays, so the character's hold their bind rotations
+    // (the walker's rest is its bind pose), while the other arm still swings.
+    let mut source = walker();
+    let arm = node(&source, "upper_arm.L");
+    source.nodes[arm].rest.scale = Vec3::ZERO;
+    let character = walker();
+    let rest = character.rest_world();
+    let (rig, played) = attached(&character, &source, Some(ReferencePose::Bind));
+    assert!(played.channels.iter().all(|c| c.values.iter().all(|v| v.is_finite())));
+    let (forearm, other) = (node(&rig, "forearm.L"), node(&rig, "upper_arm.R"));
+    let mut swing = 0.0f32;
+    for t in key_times(&source) {
+        let on_t = worlds(&rig, &played, t);
+        for j in [arm, forearm] {
+            assert!(angle(rotation(&on_t[j]), rotation(&rest[j])) < 1e-5, "t = {t}, node {j}");
+        }
+        swing = swing.max(angle(rotation(&on_t[other]), rotation(&rest[other])));
+    }
+    assert!(swing > 0.1, "{swing}");
+}
